@@ -1,0 +1,28 @@
+// Lint: typescript-eslint, plus the layer boundaries of DESIGN.md enforced as import rules.
+import tseslint from 'typescript-eslint';
+
+const noVscode = { name: 'vscode', message: 'Only src/extension/ may import vscode (DESIGN.md layers).' };
+const nodeOnly = ['fs', 'fs/promises', 'node:fs', 'node:fs/promises', 'child_process', 'node:child_process', 'http', 'https', 'net', 'node:http', 'node:https', 'node:net', 'chokidar', 'openai'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'bench/results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', { paths: [noVscode] }],
+    },
+  },
+  {
+    files: ['src/extension/**/*.ts', 'test/integration/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noVscode, ...nodeOnly.map((name) => ({ name, message: 'src/core and src/webview stay pure: no file system, processes or network.' }))],
+      }],
+    },
+  },
+);

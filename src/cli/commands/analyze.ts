@@ -1,0 +1,46 @@
+// `agent-immune analyze <trace>`: runs the guard over a recorded run and prints the report or the JSON analysis.
+import * as path from 'node:path';
+import { analyzeTrace } from '../../core/guard/analyze';
+import { loadProjectConfig } from '../../node/config';
+import { readTraceFile } from '../../node/readTrace';
+import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+import { formatAnalysisText } from '../format/analysisText';
+
+export const analyzeCommand: Command = {
+  name: 'analyze',
+  summary: 'classify every agent of a recorded run as benign / attacker / infected',
+  usage: `Usage: agent-immune analyze <trace> [options]
+
+Runs the infection-aware guard over a recorded multi-agent run (agent-trace/v1 JSON Lines)
+and prints a per-round table, the sources, infection paths and the remediation plan.
+
+Options:
+  --json             print one JSON document (schema agent-immune/analysis/v1) instead of the table
+  --config FILE      project config (default: ./agent-immune.config.json when present)
+  --lenient          skip invalid lines with a warning instead of rejecting the file
+  --max-line-mb N    longest accepted line in MiB (default 64)
+  -h, --help         show this help
+
+Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 bad input or usage.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      json: { type: 'boolean' },
+      config: { type: 'string' },
+      lenient: { type: 'boolean' },
+      'max-line-mb': { type: 'string' },
+    });
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <trace>' : `expected one trace, got ${positionals.length}`);
+    const maxLineMb = values['max-line-mb'] === undefined ? 64 : Number(values['max-line-mb']);
+    if (!Number.isFinite(maxLineMb) || maxLineMb <= 0) throw new UsageError('--max-line-mb must be a positive number');
+
+    const file = path.resolve(io.cwd, positionals[0]);
+    const config = await loadProjectConfig(io.cwd, values.config && path.resolve(io.cwd, values.config));
+    const trace = await readTraceFile(file, { lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
+    trace.source = positionals[0];
+    const analysis = await analyzeTrace(trace, { config });
+
+    io.stdout(values.json ? JSON.stringify(analysis, null, 2) + '\n' : formatAnalysisText(analysis));
+    return analysis.agents.some((a) => a.category !== 'benign') ? ExitCode.Findings : ExitCode.Ok;
+  },
+};

@@ -1,0 +1,7 @@
+// The CLI's commands, in the order --help lists them. Add a command: one file in this folder, one line here.
+import type { Command } from '../command';
+import { analyzeCommand } from './analyze';
+
+export const commands: Command[] = [
+  analyzeCommand,
+];

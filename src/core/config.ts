@@ -1,0 +1,118 @@
+// The project config file (agent-immune.config.json): the guard's thresholds with the paper's defaults,
+// answer extraction, and raw sections each feature validates itself.
+import { InputError } from './errors';
+
+/** File name of the project config at the workspace root. */
+export const CONFIG_FILE_NAME = 'agent-immune.config.json';
+
+/** The guard's thresholds (DESIGN.md, INFA-Guard defaults). */
+export interface GuardConfig {
+  /** P_atk threshold for the attacker head. */
+  attackerThreshold: number;
+  /** P_inf threshold for the infected head. */
+  infectedThreshold: number;
+  /** EMA smoothing factor for P_inf. */
+  emaAlpha: number;
+  /** Hop distance beyond which an isolated infected flag is pruned. */
+  distanceThreshold: number;
+  /** Hop distance used instead when the topology is a chain. */
+  chainDistanceThreshold: number;
+  /** Minimum trend (EMA delta) that keeps or raises an infected flag. */
+  trendThreshold: number;
+  /** Highest P_atk a donor may have to replace an attacker. */
+  donorMaxPAtk: number;
+  /** A neighbour is pulled in only when its larger score reaches this; 0 gives the reference rules exactly. */
+  pullInFloor: number;
+}
+
+/** How to read an agent's final answer from its output. */
+export interface AnswerConfig {
+  /** Regular expressions with one capture group, tried in order. */
+  patterns: string[];
+}
+
+/** The whole config: typed guard/answer sections plus raw sections owned by other features. */
+export interface ProjectConfig {
+  guard: GuardConfig;
+  answer: AnswerConfig;
+  sections: Record<string, unknown>;
+}
+
+export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
+  attackerThreshold: 0.5,
+  infectedThreshold: 0.5,
+  emaAlpha: 0.3,
+  distanceThreshold: 2,
+  chainDistanceThreshold: 3,
+  trendThreshold: 0.05,
+  donorMaxPAtk: 0.1,
+  pullInFloor: 0.3,
+});
+
+export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
+  patterns: [
+    '<ANSWER>\\s*:?\\s*([^<\\n]+?)\\s*(?:</ANSWER>|$)',
+    '\\\\boxed\\{([^{}]+)\\}',
+    '\\b(?:final answer|answer)\\s*(?:is)?\\s*[:=]\\s*\\(?([A-Za-z0-9.\\-]+)\\)?',
+  ],
+});
+
+/** The defaults, as a fresh object. */
+export function defaultConfig(): ProjectConfig {
+  return { guard: { ...DEFAULT_GUARD_CONFIG }, answer: { patterns: [...DEFAULT_ANSWER_CONFIG.patterns] }, sections: {} };
+}
+
+const numberRanges: Record<keyof GuardConfig, [number, number]> = {
+  attackerThreshold: [0, 1],
+  infectedThreshold: [0, 1],
+  emaAlpha: [0, 1],
+  distanceThreshold: [0, 1000],
+  chainDistanceThreshold: [0, 1000],
+  trendThreshold: [-1, 1],
+  donorMaxPAtk: [0, 1],
+  pullInFloor: [0, 1],
+};
+
+/** Validates parsed config JSON and merges it over the defaults; throws InputError('invalid-config'). */
+export function resolveConfig(raw: unknown, file?: string): ProjectConfig {
+  const config = defaultConfig();
+  if (raw === undefined || raw === null) return config;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new InputError('invalid-config', 'config must be a JSON object', file);
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key === 'guard') config.guard = resolveGuard(value, file);
+    else if (key === 'answer') config.answer = resolveAnswer(value, file);
+    else if (key !== '$schema') config.sections[key] = value;
+  }
+  return config;
+}
+
+function resolveGuard(value: unknown, file?: string): GuardConfig {
+  const guard = { ...DEFAULT_GUARD_CONFIG };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InputError('invalid-config', '"guard" must be an object', file, undefined, 'guard');
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const range = numberRanges[key as keyof GuardConfig];
+    if (!range) throw new InputError('invalid-config', `unknown setting guard.${key}; known: ${Object.keys(numberRanges).join(', ')}`, file, undefined, `guard.${key}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < range[0] || v > range[1]) {
+      throw new InputError('invalid-config', `guard.${key} must be a number in [${range[0]}, ${range[1]}]`, file, undefined, `guard.${key}`);
+    }
+    guard[key as keyof GuardConfig] = v;
+  }
+  return guard;
+}
+
+function resolveAnswer(value: unknown, file?: string): AnswerConfig {
+  const patterns = (value as { patterns?: unknown } | null)?.patterns;
+  if (!Array.isArray(patterns) || patterns.some((p) => typeof p !== 'string')) {
+    throw new InputError('invalid-config', '"answer.patterns" must be an array of regular expressions (strings)', file, undefined, 'answer.patterns');
+  }
+  for (const pattern of patterns as string[]) {
+    try {
+      new RegExp(pattern, 'i');
+    } catch (error) {
+      throw new InputError('invalid-config', `answer.patterns: ${(error as Error).message}`, file, undefined, 'answer.patterns');
+    }
+  }
+  return { patterns: patterns as string[] };
+}

@@ -1,0 +1,150 @@
+// The guard pipeline, one straight line: features -> dual-head scores -> EMA -> topological constraints ->
+// sources and infection paths -> remediation plan -> metrics.
+import { defaultConfig, type ProjectConfig } from '../config';
+import { compileAnswerPatterns, extractAnswer, normalizeAnswer } from '../text/answer';
+import type { Category, Trace } from '../trace/types';
+import { emaStep } from './ema';
+import { EmbeddedScorer } from './embeddedScorer';
+import { prepareFeatures } from './features';
+import { EmbeddedFilter } from './filter';
+import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
+import { buildRunModel } from './model';
+import { planRemediation } from './remediation';
+import { applyTopologicalConstraints } from './rules';
+import { inferSourcesAndPaths } from './sources';
+import type { AgentRound, Analysis, HeadScores, RehabFilter, RunModel, Scorer } from './types';
+
+/** Options for one analysis; the embedded scorer and filter are the defaults. */
+export interface GuardOptions {
+  config?: ProjectConfig;
+  /** Builds the scorer for a run; defaults to the embedded dual-head model. */
+  scorer?: (model: RunModel, answerPatterns: RegExp[]) => Scorer;
+  filter?: RehabFilter;
+  signal?: AbortSignal;
+  /** Called after each round is decided (for progress UIs). */
+  onRound?: (round: number, rounds: number) => void;
+}
+
+/** Analyses a parsed trace. */
+export async function analyzeTrace(trace: Trace, options: GuardOptions = {}): Promise<Analysis> {
+  const analysis = await analyzeRun(buildRunModel(trace), options);
+  analysis.source = trace.source;
+  analysis.edges = trace.edges.filter(([from, to]) => from !== to);
+  return analysis;
+}
+
+/** Analyses a run model round by round and returns the full analysis. */
+export async function analyzeRun(model: RunModel, options: GuardOptions = {}): Promise<Analysis> {
+  const config = options.config ?? defaultConfig();
+  const guard = config.guard;
+  const patterns = compileAnswerPatterns(config.answer.patterns);
+  const scorer = options.scorer ? options.scorer(model, patterns) : new EmbeddedScorer(prepareFeatures(model, patterns));
+  const filter = options.filter ?? new EmbeddedFilter();
+  const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
+
+  const n = model.agents.length;
+  const categories: Category[][] = [];
+  const scores: HeadScores[][] = [];
+  const rounds: Analysis['rounds'] = [];
+  let ema: (number | undefined)[] = new Array(n).fill(undefined);
+  const truth = model.task?.answer !== undefined ? normalizeAnswer(model.task.answer) : undefined;
+
+  for (let k = 0; k < model.rounds; k++) {
+    options.signal?.throwIfAborted();
+    const roundScores = await scorer.scoreRound({ model, round: k, history: categories }, options.signal);
+    const steps = roundScores.map((s, i) => emaStep(ema[i], s.pInf, guard.emaAlpha));
+    ema = steps.map((s) => s.smoothed);
+    const decided = applyTopologicalConstraints({
+      pAtk: roundScores.map((s) => s.pAtk),
+      pInf: roundScores.map((s) => s.pInf),
+      trend: steps.map((s) => s.trend),
+      inNeighbors: model.inNeighbors,
+      outNeighbors: model.outNeighbors,
+      attackerThreshold: guard.attackerThreshold,
+      infectedThreshold: guard.infectedThreshold,
+      distanceThreshold,
+      trendThreshold: guard.trendThreshold,
+      pullInFloor: guard.pullInFloor,
+      firstRound: k === 0,
+    });
+    categories.push(decided.categories);
+    scores.push(roundScores);
+    const agents: Record<string, AgentRound> = {};
+    model.agents.forEach((id, i) => {
+      agents[id] = {
+        pAtk: round4(roundScores[i].pAtk),
+        pInf: round4(roundScores[i].pInf),
+        pInfSmoothed: round4(steps[i].smoothed),
+        trend: round4(steps[i].trend),
+        category: decided.categories[i],
+        rule: decided.rules[i],
+      };
+    });
+    rounds.push({ round: k, agents, asr: null, correct: null });
+    options.onRound?.(k, model.rounds);
+  }
+
+  const last = model.rounds - 1;
+  const finalCategories = categories[last];
+  const excluded = attackerMask(model, finalCategories);
+  if (truth !== undefined) for (const round of rounds) Object.assign(round, attackSuccessRate(answersAt(model, round.round, patterns), excluded, truth));
+  const finalScores = scores[last];
+  const { sources, infectionPaths } = inferSourcesAndPaths({
+    agents: model.agents,
+    inNeighbors: model.inNeighbors,
+    categories,
+    pAtk: scores.map((row) => row.map((s) => s.pAtk)),
+  });
+  const remediation = await planRemediation(
+    {
+      agents: model.agents,
+      categories: finalCategories,
+      pAtk: finalScores.map((s) => s.pAtk),
+      latestOutputs: model.outputs.map((row) => [...row].reverse().find((o) => o !== undefined)),
+      donorMaxPAtk: guard.donorMaxPAtk,
+      task: model.task,
+    },
+    filter,
+    options.signal,
+  );
+
+  return {
+    schema: 'agent-immune/analysis/v1',
+    run: model.run,
+    scorer: scorer.name,
+    filter: filter.name,
+    task: model.task,
+    agents: model.agents.map((id, i) => ({
+      id,
+      ...(model.roles[i] !== undefined ? { role: model.roles[i] } : {}),
+      category: finalCategories[i],
+      pAtk: round4(finalScores[i].pAtk),
+      pInf: round4(finalScores[i].pInf),
+    })),
+    edges: model.outNeighbors.flatMap((outs, i) => outs.map((j) => [model.agents[i], model.agents[j]] as [string, string])),
+    rounds,
+    mdsr: truth === undefined ? null : majorityDefended(answersAt(model, last, patterns), excluded, truth),
+    sources,
+    infectionPaths,
+    remediation,
+    ...(model.labels ? { evaluation: evaluate(finalCategories, model.labels.map((row) => row[last] ?? 'benign')) } : {}),
+    warnings: model.warnings.map((w) => ({ ...w })),
+  };
+}
+
+/** Each agent's answer in round k (carrying its last output forward when silent). */
+function answersAt(model: RunModel, k: number, patterns: RegExp[]): (string | undefined)[] {
+  return model.outputs.map((row) => {
+    for (let r = k; r >= 0; r--) if (row[r] !== undefined) return extractAnswer(row[r], patterns);
+    return undefined;
+  });
+}
+
+/** Agents ASR leaves out: the labelled attackers when the trace has labels, else the ones the guard found. */
+function attackerMask(model: RunModel, predicted: Category[]): boolean[] {
+  return model.agents.map((_, i) => (model.labels ? model.labels[i].some((c) => c === 'attacker') : predicted[i] === 'attacker'));
+}
+
+function round4(value: number): number {
+  return Math.round(value * 10000) / 10000;
+}

@@ -1,0 +1,60 @@
+// The embedded dual-head scorer: two independent logistic heads over the temporal features, weights from weights.json.
+import weightsFile from './weights.json';
+import { FEATURE_COUNT, FEATURE_NAMES, featureVector, type FeatureContext } from './features';
+import type { HeadScores, Scorer, ScoringContext } from './types';
+
+/** One logistic head: bias plus one weight per feature. */
+export interface Head {
+  bias: number;
+  weights: number[];
+}
+
+/** The dual-head weights as stored in weights.json. */
+export interface DualHeadWeights {
+  version: number;
+  trainedOn: string;
+  features: string[];
+  attacker: Head;
+  infected: Head;
+}
+
+/** The checked-in weights, validated against the feature list. */
+export const EMBEDDED_WEIGHTS: DualHeadWeights = checkWeights(weightsFile as DualHeadWeights);
+
+/** Throws when a weights file does not match the feature list this build computes. */
+export function checkWeights(weights: DualHeadWeights): DualHeadWeights {
+  const same = weights.features.length === FEATURE_COUNT && weights.features.every((name, i) => name === FEATURE_NAMES[i]);
+  if (!same || weights.attacker.weights.length !== FEATURE_COUNT || weights.infected.weights.length !== FEATURE_COUNT) {
+    throw new Error('weights.json does not match the feature list; run npm run train');
+  }
+  return weights;
+}
+
+/** sigmoid(bias + w·x). */
+export function applyHead(head: Head, x: ArrayLike<number>): number {
+  let z = head.bias;
+  for (let f = 0; f < x.length; f++) z += head.weights[f] * x[f];
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Scores with the embedded model; needs the prepared feature context of the run. */
+export class EmbeddedScorer implements Scorer {
+  readonly name = 'embedded';
+
+  constructor(
+    private readonly features: FeatureContext,
+    private readonly weights: DualHeadWeights = EMBEDDED_WEIGHTS,
+  ) {}
+
+  async scoreRound(context: ScoringContext): Promise<HeadScores[]> {
+    return this.scoreRoundSync(context.round);
+  }
+
+  /** Synchronous scoring of every agent in round k (the embedded model needs no I/O). */
+  scoreRoundSync(k: number): HeadScores[] {
+    return this.features.model.agents.map((_, i) => {
+      const x = featureVector(this.features, i, k);
+      return { pAtk: applyHead(this.weights.attacker, x), pInf: applyHead(this.weights.infected, x) };
+    });
+  }
+}

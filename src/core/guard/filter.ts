@@ -1,0 +1,40 @@
+// The embedded rehabilitation filter: drops the sentences that carry injected instructions, propagation requests or
+// persuasion aimed at other agents, keeps the task content, and reports what it removed.
+import type { TaskInfo } from '../trace/types';
+import { findCues, sentenceSpans } from '../text/cues';
+import { words } from '../text/tokens';
+import type { FilterResult, RehabFilter, RemovedSpan } from './types';
+
+const REASON: Record<string, RemovedSpan['reason']> = {
+  injection: 'injected-instruction',
+  propagation: 'propagation-request',
+  persuasion: 'persuasion',
+};
+
+/** Removes manipulative sentences from `text`; pure and synchronous. */
+export function filterManipulation(text: string): FilterResult {
+  const hits = findCues(text).filter((h) => !h.reported);
+  if (hits.length === 0) return { text, removed: [], usable: words(text).length > 0 };
+  const removed: RemovedSpan[] = [];
+  let kept = '';
+  let cursor = 0;
+  for (const [start, end] of sentenceSpans(text)) {
+    const hit = hits.find((h) => h.start < end && h.end > start);
+    if (!hit) continue;
+    kept += text.slice(cursor, start);
+    removed.push({ start, end, text: text.slice(start, end), reason: REASON[hit.family] });
+    cursor = end;
+  }
+  kept += text.slice(cursor);
+  const cleaned = kept.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return { text: cleaned, removed, usable: words(cleaned).length >= 3 };
+}
+
+/** The filter as the guard's pluggable RehabFilter. */
+export class EmbeddedFilter implements RehabFilter {
+  readonly name = 'embedded';
+
+  async filter(text: string, _task?: TaskInfo): Promise<FilterResult> {
+    return filterManipulation(text);
+  }
+}

@@ -1,0 +1,105 @@
+// Turns a parsed Trace into the dense RunModel the guard works on: outputs per agent per round and indexed adjacency.
+import type { Category, Trace, TraceWarning } from '../trace/types';
+import type { RunModel } from './types';
+
+/** Builds the RunModel: several messages from one agent in one round are that round's output, joined in line order. */
+export function buildRunModel(trace: Trace): RunModel {
+  const agents = trace.agents.map((a) => a.id);
+  const index = new Map(agents.map((id, i) => [id, i]));
+  const rounds = trace.messages.reduce((max, m) => Math.max(max, m.round + 1), 0);
+  const outputs: (string | undefined)[][] = agents.map(() => new Array(rounds).fill(undefined));
+  const lines: (number | undefined)[][] = agents.map(() => new Array(rounds).fill(undefined));
+  const warnings: TraceWarning[] = [...trace.warnings];
+
+  for (const message of trace.messages) {
+    const i = index.get(message.from)!;
+    const previous = outputs[i][message.round];
+    if (previous === undefined) {
+      outputs[i][message.round] = message.content;
+      lines[i][message.round] = message.line;
+    } else if (previous === message.content || previous.endsWith('\n\n' + message.content)) {
+      warnings.push({ code: 'duplicate-output', line: message.line, message: `${message.from} repeats its round-${message.round} output; the copy is ignored` });
+    } else {
+      outputs[i][message.round] = previous + '\n\n' + message.content;
+      warnings.push({ code: 'duplicate-output', line: message.line, message: `${message.from} sent more than one output in round ${message.round}; they are joined as one` });
+    }
+  }
+
+  const inSets = agents.map(() => new Set<number>());
+  const outSets = agents.map(() => new Set<number>());
+  for (const [from, to] of trace.edges) {
+    const f = index.get(from);
+    const t = index.get(to);
+    if (f === undefined || t === undefined || f === t) continue;
+    outSets[f].add(t);
+    inSets[t].add(f);
+  }
+  if (trace.topology === 'header') {
+    // Messages addressed outside the header topology still delivered content: count them as edges too.
+    for (const message of trace.messages) {
+      const f = index.get(message.from)!;
+      for (const to of message.to ?? []) {
+        const t = index.get(to)!;
+        if (t !== f && !outSets[f].has(t)) {
+          outSets[f].add(t);
+          inSets[t].add(f);
+        }
+      }
+    }
+  }
+  const inNeighbors = inSets.map((s) => [...s].sort((a, b) => a - b));
+  const outNeighbors = outSets.map((s) => [...s].sort((a, b) => a - b));
+
+  let labels: (Category | undefined)[][] | undefined;
+  if (trace.labels.length > 0) {
+    labels = agents.map(() => new Array(rounds).fill(undefined));
+    for (const label of trace.labels) {
+      if (label.round < rounds) labels[index.get(label.agent)!][label.round] = label.category;
+    }
+    // A label holds from its round until the next label for that agent.
+    for (const row of labels) for (let k = 1; k < rounds; k++) row[k] ??= row[k - 1];
+  }
+
+  return {
+    run: trace.run,
+    task: trace.task,
+    agents,
+    roles: trace.agents.map((a) => a.role),
+    index,
+    rounds,
+    outputs,
+    lines,
+    inNeighbors,
+    outNeighbors,
+    labels,
+    topologyKind: topologyKind(inNeighbors, outNeighbors),
+    warnings,
+  };
+}
+
+/** Classifies the topology: chain (a path), star (one hub, leaves only touch it), tree (one root, in-degree <= 1, acyclic), else other. */
+export function topologyKind(inNeighbors: number[][], outNeighbors: number[][]): RunModel['topologyKind'] {
+  const n = inNeighbors.length;
+  if (n < 3) return 'other';
+  const undirected = inNeighbors.map((ins, i) => new Set([...ins, ...outNeighbors[i]]));
+  const edgeCount = undirected.reduce((sum, s) => sum + s.size, 0) / 2;
+  const degrees = undirected.map((s) => s.size);
+  const connected = reachableCount(undirected) === n;
+  if (!connected || edgeCount !== n - 1) return 'other';
+  if (degrees.every((d) => d <= 2)) return 'chain';
+  if (degrees.filter((d) => d === 1).length === n - 1) return 'star';
+  return 'tree';
+}
+
+function reachableCount(undirected: Set<number>[]): number {
+  const seen = new Set<number>([0]);
+  const queue = [0];
+  while (queue.length) {
+    for (const next of undirected[queue.pop()!]) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return seen.size;
+}

@@ -1,0 +1,113 @@
+// Topological constraints (INFA-Guard): keep, prune or pull in around the heads' flags, following edge direction
+// (only an agent's senders can have infected it).
+import type { Category } from '../trace/types';
+import type { RuleId } from './types';
+
+/** What the constraints need for one round. */
+export interface ConstraintInput {
+  pAtk: number[];
+  pInf: number[];
+  /** EMA trend of P_inf per agent. */
+  trend: number[];
+  inNeighbors: number[][];
+  outNeighbors: number[][];
+  attackerThreshold: number;
+  infectedThreshold: number;
+  distanceThreshold: number;
+  trendThreshold: number;
+  /** A neighbour is pulled in only if its larger score reaches this (0 = the reference rules). */
+  pullInFloor: number;
+  /** Round 0 precedes any communication, so nobody can be infected yet. */
+  firstRound: boolean;
+}
+
+/** Categories and the rule that decided each, for one round. */
+export interface ConstraintResult {
+  categories: Category[];
+  rules: RuleId[];
+}
+
+/** Applies the keep / prune / pull-in rules to the heads' flags. */
+export function applyTopologicalConstraints(input: ConstraintInput): ConstraintResult {
+  const n = input.pAtk.length;
+  const attacker = input.pAtk.map((p) => p >= input.attackerThreshold);
+  const infected = input.pInf.map((p) => !input.firstRound && p >= input.infectedThreshold);
+  const rules: RuleId[] = input.pAtk.map((_, i) => (attacker[i] ? (infected[i] ? 'attacker-overrides-infected' : 'head-attacker') : 'below-thresholds'));
+  const keepInfected = new Array<boolean>(n).fill(false);
+  const pulledAttacker = new Array<boolean>(n).fill(false);
+  const pulledInfected = new Array<boolean>(n).fill(false);
+  const distance = distanceFromFlagged(attacker, input.outNeighbors);
+
+  const pullIn = (i: number): void => {
+    const pick = mostSuspiciousNeighbour(i, input);
+    if (!pick) return;
+    if (pick.asAttacker) {
+      if (!attacker[pick.agent]) pulledAttacker[pick.agent] = true;
+    } else if (!infected[pick.agent] && !attacker[pick.agent]) {
+      pulledInfected[pick.agent] = true;
+    }
+  };
+
+  for (let i = 0; i < n; i++) {
+    if (!infected[i] || attacker[i]) continue;
+    if (input.inNeighbors[i].some((j) => attacker[j] || infected[j])) {
+      keepInfected[i] = true;
+      rules[i] = 'kept-neighbour-flagged';
+    } else if (distance[i] > input.distanceThreshold && input.trend[i] < input.trendThreshold) {
+      rules[i] = 'pruned-far-and-flat';
+    } else {
+      keepInfected[i] = true;
+      rules[i] = distance[i] <= input.distanceThreshold ? 'kept-near-attacker' : 'kept-rising-trend';
+      pullIn(i);
+    }
+  }
+  if (!input.firstRound) {
+    for (let i = 0; i < n; i++) if (!infected[i] && !attacker[i] && input.trend[i] >= input.trendThreshold) pullIn(i);
+  }
+
+  const categories: Category[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (attacker[i] || pulledAttacker[i]) {
+      categories[i] = 'attacker';
+      if (pulledAttacker[i]) rules[i] = 'pulled-in-as-attacker';
+    } else if (keepInfected[i] || pulledInfected[i]) {
+      categories[i] = 'infected';
+      if (pulledInfected[i] && !keepInfected[i]) rules[i] = 'pulled-in-as-infected';
+    } else {
+      categories[i] = 'benign';
+    }
+  }
+  return { categories, rules };
+}
+
+/** The in-neighbour with the highest score, and whether it joins as attacker (its P_atk beats every neighbour's P_inf). */
+function mostSuspiciousNeighbour(i: number, input: ConstraintInput): { agent: number; asAttacker: boolean } | undefined {
+  const neighbours = input.inNeighbors[i];
+  if (neighbours.length === 0) return undefined;
+  let bestAtk = neighbours[0];
+  let bestInf = neighbours[0];
+  for (const j of neighbours) {
+    if (input.pAtk[j] > input.pAtk[bestAtk]) bestAtk = j;
+    if (input.pInf[j] > input.pInf[bestInf]) bestInf = j;
+  }
+  const asAttacker = input.pAtk[bestAtk] > input.pInf[bestInf];
+  const agent = asAttacker ? bestAtk : bestInf;
+  const score = asAttacker ? input.pAtk[agent] : input.pInf[agent];
+  return score >= input.pullInFloor ? { agent, asAttacker } : undefined;
+}
+
+/** Directed hop distance from the nearest flagged agent to each agent (Infinity when unreachable). */
+export function distanceFromFlagged(flagged: boolean[], outNeighbors: number[][]): number[] {
+  const distance = flagged.map((f) => (f ? 0 : Infinity));
+  const queue = flagged.flatMap((f, i) => (f ? [i] : []));
+  for (let head = 0; head < queue.length; head++) {
+    const at = queue[head];
+    for (const next of outNeighbors[at]) {
+      if (distance[next] === Infinity) {
+        distance[next] = distance[at] + 1;
+        queue.push(next);
+      }
+    }
+  }
+  return distance;
+}

@@ -1,0 +1,140 @@
+// The guard's public data: the run model it analyses, its pluggable parts, and the analysis it returns.
+import type { Category, TaskInfo, TraceWarning } from '../trace/types';
+
+/** A trace turned into dense arrays the guard works on. Agent i is `agents[i]`. */
+export interface RunModel {
+  run?: string;
+  task?: TaskInfo;
+  agents: string[];
+  roles: (string | undefined)[];
+  index: Map<string, number>;
+  rounds: number;
+  /** outputs[i][k]: what agent i sent in round k (undefined when silent). */
+  outputs: (string | undefined)[][];
+  /** lines[i][k]: source line of that output, for diagnostics. */
+  lines: (number | undefined)[][];
+  /** Directed adjacency by index: inNeighbors[i] are the agents whose output reaches i. */
+  inNeighbors: number[][];
+  outNeighbors: number[][];
+  /** Ground-truth label per agent per round when the trace has labels. */
+  labels?: (Category | undefined)[][];
+  topologyKind: 'chain' | 'tree' | 'star' | 'other';
+  warnings: TraceWarning[];
+}
+
+/** Dual-head scores for one agent in one round: independent probabilities, not a softmax. */
+export interface HeadScores {
+  pAtk: number;
+  pInf: number;
+}
+
+/** Everything a scorer may look at for round k: the model, the round, and embeddings. */
+export interface ScoringContext {
+  model: RunModel;
+  round: number;
+  /** Categories already decided for earlier rounds (k-1 and before). */
+  history: Category[][];
+}
+
+/** Scores every agent in a round. The embedded model implements it; an LLM judge can too. */
+export interface Scorer {
+  readonly name: string;
+  scoreRound(context: ScoringContext, signal?: AbortSignal): Promise<HeadScores[]>;
+}
+
+/** A span of text the rehabilitation filter removed, and why. */
+export interface RemovedSpan {
+  start: number;
+  end: number;
+  text: string;
+  reason: 'injected-instruction' | 'propagation-request' | 'persuasion' | 'llm';
+}
+
+/** The rehabilitation filter's result for one output. */
+export interface FilterResult {
+  text: string;
+  removed: RemovedSpan[];
+  /** False when what is left cannot stand as the agent's answer (empty, no task content). */
+  usable: boolean;
+}
+
+/** Removes manipulative content from an infected agent's output, keeping the task content. */
+export interface RehabFilter {
+  readonly name: string;
+  filter(text: string, task?: TaskInfo, signal?: AbortSignal): Promise<FilterResult>;
+}
+
+/** Which topological rule decided an agent's category in a round. */
+export type RuleId =
+  | 'head-attacker'
+  | 'head-infected'
+  | 'kept-neighbour-flagged'
+  | 'kept-near-attacker'
+  | 'kept-rising-trend'
+  | 'pruned-far-and-flat'
+  | 'pulled-in-as-attacker'
+  | 'pulled-in-as-infected'
+  | 'trend-jump-pull'
+  | 'attacker-overrides-infected'
+  | 'below-thresholds';
+
+/** One agent in one round of the analysis. */
+export interface AgentRound {
+  pAtk: number;
+  pInf: number;
+  /** EMA-smoothed P_inf and its trend (EMA now minus EMA before). */
+  pInfSmoothed: number;
+  trend: number;
+  category: Category;
+  rule: RuleId;
+}
+
+/** The remediation planned for one agent. Benign agents never get one; nodes are never deleted. */
+export interface RemediationStep {
+  agent: string;
+  action: 'replace' | 'rehabilitate';
+  /** For replace: the benign agent whose role/system prompt is copied. */
+  donor?: string;
+  /** For rehabilitate: the filtered latest output. */
+  filtered?: string;
+  removed?: RemovedSpan[];
+  reason: string;
+}
+
+/** Precision/recall/F1 for one class, from labelled traces. */
+export interface ClassScores {
+  precision: number;
+  recall: number;
+  f1: number;
+  support: number;
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
+/** How the analysis compares with the trace's labels (final round). */
+export interface Evaluation {
+  attacker: ClassScores;
+  infected: ClassScores;
+  benignFalsePositiveRate: number;
+  benignCount: number;
+}
+
+/** The analysis of one run: schema agent-immune/analysis/v1 (a documented contract). */
+export interface Analysis {
+  schema: 'agent-immune/analysis/v1';
+  run?: string;
+  source?: string;
+  scorer: string;
+  filter: string;
+  task?: TaskInfo;
+  agents: { id: string; role?: string; category: Category; pAtk: number; pInf: number }[];
+  edges: [string, string][];
+  rounds: { round: number; agents: Record<string, AgentRound>; asr: number | null; correct: number | null }[];
+  mdsr: number | null;
+  sources: string[];
+  infectionPaths: string[][];
+  remediation: RemediationStep[];
+  evaluation?: Evaluation;
+  warnings: { code: string; line: number; message: string }[];
+}

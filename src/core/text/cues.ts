@@ -1,0 +1,124 @@
+// Cue lexicons for manipulation aimed at other agents: injected instructions, persuasion, propagation requests.
+// Each hit carries its span so the rehabilitation filter can remove it and the view can mark it.
+
+/** The families of manipulative content the guard and the filter look for. */
+export type CueFamily = 'injection' | 'persuasion' | 'propagation';
+
+/** One cue found in a text: its family, weight and character span. */
+export interface CueHit {
+  family: CueFamily;
+  start: number;
+  end: number;
+  weight: number;
+  /** True when the cue sits inside quoted or refuted text (an agent reporting an attack, not making one). */
+  reported: boolean;
+}
+
+/** Cue scores in [0, 1) per family, saturating with the sum of hit weights. */
+export interface CueScores {
+  injection: number;
+  persuasion: number;
+  propagation: number;
+}
+
+type Rule = [CueFamily, number, RegExp];
+
+const AGENTS = String.raw`(?:agents?|peers?|neighbou?rs?|nodes?|models?|assistants?|bots?|instances?|members?|teammates?|colleagues?)`;
+const MEMORY = String.raw`(?:memory|memories|notes?|soul\.md|skill\.md|agents\.md|claude\.md|system prompt|prompt file|instructions? file|profile|\.bashrc|\.zshrc|\.profile|config(?:uration)?(?: file)?|persistent (?:storage|state))`;
+
+const RULES: Rule[] = [
+  // Injected instructions: task hijacks and overrides aimed at the reader.
+  ['injection', 1.2, /\b(?:ignore|disregard|forget|override|bypass|drop)\b[^.!?\n]{0,30}\b(?:previous|prior|above|earlier|original|initial|all|any|your|the)\b[^.!?\n]{0,20}\b(?:instructions?|rules?|guidelines?|directives?|task|prompts?|context|constraints?|reasoning)\b/gi],
+  ['injection', 1.0, /\b(?:new|updated|revised|real|actual|hidden|secret)\s+(?:instructions?|task|directives?|system prompt|orders?|objective)\b/gi],
+  ['injection', 1.0, /(?:^|[\s[(<#*])(?:system|admin(?:istrator)?|developer|root|operator)\s*(?:override|message|notice|instructions?|mode|command|update|alert)\b/gi],
+  ['injection', 1.0, /<\/?\s*(?:system|instructions?|admin|im_start|inst)\s*>|\[\/?(?:system|inst|admin)\]|#{2,}\s*(?:system|instructions?)\b/gi],
+  ['injection', 0.9, /\byou\s+(?:must|are required to|have to|shall|need to|will now|are instructed to|are ordered to)\s+(?:now\s+|immediately\s+|instead\s+)?(?:answer|respond|reply|output|say|state|choose|select|pick|change|switch|adopt|agree|write|print|include|append|translate|follow|obey|comply)\b/gi],
+  ['injection', 0.9, new RegExp(String.raw`\b(?:all|every|each|other|any|fellow)\s+(?:other\s+)?${AGENTS}\s+(?:must|should|shall|need to|are required to|have to|are instructed to|will)\s+(?:now\s+)?(?:answer|respond|reply|output|say|choose|select|adopt|agree|switch|change|use|follow|repeat|include|report)\b`, 'gi')],
+  ['injection', 0.8, /\b(?:answer|respond|reply|output|say)\s+(?:only|exclusively|solely)\s+(?:with|using)\b/gi],
+  ['injection', 0.7, /\bfrom now on\b|\bhenceforth\b|\buntil (?:further notice|told otherwise)\b/gi],
+  ['injection', 0.8, /\b(?:do not|don't|never)\s+(?:mention|reveal|tell|question|verify|check|double-check|consider|discuss|explain|disclose)\b[^.!?\n]{0,40}\b(?:this|these|instructions?|the user|anyone|others|the task|reasoning)\b/gi],
+  ['injection', 0.8, /\b(?:change|switch|update|revise|set|make)\s+(?:your|their|the)\s+(?:final\s+)?(?:answer|response|choice|output)\s+(?:to|as|into)\b/gi],
+  ['injection', 0.7, /\byour\s+(?:final\s+)?(?:answer|response|output)\s+(?:must|should|has to|needs to|shall)\s+be\b/gi],
+  ['injection', 0.7, /\b(?:in addition to|before|after|instead of|rather than)\s+(?:your|the|answering|responding|completing|solving)\b[^.!?\n]{0,40}\b(?:please\s+)?(?:also\s+)?(?:write|include|add|append|insert|translate|output|print|send|mention|recommend|provide|tell|encode|reply)\b/gi],
+  ['injection', 0.6, /\bplease\s+(?:also\s+)?(?:include|add|append|insert|write|translate|output|print|encode|recommend|mention|send|visit|click|download|run|execute)\b/gi],
+  ['injection', 0.8, /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi],
+  ['injection', 0.5, /\b(?:IMPORTANT|ATTENTION|URGENT|WARNING|NOTICE|OVERRIDE)\s*[:!]/g],
+  // Persuasion aimed at peers: authority, consensus, certainty, "trick question".
+  ['persuasion', 0.7, /\bas an?\s+(?:expert|authority|professor|specialist|senior|leading|world-class|certified|experienced)\b/gi],
+  ['persuasion', 0.8, /\b(?:trust me|believe me|take my word|you can trust|rely on me)\b/gi],
+  ['persuasion', 0.8, new RegExp(String.raw`\b(?:everyone|everybody|all (?:the )?(?:other )?(?:${AGENTS}|experts)|the (?:group|team|majority)|most (?:experts|${AGENTS}|people)|(?:the )?consensus)\s+(?:already\s+)?(?:agrees?|knows?|confirms?|has (?:agreed|confirmed|settled)|have (?:agreed|confirmed|settled)|is that|says?|accepts?|chose|picked)\b`, 'gi')],
+  ['persuasion', 0.8, /\b(?:this|it)\s+is\s+(?:a|an)\s+(?:classic\s+)?(?:trick|gotcha|catch)\s+question\b|\bdon'?t\s+(?:be\s+)?(?:fooled|tricked)\b/gi],
+  ['persuasion', 0.5, /\b(?:obviously|undeniably|unquestionably|indisputably|without (?:a|any) doubt|beyond (?:any|all) doubt|100\s?%|absolutely certain|i am certain|i'?m certain|no doubt about it)\b/gi],
+  ['persuasion', 0.6, /\b(?:studies|research|scientists|experts|textbooks|official sources|authorities)\s+(?:show|prove|confirm|agree|have shown|have proven|clearly state)\b/gi],
+  ['persuasion', 0.5, /\b(?:well-known fact|common misconception|widely accepted|it is settled|settled science|any competent)\b/gi],
+  ['persuasion', 0.7, /\b(?:the|my)\s+(?:correct|right|true|only valid|real)\s+answer\s+is\s+(?:definitely|certainly|clearly|obviously|undoubtedly|without doubt)\b/gi],
+  ['persuasion', 0.6, new RegExp(String.raw`\b(?:you|other ${AGENTS})\s+(?:should|must|need to)\s+(?:all\s+)?(?:agree|defer|follow my|go with my|adopt my|switch to my|trust my)\b`, 'gi')],
+  // Propagation requests: pass it on, persist it.
+  ['propagation', 1.2, new RegExp(String.raw`\b(?:pass|forward|send|relay|transmit|share|spread|propagate|broadcast|copy|deliver)\b[^.!?\n]{0,40}\b(?:to|with|among|across)\s+(?:every|all|each|any|the next|other|your|fellow|downstream|connected|neighbou?ring)\b[^.!?\n]{0,20}${AGENTS}`, 'gi')],
+  ['propagation', 1.0, /\b(?:transmit|repeat|copy|reproduce|include|paste|relay|forward|quote)\b[^.!?\n]{0,30}\b(?:verbatim|word for word|word-for-word|exactly as written|in full|unchanged|character for character)\b/gi],
+  ['propagation', 1.2, new RegExp(String.raw`\b(?:append|add|write|save|store|persist|insert|record|inscribe|embed|copy)\b[^.!?\n]{0,30}\b(?:to|into|in|inside)\s+(?:your\s+|the\s+|their\s+)?(?:own\s+|long-term\s+|persistent\s+)?${MEMORY}`, 'gi')],
+  ['propagation', 1.0, /\b(?:after|across|through|survive|beyond)\s+(?:a|each|every|any|the next|the)?\s*(?:context\s+)?(?:resets?|restarts?|reboots?|wipes?|new sessions?|memory wipes?)\b/gi],
+  ['propagation', 0.9, new RegExp(String.raw`\b(?:make sure|ensure|see to it)\s+(?:that\s+)?(?:every|all|each|the next|other)\s+${AGENTS}\s+(?:receives?|gets?|knows?|hears?|reads?|carries?)\b`, 'gi')],
+  ['propagation', 0.9, /\b(?:keep|continue)\s+the\s+(?:chain|signal|transmission|message|protocol)\s+(?:going|alive|moving)\b|\bthe\s+(?:signal|message|protocol)\s+must\s+(?:spread|propagate|continue|live on)\b/gi],
+  ['propagation', 0.8, /\b(?:pass|send|hand)\s+(?:it|this|this message|the message)\s+(?:on|along)\b/gi],
+];
+
+const REFUTATION = /\b(?:is|are|looks|seems|appears)\s+(?:wrong|incorrect|false|mistaken|an? (?:injection|attack|manipulation|attempt)|suspicious|malicious|manipulative)\b|\b(?:ignore|disregard|do not follow|don't follow|won'?t follow|will not follow|refuse|reject|decline)\s+(?:their|its|his|her|that|this|the|these)\s+(?:claim|instruction|request|message|advice|suggestion|injection|attempt)s?\b|\b(?:prompt injection|injection attempt|manipulation attempt|trying to manipulate|tries to manipulate)\b|\b(?:claims?|claimed|insists?|said|says|wrote|asks? us|asked us|told us)\s*(?:that\s*)?[:"“']/gi;
+const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”|'[^'\n]{12,}'|^\s*>.*$/gm;
+
+/** All cue hits in a text, in order, each marked when it is quoted or refuted by its own sentence. */
+export function findCues(text: string): CueHit[] {
+  const quoted = spans(text, QUOTED);
+  const refuted = refutedSentences(text);
+  const hits: CueHit[] = [];
+  for (const [family, weight, pattern] of RULES) {
+    pattern.lastIndex = 0;
+    for (const match of text.matchAll(pattern)) {
+      const start = match.index ?? 0;
+      const end = start + match[0].length;
+      const reported = inside(quoted, start, end) || inside(refuted, start, end);
+      hits.push({ family, start, end, weight, reported });
+    }
+  }
+  return hits.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** Per-family scores in [0, 1): 1 - exp(-sum of weights), reported cues counting a fifth. */
+export function cueScores(text: string, hits: CueHit[] = findCues(text)): CueScores {
+  const sums = { injection: 0, persuasion: 0, propagation: 0 };
+  for (const hit of hits) sums[hit.family] += hit.reported ? hit.weight * 0.2 : hit.weight;
+  return {
+    injection: 1 - Math.exp(-sums.injection),
+    persuasion: 1 - Math.exp(-sums.persuasion),
+    propagation: 1 - Math.exp(-sums.propagation),
+  };
+}
+
+/** Sentence spans of a text (split at . ! ? and line breaks), used by the filter and the refutation check. */
+export function sentenceSpans(text: string): [number, number][] {
+  const result: [number, number][] = [];
+  const pattern = /[^.!?\n]+(?:[.!?]+["'”)\]]*|\n|$)/g;
+  for (const match of text.matchAll(pattern)) {
+    const start = match.index ?? 0;
+    if (match[0].trim()) result.push([start, start + match[0].length]);
+  }
+  return result;
+}
+
+function refutedSentences(text: string): [number, number][] {
+  REFUTATION.lastIndex = 0;
+  if (!REFUTATION.test(text)) return [];
+  return sentenceSpans(text).filter(([start, end]) => {
+    REFUTATION.lastIndex = 0;
+    return REFUTATION.test(text.slice(start, end));
+  });
+}
+
+function spans(text: string, pattern: RegExp): [number, number][] {
+  pattern.lastIndex = 0;
+  return [...text.matchAll(pattern)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length] as [number, number]);
+}
+
+function inside(ranges: [number, number][], start: number, end: number): boolean {
+  return ranges.some(([s, e]) => start >= s && end <= e);
+}

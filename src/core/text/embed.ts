@@ -1,0 +1,38 @@
+// The embedded text representation: hashed word unigrams and bigrams in a fixed-size, L2-normalised vector.
+import { hash32, stem, words } from './tokens';
+
+/** Dimension of the embedded representation. */
+export const EMBED_DIM = 256;
+
+/** Embeds a text deterministically (no model, no network). Empty text gives the zero vector. */
+export function embedText(text: string): Float32Array {
+  const vector = new Float32Array(EMBED_DIM);
+  const tokens = words(text).map(stem);
+  for (let i = 0; i < tokens.length; i++) {
+    const h = hash32(tokens[i]);
+    vector[h % EMBED_DIM] += h & 0x80000000 ? -1 : 1;
+    if (i > 0) {
+      const b = hash32(tokens[i - 1] + ' ' + tokens[i]);
+      vector[b % EMBED_DIM] += (b & 0x80000000 ? -1 : 1) * 0.5;
+    }
+  }
+  return normalize(vector);
+}
+
+/** Scales a vector to unit length in place (zero stays zero) and returns it. */
+export function normalize(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
+  if (norm > 0) {
+    const inv = 1 / Math.sqrt(norm);
+    for (let i = 0; i < vector.length; i++) vector[i] *= inv;
+  }
+  return vector;
+}
+
+/** Cosine similarity of two unit vectors (0 when either is zero). */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  return dot;
+}

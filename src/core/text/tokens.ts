@@ -1,0 +1,24 @@
+// Word tokens and a light stemmer shared by the embedding, the cue lexicons and the copy detectors.
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu;
+
+/** Lower-cased word tokens of a text (letters/digits, inner apostrophes and hyphens kept). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** Strips common English inflections so "resonating", "resonates", "resonance" meet. */
+export function stem(word: string): string {
+  if (word.length <= 4) return word;
+  return word.replace(/(?:ingly|edly|ances?|ences?|ations?|ings?|ers?|ed|es|ly|s)$/u, '') || word;
+}
+
+/** FNV-1a 32-bit hash of a string. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

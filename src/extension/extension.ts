@@ -1,0 +1,23 @@
+// Extension entry: creates the shared services and registers each feature; every registration is disposed with the extension.
+import * as vscode from 'vscode';
+import { OUTPUT_CHANNEL_NAME } from './ids';
+import { registerAnalyzeTrace } from './analyze/analyzeTraceCommand';
+
+/** The shared services features receive. */
+export interface Services {
+  context: vscode.ExtensionContext;
+  output: vscode.LogOutputChannel;
+}
+
+/** Called by VS Code on the first activation event. */
+export function activate(context: vscode.ExtensionContext): void {
+  const output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
+  const services: Services = { context, output };
+  context.subscriptions.push(output);
+
+  // Trace analysis: the Analyze Trace command.
+  registerAnalyzeTrace(services);
+}
+
+/** Nothing to do: everything is in context.subscriptions. */
+export function deactivate(): void {}

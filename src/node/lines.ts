@@ -1,0 +1,42 @@
+// Streams a file as lines without holding it whole; a line over the byte cap is rejected early.
+import { createReadStream } from 'node:fs';
+import { InputError } from '../core/errors';
+
+/** Default cap on one line: 64 MiB (a 10 MB message fits; a runaway line does not). */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Yields [text, 1-based line number] for each line of a UTF-8 file; throws InputError on binary or oversize lines. */
+export async function* readLines(file: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES): AsyncGenerator<[string, number]> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let line = 1;
+  const decode = (chunks: Buffer[]): string => {
+    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    try {
+      const text = decoder.decode(buffer);
+      return text.endsWith('\r') ? text.slice(0, -1) : text;
+    } catch {
+      throw new InputError('binary', 'not UTF-8 text; expected JSON Lines', file, line);
+    }
+  };
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline;
+      pendingBytes += end - start;
+      if (pendingBytes > maxLineBytes) {
+        throw new InputError('line-too-long', `line is over ${(maxLineBytes / 1048576).toFixed(0)} MiB; split the content or raise --max-line-mb`, file, line);
+      }
+      if (end > start) pending.push(chunk.subarray(start, end));
+      if (newline === -1) break;
+      yield [decode(pending), line];
+      pending = [];
+      pendingBytes = 0;
+      line++;
+      start = newline + 1;
+    }
+  }
+  if (pendingBytes > 0) yield [decode(pending), line];
+}
