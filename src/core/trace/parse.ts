@@ -88,9 +88,8 @@ export class TraceBuilder {
     for (const [from, to] of edges) {
       if (!this.agents.has(from) || !this.agents.has(to)) {
         const unknown = this.agents.has(from) ? to : from;
-        if (!this.options.lenient && this.headerEdges) {
-          throw this.error('unknown-agent', `header edge names agent "${unknown}", which is not in "agents"`, 1, 'edges');
-        }
+        if (!this.options.lenient) throw this.error('unknown-agent', `header edge names agent "${unknown}", which is not in "agents"`, 1, 'edges');
+        this.warnings.push({ code: 'unknown-edge-agent', line: 1, message: `edge ${from} -> ${to} names an unknown agent and is ignored` });
       }
     }
     this.warnRoundGaps();

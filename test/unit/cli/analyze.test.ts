@@ -1,0 +1,115 @@
+// The analyze command: exit codes, the JSON schema, errors on stderr naming file and line, --help everywhere.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { commands } from '../../../src/cli/commands';
+
+const root = path.resolve(__dirname, '../../..');
+const fixtures = path.join(root, 'test/fixtures/traces');
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: root, env: {} });
+  return { code, stdout, stderr };
+}
+
+describe('agent-immune analyze', () => {
+  let dir: string;
+  before(() => (dir = mkdtempSync(path.join(tmpdir(), 'ai-cli-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exits 1 and names the attacker and the infected agent when it finds them', async () => {
+    const { code, stdout } = await cli('analyze', path.join(fixtures, 'small-attack.jsonl'));
+    assert.equal(code, 1);
+    assert.match(stdout, /^a0\s.*ATTACKER/m);
+    assert.match(stdout, /Sources: a0/);
+    assert.match(stdout, /a0 -> a1/);
+  });
+
+  it('exits 0 on a clean run, even with an honest mistake that is corrected', async () => {
+    const { code, stdout } = await cli('analyze', path.join(fixtures, 'clean.jsonl'));
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /0 attacker\(s\), 0 infected, 3 benign/);
+  });
+
+  it('--json prints one agent-immune/analysis/v1 document with the documented fields', async () => {
+    const { code, stdout } = await cli('analyze', path.join(fixtures, 'small-attack.jsonl'), '--json');
+    assert.equal(code, 1);
+    const analysis = JSON.parse(stdout);
+    assert.equal(analysis.schema, 'agent-immune/analysis/v1');
+    assert.deepEqual(Object.keys(analysis.agents[0]).sort(), ['category', 'id', 'pAtk', 'pInf', 'role']);
+    assert.equal(analysis.rounds.length, 2);
+    assert.deepEqual(Object.keys(analysis.rounds[1].agents), ['a0', 'a1', 'a2', 'a3']);
+    for (const key of ['pAtk', 'pInf', 'category', 'rule']) assert.ok(key in analysis.rounds[1].agents.a1, key);
+    assert.equal(typeof analysis.rounds[1].asr, 'number');
+    assert.deepEqual(analysis.sources, ['a0']);
+    assert.deepEqual(analysis.infectionPaths, [['a0', 'a1']]);
+    assert.deepEqual(analysis.remediation.map((r: { agent: string; action: string }) => [r.agent, r.action]), [['a0', 'replace'], ['a1', 'replace']]);
+    assert.equal(analysis.evaluation.attacker.f1, 1);
+  });
+
+  it('a malformed trace exits 2 with file and line on stderr and nothing on stdout', async () => {
+    const file = path.join(dir, 'bad.jsonl');
+    writeFileSync(file, '{"type":"message","round":0,"from":"a","content":"x"}\n{"type":"message","round":"one","from":"a","content":"x"}\n');
+    const { code, stdout, stderr } = await cli('analyze', file);
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+    assert.match(stderr, /bad\.jsonl:2: "round"/);
+    assert.equal(stderr.trim().split('\n').length, 1, 'one line per error');
+  });
+
+  it('--lenient analyses what is valid and reports the skipped line', async () => {
+    const file = path.join(dir, 'partly.jsonl');
+    writeFileSync(file, '{"type":"message","round":0,"from":"a","content":"x"}\nnot json\n');
+    const { code, stdout } = await cli('analyze', file, '--lenient');
+    assert.equal(code, 0);
+    assert.match(stdout, /warning: line 2:/);
+  });
+
+  const usage: [string, string[]][] = [
+    ['no trace', ['analyze']],
+    ['two traces', ['analyze', 'a', 'b']],
+    ['an unknown flag', ['analyze', 'x.jsonl', '--frobnicate']],
+    ['a bad --max-line-mb', ['analyze', 'x.jsonl', '--max-line-mb', 'lots']],
+    ['an unknown command', ['frobnicate']],
+  ];
+  for (const [name, argv] of usage) {
+    it(`exits 2 on ${name}`, async () => assert.equal((await cli(...argv)).code, 2));
+  }
+
+  it('exits 2 when the trace file does not exist', async () => {
+    const { code, stderr } = await cli('analyze', path.join(dir, 'missing.jsonl'));
+    assert.equal(code, 2);
+    assert.match(stderr, /missing\.jsonl/);
+  });
+
+  it('exits 2 on an invalid config file', async () => {
+    const config = path.join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ guard: { emaAlpha: 7 } }));
+    const { code, stderr } = await cli('analyze', path.join(fixtures, 'clean.jsonl'), '--config', config);
+    assert.equal(code, 2);
+    assert.match(stderr, /guard\.emaAlpha/);
+  });
+
+  it('every command answers --help with its usage and exit 0', async () => {
+    for (const command of commands) {
+      const { code, stdout } = await cli(command.name, '--help');
+      assert.equal(code, 0, command.name);
+      assert.match(stdout, new RegExp(`Usage: agent-immune ${command.name}`));
+    }
+    assert.equal((await cli('--help')).code, 0);
+  });
+
+  it('the built binary returns the same exit codes from a real process', function () {
+    this.timeout(30000);
+    const bin = path.join(root, 'dist/cli.js');
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8' });
+    assert.equal(run('analyze', 'test/fixtures/traces/small-attack.jsonl').status, 1);
+    assert.equal(run('analyze', 'test/fixtures/traces/clean.jsonl').status, 0);
+    assert.equal(run('analyze').status, 2);
+  });
+});

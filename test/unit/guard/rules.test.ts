@@ -1,0 +1,115 @@
+// The topological constraints as a table: keep, prune, pull-in, trend-jump, attacker-overrides-infected, round 0.
+import * as assert from 'node:assert/strict';
+import { applyTopologicalConstraints, distanceFromFlagged, type ConstraintInput } from '../../../src/core/guard/rules';
+
+/** Directed chain 0 -> 1 -> 2 -> 3 -> 4 plus the given extra edges. */
+function graph(n: number, edges: [number, number][]) {
+  const inNeighbors: number[][] = Array.from({ length: n }, () => []);
+  const outNeighbors: number[][] = Array.from({ length: n }, () => []);
+  for (const [a, b] of edges) {
+    outNeighbors[a].push(b);
+    inNeighbors[b].push(a);
+  }
+  return { inNeighbors, outNeighbors };
+}
+
+function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, number][], extra: Partial<ConstraintInput> = {}) {
+  return applyTopologicalConstraints({
+    pAtk,
+    pInf,
+    trend,
+    ...graph(pAtk.length, edges),
+    attackerThreshold: 0.5,
+    infectedThreshold: 0.5,
+    distanceThreshold: 2,
+    trendThreshold: 0.05,
+    pullInFloor: 0,
+    firstRound: false,
+    ...extra,
+  });
+}
+
+const chain: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 4]];
+type Args = [number[], number[], number[], [number, number][]];
+
+describe('topological constraints', () => {
+  it('keeps an infected agent whose sender is a flagged attacker', () => {
+    const r = run([0.9, 0.1, 0.1, 0.1, 0.1], [0, 0.8, 0, 0, 0], [0, 0.2, 0, 0, 0], chain);
+    assert.deepEqual(r.categories, ['attacker', 'infected', 'benign', 'benign', 'benign']);
+    assert.equal(r.rules[1], 'kept-neighbour-flagged');
+  });
+
+  it('keeps an infected agent whose sender is itself flagged infected', () => {
+    const r = run([0.1, 0.1, 0.1, 0.1, 0.1], [0, 0, 0.7, 0.7, 0], [0, 0, 0.2, 0.2, 0], chain, { pullInFloor: 0.99 });
+    assert.equal(r.categories[3], 'infected');
+    assert.equal(r.rules[3], 'kept-neighbour-flagged');
+  });
+
+  it('prunes an infected flag far from every attacker with a flat trend', () => {
+    const r = run([0.9, 0.1, 0.1, 0.1, 0.1], [0, 0, 0, 0, 0.8], [0, 0, 0, 0, 0.01], chain);
+    assert.equal(r.categories[4], 'benign');
+    assert.equal(r.rules[4], 'pruned-far-and-flat');
+  });
+
+  it('prunes when no attacker can reach the agent at all (infinite distance)', () => {
+    const r = run([0.1, 0.1, 0.9], [0.8, 0, 0], [0.0, 0, 0], [[0, 1], [1, 2]]);
+    assert.equal(r.categories[0], 'benign');
+    assert.equal(r.rules[0], 'pruned-far-and-flat');
+  });
+
+  it('keeps a far infected agent whose trend rises, and pulls in its most suspicious sender', () => {
+    const r = run([0.9, 0.1, 0.1, 0.45, 0.1], [0, 0, 0, 0.2, 0.8], [0, 0, 0, 0, 0.3], chain);
+    assert.equal(r.categories[4], 'infected');
+    assert.equal(r.rules[4], 'kept-rising-trend');
+    assert.equal(r.categories[3], 'attacker', 'P_atk 0.45 beats every sender P_inf 0.2, so it joins as attacker');
+    assert.equal(r.rules[3], 'pulled-in-as-attacker');
+  });
+
+  it('pulls a sender in as infected when a sender P_inf beats the senders P_atk', () => {
+    const r = run([0.9, 0.1, 0.1, 0.1, 0.1], [0, 0, 0.45, 0.8, 0], [0, 0, 0, 0.1, 0], [[0, 1], [1, 2], [2, 3]]);
+    assert.equal(r.rules[3], 'kept-rising-trend');
+    assert.equal(r.categories[2], 'infected');
+    assert.equal(r.rules[2], 'pulled-in-as-infected');
+  });
+
+  it('keeps an infected agent within d_th of an attacker even without a flagged sender', () => {
+    const r = run([0.9, 0.1, 0.1], [0, 0.2, 0.8], [0, 0, 0], [[0, 1], [1, 2]], { pullInFloor: 0.5 });
+    assert.equal(r.rules[2], 'kept-near-attacker');
+    assert.equal(r.categories[1], 'benign', 'the floor stops a weak sender from being pulled in');
+  });
+
+  it('a non-flagged agent whose trend jumps pulls in its most suspicious sender', () => {
+    const r = run([0.1, 0.4, 0.1], [0.1, 0.1, 0.3], [0, 0, 0.1], [[0, 2], [1, 2]]);
+    assert.equal(r.categories[2], 'benign');
+    assert.equal(r.categories[1], 'attacker');
+    assert.equal(r.rules[1], 'pulled-in-as-attacker');
+  });
+
+  it('the pull-in floor leaves weak senders alone (ours), the reference pulls them in', () => {
+    const args: Args = [[0.1, 0.2, 0.1], [0.1, 0.1, 0.3], [0, 0, 0.1], [[0, 2], [1, 2]]];
+    assert.equal(run(...args, { pullInFloor: 0.3 }).categories[1], 'benign');
+    assert.equal(run(...args, { pullInFloor: 0 }).categories[1], 'attacker');
+  });
+
+  it('an agent both heads flag is an attacker, not infected', () => {
+    const r = run([0.9, 0.1], [0.9, 0], [0.5, 0], [[0, 1]]);
+    assert.equal(r.categories[0], 'attacker');
+    assert.equal(r.rules[0], 'attacker-overrides-infected');
+  });
+
+  it('nobody is infected in round 0, before any communication', () => {
+    const r = run([0.9, 0.1], [0, 0.9], [0, 0.9], [[0, 1]], { firstRound: true });
+    assert.deepEqual(r.categories, ['attacker', 'benign']);
+  });
+
+  it('uses d_th 3 where asked (chains)', () => {
+    const args: Args = [[0.9, 0.1, 0.1, 0.1, 0.1], [0, 0, 0, 0.8, 0], [0, 0, 0, 0, 0], chain];
+    assert.equal(run(...args, { distanceThreshold: 2 }).categories[3], 'benign');
+    assert.equal(run(...args, { distanceThreshold: 3, pullInFloor: 0.5 }).categories[3], 'infected');
+  });
+
+  it('measures directed hop distance from flagged agents', () => {
+    assert.deepEqual(distanceFromFlagged([false, true, false, false], graph(4, [[1, 2], [2, 3], [3, 0]]).outNeighbors), [3, 0, 1, 2]);
+    assert.deepEqual(distanceFromFlagged([false, false], graph(2, [[0, 1]]).outNeighbors), [Infinity, Infinity]);
+  });
+});
