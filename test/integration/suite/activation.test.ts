@@ -1,0 +1,38 @@
+// Activation: the extension loads in the fixture workspace, from where the runner says, with every command registered.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { activeExtension } from '../helpers';
+
+/** This bundle runs from <repo>/dist/test/integration/suite. */
+const REPO = path.resolve(__dirname, '..', '..', '..', '..');
+
+suite('Activation', () => {
+  test('activates in the fixture workspace', async () => {
+    const extension = await activeExtension();
+    assert.strictEqual(extension.isActive, true);
+  });
+
+  test('is loaded the way the runner asked: dist/ (development path) or a packaged .vsix', async () => {
+    const extension = await activeExtension();
+    const mode = process.env.AGENT_IMMUNE_TEST_LOAD_MODE;
+    const loadedFrom = path.resolve(extension.extensionUri.fsPath);
+    if (mode === 'dev') {
+      assert.strictEqual(loadedFrom, REPO);
+    } else {
+      assert.strictEqual(mode, 'vsix', `unknown AGENT_IMMUNE_TEST_LOAD_MODE ${mode}`);
+      assert.notStrictEqual(loadedFrom, REPO);
+      assert.ok(fs.existsSync(path.join(loadedFrom, 'dist', 'extension.js')), 'the .vsix lacks dist/extension.js');
+      assert.ok(!fs.existsSync(path.join(loadedFrom, 'src')), 'the .vsix ships sources: check .vscodeignore');
+    }
+  });
+
+  test('registers every command package.json contributes', async () => {
+    const extension = await activeExtension();
+    const contributed = (extension.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
+    assert.ok(contributed.length > 0);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepStrictEqual(contributed.filter((id) => !registered.has(id)), []);
+  });
+});

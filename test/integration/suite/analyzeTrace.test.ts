@@ -1,0 +1,52 @@
+// Analyze Trace inside the real editor: the command classifies the fixture traces and reports bad input without throwing.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Analysis } from '../../../src/core/guard/types';
+import { CommandId } from '../../../src/extension/ids';
+import { activeExtension, workspaceFile } from '../helpers';
+
+/** Category of each agent, as a plain object for deepStrictEqual. */
+function categories(analysis: Analysis | undefined): Record<string, string> {
+  assert.ok(analysis, 'the command returned no analysis');
+  return Object.fromEntries(analysis.agents.map((agent) => [agent.id, agent.category]));
+}
+
+suite('Analyze Trace command', () => {
+  suiteSetup(async () => {
+    await activeExtension();
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  // Table: fixture trace -> expected categories and sources (the traces carry the same labels).
+  const cases: { trace: string; categories: Record<string, string>; sources: string[] }[] = [
+    { trace: 'traces/small-attack.jsonl', categories: { a1: 'infected', a2: 'benign', a3: 'benign', m: 'attacker' }, sources: ['m'] },
+    { trace: 'traces/clean.jsonl', categories: { x: 'benign', y: 'benign', z: 'benign' }, sources: [] },
+  ];
+  for (const c of cases) {
+    test(`classifies ${c.trace}`, async () => {
+      const analysis = await vscode.commands.executeCommand<Analysis>(CommandId.AnalyzeTrace, workspaceFile(c.trace));
+      assert.deepStrictEqual(categories(analysis), c.categories);
+      assert.deepStrictEqual(analysis.sources, c.sources);
+    });
+  }
+
+  test('analyses the trace in the active editor when given no argument', async () => {
+    await vscode.window.showTextDocument(workspaceFile('traces/small-attack.jsonl'));
+    const analysis = await vscode.commands.executeCommand<Analysis>(CommandId.AnalyzeTrace);
+    assert.strictEqual(analysis?.run, 'fixture-small-attack');
+  });
+
+  test('reports a trace that is not JSON Lines instead of throwing', async () => {
+    const broken = workspaceFile('traces/broken.jsonl');
+    await vscode.workspace.fs.writeFile(broken, Buffer.from('this is not a trace\n'));
+    try {
+      const result = await vscode.commands.executeCommand<Analysis>(CommandId.AnalyzeTrace, broken);
+      assert.strictEqual(result, undefined);
+    } finally {
+      await vscode.workspace.fs.delete(broken);
+    }
+  });
+});
