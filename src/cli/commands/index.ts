@@ -1,7 +1,13 @@
 // The CLI's commands, in the order --help lists them. Add a command: one file in this folder, one line here.
 import type { Command } from '../command';
 import { analyzeCommand } from './analyze';
+import { lockCommand } from './lock';
+import { verifyCommand } from './verify';
+import { auditCommand } from './audit';
 
 export const commands: Command[] = [
   analyzeCommand,
+  lockCommand,
+  verifyCommand,
+  auditCommand,
 ];

@@ -1,0 +1,43 @@
+// `agent-immune lock`: pins the skill folders and always-on prompt files into the lockfile and records the re-pins.
+import * as path from 'node:path';
+import { auditActor } from '../../node/integrity/auditLog';
+import { lockWorkspace } from '../../node/integrity/lock';
+import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+
+export const lockCommand: Command = {
+  name: 'lock',
+  summary: 'pin SKILL.md folders and prompt files in the lockfile (agent-immune.lock)',
+  usage: `Usage: agent-immune lock [--root DIR] [options]
+
+Hashes every skill folder (a folder holding SKILL.md, with all its files) and every always-on
+prompt file (AGENTS.md, CLAUDE.md, *.instructions.md, ...) and writes the lockfile: sorted keys,
+POSIX paths, no timestamps, so it diffs and merges cleanly. Changed pins are recorded in
+.agent-immune/audit.ndjson. Format: docs/lockfile.md.
+
+Options:
+  --root DIR         workspace root (default: the current directory)
+  --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
+  --json             print what was written as JSON
+  --no-audit         do not append to the audit trail
+  -h, --help         show this help
+
+Exit codes: 0 written, 2 bad input or usage.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      root: { type: 'string' },
+      lockfile: { type: 'string' },
+      json: { type: 'boolean' },
+      'no-audit': { type: 'boolean' },
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const root = path.resolve(io.cwd, values.root ?? '.');
+    const result = await lockWorkspace(root, values['no-audit'] ? undefined : auditActor('agent-immune-cli'), { lockfile: values.lockfile });
+    if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/lock/v1', ...result }, null, 2) + '\n');
+    else {
+      io.stdout(`Pinned ${result.files} files in ${result.skills} skill folders to ${result.lockfile}.\n`);
+      if (result.repinned.length > 0) io.stdout(`Re-pinned (recorded in the audit trail): ${result.repinned.join(', ')}\n`);
+    }
+    return ExitCode.Ok;
+  },
+};

@@ -1,0 +1,74 @@
+// `agent-immune verify`: checks the pinned files against the lockfile; records drift; blocks (exit 1) under --strict.
+import { mkdir, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { blocksUnderStrict } from '../../core/integrity/compare';
+import { formatFinding, integritySarifRules } from '../../core/integrity/messages';
+import type { IntegrityFinding } from '../../core/integrity/types';
+import { toSarif } from '../../core/sarif';
+import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
+import { blockEvent, findingEvents, verifyWorkspace } from '../../node/integrity/verify';
+import { version } from '../../../package.json';
+import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  summary: 'check pinned skill and prompt files against the lockfile (drift, missing, unpinned, ...)',
+  usage: `Usage: agent-immune verify [--root DIR] [--strict] [--json] [--sarif FILE]
+
+Compares the pinned files with the lockfile and reports findings by code: drift, unpinned,
+missing, renamed, corrupt-lockfile, symlink-outside-root (docs/lockfile.md). Every drift,
+missing, renamed, corrupt-lockfile and strict-mode block is appended to the audit trail
+(.agent-immune/audit.ndjson). No lockfile: nothing to check, exit 0.
+
+Options:
+  --root DIR         workspace root (default: the current directory)
+  --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
+  --strict           exit 1 on drift, missing, renamed, corrupt-lockfile or an outside symlink
+                     (default: integrity.strict in agent-immune.config.json)
+  --json             print one JSON document (schema agent-immune/verify/v1)
+  --sarif FILE       also write the findings as SARIF 2.1.0 to FILE
+  --no-audit         do not append to the audit trail (read-only checkouts)
+  -h, --help         show this help
+
+Exit codes: 0 clean, or findings without --strict; 1 findings that block under --strict; 2 bad input or usage.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      root: { type: 'string' },
+      lockfile: { type: 'string' },
+      strict: { type: 'boolean' },
+      json: { type: 'boolean' },
+      sarif: { type: 'string' },
+      'no-audit': { type: 'boolean' },
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (values.sarif === '') throw new UsageError('--sarif needs a file name');
+    const root = path.resolve(io.cwd, values.root ?? '.');
+    const { report, ws, lock } = await verifyWorkspace(root, { strict: values.strict || undefined, lockfile: values.lockfile });
+    const block = report.strict && blocksUnderStrict(report.findings);
+    if (!values['no-audit']) {
+      const events = findingEvents(report.findings, block ? 'block' : 'warn');
+      if (block) events.push(blockEvent(report.findings, 'agent-immune verify --strict'));
+      await appendAuditEvents(ws.root, events, auditActor('agent-immune-cli'));
+    }
+    if (values.sarif) await writeSarif(path.resolve(io.cwd, values.sarif), report.findings, report.strict);
+    if (values.json) io.stdout(JSON.stringify(report, null, 2) + '\n');
+    else io.stdout(formatText(report.status, report.lockfile, report.findings, lock ? Object.keys(lock.files).length : 0, block));
+    return block ? ExitCode.Findings : ExitCode.Ok;
+  },
+};
+
+async function writeSarif(file: string, findings: readonly IntegrityFinding[], strict: boolean): Promise<void> {
+  const results = findings.map((f) => ({ ruleId: f.code, message: formatFinding(f), path: f.path, fingerprint: `${f.code}:${f.path}` }));
+  const sarif = toSarif({ name: 'agent-immune', version, informationUri: 'https://example.invalid/agent-immune' }, integritySarifRules(strict), results);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(sarif, null, 2) + '\n');
+}
+
+function formatText(status: string, lockfile: string, findings: readonly IntegrityFinding[], pinned: number, blocked: boolean): string {
+  if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock" to pin skill files.\n`;
+  const lines = findings.map((f) => `${f.code.padEnd(20)} ${formatFinding(f)}`);
+  const head = status === 'clean' ? `Clean: ${pinned} pinned files match ${lockfile}.` : `${status === 'drift' ? 'Drift' : 'Corrupt lockfile'}: ${findings.filter((f) => f.code !== 'unpinned').length} finding(s) against ${lockfile}.`;
+  const tail = blocked ? ['Blocked (strict mode); recorded in .agent-immune/audit.ndjson.'] : [];
+  return [head, ...lines, ...tail].join('\n') + '\n';
+}

@@ -1,0 +1,112 @@
+// What is pinned: the integrity section of agent-immune.config.json (globs, excludes, lockfile path, strict) and the
+// matcher that picks skill folders and always-on prompt files out of a workspace's file list.
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+import { InputError } from '../errors';
+import { DEFAULT_LOCKFILE } from './types';
+
+/** The `integrity` section of the project config. */
+export interface IntegrityConfig {
+  /** Lockfile path relative to the root (a project may use its own name, e.g. agenthood.lock). */
+  lockfile: string;
+  /** Globs of skill marker files; each marks its folder (and everything under it) as a skill. */
+  skills: string[];
+  /** Globs of always-on prompt files pinned on their own. */
+  prompts: string[];
+  /** .gitignore-style patterns never pinned nor walked. */
+  exclude: string[];
+  /** Also honour the root .gitignore. */
+  gitignore: boolean;
+  /** Drift blocks (exit 1, thrown error, refused run). */
+  strict: boolean;
+}
+
+/** Defaults from issue #3: skill folders anywhere plus the common always-on prompt files. */
+export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze({
+  lockfile: DEFAULT_LOCKFILE,
+  skills: ['**/SKILL.md'],
+  prompts: ['**/AGENTS.md', '**/CLAUDE.md', '.github/copilot-instructions.md', '**/*.instructions.md', '**/*.prompt.md', '**/.cursor/rules/**/*.mdc'],
+  exclude: [],
+  gitignore: true,
+  strict: false,
+});
+
+/** Folders the walker never enters, whatever the config says. */
+export const NEVER_DESCEND: ReadonlySet<string> = new Set(['node_modules', '.git']);
+
+/** Validates the raw `integrity` config section over the defaults; throws InputError('invalid-config'). */
+export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityConfig {
+  const config: IntegrityConfig = { ...DEFAULT_INTEGRITY_CONFIG, skills: [...DEFAULT_INTEGRITY_CONFIG.skills], prompts: [...DEFAULT_INTEGRITY_CONFIG.prompts], exclude: [] };
+  if (raw === undefined) return config;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputError('invalid-config', '"integrity" must be an object', file, undefined, 'integrity');
+  for (const [key, value] of Object.entries(raw)) {
+    const field = `integrity.${key}`;
+    if (key === 'lockfile') {
+      if (typeof value !== 'string' || value.trim() === '') throw new InputError('invalid-config', `${field} must be a non-empty path`, file, undefined, field);
+      config.lockfile = value;
+    } else if (key === 'skills' || key === 'prompts' || key === 'exclude') {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new InputError('invalid-config', `${field} must be an array of globs`, file, undefined, field);
+      config[key] = value as string[];
+    } else if (key === 'gitignore' || key === 'strict') {
+      if (typeof value !== 'boolean') throw new InputError('invalid-config', `${field} must be true or false`, file, undefined, field);
+      config[key] = value;
+    } else {
+      throw new InputError('invalid-config', `unknown setting ${field}; known: lockfile, skills, prompts, exclude, gitignore, strict`, file, undefined, field);
+    }
+  }
+  return config;
+}
+
+/** Decides, per POSIX relative path, whether it is walked, a skill marker or a prompt file. */
+export class ScopeMatcher {
+  private readonly excluded: Ignore;
+  private readonly skill: (path: string) => boolean;
+  private readonly prompt: (path: string) => boolean;
+
+  /** `gitignoreText` is the root .gitignore's content when the config honours it. */
+  constructor(config: Pick<IntegrityConfig, 'skills' | 'prompts' | 'exclude' | 'lockfile'>, gitignoreText = '') {
+    this.excluded = ignore({ allowRelativePaths: true }).add(gitignoreText).add(config.exclude).add(['node_modules/', '.git/', '.agent-immune/']);
+    this.skill = picomatch(config.skills, { dot: true });
+    this.prompt = picomatch(config.prompts, { dot: true });
+  }
+
+  /** True when the walker must skip this file or folder (folders are tested with `isDir`). */
+  isExcluded(path: string, isDir: boolean): boolean {
+    if (NEVER_DESCEND.has(path.slice(path.lastIndexOf('/') + 1))) return true;
+    return this.excluded.ignores(isDir ? path + '/' : path);
+  }
+
+  /** True for a skill marker file (its folder becomes a skill folder); a marker at the root pins only itself. */
+  isSkillMarker(path: string): boolean {
+    return this.skill(path);
+  }
+
+  /** True for an always-on prompt file pinned on its own. */
+  isPrompt(path: string): boolean {
+    return this.prompt(path) || (this.skill(path) && !path.includes('/'));
+  }
+}
+
+/** Picks the pinned files and skill folders out of the workspace's (non-excluded) file paths. */
+export function selectPinned(paths: Iterable<string>, matcher: ScopeMatcher): { pinned: Set<string>; skillDirs: Set<string> } {
+  const all = [...paths];
+  const skillDirs = new Set<string>();
+  for (const path of all) {
+    const slash = path.lastIndexOf('/');
+    if (slash > 0 && matcher.isSkillMarker(path)) skillDirs.add(path.slice(0, slash));
+  }
+  const pinned = new Set<string>();
+  for (const path of all) if (matcher.isPrompt(path) || inSkillFolder(path, skillDirs)) pinned.add(path);
+  return { pinned, skillDirs };
+}
+
+/** True when some ancestor folder of `path` is a skill folder. */
+export function inSkillFolder(path: string, skillDirs: ReadonlySet<string>): boolean {
+  if (skillDirs.size === 0) return false;
+  let slash = path.lastIndexOf('/');
+  while (slash > 0) {
+    if (skillDirs.has(path.slice(0, slash))) return true;
+    slash = path.lastIndexOf('/', slash - 1);
+  }
+  return false;
+}

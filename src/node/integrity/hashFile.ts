@@ -1,0 +1,48 @@
+// Hashes one file: SRI sha256 and, when pinning, its git blob id; small files in one read, big files streamed so
+// memory stays flat.
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import type { FileDigest } from '../../core/integrity/types';
+
+/** Files above this size are streamed in chunks instead of read whole. */
+export const STREAM_THRESHOLD = 1 << 20;
+
+/** Digest of a file; `withGitBlob` adds the git blob id (sha1 of "blob <size>\0" + content). */
+export async function hashFile(file: string, withGitBlob: boolean): Promise<FileDigest> {
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const sha256 = createHash('sha256');
+    if (size <= STREAM_THRESHOLD) {
+      const content = await handle.readFile();
+      sha256.update(content);
+      const gitBlob = withGitBlob ? createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex') : undefined;
+      return { integrity: 'sha256-' + sha256.digest('base64'), size: content.length, ...(gitBlob ? { gitBlob } : {}) };
+    }
+    const sha1 = withGitBlob ? createHash('sha1').update(`blob ${size}\0`) : undefined;
+    let read = 0;
+    for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false }) as AsyncIterable<Buffer>) {
+      sha256.update(chunk);
+      sha1?.update(chunk);
+      read += chunk.length;
+    }
+    if (sha1 && read !== size) throw new Error(`${file} changed while it was being hashed; try again`);
+    return { integrity: 'sha256-' + sha256.digest('base64'), size: read, ...(sha1 ? { gitBlob: sha1.digest('hex') } : {}) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Maps `items` through `fn` with at most `limit` in flight, keeping order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
