@@ -3,3 +3,7 @@ export { parseTraceText, serializeTrace, TraceBuilder, TRACE_SCHEMA } from './co
 export type { Trace, TraceMessage, TraceLabel, AgentInfo, TaskInfo, Category } from './core/trace/types';
 export { InputError } from './core/errors';
 export { readTraceFile } from './node/readTrace';
+export { checkSkillIntegrity } from './node/integrity/check';
+export type { SkillIntegrityOptions, SkillIntegrityResult } from './node/integrity/check';
+export { SkillIntegrityError } from './core/integrity/errors';
+export type { IntegrityFinding, IntegrityCode, IntegrityStatus } from './core/integrity/types';
