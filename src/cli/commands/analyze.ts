@@ -3,8 +3,10 @@ import * as path from 'node:path';
 import { analyzeTrace } from '../../core/guard/analyze';
 import { loadProjectConfig } from '../../node/config';
 import { readTraceFile } from '../../node/readTrace';
+import { writeGraphReport } from '../../node/graphReport';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { formatAnalysisText } from '../format/analysisText';
+import { LLM_FLAGS, LLM_USAGE, llmGuardFromFlags } from '../llmOptions';
 
 export const analyzeCommand: Command = {
   name: 'analyze',
@@ -16,9 +18,11 @@ and prints a per-round table, the sources, infection paths and the remediation p
 
 Options:
   --json             print one JSON document (schema agent-immune/analysis/v1) instead of the table
+  --html FILE        also write the infection-graph view as a self-contained HTML report to FILE
   --config FILE      project config (default: ./agent-immune.config.json when present)
   --lenient          skip invalid lines with a warning instead of rejecting the file
   --max-line-mb N    longest accepted line in MiB (default 64)
+${LLM_USAGE}
   -h, --help         show this help
 
 Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 bad input or usage.`,
@@ -26,9 +30,11 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       json: { type: 'boolean' },
+      html: { type: 'string' },
       config: { type: 'string' },
       lenient: { type: 'boolean' },
       'max-line-mb': { type: 'string' },
+      ...LLM_FLAGS,
     });
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <trace>' : `expected one trace, got ${positionals.length}`);
     const maxLineMb = values['max-line-mb'] === undefined ? 64 : Number(values['max-line-mb']);
@@ -38,8 +44,12 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
     const config = await loadProjectConfig(io.cwd, values.config && path.resolve(io.cwd, values.config));
     const trace = await readTraceFile(file, { lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
     trace.source = positionals[0];
-    const analysis = await analyzeTrace(trace, { config });
+    const llm = llmGuardFromFlags(values, io);
+    const analysis = await analyzeTrace(trace, { config, ...llm?.guard });
+    llm?.finish(analysis);
+    if (values.json) for (const w of analysis.warnings.filter((w) => w.code.startsWith('llm-'))) io.stderr(`agent-immune analyze: warning: ${w.message}\n`);
 
+    if (values.html) await writeGraphReport(path.resolve(io.cwd, values.html), trace, analysis);
     io.stdout(values.json ? JSON.stringify(analysis, null, 2) + '\n' : formatAnalysisText(analysis));
     return analysis.agents.some((a) => a.category !== 'benign') ? ExitCode.Findings : ExitCode.Ok;
   },

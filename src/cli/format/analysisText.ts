@@ -9,7 +9,11 @@ export function formatAnalysisText(analysis: Analysis): string {
   const rounds = analysis.rounds.length;
   const attackers = analysis.agents.filter((a) => a.category === 'attacker').length;
   const infected = analysis.agents.filter((a) => a.category === 'infected').length;
-  out.push(`${analysis.source ?? analysis.run ?? 'trace'}: ${analysis.agents.length} agents, ${rounds} rounds, scorer ${analysis.scorer}`);
+  out.push(`${analysis.source ?? analysis.run ?? 'trace'}: ${analysis.agents.length} agents, ${rounds} rounds, scorer ${analysis.scorer}, filter ${analysis.filter}`);
+  if (analysis.llm) {
+    const l = analysis.llm;
+    out.push(`LLM ${l.model}: ${l.calls} call(s), ${l.cacheHits} from cache, ${l.promptTokens + l.completionTokens} tokens${l.partial ? '; PARTIAL: some parts used the embedded default' : ''}`);
+  }
   if (analysis.task?.question) out.push(`Task: ${oneLine(analysis.task.question, 100)}${analysis.task.answer !== undefined ? `  (answer ${analysis.task.answer})` : ''}`);
   out.push('');
 

@@ -64,6 +64,24 @@ export interface RehabFilter {
   filter(text: string, task?: TaskInfo, signal?: AbortSignal): Promise<FilterResult>;
 }
 
+/** Turns texts into vectors (an LLM embedding endpoint, or the embedded hashed embedding). */
+export interface Embedder {
+  readonly name: string;
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
+
+/** Which parts of an analysis used an LLM, and what it cost (present only when an LLM was configured). */
+export interface LlmReport {
+  model: string;
+  /** Requests sent, answers served from the on-disk cache, and tokens billed. */
+  calls: number;
+  cacheHits: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** True when the budget ran out or the endpoint failed, so some parts used the embedded default. */
+  partial: boolean;
+}
+
 /** Which topological rule decided an agent's category in a round. */
 export type RuleId =
   | 'head-attacker'
@@ -137,4 +155,6 @@ export interface Analysis {
   remediation: RemediationStep[];
   evaluation?: Evaluation;
   warnings: { code: string; line: number; message: string }[];
+  /** Present when an LLM judge, filter or embedder was configured. */
+  llm?: LlmReport;
 }

@@ -1,0 +1,149 @@
+// The wire to an LLM: one chat completion (and, optionally, embeddings) per call, with failures classified into
+// kinds the session can act on. OpenAiTransport speaks the OpenAI wire format through the `openai` client.
+import OpenAI from 'openai';
+import { redactSecrets } from '../../core/llm/policy';
+import type { ChatMessage, ReplySchema } from '../../core/llm/prompts';
+
+/** How the reply is asked to be JSON: strict schema, JSON mode, or plain text validated by us. */
+export type ReplyFormat = 'json_schema' | 'json_object' | 'text';
+
+/** One chat-completion request. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  schema: ReplySchema;
+  format: ReplyFormat;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** A reply's text and the tokens it was billed for. */
+export interface ChatReply {
+  content: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Vectors for a batch of texts and the tokens billed. */
+export interface EmbeddingReply {
+  vectors: number[][];
+  promptTokens: number;
+}
+
+/** A backend the session drives: the OpenAI-compatible endpoint here, the editor's language models in the extension. */
+export interface ChatTransport {
+  /** Model name, part of the cache key and of the report. */
+  readonly model: string;
+  /** Reply formats the backend may support, best first. */
+  readonly formats: readonly ReplyFormat[];
+  complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply>;
+  embed?(texts: string[], signal?: AbortSignal): Promise<EmbeddingReply>;
+}
+
+/** Why a call failed; the session retries rate-limit/server/timeout/connection and stops on the rest. */
+export type TransportErrorKind = 'rate-limit' | 'server' | 'timeout' | 'connection' | 'auth' | 'bad-request' | 'unsupported-format' | 'aborted';
+
+/** A failed call, with a message that never contains the key. */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  constructor(
+    readonly kind: TransportErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Settings of the OpenAI-compatible backend. */
+export interface OpenAiTransportOptions {
+  baseURL: string;
+  model: string;
+  /** Model for embeddings; embeddings are off when absent. */
+  embeddingModel?: string;
+  apiKey?: string;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** Chat completions and embeddings over any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio). */
+export class OpenAiTransport implements ChatTransport {
+  readonly model: string;
+  readonly formats: readonly ReplyFormat[] = ['json_schema', 'json_object', 'text'];
+  private readonly client: OpenAI;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: OpenAiTransportOptions) {
+    this.model = options.model;
+    this.secrets = options.apiKey ? [options.apiKey] : [];
+    // Retries are the session's job (it counts them against the budget), so the client makes exactly one attempt.
+    this.client = new OpenAI({ apiKey: options.apiKey || 'no-key', baseURL: options.baseURL, timeout: options.timeoutMs ?? 30_000, maxRetries: 0 });
+  }
+
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
+    const responseFormat =
+      request.format === 'json_schema'
+        ? { type: 'json_schema' as const, json_schema: { name: request.schema.name, schema: request.schema.schema, strict: true } }
+        : request.format === 'json_object'
+          ? { type: 'json_object' as const }
+          : undefined;
+    try {
+      const completion = await this.client.chat.completions.create(
+        {
+          model: this.model,
+          messages: request.messages,
+          ...(responseFormat ? { response_format: responseFormat } : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+        },
+        { signal },
+      );
+      const content = completion.choices?.[0]?.message?.content;
+      if (typeof content !== 'string') throw new TransportError('server', 'the reply has no message content');
+      return { content, promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 };
+    } catch (error) {
+      throw this.classify(error, request.format !== 'text');
+    }
+  }
+
+  async embed(texts: string[], signal?: AbortSignal): Promise<EmbeddingReply> {
+    if (!this.options.embeddingModel) throw new TransportError('bad-request', 'no embedding model configured');
+    try {
+      const reply = await this.client.embeddings.create({ model: this.options.embeddingModel, input: texts }, { signal });
+      const vectors = [...reply.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+      if (vectors.length !== texts.length || vectors.some((v) => !Array.isArray(v))) throw new TransportError('server', 'the embeddings reply does not match the request');
+      return { vectors, promptTokens: reply.usage?.prompt_tokens ?? 0 };
+    } catch (error) {
+      throw this.classify(error, false);
+    }
+  }
+
+  /** Maps the openai client's errors to kinds; messages are ours plus the server's, redacted. */
+  private classify(error: unknown, askedForFormat: boolean): TransportError {
+    if (error instanceof TransportError) return error;
+    const say = (text: string) => redactSecrets(text, this.secrets).slice(0, 300);
+    if (error instanceof OpenAI.APIUserAbortError) return new TransportError('aborted', 'cancelled');
+    if (error instanceof OpenAI.APIConnectionTimeoutError) return new TransportError('timeout', 'the request timed out');
+    if (error instanceof OpenAI.APIConnectionError) return new TransportError('connection', 'cannot connect to the endpoint');
+    if (error instanceof OpenAI.APIError) {
+      const status = error.status ?? 0;
+      const detail = say(error.message);
+      if (status === 429) return new TransportError('rate-limit', `rate limited (HTTP 429): ${detail}`, status, retryAfter(error.headers));
+      if (status >= 500) return new TransportError('server', `server error (HTTP ${status}): ${detail}`, status, retryAfter(error.headers));
+      if (status === 401 || status === 403) return new TransportError('auth', `the endpoint refused the API key (HTTP ${status})`, status);
+      if ((status === 400 || status === 422) && askedForFormat) return new TransportError('unsupported-format', `HTTP ${status}: ${detail}`, status);
+      return new TransportError('bad-request', `HTTP ${status}: ${detail}`, status);
+    }
+    if ((error as Error)?.name === 'AbortError') return new TransportError('aborted', 'cancelled');
+    return new TransportError('connection', say(`unexpected failure: ${(error as Error)?.message ?? String(error)}`));
+  }
+}
+
+/** Milliseconds from retry-after-ms / retry-after headers, when present and sane. */
+function retryAfter(headers: Headers | undefined): number | undefined {
+  const ms = Number(headers?.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return Math.min(ms, 60_000);
+  const seconds = Number(headers?.get('retry-after'));
+  if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1000, 60_000);
+  return undefined;
+}
