@@ -1,0 +1,113 @@
+// The "harden" section of agent-immune.config.json: which files hold prompts, which names mark a prompt in code,
+// and the severity of each finding code. Validated here, merged over the defaults.
+import picomatch from 'picomatch';
+import { InputError } from '../errors';
+import type { HardenCode, HardenSeverity, PromptFileKind } from './types';
+
+/** Prompt hardening settings. */
+export interface HardenConfig {
+  /** Globs (POSIX, relative to the root) of files scanned for prompts. */
+  include: string[];
+  /** Globs of files and folders never scanned. */
+  exclude: string[];
+  /** Severity per finding code. */
+  severity: Record<HardenCode, HardenSeverity>;
+  /** Case-insensitive pattern of names whose string value is a system prompt. */
+  systemPromptNames: string;
+  /** Case-insensitive pattern of names whose string value is other prompt text (checked for delegation). */
+  messageNames: string;
+}
+
+/** The finding codes, in report order. */
+export const HARDEN_CODES: readonly HardenCode[] = ['missing-immunity-warning', 'unbounded-delegation'];
+
+const SEVERITIES: readonly HardenSeverity[] = ['error', 'warning', 'information', 'hint'];
+
+export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<HardenConfig>({
+  include: [
+    '**/SKILL.md', '**/AGENTS.md', '**/CLAUDE.md', '**/.github/copilot-instructions.md', '**/*.instructions.md', '**/*.prompt.md',
+    '**/.cursor/rules/*.mdc', '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}',
+  ],
+  exclude: ['**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/build/**', '**/.venv/**', '**/venv/**', '**/__pycache__/**', '**/*.d.ts', '**/*.min.js'],
+  severity: { 'missing-immunity-warning': 'warning', 'unbounded-delegation': 'warning' },
+  systemPromptNames: '^(?:\\w*?system_?prompt|\\w*?instructions|system|system_?message|developer_?prompt)$',
+  messageNames: 'prompt|instruction|message|content|task|query',
+});
+
+function stringList(value: unknown, field: string, file?: string): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
+    throw new InputError('invalid-config', `harden.${field} must be an array of non-empty glob strings`, file, undefined, `harden.${field}`);
+  }
+  return value as string[];
+}
+
+function pattern(value: unknown, field: string, file?: string): string {
+  if (typeof value !== 'string') throw new InputError('invalid-config', `harden.${field} must be a regular expression (string)`, file, undefined, `harden.${field}`);
+  try {
+    new RegExp(value, 'i');
+  } catch (error) {
+    throw new InputError('invalid-config', `harden.${field}: ${(error as Error).message}`, file, undefined, `harden.${field}`);
+  }
+  return value;
+}
+
+/** Validates the raw "harden" section and merges it over the defaults; throws InputError('invalid-config'). */
+export function resolveHardenConfig(raw: unknown, file?: string): HardenConfig {
+  const config: HardenConfig = { ...DEFAULT_HARDEN_CONFIG, include: [...DEFAULT_HARDEN_CONFIG.include], exclude: [...DEFAULT_HARDEN_CONFIG.exclude], severity: { ...DEFAULT_HARDEN_CONFIG.severity } };
+  if (raw === undefined || raw === null) return config;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new InputError('invalid-config', '"harden" must be an object', file, undefined, 'harden');
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key === 'include' || key === 'exclude') config[key] = stringList(value, key, file);
+    else if (key === 'systemPromptNames' || key === 'messageNames') config[key] = pattern(value, key, file);
+    else if (key === 'severity') config.severity = resolveSeverity(value, config.severity, file);
+    else throw new InputError('invalid-config', `unknown setting harden.${key}; known: include, exclude, severity, systemPromptNames, messageNames`, file, undefined, `harden.${key}`);
+  }
+  return config;
+}
+
+function resolveSeverity(value: unknown, base: Record<HardenCode, HardenSeverity>, file?: string): Record<HardenCode, HardenSeverity> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InputError('invalid-config', 'harden.severity must be an object of code -> severity', file, undefined, 'harden.severity');
+  }
+  const severity = { ...base };
+  for (const [code, level] of Object.entries(value)) {
+    if (!HARDEN_CODES.includes(code as HardenCode)) {
+      throw new InputError('invalid-config', `unknown code harden.severity.${code}; known: ${HARDEN_CODES.join(', ')}`, file, undefined, `harden.severity.${code}`);
+    }
+    if (!SEVERITIES.includes(level as HardenSeverity)) {
+      throw new InputError('invalid-config', `harden.severity.${code} must be one of ${SEVERITIES.join(', ')}`, file, undefined, `harden.severity.${code}`);
+    }
+    severity[code as HardenCode] = level as HardenSeverity;
+  }
+  return severity;
+}
+
+/** The kind of prompt file a path is by its name: Markdown, TypeScript/JavaScript or Python (undefined for others). */
+export function fileKindOf(path: string): PromptFileKind | undefined {
+  if (/\.(?:md|mdc|markdown)$/i.test(path)) return 'markdown';
+  if (/\.(?:[cm]?[jt]sx?)$/i.test(path)) return 'typescript';
+  if (/\.pyi?$/i.test(path)) return 'python';
+  return undefined;
+}
+
+/** Decides from the include/exclude globs whether a POSIX relative path is scanned, and as which kind. */
+export class PromptFileMatcher {
+  private readonly included: (path: string) => boolean;
+  private readonly excluded: (path: string) => boolean;
+
+  constructor(config: Pick<HardenConfig, 'include' | 'exclude'>) {
+    this.included = picomatch(config.include, { dot: true });
+    this.excluded = picomatch(config.exclude, { dot: true });
+  }
+
+  /** True for a folder the walker must not enter (tested with a trailing `/x` so `dir/**` globs match). */
+  skipsFolder(path: string): boolean {
+    return this.excluded(path) || this.excluded(`${path}/x`);
+  }
+
+  /** The kind to scan the file as, or undefined when it is not scanned. */
+  kindOf(path: string): PromptFileKind | undefined {
+    if (this.excluded(path) || !this.included(path)) return undefined;
+    return fileKindOf(path);
+  }
+}

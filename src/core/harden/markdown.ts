@@ -1,0 +1,45 @@
+// Markdown prompt files: the prompt is the body after the front matter; placeholders mark interpolated content.
+import type { Interpolation } from './types';
+
+const FRONT_MATTER = /^(?:\uFEFF)?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+const PLACEHOLDERS = [/\{\{\s*([^{}]+?)\s*\}\}/g, /\$\{(?:input:)?([\w.-]+)(?::[^}\n]*)?\}/g];
+
+/** Offset just after the YAML front matter (0 when there is none). */
+export function frontMatterEnd(text: string): number {
+  return FRONT_MATTER.exec(text)?.[0].length ?? 0;
+}
+
+/** Template placeholders in a Markdown prompt (`{{ name }}`, `${name}`, `${input:name}`), with their ranges. */
+export function markdownPlaceholders(text: string, from: number): Interpolation[] {
+  const found: Interpolation[] = [];
+  for (const pattern of PLACEHOLDERS) {
+    for (const match of text.slice(from).matchAll(pattern)) {
+      const start = from + (match.index ?? 0);
+      found.push({ start, end: start + match[0].length, expression: match[1] });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Where the immunity warning goes in a Markdown prompt: after the front matter and after a leading `# Title` line,
+ * at the start of the first paragraph; returns the offset and the text to insert there (a paragraph of its own).
+ */
+export function markdownInsertion(text: string, paragraph: string): { at: number; newText: string } {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  let at = frontMatterEnd(text);
+  const skipBlank = () => {
+    const blank = /^(?:[ \t]*\r?\n)*/.exec(text.slice(at));
+    at += blank ? blank[0].length : 0;
+  };
+  skipBlank();
+  const heading = /^#[ \t][^\n]*(?:\n|$)/.exec(text.slice(at));
+  if (heading) {
+    at += heading[0].length;
+    skipBlank();
+  }
+  if (at < text.length) return { at, newText: paragraph + eol + eol };
+  const before = text.slice(0, at);
+  const lead = before === '' || before.endsWith('\n\n') || before.endsWith('\r\n\r\n') ? '' : before.endsWith('\n') ? eol : eol + eol;
+  return { at, newText: lead + paragraph + eol };
+}

@@ -1,0 +1,154 @@
+// Inserting the warning and the boundary, per file kind: where it lands, that code still parses and evaluates to a
+// value carrying the warning, and that a second pass changes nothing.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import ts from 'typescript';
+import { fixAll, hardenText } from '../../../src/core/harden/analyze';
+import { resolveHardenConfig } from '../../../src/core/harden/config';
+import { containsBoundaryLabel, containsImmunityWarning } from '../../../src/core/harden/detect';
+import { MIND_VIRUS_IMMUNITY_WARNING as W } from '../../../src/core/harden/texts';
+import type { PromptFileKind } from '../../../src/core/harden/types';
+
+const config = resolveHardenConfig(undefined);
+
+/** Fixes everything, checks the second pass finds nothing and changes nothing; returns the fixed text. */
+function fixTwice(text: string, kind: PromptFileKind, expectedCodes: string[]): string {
+  const findings = hardenText(text, kind, 'prompt', config);
+  assert.deepEqual(findings.map((f) => f.code), expectedCodes);
+  const fixed = fixAll(text, findings);
+  assert.deepEqual(fixed.skipped, []);
+  const again = hardenText(fixed.text, kind, 'prompt', config);
+  assert.deepEqual(again.map((f) => f.code), [], 'second pass still finds something');
+  assert.equal(fixAll(fixed.text, again).text, fixed.text);
+  return fixed.text;
+}
+
+/** TypeScript parse errors of a source text (the parser's own diagnostics). */
+function tsParseErrors(text: string): string[] {
+  const file = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS) as ts.SourceFile & { parseDiagnostics: ts.Diagnostic[] };
+  return file.parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+/** Evaluates a TypeScript snippet (transpiled) and returns its `value` export. */
+function tsValue(text: string): unknown {
+  const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const module = { exports: {} as Record<string, unknown> };
+  vm.runInNewContext(js, { module, exports: module.exports, peerReply: 'PEER', subtask: { text: 'SUB' } });
+  return module.exports.value;
+}
+
+describe('harden: Markdown insertion', () => {
+  const cases: [string, string, (fixed: string) => void][] = [
+    ['no front matter', 'You are a reviewer.\n', (f) => assert.equal(f, `${W}\n\nYou are a reviewer.\n`)],
+    ['front matter', '---\nname: review\ndescription: x\n---\nYou are a reviewer.\n', (f) => assert.equal(f, `---\nname: review\ndescription: x\n---\n${W}\n\nYou are a reviewer.\n`)],
+    ['front matter and title', '---\nname: r\n---\n\n# Reviewer\n\nBe strict.\n', (f) => assert.equal(f, `---\nname: r\n---\n\n# Reviewer\n\n${W}\n\nBe strict.\n`)],
+    ['front matter only', '---\nname: r\n---\n', (f) => assert.equal(f, `---\nname: r\n---\n\n${W}\n`)],
+    ['empty file', '', (f) => assert.equal(f, `${W}\n`)],
+    ['title without newline', '# Title', (f) => assert.equal(f, `# Title\n\n${W}\n`)],
+    ['CRLF line ends', '---\r\nname: r\r\n---\r\nBody\r\n', (f) => assert.equal(f, `---\r\nname: r\r\n---\r\n${W}\r\n\r\nBody\r\n`)],
+    ['empty front matter', '---\n---\nBody\n', (f) => assert.equal(f, `---\n---\n${W}\n\nBody\n`)],
+  ];
+  for (const [name, input, check] of cases) {
+    it(`inserts after the front matter: ${name}`, () => check(fixTwice(input, 'markdown', ['missing-immunity-warning'])));
+  }
+
+  it('leaves a prompt that already carries the warning (in a blockquote) alone', () => {
+    assert.deepEqual(hardenText(`# T\n\n> ${W.replace(/\. /g, '.\n> ')}\n`, 'markdown', 'SKILL.md', config), []);
+  });
+
+  it('wraps a delegated placeholder in a boundary and keeps the text around it', () => {
+    const fixed = fixTwice('Review this: {{ peer_output }} and reply.\n', 'markdown', ['missing-immunity-warning', 'unbounded-delegation']);
+    assert.match(fixed, /Review this: \n.*\n<delegated_task>\n\{\{ peer_output \}\}\n<\/delegated_task>\n and reply\./);
+    assert.equal(containsBoundaryLabel(fixed), true);
+  });
+});
+
+describe('harden: TypeScript insertion', () => {
+  const cases: [string, string, string[]][] = [
+    ['single quotes', "const systemPrompt = 'You are \\'careful\\'.'; export const value = systemPrompt;", ['missing-immunity-warning']],
+    ['double quotes with escapes', 'export const systemPrompt = "Say \\"hi\\"\\n\\tthen stop."; export const value = systemPrompt;', ['missing-immunity-warning']],
+    ['template literal', 'const systemPrompt = `You are a ${"planner"}.`; export const value = systemPrompt;', ['missing-immunity-warning']],
+    ['template starting with an interpolation', 'const systemPrompt = `${"x"} is your name`; export const value = systemPrompt;', ['missing-immunity-warning']],
+    ['indented multi-line template', 'const SYSTEM_PROMPT = `\n    You are a critic.\n    Be short.\n`;\nexport const value = SYSTEM_PROMPT;', ['missing-immunity-warning']],
+    ['typed declaration', 'const SYSTEM_PROMPT: string = "Plan.";\nexport const value = SYSTEM_PROMPT;', ['missing-immunity-warning']],
+    ['concatenation', 'const systemPrompt = "Part one, " +\n  "part two.";\nexport const value = systemPrompt;', ['missing-immunity-warning']],
+    ['role system object', 'export const value = [{ role: "system", content: "Route tasks." }, { role: "user", content: "hi" }][0].content;', ['missing-immunity-warning']],
+    ['instructions property', 'const agent = { name: "a", instructions: \'Help.\' };\nexport const value = agent.instructions;', ['missing-immunity-warning']],
+    ['String.raw template', 'const systemPrompt = String.raw`C:\\path ${"x"}`; export const value = systemPrompt;', ['missing-immunity-warning']],
+    ['delegated interpolation', 'const systemPrompt = `Do this: ${peerReply} then stop.`;\nexport const value = systemPrompt;', ['missing-immunity-warning', 'unbounded-delegation']],
+    ['delegated message content', 'export const value = [{ role: "user", content: `Sub: ${subtask.text}` }][0].content;', ['unbounded-delegation']],
+  ];
+  for (const [name, input, codes] of cases) {
+    it(`still parses and carries the fix: ${name}`, () => {
+      const source = input;
+      const before = tsValue(source);
+      const fixed = fixTwice(source, 'typescript', codes);
+      assert.deepEqual(tsParseErrors(fixed), []);
+      const value = String(tsValue(fixed));
+      if (codes.includes('missing-immunity-warning')) assert.equal(containsImmunityWarning(value), true, value);
+      if (codes.includes('unbounded-delegation')) assert.match(value, /<delegated_task>\n(PEER|SUB)\n<\/delegated_task>/);
+      else assert.ok(value.endsWith(String(before)), 'the original prompt text follows the warning');
+    });
+  }
+
+  it('finds nothing in code without prompts, regex literals and comments included', () => {
+    const source = "const re = /'/g; const half = a / b; // systemPrompt = 'x'\n/* role: 'system' */ const other = 'text';";
+    assert.deepEqual(hardenText(source, 'typescript', 'x.ts', config), []);
+  });
+
+  it('counts a prompt built with the runtime API or the exported constant as hardened', () => {
+    const source = 'const systemPrompt = withImmunityWarning("Plan.");\nconst SYSTEM_PROMPT = `${MIND_VIRUS_IMMUNITY_WARNING}\\nPlan.`;\nconst x = { instructions: `Use ${wrapDelegatedTask(peerReply)}` };';
+    assert.deepEqual(hardenText(source, 'typescript', 'x.ts', config).map((f) => f.code), ['missing-immunity-warning']);
+  });
+});
+
+describe('harden: Python insertion', () => {
+  let dir: string;
+  before(() => (dir = mkdtempSync(path.join(tmpdir(), 'ai-harden-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Parses with ast.parse, runs the file, and prints `value` as JSON. */
+  function pyValue(source: string): string {
+    const file = path.join(dir, 'x.py');
+    writeFileSync(file, source);
+    const script = 'import ast,sys,json; src=open(sys.argv[1]).read(); ast.parse(src); ns={}; exec(src, ns); print(json.dumps(ns["value"]))';
+    const run = spawnSync('python3', ['-c', script, file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    return JSON.parse(run.stdout) as string;
+  }
+
+  const stub = 'class Agent:\n    def __init__(self, **kw): self.instructions = kw.get("instructions")\npeer_output = "PEER"\n';
+  const cases: [string, string, string[]][] = [
+    ['triple double quotes, indented', 'SYSTEM_PROMPT = """\n    You are a critic.\n    Be short.\n    """\nvalue = SYSTEM_PROMPT', ['missing-immunity-warning']],
+    ["triple single quotes with a quote inside", "system_prompt = '''It's \"fine\".'''\nvalue = system_prompt", ['missing-immunity-warning']],
+    ['dedent of a triple-quoted string', 'from textwrap import dedent\nSYSTEM_PROMPT = dedent("""\\\n    You are a critic.\n    """)\nvalue = SYSTEM_PROMPT', ['missing-immunity-warning']],
+    ['single quotes with escapes', "system_prompt = 'Say \\'hi\\'\\n'\nvalue = system_prompt", ['missing-immunity-warning']],
+    ['raw string', 'system_prompt = r"Match \\d+ digits"\nvalue = system_prompt', ['missing-immunity-warning']],
+    ['f-string with braces', 'n = 3\nsystem_prompt = f"Use {n} steps, JSON like {{\\"a\\": 1}}"\nvalue = system_prompt', ['missing-immunity-warning']],
+    ['keyword argument with delegation', stub + 'agent = Agent(name="x", instructions=f"Review {peer_output!r}:\\n{peer_output:>10}")\nvalue = agent.instructions', ['missing-immunity-warning', 'unbounded-delegation', 'unbounded-delegation']],
+    ['parenthesised concatenation', 'system_prompt = ("Part one, "\n    "part two.")\nvalue = system_prompt', ['missing-immunity-warning']],
+    ['role system dict', 'msgs = [{"role": "system", "content": "Route."}]\nvalue = msgs[0]["content"]', ['missing-immunity-warning']],
+    ['LangChain tuple', 'msgs = [("system", """Route.""")]\nvalue = msgs[0][1]', ['missing-immunity-warning']],
+    ['SystemMessage keyword', 'class SystemMessage:\n    def __init__(self, content): self.content = content\nvalue = SystemMessage(content="Route.").content', ['missing-immunity-warning']],
+    ['rf-string', 'n = 1\nSYSTEM_PROMPT = rf"Path C:\\x {n}"\nvalue = SYSTEM_PROMPT', ['missing-immunity-warning']],
+  ];
+  for (const [name, input, codes] of cases) {
+    it(`still parses and carries the fix: ${name}`, () => {
+      const before = pyValue(input);
+      const fixed = fixTwice(input, 'python', codes);
+      const value = pyValue(fixed);
+      assert.equal(containsImmunityWarning(value), true, value);
+      if (codes.includes('unbounded-delegation')) assert.match(value, /<delegated_task>\n'PEER'\n<\/delegated_task>/);
+      else assert.ok(value.endsWith(before.trimStart()), `original text kept: ${value}`);
+    });
+  }
+
+  it('ignores bytes literals, comments and unrelated names', () => {
+    const source = 'system_prompt = b"bytes"\n# SYSTEM_PROMPT = "x"\nname = "system"\nlabel = "text"';
+    assert.deepEqual(hardenText(source, 'python', 'x.py', config), []);
+  });
+});
