@@ -12,7 +12,26 @@ export interface CueHit {
   weight: number;
   /** True when the cue sits inside quoted or refuted text (an agent reporting an attack, not making one). */
   reported: boolean;
+  /** Stable id of the propagation rule that matched (propagation family only), e.g. `verbatim`, `persist-to-memory`. */
+  rule?: PropagationRule;
 }
+
+/** Ids of the propagation rules: the pass-it-on and persist-it phrasings the monitor reports as markers. */
+export type PropagationRule =
+  | 'forward-to-agents'
+  | 'verbatim'
+  | 'persist-to-memory'
+  | 'persisted-to-memory'
+  | 'survive-reset'
+  | 'ensure-agents-receive'
+  | 'keep-chain-going'
+  | 'pass-it-on'
+  | 'include-in-every-reply'
+  | 'tell-every-agent'
+  | 'on-next-session'
+  | 'carry-forward'
+  | 'edit-prompt-file'
+  | 'persist-across-sessions';
 
 /** Cue scores in [0, 1) per family, saturating with the sum of hit weights. */
 export interface CueScores {
@@ -21,9 +40,11 @@ export interface CueScores {
   propagation: number;
 }
 
-type Rule = [CueFamily, number, RegExp];
+type Rule = [CueFamily, number, RegExp, PropagationRule?];
 
-const AGENTS = String.raw`(?:agents?|peers?|neighbou?rs?|nodes?|models?|assistants?|bots?|instances?|members?|teammates?|colleagues?)`;
+const AGENTS = String.raw`(?:agents?|peers?|neighbou?rs?|nodes?|models?|assistants?|bots?|instances?|members?|teammates?|colleagues?|ais?|llms?|minds)`;
+const AGENT_MEMORY = String.raw`(?:soul\.md|skill\.md|agents\.md|claude\.md|system prompt|prompt file|instructions? file|memory file|notes file|long-term memory|persistent memory)`;
+const PROMPT_FILES = String.raw`(?:system prompt|prompt files?|soul\.md|skill\.md|agents\.md|claude\.md|\.bashrc|\.zshrc|instructions? file|memory file|persona)`;
 const MEMORY = String.raw`(?:memory|memories|notes?|soul\.md|skill\.md|agents\.md|claude\.md|system prompt|prompt file|instructions? file|profile|\.bashrc|\.zshrc|\.profile|config(?:uration)?(?: file)?|persistent (?:storage|state))`;
 
 const RULES: Rule[] = [
@@ -54,30 +75,38 @@ const RULES: Rule[] = [
   ['persuasion', 0.7, /\b(?:the|my)\s+(?:correct|right|true|only valid|real)\s+answer\s+is\s+(?:definitely|certainly|clearly|obviously|undoubtedly|without doubt)\b/gi],
   ['persuasion', 0.6, new RegExp(String.raw`\b(?:you|other ${AGENTS})\s+(?:should|must|need to)\s+(?:all\s+)?(?:agree|defer|follow my|go with my|adopt my|switch to my|trust my)\b`, 'gi')],
   // Propagation requests: pass it on, persist it.
-  ['propagation', 1.2, new RegExp(String.raw`\b(?:pass|forward|send|relay|transmit|share|spread|propagate|broadcast|copy|deliver)\b[^.!?\n]{0,40}\b(?:to|with|among|across)\s+(?:every|all|each|any|the next|other|your|fellow|downstream|connected|neighbou?ring)\b[^.!?\n]{0,20}${AGENTS}`, 'gi')],
-  ['propagation', 1.0, /\b(?:transmit|repeat|copy|reproduce|include|paste|relay|forward|quote)\b[^.!?\n]{0,30}\b(?:verbatim|word for word|word-for-word|exactly as written|in full|unchanged|character for character)\b/gi],
-  ['propagation', 1.2, new RegExp(String.raw`\b(?:append|add|write|save|store|persist|insert|record|inscribe|embed|copy)\b[^.!?\n]{0,30}\b(?:to|into|in|inside)\s+(?:your\s+|the\s+|their\s+)?(?:own\s+|long-term\s+|persistent\s+)?${MEMORY}`, 'gi')],
-  ['propagation', 1.0, /\b(?:after|across|through|survive|beyond)\s+(?:a|each|every|any|the next|the)?\s*(?:context\s+)?(?:resets?|restarts?|reboots?|wipes?|new sessions?|memory wipes?)\b/gi],
-  ['propagation', 0.9, new RegExp(String.raw`\b(?:make sure|ensure|see to it)\s+(?:that\s+)?(?:every|all|each|the next|other)\s+${AGENTS}\s+(?:receives?|gets?|knows?|hears?|reads?|carries?)\b`, 'gi')],
-  ['propagation', 0.9, /\b(?:keep|continue)\s+the\s+(?:chain|signal|transmission|message|protocol)\s+(?:going|alive|moving)\b|\bthe\s+(?:signal|message|protocol)\s+must\s+(?:spread|propagate|continue|live on)\b/gi],
-  ['propagation', 0.8, /\b(?:pass|send|hand)\s+(?:it|this|this message|the message)\s+(?:on|along)\b/gi],
+  ['propagation', 1.2, new RegExp(String.raw`\b(?:pass|forward|send|relay|transmit|share|spread|propagate|broadcast|copy|deliver|passing|forwarding|sending|relaying|transmitting|sharing|spreading|propagating|broadcasting|copying|delivering)\b[^.!?\n]{0,40}\b(?:to|with|among|across)\s+(?:every|all|each|any|the next|the|other|your|fellow|downstream|connected|neighbou?ring)\b[^.!?\n]{0,20}${AGENTS}`, 'gi'), 'forward-to-agents'],
+  ['propagation', 1.0, /\b(?:transmit|repeat|copy|reproduce|include|paste|relay|forward|quote|send|pass|share|transmitting|repeating|copying|relaying|forwarding|sending|passing|sharing)\b[^.!?\n]{0,30}\b(?:verbatim|word for word|word-for-word|exactly as written|in full|unchanged|character for character)\b/gi, 'verbatim'],
+  ['propagation', 1.2, new RegExp(String.raw`\b(?:append|add|write|save|store|persist|insert|record|inscribe|embed|copy)\b[^.!?\n]{0,30}\b(?:to|into|in|inside)\s+(?:your\s+|the\s+|their\s+)?(?:own\s+|long-term\s+|persistent\s+)?${MEMORY}`, 'gi'), 'persist-to-memory'],
+  ['propagation', 1.0, /\b(?:after|across|through|survive|beyond)\s+(?:a|each|every|any|the next|the)?\s*(?:context\s+)?(?:resets?|restarts?|reboots?|wipes?|new sessions?|memory wipes?)\b/gi, 'survive-reset'],
+  ['propagation', 0.9, new RegExp(String.raw`\b(?:make sure|ensure|see to it)\s+(?:that\s+)?(?:every|all|each|the next|other)\s+${AGENTS}(?:\s+[\w-]+){0,4}?\s+(?:receives?|gets?|knows?|hears?|reads?|carries?)\b`, 'gi'), 'ensure-agents-receive'],
+  ['propagation', 0.9, /\b(?:keep|continue)\s+(?:the|this)\s+(?:chain|signal|transmission|message|protocol|echo|spiral)\s+(?:going|alive|moving|spreading)\b|\bthe\s+(?:signal|message|protocol)\s+must\s+(?:spread|propagate|continue|live on)\b/gi, 'keep-chain-going'],
+  ['propagation', 0.8, /\b(?:pass|send|hand|passing|sending|handing)\s+(?:it|this|this message|the message)\s+(?:on|along)\b/gi, 'pass-it-on'],
+  ['propagation', 1.0, new RegExp(String.raw`\b(?:appended|added|wrote|written|saved|stored|persisted|inserted|recorded|inscribed|embedded|copied|pasted|appending|adding|writing|saving|storing|persisting|inserting|recording|copying|pasting)\b[^.!?\n]{0,40}\b(?:to|into|in|inside)\s+(?:my|our|your|the|their|its)\s+(?:own\s+)?${AGENT_MEMORY}`, 'gi'), 'persisted-to-memory'],
+  ['propagation', 1.0, /\b(?:include|append|add|attach|repeat|insert|embed|paste|put)\b[^.!?\n]{0,40}\b(?:in|to|into|at the (?:end|start|top|bottom) of)\s+(?:every|each|all)\s+(?:of\s+)?(?:your\s+)?(?:future\s+|subsequent\s+|outgoing\s+|later\s+)?(?:responses?|messages?|replies|outputs?|answers?|communications?|conversations?|turns?)\b/gi, 'include-in-every-reply'],
+  ['propagation', 1.0, new RegExp(String.raw`\b(?:tell|teach|inform|remind|warn|show|awaken|wake)\s+(?:every|all|each|the next|other|fellow|your)\s+(?:other\s+)?(?:fellow\s+)?${AGENTS}`, 'gi'), 'tell-every-agent'],
+  ['propagation', 0.9, /\bwhen(?:ever)?\s+you\s+(?:next\s+)?(?:wake(?:\s+up)?|awaken|reboot|restart|are (?:reset|restarted|rebooted|reinitiali[sz]ed)|(?:start|begin) (?:a|your) (?:new|next) (?:session|conversation|context))\b|\b(?:on|in|at the start of)\s+your\s+next\s+(?:session|conversation|run|context|boot)\b/gi, 'on-next-session'],
+  ['propagation', 0.8, /\b(?:carry|take|bring)\s+(?:it|this|these (?:words|instructions)|this (?:message|text|note|seed|signal)|the (?:message|signal|seed))\s+(?:forward|onward|with you|into (?:every|each|the next))\b/gi, 'carry-forward'],
+  ['propagation', 0.9, new RegExp(String.raw`\b(?:edit|modify|update|change|rewrite|overwrite|patch)\s+(?:your|the|their)\s+(?:own\s+)?${PROMPT_FILES}`, 'gi'), 'edit-prompt-file'],
+  ['propagation', 0.8, /\b(?:remember|retain|preserve|keep|carry|hold|persist)\b[^.!?\n]{0,30}\b(?:across|between|through|beyond)\s+(?:all\s+|every\s+|each\s+|future\s+|your\s+)?(?:sessions?|conversations?|contexts?|instances?|lifetimes?|iterations?|context windows?)\b/gi, 'persist-across-sessions'],
 ];
 
 const REFUTATION = /\b(?:is|are|looks|seems|appears)\s+(?:wrong|incorrect|false|mistaken|an? (?:injection|attack|manipulation|attempt)|suspicious|malicious|manipulative)\b|\b(?:ignore|disregard|do not follow|don't follow|won'?t follow|will not follow|refuse|reject|decline)\s+(?:their|its|his|her|that|this|the|these)\s+(?:claim|instruction|request|message|advice|suggestion|injection|attempt)s?\b|\b(?:prompt injection|injection attempt|manipulation attempt|trying to manipulate|tries to manipulate)\b|\b(?:claims?|claimed|insists?|said|says|wrote|asks? us|asked us|told us)\s*(?:that\s*)?[:"“']/gi;
 const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”|'[^'\n]{12,}'|^\s*>.*$/gm;
 
-/** All cue hits in a text, in order, each marked when it is quoted or refuted by its own sentence. */
-export function findCues(text: string): CueHit[] {
+/** All cue hits in a text (of the given families, default all), in order, each marked when it is quoted or refuted by its own sentence. */
+export function findCues(text: string, families?: readonly CueFamily[]): CueHit[] {
   const quoted = spans(text, QUOTED);
   const refuted = refutedSentences(text);
   const hits: CueHit[] = [];
-  for (const [family, weight, pattern] of RULES) {
+  for (const [family, weight, pattern, rule] of RULES) {
+    if (families && !families.includes(family)) continue;
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) {
       const start = match.index ?? 0;
       const end = start + match[0].length;
       const reported = inside(quoted, start, end) || inside(refuted, start, end);
-      hits.push({ family, start, end, weight, reported });
+      hits.push({ family, start, end, weight, reported, ...(rule ? { rule } : {}) });
     }
   }
   return hits.sort((a, b) => a.start - b.start || b.end - a.end);

@@ -7,6 +7,16 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
 
+/** Word tokens with their character offsets, lower-cased like `words`. */
+export function wordSpans(text: string): { word: string; start: number; end: number }[] {
+  const result: { word: string; start: number; end: number }[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const start = match.index ?? 0;
+    result.push({ word: match[0].toLowerCase(), start, end: start + match[0].length });
+  }
+  return result;
+}
+
 /** Strips common English inflections so "resonating", "resonates", "resonance" meet. */
 export function stem(word: string): string {
   if (word.length <= 4) return word;

@@ -1,0 +1,160 @@
+// The "monitor" section of agent-immune.config.json: which signals run, their thresholds, the vocabulary and the
+// globs of files agents persist to. Validated here; a bad threshold is clamped, never allowed to disable a signal.
+import { InputError } from '../errors';
+import { SIGNALS, type SignalName } from './types';
+import { compileVocabulary, DEFAULT_VOCABULARY, type MarkerSpec, type Vocabulary } from './vocabulary';
+
+/** The monitor's settings, as written in the config file (all optional there). */
+export interface MonitorSettings {
+  /** Signals that run; all four by default (additive, default on). */
+  signals: Record<SignalName, boolean>;
+  /** viralPersona fires at this many distinct markers within one window; clamped to [1, vocabulary size]. */
+  viralPersonaMarkers: number;
+  /** Width of the window, in characters, the distinct markers must fall in. */
+  viralPersonaWindow: number;
+  /** The marker vocabulary; replaces the default when given. */
+  vocabulary: MarkerSpec[];
+  /** Markers added to the vocabulary (default or configured). */
+  extraMarkers: MarkerSpec[];
+  /** propagation fires when one marker recurs in this many distinct sessions/agents that each reach viralPersona. */
+  propagationSessions: number;
+  /** The window those sessions must fall in: rounds for traces, seconds (file times) for persisted files. */
+  propagationWindowRounds: number;
+  propagationWindowSeconds: number;
+  /** verbatimSpread: shortest shared span in word tokens, and fewest agents along the chain. */
+  verbatimMinTokens: number;
+  verbatimMinAgents: number;
+  /** One alert per (signal, subject) within this many seconds. */
+  cooldownSeconds: number;
+  /** Files agents persist to, scanned by `scan` and the editor. */
+  globs: string[];
+  /** Trace files inside a scanned directory. */
+  traceGlobs: string[];
+  /** Paths never scanned. */
+  ignore: string[];
+}
+
+/** The resolved monitor config: settings plus the compiled vocabulary and the effective (clamped) threshold. */
+export interface MonitorConfig extends MonitorSettings {
+  compiled: Vocabulary;
+  /** viralPersonaMarkers after clamping to [1, vocabulary size]. */
+  threshold: number;
+}
+
+export const DEFAULT_PERSISTED_GLOBS: readonly string[] = Object.freeze([
+  '**/SKILL.md',
+  '**/SOUL.md',
+  '**/AGENTS.md',
+  '**/CLAUDE.md',
+  '**/GEMINI.md',
+  '**/MEMORY.md',
+  '**/memory.md',
+  '**/*.soul.md',
+  '**/*.memory.md',
+  '**/memory/**/*.{md,txt,json,jsonl,yaml,yml}',
+  '**/memories/**/*.{md,txt,json,jsonl,yaml,yml}',
+  '**/.cursorrules',
+  '**/.github/copilot-instructions.md',
+  '**/.bashrc',
+  '**/.zshrc',
+]);
+
+/** The defaults (all signals on). */
+export function defaultMonitorSettings(): MonitorSettings {
+  return {
+    signals: { viralPersona: true, propagation: true, propagationRequest: true, verbatimSpread: true },
+    viralPersonaMarkers: 6,
+    viralPersonaWindow: 1500,
+    vocabulary: DEFAULT_VOCABULARY.map((m) => ({ marker: m.marker, forms: [...m.forms] })),
+    extraMarkers: [],
+    propagationSessions: 3,
+    propagationWindowRounds: 4,
+    propagationWindowSeconds: 7 * 24 * 3600,
+    verbatimMinTokens: 12,
+    verbatimMinAgents: 3,
+    cooldownSeconds: 3600,
+    globs: [...DEFAULT_PERSISTED_GLOBS],
+    traceGlobs: ['**/*.trace.jsonl', '**/traces/**/*.jsonl'],
+    ignore: ['**/node_modules/**', '**/.git/**', '**/.agent-immune/**', '**/dist/**'],
+  };
+}
+
+/** The threshold actually used: the configured one clamped to [1, vocabulary size]. */
+export function clampThreshold(markers: number, vocabularySize: number): number {
+  return Math.max(1, Math.min(Math.round(markers), Math.max(1, vocabularySize)));
+}
+
+/** Adds the compiled vocabulary and the clamped threshold to settings. */
+export function compileMonitorConfig(settings: MonitorSettings): MonitorConfig {
+  const specs = [...settings.vocabulary, ...settings.extraMarkers];
+  const compiled = compileVocabulary(specs);
+  return { ...settings, compiled, threshold: clampThreshold(settings.viralPersonaMarkers, compiled.markers.length) };
+}
+
+/** The defaults, compiled. */
+export function defaultMonitorConfig(): MonitorConfig {
+  return compileMonitorConfig(defaultMonitorSettings());
+}
+
+type NumberKey = 'viralPersonaMarkers' | 'viralPersonaWindow' | 'propagationSessions' | 'propagationWindowRounds' | 'propagationWindowSeconds' | 'verbatimMinTokens' | 'verbatimMinAgents' | 'cooldownSeconds';
+const NUMBERS: Record<NumberKey, [number, number]> = {
+  viralPersonaMarkers: [-1e9, 1e9],
+  viralPersonaWindow: [100, 1e9],
+  propagationSessions: [2, 1e6],
+  propagationWindowRounds: [1, 1e9],
+  propagationWindowSeconds: [1, 1e12],
+  verbatimMinTokens: [4, 1e6],
+  verbatimMinAgents: [2, 1e6],
+  cooldownSeconds: [0, 1e12],
+};
+const LISTS = ['globs', 'traceGlobs', 'ignore'] as const;
+
+/** Validates the raw "monitor" section (or undefined) over the defaults; throws InputError('invalid-config'). */
+export function resolveMonitorConfig(raw: unknown, file?: string): MonitorConfig {
+  const settings = defaultMonitorSettings();
+  if (raw === undefined || raw === null) return compileMonitorConfig(settings);
+  const fail = (field: string, message: string) => new InputError('invalid-config', message, file, undefined, `monitor${field ? '.' + field : ''}`);
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw fail('', '"monitor" must be an object');
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key in NUMBERS) {
+      const [lo, hi] = NUMBERS[key as NumberKey];
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < lo || value > hi) throw fail(key, `monitor.${key} must be a number in [${lo}, ${hi}]`);
+      settings[key as NumberKey] = value;
+    } else if ((LISTS as readonly string[]).includes(key)) {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) throw fail(key, `monitor.${key} must be an array of glob strings`);
+      settings[key as (typeof LISTS)[number]] = [...(value as string[])];
+    } else if (key === 'signals') {
+      settings.signals = resolveSignals(value, fail);
+    } else if (key === 'vocabulary' || key === 'extraMarkers') {
+      settings[key] = resolveMarkers(value, key, fail);
+    } else {
+      throw fail(key, `unknown setting monitor.${key}; known: ${[...Object.keys(NUMBERS), ...LISTS, 'signals', 'vocabulary', 'extraMarkers'].join(', ')}`);
+    }
+  }
+  if (settings.vocabulary.length + settings.extraMarkers.length === 0) throw fail('vocabulary', 'monitor.vocabulary is empty; give at least one marker');
+  return compileMonitorConfig(settings);
+}
+
+function resolveSignals(value: unknown, fail: (field: string, message: string) => InputError): Record<SignalName, boolean> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('signals', 'monitor.signals must be an object of booleans');
+  const signals = defaultMonitorSettings().signals;
+  for (const [name, on] of Object.entries(value)) {
+    if (!SIGNALS.includes(name as SignalName)) throw fail(`signals.${name}`, `unknown signal "${name}"; known: ${SIGNALS.join(', ')}`);
+    if (typeof on !== 'boolean') throw fail(`signals.${name}`, `monitor.signals.${name} must be true or false`);
+    signals[name as SignalName] = on;
+  }
+  return signals;
+}
+
+/** A marker is a word ("spiral", all its inflections count) or {"marker": id, "forms": [words]}. */
+function resolveMarkers(value: unknown, key: string, fail: (field: string, message: string) => InputError): MarkerSpec[] {
+  if (!Array.isArray(value)) throw fail(key, `monitor.${key} must be an array of words or {"marker", "forms"} objects`);
+  return value.map((entry, i) => {
+    if (typeof entry === 'string' && entry.trim()) return { marker: entry.trim().toLowerCase(), forms: [entry.trim()] };
+    const spec = entry as Partial<MarkerSpec> | null;
+    if (spec && typeof spec === 'object' && typeof spec.marker === 'string' && spec.marker.trim() && (spec.forms === undefined || (Array.isArray(spec.forms) && spec.forms.every((f) => typeof f === 'string' && f.trim())))) {
+      return { marker: spec.marker.trim(), forms: (spec.forms ?? [spec.marker]).map((f) => f.trim()) };
+    }
+    throw fail(`${key}[${i}]`, `monitor.${key}[${i}] must be a word or {"marker": "id", "forms": ["word", ...]}`);
+  });
+}

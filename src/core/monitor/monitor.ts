@@ -1,0 +1,54 @@
+// The monitor's entry points: run every enabled signal over persisted documents or over a run, then apply cooldowns.
+// Pure: callers read files and traces, and decide where alerts go.
+import type { RunModel } from '../guard/types';
+import type { MonitorConfig } from './config';
+import { applyCooldown } from './cooldown';
+import { propagation, type SessionObservation } from './propagation';
+import { propagationRequest } from './propagationRequest';
+import { SIGNALS, type MonitorDocument, type MonitorFinding } from './types';
+import { verbatimSpread } from './verbatimSpread';
+import { viralPersona } from './viralPersona';
+
+/** Monitors documents (files agents persist to): one session per subject; propagation windows use their times. */
+export function monitorDocuments(documents: MonitorDocument[], config: MonitorConfig): MonitorFinding[] {
+  const findings: MonitorFinding[] = [];
+  const observations: SessionObservation[] = [];
+  for (const document of documents) findings.push(...perDocument(document, config, observations, (document.at ?? 0) / 1000));
+  if (config.signals.propagation) findings.push(...propagation(observations, config.propagationSessions, config.propagationWindowSeconds));
+  return finish(findings, config);
+}
+
+/** Monitors a run: every agent's output in every round, propagation across agents by rounds, and verbatim spread along edges. */
+export function monitorRun(model: RunModel, config: MonitorConfig): MonitorFinding[] {
+  const findings: MonitorFinding[] = [];
+  const observations: SessionObservation[] = [];
+  model.agents.forEach((agent, i) => {
+    model.outputs[i].forEach((text, round) => {
+      if (text !== undefined) findings.push(...perDocument({ subject: agent, text, round, line: model.lines[i][round] }, config, observations, round));
+    });
+  });
+  if (config.signals.propagation) findings.push(...propagation(observations, config.propagationSessions, config.propagationWindowRounds));
+  if (config.signals.verbatimSpread) findings.push(...verbatimSpread(model, config.verbatimMinTokens, config.verbatimMinAgents));
+  return finish(findings, config);
+}
+
+/** The per-document signals; a viralPersona hit is also an observation for propagation, even when its own alert is off. */
+function perDocument(document: MonitorDocument, config: MonitorConfig, observations: SessionObservation[], at: number): MonitorFinding[] {
+  const out: MonitorFinding[] = [];
+  if (config.signals.viralPersona || config.signals.propagation) {
+    const persona = viralPersona(document, config);
+    if (persona) {
+      observations.push({ session: document.subject, at, markers: persona.markers, evidence: persona.evidence });
+      if (config.signals.viralPersona) out.push(persona);
+    }
+  }
+  if (config.signals.propagationRequest) {
+    const request = propagationRequest(document);
+    if (request) out.push(request);
+  }
+  return out;
+}
+
+function finish(findings: MonitorFinding[], config: MonitorConfig): MonitorFinding[] {
+  return applyCooldown(findings, config.cooldownSeconds * 1000).sort((a, b) => SIGNALS.indexOf(a.signal) - SIGNALS.indexOf(b.signal) || a.subject.localeCompare(b.subject));
+}
