@@ -1,0 +1,90 @@
+// The lists beside the graph: sources, infection paths, remediation plan and search matches. Hovering or focusing an
+// item emphasises it on the graph; clicking or Enter selects the agent.
+import { el } from './dom';
+import type { Emphasis } from './renderer';
+import { plainLabel } from './text';
+import { CATEGORY_GLYPH } from './wording';
+import { edgeKey, type ViewModel } from './viewModel';
+
+/** What list items can ask of the app. */
+export interface ListActions {
+  select(index: number): void;
+  emphasise(emphasis: Emphasis | undefined): void;
+}
+
+const MAX_ITEMS = 200;
+
+function item(label: string, emphasis: Emphasis, target: number | undefined, actions: ListActions, className: string): HTMLElement {
+  const button = el('button', { type: 'button', class: `list-item ${className}` }, label);
+  const on = () => actions.emphasise(emphasis);
+  const off = () => actions.emphasise(undefined);
+  button.addEventListener('mouseenter', on);
+  button.addEventListener('focus', on);
+  button.addEventListener('mouseleave', off);
+  button.addEventListener('blur', off);
+  if (target !== undefined) button.addEventListener('click', () => actions.select(target));
+  return el('li', {}, button);
+}
+
+function section(id: string, title: string, count: number, items: HTMLElement[], empty: string): HTMLElement {
+  const list = el('ul', { class: 'list', 'aria-label': title });
+  list.append(...items.slice(0, MAX_ITEMS));
+  return el('section', { class: 'list-section', id, 'data-count': count },
+    el('h2', {}, `${title} `, el('span', { class: 'count' }, String(count))),
+    count === 0 ? el('p', { class: 'muted' }, empty) : list,
+    count > MAX_ITEMS ? el('p', { class: 'muted' }, `${count - MAX_ITEMS} more not listed`) : null);
+}
+
+function glyphOf(model: ViewModel, id: string, round: number): string {
+  const i = model.index.get(id);
+  return CATEGORY_GLYPH[i === undefined ? 'benign' : model.category[round][i]];
+}
+
+/** Builds the sources list. */
+export function sourcesList(model: ViewModel, round: number, actions: ListActions): HTMLElement {
+  const { sources, infectionPaths } = model.payload.analysis;
+  const items = sources.map((id) => {
+    const nodes = new Set([id]);
+    const edges = new Set<string>();
+    for (const path of infectionPaths) {
+      if (path[0] !== id) continue;
+      path.forEach((n, j) => {
+        nodes.add(n);
+        if (j > 0) edges.add(edgeKey(path[j - 1], n));
+      });
+    }
+    return item(`${glyphOf(model, id, round)} ${plainLabel(id, 60)}`, { nodes, edges }, model.index.get(id), actions, 'source');
+  });
+  return section('sources', 'Sources', sources.length, items, 'No source found.');
+}
+
+/** Builds the infection-paths list. */
+export function pathsList(model: ViewModel, round: number, actions: ListActions): HTMLElement {
+  const { infectionPaths } = model.payload.analysis;
+  const items = infectionPaths.slice(0, MAX_ITEMS).map((path) => {
+    const edges = new Set(path.slice(1).map((n, j) => edgeKey(path[j], n)));
+    const label = path.map((id) => `${glyphOf(model, id, round)} ${plainLabel(id, 24)}`).join('  →  ');
+    return item(label, { nodes: new Set(path), edges }, model.index.get(path[path.length - 1]), actions, 'path');
+  });
+  return section('paths', 'Infection paths', infectionPaths.length, items, 'No infection path.');
+}
+
+/** Builds the remediation-plan list. */
+export function remediationList(model: ViewModel, round: number, actions: ListActions): HTMLElement {
+  const { remediation } = model.payload.analysis;
+  const items = remediation.slice(0, MAX_ITEMS).map((step) => {
+    const nodes = new Set([step.agent, ...(step.donor ? [step.donor] : [])]);
+    const what = step.action === 'replace' ? `replace with ${step.donor ? plainLabel(step.donor, 24) : 'a donor'}` : `rehabilitate (${step.removed?.length ?? 0} span(s) removed)`;
+    return item(`${glyphOf(model, step.agent, round)} ${plainLabel(step.agent, 32)}: ${what}`, { nodes, edges: new Set() }, model.index.get(step.agent), actions, `step action-${step.action}`);
+  });
+  return section('remediation', 'Remediation', remediation.length, items, 'Nothing to remediate.');
+}
+
+/** Builds the search-matches list. */
+export function matchesList(model: ViewModel, matches: number[], round: number, actions: ListActions): HTMLElement {
+  const items = matches.slice(0, MAX_ITEMS).map((i) => {
+    const id = model.ids[i];
+    return item(`${CATEGORY_GLYPH[model.category[round][i]]} ${plainLabel(id, 60)}`, { nodes: new Set([id]), edges: new Set() }, i, actions, 'match');
+  });
+  return section('matches', 'Matches', matches.length, items, 'No agent matches.');
+}
