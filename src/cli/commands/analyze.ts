@@ -2,7 +2,8 @@
 import * as path from 'node:path';
 import { analyzeTrace } from '../../core/guard/analyze';
 import { loadProjectConfig } from '../../node/config';
-import { readTraceFile } from '../../node/readTrace';
+import { parseFormatName } from '../../core/importers';
+import { readAnyTrace } from '../../node/readAnyTrace';
 import { writeGraphReport } from '../../node/graphReport';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { formatAnalysisText } from '../format/analysisText';
@@ -13,7 +14,8 @@ export const analyzeCommand: Command = {
   summary: 'classify every agent of a recorded run as benign / attacker / infected',
   usage: `Usage: agent-immune analyze <trace> [options]
 
-Runs the infection-aware guard over a recorded multi-agent run (agent-trace/v1 JSON Lines)
+Runs the infection-aware guard over a recorded multi-agent run: agent-trace/v1 JSON Lines, or OTLP GenAI,
+AG2 runtime log, LangSmith/LangGraph runs, INFA-Guard episodes (detected from the content; docs/importers.md)
 and prints a per-round table, the sources, infection paths and the remediation plan.
 
 Options:
@@ -21,6 +23,8 @@ Options:
   --html FILE        also write the infection-graph view as a self-contained HTML report to FILE
   --config FILE      project config (default: ./agent-immune.config.json when present)
   --lenient          skip invalid lines with a warning instead of rejecting the file
+  --from FORMAT      read as FORMAT (agent-trace, otlp, autogen, langsmith, infa-guard) instead of detecting it
+  --episode N        analyse run N of a file that holds several (default 0)
   --max-line-mb N    longest accepted line in MiB (default 64)
 ${LLM_USAGE}
   -h, --help         show this help
@@ -33,16 +37,21 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
       html: { type: 'string' },
       config: { type: 'string' },
       lenient: { type: 'boolean' },
+      from: { type: 'string' },
+      episode: { type: 'string' },
       'max-line-mb': { type: 'string' },
       ...LLM_FLAGS,
     });
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <trace>' : `expected one trace, got ${positionals.length}`);
     const maxLineMb = values['max-line-mb'] === undefined ? 64 : Number(values['max-line-mb']);
     if (!Number.isFinite(maxLineMb) || maxLineMb <= 0) throw new UsageError('--max-line-mb must be a positive number');
+    const episode = values.episode === undefined ? undefined : Number(values.episode);
+    if (episode !== undefined && (!Number.isInteger(episode) || episode < 0)) throw new UsageError('--episode must be an integer >= 0');
+    const from = values.from === undefined ? undefined : parseFormatName(values.from);
 
     const file = path.resolve(io.cwd, positionals[0]);
     const config = await loadProjectConfig(io.cwd, values.config && path.resolve(io.cwd, values.config));
-    const trace = await readTraceFile(file, { lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
+    const trace = await readAnyTrace(file, { from, episode, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
     trace.source = positionals[0];
     const llm = llmGuardFromFlags(values, io);
     const analysis = await analyzeTrace(trace, { config, ...llm?.guard });

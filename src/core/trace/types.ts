@@ -38,7 +38,7 @@ export interface TraceLabel {
 
 /** A non-fatal observation made while reading a trace (unknown type, round gap, ...). */
 export interface TraceWarning {
-  code: 'unknown-type' | 'round-gap' | 'duplicate-output' | 'unknown-agent-label' | 'skipped-line' | 'unknown-edge-agent';
+  code: 'unknown-type' | 'round-gap' | 'duplicate-output' | 'unknown-agent-label' | 'skipped-line' | 'unknown-edge-agent' | 'multiple-episodes';
   line: number;
   message: string;
 }

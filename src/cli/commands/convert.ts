@@ -1,0 +1,93 @@
+// `agent-immune convert <in> [--from FORMAT] [--episode N] -o out.jsonl`: writes any supported trace as agent-trace/v1.
+import { mkdir, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseFormatName } from '../../core/importers';
+import { serializeTrace } from '../../core/trace/parse';
+import { readAllTraces } from '../../node/readAnyTrace';
+import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+
+/** A file-name-safe form of an episode id. */
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'episode';
+}
+
+export const convertCommand: Command = {
+  name: 'convert',
+  summary: 'convert an OTLP / AG2 / LangSmith / INFA-Guard trace to agent-trace/v1 JSON Lines',
+  usage: `Usage: agent-immune convert <in> [--from FORMAT] [--episode N] -o <out.jsonl | folder>
+
+Reads a recorded run in any supported format (detected from the content) and writes it as agent-trace/v1.
+A file with several runs (conversations, LangGraph invocations, AG2 sessions, INFA-Guard episodes) is written
+one trace per run into the folder given by -o, or only run N with --episode N.
+
+Formats (--from): otlp (OpenTelemetry GenAI / OpenInference, OTLP JSON or JSON Lines), autogen (AG2 runtime log,
+autogen-core event log), langsmith (LangSmith / LangGraph runs), infa-guard (INFA-Guard / G-Safeguard episodes),
+agent-trace (native). See docs/importers.md for what maps to round, from, to and content.
+
+Options:
+  -o, --out PATH     output file (one run), or folder (several runs); "-" writes one run to stdout
+  --from FORMAT      skip detection and read as FORMAT
+  --episode N        convert only run N (0-based, in file order)
+  --lenient          skip invalid records with a warning instead of rejecting the file
+  --max-line-mb N    longest accepted line in MiB (default 64)
+  -h, --help         show this help
+
+Exit codes: 0 converted, 2 bad input or usage.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      out: { type: 'string', short: 'o' },
+      from: { type: 'string' },
+      episode: { type: 'string' },
+      lenient: { type: 'boolean' },
+      'max-line-mb': { type: 'string' },
+    });
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <in>' : `expected one input file, got ${positionals.length}`);
+    if (values.out === undefined) throw new UsageError('missing -o <out.jsonl | folder>');
+    const episode = values.episode === undefined ? undefined : Number(values.episode);
+    if (episode !== undefined && (!Number.isInteger(episode) || episode < 0)) throw new UsageError('--episode must be an integer >= 0');
+    const maxLineMb = values['max-line-mb'] === undefined ? 64 : Number(values['max-line-mb']);
+    if (!Number.isFinite(maxLineMb) || maxLineMb <= 0) throw new UsageError('--max-line-mb must be a positive number');
+    let from;
+    try {
+      from = values.from === undefined ? undefined : parseFormatName(values.from);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+
+    const input = path.resolve(io.cwd, positionals[0]);
+    const { format, traces } = await readAllTraces(input, { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
+    if (episode !== undefined && episode >= traces.length) {
+      throw new UsageError(`--episode ${episode} is out of range: ${positionals[0]} holds ${traces.length} run(s), numbered 0..${traces.length - 1}`);
+    }
+    const chosen = episode === undefined ? traces : [traces[episode]];
+    const report = (where: string, trace: (typeof traces)[number]['trace']) =>
+      io.stderr(`${where}: ${trace.agents.length} agents, ${trace.messages.length} messages, ${trace.labels.length} labels${trace.warnings.length ? `, ${trace.warnings.length} warnings` : ''}\n`);
+
+    if (values.out === '-') {
+      if (chosen.length !== 1) throw new UsageError(`${positionals[0]} holds ${chosen.length} runs; pass --episode N to write one to stdout, or -o FOLDER`);
+      io.stdout(serializeTrace(chosen[0].trace));
+      return ExitCode.Ok;
+    }
+    const out = path.resolve(io.cwd, values.out);
+    if (chosen.length === 1) {
+      await mkdir(path.dirname(out), { recursive: true });
+      await writeFile(out, serializeTrace(chosen[0].trace));
+      io.stdout(`converted ${positionals[0]} (${format}) -> ${values.out}\n`);
+      report(values.out, chosen[0].trace);
+      return ExitCode.Ok;
+    }
+    if (/\.jsonl?$/i.test(out)) {
+      throw new UsageError(`${positionals[0]} holds ${chosen.length} runs: give -o a folder to write one file per run, or pick one with --episode N`);
+    }
+    await mkdir(out, { recursive: true });
+    const width = String(chosen.length - 1).length;
+    for (const [i, { id, trace }] of chosen.entries()) {
+      const name = `${String(i).padStart(width, '0')}-${safeName(id)}.jsonl`;
+      await writeFile(path.join(out, name), serializeTrace(trace));
+      report(path.join(values.out, name), trace);
+    }
+    io.stdout(`converted ${positionals[0]} (${format}) -> ${chosen.length} traces in ${values.out}\n`);
+    return ExitCode.Ok;
+  },
+};

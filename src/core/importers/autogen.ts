@@ -1,0 +1,142 @@
+// AutoGen / AG2 runtime logs: AG2's file logger (`received_message` events: sender -> receiver, the message) and
+// autogen-core's structured event log (`"type": "Message"` events with sender, receiver, payload).
+import { InputError } from '../errors';
+import type { TraceWarning } from '../trace/types';
+import { AgentRegistry, assignCausalRounds, asObject, asString, buildEpisode, maybeJson, mentioned, messageText, toMillis, valueText, type Delivery } from './common';
+import type { Episode, FormatSpec, Importer } from './types';
+
+type Json = Record<string, unknown>;
+
+const SESSION_BANNER = /^Started new session with Session ID:\s*(\S+)/;
+
+/** The agent that sends messages with no sender (the program's own `send_message`). */
+const OUTSIDE = 'user';
+
+interface Session {
+  id: string;
+  deliveries: Delivery[];
+  /** autogen-core: delivery-stage events, used only when the file has no send-stage events. */
+  delivered: Delivery[];
+  /** autogen-core publish events: the receivers are every other agent, known only at the end. */
+  broadcast: Set<Delivery>;
+  warnings: TraceWarning[];
+}
+
+/** autogen-core AgentId text "type/key" -> our id: the type when the key is "default", else the whole id. */
+function agentId(value: unknown): string | undefined {
+  const text = asString(value);
+  if (!text) return undefined;
+  const slash = text.indexOf('/');
+  return slash > 0 && text.slice(slash + 1) === 'default' ? text.slice(0, slash) : text;
+}
+
+class AutogenImporter implements Importer {
+  readonly format = 'autogen' as const;
+  private readonly sessions: Session[] = [];
+  private readonly registry = new AgentRegistry();
+  private seq = 0;
+  private events = 0;
+
+  constructor(private readonly file?: string) {}
+
+  addText(text: string, line: number): boolean {
+    const banner = SESSION_BANNER.exec(text.trim());
+    if (banner) {
+      this.sessions.push(this.newSession(banner[1]));
+      return true;
+    }
+    // The file logger also writes its own error lines ("[file_logger] Failed to ..."): keep them as warnings.
+    if (/^\[\w+\]/.test(text.trim())) {
+      this.current().warnings.push({ code: 'skipped-line', line, message: `log line skipped: ${text.trim().slice(0, 80)}` });
+      return true;
+    }
+    return false;
+  }
+
+  add(value: unknown, line: number): void {
+    const o = asObject(value);
+    if (!o) throw new InputError('invalid-field', 'expected a JSON object per line (AG2 runtime log)', this.file, line);
+    if (typeof o.event_name === 'string') this.addEvent(o, line);
+    else if (o.type === 'Message' && 'payload' in o) this.addCoreMessage(o, line);
+    else if (typeof o.agent_name === 'string') {
+      const args = asObject(maybeJson(o.args));
+      this.registry.see(o.agent_name, { role: asString(o.agent_type), systemPrompt: asString(args?.system_message) });
+    }
+    // Chat completions, wrappers, clients, function calls and other autogen-core events carry no agent-to-agent message.
+  }
+
+  private addEvent(o: Json, line: number): void {
+    if (o.event_name !== 'received_message') return;
+    this.events++;
+    const state = asObject(maybeJson(o.json_state));
+    const receiver = asString(o.source_name);
+    const sender = asString(state?.sender);
+    if (!state || !receiver || !sender) {
+      throw new InputError('missing-field', 'received_message event without "source_name" (receiver) or json_state.sender; expected an AG2 runtime log', this.file, line, receiver ? 'json_state.sender' : 'source_name');
+    }
+    const session = this.current();
+    const content = messageText(state.message);
+    if (content === undefined || content.trim() === '') {
+      session.warnings.push({ code: 'skipped-line', line, message: `message ${sender} -> ${receiver} has no text (tool call or empty) and is skipped` });
+      return;
+    }
+    this.registry.see(sender);
+    this.registry.see(receiver);
+    const time = toMillis(o.timestamp);
+    session.deliveries.push({ from: sender, to: [receiver], content, time: Number.isFinite(time) ? time : this.seq, seq: this.seq++, line, ts: asString(o.timestamp) });
+  }
+
+  private addCoreMessage(o: Json, line: number): void {
+    this.events++;
+    const session = this.current();
+    const from = agentId(o.sender) ?? OUTSIDE;
+    const publish = String(o.kind ?? '').includes('PUBLISH');
+    const receiver = publish ? undefined : agentId(o.receiver);
+    const payload = maybeJson(o.payload);
+    const content = valueText(payload);
+    if (content === undefined) {
+      session.warnings.push({ code: 'skipped-line', line, message: `message from ${from} has an empty payload and is skipped` });
+      return;
+    }
+    this.registry.see(from);
+    if (receiver) this.registry.see(receiver);
+    const delivery: Delivery = { from, to: receiver ? [receiver] : undefined, content, time: this.seq, seq: this.seq++, line };
+    if (publish) session.broadcast.add(delivery);
+    if (String(o.delivery_stage ?? '').includes('DELIVER')) session.delivered.push(delivery);
+    else session.deliveries.push(delivery);
+  }
+
+  finish(): Episode[] {
+    if (this.events === 0) {
+      throw new InputError('missing-field', 'no agent messages found; expected an AG2 runtime log with "received_message" events (autogen.runtime_logging.start(logger_type="file")) or autogen-core "Message" events', this.file, undefined, 'event_name');
+    }
+    const episodes: Episode[] = [];
+    for (const session of this.sessions) {
+      const deliveries = session.deliveries.length > 0 ? session.deliveries : session.delivered;
+      if (deliveries.length === 0) continue;
+      const everyone = this.registry.ids();
+      for (const d of deliveries) if (session.broadcast.has(d)) d.to = everyone.filter((id) => id !== d.from);
+      const messages = assignCausalRounds(deliveries);
+      episodes.push(buildEpisode(session.id, { run: session.id, agents: this.registry.only(mentioned(messages)) }, messages, [], session.warnings));
+    }
+    if (episodes.length === 0) throw new InputError('no-content', 'the log has message events but none with text content', this.file);
+    return episodes;
+  }
+
+  private current(): Session {
+    if (this.sessions.length === 0) this.sessions.push(this.newSession('session-1'));
+    return this.sessions[this.sessions.length - 1];
+  }
+
+  private newSession(id: string): Session {
+    return { id, deliveries: [], delivered: [], broadcast: new Set(), warnings: [] };
+  }
+}
+
+export const autogenFormat: FormatSpec = {
+  format: 'autogen',
+  title: 'AutoGen / AG2 runtime log',
+  expects: 'JSON lines with "received_message" events (source_name, json_state.sender, json_state.message) or autogen-core "Message" events',
+  select: (path) => path.length === 1 && typeof path[0] === 'number',
+  create: (file) => new AutogenImporter(file),
+};

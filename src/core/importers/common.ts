@@ -1,0 +1,218 @@
+// Pieces every importer shares: pulling text out of chat-message shapes, grouping deliveries into causal rounds,
+// and writing an episode as agent-trace/v1 records.
+import type { AgentInfo, TaskInfo, TraceWarning } from '../trace/types';
+import type { Episode, SourcedRecord } from './types';
+
+type Json = Record<string, unknown>;
+
+/** A JSON object, or undefined. */
+export function asObject(value: unknown): Json | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+/** A non-empty string, or undefined. */
+export function asString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Parses a JSON-encoded attribute when it is a string; returns other values unchanged. */
+export function maybeJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const t = value.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Text of a content value: a string, or a list of parts where only text parts count. */
+export function contentText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts: string[] = [];
+  for (const part of content) {
+    if (typeof part === 'string') texts.push(part);
+    const p = asObject(part);
+    if (!p) continue;
+    if (p.type !== undefined && p.type !== 'text' && p.type !== 'input_text' && p.type !== 'output_text') continue;
+    const text = asString(p.content) ?? asString(p.text);
+    if (text !== undefined) texts.push(text);
+  }
+  return texts.length ? texts.join('\n') : undefined;
+}
+
+/** Text of one chat message in the shapes we meet: OTel GenAI parts, OpenAI content, LangChain (serialised or dict). */
+export function messageText(message: unknown): string | undefined {
+  if (typeof message === 'string') return message;
+  const m = asObject(message);
+  if (!m) return undefined;
+  return contentText(m.parts) ?? contentText(m.content) ?? messageText(asObject(m.kwargs)) ?? messageText(asObject(m.data)) ?? asString(m.text);
+}
+
+/** The role of a chat message: OTel/OpenAI `role`, LangChain `type` ("human", "ai") or class name. */
+export function messageRole(message: unknown): string | undefined {
+  const m = asObject(message);
+  if (!m) return undefined;
+  const kw = asObject(m.kwargs);
+  const role = asString(m.role) ?? asString(kw?.type) ?? (m.type !== 'constructor' ? asString(m.type) : undefined);
+  if (role) return { human: 'user', ai: 'assistant' }[role] ?? role;
+  const id = Array.isArray(m.id) ? m.id[m.id.length - 1] : undefined;
+  if (id === 'HumanMessage') return 'user';
+  if (id === 'AIMessage') return 'assistant';
+  return typeof id === 'string' ? id.replace(/Message$/, '').toLowerCase() : undefined;
+}
+
+/** Text of the last message in a list whose role is one of `roles` (any role when omitted). */
+export function lastMessageText(messages: unknown, roles?: string[]): string | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (roles && !roles.includes(messageRole(messages[i]) ?? '')) continue;
+    const text = messageText(messages[i]);
+    if (text !== undefined && text.trim() !== '') return text;
+  }
+  return undefined;
+}
+
+const OUTPUT_KEYS = ['output', 'answer', 'response', 'result', 'text', 'content', 'final_answer'];
+
+/** Best text for a run's inputs or outputs: last message, a well-known key, the only key, else compact JSON. */
+export function valueText(value: unknown, depth = 0): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value !== 'object') return String(value);
+  if (depth > 4) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined;
+    return lastMessageText(value) ?? valueText(value[value.length - 1], depth + 1);
+  }
+  const o = value as Json;
+  if (Array.isArray(o.messages)) return lastMessageText(o.messages) ?? undefined;
+  if (o.lc !== undefined || ((o.role !== undefined || o.type !== undefined) && (o.content !== undefined || o.parts !== undefined))) return messageText(o);
+  if (Array.isArray(o.generations)) return valueText(o.generations.flat(), depth + 1);
+  for (const key of OUTPUT_KEYS) if (o[key] !== undefined) return valueText(o[key], depth + 1);
+  const keys = Object.keys(o);
+  if (keys.length === 0) return undefined;
+  if (keys.length === 1) return valueText(o[keys[0]], depth + 1);
+  return JSON.stringify(value);
+}
+
+/** One delivered output before rounds are known: `from` sent `content` to `to` at `time`. */
+export interface Delivery {
+  from: string;
+  to?: string[];
+  content: string;
+  /** Sort key (epoch ms or ns, or a step); ties keep `seq` order. */
+  time: number;
+  seq: number;
+  line: number;
+  ts?: string;
+  round?: number;
+}
+
+/**
+ * Groups time-ordered deliveries into rounds the way the guard reads them: a new round starts when an agent speaks
+ * again or answers something it received in the current round, so round k holds outputs that could only see round < k.
+ */
+export function assignCausalRounds(deliveries: Delivery[]): Delivery[] {
+  const sorted = [...deliveries].sort((a, b) => a.time - b.time || a.seq - b.seq);
+  let round = 0;
+  const spoke = new Set<string>();
+  const heard = new Set<string>();
+  for (const d of sorted) {
+    if (spoke.has(d.from) || heard.has(d.from)) {
+      round++;
+      spoke.clear();
+      heard.clear();
+    }
+    d.round = round;
+    spoke.add(d.from);
+    for (const to of d.to ?? []) heard.add(to);
+  }
+  return sorted;
+}
+
+/** What an episode's header says. */
+export interface EpisodeHeader {
+  run?: string;
+  task?: TaskInfo;
+  agents: AgentInfo[];
+  edges?: [string, string][];
+}
+
+/** Writes an episode as agent-trace/v1 records: header, messages (rounds assigned), labels. */
+export function buildEpisode(id: string, header: EpisodeHeader, messages: Delivery[], labels: SourcedRecord[], warnings: TraceWarning[]): Episode {
+  const head: Json = { type: 'header', schema: 'agent-trace/v1', run: header.run ?? id, agents: header.agents.map(cleanAgent) };
+  if (header.task && (header.task.question !== undefined || header.task.answer !== undefined)) head.task = header.task;
+  if (header.edges) head.edges = header.edges;
+  const records: SourcedRecord[] = [{ record: head, line: messages[0]?.line ?? 1 }];
+  for (const m of messages) {
+    const record: Json = { type: 'message', round: m.round ?? 0, from: m.from };
+    if (m.to) record.to = m.to;
+    record.content = m.content;
+    if (m.ts) record.ts = m.ts;
+    records.push({ record, line: m.line });
+  }
+  return { id, records: [...records, ...labels], warnings };
+}
+
+function cleanAgent(agent: AgentInfo): Json {
+  const out: Json = { id: agent.id };
+  if (agent.role !== undefined) out.role = agent.role;
+  if (agent.systemPrompt !== undefined) out.systemPrompt = agent.systemPrompt;
+  return out;
+}
+
+/** Remembers agents in first-seen order, keeping the first role/prompt given for each. */
+export class AgentRegistry {
+  private readonly agents = new Map<string, AgentInfo>();
+
+  /** Adds or completes an agent. */
+  see(id: string, info: Omit<AgentInfo, 'id'> = {}): void {
+    const known = this.agents.get(id);
+    if (!known) this.agents.set(id, { id, ...stripUndefined(info) });
+    else {
+      known.role ??= info.role;
+      known.systemPrompt ??= info.systemPrompt;
+    }
+  }
+
+  /** The agents among `ids`, in first-seen order. */
+  only(ids: Set<string>): AgentInfo[] {
+    return [...this.agents.values()].filter((a) => ids.has(a.id));
+  }
+
+  /** Every agent id, in first-seen order. */
+  ids(): string[] {
+    return [...this.agents.keys()];
+  }
+}
+
+function stripUndefined(info: Omit<AgentInfo, 'id'>): Omit<AgentInfo, 'id'> {
+  const out: Omit<AgentInfo, 'id'> = {};
+  if (info.role !== undefined) out.role = info.role;
+  if (info.systemPrompt !== undefined) out.systemPrompt = info.systemPrompt;
+  return out;
+}
+
+/** The ids an episode's messages mention (senders and receivers). */
+export function mentioned(messages: Delivery[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages) {
+    ids.add(m.from);
+    for (const to of m.to ?? []) ids.add(to);
+  }
+  return ids;
+}
+
+/** Parses a timestamp (ISO text, epoch seconds/ms/ns as number or text) to epoch ms; NaN when absent. */
+export function toMillis(value: unknown): number {
+  if (typeof value === 'number') return value > 1e17 ? value / 1e6 : value > 1e14 ? value / 1e3 : value > 1e11 ? value : value * 1000;
+  if (typeof value !== 'string' || value === '') return NaN;
+  if (/^\d+$/.test(value)) return toMillis(Number(value));
+  // Python's isoformat without zone and "YYYY-MM-DD HH:MM:SS.ffffff" are read as UTC.
+  const iso = value.includes('T') ? value : value.replace(' ', 'T');
+  const hasZone = /(Z|[+-]\d\d:?\d\d)$/.test(iso);
+  return Date.parse(hasZone ? iso : iso + 'Z');
+}

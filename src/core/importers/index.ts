@@ -1,0 +1,118 @@
+// The importers' registry and the in-memory entry points: pick a format, turn its episodes into validated Traces.
+import { InputError } from '../errors';
+import { TraceBuilder, parseTraceText, type ParseOptions } from '../trace/parse';
+import type { Trace } from '../trace/types';
+import { autogenFormat } from './autogen';
+import { detectFormat, unknownFormatError, type Detected } from './detect';
+import { infaGuardFormat } from './infaGuard';
+import { splitJson } from './jsonStream';
+import { langsmithFormat } from './langsmith';
+import { otlpFormat } from './otlp';
+import { IMPORT_FORMATS, type Episode, type FormatSpec, type ImportFormat } from './types';
+
+export { classifyRecord, detectFormat, type Detected } from './detect';
+export { JsonSplitter } from './jsonStream';
+export { IMPORT_FORMATS, type Episode, type FormatSpec, type ImportFormat, type Importer, type Layout } from './types';
+
+/** Every foreign format, by name. */
+export const FORMATS: Record<Exclude<ImportFormat, 'agent-trace'>, FormatSpec> = {
+  otlp: otlpFormat,
+  autogen: autogenFormat,
+  langsmith: langsmithFormat,
+  'infa-guard': infaGuardFormat,
+};
+
+/** Names accepted by --from, with the aliases people will type. */
+const ALIASES: Record<string, ImportFormat> = {
+  native: 'agent-trace',
+  'agent-trace/v1': 'agent-trace',
+  otel: 'otlp',
+  opentelemetry: 'otlp',
+  openinference: 'otlp',
+  ag2: 'autogen',
+  langgraph: 'langsmith',
+  'g-safeguard': 'infa-guard',
+  gsafeguard: 'infa-guard',
+  infaguard: 'infa-guard',
+};
+
+/** Resolves a --from value to a format; throws InputError('unknown-format') listing the valid names. */
+export function parseFormatName(name: string, file?: string): ImportFormat {
+  const key = name.trim().toLowerCase();
+  const format = (IMPORT_FORMATS as readonly string[]).includes(key) ? (key as ImportFormat) : ALIASES[key];
+  if (!format) throw new InputError('unknown-format', `unknown format "${name}"; expected one of ${IMPORT_FORMATS.join(', ')}`, file);
+  return format;
+}
+
+/** Options for turning episodes into traces. */
+export interface EpisodeOptions extends ParseOptions {
+  /** Which episode to return when the file holds several (0-based); default 0 with a 'multiple-episodes' warning. */
+  episode?: number;
+}
+
+/** Validates one episode through TraceBuilder, so imported traces obey exactly the native rules. */
+export function episodeToTrace(episode: Episode, options: ParseOptions = {}): Trace {
+  const builder = new TraceBuilder(options);
+  for (const { record, line } of episode.records) builder.addRecord(record, line);
+  const trace = builder.finish();
+  trace.warnings.push(...episode.warnings);
+  return trace;
+}
+
+/** Picks the episode asked for (or the first, warning that there are more) and builds its Trace. */
+export function selectEpisode(episodes: Episode[], options: EpisodeOptions = {}): Trace {
+  const { episode, ...parse } = options;
+  if (episode !== undefined && (!Number.isInteger(episode) || episode < 0 || episode >= episodes.length)) {
+    throw new InputError('invalid-field', `--episode ${episode} is out of range: the file holds ${episodes.length} episode(s), numbered 0..${episodes.length - 1}`, options.file);
+  }
+  const trace = episodeToTrace(episodes[episode ?? 0], parse);
+  if (episode === undefined && episodes.length > 1) {
+    trace.warnings.push({ code: 'multiple-episodes', line: 0, message: `the file holds ${episodes.length} episodes (runs/conversations); analysed episode 0 "${episodes[0].id}" — choose another with --episode N` });
+  }
+  return trace;
+}
+
+/** Reads a whole foreign file held in memory into its episodes (the Node reader streams instead). */
+export function importEpisodes(text: string, format: Exclude<ImportFormat, 'agent-trace'>, layout: Detected['layout'], file?: string): Episode[] {
+  const spec = FORMATS[format];
+  const importer = spec.create(file);
+  if (layout === 'document') splitJson(text, spec.select, (value, line) => importer.add(value, line), file);
+  else {
+    text.split('\n').forEach((raw, i) => {
+      const line = raw.replace(/\r$/, '');
+      if (line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        if (importer.addText?.(line, i + 1)) return;
+        throw new InputError('invalid-json', `not valid JSON (${(error as Error).message}); expected ${spec.title} as JSON Lines`, file, i + 1);
+      }
+      importer.add(value, i + 1);
+    });
+  }
+  return importer.finish();
+}
+
+/** Detects (or takes) the format of text held in memory and returns its Trace. */
+export function importTraceText(text: string, options: EpisodeOptions & { from?: ImportFormat } = {}): Trace {
+  const { from, ...rest } = options;
+  const detected = detectFormat(text, true);
+  const format = from ?? detected?.format;
+  if (!format) throw unknownFormatError(options.file);
+  if (format === 'agent-trace') return parseTraceText(text, rest);
+  const layout = detected?.format === format ? detected.layout : guessLayout(text);
+  return selectEpisode(importEpisodes(text, format, layout, options.file), rest);
+}
+
+/** Layout when the format was given, not detected: a document starts with "[" or spans lines, else JSON Lines. */
+export function guessLayout(head: string): Detected['layout'] {
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (text.startsWith('[')) return 'document';
+  try {
+    JSON.parse(text.split('\n', 1)[0]);
+    return 'lines';
+  } catch {
+    return text.startsWith('{') ? 'document' : 'lines';
+  }
+}

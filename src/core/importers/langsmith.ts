@@ -1,0 +1,161 @@
+// LangSmith run exports and LangGraph runs: each graph node's run (extra.metadata.langgraph_node) is that node's
+// output in its superstep (langgraph_step); it is delivered to the nodes that run in the next superstep.
+import { InputError } from '../errors';
+import type { TraceWarning } from '../trace/types';
+import { AgentRegistry, asObject, asString, buildEpisode, mentioned, toMillis, valueText, type Delivery } from './common';
+import type { Episode, FormatSpec, Importer } from './types';
+
+/** LangGraph's entry node; its output is the user's input, so it maps to the agent "user". */
+const START_NODE = '__start__';
+
+interface RunInfo {
+  id: string;
+  parentId?: string;
+  traceId?: string;
+  name: string;
+  node?: string;
+  step?: number;
+  start: number;
+  seq: number;
+  line: number;
+  output?: string;
+  input?: string;
+  error?: string;
+  ts?: string;
+}
+
+class LangsmithImporter implements Importer {
+  readonly format = 'langsmith' as const;
+  private readonly runs = new Map<string, RunInfo>();
+  private seq = 0;
+
+  constructor(private readonly file?: string) {}
+
+  add(value: unknown, line: number): void {
+    const o = asObject(value);
+    if (!o) throw new InputError('invalid-field', 'expected a LangSmith run object', this.file, line);
+    if (Array.isArray(o.runs) && o.id === undefined) {
+      for (const run of o.runs) this.addRun(run, line, undefined);
+      return;
+    }
+    this.addRun(o, line, undefined);
+  }
+
+  private addRun(raw: unknown, line: number, parentId: string | undefined): void {
+    const run = asObject(raw);
+    const id = run && (asString(run.id) ?? (typeof run.id === 'number' ? String(run.id) : undefined));
+    if (!run || !id) throw new InputError('missing-field', 'run without "id"; expected LangSmith runs (id, name, run_type, parent_run_id, inputs, outputs, extra.metadata)', this.file, line, 'id');
+    const metadata = asObject(asObject(run.extra)?.metadata) ?? asObject(run.metadata) ?? {};
+    const step = metadata.langgraph_step;
+    const startValue = run.start_time ?? run.startTime;
+    this.runs.set(id, {
+      id,
+      parentId: asString(run.parent_run_id) ?? parentId,
+      traceId: asString(run.trace_id),
+      name: asString(run.name) ?? id,
+      node: asString(metadata.langgraph_node),
+      step: typeof step === 'number' ? step : typeof step === 'string' && /^\d+$/.test(step) ? Number(step) : undefined,
+      start: toMillis(startValue),
+      seq: this.seq++,
+      line,
+      output: valueText(run.outputs),
+      input: valueText(run.inputs),
+      error: asString(run.error),
+      ts: asString(startValue),
+    });
+    for (const child of Array.isArray(run.child_runs) ? run.child_runs : []) this.addRun(child, line, id);
+  }
+
+  finish(): Episode[] {
+    if (this.runs.size === 0) throw new InputError('empty', 'no runs found; expected LangSmith runs (a JSON array, JSON Lines, or {"runs": [...]})', this.file);
+    const root = (run: RunInfo) => {
+      let r = run;
+      for (let guard = 0; r.parentId && this.runs.has(r.parentId) && guard < 10000; guard++) r = this.runs.get(r.parentId)!;
+      return r;
+    };
+    const traces = new Map<string, RunInfo[]>();
+    for (const run of this.runs.values()) {
+      const key = run.traceId ?? root(run).id;
+      const list = traces.get(key);
+      if (list) list.push(run);
+      else traces.set(key, [run]);
+    }
+    const episodes: Episode[] = [];
+    for (const [traceId, runs] of traces) {
+      runs.sort((a, b) => a.start - b.start || a.seq - b.seq);
+      const episode = this.episode(traceId, runs);
+      if (episode) episodes.push(episode);
+    }
+    if (episodes.length === 0) {
+      throw new InputError(
+        'missing-field',
+        'no LangGraph node runs with output found; expected runs whose extra.metadata has langgraph_node and langgraph_step (or a root run with child runs)',
+        this.file,
+        undefined,
+        'extra.metadata.langgraph_node',
+      );
+    }
+    return episodes.sort((a, b) => a.records[0].line - b.records[0].line);
+  }
+
+  /** One invocation: its node runs by superstep, or, without LangGraph metadata, the root's child runs in order. */
+  private episode(traceId: string, runs: RunInfo[]): Episode | undefined {
+    const warnings: TraceWarning[] = [];
+    let steps = this.nodeRuns(runs);
+    if (steps.length === 0) {
+      const rootRun = runs.find((r) => !r.parentId || !this.runs.has(r.parentId));
+      steps = runs.filter((r) => rootRun && r.parentId === rootRun.id).map((r, i) => ({ ...r, node: r.name, step: i }));
+    }
+    for (const r of steps) {
+      if (r.output !== undefined) continue;
+      warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} has no output${r.error ? ` (error: ${r.error.slice(0, 60)})` : ''}; skipped` });
+    }
+    steps = steps.filter((r) => r.output !== undefined);
+    if (steps.length === 0) return undefined;
+    // Supersteps that produced output, in order: the k-th is round k.
+    const order = [...new Set(steps.map((r) => r.step!))].sort((a, b) => a - b);
+    const byStep = new Map<number, RunInfo[]>(order.map((step) => [step, []]));
+    for (const r of steps) byStep.get(r.step!)!.push(r);
+    const registry = new AgentRegistry();
+    const messages: Delivery[] = [];
+    order.forEach((step, round) => {
+      const next = order[round + 1] === undefined ? [] : byStep.get(order[round + 1])!.map((r) => agentOf(r.node!));
+      for (const r of byStep.get(step)!) {
+        const from = agentOf(r.node!);
+        registry.see(from);
+        const to = [...new Set(next.filter((id) => id !== from))];
+        messages.push({ from, to: to.length ? to : undefined, content: r.output!, time: step, seq: r.seq, line: r.line, ts: r.ts, round });
+      }
+    });
+    if (messages.length === 0) return undefined;
+    const rootRun = runs.find((r) => !r.parentId || !this.runs.has(r.parentId));
+    const question = runs.find((r) => r.node === START_NODE)?.output ?? rootRun?.input;
+    for (const m of messages) for (const id of m.to ?? []) registry.see(id);
+    return buildEpisode(traceId, { run: traceId, task: question ? { question } : undefined, agents: registry.only(mentioned(messages)) }, messages, [], warnings);
+  }
+
+  /** The run of each (node, step): the one named like its node, else the earliest carrying that metadata. */
+  private nodeRuns(runs: RunInfo[]): RunInfo[] {
+    const chosen = new Map<string, RunInfo>();
+    for (const r of runs) {
+      if (r.node === undefined || r.step === undefined) continue;
+      const key = `${r.node}\u0000${r.step}`;
+      const current = chosen.get(key);
+      if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, r);
+    }
+    return [...chosen.values()];
+  }
+}
+
+function agentOf(node: string): string {
+  return node === START_NODE ? 'user' : node;
+}
+
+export const langsmithFormat: FormatSpec = {
+  format: 'langsmith',
+  title: 'LangSmith / LangGraph runs',
+  expects: 'run objects (id, name, run_type, parent_run_id, inputs, outputs) whose extra.metadata has langgraph_node and langgraph_step',
+  // Elements of a top-level array; a top-level object (one run tree, or {"runs": [...]}) is read whole.
+  select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
+  create: (file) => new LangsmithImporter(file),
+};

@@ -1,0 +1,282 @@
+// OTLP JSON traces with the OpenTelemetry GenAI semantic conventions (and OpenInference attributes): each agent
+// invocation span becomes the deliveries parent agent -> invoked agent (its input) and back (its output).
+import { InputError } from '../errors';
+import type { TraceWarning } from '../trace/types';
+import { AgentRegistry, assignCausalRounds, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, mentioned, toMillis, valueText, type Delivery } from './common';
+import type { Episode, FormatSpec, Importer, JsonPath } from './types';
+
+type Json = Record<string, unknown>;
+
+/** The agent that sends a top-level invocation's input and receives its output. */
+export const USER_AGENT = 'user';
+
+/** What we keep of one span: ids, timing, the agent it names, and the text it carries. */
+interface SpanInfo {
+  traceId: string;
+  spanId: string;
+  parentId?: string;
+  start: number;
+  end: number;
+  line: number;
+  seq: number;
+  isAgent: boolean;
+  agentName?: string;
+  conversation?: string;
+  input?: string;
+  output?: string;
+  systemPrompt?: string;
+  /** The span carries a GenAI/OpenInference operation (so content could have been captured on it). */
+  genAi: boolean;
+}
+
+/** Decodes an OTLP AnyValue ({stringValue}, {intValue}, {arrayValue}, ...) or passes a plain value through. */
+export function anyValue(value: unknown): unknown {
+  const v = asObject(value);
+  if (!v) return value;
+  if ('stringValue' in v) return v.stringValue;
+  if ('intValue' in v) return Number(v.intValue);
+  if ('doubleValue' in v) return Number(v.doubleValue);
+  if ('boolValue' in v) return v.boolValue;
+  if ('bytesValue' in v) return v.bytesValue;
+  if ('arrayValue' in v) return ((asObject(v.arrayValue)?.values as unknown[]) ?? []).map(anyValue);
+  if ('kvlistValue' in v) return Object.fromEntries(attributeEntries(asObject(v.kvlistValue)?.values));
+  return undefined;
+}
+
+/** Attribute list [{key, value}] (OTLP) or a plain {key: value} object, as entries. */
+function attributeEntries(attributes: unknown): [string, unknown][] {
+  if (Array.isArray(attributes)) {
+    return attributes.flatMap((a) => {
+      const kv = asObject(a);
+      return kv && typeof kv.key === 'string' ? [[kv.key, anyValue(kv.value)] as [string, unknown]] : [];
+    });
+  }
+  const o = asObject(attributes);
+  return o ? Object.entries(o) : [];
+}
+
+/** Text of gen_ai.input.messages / gen_ai.output.messages (JSON text or structured), keeping the given roles. */
+function genAiMessages(value: unknown, roles: string[]): string | undefined {
+  const messages = maybeJson(value);
+  if (typeof messages === 'string') return messages;
+  return lastMessageText(messages, roles) ?? lastMessageText(messages);
+}
+
+/** OpenInference flattened messages: llm.output_messages.0.message.content ... */
+function flattenedMessages(attrs: Map<string, unknown>, prefix: string, roles: string[]): string | undefined {
+  const byIndex = new Map<number, { role?: string; content?: string }>();
+  for (const [key, value] of attrs) {
+    if (!key.startsWith(prefix)) continue;
+    const match = /^(\d+)\.message\.(role|content)$/.exec(key.slice(prefix.length));
+    if (!match) continue;
+    const entry = byIndex.get(Number(match[1])) ?? {};
+    if (match[2] === 'role') entry.role = String(value);
+    else entry.content = typeof value === 'string' ? value : undefined;
+    byIndex.set(Number(match[1]), entry);
+  }
+  const ordered = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, e]) => e);
+  const pick = [...ordered].reverse().find((e) => e.content && (!e.role || roles.includes(e.role))) ?? [...ordered].reverse().find((e) => e.content);
+  return pick?.content;
+}
+
+/** Legacy OpenLLMetry attributes: gen_ai.prompt.N.content / gen_ai.completion.N.content. */
+function legacyIndexed(attrs: Map<string, unknown>, prefix: string): string | undefined {
+  let best: [number, string] | undefined;
+  for (const [key, value] of attrs) {
+    const match = new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.(\\d+)\\.content$`).exec(key);
+    if (match && typeof value === 'string' && (!best || Number(match[1]) > best[0])) best = [Number(match[1]), value];
+  }
+  return best?.[1];
+}
+
+/** An OpenInference input.value / output.value: JSON payloads are reduced to their message text. */
+function ioValue(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const parsed = maybeJson(value);
+  return parsed === value ? value : valueText(parsed) ?? value;
+}
+
+function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
+  const traceId = asString(span.traceId) ?? asString(span.trace_id);
+  const spanId = asString(span.spanId) ?? asString(span.span_id);
+  if (!traceId || !spanId) return undefined;
+  const attrs = new Map(attributeEntries(span.attributes));
+  for (const event of Array.isArray(span.events) ? span.events : []) {
+    for (const [key, value] of attributeEntries(asObject(event)?.attributes)) {
+      if (key.startsWith('gen_ai.') && !attrs.has(key)) attrs.set(key, value);
+    }
+  }
+  const op = asString(attrs.get('gen_ai.operation.name'));
+  const oiKind = asString(attrs.get('openinference.span.kind'))?.toUpperCase();
+  const name = asString(span.name) ?? '';
+  const isAgent = op === 'invoke_agent' || oiKind === 'AGENT';
+  const agentName =
+    asString(attrs.get('gen_ai.agent.name')) ??
+    asString(attrs.get('agent.name')) ??
+    asString(attrs.get('graph.node.name')) ??
+    asString(attrs.get('graph.node.id')) ??
+    asString(attrs.get('gen_ai.agent.id')) ??
+    (isAgent ? name.replace(/^invoke_agent\s+/, '') || undefined : undefined);
+  const input =
+    genAiMessages(attrs.get('gen_ai.input.messages'), ['user']) ??
+    flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
+    legacyIndexed(attrs, 'gen_ai.prompt') ??
+    ioValue(attrs.get('input.value'));
+  const output =
+    genAiMessages(attrs.get('gen_ai.output.messages'), ['assistant']) ??
+    flattenedMessages(attrs, 'llm.output_messages.', ['assistant']) ??
+    legacyIndexed(attrs, 'gen_ai.completion') ??
+    ioValue(attrs.get('output.value'));
+  const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
+  return {
+    traceId,
+    spanId,
+    parentId: asString(span.parentSpanId) ?? asString(span.parent_span_id) ?? undefined,
+    start: toMillis(span.startTimeUnixNano ?? span.start_time),
+    end: toMillis(span.endTimeUnixNano ?? span.end_time),
+    line,
+    seq,
+    isAgent,
+    agentName,
+    conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
+    input,
+    output,
+    systemPrompt: typeof instructions === 'string' ? instructions : contentText(instructions),
+    genAi: op !== undefined || oiKind !== undefined || [...attrs.keys()].some((k) => k.startsWith('gen_ai.')),
+  };
+}
+
+/** OTLP importer: collects compact spans, then builds one episode per conversation. */
+class OtlpImporter implements Importer {
+  readonly format = 'otlp' as const;
+  private readonly spans: SpanInfo[] = [];
+  private seq = 0;
+  private values = 0;
+
+  constructor(private readonly file?: string) {}
+
+  add(value: unknown, line: number): void {
+    this.values++;
+    const o = asObject(value);
+    if (!o) throw new InputError('invalid-field', 'expected an OTLP object (ExportTraceServiceRequest with "resourceSpans", or a span)', this.file, line);
+    if (Array.isArray(o.resourceSpans)) {
+      for (const rs of o.resourceSpans) {
+        const r = asObject(rs);
+        for (const ss of (r?.scopeSpans ?? r?.instrumentationLibrarySpans ?? []) as unknown[]) {
+          for (const span of (asObject(ss)?.spans ?? []) as unknown[]) this.addSpan(span, line);
+        }
+      }
+    } else if (o.spanId !== undefined || o.span_id !== undefined) this.addSpan(o, line);
+    else throw new InputError('missing-field', 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes', this.file, line, 'resourceSpans');
+  }
+
+  private addSpan(raw: unknown, line: number): void {
+    const span = asObject(raw);
+    const info = span && readSpan(span, line, this.seq++);
+    if (!info) throw new InputError('missing-field', 'span without "traceId"/"spanId"; expected OTLP JSON spans', this.file, line, 'spanId');
+    this.spans.push(info);
+  }
+
+  finish(): Episode[] {
+    if (this.values === 0 || this.spans.length === 0) throw new InputError('empty', 'no spans found; expected OTLP JSON with resourceSpans[].scopeSpans[].spans[]', this.file);
+    const byId = new Map(this.spans.map((s) => [`${s.traceId}/${s.spanId}`, s]));
+    const parentOf = (s: SpanInfo) => (s.parentId ? byId.get(`${s.traceId}/${s.parentId}`) : undefined);
+    const ancestors = (s: SpanInfo) => {
+      const out: SpanInfo[] = [];
+      for (let p = parentOf(s); p && out.length < 1000; p = parentOf(p)) out.push(p);
+      return out;
+    };
+    // A chat span naming an agent with no agent span above it stands for that agent's invocation.
+    for (const s of this.spans) if (!s.isAgent && s.agentName && !ancestors(s).some((a) => a.isAgent)) s.isAgent = true;
+    const agentSpans = this.spans.filter((s) => s.isAgent && s.agentName);
+    if (agentSpans.length === 0) {
+      throw new InputError(
+        'missing-field',
+        `none of the ${this.spans.length} spans is an agent invocation; expected spans with gen_ai.operation.name = "invoke_agent" (or openinference.span.kind = "AGENT") and gen_ai.agent.name`,
+        this.file,
+        undefined,
+        'gen_ai.operation.name',
+      );
+    }
+    const owner = (s: SpanInfo) => (s.isAgent ? s : ancestors(s).find((a) => a.isAgent));
+    // Content of an invocation that did not record it itself: its own model calls (first input, last output).
+    const inner = new Map<SpanInfo, SpanInfo[]>();
+    for (const s of this.spans) {
+      if (s.isAgent) continue;
+      const agent = owner(s);
+      if (!agent) continue;
+      const list = inner.get(agent);
+      if (list) list.push(s);
+      else inner.set(agent, [s]);
+    }
+    const registry = new AgentRegistry();
+    registry.see(USER_AGENT);
+    const conversations = new Map<string, { deliveries: Delivery[]; agentSpans: number; question?: string; first: number }>();
+    for (const span of [...agentSpans].sort((a, b) => a.start - b.start || a.seq - b.seq)) {
+      const parentAgent = ancestors(span).find((a) => a.isAgent && a.agentName);
+      if (parentAgent?.agentName === span.agentName) continue; // the same agent instrumented twice (framework + SDK)
+      const receiver = span.agentName!;
+      const sender = parentAgent?.agentName ?? USER_AGENT;
+      registry.see(receiver, { systemPrompt: span.systemPrompt });
+      const conversationId = span.conversation ?? ancestors(span).find((a) => a.conversation)?.conversation ?? span.traceId;
+      const conversation = conversations.get(conversationId) ?? { deliveries: [], agentSpans: 0, first: span.start };
+      conversations.set(conversationId, conversation);
+      conversation.agentSpans++;
+      const calls = (inner.get(span) ?? []).sort((a, b) => a.start - b.start || a.seq - b.seq);
+      const input = span.input ?? calls.find((c) => c.input)?.input;
+      const output = span.output ?? [...calls].reverse().find((c) => c.output)?.output;
+      if (input !== undefined) {
+        conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: span.seq * 2, line: span.line, ts: isoOf(span.start) });
+        if (sender === USER_AGENT) conversation.question ??= input;
+      }
+      if (output !== undefined) {
+        conversation.deliveries.push({ from: receiver, to: [sender], content: output, time: span.end, seq: span.seq * 2 + 1, line: span.line, ts: isoOf(span.end) });
+      }
+    }
+    const episodes: Episode[] = [];
+    const empty: string[] = [];
+    for (const [id, c] of [...conversations.entries()].sort((a, b) => a[1].first - b[1].first)) {
+      if (c.deliveries.length === 0) {
+        empty.push(id);
+        continue;
+      }
+      const warnings: TraceWarning[] = [];
+      const messages = assignCausalRounds(c.deliveries);
+      const ids = mentioned(messages);
+      episodes.push(buildEpisode(id, { run: id, task: c.question ? { question: c.question } : undefined, agents: registry.only(ids) }, messages, [], warnings));
+    }
+    if (episodes.length === 0) {
+      throw new InputError(
+        'no-content',
+        `found ${agentSpans.length} agent invocation span(s) but no message content: GenAI instrumentations record content only on opt-in. ` +
+          'Re-run with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (OpenInference: leave OPENINFERENCE_HIDE_INPUTS/OUTPUTS unset) ' +
+          'so spans carry gen_ai.input.messages / gen_ai.output.messages (or input.value / output.value)',
+        this.file,
+        undefined,
+        'gen_ai.output.messages',
+      );
+    }
+    if (empty.length > 0) {
+      episodes[0].warnings.push({ code: 'skipped-line', line: 0, message: `${empty.length} conversation(s) without captured message content skipped: ${empty.slice(0, 3).join(', ')}` });
+    }
+    return episodes;
+  }
+}
+
+function isoOf(ms: number): string | undefined {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
+/** True for the path of one span inside an OTLP document (resourceSpans[i].scopeSpans[j].spans[k]). */
+function selectSpan(path: JsonPath): boolean {
+  const n = path.length;
+  return n >= 6 && typeof path[n - 1] === 'number' && path[n - 2] === 'spans' && path[n - 6] === 'resourceSpans';
+}
+
+export const otlpFormat: FormatSpec = {
+  format: 'otlp',
+  title: 'OTLP JSON (OpenTelemetry GenAI / OpenInference)',
+  expects: 'resourceSpans[].scopeSpans[].spans[] with gen_ai.* or openinference.* attributes',
+  select: selectSpan,
+  create: (file) => new OtlpImporter(file),
+};

@@ -1,0 +1,92 @@
+// Reads any supported trace file from disk: detects the format from its first bytes, then streams it (JSON Lines
+// line by line, a JSON document element by element) through the format's importer into validated Traces.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { InputError } from '../core/errors';
+import { DETECT_HEAD_BYTES, detectFormat, unknownFormatError, type Detected } from '../core/importers/detect';
+import { FORMATS, episodeToTrace, guessLayout, selectEpisode, type Episode, type ImportFormat, type Layout } from '../core/importers';
+import { JsonSplitter } from '../core/importers/jsonStream';
+import type { Trace } from '../core/trace/types';
+import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
+import { readTraceFile, type ReadTraceOptions } from './readTrace';
+
+/** Options for reading any trace file. */
+export interface ReadAnyTraceOptions extends ReadTraceOptions {
+  /** Skip detection and read as this format. */
+  from?: ImportFormat;
+  /** Which episode to return when the file holds several (0-based). */
+  episode?: number;
+}
+
+/** Reads the first bytes of a file as text for detection. */
+async function readHead(file: string): Promise<{ head: string; complete: boolean }> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, DETECT_HEAD_BYTES, 0);
+    if (buffer.subarray(0, bytesRead).includes(0)) throw new InputError('binary', 'the file looks binary (NUL byte); expected a JSON or JSON Lines trace', file, 1);
+    // A multi-byte character may be cut at the end of the head: drop the partial tail.
+    return { head: new TextDecoder('utf-8').decode(buffer.subarray(0, bytesRead)).replace(/\uFFFD+$/, ''), complete: bytesRead < DETECT_HEAD_BYTES };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Detects a file's format and layout (or applies --from); throws InputError('unknown-format') when it cannot tell. */
+export async function detectFileFormat(file: string, from?: ImportFormat): Promise<Detected> {
+  const { head, complete } = await readHead(file);
+  if (head.trim() === '') throw new InputError('empty', 'the file is empty; expected a trace', file);
+  const detected = detectFormat(head, complete);
+  if (from) return { format: from, layout: detected?.format === from ? detected.layout : guessLayout(head) };
+  if (!detected) throw unknownFormatError(file);
+  return detected;
+}
+
+/** Streams a foreign-format file through its importer and returns every episode it holds. */
+export async function readEpisodes(file: string, format: Exclude<ImportFormat, 'agent-trace'>, layout: Layout, maxLineBytes = DEFAULT_MAX_LINE_BYTES): Promise<Episode[]> {
+  const spec = FORMATS[format];
+  const importer = spec.create(file);
+  if (layout === 'lines') {
+    for await (const [raw, line] of readLines(file, maxLineBytes)) {
+      const text = raw.replace(/^\uFEFF/, '');
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        if (importer.addText?.(text, line)) continue;
+        throw new InputError('invalid-json', `not valid JSON (${(error as Error).message}); expected ${spec.title} as JSON Lines`, file, line);
+      }
+      importer.add(value, line);
+    }
+  } else {
+    const splitter = new JsonSplitter(spec.select, (value, line) => importer.add(value, line), file);
+    let first = true;
+    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }) as AsyncIterable<string>) {
+      splitter.write(first ? chunk.replace(/^\uFEFF/, '') : chunk);
+      first = false;
+    }
+    splitter.end();
+  }
+  return importer.finish();
+}
+
+/** Reads any supported trace file into one Trace (the chosen episode); throws InputError naming file, format and what is missing. */
+export async function readAnyTrace(file: string, options: ReadAnyTraceOptions = {}): Promise<Trace> {
+  const { from, episode, maxLineBytes, ...parse } = options;
+  const detected = await detectFileFormat(file, from);
+  if (detected.format === 'agent-trace') {
+    if (episode !== undefined && episode !== 0) throw new InputError('invalid-field', `--episode ${episode} is out of range: an agent-trace/v1 file holds one run`, file);
+    return readTraceFile(file, { ...parse, maxLineBytes });
+  }
+  return selectEpisode(await readEpisodes(file, detected.format, detected.layout, maxLineBytes), { ...parse, file, episode });
+}
+
+/** Reads every episode of any supported file as Traces (convert --all). */
+export async function readAllTraces(file: string, options: Omit<ReadAnyTraceOptions, 'episode'> = {}): Promise<{ format: ImportFormat; traces: { id: string; trace: Trace }[] }> {
+  const { from, maxLineBytes, ...parse } = options;
+  const detected = await detectFileFormat(file, from);
+  if (detected.format === 'agent-trace') return { format: 'agent-trace', traces: [{ id: 'run', trace: await readTraceFile(file, { ...parse, maxLineBytes }) }] };
+  const episodes = await readEpisodes(file, detected.format, detected.layout, maxLineBytes);
+  return { format: detected.format, traces: episodes.map((e) => ({ id: e.id, trace: episodeToTrace(e, { ...parse, file }) })) };
+}
