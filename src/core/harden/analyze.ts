@@ -16,7 +16,8 @@ export function findPrompts(text: string, kind: PromptFileKind, fileName: string
     const names: PromptNamePatterns = { system: new RegExp(config.systemPromptNames, 'i'), message: new RegExp(config.messageNames, 'i') };
     return findCodePrompts(text, kind, names);
   }
-  const start = frontMatterEnd(text);
+  const bodyStart = frontMatterEnd(text);
+  const start = bodyStart + (/^\s*/.exec(text.slice(bodyStart))?.[0].length ?? 0);
   const anchor = fileName.slice(fileName.lastIndexOf('/') + 1);
   return [{ kind, role: 'system', anchor, start, end: text.length, literals: [], interpolations: markdownPlaceholders(text, start), references: [] }];
 }

@@ -1,5 +1,6 @@
 // Wording of hardening findings, shared by the CLI and the editor so both say the same thing.
-import type { HardenCode, HardenFinding } from './types';
+import type { SarifRule } from '../sarif';
+import type { HardenCode, HardenFinding, HardenSeverity } from './types';
 
 /** One-line description of each code (SARIF rules, docs). */
 export const HARDEN_RULES: Record<HardenCode, string> = {
@@ -14,4 +15,14 @@ export function describeFinding(finding: HardenFinding): string {
     return `The ${what} lacks the immunity warning: agents without it adopt and pass on self-propagating content more easily.`;
   }
   return `\`${finding.expression}\` puts delegated content into the prompt without a delegation boundary: wrap it so the agent treats it as untrusted data.`;
+}
+
+/** SARIF rules for the hardening codes, at the configured severities. */
+export function hardenSarifRules(severity: Record<HardenCode, HardenSeverity>): SarifRule[] {
+  return (Object.keys(HARDEN_RULES) as HardenCode[]).map((id) => ({
+    id,
+    description: HARDEN_RULES[id],
+    level: severity[id] === 'error' ? 'error' : severity[id] === 'warning' ? 'warning' : 'note',
+    helpUri: `https://example.invalid/agent-immune/blob/main/docs/hardening.md#${id}`,
+  }));
 }

@@ -1,0 +1,104 @@
+// The harden command end to end on a copy of examples/prompts: --check lists every prompt kind (exit 1), --write
+// fixes all, a second --check exits 0, code still parses, and pinned files are reported or re-pinned.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import ts from 'typescript';
+import { runCli } from '../../../src/cli/main';
+import { auditActor } from '../../../src/node/integrity/auditLog';
+import { lockWorkspace } from '../../../src/node/integrity/lock';
+import { verifyWorkspace } from '../../../src/node/integrity/verify';
+
+const examples = path.resolve(__dirname, '../../../examples/prompts');
+
+async function cli(cwd: string, ...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, env: {} });
+  return { code, stdout, stderr };
+}
+
+const EXPECTED_FILES = [
+  '.cursor/rules/agents.mdc', '.github/copilot-instructions.md', '.github/instructions/python.instructions.md', '.github/prompts/summarise.prompt.md',
+  'AGENTS.md', 'CLAUDE.md', 'agents/planner.ts', 'agents/researcher.py', 'agents/writer.mjs', 'skills/review/SKILL.md',
+];
+
+describe('agent-immune harden', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ai-harden-cli-'));
+    cpSync(examples, dir, { recursive: true });
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--check lists every prompt kind and exits 1; --write fixes all; a second --check exits 0 and code still parses', async () => {
+    const check = await cli(dir, 'harden', '--check', '--json');
+    assert.equal(check.code, 1);
+    const report = JSON.parse(check.stdout) as { schema: string; findings: { path: string; code: string; line: number; fixable: boolean }[] };
+    assert.equal(report.schema, 'agent-immune/harden/v1');
+    assert.deepEqual([...new Set(report.findings.map((f) => f.path))].sort(), [...EXPECTED_FILES].sort());
+    assert.deepEqual(new Set(report.findings.map((f) => f.code)), new Set(['missing-immunity-warning', 'unbounded-delegation']));
+    assert.ok(report.findings.every((f) => f.fixable && f.line >= 1));
+
+    const write = await cli(dir, 'harden', '--write');
+    assert.equal(write.code, 0, write.stdout);
+    const snapshot = EXPECTED_FILES.map((f) => readFileSync(path.join(dir, f), 'utf8'));
+    assert.equal((await cli(dir, 'harden', '--check')).code, 0);
+    assert.equal((await cli(dir, 'harden', '--write')).code, 0);
+    assert.deepEqual(EXPECTED_FILES.map((f) => readFileSync(path.join(dir, f), 'utf8')), snapshot, 'a second --write changed something');
+
+    for (const file of ['agents/planner.ts', 'agents/writer.mjs']) {
+      const source = ts.createSourceFile(file, readFileSync(path.join(dir, file), 'utf8'), ts.ScriptTarget.Latest, true) as ts.SourceFile & { parseDiagnostics: ts.Diagnostic[] };
+      assert.deepEqual(source.parseDiagnostics, [], file);
+    }
+    const py = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(open(sys.argv[1]).read())', path.join(dir, 'agents/researcher.py')], { encoding: 'utf8' });
+    assert.equal(py.status, 0, py.stderr);
+  });
+
+  it('scans only the paths given, and a file named explicitly', async () => {
+    const { code, stdout } = await cli(dir, 'harden', 'agents/planner.ts', '--json');
+    assert.equal(code, 1);
+    const paths = new Set((JSON.parse(stdout) as { findings: { path: string }[] }).findings.map((f) => f.path));
+    assert.deepEqual([...paths], ['agents/planner.ts']);
+  });
+
+  it('writes SARIF with one result per finding', async () => {
+    const { code } = await cli(dir, 'harden', '--sarif', 'out/harden.sarif');
+    assert.equal(code, 1);
+    const sarif = JSON.parse(readFileSync(path.join(dir, 'out/harden.sarif'), 'utf8')) as { runs: { results: { ruleId: string }[] }[] };
+    assert.ok(sarif.runs[0].results.length >= EXPECTED_FILES.length);
+  });
+
+  it('honours the configured severity and globs', async () => {
+    const config = { harden: { severity: { 'missing-immunity-warning': 'information' }, exclude: ['**/agents/**'] } };
+    writeFileSync(path.join(dir, 'agent-immune.config.json'), JSON.stringify(config));
+    const { stdout } = await cli(dir, 'harden', '--json');
+    const findings = (JSON.parse(stdout) as { findings: { path: string; code: string; severity: string }[] }).findings;
+    assert.ok(findings.every((f) => !f.path.startsWith('agents/')));
+    assert.ok(findings.filter((f) => f.code === 'missing-immunity-warning').every((f) => f.severity === 'information'));
+  });
+
+  it('reports a hardened pinned SKILL.md as drift to approve, and --repin re-pins it with an audit record', async () => {
+    await lockWorkspace(dir, auditActor('test'));
+    assert.equal((await verifyWorkspace(dir)).report.status, 'clean');
+    const first = await cli(dir, 'harden', '--write', 'skills');
+    assert.match(first.stdout, /Pinned file\(s\) changed.*skills\/review\/SKILL\.md/);
+    assert.equal((await verifyWorkspace(dir)).report.status, 'drift');
+
+    await lockWorkspace(dir, auditActor('test'));
+    const second = await cli(dir, 'harden', '--write', '--repin', '--json');
+    const report = JSON.parse(second.stdout) as { pinned: { changed: string[]; repinned: string[] } };
+    assert.ok(report.pinned.repinned.length > 0);
+    assert.deepEqual(report.pinned.repinned, report.pinned.changed);
+    assert.equal((await verifyWorkspace(dir)).report.status, 'clean');
+    assert.match(readFileSync(path.join(dir, '.agent-immune/audit.ndjson'), 'utf8'), /"repin"/);
+  });
+
+  it('rejects --check with --write, --repin without --write, and a missing path (exit 2)', async () => {
+    assert.equal((await cli(dir, 'harden', '--check', '--write')).code, 2);
+    assert.equal((await cli(dir, 'harden', '--repin')).code, 2);
+    assert.equal((await cli(dir, 'harden', 'no/such/dir')).code, 2);
+  });
+});
