@@ -6,7 +6,6 @@ import { lockCommand } from './lock';
 import { verifyCommand } from './verify';
 import { auditCommand } from './audit';
 import { hardenCommand } from './harden';
-import { scanCommand } from './scan';
 
 export const commands: Command[] = [
   analyzeCommand,
@@ -15,5 +14,4 @@ export const commands: Command[] = [
   verifyCommand,
   auditCommand,
   hardenCommand,
-  scanCommand,
 ];
