@@ -6,6 +6,7 @@ import { lockCommand } from './lock';
 import { verifyCommand } from './verify';
 import { auditCommand } from './audit';
 import { hardenCommand } from './harden';
+import { scanCommand } from './scan';
 
 export const commands: Command[] = [
   analyzeCommand,
@@ -14,4 +15,5 @@ export const commands: Command[] = [
   verifyCommand,
   auditCommand,
   hardenCommand,
+  scanCommand,
 ];

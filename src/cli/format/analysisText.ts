@@ -1,5 +1,6 @@
 // Renders an Analysis as the CLI's readable report: a per-round table, then sources, paths, remediation, evaluation.
 import type { Analysis } from '../../core/guard/types';
+import { formatAlerts } from './alertsText';
 
 const LABEL = { benign: 'benign', attacker: 'ATTACKER', infected: 'infected' } as const;
 
@@ -48,6 +49,7 @@ export function formatAnalysisText(analysis: Analysis): string {
     const pct = (v: number) => v.toFixed(2);
     out.push(`Against labels: attacker P ${pct(e.attacker.precision)} R ${pct(e.attacker.recall)} F1 ${pct(e.attacker.f1)}; infected P ${pct(e.infected.precision)} R ${pct(e.infected.recall)} F1 ${pct(e.infected.f1)}; benign FPR ${pct(e.benignFalsePositiveRate)}`);
   }
+  out.push(...formatAlerts((analysis.alerts ?? []).map((alert) => ({ alert }))));
   for (const warning of analysis.warnings) out.push(`warning: ${warning.line ? `line ${warning.line}: ` : ''}${warning.message}`);
   return out.join('\n') + '\n';
 }

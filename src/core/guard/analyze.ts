@@ -12,6 +12,8 @@ import { buildRunModel } from './model';
 import { planRemediation } from './remediation';
 import { applyTopologicalConstraints } from './rules';
 import { inferSourcesAndPaths } from './sources';
+import { resolveMonitorConfig } from '../monitor/config';
+import { monitorRun } from '../monitor/monitor';
 import type { AgentRound, Analysis, HeadScores, RehabFilter, RunModel, Scorer } from './types';
 
 /** Options for one analysis; the embedded scorer and filter are the defaults. */
@@ -129,6 +131,7 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
     remediation,
     ...(model.labels ? { evaluation: evaluate(finalCategories, model.labels.map((row) => row[last] ?? 'benign')) } : {}),
     warnings: model.warnings.map((w) => ({ ...w })),
+    alerts: monitorRun(model, resolveMonitorConfig(config.sections.monitor)),
   };
 }
 

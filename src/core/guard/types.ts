@@ -1,5 +1,6 @@
 // The guard's public data: the run model it analyses, its pluggable parts, and the analysis it returns.
 import type { Category, TaskInfo, TraceWarning } from '../trace/types';
+import type { MonitorFinding } from '../monitor/types';
 
 /** A trace turned into dense arrays the guard works on. Agent i is `agents[i]`. */
 export interface RunModel {
@@ -155,6 +156,8 @@ export interface Analysis {
   remediation: RemediationStep[];
   evaluation?: Evaluation;
   warnings: { code: string; line: number; message: string }[];
+  /** Advisory propagation alerts (docs/monitoring.md): viral personas, pass-it-on requests, verbatim spread along edges. */
+  alerts?: MonitorFinding[];
   /** Present when an LLM judge, filter or embedder was configured. */
   llm?: LlmReport;
 }

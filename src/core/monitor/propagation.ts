@@ -13,26 +13,31 @@ export interface SessionObservation {
   evidence: MonitorFinding['evidence'];
 }
 
-/** One finding per marker carried by at least `minSessions` distinct sessions whose times fall within `window`. */
+/**
+ * Finds markers carried by at least `minSessions` distinct sessions whose times fall within `window`. Markers carried
+ * by the same sessions make one finding, whose subject is the earliest session (the likely origin).
+ */
 export function propagation(observations: SessionObservation[], minSessions: number, window: number): MonitorFinding[] {
   const byMarker = new Map<string, SessionObservation[]>();
   for (const o of observations) for (const marker of new Set(o.markers)) byMarker.set(marker, [...(byMarker.get(marker) ?? []), o]);
-  const findings: MonitorFinding[] = [];
+  const groups = new Map<string, { group: SessionObservation[]; markers: string[] }>();
   for (const [marker, seen] of [...byMarker].sort(([a], [b]) => a.localeCompare(b))) {
     const group = widestGroup(seen, window);
     if (group.length < minSessions) continue;
-    const first = group[0];
-    findings.push({
-      signal: 'propagation',
-      code: FINDING_CODE.propagation,
-      subject: marker,
-      evidence: first.evidence,
-      markers: [marker],
-      cooldownKey: cooldownKey('propagation', marker),
-      sessions: group.map((o) => o.session),
-    });
+    const key = group.map((o) => o.session).join('\u0000');
+    const entry = groups.get(key) ?? { group, markers: [] };
+    entry.markers.push(marker);
+    groups.set(key, entry);
   }
-  return findings;
+  return [...groups.values()].map(({ group, markers }) => ({
+    signal: 'propagation',
+    code: FINDING_CODE.propagation,
+    subject: group[0].session,
+    evidence: group[0].evidence,
+    markers,
+    cooldownKey: cooldownKey('propagation', group[0].session),
+    sessions: group.map((o) => o.session),
+  }));
 }
 
 /** The largest set of distinct sessions (earliest observation each) whose times lie within `window` of each other. */

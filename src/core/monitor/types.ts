@@ -45,7 +45,7 @@ export interface ChainHop {
 export interface MonitorFinding {
   signal: SignalName;
   code: FindingCode;
-  /** The agent, session or file the finding is about (for propagation: the shared marker). */
+  /** The agent, session or file the finding is about (for propagation: the earliest session carrying the markers). */
   subject: string;
   evidence: Evidence;
   /** Markers found: viral marker ids, or propagation rule ids for propagationRequest. */

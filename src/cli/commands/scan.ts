@@ -1,0 +1,138 @@
+// `agent-immune scan <trace|dir>`: advisory propagation alerts over traces and the files agents persist to; alerts are
+// printed and appended to .agent-immune/alerts/anomalies.ndjson. Exit 0 (advisory) unless --fail-on-alert.
+import { stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { InputError } from '../../core/errors';
+import { buildRunModel } from '../../core/guard/model';
+import { resolveMonitorConfig } from '../../core/monitor/config';
+import { splitByLedger } from '../../core/monitor/cooldown';
+import { monitorDocuments, monitorRun } from '../../core/monitor/monitor';
+import type { MonitorFinding } from '../../core/monitor/types';
+import { CONFIG_FILE_NAME } from '../../core/config';
+import { loadProjectConfig } from '../../node/config';
+import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type AlertRecord } from '../../node/monitor/alertLog';
+import { collectMonitored, readDocuments, type Skipped } from '../../node/monitor/collect';
+import { readAnyTrace } from '../../node/readAnyTrace';
+import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+import { formatAlerts } from '../format/alertsText';
+
+/** The JSON output of `scan --json` (schema agent-immune/scan/v1, a documented contract). */
+export interface ScanReport {
+  schema: 'agent-immune/scan/v1';
+  target: string;
+  files: number;
+  traces: number;
+  alerts: AlertRecord[];
+  /** Alerts written to the log now, and alerts held back because their key is still cooling down. */
+  logged: number;
+  cooling: number;
+  log: string | null;
+  skipped: { file: string; reason: Skipped['reason'] | 'invalid-trace' }[];
+}
+
+export const scanCommand: Command = {
+  name: 'scan',
+  summary: 'advisory propagation alerts (viral personas, pass-it-on requests, verbatim spread) over traces and agent files',
+  usage: `Usage: agent-immune scan <trace|dir> [options]
+
+Looks for self-propagating "mind virus" content: viral-persona marker clusters, requests to pass content on
+or persist it, the same marker across sessions, and verbatim copies spreading along a run's edges.
+A trace (.json/.jsonl) is scanned agent by agent and round by round; a folder is walked for the files agents
+persist to (SKILL.md, SOUL.md, memory files...: monitor.globs) and for traces (monitor.traceGlobs); any other
+file is scanned as one persisted document. Alerts are appended to ${ALERT_LOG}.
+
+Options:
+  --json             print one JSON document (schema agent-immune/scan/v1)
+  --fail-on-alert    exit 1 when an alert fires (default: advisory, exit 0)
+  --glob GLOB        persisted-file glob, repeatable (replaces monitor.globs)
+  --config FILE      project config (default: ./${CONFIG_FILE_NAME} when present)
+  --log FILE         alert log (default: ./${ALERT_LOG})
+  --no-log           do not append to the alert log
+  --max-file-mb N    skip persisted files larger than N MiB (default 16)
+  -h, --help         show this help
+
+Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 2 bad input or usage.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      json: { type: 'boolean' },
+      'fail-on-alert': { type: 'boolean' },
+      glob: { type: 'string', multiple: true },
+      config: { type: 'string' },
+      log: { type: 'string' },
+      'no-log': { type: 'boolean' },
+      'max-file-mb': { type: 'string' },
+    });
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <trace|dir>' : `expected one trace or folder, got ${positionals.length}`);
+    const maxFileMb = values['max-file-mb'] === undefined ? 16 : Number(values['max-file-mb']);
+    if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
+
+    const configFile = values.config ? path.resolve(io.cwd, values.config) : undefined;
+    const config = await loadProjectConfig(io.cwd, configFile);
+    const monitor = resolveMonitorConfig(config.sections.monitor, configFile ?? path.join(io.cwd, CONFIG_FILE_NAME));
+    if (values.glob) monitor.globs = values.glob;
+
+    const target = path.resolve(io.cwd, positionals[0]);
+    const display = (file: string) => {
+      const rel = path.relative(io.cwd, file);
+      return (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file).split(path.sep).join('/');
+    };
+    const info = await stat(target);
+    let documentFiles: string[] = [];
+    let traceFiles: string[] = [];
+    if (info.isDirectory()) ({ documents: documentFiles, traces: traceFiles } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore));
+    else if (/\.jsonl?$/i.test(target)) traceFiles = [target];
+    else documentFiles = [target];
+
+    const found: { alert: MonitorFinding; source: string; scoped: boolean }[] = [];
+    const { documents, skipped } = await readDocuments(documentFiles, display, maxFileMb * 1024 * 1024);
+    for (const alert of monitorDocuments(documents, monitor)) found.push({ alert, source: alert.signal === 'propagation' ? display(target) : alert.subject, scoped: false });
+    const badTraces: ScanReport['skipped'] = [];
+    for (const file of traceFiles) {
+      let trace;
+      try {
+        trace = await readAnyTrace(file);
+      } catch (error) {
+        if (!info.isDirectory() || !(error instanceof InputError)) throw error;
+        badTraces.push({ file: display(file), reason: 'invalid-trace' });
+        continue;
+      }
+      for (const alert of monitorRun(buildRunModel(trace), monitor)) found.push({ alert, source: display(file), scoped: true });
+    }
+
+    const now = new Date();
+    const records = found.map(({ alert, source, scoped }) => alertRecord(alert, source, now, scoped));
+    const logFile = values['no-log'] ? undefined : path.resolve(io.cwd, values.log ?? ALERT_LOG);
+    let logged = 0;
+    let cooling = 0;
+    if (logFile) {
+      const ledger = await readCooldownLedger(logFile);
+      const split = splitByLedger(records, ledger, now.getTime(), monitor.cooldownSeconds * 1000);
+      await appendAlertRecords(logFile, split.fresh as AlertRecord[]);
+      logged = split.fresh.length;
+      cooling = split.cooling.length;
+    }
+
+    const report: ScanReport = {
+      schema: 'agent-immune/scan/v1',
+      target: display(target),
+      files: documents.length,
+      traces: traceFiles.length - badTraces.length,
+      alerts: records,
+      logged,
+      cooling,
+      log: logFile ? display(logFile) : null,
+      skipped: [...skipped.map((s) => ({ file: display(s.file), reason: s.reason })), ...badTraces],
+    };
+    io.stdout(values.json ? JSON.stringify(report, null, 2) + '\n' : formatScanText(report, found));
+    return values['fail-on-alert'] && records.length > 0 ? ExitCode.Findings : ExitCode.Ok;
+  },
+};
+
+function formatScanText(report: ScanReport, found: { alert: MonitorFinding; source: string }[]): string {
+  const out = [`scan ${report.target}: ${report.files} file(s), ${report.traces} trace(s); ${report.alerts.length} alert(s)`];
+  out.push(...formatAlerts(found));
+  if (report.log && report.alerts.length) out.push(`${report.logged} alert(s) appended to ${report.log}${report.cooling ? `; ${report.cooling} still cooling down (already recorded)` : ''}`);
+  for (const s of report.skipped) out.push(`skipped ${s.file}: ${s.reason}`);
+  return out.join('\n') + '\n';
+}

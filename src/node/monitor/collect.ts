@@ -1,0 +1,76 @@
+// Finds what `scan` reads under a folder: files agents persist to (monitor.globs) and trace files (monitor.traceGlobs),
+// skipping monitor.ignore; reads persisted files as UTF-8 documents, skipping binary and oversized ones with a note.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import type { MonitorDocument } from '../../core/monitor/types';
+
+/** What a folder holds for the monitor. */
+export interface Collected {
+  documents: string[];
+  traces: string[];
+}
+
+/** Walks `root` (absolute) and sorts files into persisted documents and traces by glob (case-insensitive, dotfiles included). */
+export async function collectMonitored(root: string, globs: readonly string[], traceGlobs: readonly string[], ignore: readonly string[]): Promise<Collected> {
+  const options = { dot: true, nocase: true };
+  const isDocument = picomatch([...globs], options);
+  const isTrace = picomatch([...traceGlobs], options);
+  const isIgnored = picomatch([...ignore], options);
+  const result: Collected = { documents: [], traces: [] };
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    await Promise.all(
+      entries.map(async (entry) => {
+        const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) {
+          if (!isIgnored(`${childRel}/_`)) await walk(path.join(dir, entry.name), childRel);
+        } else if (entry.isFile() && !isIgnored(childRel)) {
+          if (isTrace(childRel)) result.traces.push(path.join(dir, entry.name));
+          else if (isDocument(childRel)) result.documents.push(path.join(dir, entry.name));
+        }
+      }),
+    );
+  };
+  await walk(root, '');
+  result.documents.sort();
+  result.traces.sort();
+  return result;
+}
+
+/** A file left out of the scan and why. */
+export interface Skipped {
+  file: string;
+  reason: 'binary' | 'too-large' | 'unreadable';
+}
+
+/** Reads files as monitor documents (subject: `subjectOf(file)`, time: mtime), `concurrency` at a time. */
+export async function readDocuments(files: readonly string[], subjectOf: (file: string) => string, maxBytes: number, concurrency = 64): Promise<{ documents: MonitorDocument[]; skipped: Skipped[] }> {
+  const documents: (MonitorDocument | undefined)[] = new Array(files.length);
+  const skipped: Skipped[] = [];
+  let next = 0;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      const file = files[i];
+      try {
+        const info = await stat(file);
+        if (info.size > maxBytes) {
+          skipped.push({ file, reason: 'too-large' });
+          continue;
+        }
+        const bytes = await readFile(file);
+        if (bytes.subarray(0, 8192).includes(0)) {
+          skipped.push({ file, reason: 'binary' });
+          continue;
+        }
+        documents[i] = { subject: subjectOf(file), text: decoder.decode(bytes), at: info.mtimeMs };
+      } catch (error) {
+        skipped.push({ file, reason: error instanceof TypeError ? 'binary' : 'unreadable' });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  return { documents: documents.filter((d): d is MonitorDocument => d !== undefined), skipped: skipped.sort((a, b) => a.file.localeCompare(b.file)) };
+}
