@@ -2,6 +2,8 @@
 import * as vscode from 'vscode';
 import { OUTPUT_CHANNEL_NAME } from './ids';
 import { registerAnalyzeTrace } from './analyze/analyzeTraceCommand';
+import { registerAnalyzeWithLlm } from './llm/analyzeWithLlmCommand';
+import { registerApiKeyCommands } from './llm/apiKeyCommands';
 
 /** The shared services features receive. */
 export interface Services {
@@ -17,6 +19,10 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // Trace analysis: the Analyze Trace command.
   registerAnalyzeTrace(services);
+
+  // LLM upgrade: the API key in SecretStorage, and Analyze Trace with LLM (user action only).
+  registerApiKeyCommands(services);
+  registerAnalyzeWithLlm(services);
 }
 
 /** Nothing to do: everything is in context.subscriptions. */

@@ -2,11 +2,20 @@
 
 export const enum CommandId {
   AnalyzeTrace = 'agentImmune.analyzeTrace',
+  AnalyzeTraceWithLlm = 'agentImmune.analyzeTraceWithLlm',
+  SetLlmApiKey = 'agentImmune.setLlmApiKey',
+  ClearLlmApiKey = 'agentImmune.clearLlmApiKey',
 }
 
 /** Setting keys under the "agentImmune" section. */
 export const enum SettingKey {
   Section = 'agentImmune',
+  LlmBackend = 'llm.backend',
+  LlmBaseUrl = 'llm.baseUrl',
+  LlmModel = 'llm.model',
+  LlmSendTraceContent = 'llm.sendTraceContent',
+  LlmJudgeSamples = 'llm.judgeSamples',
+  LlmMaxCalls = 'llm.maxCalls',
 }
 
 /** Name of the output channel every feature logs to. */

@@ -132,7 +132,8 @@ export class LlmSession {
     const formats = this.options.transport.formats;
     const estimate = estimateTokens(messages.map((m) => m.content).join('\n'));
     for (;;) {
-      const format: ReplyFormat = formats[Math.min(this.formatIndex, formats.length - 1)];
+      const used = Math.min(this.formatIndex, formats.length - 1);
+      const format: ReplyFormat = formats[used];
       try {
         return await this.attempt(signal, async () => {
           const reply = await this.options.transport.complete({ messages, schema, format, temperature: this.options.temperature }, signal);
@@ -141,8 +142,10 @@ export class LlmSession {
           return reply.content;
         }, estimate, true);
       } catch (error) {
-        if (!(error instanceof TransportError) || error.kind !== 'unsupported-format' || this.formatIndex >= formats.length - 1) throw error;
-        this.formatIndex++;
+        if (!(error instanceof TransportError) || error.kind !== 'unsupported-format') throw error;
+        // Concurrent requests may all be refused for the same format: step down once per format, not once per request.
+        if (used === this.formatIndex) this.formatIndex++;
+        if (this.formatIndex >= formats.length) return this.fail(error);
       }
     }
   }
@@ -176,11 +179,16 @@ export class LlmSession {
           await sleep(failure.retryAfterMs ?? backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5), signal);
           continue;
         }
-        this.down = true;
-        this.warn('llm-unavailable', `the LLM endpoint failed (${failure.message}); the embedded default was used instead`);
-        return undefined;
+        return this.fail(failure);
       }
     }
+  }
+
+  /** Marks the endpoint down and says so once; every later call falls back at once. */
+  private fail(failure: TransportError): undefined {
+    this.down = true;
+    this.warn('llm-unavailable', `the LLM endpoint failed (${failure.message}); the embedded default was used instead`);
+    return undefined;
   }
 
   /** Runs `task` when fewer than `concurrency` requests are in flight. */

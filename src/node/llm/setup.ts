@@ -39,11 +39,11 @@ export function apiKeyFromEnv(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Builds the OpenAI-compatible transport, or a warning when it cannot be used (bad URL, no key for a remote endpoint). */
-export function openAiTransport(options: { baseURL?: string; model?: string; apiKey?: string; timeoutMs?: number; embeddingModel?: string }): OpenAiTransport | LlmWarning {
+export function openAiTransport(options: { baseURL?: string; model?: string; apiKey?: string; timeoutMs?: number; embeddingModel?: string; keyHint?: string }): OpenAiTransport | LlmWarning {
   const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
   if (!parseEndpoint(baseURL)) return { code: 'llm-unavailable', message: `the LLM base URL is not an http(s) URL without credentials; the embedded default was used instead` };
   if (!options.apiKey && !isLocalEndpoint(baseURL)) {
-    return { code: 'llm-unavailable', message: `no API key for ${new URL(baseURL).host} (set AGENT_IMMUNE_API_KEY or OPENAI_API_KEY); the embedded default was used instead` };
+    return { code: 'llm-unavailable', message: `no API key for ${new URL(baseURL).host} (${options.keyHint ?? 'set AGENT_IMMUNE_API_KEY or OPENAI_API_KEY'}); the embedded default was used instead` };
   }
   return new OpenAiTransport({ baseURL, model: options.model ?? DEFAULT_MODEL, apiKey: options.apiKey, timeoutMs: options.timeoutMs, embeddingModel: options.embeddingModel });
 }

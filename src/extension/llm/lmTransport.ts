@@ -1,0 +1,45 @@
+// The editor's own language models (vscode.lm) as a ChatTransport, used only from a user action. No structured output
+// there: replies are plain text held to the same JSON schema by our validation.
+import * as vscode from 'vscode';
+import { TransportError, type ChatReply, type ChatRequest, type ChatTransport, type ReplyFormat } from '../../node/llm/transport';
+
+/** Picks the editor model matching `family` (any chat model when empty); undefined when none is available. */
+export async function selectEditorModel(family: string | undefined): Promise<vscode.LanguageModelChat | undefined> {
+  const models = await vscode.lm.selectChatModels(family ? { family } : {});
+  return models[0];
+}
+
+/** Sends the judge and filter prompts to an editor language model. */
+export class VsCodeLmTransport implements ChatTransport {
+  readonly formats: readonly ReplyFormat[] = ['text'];
+  readonly model: string;
+
+  constructor(private readonly chat: vscode.LanguageModelChat) {
+    this.model = `vscode-lm:${chat.id}`;
+  }
+
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
+    const cancel = new vscode.CancellationTokenSource();
+    const onAbort = () => cancel.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      // vscode.lm has no system role: the instructions go first as a user message, the data blocks after them.
+      const messages = request.messages.map((m) => (m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content)));
+      const response = await this.chat.sendRequest(messages, { justification: 'Agent Immune scores and cleans agent outputs of the trace you asked it to analyse.' }, cancel.token);
+      let content = '';
+      for await (const part of response.text) content += part;
+      return { content, promptTokens: 0, completionTokens: 0 };
+    } catch (error) {
+      if (signal?.aborted || error instanceof vscode.CancellationError) throw new TransportError('aborted', 'cancelled');
+      if (error instanceof vscode.LanguageModelError) {
+        if (error.code === vscode.LanguageModelError.NoPermissions.name) throw new TransportError('auth', 'the editor did not allow Agent Immune to use this language model');
+        if (error.code === vscode.LanguageModelError.Blocked.name) throw new TransportError('rate-limit', 'the editor language model is over its quota');
+        if (error.code === vscode.LanguageModelError.NotFound.name) throw new TransportError('bad-request', 'the editor language model is no longer available');
+      }
+      throw new TransportError('server', `the editor language model failed: ${(error as Error)?.message ?? String(error)}`);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      cancel.dispose();
+    }
+  }
+}
