@@ -8,7 +8,7 @@ import { runCli } from '../../../src/cli/main';
 import { FakeLlmServer } from '../../support/fakeLlmServer';
 
 const KEY = 'sk-agent-immune-cli-0123456789abcdef';
-const fixture = path.resolve(__dirname, '../../fixtures/traces/small-attack.jsonl');
+const fixture = path.resolve(__dirname, '../../fixtures/traces/llm-injection.jsonl');
 
 describe('agent-immune analyze with the LLM upgrade', function () {
   this.timeout(60_000);
