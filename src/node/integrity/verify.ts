@@ -1,11 +1,17 @@
 // Verifies a workspace against its lockfile (the CLI's verify, the runtime API and the extension share it), and
 // turns findings into audit events.
-import { compareToLock, integrityStatus, sortFindings } from '../../core/integrity/compare';
+import { integrityStatus, LockComparison, sortFindings } from '../../core/integrity/compare';
 import type { AuditEvent } from '../../core/integrity/audit';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import type { FileDigest, IntegrityFinding, IntegrityStatus, Lockfile } from '../../core/integrity/types';
+import * as path from 'node:path';
+import { CONFIG_FILE_NAME } from '../../core/config';
+import { unsafeRelativePath } from '../../core/integrity/lockfile';
+import { inSkillFolder } from '../../core/integrity/scope';
+import { hashFile } from './hashFile';
 import { readLockfile } from './lockfileIo';
 import { openIntegrityWorkspace, scanWorkspace, type IntegrityWorkspace } from './scan';
+import { classifyPath } from './walk';
 
 /** Schema id of `verify --json` output. */
 export const VERIFY_SCHEMA = 'agent-immune/verify/v1';
@@ -26,6 +32,10 @@ export interface VerifyState {
   lock: Lockfile | undefined;
   digests: Map<string, FileDigest>;
   symlinkFindings: IntegrityFinding[];
+  /** The incremental comparison (undefined without a valid lockfile). */
+  comparison?: LockComparison;
+  /** Skill folders, pinned or found on disk. */
+  skillDirs: Set<string>;
 }
 
 /** Verifies `root`; `overrides` replace config settings (e.g. strict, lockfile). */
@@ -38,20 +48,63 @@ export async function verifyWorkspace(root: string, overrides: Partial<Integrity
 export async function verifyOpened(ws: IntegrityWorkspace): Promise<VerifyState> {
   const read = await readLockfile(ws.root, ws.config.lockfile);
   const base = { schema: VERIFY_SCHEMA, strict: ws.config.strict, lockfile: read.path } as const;
-  if (read.state === 'absent') return { ws, lock: undefined, digests: new Map(), symlinkFindings: [], report: { ...base, status: 'no-lockfile', findings: [] } };
-  if (read.state === 'corrupt') return { ws, lock: undefined, digests: new Map(), symlinkFindings: [], report: { ...base, status: 'corrupt-lockfile', findings: [read.finding] } };
+  const empty = { ws, lock: undefined, digests: new Map(), symlinkFindings: [], skillDirs: new Set<string>() };
+  if (read.state === 'absent') return { ...empty, report: { ...base, status: 'no-lockfile', findings: [] } };
+  if (read.state === 'corrupt') return { ...empty, report: { ...base, status: 'corrupt-lockfile', findings: [read.finding] } };
   const scan = await scanWorkspace(ws, read.lock, false);
-  const state: VerifyState = { ws, lock: read.lock, digests: scan.digests, symlinkFindings: scan.findings, report: { ...base, status: 'clean', findings: [] } };
+  const state: VerifyState = {
+    ws,
+    lock: read.lock,
+    digests: scan.digests,
+    symlinkFindings: scan.findings,
+    comparison: new LockComparison(read.lock, scan.digests),
+    skillDirs: new Set([...Object.keys(read.lock.skills), ...scan.skillDirs]),
+    report: { ...base, status: 'clean', findings: [] },
+  };
   return recompare(state);
 }
 
-/** Recomputes findings from the state's digests (after the extension updated some of them). */
-export function recompare(state: VerifyState): VerifyState {
-  if (!state.lock) return state;
+/** Recomputes the report from the state's comparison (after reverifyPaths updated some paths). */
+function recompare(state: VerifyState): VerifyState {
+  if (!state.comparison) return state;
   const symlinked = new Set(state.symlinkFindings.map((f) => f.path));
-  const findings = sortFindings([...compareToLock(state.lock, state.digests).filter((f) => !(f.code === 'missing' && symlinked.has(f.path))), ...state.symlinkFindings]);
+  const findings = sortFindings([...state.comparison.findings().filter((f) => !(f.code === 'missing' && symlinked.has(f.path))), ...state.symlinkFindings]);
   state.report = { ...state.report, status: integrityStatus(findings), findings };
   return state;
+}
+
+/** True when a change to `file` can change the scope or the lockfile itself, so only a full verify is correct. */
+export function needsFullVerify(ws: IntegrityWorkspace, file: string): boolean {
+  return file === ws.config.lockfile || file === CONFIG_FILE_NAME || file === '.gitignore' || ws.matcher.isSkillMarker(file);
+}
+
+/** True when `file` is in the pinned scope or pinned by the lockfile (others never change the findings). */
+export function inScope(state: VerifyState, file: string): boolean {
+  return Boolean(state.lock?.files[file]) || state.ws.matcher.isPrompt(file) || inSkillFolder(file, state.skillDirs) || state.digests.has(file);
+}
+
+/**
+ * Re-verifies after some files changed: rehashes only those in scope and recompares (milliseconds); falls back to a
+ * full verify when a change can move the scope (a skill marker, the lockfile, the config, .gitignore).
+ */
+export async function reverifyPaths(state: VerifyState, files: Iterable<string>): Promise<VerifyState> {
+  const changed = [...new Set(files)];
+  if (!state.lock || changed.some((file) => needsFullVerify(state.ws, file))) {
+    return verifyOpened(await openIntegrityWorkspace(state.ws.root, { strict: state.ws.config.strict, lockfile: state.ws.config.lockfile }));
+  }
+  const relevant = changed.filter((file) => !unsafeRelativePath(file) && !state.ws.matcher.isExcluded(file, false) && inScope(state, file));
+  const kinds = await Promise.all(relevant.map((file) => classifyPath(state.ws.root, path.join(state.ws.root, file))));
+  const digests = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file), false).catch(() => undefined) : undefined)));
+  const touched = new Set(relevant);
+  state.symlinkFindings = state.symlinkFindings.filter((f) => !touched.has(f.path));
+  relevant.forEach((file, i) => {
+    const digest = digests[i];
+    if (digest) state.digests.set(file, digest);
+    else state.digests.delete(file);
+    state.comparison?.update(file, digest);
+    if (kinds[i] === 'outside') state.symlinkFindings.push({ code: 'symlink-outside-root', path: file });
+  });
+  return recompare(state);
 }
 
 /** Audit events for the findings worth recording (everything but advisory `unpinned`), decided as warn or block. */

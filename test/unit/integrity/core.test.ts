@@ -1,7 +1,7 @@
 // The pure integrity core: sha256 against node:crypto, every lockfile corruption, every finding code, the scope.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { compareToLock, integrityStatus, blocksUnderStrict } from '../../../src/core/integrity/compare';
+import { compareToLock, integrityStatus, blocksUnderStrict, LockComparison } from '../../../src/core/integrity/compare';
 import { buildLockfile, parseLockfile, serializeLockfile, skillFolderOf, treeHash } from '../../../src/core/integrity/lockfile';
 import { resolveIntegrityConfig, ScopeMatcher, selectPinned, DEFAULT_INTEGRITY_CONFIG } from '../../../src/core/integrity/scope';
 import { fromBase64, sha256, sriSha256, toHex } from '../../../src/core/integrity/sha256';
@@ -122,6 +122,18 @@ describe('integrity: findings', () => {
     current.set('skills/a/run2.sh', digest('echo a'));
     const [finding] = compareToLock(lock, current);
     assert.equal(finding.code === 'renamed' && finding.from, 'skills/a/run.sh');
+  });
+  it('updating a comparison path by path gives the same findings as comparing from scratch', () => {
+    const current = base();
+    const comparison = new LockComparison(lock, current);
+    const steps: [string, FileDigest | undefined][] = [['AGENTS.md', undefined], ['skills/a/x.md', digest('agents')], ['skills/a/SKILL.md', digest('evil')], ['AGENTS.md', digest('agents')], ['skills/a/SKILL.md', digest('skill a')]];
+    for (const [path, d] of steps) {
+      if (d) current.set(path, d);
+      else current.delete(path);
+      comparison.update(path, d);
+      assert.deepEqual(comparison.findings(), compareToLock(lock, current), path);
+    }
+    assert.deepEqual(comparison.findings().map((f) => f.code), ['unpinned']);
   });
   it('only unpinned findings do not block under strict; symlink-outside-root does', () => {
     assert.equal(blocksUnderStrict([{ code: 'unpinned', path: 'x', actual: sri('x') }]), false);
