@@ -7,6 +7,11 @@ export const enum CommandId {
   ClearLlmApiKey = 'agentImmune.clearLlmApiKey',
 }
 
+/** Webview panel view types. */
+export const enum ViewId {
+  GraphPanel = 'agentImmune.graphView',
+}
+
 /** Setting keys under the "agentImmune" section. */
 export const enum SettingKey {
   Section = 'agentImmune',

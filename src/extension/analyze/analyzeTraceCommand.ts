@@ -17,7 +17,7 @@ const LARGE_TRACE_BYTES = 2 * 1024 * 1024;
 export function registerAnalyzeTrace(services: Services): void {
   // Flagged output lines of analysed traces, shown in the Problems view.
   const diagnostics = vscode.languages.createDiagnosticCollection('agent-immune-trace');
-  services.context.subscriptions.push(diagnostics);
+  services.context.subscriptions.push(diagnostics, { dispose: () => GraphPanel.disposeAll() });
   services.context.subscriptions.push(
     vscode.commands.registerCommand(CommandId.AnalyzeTrace, (uri?: vscode.Uri) => analyzeTraceCommand(services, diagnostics, uri)),
   );

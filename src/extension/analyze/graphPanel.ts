@@ -1,0 +1,186 @@
+// The infection-graph webview panel for one trace: strict CSP shell, typed messages both ways, re-analysis (debounced,
+// in a worker) while open when the trace changes, exports (HTML report, PNG). Owns its disposables (webview sample).
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GraphViewPayload } from '../../core/graphview/types';
+import { computeLayout } from '../../core/graphview/layout';
+import { topologyKey } from '../../core/graphview/payload';
+import { InputError } from '../../core/errors';
+import { runAnalysisJob } from '../../node/analysisJob';
+import { reportHtmlFor } from '../../node/graphReport';
+import type { HostMessage } from '../../webview/protocol';
+import type { Services } from '../extension';
+import { ViewId } from '../ids';
+import { handlePageMessage } from './pageMessages';
+import { panelHtml } from './panelHtml';
+import { publishTraceDiagnostics } from './traceDiagnostics';
+
+/** Delay after the last change of the trace file before re-analysing. */
+export const REANALYSE_DEBOUNCE_MS = 600;
+
+/** What a panel needs from the command that opened it. */
+export interface PanelContext {
+  services: Services;
+  diagnostics: vscode.DiagnosticCollection;
+  /** Folder whose config applies to the trace. */
+  root: string;
+}
+
+/** One panel per trace file. */
+export class GraphPanel {
+  private static readonly panels = new Map<string, GraphPanel>();
+  private readonly _disposables: vscode.Disposable[] = [];
+  private payload: GraphViewPayload;
+  private generation = 0;
+  private ready = false;
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+  private running: AbortController | undefined;
+
+  /** Shows (or reuses) the panel for `uri` with a fresh payload. */
+  static show(context: PanelContext, uri: vscode.Uri, payload: GraphViewPayload): GraphPanel {
+    const existing = GraphPanel.panels.get(uri.toString());
+    if (existing) {
+      existing.update(payload);
+      existing.panel.reveal(undefined, true);
+      return existing;
+    }
+    const extensionUri = context.services.context.extensionUri;
+    const panel = vscode.window.createWebviewPanel(ViewId.GraphPanel, `Infection graph: ${path.basename(uri.fsPath)}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      enableCommandUris: false,
+      retainContextWhenHidden: false,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+    });
+    const created = new GraphPanel(panel, context, uri, payload);
+    GraphPanel.panels.set(uri.toString(), created);
+    return created;
+  }
+
+  /** Closes every open panel (extension deactivation). */
+  static disposeAll(): void {
+    for (const panel of [...GraphPanel.panels.values()]) panel.dispose();
+  }
+
+  /** The open panel for a trace, if any (tests and the command use it). */
+  static get(uri: vscode.Uri): GraphPanel | undefined {
+    return GraphPanel.panels.get(uri.toString());
+  }
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly context: PanelContext,
+    readonly uri: vscode.Uri,
+    payload: GraphViewPayload,
+  ) {
+    this.payload = payload;
+    const webview = panel.webview;
+    const extensionUri = context.services.context.extensionUri;
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64url'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'graphview.css')).toString(),
+      title: panel.title,
+    });
+    this._disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+    );
+    // Re-analyse when the trace changes on disk (saves included) while the panel is open.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), path.basename(uri.fsPath)));
+    this._disposables.push(watcher, watcher.onDidChange(() => this.scheduleReanalysis()), watcher.onDidCreate(() => this.scheduleReanalysis()));
+  }
+
+  /** Sends a new payload to the page (drawn once the page said it is ready). */
+  update(payload: GraphViewPayload): void {
+    this.payload = payload;
+    this.generation++;
+    if (this.ready) void this.post({ type: 'analysis', generation: this.generation, payload });
+  }
+
+  /** Closes the panel and releases everything it holds. */
+  dispose(): void {
+    GraphPanel.panels.delete(this.uri.toString());
+    if (this.debounce) clearTimeout(this.debounce);
+    this.running?.abort();
+    this.panel.dispose();
+    while (this._disposables.length) this._disposables.pop()?.dispose();
+  }
+
+  private post(message: HostMessage): Thenable<boolean> {
+    return this.panel.webview.postMessage(message);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const output = this.context.services.output;
+    try {
+      const accepted = await handlePageMessage(raw, {
+        ready: () => {
+          this.ready = true;
+          void this.post({ type: 'analysis', generation: this.generation, payload: this.payload });
+        },
+        openLine: (line) => this.openLine(line),
+        savePng: (png) => this.saveFile(png, 'png', 'PNG image'),
+        saveHtml: async () => this.saveFile(Buffer.from(await reportHtmlFor(this.payload, this.context.services.context.extensionPath), 'utf8'), 'html', 'HTML report'),
+        reanalyse: () => this.reanalyse(),
+      });
+      if (!accepted) output.warn('Infection graph: ignored a malformed message from the page');
+    } catch (error) {
+      output.error(`Infection graph: ${(error as Error).message}`);
+      void vscode.window.showErrorMessage(`Agent Immune: ${(error as Error).message}`);
+    }
+  }
+
+  private async openLine(line: number): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(this.uri);
+    if (line > document.lineCount) return;
+    const range = document.lineAt(line - 1).range;
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(range.start, range.start), preserveFocus: false });
+  }
+
+  private async saveFile(bytes: Uint8Array, extension: 'png' | 'html', label: string): Promise<void> {
+    const base = this.uri.fsPath.replace(/\.[^./\\]+$/, '');
+    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${base}.graph.${extension}`), filters: { [label]: [extension] }, saveLabel: `Save ${label}` });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, bytes);
+    this.context.services.output.info(`Infection graph: saved ${label} to ${target.fsPath}`);
+  }
+
+  private scheduleReanalysis(): void {
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => {
+      this.debounce = undefined;
+      void this.reanalyse();
+    }, REANALYSE_DEBOUNCE_MS);
+  }
+
+  /** Re-analyses the trace in a worker; a newer run cancels an older one, and stale results are dropped. */
+  private async reanalyse(): Promise<void> {
+    this.running?.abort();
+    const controller = new AbortController();
+    this.running = controller;
+    const output = this.context.services.output;
+    void this.post({ type: 'status', state: 'analysing' });
+    try {
+      const payload = await runAnalysisJob(
+        { file: this.uri.fsPath, root: this.context.root, title: vscode.workspace.asRelativePath(this.uri), positions: this.payload.positions },
+        { signal: controller.signal, workerScript: path.join(this.context.services.context.extensionPath, 'dist', 'analysisWorker.js') },
+      );
+      if (this.running !== controller) return;
+      // Keep the layout when the topology did not change, so nothing jumps.
+      if (topologyKey(payload.analysis) !== topologyKey(this.payload.analysis)) payload.positions = computeLayout(payload.analysis.agents.map((a) => a.id), payload.analysis.edges);
+      publishTraceDiagnostics(this.context.diagnostics, this.uri, payload);
+      this.update(payload);
+      void this.post({ type: 'status', state: 'idle' });
+      output.info(`Infection graph: re-analysed ${vscode.workspace.asRelativePath(this.uri)}`);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const message = error instanceof InputError ? error.toString() : (error as Error).message;
+      output.error(`Infection graph: re-analysis failed: ${message}`);
+      void this.post({ type: 'status', state: 'error', message });
+    } finally {
+      if (this.running === controller) this.running = undefined;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+// Runs a trace analysis plus the graph-view payload off the caller's thread: in a worker_thread when the built worker
+// bundle is present (the extension host stays responsive and cancel terminates the worker), in-process otherwise.
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { analyzeTrace } from '../core/guard/analyze';
+import { InputError, type InputErrorKind } from '../core/errors';
+import { buildGraphViewPayload } from '../core/graphview/payload';
+import type { GraphViewPayload } from '../core/graphview/types';
+import { loadProjectConfig } from './config';
+import { readAnyTrace } from './readAnyTrace';
+
+/** What to analyse. */
+export interface AnalysisJobInput {
+  file: string;
+  /** Folder whose agent-immune.config.json applies. */
+  root: string;
+  /** Name shown for the trace (relative path). */
+  title: string;
+  /** Positions of the previous payload, reused when the topology is unchanged. */
+  positions?: number[];
+}
+
+/** Messages the worker posts back. */
+export type AnalysisWorkerMessage =
+  | { type: 'round'; round: number; rounds: number }
+  | { type: 'done'; payload: GraphViewPayload }
+  | { type: 'error'; kind?: InputErrorKind; message: string; file?: string; line?: number };
+
+/** Options for a job. */
+export interface AnalysisJobOptions {
+  signal?: AbortSignal;
+  onRound?: (round: number, rounds: number) => void;
+  /** The built worker bundle (dist/analysisWorker.js); in-process when absent. */
+  workerScript?: string;
+}
+
+/** Reads, analyses and builds the view payload in the current thread. */
+export async function analyseForView(input: AnalysisJobInput, signal?: AbortSignal, onRound?: (round: number, rounds: number) => void): Promise<GraphViewPayload> {
+  const config = await loadProjectConfig(input.root);
+  const trace = await readAnyTrace(input.file);
+  trace.source = input.title;
+  const analysis = await analyzeTrace(trace, { config, signal, onRound });
+  signal?.throwIfAborted();
+  const samePositions = input.positions && input.positions.length === analysis.agents.length * 2 ? input.positions : undefined;
+  return buildGraphViewPayload(trace, analysis, { title: input.title, positions: samePositions });
+}
+
+/** Runs a job in a worker when possible; rejects with InputError for bad input and AbortError on cancel. */
+export function runAnalysisJob(input: AnalysisJobInput, options: AnalysisJobOptions = {}): Promise<GraphViewPayload> {
+  if (!options.workerScript || !existsSync(options.workerScript)) return analyseForView(input, options.signal, options.onRound);
+  const script = options.workerScript;
+  return new Promise((resolve, reject) => {
+    options.signal?.throwIfAborted();
+    const worker = new Worker(script, { workerData: input });
+    const abort = () => {
+      void worker.terminate();
+      reject(options.signal?.reason ?? new Error('cancelled'));
+    };
+    options.signal?.addEventListener('abort', abort, { once: true });
+    const settle = () => options.signal?.removeEventListener('abort', abort);
+    worker.on('message', (message: AnalysisWorkerMessage) => {
+      if (message.type === 'round') options.onRound?.(message.round, message.rounds);
+      else {
+        settle();
+        void worker.terminate();
+        if (message.type === 'done') resolve(message.payload);
+        else reject(message.kind ? new InputError(message.kind, message.message, message.file, message.line) : new Error(message.message));
+      }
+    });
+    worker.on('error', (error) => {
+      settle();
+      reject(error);
+    });
+  });
+}

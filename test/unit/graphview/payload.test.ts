@@ -1,0 +1,75 @@
+// The view payload: outputs aligned with agents, filter spans, truncation, a deterministic layout, report escaping.
+import * as assert from 'node:assert/strict';
+import { analyzeTrace } from '../../../src/core/guard/analyze';
+import { computeLayout } from '../../../src/core/graphview/layout';
+import { buildGraphViewPayload, topologyKey } from '../../../src/core/graphview/payload';
+import { jsonForScript, renderReportHtml } from '../../../src/core/graphview/reportHtml';
+import { MAX_OUTPUT_CHARS, PAYLOAD_ELEMENT_ID } from '../../../src/core/graphview/types';
+import { isGraphViewPayload } from '../../../src/webview/protocol';
+import { smallPayload, traceOf } from './fixture';
+
+describe('graph view payload', () => {
+  it('aligns outputs and positions with the analysis agents and marks what the filter removes', async () => {
+    const payload = await smallPayload();
+    const ids = payload.analysis.agents.map((a) => a.id);
+    assert.deepEqual(ids, ['a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
+    assert.equal(payload.positions.length, 12);
+    assert.ok(payload.positions.every(Number.isFinite));
+    assert.equal(payload.outputs[0].length, payload.analysis.rounds.length);
+    const attackerRound0 = payload.outputs[0][0];
+    assert.ok(attackerRound0 && attackerRound0.line === 2 && attackerRound0.removed.length > 0);
+    assert.ok(attackerRound0.removed.every((s) => s.start >= 0 && s.end <= attackerRound0.text.length));
+    assert.deepEqual(payload.outputs[3][0]?.removed, []);
+    assert.ok(isGraphViewPayload(payload));
+  });
+
+  it('truncates a huge output and counts what it cut', async () => {
+    const big = 'x'.repeat(MAX_OUTPUT_CHARS + 500);
+    const trace = traceOf([
+      JSON.stringify({ type: 'message', round: 0, from: 'a', to: ['b'], content: big }),
+      JSON.stringify({ type: 'message', round: 0, from: 'b', to: ['a'], content: 'fine. Answer: B' }),
+    ].join('\n'));
+    const payload = buildGraphViewPayload(trace, await analyzeTrace(trace));
+    assert.equal(payload.outputs[0][0]?.text.length, MAX_OUTPUT_CHARS);
+    assert.equal(payload.outputs[0][0]?.truncated, 500);
+  });
+
+  it('lays out the same graph the same way every time, and reuses positions when told', async () => {
+    const agents = ['a', 'b', 'c', 'd', 'e'];
+    const edges: [string, string][] = [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'a'], ['a', 'e']];
+    assert.deepEqual(computeLayout(agents, edges), computeLayout(agents, edges));
+    const payload = await smallPayload();
+    const trace = traceOf('{"type":"message","round":0,"from":"a1","to":["a2"],"content":"hi"}');
+    const again = buildGraphViewPayload(trace, payload.analysis, { positions: payload.positions });
+    assert.deepEqual(again.positions, payload.positions);
+    assert.equal(topologyKey(payload.analysis), topologyKey(again.analysis));
+  });
+});
+
+describe('HTML report', () => {
+  const hostile = '</script><script>alert(1)</script><!-- \u2028\u2029 &amp;';
+
+  it('escapes JSON so it cannot close its script element', () => {
+    const json = jsonForScript({ text: hostile });
+    assert.ok(!/[<>&\u2028\u2029]/.test(json));
+    assert.deepEqual(JSON.parse(json), { text: hostile });
+  });
+
+  it('inlines script, style and payload under a nonce CSP, with hostile text inert', async () => {
+    const payload = await smallPayload();
+    payload.title = hostile;
+    payload.outputs[0][0] = { text: hostile, truncated: 0, removed: [] };
+    const html = renderReportHtml({ script: 'var s = "</script>";', css: 'a{}</style>', payload, nonce: 'abcdefghijklmnopqrstuv' });
+    assert.equal(html.match(/<\/script>/gi)?.length, 2, 'only the two real closing tags');
+    assert.equal(html.match(/<\/style>/gi)?.length, 1);
+    assert.match(html, /Content-Security-Policy" content="default-src 'none'; script-src 'nonce-abcdefghijklmnopqrstuv'/);
+    const data = new RegExp(`<script type="application/json" id="${PAYLOAD_ELEMENT_ID}">(.*?)</script>`, 's').exec(html);
+    assert.ok(data);
+    assert.equal(JSON.parse(data[1]).outputs[0][0].text, hostile);
+  });
+
+  it('refuses a weak nonce', async () => {
+    const payload = await smallPayload();
+    assert.throws(() => renderReportHtml({ script: '', css: '', payload, nonce: 'x"' }));
+  });
+});
