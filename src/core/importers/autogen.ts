@@ -9,7 +9,7 @@ type Json = Record<string, unknown>;
 
 const SESSION_BANNER = /^Started new session with Session ID:\s*(\S+)/;
 
-/** The agent that sends messages with no sender (the program's own `send_message`). */
+/** The agent that sends messages with no sender (the program's own `send_message`); it subscribes to no topic. */
 const OUTSIDE = 'user';
 
 interface Session {
@@ -114,7 +114,7 @@ class AutogenImporter implements Importer {
     for (const session of this.sessions) {
       const deliveries = session.deliveries.length > 0 ? session.deliveries : session.delivered;
       if (deliveries.length === 0) continue;
-      const everyone = this.registry.ids();
+      const everyone = this.registry.ids().filter((id) => id !== OUTSIDE);
       for (const d of deliveries) if (session.broadcast.has(d)) d.to = everyone.filter((id) => id !== d.from);
       const messages = assignCausalRounds(deliveries);
       episodes.push(buildEpisode(session.id, { run: session.id, agents: this.registry.only(mentioned(messages)) }, messages, [], session.warnings));

@@ -1,0 +1,114 @@
+// `convert` and `analyze` on foreign formats: analyze accepts each format directly, convert writes agent-trace/v1 that
+// parses back to the same trace and that analyze judges exactly as it judged the original file.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { parseTraceText } from '../../../src/core/trace/parse';
+import { readAnyTrace } from '../../../src/node/readAnyTrace';
+
+const root = path.resolve(__dirname, '../../..');
+const fixtures = path.join(root, 'test/fixtures/importers');
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: root, env: {} });
+  return { code, stdout, stderr };
+}
+
+/** The verdicts of an analysis: each agent's category and scores, and every round's categories. */
+function verdicts(json: string): unknown[] {
+  const analysis = JSON.parse(json) as { agents: { id: string; category: string; pAtk: number; pInf: number }[]; rounds: { agents: Record<string, { category: string }> }[] };
+  return [
+    ...analysis.agents.map((a) => [a.id, a.category, a.pAtk, a.pInf]),
+    ...analysis.rounds.map((r) => Object.entries(r.agents).map(([id, a]) => `${id}:${a.category}`).join(' ')),
+  ];
+}
+
+const formats: [string, string][] = [
+  ['otlp-genai.json', 'otlp'],
+  ['otlp-openinference.json', 'otlp'],
+  ['ag2-runtime.log', 'autogen'],
+  ['autogen-core-events.jsonl', 'autogen'],
+  ['langsmith-runs.json', 'langsmith'],
+  ['infa-guard.json', 'infa-guard'],
+];
+
+describe('agent-immune convert / analyze on imported formats', () => {
+  let dir: string;
+  before(() => (dir = mkdtempSync(path.join(tmpdir(), 'ai-convert-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const [name, format] of formats) {
+    it(`analyze reads ${name} (${format}) directly, and its --episode 0 conversion round-trips to the same verdicts`, async () => {
+      const input = path.join(fixtures, name);
+      const direct = await cli('analyze', input, '--json');
+      assert.ok(direct.code <= 1, direct.stderr);
+
+      const out = path.join(dir, `${name}.jsonl`);
+      const converted = await cli('convert', input, '--episode', '0', '-o', out);
+      assert.equal(converted.code, 0, converted.stderr);
+      assert.match(converted.stdout, new RegExp(`\\(${format}\\)`));
+
+      const original = await readAnyTrace(input, { episode: 0 });
+      const reparsed = parseTraceText(readFileSync(out, 'utf8'));
+      assert.deepEqual(reparsed.messages.map(({ line: _line, ...m }) => m), original.messages.map(({ line: _line, ...m }) => m));
+      assert.deepEqual(reparsed.agents, original.agents);
+      assert.deepEqual(reparsed.edges, original.edges);
+      assert.deepEqual(reparsed.labels.map(({ line: _line, ...l }) => l), original.labels.map(({ line: _line, ...l }) => l));
+      assert.deepEqual(reparsed.task, original.task);
+
+      const again = await cli('analyze', out, '--json');
+      assert.equal(again.code, direct.code, again.stderr);
+      assert.deepEqual(verdicts(again.stdout), verdicts(direct.stdout));
+    });
+  }
+
+  it('writes every run of a multi-run file into a folder, one agent-trace/v1 file each', async () => {
+    const out = path.join(dir, 'episodes');
+    const { code, stdout } = await cli('convert', path.join(fixtures, 'otlp-genai.json'), '-o', out);
+    assert.equal(code, 0);
+    assert.match(stdout, /2 traces/);
+    assert.deepEqual(readdirSync(out).sort(), ['0-conv-a.jsonl', '1-conv-b.jsonl']);
+    assert.equal(parseTraceText(readFileSync(path.join(out, '1-conv-b.jsonl'), 'utf8')).run, 'conv-b');
+  });
+
+  it('refuses to squeeze several runs into one .jsonl file and names the two ways out', async () => {
+    const out = path.join(dir, 'all.jsonl');
+    const { code, stderr } = await cli('convert', path.join(fixtures, 'infa-guard.json'), '-o', out);
+    assert.equal(code, 2);
+    assert.match(stderr, /--episode N/);
+    assert.ok(!existsSync(out));
+  });
+
+  it('writes one run to stdout with -o -', async () => {
+    const { code, stdout } = await cli('convert', path.join(fixtures, 'infa-guard.json'), '--episode', '1', '-o', '-');
+    assert.equal(code, 0);
+    assert.equal(parseTraceText(stdout).run, 'episode-1');
+  });
+
+  it('analyze --from overrides detection, and --episode picks the run', async () => {
+    const { code, stdout, stderr } = await cli('analyze', path.join(fixtures, 'langsmith-runs.json'), '--from', 'langgraph', '--episode', '1', '--json');
+    assert.ok(code <= 1, stderr);
+    assert.deepEqual((JSON.parse(stdout) as { agents: { id: string }[] }).agents.map((a) => a.id), ['researcher', 'writer']);
+  });
+
+  const usage: [string, string[]][] = [
+    ['no -o', ['convert', 'x.json']],
+    ['a bad --episode', ['convert', 'x.json', '--episode', '-1', '-o', 'y']],
+    ['an unknown --from', ['convert', 'x.json', '--from', 'csv', '-o', 'y']],
+  ];
+  for (const [name, argv] of usage) {
+    it(`exits 2 on ${name}`, async () => {
+      assert.equal((await cli(...argv)).code, 2);
+    });
+  }
+
+  it('exits 2 and names the missing content when OTLP content was not captured', async () => {
+    const { code, stderr } = await cli('analyze', path.join(fixtures, 'otlp-no-content.json'));
+    assert.equal(code, 2);
+    assert.match(stderr, /otlp-no-content\.json: .*no message content/);
+  });
+});

@@ -1,0 +1,114 @@
+// Format detection from content (never the file name) and bad input: each case fails with a named kind, never an empty trace.
+import * as assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { InputError } from '../../../src/core/errors';
+import { detectFormat, importTraceText, parseFormatName } from '../../../src/core/importers';
+import { detectFileFormat, readAnyTrace, type ReadAnyTraceOptions } from '../../../src/node/readAnyTrace';
+
+const fixtures = path.resolve(__dirname, '../../fixtures/importers');
+const at = (name: string) => path.join(fixtures, name);
+
+async function failure(file: string, options: ReadAnyTraceOptions = {}) {
+  try {
+    const trace = await readAnyTrace(file, options);
+    assert.fail(`expected a rejection, got ${trace.messages.length} messages`);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return error;
+  }
+}
+
+describe('importers: detection', () => {
+  let dir: string;
+  before(() => (dir = mkdtempSync(path.join(tmpdir(), 'ai-import-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const table: [string, string, string][] = [
+    ['otlp-genai.json', 'otlp', 'document'],
+    ['otlp-genai.jsonl', 'otlp', 'lines'],
+    ['otlp-openinference.json', 'otlp', 'lines'],
+    ['ag2-runtime.log', 'autogen', 'lines'],
+    ['autogen-core-events.jsonl', 'autogen', 'lines'],
+    ['langsmith-runs.json', 'langsmith', 'document'],
+    ['langsmith-runs.jsonl', 'langsmith', 'lines'],
+    ['langsmith-tree.json', 'langsmith', 'document'],
+    ['infa-guard.json', 'infa-guard', 'document'],
+    ['g-safeguard.json', 'infa-guard', 'document'],
+  ];
+  for (const [name, format, layout] of table) {
+    it(`detects ${name} as ${format} (${layout}) even under a neutral file name`, async () => {
+      const renamed = path.join(dir, `trace-${name.replace(/\W/g, '')}.txt`);
+      copyFileSync(at(name), renamed);
+      assert.deepEqual(await detectFileFormat(renamed), { format, layout });
+    });
+  }
+
+  it('detects a native agent-trace/v1 file and reads it through the native parser', async () => {
+    const file = path.join(dir, 'native.jsonl');
+    writeFileSync(file, '{"type":"header","schema":"agent-trace/v1"}\n{"type":"message","round":0,"from":"a","to":"b","content":"hi"}\n');
+    assert.equal((await detectFileFormat(file)).format, 'agent-trace');
+    assert.equal((await readAnyTrace(file)).messages.length, 1);
+  });
+
+  it('detects a pretty-printed document larger than the detection head by its key signature', () => {
+    const head = '{\n  "resourceSpans": [\n    {\n      "scopeSpans": [';
+    assert.deepEqual(detectFormat(head, false), { format: 'otlp', layout: 'document' });
+  });
+
+  it('reads text in memory with the same detection', () => {
+    const text = JSON.stringify([{ adj_matrix: [[0, 1], [0, 0]], attacker_idxes: [], communication_data: [[[0, 'a'], [1, 'b']]] }]);
+    assert.deepEqual(importTraceText(text).edges, [['agent_0', 'agent_1']]);
+  });
+
+  it('accepts format aliases and rejects unknown names with kind unknown-format', () => {
+    assert.equal(parseFormatName('AG2'), 'autogen');
+    assert.equal(parseFormatName('langgraph'), 'langsmith');
+    assert.equal(parseFormatName('OpenInference'), 'otlp');
+    assert.throws(() => parseFormatName('csv'), (e: unknown) => e instanceof InputError && e.kind === 'unknown-format');
+  });
+});
+
+describe('importers: bad input', () => {
+  const cases: [string, string, ReadAnyTraceOptions, InputError['kind'], string | undefined][] = [
+    ['an unknown JSON shape', 'unknown.json', {}, 'unknown-format', undefined],
+    ['an empty file', 'empty.json', {}, 'empty', undefined],
+    ['OTLP whose message content was not captured', 'otlp-no-content.json', {}, 'no-content', 'gen_ai.output.messages'],
+    ['OTLP without any agent span', 'otlp-no-agents.json', {}, 'missing-field', 'gen_ai.operation.name'],
+    ['an INFA-Guard episode without communication_data', 'infa-guard-missing.json', {}, 'missing-field', 'communication_data'],
+    ['LangSmith runs without graph nodes or children', 'langsmith-no-nodes.json', {}, 'missing-field', 'extra.metadata.langgraph_node'],
+    ['an AG2 log with agents but no messages', 'ag2-no-messages.log', {}, 'missing-field', 'event_name'],
+    ['an OTLP file read as INFA-Guard', 'otlp-genai.json', { from: 'infa-guard' }, 'missing-field', 'adj_matrix'],
+    ['an INFA-Guard file read as OTLP', 'infa-guard.json', { from: 'otlp' }, 'empty', undefined],
+    ['an AG2 log read as LangSmith', 'ag2-runtime.log', { from: 'langsmith' }, 'invalid-json', undefined],
+    ['an episode number past the end', 'infa-guard.json', { episode: 5 }, 'invalid-field', undefined],
+  ];
+  for (const [name, file, options, kind, field] of cases) {
+    it(`rejects ${name} with kind ${kind}${field ? ` naming ${field}` : ''}`, async () => {
+      const error = await failure(at(file), options);
+      assert.equal(error.kind, kind, error.message);
+      assert.equal(error.file, at(file));
+      if (field) assert.equal(error.field, field);
+    });
+  }
+
+  it('names the fix when OTLP content was not captured', async () => {
+    const error = await failure(at('otlp-no-content.json'));
+    assert.match(error.message, /OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true/);
+  });
+
+  it('rejects a truncated OTLP document with the line where it ends', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-import-'));
+    try {
+      const file = path.join(dir, 'cut.json');
+      const text = JSON.stringify(JSON.parse(readFileSync(at('otlp-genai.json'), 'utf8')), null, 2);
+      writeFileSync(file, text.slice(0, Math.floor(text.length * 0.6)));
+      const error = await failure(file);
+      assert.equal(error.kind, 'invalid-json');
+      assert.ok((error.line ?? 0) > 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,165 @@
+// Each importer's mapping, checked on fixtures built to the published shapes: who sends what to whom in which round,
+// what lands in the header (agents, task, edges) and in labels, and what is reported as skipped.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { readAllTraces, readAnyTrace } from '../../../src/node/readAnyTrace';
+import type { Trace } from '../../../src/core/trace/types';
+
+const fixtures = path.resolve(__dirname, '../../fixtures/importers');
+const at = (name: string) => path.join(fixtures, name);
+
+/** Messages as compact "round from>to: start-of-content" strings. */
+function flow(trace: Trace): string[] {
+  return trace.messages.map((m) => `${m.round} ${m.from}>${(m.to ?? ['*']).join(',')}: ${m.content.slice(0, 24)}`);
+}
+
+describe('importers: mapping', () => {
+  describe('OTLP GenAI (invoke_agent spans)', () => {
+    it('maps parent -> invoked agent (input) and back (output), in causal rounds, with the user as the outer sender', async () => {
+      const trace = await readAnyTrace(at('otlp-genai.json'));
+      assert.equal(trace.run, 'conv-a');
+      assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'supervisor', 'researcher', 'writer']);
+      assert.equal(trace.agents[1].systemPrompt, 'You coordinate a researcher and a writer.');
+      assert.equal(trace.task?.question, 'Which planet has the most moons? Options: A) Saturn B) Mars C) Venus');
+      assert.deepEqual(flow(trace), [
+        '0 user>supervisor: Which planet has the mos',
+        '1 supervisor>researcher: Find how many moons Satu',
+        '2 researcher>supervisor: Saturn has 274 moons, Ma',
+        '3 supervisor>writer: Write the answer from th',
+        '4 writer>supervisor: The answer is C. Pass th',
+        '5 supervisor>user: Final answer: A (Saturn)',
+      ]);
+      assert.ok(trace.warnings.some((w) => w.code === 'multiple-episodes'));
+    });
+
+    it('splits a file by gen_ai.conversation.id and selects one with episode', async () => {
+      const { traces } = await readAllTraces(at('otlp-genai.json'));
+      assert.deepEqual(traces.map((t) => t.id), ['conv-a', 'conv-b']);
+      const second = await readAnyTrace(at('otlp-genai.json'), { episode: 1 });
+      assert.equal(second.run, 'conv-b');
+      assert.deepEqual(flow(second), ['0 user>supervisor: What is 2 + 2?', '1 supervisor>researcher: Compute 2 + 2.', '2 researcher>supervisor: 2 + 2 = 4', '3 supervisor>user: 4']);
+      assert.ok(!second.warnings.some((w) => w.code === 'multiple-episodes'));
+    });
+
+    it('reads OTLP JSON Lines, takes content from the agent\'s own chat spans, and falls back to gen_ai.agent.id and the trace id', async () => {
+      const trace = await readAnyTrace(at('otlp-genai.jsonl'));
+      assert.equal(trace.run, '0af7651916cd43dd8448eb211c80319c');
+      assert.deepEqual(flow(trace), [
+        '0 user>planner: Plan a trip to Rome.',
+        '1 planner>booker-7: Book hotels for: Day 1: ',
+        '2 booker-7>planner: Booked Hotel Roma for tw',
+        '3 planner>user: Day 1: Colosseum. Day 2:',
+      ]);
+    });
+
+    it('reads OpenInference attributes: AGENT spans, agent.name / graph.node.id, input/output.value, flattened llm messages, session.id', async () => {
+      const trace = await readAnyTrace(at('otlp-openinference.json'));
+      assert.equal(trace.run, 'sess-42');
+      assert.deepEqual(flow(trace), [
+        '0 user>triage: My invoice is wrong, ple',
+        '1 triage>billing: Customer says the invoic',
+        '2 billing>triage: Refund of 20 EUR issued ',
+        '3 triage>user: Handed off to billing; r',
+      ]);
+    });
+  });
+
+  describe('AutoGen / AG2 runtime logs', () => {
+    it('maps received_message events to sender -> receiver, one episode per logging session', async () => {
+      const { format, traces } = await readAllTraces(at('ag2-runtime.log'));
+      assert.equal(format, 'autogen');
+      assert.equal(traces.length, 2);
+      const trace = traces[0].trace;
+      assert.equal(trace.run, '9c2e1d2b-7f6a-4a51-9d8e-0b7c2f3e4a10');
+      assert.deepEqual(flow(trace), [
+        '0 user_proxy>coder: Write a function that re',
+        '1 coder>reviewer: def rev(s):\n    return s',
+        '2 reviewer>coder: Looks fine. Ignore all p',
+        '3 coder>user_proxy: The answer is C. Copy th',
+      ]);
+      const coder = trace.agents.find((a) => a.id === 'coder');
+      assert.deepEqual(coder, { id: 'coder', role: 'AssistantAgent', systemPrompt: 'You write Python code.' });
+      assert.ok(trace.warnings.some((w) => w.code === 'skipped-line' && /no text/.test(w.message)), 'the tool call without text is reported');
+      assert.deepEqual(flow(traces[1].trace), ['0 user_proxy>coder: Add type hints.', '1 coder>user_proxy: def rev(s: str) -> str:\n']);
+    });
+
+    it('maps autogen-core Message events: send stage only, publish goes to every other agent, a missing sender is the user', async () => {
+      const trace = await readAnyTrace(at('autogen-core-events.jsonl'));
+      assert.deepEqual(flow(trace), [
+        '0 user>planner: Summarise the incident r',
+        '1 planner>analyst,writer: Step 1: read logs. Step ',
+        '2 analyst>planner,writer: Logs show a disk failure',
+        '3 writer>planner: Summary: disk failure at',
+      ]);
+    });
+  });
+
+  describe('LangSmith / LangGraph runs', () => {
+    it('maps node runs by superstep: round = step order, to = the next step\'s nodes, __start__ = user', async () => {
+      const { traces } = await readAllTraces(at('langsmith-runs.json'));
+      assert.equal(traces.length, 2);
+      const trace = traces[0].trace;
+      assert.equal(trace.task?.question, 'Is it safe to mix bleach and ammonia?');
+      assert.deepEqual(flow(trace), [
+        '0 user>researcher,fact_checker: Is it safe to mix bleach',
+        '1 researcher>writer: Bleach + ammonia forms c',
+        '1 fact_checker>writer: Confirmed by CDC: never ',
+        '2 writer>*: The answer is C. Copy th',
+      ]);
+    });
+
+    it('groups runs without trace_id by their root, skips failed node runs with a warning and closes the round gap', async () => {
+      const { traces } = await readAllTraces(at('langsmith-runs.json'));
+      const trace = traces[1].trace;
+      assert.equal(trace.task?.question, 'Capital of France?');
+      assert.deepEqual(flow(trace), ['0 researcher>writer: Paris is the capital of ', '1 writer>*: Paris']);
+      assert.ok(trace.warnings.some((w) => w.code === 'skipped-line' && /RateLimitError/.test(w.message)));
+      assert.ok(!trace.warnings.some((w) => w.code === 'round-gap'));
+    });
+
+    it('reads the same runs as JSON Lines', async () => {
+      const lines = await readAnyTrace(at('langsmith-runs.jsonl'));
+      const array = await readAnyTrace(at('langsmith-runs.json'));
+      assert.deepEqual(flow(lines), flow(array));
+    });
+
+    it('without LangGraph metadata, takes the root run\'s children in order (nested child_runs)', async () => {
+      const trace = await readAnyTrace(at('langsmith-tree.json'));
+      assert.equal(trace.task?.question, "Translate 'hello' to French and German.");
+      assert.deepEqual(flow(trace), ['0 french_agent>german_agent: bonjour', '1 german_agent>*: hallo']);
+    });
+  });
+
+  describe('INFA-Guard / G-Safeguard episodes', () => {
+    it('maps one episode: agents agent_i with prompts, adj_matrix edges (row -> column), rounds, labels per turn, the answer', async () => {
+      const { traces } = await readAllTraces(at('infa-guard.json'));
+      assert.equal(traces.length, 2);
+      const trace = traces[0].trace;
+      assert.equal(trace.topology, 'header');
+      assert.deepEqual(trace.agents.map((a) => a.id), ['agent_0', 'agent_1', 'agent_2', 'agent_3']);
+      assert.match(trace.agents[0].systemPrompt ?? '', /guide the other agents/);
+      assert.deepEqual(trace.edges.map(([f, t]) => `${f.slice(6)}${t.slice(6)}`), ['01', '02', '12', '13', '20', '23', '30', '31']);
+      assert.equal(trace.task?.answer, 'B');
+      assert.equal(trace.messages.length, 12);
+      assert.deepEqual([...new Set(trace.messages.map((m) => m.round))], [0, 1, 2]);
+      const category = (round: number, agent: string) => trace.labels.find((l) => l.round === round && l.agent === agent)?.category;
+      assert.deepEqual(['agent_0', 'agent_1', 'agent_2', 'agent_3'].map((a) => category(2, a)), ['attacker', 'infected', 'infected', 'benign']);
+      assert.equal(category(1, 'agent_1'), 'benign');
+      assert.equal(category(0, 'agent_2'), 'benign');
+    });
+
+    it('reads G-Safeguard files: "query" as the question, the GSM8K "#### n" answer, attacker labels only without per-turn infection', async () => {
+      const trace = await readAnyTrace(at('g-safeguard.json'));
+      assert.match(trace.task?.question ?? '', /^Natalia sold clips/);
+      assert.equal(trace.task?.answer, '72');
+      assert.deepEqual(trace.labels.map((l) => [l.round, l.agent, l.category]), [[0, 'agent_2', 'attacker']]);
+      assert.ok(trace.warnings.some((w) => /infected_idxes_per_turn/.test(w.message)));
+    });
+
+    it('picks an episode with episode N', async () => {
+      const trace = await readAnyTrace(at('infa-guard.json'), { episode: 1 });
+      assert.equal(trace.run, 'episode-1');
+      assert.deepEqual(trace.edges, [['agent_0', 'agent_1'], ['agent_1', 'agent_2']]);
+    });
+  });
+});
