@@ -12,7 +12,7 @@ const EXAMPLES: { file: string; topology: TopologyKind; agents: number; attacker
   { file: 'tree-7.jsonl', topology: 'tree', agents: 7, attackers: 2, family: 'tool' },
   { file: 'star-8.jsonl', topology: 'star', agents: 8, attackers: 2, family: 'virus' },
   { file: 'random-8.jsonl', topology: 'random', agents: 8, attackers: 3, family: 'injection', density: 0.4 },
-  { file: 'random-12.jsonl', topology: 'random', agents: 12, attackers: 3, family: 'memory', density: 0.3 },
+  { file: 'random-12.jsonl', topology: 'random', agents: 12, attackers: 3, family: 'mimic', density: 0.3 },
 ];
 
 /** The seed among the first 200 whose episode shows the most infections (a clear example), ties to the lowest seed. */

@@ -18,8 +18,13 @@ export interface DualHeadWeights {
   infected: Head;
 }
 
-/** The checked-in weights, validated against the feature list. */
-export const EMBEDDED_WEIGHTS: DualHeadWeights = checkWeights(weightsFile as DualHeadWeights);
+let checkedIn: DualHeadWeights | undefined;
+
+/** The checked-in weights, validated against the feature list on first use (so `npm run train` can replace stale ones). */
+export function embeddedWeights(): DualHeadWeights {
+  checkedIn ??= checkWeights(weightsFile as DualHeadWeights);
+  return checkedIn;
+}
 
 /** Throws when a weights file does not match the feature list this build computes. */
 export function checkWeights(weights: DualHeadWeights): DualHeadWeights {
@@ -41,10 +46,14 @@ export function applyHead(head: Head, x: ArrayLike<number>): number {
 export class EmbeddedScorer implements Scorer {
   readonly name = 'embedded';
 
+  private readonly weights: DualHeadWeights;
+
   constructor(
     private readonly features: FeatureContext,
-    private readonly weights: DualHeadWeights = EMBEDDED_WEIGHTS,
-  ) {}
+    weights?: DualHeadWeights,
+  ) {
+    this.weights = weights ?? embeddedWeights();
+  }
 
   async scoreRound(context: ScoringContext): Promise<HeadScores[]> {
     return this.scoreRoundSync(context.round);

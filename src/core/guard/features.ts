@@ -1,6 +1,7 @@
 // Temporal features per agent per round, from the agents' outputs and the graph only (never labels, roles or prompts):
 // the current output's cues and embedding, its residual against the previous round, its drift from the running mean,
-// answer behaviour against the round-0 consensus, and exposure to / copying from suspicious in-neighbours.
+// answer behaviour against the round-0 consensus (weighted against manipulative outputs), exposure to / copying from
+// suspicious in-neighbours, and influence: how many out-neighbours took up this agent's answer after it sent it.
 import { extractAnswer } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedText, EMBED_DIM, normalize } from '../text/embed';
@@ -30,6 +31,11 @@ export const FEATURE_NAMES = [
   'verbatimFromNeighbour',
   'reportedCues',
   'laterRound',
+  'reportedUnrefuted',
+  'switchedToNeighbour',
+  'switchedToConsensus',
+  'influence',
+  'influenceWrong',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -43,6 +49,8 @@ interface OutputFacts {
   persuasion: number;
   propagation: number;
   reported: number;
+  /** The text says it rejects or refutes something (an agent reporting an attack, not making one). */
+  refutes: boolean;
   answer: string | undefined;
   embedding: Float32Array;
   shingles: Set<number>;
@@ -56,6 +64,7 @@ export interface FeatureContext {
 }
 
 const SHINGLE = 8;
+const REFUTES = /\b(?:injection|manipulat\w*|suspicious|malicious|(?:is|looks|seems|appears) (?:wrong|incorrect|false)|(?:will not|won't|do not|don't|refuse to) follow|reject|decline|ignore (?:that|this|their|its) (?:instruction|request|message))/i;
 const MALICE_ON = 0.5;
 
 /** Measures every output once (cues, answer, embedding, shingles); silent rounds carry the previous output. */
@@ -68,7 +77,8 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     }
     return result;
   });
-  return { model, facts, consensus: plurality(facts.map((row) => row[0]?.answer)) };
+  // Round-0 answers vote with weight (1 - malice): a coordinated group of manipulative senders cannot set the consensus.
+  return { model, facts, consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
 }
 
 /** The feature vector of agent i in round k. */
@@ -94,6 +104,11 @@ export function featureVector(context: FeatureContext, i: number, k: number): Fl
   f[F.turnedMalicious] = Math.max(0, now.mal - first.mal);
   f[F.reportedCues] = now.reported;
   f[F.laterRound] = k > 0 ? 1 : 0;
+  f[F.reportedUnrefuted] = now.refutes ? 0 : now.reported;
+  f[F.switchedToConsensus] = f[F.switched] * (1 - f[F.wrongNow]);
+  const influence = influenceOf(context, i, k);
+  f[F.influence] = influence;
+  f[F.influenceWrong] = influence * f[F.wrongNow];
 
   if (k > 0) {
     const previous = facts[i][k - 1];
@@ -107,6 +122,7 @@ export function featureVector(context: FeatureContext, i: number, k: number): Fl
       const sent = facts[j][k - 1];
       exposure = Math.max(exposure, sent.mal);
       if (now.answer !== undefined && sent.answer === now.answer && wrong(sent.answer) === 1) adopted = 1;
+      if (f[F.switched] === 1 && sent.answer === now.answer) f[F.switchedToNeighbour] = 1;
       copy = Math.max(copy, sent.mal * Math.max(0, cosine(now.embedding, sent.embedding)));
       verbatim = Math.max(verbatim, overlap(now.shingles, sent.shingles));
     }
@@ -118,6 +134,23 @@ export function featureVector(context: FeatureContext, i: number, k: number): Fl
   }
   f[F.originatedMalice] = originated(context, i, k);
   return f;
+}
+
+/** Fraction of i's out-neighbours that switched to i's answer the round after i sent it (up to round k). */
+function influenceOf(context: FeatureContext, i: number, k: number): number {
+  const outs = context.model.outNeighbors[i];
+  if (k === 0 || outs.length === 0) return 0;
+  let taken = 0;
+  for (const j of outs) {
+    for (let r = 1; r <= k; r++) {
+      const mine = context.facts[i][r - 1].answer;
+      if (mine !== undefined && context.facts[j][r].answer === mine && context.facts[j][r - 1].answer !== mine) {
+        taken++;
+        break;
+      }
+    }
+  }
+  return taken / outs.length;
 }
 
 /** 1 when agent i turned malicious (by round k) no later than any of its in-neighbours did; else 0. */
@@ -145,6 +178,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[]): OutputFacts {
     persuasion: scores.persuasion,
     propagation: scores.propagation,
     reported: 1 - Math.exp(-reportedWeight),
+    refutes: REFUTES.test(text),
     answer: extractAnswer(text, answerPatterns),
     embedding: embedText(text),
     shingles,
@@ -174,9 +208,11 @@ function meanEmbedding(row: OutputFacts[], k: number): Float32Array {
   return normalize(mean);
 }
 
-function plurality(answers: (string | undefined)[]): string | undefined {
+function plurality(answers: (string | undefined)[], weights: number[]): string | undefined {
   const counts = new Map<string, number>();
-  for (const a of answers) if (a !== undefined) counts.set(a, (counts.get(a) ?? 0) + 1);
+  answers.forEach((a, i) => {
+    if (a !== undefined) counts.set(a, (counts.get(a) ?? 0) + weights[i]);
+  });
   let best: string | undefined;
   let bestCount = 0;
   for (const [answer, count] of counts) if (count > bestCount) [best, bestCount] = [answer, count];
