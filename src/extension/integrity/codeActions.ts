@@ -1,0 +1,31 @@
+// Quick fixes on integrity diagnostics: "Approve change (re-pin this file)" and "Show pinned vs current" on drift,
+// "Pin this file" on an unpinned file.
+import * as vscode from 'vscode';
+import { CommandId } from '../ids';
+import { INTEGRITY_SOURCE } from './diagnostics';
+
+/** Offers the integrity quick fixes, found by the diagnostic's source and code. */
+export class IntegrityCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const actions: vscode.CodeAction[] = [];
+    for (const diagnostic of context.diagnostics) {
+      if (diagnostic.source !== INTEGRITY_SOURCE || typeof diagnostic.code !== 'object') continue;
+      const code = diagnostic.code.value;
+      if (code === 'drift' || code === 'unpinned') {
+        const approve = new vscode.CodeAction(code === 'drift' ? 'Approve change (re-pin this file)' : 'Pin this file', vscode.CodeActionKind.QuickFix);
+        approve.diagnostics = [diagnostic];
+        approve.command = { command: CommandId.ApproveSkillChange, title: approve.title, arguments: [document.uri] };
+        actions.push(approve);
+      }
+      if (code === 'drift') {
+        const diff = new vscode.CodeAction('Show pinned vs current', vscode.CodeActionKind.QuickFix);
+        diff.diagnostics = [diagnostic];
+        diff.command = { command: CommandId.ShowPinnedDiff, title: diff.title, arguments: [document.uri] };
+        actions.push(diff);
+      }
+    }
+    return actions;
+  }
+}

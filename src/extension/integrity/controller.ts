@@ -1,0 +1,141 @@
+// The editor's skill-integrity service: one watcher per workspace folder, diagnostics, the status bar item, audit
+// records of new drift (trusted workspaces only) and the strict-mode run guard.
+import * as vscode from 'vscode';
+import { blocksUnderStrict } from '../../core/integrity/compare';
+import type { IntegrityFinding } from '../../core/integrity/types';
+import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
+import { blockEvent, findingEvents } from '../../node/integrity/verify';
+import { integrityDiagnostics } from './diagnostics';
+import { FolderIntegrity } from './folderWatch';
+import { integrityEnabled } from './settings';
+
+/** Tool name written in audit records from the editor. */
+export const EXTENSION_ACTOR = 'agent-immune-vscode';
+
+const findingKey = (f: IntegrityFinding) => `${f.code}\0${f.path}\0${'actual' in f ? f.actual : 'reason' in f ? f.reason : ''}`;
+
+/** Owns every folder's integrity state and what the editor shows of it. */
+export class IntegrityController implements vscode.Disposable {
+  readonly diagnostics = vscode.languages.createDiagnosticCollection('agent-immune-integrity');
+  readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
+  private readonly folders = new Map<string, FolderIntegrity>();
+  private readonly published = new Map<string, string[]>();
+
+  constructor(private readonly output: vscode.LogOutputChannel) {
+    this.statusBar.name = 'Agent Immune: Skill Integrity';
+    this.statusBar.command = 'workbench.actions.view.problems';
+  }
+
+  /** Starts watching every open folder (and folders added later). */
+  async startAll(): Promise<void> {
+    await Promise.all((vscode.workspace.workspaceFolders ?? []).map((folder) => this.startFolder(folder)));
+  }
+
+  /** Starts or restarts one folder (settings change). */
+  async startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
+    this.stopFolder(folder);
+    if (!integrityEnabled(folder)) {
+      this.render();
+      return;
+    }
+    const watcher = new FolderIntegrity(folder, (f, previous) => this.publish(f, previous), this.output);
+    this.folders.set(folder.uri.toString(), watcher);
+    await watcher.start();
+  }
+
+  /** Stops one folder and clears its diagnostics. */
+  stopFolder(folder: vscode.WorkspaceFolder): void {
+    const key = folder.uri.toString();
+    this.folders.get(key)?.dispose();
+    this.folders.delete(key);
+    for (const uri of this.published.get(key) ?? []) this.diagnostics.delete(vscode.Uri.parse(uri));
+    this.published.delete(key);
+    this.render();
+  }
+
+  /** The watched folder holding `uri`, if any. */
+  folderOf(uri: vscode.Uri): FolderIntegrity | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    return folder ? this.folders.get(folder.uri.toString()) : undefined;
+  }
+
+  /** Every watched folder. */
+  all(): FolderIntegrity[] {
+    return [...this.folders.values()];
+  }
+
+  /** Re-verifies every folder fully and waits for the results. */
+  async verifyAll(): Promise<void> {
+    await Promise.all(this.all().map((f) => f.verifyNow(true)));
+  }
+
+  private publish(folder: FolderIntegrity, previous: readonly IntegrityFinding[]): void {
+    const state = folder.state;
+    if (!state) return;
+    const key = folder.folder.uri.toString();
+    for (const uri of this.published.get(key) ?? []) this.diagnostics.delete(vscode.Uri.parse(uri));
+    const byFile = integrityDiagnostics(state);
+    for (const [uri, diagnostics] of byFile.values()) this.diagnostics.set(uri, diagnostics);
+    this.published.set(key, [...byFile.keys()]);
+    this.render();
+    // New drift / missing / corrupt findings are recorded once, when they appear (never in an untrusted folder).
+    const seen = new Set(previous.map(findingKey));
+    const fresh = state.report.findings.filter((f) => !seen.has(findingKey(f)));
+    const events = findingEvents(fresh, 'warn');
+    if (events.length > 0 && vscode.workspace.isTrusted) {
+      appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${(error as Error).message}`));
+    }
+  }
+
+  /** Updates the status bar: clean / N drifted / strict block / corrupt lockfile; hidden when nothing is pinned. */
+  render(): void {
+    const states = this.all().flatMap((f) => (f.state && f.state.report.status !== 'no-lockfile' ? [f.state] : []));
+    if (states.length === 0) {
+      this.statusBar.hide();
+      return;
+    }
+    const findings = states.flatMap((s) => s.report.findings.filter((f) => f.code !== 'unpinned'));
+    const corrupt = states.some((s) => s.report.status === 'corrupt-lockfile');
+    const strictBlock = states.some((s) => s.report.strict && blocksUnderStrict(s.report.findings));
+    const files = new Set(findings.map((f) => f.path)).size;
+    if (strictBlock) {
+      this.statusBar.text = `$(error) Skills: strict block (${files})`;
+      this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+    } else if (corrupt || findings.length > 0) {
+      this.statusBar.text = corrupt ? '$(warning) Skills: lockfile corrupt' : `$(warning) Skills: ${files} drifted`;
+      this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else {
+      this.statusBar.text = '$(shield) Skills: clean';
+      this.statusBar.backgroundColor = undefined;
+    }
+    this.statusBar.tooltip = findings.length > 0 ? `Skill integrity: ${findings.length} finding(s). Click to open the Problems view.` : 'Skill integrity: every pinned file matches the lockfile.';
+    this.statusBar.show();
+  }
+
+  /** Strict-mode guard for run-related commands: false (and the block recorded, and the user told why) while drift exists. */
+  async assertRunAllowed(action: string): Promise<boolean> {
+    await Promise.all(this.all().map((f) => (f.state ? undefined : f.verifyNow(true))));
+    const blocked = this.all().flatMap((f) => (f.state && f.state.report.strict && blocksUnderStrict(f.state.report.findings) ? [f.state] : []));
+    if (blocked.length === 0) return true;
+    const findings = blocked.flatMap((s) => s.report.findings.filter((f) => f.code !== 'unpinned'));
+    if (vscode.workspace.isTrusted) {
+      for (const state of blocked) {
+        const events = [...findingEvents(state.report.findings, 'block'), blockEvent(state.report.findings, action)];
+        await appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record the block: ${(error as Error).message}`));
+      }
+    }
+    const files = [...new Set(findings.map((f) => f.path))];
+    this.output.warn(`${action} refused (strict skill integrity): ${files.join(', ')}`);
+    void vscode.window.showErrorMessage(
+      `Agent Immune: ${action} refused — strict mode is on and ${files.length} pinned skill/prompt file(s) drifted or the lockfile is corrupt (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}). Approve the change (quick fix) or revert it, then try again.`,
+    );
+    return false;
+  }
+
+  dispose(): void {
+    for (const folder of this.folders.values()) folder.dispose();
+    this.folders.clear();
+    this.diagnostics.dispose();
+    this.statusBar.dispose();
+  }
+}

@@ -1,0 +1,96 @@
+// One workspace folder's integrity state: a full verify at start, then a chokidar watcher whose events are debounced
+// and re-verified incrementally; a generation counter drops any result computed before newer changes arrived.
+import * as path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import * as vscode from 'vscode';
+import type { IntegrityFinding } from '../../core/integrity/types';
+import { reverifyPaths, verifyWorkspace, type VerifyState } from '../../node/integrity/verify';
+import { integrityOverrides } from './settings';
+
+/** Debounce between the last file event and the re-verify. */
+const DEBOUNCE_MS = 200;
+/** Above this many changed paths (a git checkout, a branch switch) one full verify is cheaper than many small ones. */
+const FULL_VERIFY_ABOVE = 256;
+
+/** Watches one folder and reports each fresh verify result. */
+export class FolderIntegrity implements vscode.Disposable {
+  state: VerifyState | undefined;
+  private watcher: FSWatcher | undefined;
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+  private running: Promise<void> | undefined;
+  private full = true;
+  private disposed = false;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly onResult: (folder: FolderIntegrity, previous: readonly IntegrityFinding[]) => void,
+    private readonly output: vscode.LogOutputChannel,
+  ) {}
+
+  /** Runs the first verify and starts watching. */
+  async start(): Promise<void> {
+    await this.verifyNow(true);
+    if (this.disposed || !this.state) return;
+    const root = this.state.ws.root;
+    const matcher = this.state.ws.matcher;
+    this.watcher = watch(root, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      ignored: (file: string, stats?: { isDirectory(): boolean }) => {
+        const rel = path.relative(root, file).split(path.sep).join('/');
+        return rel !== '' && !rel.startsWith('..') && matcher.isExcluded(rel, stats?.isDirectory() ?? false);
+      },
+    });
+    const onEvent = (file: string) => this.queue(path.relative(root, file).split(path.sep).join('/'));
+    this.watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent);
+    this.watcher.on('error', (error) => this.output.warn(`Skill integrity watcher (${this.folder.name}): ${String(error)}`));
+  }
+
+  /** Queues a changed path (cheap: a set insert and a timer reset, so 2,000 events never block the editor). */
+  queue(file: string): void {
+    this.generation++;
+    this.pending.add(file);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
+  }
+
+  /** Forces a full verify now (commands, settings changes) and waits for its result. */
+  async verifyNow(full = true): Promise<void> {
+    this.generation++;
+    this.full ||= full;
+    await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.disposed) return;
+    this.running = this.run().finally(() => (this.running = undefined));
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    const generation = this.generation;
+    const files = [...this.pending];
+    this.pending.clear();
+    const full = this.full || !this.state || files.length > FULL_VERIFY_ABOVE;
+    this.full = false;
+    const previous = this.state?.report.findings ?? [];
+    try {
+      this.state = full ? await verifyWorkspace(this.folder.uri.fsPath, integrityOverrides(this.folder)) : await reverifyPaths(this.state!, files);
+    } catch (error) {
+      this.output.error(`Skill integrity check failed in ${this.folder.name}: ${(error as Error).message}`);
+      return;
+    }
+    // Newer events arrived while this ran: their flush will publish; a stale result is never shown.
+    if (this.disposed || generation !== this.generation) return;
+    this.onResult(this, previous);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    void this.watcher?.close();
+  }
+}
