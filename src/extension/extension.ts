@@ -1,6 +1,7 @@
 // Extension entry: creates the shared services and registers each feature; every registration is disposed with the extension.
 import * as vscode from 'vscode';
 import { OUTPUT_CHANNEL_NAME } from './ids';
+import { registerIntegrity } from './integrity/register';
 import { registerAnalyzeTrace } from './analyze/analyzeTraceCommand';
 import { registerAnalyzeWithLlm } from './llm/analyzeWithLlmCommand';
 import { registerApiKeyCommands } from './llm/apiKeyCommands';
@@ -16,6 +17,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
   const services: Services = { context, output };
   context.subscriptions.push(output);
+
+  // Skill integrity: lockfile watcher, drift diagnostics, quick fixes, status bar, Pin/Verify Skills, strict run guard.
+  registerIntegrity(services);
 
   // Trace analysis: the Analyze Trace command.
   registerAnalyzeTrace(services);

@@ -1,6 +1,10 @@
 // Command, setting and view ids, typed once (Error Lens style). Keep in sync with package.json "contributes".
 
 export const enum CommandId {
+  PinSkills = 'agentImmune.pinSkills',
+  VerifySkills = 'agentImmune.verifySkills',
+  ApproveSkillChange = 'agentImmune.approveSkillChange',
+  ShowPinnedDiff = 'agentImmune.showPinnedDiff',
   AnalyzeTrace = 'agentImmune.analyzeTrace',
   AnalyzeTraceWithLlm = 'agentImmune.analyzeTraceWithLlm',
   SetLlmApiKey = 'agentImmune.setLlmApiKey',
@@ -15,6 +19,9 @@ export const enum ViewId {
 /** Setting keys under the "agentImmune" section. */
 export const enum SettingKey {
   Section = 'agentImmune',
+  IntegrityEnabled = 'integrity.enabled',
+  IntegrityStrict = 'integrity.strict',
+  IntegrityLockfile = 'integrity.lockfile',
   LlmBackend = 'llm.backend',
   LlmBaseUrl = 'llm.baseUrl',
   LlmModel = 'llm.model',

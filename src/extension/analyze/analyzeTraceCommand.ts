@@ -7,6 +7,7 @@ import { runAnalysisJob } from '../../node/analysisJob';
 import { formatAnalysisText } from '../../cli/format/analysisText';
 import type { Services } from '../extension';
 import { CommandId } from '../ids';
+import { assertRunAllowed } from '../integrity/runGuard';
 import { GraphPanel } from './graphPanel';
 import { publishTraceDiagnostics } from './traceDiagnostics';
 
@@ -59,6 +60,7 @@ async function withProgress<T>(target: vscode.Uri, title: string, job: (signal: 
 async function analyzeTraceCommand(services: Services, diagnostics: vscode.DiagnosticCollection, uri?: vscode.Uri) {
   const target = await pickTrace(uri);
   if (!target) return undefined;
+  if (!(await assertRunAllowed('Analyze Trace'))) return undefined;
   try {
     const root = vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const title = vscode.workspace.asRelativePath(target);
