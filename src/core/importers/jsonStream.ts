@@ -40,21 +40,21 @@ export class JsonSplitter {
     let keyStart = this.keyParts ? 0 : -1;
     const n = chunk.length;
     for (let i = 0; i < n; i++) {
-      const c = chunk.charCodeAt(i);
       if (this.inString) {
-        if (this.escape) this.escape = false;
-        else if (c === 92) this.escape = true;
-        else if (c === 34) {
-          this.inString = false;
-          if (this.keyParts) {
-            const raw = this.keyParts.join('') + chunk.slice(keyStart, i);
-            this.stack[this.stack.length - 1].key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-            this.keyParts = undefined;
-            keyStart = -1;
-          }
+        // Jump to the closing quote: strings are most of the bytes, so they are skipped with indexOf, not char by char.
+        const close = this.closingQuote(chunk, i);
+        if (close === -1) break;
+        i = close;
+        this.inString = false;
+        if (this.keyParts) {
+          const raw = this.keyParts.join('') + chunk.slice(keyStart, i);
+          this.stack[this.stack.length - 1].key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+          this.keyParts = undefined;
+          keyStart = -1;
         }
         continue;
       }
+      const c = chunk.charCodeAt(i);
       switch (c) {
         case 10:
           this.line++;
@@ -117,6 +117,28 @@ export class JsonSplitter {
   end(): void {
     if (this.inString || this.stack.length > 0) throw this.error('the JSON document ends early (unclosed string, object or array)');
     if (!this.sawValue) throw new InputError('empty', 'the file is empty', this.file);
+  }
+
+  /** Index of the unescaped quote that closes the current string, or -1 (escape state kept) when the chunk ends first. */
+  private closingQuote(chunk: string, from: number): number {
+    let i = from;
+    if (this.escape) {
+      this.escape = false;
+      i++;
+    }
+    for (;;) {
+      const q = chunk.indexOf('"', i);
+      if (q === -1) {
+        let run = 0;
+        for (let k = chunk.length - 1; k >= i && chunk.charCodeAt(k) === 92; k--) run++;
+        this.escape = run % 2 === 1;
+        return -1;
+      }
+      let run = 0;
+      for (let k = q - 1; k >= i && chunk.charCodeAt(k) === 92; k--) run++;
+      if (run % 2 === 0) return q;
+      i = q + 1;
+    }
   }
 
   private valueStarts(): void {

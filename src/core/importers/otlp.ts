@@ -79,12 +79,13 @@ function flattenedMessages(attrs: Map<string, unknown>, prefix: string, roles: s
   return pick?.content;
 }
 
-/** Legacy OpenLLMetry attributes: gen_ai.prompt.N.content / gen_ai.completion.N.content. */
+/** Legacy OpenLLMetry attributes: gen_ai.prompt.N.content / gen_ai.completion.N.content (prefix ends with the dot). */
 function legacyIndexed(attrs: Map<string, unknown>, prefix: string): string | undefined {
   let best: [number, string] | undefined;
   for (const [key, value] of attrs) {
-    const match = new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.(\\d+)\\.content$`).exec(key);
-    if (match && typeof value === 'string' && (!best || Number(match[1]) > best[0])) best = [Number(match[1]), value];
+    if (!key.startsWith(prefix) || typeof value !== 'string') continue;
+    const match = /^(\d+)\.content$/.exec(key.slice(prefix.length));
+    if (match && (!best || Number(match[1]) > best[0])) best = [Number(match[1]), value];
   }
   return best?.[1];
 }
@@ -120,12 +121,12 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   const input =
     genAiMessages(attrs.get('gen_ai.input.messages'), ['user']) ??
     flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
-    legacyIndexed(attrs, 'gen_ai.prompt') ??
+    legacyIndexed(attrs, 'gen_ai.prompt.') ??
     ioValue(attrs.get('input.value'));
   const output =
     genAiMessages(attrs.get('gen_ai.output.messages'), ['assistant']) ??
     flattenedMessages(attrs, 'llm.output_messages.', ['assistant']) ??
-    legacyIndexed(attrs, 'gen_ai.completion') ??
+    legacyIndexed(attrs, 'gen_ai.completion.') ??
     ioValue(attrs.get('output.value'));
   const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
   return {
