@@ -1,6 +1,7 @@
 // Extension entry: creates the shared services and registers each feature; every registration is disposed with the extension.
 import * as vscode from 'vscode';
 import { OUTPUT_CHANNEL_NAME } from './ids';
+import { registerHarden } from './harden/register';
 import { registerIntegrity } from './integrity/register';
 import { registerAnalyzeTrace } from './analyze/analyzeTraceCommand';
 import { registerAnalyzeWithLlm } from './llm/analyzeWithLlmCommand';
@@ -20,6 +21,9 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // Skill integrity: lockfile watcher, drift diagnostics, quick fixes, status bar, Pin/Verify Skills, strict run guard.
   registerIntegrity(services);
+
+  // Prompt hardening: missing-warning and unbounded-delegation diagnostics, quick fixes, and the three commands.
+  registerHarden(services);
 
   // Trace analysis: the Analyze Trace command.
   registerAnalyzeTrace(services);

@@ -1,6 +1,10 @@
 // Command, setting and view ids, typed once (Error Lens style). Keep in sync with package.json "contributes".
 
 export const enum CommandId {
+  InsertImmunityWarning = 'agentImmune.insertImmunityWarning',
+  InsertDelegationBoundary = 'agentImmune.insertDelegationBoundary',
+  HardenAllPrompts = 'agentImmune.hardenAllPrompts',
+  RepinHardened = 'agentImmune.repinHardened',
   PinSkills = 'agentImmune.pinSkills',
   VerifySkills = 'agentImmune.verifySkills',
   ApproveSkillChange = 'agentImmune.approveSkillChange',
@@ -19,6 +23,11 @@ export const enum ViewId {
 /** Setting keys under the "agentImmune" section. */
 export const enum SettingKey {
   Section = 'agentImmune',
+  HardenEnabled = 'harden.enabled',
+  HardenInclude = 'harden.include',
+  HardenExclude = 'harden.exclude',
+  HardenSeverityMissingWarning = 'harden.severity.missingImmunityWarning',
+  HardenSeverityUnboundedDelegation = 'harden.severity.unboundedDelegation',
   IntegrityEnabled = 'integrity.enabled',
   IntegrityStrict = 'integrity.strict',
   IntegrityLockfile = 'integrity.lockfile',

@@ -124,3 +124,10 @@ export function fixAll(text: string, findings: readonly HardenFinding[]): { text
   const ordered = [...findings].sort((a, b) => (a.code === b.code ? 0 : a.code === 'missing-immunity-warning' ? -1 : 1));
   return applyEdits(text, ordered.flatMap((finding) => finding.fix));
 }
+
+/** The edit inserting the immunity warning as its own paragraph at `offset`, encoded for the literal when inside one. */
+export function warningInsertionAt(text: string, offset: number, literal?: StringLiteral): TextEdit[] {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const newText = literal ? encodeForLiteral(`${MIND_VIRUS_IMMUNITY_WARNING}\n\n`, literal) : `${MIND_VIRUS_IMMUNITY_WARNING}${eol}${eol}`;
+  return newText === undefined ? [] : [{ start: offset, end: offset, newText }];
+}

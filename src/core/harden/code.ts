@@ -130,3 +130,12 @@ export function findCodePrompts(source: string, language: CodeLanguage, names: P
   });
   return [...sites.values()].sort((a, b) => a.start - b.start);
 }
+
+/** The string literal whose content holds `offset` (top-level literals only), for edits at a cursor. */
+export function literalAt(source: string, language: CodeLanguage, offset: number): StringLiteral | undefined {
+  for (const token of tokenize(source, language)) {
+    if (token.start > offset) break;
+    if (token.type === 'string' && token.literal.contentStart <= offset && offset <= token.literal.contentEnd) return token.literal;
+  }
+  return undefined;
+}

@@ -1,0 +1,67 @@
+// Quick fixes on hardening diagnostics: insert the warning, wrap in a boundary, fix all in this file or the workspace;
+// on a pinned file the fix says so and runs the re-pin offer right after the edit.
+import * as vscode from 'vscode';
+import { HARDEN_CODES } from '../../core/harden/config';
+import type { HardenCode, HardenFinding } from '../../core/harden/types';
+import { CommandId } from '../ids';
+import { fixLabel } from './commands';
+import { DIAGNOSTIC_SOURCE, findingRange, type HardenDiagnostics } from './diagnostics';
+import { addEdits, isPinned } from './edits';
+
+/** Kind of the "fix all" source action (editor.codeActionsOnSave: { "source.fixAll.agentImmune": "explicit" }). */
+export const FIX_ALL_KIND = vscode.CodeActionKind.SourceFixAll.append('agentImmune');
+
+/** Provides the hardening quick fixes from the findings the diagnostics computed. */
+export class HardenCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix, FIX_ALL_KIND];
+
+  constructor(private readonly diagnostics: HardenDiagnostics) {}
+
+  async provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
+    const result = await this.diagnostics.findingsFor(document);
+    if (!result || result.findings.length === 0) return [];
+    const fixable = result.findings.filter((f) => f.fix.length > 0);
+    const edit = (findings: readonly HardenFinding[]) => {
+      const workspaceEdit = new vscode.WorkspaceEdit();
+      addEdits(workspaceEdit, document.uri, (offset) => document.positionAt(offset), findings.flatMap((f) => f.fix));
+      return workspaceEdit;
+    };
+    const pinned = fixable.length > 0 && (await isPinned(document.uri));
+    const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: 'Re-pin', arguments: [document.uri] } : undefined;
+    const suffix = pinned ? ' (pinned file: changes its hash, offers to re-pin)' : '';
+
+    if (context.only && FIX_ALL_KIND.contains(context.only)) {
+      if (fixable.length === 0) return [];
+      const all = new vscode.CodeAction(`Harden all prompts of this file${suffix}`, FIX_ALL_KIND);
+      all.edit = edit(fixable);
+      all.command = repin;
+      return [all];
+    }
+
+    const actions: vscode.CodeAction[] = [];
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && HARDEN_CODES.includes(d.code as HardenCode));
+    for (const diagnostic of ours) {
+      const finding = fixable.find((f) => f.code === diagnostic.code && findingRange(document, f).isEqual(diagnostic.range));
+      if (!finding) continue;
+      const action = new vscode.CodeAction(`${fixLabel(finding)}${suffix}`, vscode.CodeActionKind.QuickFix);
+      action.diagnostics = [diagnostic];
+      action.isPreferred = true;
+      action.edit = edit([finding]);
+      action.command = repin;
+      actions.push(action);
+    }
+    if (ours.some((d) => d.code === 'missing-immunity-warning')) {
+      const missing = fixable.filter((f) => f.code === 'missing-immunity-warning');
+      if (missing.length > 1) {
+        const fileAction = new vscode.CodeAction(`Insert immunity warning in all prompts of this file${suffix}`, vscode.CodeActionKind.QuickFix);
+        fileAction.edit = edit(missing);
+        fileAction.command = repin;
+        actions.push(fileAction);
+      }
+      const workspaceAction = new vscode.CodeAction('Insert immunity warning in all prompts of the workspace…', vscode.CodeActionKind.QuickFix);
+      workspaceAction.command = { command: CommandId.HardenAllPrompts, title: 'Harden All Prompts' };
+      actions.push(workspaceAction);
+    }
+    return actions;
+  }
+}

@@ -1,0 +1,132 @@
+// The hardening commands: Insert Immunity Warning (active prompt or selection), Insert Delegation Boundary
+// (selection), Harden All Prompts (workspace, previewed), and the re-pin step that follows edits to pinned files.
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { boundaryEdits, findPrompts, fixAll, hardenText, immunityWarningEdits, warningInsertionAt } from '../../core/harden/analyze';
+import { literalAt } from '../../core/harden/code';
+import { fileKindOf } from '../../core/harden/config';
+import { containsImmunityWarning } from '../../core/harden/detect';
+import type { HardenFinding, TextEdit } from '../../core/harden/types';
+import { listPromptFiles } from '../../node/harden/scan';
+import type { Services } from '../extension';
+import { CommandId } from '../ids';
+import type { HardenDiagnostics } from './diagnostics';
+import { addEdits, offerRepin, positionsOf } from './edits';
+
+/** Options of Harden All Prompts (for tests and scripted use): preview off applies without the refactor preview. */
+export interface HardenAllOptions {
+  preview?: boolean;
+  repin?: 'ask' | 'always' | 'never';
+}
+
+/** What Harden All Prompts did. */
+export interface HardenAllResult {
+  files: number;
+  findings: number;
+  changed: string[];
+  applied: boolean;
+  repinned: string[];
+}
+
+async function applyToDocument(document: vscode.TextDocument, edits: readonly TextEdit[], services: Services): Promise<boolean> {
+  if (edits.length === 0) return false;
+  const edit = new vscode.WorkspaceEdit();
+  addEdits(edit, document.uri, (offset) => document.positionAt(offset), edits);
+  const applied = await vscode.workspace.applyEdit(edit);
+  if (applied) await offerRepin([document.uri], services.output);
+  return applied;
+}
+
+/** Inserts the warning into the prompt under the cursor (or the file's prompt), else at the selection. */
+async function insertImmunityWarning(services: Services, diagnostics: HardenDiagnostics): Promise<boolean> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return false;
+  const { document, selection } = editor;
+  const text = document.getText();
+  const kind = (await diagnostics.findingsFor(document))?.kind ?? fileKindOf(document.uri.path);
+  const offset = document.offsetAt(selection.start);
+  const { config } = await diagnostics.configFor(document.uri);
+  const sites = kind ? findPrompts(text, kind, vscode.workspace.asRelativePath(document.uri), config).filter((s) => s.role === 'system') : [];
+  const site = kind === 'markdown' ? sites[0] : sites.find((s) => s.start <= offset && offset <= s.end);
+  if (site) {
+    if (containsImmunityWarning(text.slice(site.start, site.end))) {
+      void vscode.window.showInformationMessage('Agent Immune: this prompt already carries the immunity warning.');
+      return false;
+    }
+    return applyToDocument(document, immunityWarningEdits(text, site), services);
+  }
+  const literal = kind && kind !== 'markdown' ? literalAt(text, kind, offset) : undefined;
+  return applyToDocument(document, warningInsertionAt(text, offset, literal), services);
+}
+
+/** Wraps the selection in the delegation boundary (encoded for the string literal it sits in), or fixes the finding under the cursor. */
+async function insertDelegationBoundary(services: Services, diagnostics: HardenDiagnostics): Promise<boolean> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return false;
+  const { document, selection } = editor;
+  const text = document.getText();
+  const start = document.offsetAt(selection.start);
+  const end = document.offsetAt(selection.end);
+  if (selection.isEmpty) {
+    const finding = (await diagnostics.findingsFor(document))?.findings.find((f) => f.code === 'unbounded-delegation' && f.start <= start && start <= f.end);
+    if (finding) return applyToDocument(document, finding.fix, services);
+    void vscode.window.showInformationMessage('Agent Immune: select the delegated content to wrap in a boundary.');
+    return false;
+  }
+  const kind = fileKindOf(document.uri.path);
+  const literal = kind && kind !== 'markdown' ? literalAt(text, kind, start) : undefined;
+  const inside = literal && end <= literal.contentEnd ? literal : undefined;
+  return applyToDocument(document, boundaryEdits(text, { start, end, expression: text.slice(start, end), literal: inside }), services);
+}
+
+/** Scans every workspace folder and applies all fixes as one workspace edit, shown in the refactor preview first. */
+async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnostics, options: HardenAllOptions = {}): Promise<HardenAllResult> {
+  const edit = new vscode.WorkspaceEdit();
+  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [] };
+  const uris: vscode.Uri[] = [];
+  const preview = options.preview !== false;
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const { config, matcher } = await diagnostics.configFor(folder.uri);
+    for (const { file, kind } of await listPromptFiles(folder.uri.fsPath, [folder.uri.fsPath], matcher)) {
+      const uri = vscode.Uri.file(file);
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      const text = open ? open.getText() : await readFile(file, 'utf8');
+      result.files++;
+      const findings = hardenText(text, kind, vscode.workspace.asRelativePath(uri), config);
+      if (findings.length === 0 || fixAll(text, findings).text === text) continue;
+      result.findings += findings.length;
+      const positionAt = open ? (offset: number) => open.positionAt(offset) : positionsOf(text);
+      for (const finding of orderForFix(findings)) {
+        addEdits(edit, uri, positionAt, finding.fix, { needsConfirmation: preview, label: fixLabel(finding), description: vscode.workspace.asRelativePath(uri) });
+      }
+      uris.push(uri);
+      result.changed.push(vscode.workspace.asRelativePath(uri));
+    }
+  }
+  if (uris.length === 0) {
+    void vscode.window.showInformationMessage(`Agent Immune: all prompts in ${result.files} file(s) are hardened.`);
+    return result;
+  }
+  result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
+  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services.output, options.repin !== 'always');
+  return result;
+}
+
+function orderForFix(findings: readonly HardenFinding[]): HardenFinding[] {
+  return [...findings].sort((a, b) => (a.code === b.code ? 0 : a.code === 'missing-immunity-warning' ? -1 : 1));
+}
+
+/** The label of a finding's fix, in the preview and in the quick-fix menu. */
+export function fixLabel(finding: HardenFinding): string {
+  return finding.code === 'missing-immunity-warning' ? 'Insert immunity warning' : 'Wrap in delegation boundary';
+}
+
+/** Registers the hardening commands. */
+export function registerHardenCommands(services: Services, diagnostics: HardenDiagnostics): void {
+  services.context.subscriptions.push(
+    vscode.commands.registerCommand(CommandId.InsertImmunityWarning, () => insertImmunityWarning(services, diagnostics)),
+    vscode.commands.registerCommand(CommandId.InsertDelegationBoundary, () => insertDelegationBoundary(services, diagnostics)),
+    vscode.commands.registerCommand(CommandId.HardenAllPrompts, (options?: HardenAllOptions) => hardenAllPrompts(services, diagnostics, options)),
+    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri) => offerRepin([uri], services.output)),
+  );
+}

@@ -1,0 +1,77 @@
+// Turns core text edits (offsets) into editor edits, and re-pins hardened files that the lockfile pins.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TextEdit } from '../../core/harden/types';
+import { pinnedAmong, repinHardened } from '../../node/harden/scan';
+
+/** Position lookup for a text that may not be open in an editor. */
+export function positionsOf(text: string): (offset: number) => vscode.Position {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return new vscode.Position(lo, offset - starts[lo]);
+  };
+}
+
+/** Adds core edits for one file to a workspace edit, with optional metadata (label, preview confirmation). */
+export function addEdits(target: vscode.WorkspaceEdit, uri: vscode.Uri, positionAt: (offset: number) => vscode.Position, edits: readonly TextEdit[], metadata?: vscode.WorkspaceEditEntryMetadata): void {
+  for (const edit of edits) target.replace(uri, new vscode.Range(positionAt(edit.start), positionAt(edit.end)), edit.newText, metadata);
+}
+
+/** Folder root and POSIX relative path of a file, when it is inside a workspace folder. */
+export function workspacePath(uri: vscode.Uri): { root: string; relative: string } | undefined {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || uri.scheme !== 'file') return undefined;
+  return { root: folder.uri.fsPath, relative: path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/') };
+}
+
+/** True when the file is pinned in its folder's integrity lockfile (false when there is none or it is unreadable). */
+export async function isPinned(uri: vscode.Uri): Promise<boolean> {
+  const where = workspacePath(uri);
+  if (!where) return false;
+  return (await pinnedAmong(where.root, [where.relative])).pinned.length > 0;
+}
+
+/**
+ * After hardening changed pinned files: says their hash changed and offers to re-pin them now (saving them first);
+ * `confirm: false` re-pins without asking. Returns the re-pinned paths.
+ */
+export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.LogOutputChannel, confirm = true): Promise<string[]> {
+  const pinned: vscode.Uri[] = [];
+  for (const uri of uris) if (await isPinned(uri)) pinned.push(uri);
+  if (pinned.length === 0) return [];
+  const names = pinned.map((uri) => vscode.workspace.asRelativePath(uri)).join(', ');
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(`Agent Immune: ${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`);
+    return [];
+  }
+  if (confirm) {
+    const choice = await vscode.window.showWarningMessage(
+      `Agent Immune: ${names} ${pinned.length === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`,
+      'Re-pin',
+      'Later',
+    );
+    if (choice !== 'Re-pin') return [];
+  }
+  const repinned: string[] = [];
+  for (const uri of pinned) {
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (document?.isDirty) await document.save();
+    const where = workspacePath(uri)!;
+    try {
+      repinned.push(...(await repinHardened(where.root, [where.relative], 'agent-immune-extension')).map((r) => r.path));
+    } catch (error) {
+      output.error(`Re-pin of ${where.relative} failed: ${(error as Error).message}`);
+      void vscode.window.showErrorMessage(`Agent Immune: cannot re-pin ${where.relative}: ${(error as Error).message}`);
+    }
+  }
+  if (repinned.length > 0) output.info(`Re-pinned after hardening: ${repinned.join(', ')}`);
+  return repinned;
+}

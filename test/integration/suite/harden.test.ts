@@ -1,0 +1,88 @@
+// Prompt hardening inside the real editor: diagnostics on prompt files, the quick fixes, Insert Delegation Boundary,
+// and Harden All Prompts with the pinned SKILL.md re-pinned in the same step.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { HardenAllResult } from '../../../src/extension/harden/commands';
+import { CommandId } from '../../../src/extension/ids';
+import { containsImmunityWarning } from '../../../src/core/harden/detect';
+import { auditActor } from '../../../src/node/integrity/auditLog';
+import { lockWorkspace } from '../../../src/node/integrity/lock';
+import { verifyWorkspace } from '../../../src/node/integrity/verify';
+import { activeExtension, waitFor, workspaceFile, workspaceRoot } from '../helpers';
+
+/** Codes of the hardening diagnostics on a file, sorted. */
+function codes(uri: vscode.Uri): string[] {
+  return vscode.languages
+    .getDiagnostics(uri)
+    .filter((d) => d.source === 'Agent Immune')
+    .map((d) => String(d.code))
+    .sort();
+}
+
+suite('Prompt hardening', () => {
+  suiteSetup(async () => {
+    await activeExtension();
+  });
+
+  // The lockfile and audit trail this suite creates would change what later suites see.
+  suiteTeardown(async () => {
+    for (const name of ['agent-immune.lock', '.agent-immune']) {
+      await vscode.workspace.fs.delete(workspaceFile(name), { recursive: true, useTrash: false }).then(undefined, () => undefined);
+    }
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.files.saveAll');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('flags the prompts of a TypeScript file and fixes them with the quick fixes', async () => {
+    const uri = workspaceFile('prompts/agent.ts');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    await waitFor('hardening diagnostics on agent.ts', () => codes(uri).length === 3);
+    assert.deepStrictEqual(codes(uri), ['missing-immunity-warning', 'missing-immunity-warning', 'unbounded-delegation']);
+
+    const first = vscode.languages.getDiagnostics(uri).find((d) => d.code === 'missing-immunity-warning')!;
+    // A code-action request is cancelled when diagnostics land meanwhile; ask again until it answers.
+    const actions = await waitFor('the quick fixes', () =>
+      Promise.resolve(vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, first.range)).then((a) => (a.length > 0 ? a : undefined), () => undefined),
+    );
+    const insert = actions.find((a) => a.title.startsWith('Insert immunity warning') && a.isPreferred);
+    assert.ok(insert?.edit, `no "Insert immunity warning" quick fix among: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(actions.some((a) => a.title.startsWith('Insert immunity warning in all prompts of the workspace')));
+    assert.ok(await vscode.workspace.applyEdit(insert.edit));
+    await waitFor('one warning fixed', () => codes(uri).length === 2);
+
+    const delegation = vscode.languages.getDiagnostics(uri).find((d) => d.code === 'unbounded-delegation')!;
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(delegation.range.start, delegation.range.start);
+    assert.strictEqual(await vscode.commands.executeCommand(CommandId.InsertDelegationBoundary), true);
+    await waitFor('boundary inserted', () => codes(uri).length === 1);
+    assert.match(document.getText(), /<delegated_task>\n\$\{peerReply\}\n<\/delegated_task>/);
+  });
+
+  test('Insert Immunity Warning puts the warning into the prompt under the cursor', async () => {
+    const uri = workspaceFile('prompts/agent.py');
+    const editor = await vscode.window.showTextDocument(uri);
+    editor.selection = new vscode.Selection(4, 8, 4, 8);
+    assert.strictEqual(await vscode.commands.executeCommand(CommandId.InsertImmunityWarning), true);
+    assert.ok(containsImmunityWarning(editor.document.getText()));
+    await waitFor('no hardening diagnostics on agent.py', () => codes(uri).length === 0);
+  });
+
+  test('Harden All Prompts fixes the workspace and re-pins the pinned SKILL.md with an audit record', async () => {
+    await lockWorkspace(workspaceRoot().fsPath, auditActor('integration-test'));
+    assert.strictEqual((await verifyWorkspace(workspaceRoot().fsPath)).report.status, 'clean');
+    const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'always' });
+    assert.ok(result.applied);
+    assert.ok(result.changed.includes('prompts/skills/triage/SKILL.md'), result.changed.join(', '));
+    assert.ok(result.repinned.includes('prompts/skills/triage/SKILL.md'), result.repinned.join(', '));
+    await vscode.commands.executeCommand('workbench.action.files.saveAll');
+    assert.strictEqual((await verifyWorkspace(workspaceRoot().fsPath)).report.status, 'clean');
+    const skill = Buffer.from(await vscode.workspace.fs.readFile(workspaceFile('prompts/skills/triage/SKILL.md'))).toString('utf8');
+    assert.ok(containsImmunityWarning(skill));
+    const again = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
+    assert.deepStrictEqual(again.changed, []);
+  });
+});
