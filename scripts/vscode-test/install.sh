@@ -22,7 +22,10 @@ missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ] && [ -z "${AGENT_IMMUNE_SKIP_APT:-}" ]; then
+if [ ${#missing[@]} -gt 0 ] && [ -z "${AGENT_IMMUNE_SKIP_APT:-}" ] && [ "$(id -u)" != 0 ]; then
+  log "missing Debian packages; as root run: apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+  exit 1
+elif [ ${#missing[@]} -gt 0 ] && [ -z "${AGENT_IMMUNE_SKIP_APT:-}" ]; then
   log "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   # apt-cache lists may be absent on a fresh machine: update once, then install.

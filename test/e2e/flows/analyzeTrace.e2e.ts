@@ -1,0 +1,36 @@
+// User story: open a recorded run, run "Agent Immune: Analyze Trace" from the Command Palette, see who attacked whom in
+// the infection-graph panel, and replay the run with the round slider.
+import * as assert from 'assert';
+import { useWorkbench, waitForText } from '../workbench';
+
+describe('Analyze Trace from the Command Palette', () => {
+  const workbench = useWorkbench();
+
+  it('opens the infection graph of the open trace and replays it round by round', async () => {
+    const wb = workbench();
+    await wb.openFile('traces/small-attack.jsonl');
+    await wb.runCommand('Agent Immune: Analyze Trace');
+    const view = await wb.webview('Infection graph: small-attack.jsonl');
+
+    // The classified graph: 4 agents and 6 edges drawn, m the one source, m -> a1 the one infection path.
+    const app = view.locator('[data-agents]');
+    await waitForText(view.locator('#sources'), /\bm\b/, 60_000);
+    assert.strictEqual(await app.getAttribute('data-agents'), '4');
+    assert.strictEqual(await app.getAttribute('data-edges'), '6');
+    assert.strictEqual(await view.locator('#sources').getAttribute('data-count'), '1');
+    await waitForText(view.locator('#paths'), /m\s*→\s*◆?\s*a1/);
+
+    // Last round: 1 attacker, 1 infected. Round 0: a1 is still benign.
+    const counts = view.locator('.scrubber .round-counts');
+    await waitForText(view.locator('.scrubber .readout'), /Round 2 \/ 2/);
+    assert.match(await counts.innerText(), /▲ 1\s*◆ 1\s*● 2/);
+    const slider = view.locator('#round-slider');
+    await slider.focus();
+    await wb.page.keyboard.press('Home');
+    await waitForText(view.locator('.scrubber .readout'), /Round 0 \/ 2/);
+    assert.strictEqual(await app.getAttribute('data-round'), '0');
+    assert.match(await counts.innerText(), /▲ 1\s*◆ 0\s*● 3/);
+    await wb.page.keyboard.press('End');
+    await waitForText(view.locator('.scrubber .readout'), /Round 2 \/ 2/);
+  });
+});
