@@ -7,3 +7,8 @@ export { checkSkillIntegrity } from './node/integrity/check';
 export type { SkillIntegrityOptions, SkillIntegrityResult } from './node/integrity/check';
 export { SkillIntegrityError } from './core/integrity/errors';
 export type { IntegrityFinding, IntegrityCode, IntegrityStatus } from './core/integrity/types';
+export { MIND_VIRUS_IMMUNITY_WARNING, DELEGATION_BOUNDARY_LABEL, DELEGATION_OPEN_TAG, DELEGATION_CLOSE_TAG } from './core/harden/texts';
+export { withImmunityWarning, wrapDelegatedTask } from './core/harden/runtime';
+export { containsImmunityWarning as hasImmunityWarning } from './core/harden/detect';
+export { hardenText, fixAll } from './core/harden/analyze';
+export type { HardenFinding, HardenCode, PromptFileKind, TextEdit } from './core/harden/types';
