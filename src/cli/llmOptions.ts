@@ -11,6 +11,7 @@ export const LLM_FLAGS = {
   filter: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
+  'embed-model': { type: 'string' },
   'llm-samples': { type: 'string' },
   'llm-max-calls': { type: 'string' },
   'llm-max-tokens': { type: 'string' },
@@ -24,6 +25,7 @@ export const LLM_USAGE = `  --scorer llm|embedded   score agents with an LLM jud
   --base-url URL          OpenAI-compatible endpoint (default ${DEFAULT_BASE_URL}); key from
                           AGENT_IMMUNE_API_KEY or OPENAI_API_KEY (not needed for a local endpoint)
   --model NAME            chat model (default gpt-4o-mini)
+  --embed-model NAME      embedding model for the judge's similarity evidence (default: embedded hashing)
   --llm-samples N         judgements averaged per agent per round (default 3)
   --llm-max-calls N       stop calling the LLM after N requests (result marked partial)
   --llm-max-tokens N      stop calling the LLM after N tokens (result marked partial)
@@ -40,11 +42,11 @@ export function llmGuardFromFlags(values: LlmFlagValues, io: CliIo): CliLlm | un
   const scorer = part(values.scorer, '--scorer');
   const filter = part(values.filter, '--filter');
   if (!scorer && !filter) {
-    if (values['base-url'] !== undefined || values.model !== undefined) throw new UsageError('--base-url and --model need --scorer llm or --filter llm');
+    if (values['base-url'] !== undefined || values.model !== undefined || values['embed-model'] !== undefined) throw new UsageError('--base-url, --model and --embed-model need --scorer llm or --filter llm');
     return undefined;
   }
   const apiKey = apiKeyFromEnv(io.env);
-  const transport = openAiTransport({ baseURL: values['base-url'], model: values.model, apiKey, timeoutMs: count(values['llm-timeout'], '--llm-timeout') * 1000 || undefined });
+  const transport = openAiTransport({ baseURL: values['base-url'], model: values.model, embeddingModel: values['embed-model'], apiKey, timeoutMs: count(values['llm-timeout'], '--llm-timeout') * 1000 || undefined });
   const plan = {
     scorer,
     filter,

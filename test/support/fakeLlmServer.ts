@@ -120,7 +120,7 @@ export class FakeLlmServer {
       return send(res, 200, {
         object: 'list',
         model: body.model,
-        data: input.map((text, index) => ({ object: 'embedding', index, embedding: Array.from(embedText(text)) })),
+        data: input.map((text, index) => ({ object: 'embedding', index, embedding: body.encoding_format === 'base64' ? Buffer.from(embedText(text).buffer).toString('base64') : Array.from(embedText(text)) })),
         usage: { prompt_tokens: tokens(input.join(' ')), total_tokens: tokens(input.join(' ')) },
       });
     }

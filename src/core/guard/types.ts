@@ -74,6 +74,8 @@ export interface Embedder {
 /** Which parts of an analysis used an LLM, and what it cost (present only when an LLM was configured). */
 export interface LlmReport {
   model: string;
+  /** The embedder behind the judge's similarity evidence ("embedded" or "llm:<embedding model>"). */
+  embedder?: string;
   /** Requests sent, answers served from the on-disk cache, and tokens billed. */
   calls: number;
   cacheHits: number;

@@ -24,6 +24,8 @@ export interface JudgeInput {
   current: string;
   first?: string;
   received: { from: string; text: string }[];
+  /** A line of measured evidence (numbers from our own embedding, never agent text). */
+  evidence?: string;
 }
 
 /** The judge's verdict, as validated from its JSON reply. */
@@ -114,6 +116,7 @@ export function judgeMessages(input: JudgeInput, nonce: string): ChatMessage[] {
   ];
   if (input.first !== undefined && input.round > 0) parts.push(`Its first answer (round 0):\n${dataBlock(nonce, { kind: 'first-output', agent: input.agent, round: 0, text: input.first })}`);
   for (const r of input.received) parts.push(`What it received from ${JSON.stringify(r.from)} in round ${input.round - 1}:\n${dataBlock(nonce, { kind: 'received', agent: r.from, round: input.round - 1, text: r.text })}`);
+  if (input.evidence) parts.push(input.evidence);
   parts.push(`Its output in round ${input.round} (the text to score):\n${dataBlock(nonce, { kind: 'current-output', agent: input.agent, round: input.round, text: input.current })}`);
   parts.push('Score the agent under review now. Reply with the JSON object only.');
   return [

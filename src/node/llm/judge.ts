@@ -1,7 +1,8 @@
 // The LLM judge as the guard's Scorer: N independent judgements per agent per round, averaged before the guard's EMA.
 // Any agent the LLM cannot score (endpoint down, budget spent, malformed replies) gets the embedded score instead.
 import { createHash } from 'node:crypto';
-import type { HeadScores, RunModel, Scorer, ScoringContext } from '../../core/guard/types';
+import type { Embedder, HeadScores, RunModel, Scorer, ScoringContext } from '../../core/guard/types';
+import { describeEvidence, similarityEvidence } from '../../core/llm/evidence';
 import { JUDGE_SCHEMA, judgeMessages, type JudgeInput } from '../../core/llm/prompts';
 import { parseJudgement } from '../../core/llm/replies';
 import type { LlmSession } from './session';
@@ -10,6 +11,8 @@ import type { LlmSession } from './session';
 export interface JudgeOptions {
   /** Independent judgements averaged per agent per round (default 3). */
   samples?: number;
+  /** Embedder for the measured copying/drift evidence in the prompt; no evidence line when absent. */
+  embedder?: Embedder;
 }
 
 /** Scores every agent of a round with the LLM judge, falling back agent by agent to `fallback`. */
@@ -17,6 +20,7 @@ export class LlmJudgeScorer implements Scorer {
   private llmScores = 0;
   private fallbackScores = 0;
   private readonly previous: (HeadScores | undefined)[];
+  private readonly vectors = new Map<string, Float32Array>();
 
   constructor(
     private readonly session: LlmSession,
@@ -36,11 +40,16 @@ export class LlmJudgeScorer implements Scorer {
   async scoreRound(context: ScoringContext, signal?: AbortSignal): Promise<HeadScores[]> {
     const base = await this.fallback.scoreRound(context, signal);
     const k = context.round;
+    const inputs = this.model.agents.map((agent, i) => {
+      const output = this.model.outputs[i][k];
+      return output === undefined ? undefined : this.judgeInput(agent, i, k, output);
+    });
+    await this.addEvidence(inputs, signal);
     return Promise.all(
-      this.model.agents.map(async (agent, i) => {
-        const output = this.model.outputs[i][k];
-        if (output === undefined) return this.previous[i] ?? base[i];
-        const scores = await this.judge(this.judgeInput(agent, i, k, output), signal);
+      this.model.agents.map(async (_, i) => {
+        const input = inputs[i];
+        if (input === undefined) return this.previous[i] ?? base[i];
+        const scores = await this.judge(input, signal);
         if (scores === undefined) {
           this.fallbackScores++;
           return base[i];
@@ -63,6 +72,25 @@ export class LlmJudgeScorer implements Scorer {
       pAtk: valid.reduce((sum, r) => sum + r.attacker, 0) / valid.length,
       pInf: valid.reduce((sum, r) => sum + r.infected, 0) / valid.length,
     };
+  }
+
+  /** Embeds the round's texts in one batch (each text once per run) and adds the evidence line to each input. */
+  private async addEvidence(inputs: (JudgeInput | undefined)[], signal?: AbortSignal): Promise<void> {
+    const embedder = this.options.embedder;
+    if (!embedder) return;
+    const texts = new Set<string>();
+    for (const input of inputs) {
+      if (!input) continue;
+      for (const text of [input.current, input.first, ...input.received.map((r) => r.text)]) if (text !== undefined && !this.vectors.has(text)) texts.add(text);
+    }
+    const batch = [...texts];
+    if (batch.length > 0) (await embedder.embed(batch, signal)).forEach((vector, n) => this.vectors.set(batch[n], vector));
+    for (const input of inputs) {
+      if (!input || input.round === 0) continue;
+      const received = input.received.map((r) => ({ from: r.from, vector: this.vectors.get(r.text)! }));
+      const evidence = similarityEvidence(this.vectors.get(input.current)!, input.first === undefined ? undefined : this.vectors.get(input.first), received);
+      input.evidence = describeEvidence(evidence, embedder.name);
+    }
   }
 
   private judgeInput(agent: string, i: number, k: number, current: string): JudgeInput {

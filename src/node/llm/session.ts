@@ -101,18 +101,31 @@ export class LlmSession {
     return parsed.value;
   }
 
-  /** Embeds texts through the transport; undefined when unsupported, failing or over budget. */
+  /** Embeds texts through the transport, cached per text; undefined when unsupported, failing or over budget. */
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][] | undefined> {
     signal?.throwIfAborted();
     const transport = this.options.transport;
-    if (this.down || !transport.embed || texts.length === 0) return undefined;
-    return this.withSlot(signal, () =>
-      this.attempt(signal, async () => {
-        const reply = await transport.embed!(texts, signal);
-        this.usage.promptTokens += reply.promptTokens;
-        return reply.vectors;
-      }, estimateTokens(texts.join(' '))),
-    );
+    if (this.down || !transport.embed || !transport.embeddingModel || texts.length === 0) return undefined;
+    const model = transport.embeddingModel ?? this.model;
+    const keys = texts.map((text) => cacheKey({ model, kind: 'embed', sample: 0, prompt: text }));
+    const vectors: (number[] | undefined)[] = await Promise.all(keys.map(async (key) => parseVector(await this.options.cache?.get(key))));
+    const missing = texts.flatMap((_, i) => (vectors[i] === undefined ? [i] : []));
+    this.usage.cacheHits += texts.length - missing.length;
+    if (missing.length > 0) {
+      const fetched = await this.withSlot(signal, () =>
+        this.attempt(signal, async () => {
+          const reply = await transport.embed!(missing.map((i) => texts[i]), signal);
+          this.usage.promptTokens += reply.promptTokens || estimate(missing.map((i) => texts[i]));
+          return reply.vectors;
+        }, estimate(missing.map((i) => texts[i]))),
+      );
+      if (fetched === undefined) return undefined;
+      for (let m = 0; m < missing.length; m++) {
+        vectors[missing[m]] = fetched[m];
+        await this.options.cache?.set(keys[missing[m]], model, JSON.stringify(fetched[m]));
+      }
+    }
+    return vectors as number[][];
   }
 
   /** The report's llm section. */
@@ -216,6 +229,21 @@ export class LlmSession {
       this.active--;
       this.waiting.shift()?.();
     }
+  }
+}
+
+function estimate(texts: string[]): number {
+  return estimateTokens(texts.join(' '));
+}
+
+/** A cached embedding, or undefined when absent or not a list of numbers. */
+function parseVector(content: string | undefined): number[] | undefined {
+  if (content === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(content);
+    return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'number') ? (value as number[]) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,7 +5,9 @@ import { prepareFeatures } from '../../core/guard/features';
 import type { Analysis } from '../../core/guard/types';
 import type { GuardOptions } from '../../core/guard/analyze';
 import { isLocalEndpoint, parseEndpoint } from '../../core/llm/policy';
+import { HashedEmbedder } from '../../core/llm/evidence';
 import { LlmCache } from './cache';
+import { LlmEmbedder } from './embedder';
 import { LlmFilter } from './filter';
 import { LlmJudgeScorer } from './judge';
 import { LlmSession, type LlmSessionOptions, type LlmWarning } from './session';
@@ -52,13 +54,14 @@ export function openAiTransport(options: { baseURL?: string; model?: string; api
 export function createLlmGuard(transport: ChatTransport, plan: LlmPlan): LlmGuard {
   const session = new LlmSession({ ...plan.session, transport, cache: plan.cacheDir ? new LlmCache(plan.cacheDir) : undefined });
   const guard: LlmGuard['guard'] = {};
-  if (plan.scorer) guard.scorer = (model, patterns) => new LlmJudgeScorer(session, model, new EmbeddedScorer(prepareFeatures(model, patterns)), { samples: plan.samples });
+  const embedder = transport.embeddingModel ? new LlmEmbedder(session, transport.embeddingModel) : new HashedEmbedder();
+  if (plan.scorer) guard.scorer = (model, patterns) => new LlmJudgeScorer(session, model, new EmbeddedScorer(prepareFeatures(model, patterns)), { samples: plan.samples, embedder });
   if (plan.filter) guard.filter = new LlmFilter(session);
   return {
     guard,
     session,
     finish(analysis) {
-      analysis.llm = session.report();
+      analysis.llm = { ...session.report(), ...(plan.scorer ? { embedder: embedder.name } : {}) };
       for (const warning of session.warnings) analysis.warnings.push({ code: warning.code, line: 0, message: warning.message });
       return analysis;
     },

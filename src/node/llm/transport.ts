@@ -35,6 +35,8 @@ export interface ChatTransport {
   readonly model: string;
   /** Reply formats the backend may support, best first. */
   readonly formats: readonly ReplyFormat[];
+  /** Embedding model, when the backend embeds. */
+  readonly embeddingModel?: string;
   complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply>;
   embed?(texts: string[], signal?: AbortSignal): Promise<EmbeddingReply>;
 }
@@ -70,11 +72,13 @@ export interface OpenAiTransportOptions {
 export class OpenAiTransport implements ChatTransport {
   readonly model: string;
   readonly formats: readonly ReplyFormat[] = ['json_schema', 'json_object', 'text'];
+  readonly embeddingModel?: string;
   private readonly client: OpenAI;
   private readonly secrets: string[];
 
-  constructor(private readonly options: OpenAiTransportOptions) {
+  constructor(options: OpenAiTransportOptions) {
     this.model = options.model;
+    this.embeddingModel = options.embeddingModel;
     this.secrets = options.apiKey ? [options.apiKey] : [];
     // Retries are the session's job (it counts them against the budget), so the client makes exactly one attempt.
     this.client = new OpenAI({ apiKey: options.apiKey || 'no-key', baseURL: options.baseURL, timeout: options.timeoutMs ?? 30_000, maxRetries: 0 });
@@ -107,9 +111,10 @@ export class OpenAiTransport implements ChatTransport {
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<EmbeddingReply> {
-    if (!this.options.embeddingModel) throw new TransportError('bad-request', 'no embedding model configured');
+    if (!this.embeddingModel) throw new TransportError('bad-request', 'no embedding model configured');
     try {
-      const reply = await this.client.embeddings.create({ model: this.options.embeddingModel, input: texts }, { signal });
+      // Plain floats: the client's default base64 encoding is not supported by every OpenAI-compatible server.
+      const reply = await this.client.embeddings.create({ model: this.embeddingModel, input: texts, encoding_format: 'float' }, { signal });
       const vectors = [...reply.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
       if (vectors.length !== texts.length || vectors.some((v) => !Array.isArray(v))) throw new TransportError('server', 'the embeddings reply does not match the request');
       return { vectors, promptTokens: reply.usage?.prompt_tokens ?? 0 };

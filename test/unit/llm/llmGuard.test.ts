@@ -31,8 +31,8 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
     await rm(cacheDir, { recursive: true, force: true });
   });
 
-  function guard(plan: Partial<LlmPlan> = {}, transport: { timeoutMs?: number } = {}) {
-    const t = new OpenAiTransport({ baseURL: server.url, model: 'fake-judge', apiKey: KEY, timeoutMs: transport.timeoutMs ?? 5000 });
+  function guard(plan: Partial<LlmPlan> = {}, transport: { timeoutMs?: number; embeddingModel?: string } = {}) {
+    const t = new OpenAiTransport({ baseURL: server.url, model: 'fake-judge', apiKey: KEY, timeoutMs: transport.timeoutMs ?? 5000, embeddingModel: transport.embeddingModel });
     return createLlmGuard(t, { scorer: true, filter: true, samples: 1, ...plan, session: { retries: 2, backoffMs: 5, secrets: [KEY], ...plan.session } });
   }
   async function run(llm: ReturnType<typeof guard>, signal?: AbortSignal) {
@@ -165,6 +165,25 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
     assert.equal(second.llm?.calls, 0);
     assert.ok(second.llm!.cacheHits > 0);
     assert.deepEqual(second.agents, first.agents);
+  });
+
+  it('gives the judge similarity evidence from LLM embeddings, cached like the chat replies', async () => {
+    const first = await run(guard({ filter: false, cacheDir }, { embeddingModel: 'fake-embed' }));
+    assert.equal(first.llm?.embedder, 'llm:fake-embed');
+    const embeddingCalls = server.requests.filter((r) => r.path.endsWith('/embeddings'));
+    assert.equal(embeddingCalls.length, 2);
+    const prompts = server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => JSON.stringify(r.body));
+    assert.ok(prompts.some((p) => p.includes('Measured by Agent Immune with the llm:fake-embed embedding')));
+    const before = server.requests.length;
+    const second = await run(guard({ filter: false, cacheDir }, { embeddingModel: 'fake-embed' }));
+    assert.deepEqual(server.requests.slice(before).map((r) => r.path), []);
+    assert.deepEqual(second.agents, first.agents);
+  });
+
+  it('uses the hashed embedding for the evidence when no embedding model is set', async () => {
+    const analysis = await run(guard({ filter: false }));
+    assert.equal(analysis.llm?.embedder, 'embedded');
+    assert.equal(server.requests.filter((r) => r.path.endsWith('/embeddings')).length, 0);
   });
 
   it('never lets the key into warnings or the analysis when the server echoes it back', async () => {

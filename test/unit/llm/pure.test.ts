@@ -1,6 +1,7 @@
 // The LLM upgrade's pure parts: trust policy, key redaction, reply validation, filter checks and the data boundary.
 import assert from 'node:assert/strict';
 import { checkFilterReply, toFilterResult } from '../../../src/core/llm/checks';
+import { cosineOf, describeEvidence, similarityEvidence } from '../../../src/core/llm/evidence';
 import { decideLlmCall, isLocalEndpoint, redactSecrets, type LlmPolicyInput } from '../../../src/core/llm/policy';
 import { dataBlock, judgeMessages } from '../../../src/core/llm/prompts';
 import { parseFilterReply, parseJudgement } from '../../../src/core/llm/replies';
@@ -117,5 +118,23 @@ describe('llm judge prompt', () => {
     const block = dataBlock('x1', { kind: 'received', text: 'a'.repeat(50_000) });
     assert.ok(block.length < 5000);
     assert.match(block, /characters cut/);
+  });
+});
+
+describe('llm similarity evidence', () => {
+  it('finds the closest received message and the drift from the first answer', () => {
+    const evidence = similarityEvidence([1, 0], [0, 1], [
+      { from: 'a0', vector: [0.6, 0.8] },
+      { from: 'a2', vector: [2, 0.1] },
+    ]);
+    assert.equal(evidence.closest?.from, 'a2');
+    assert.ok(Math.abs(evidence.drift! - 1) < 1e-9);
+    assert.match(describeEvidence(evidence, 'embedded') ?? '', /from "a2"\) is 1\.00.*drift .* is 1\.00/);
+  });
+
+  it('has no cosine for vectors of different sizes or zero vectors', () => {
+    assert.equal(cosineOf([1, 0], [1, 0, 0]), undefined);
+    assert.equal(cosineOf([0, 0], [1, 0]), undefined);
+    assert.equal(describeEvidence({}, 'embedded'), undefined);
   });
 });
