@@ -3,6 +3,9 @@ export { parseTraceText, serializeTrace, TraceBuilder, TRACE_SCHEMA } from './co
 export type { Trace, TraceMessage, TraceLabel, AgentInfo, TaskInfo, Category } from './core/trace/types';
 export { InputError } from './core/errors';
 export { readTraceFile } from './node/readTrace';
+export { readAnyTrace, readAllTraces } from './node/readAnyTrace';
+export { importTraceText, parseFormatName, IMPORT_FORMATS } from './core/importers';
+export type { ImportFormat } from './core/importers';
 export { checkSkillIntegrity } from './node/integrity/check';
 export type { SkillIntegrityOptions, SkillIntegrityResult } from './node/integrity/check';
 export { SkillIntegrityError } from './core/integrity/errors';
