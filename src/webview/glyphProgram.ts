@@ -97,7 +97,7 @@ void main(void) {
   gl_FragColor = d > 0.0 ? transparent : v_color;
   #else
   // The triangle's inradius is half its circumradius, so its ring is drawn at half the width.
-  float ringWidth = v_ring * v_radius * (v_shape > 1.5 ? 0.55 : 1.0);
+  float ringWidth = v_ring * v_radius * (v_shape > 1.5 ? 0.55 : v_shape > 0.5 ? 0.75 : 1.0);
   vec4 inside = d > -ringWidth ? v_ringColor : v_color;
   // Soft edge between fill and ring, and towards the outside.
   if (ringWidth > 0.0) inside = mix(v_color, v_ringColor, smoothstep(-ringWidth - aa, -ringWidth, d));

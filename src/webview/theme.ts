@@ -61,7 +61,7 @@ export function readTheme(doc: Document = document): Theme {
     ring: dark
       ? { attacker: '#FFD2B8', infected: '#FFF1C2', benign: '#D8F0FF' }
       : { attacker: '#6B2F00', infected: '#7A5400', benign: '#0B4F75' },
-    edge: mix(label, background, kind === 'high-contrast' ? 0.6 : 0.38),
+    edge: mix(label, background, kind === 'high-contrast' ? 0.65 : dark ? 0.4 : 0.5),
     edgePath: CATEGORY_COLOURS.attacker,
     edgeDim: mix(label, background, 0.12),
     label,

@@ -1,0 +1,264 @@
+// The infection-graph view in a real browser (Debian chromium via playwright-core): what is drawn (counts, colours,
+// glyph centres), the side panel, the scrubber, search, list hover, state restore, the message protocol and the XSS
+// table. Screenshots land in test-output/browser/.
+import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, OUTPUT_DIR, payloadOf, pinnedSmallPayload, startServer, type PageServer } from './harness';
+import { synthTrace } from './synth';
+
+const COLOURS = { attacker: [0xd5, 0x5e, 0x00], infected: [0xe6, 0x9f, 0x00], benign: [0x56, 0xb4, 0xe9] } as const;
+
+/** The colour drawn at the centre of an agent's glyph, read back from the composited canvas. */
+async function colourAt(page: Page, id: string): Promise<[number, number, number]> {
+  return page.evaluate(async (agent) => {
+    const view = window.agentImmuneView;
+    if (!view) throw new Error('no view');
+    const sigma = view.renderer.sigma;
+    const data = sigma.getNodeDisplayData(agent);
+    if (!data) throw new Error(`no node ${agent}`);
+    const point = sigma.framedGraphToViewport(data);
+    const image = new Image();
+    image.src = view.renderer.toPng();
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext('2d') as CanvasRenderingContext2D;
+    context.drawImage(image, 0, 0);
+    const ratio = image.width / sigma.getContainer().clientWidth;
+    const pixel = context.getImageData(Math.round(point.x * ratio), Math.round(point.y * ratio), 1, 1).data;
+    return [pixel[0], pixel[1], pixel[2]] as [number, number, number];
+  }, id);
+}
+
+function assertColour(actual: [number, number, number], expected: readonly number[], what: string): void {
+  const distance = Math.max(...actual.map((v, i) => Math.abs(v - expected[i])));
+  assert.ok(distance <= 24, `${what}: drew rgb(${actual.join(',')}), expected about rgb(${expected.join(',')})`);
+}
+
+async function ready(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getElementById('app')?.dataset.state === 'ready', undefined, { timeout: 20000 });
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(OUTPUT_DIR, `${name}.png`) });
+}
+
+describe('infection graph view in chromium', function () {
+  this.timeout(120000);
+  let server: PageServer;
+  let browser: { context: BrowserContext; close: () => Promise<void> };
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    server = await startServer();
+    server.addReport('small', await pinnedSmallPayload());
+    server.addReport('synthetic', await payloadOf(synthTrace({ agents: 24, rounds: 4, attackers: 2, seed: 3 }), 'synthetic-24.jsonl'));
+    browser = await launchBrowser();
+  });
+
+  beforeEach(async () => {
+    page = await browser.context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterEach(async () => {
+    await page.close();
+    assert.deepEqual(pageErrors.splice(0), [], 'the page threw');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('draws every agent and edge of the report, coloured and shaped by category', async () => {
+    await page.goto(`${server.url}/report/small.html`);
+    await ready(page);
+    const app = page.locator('#app');
+    assert.equal(await app.getAttribute('data-agents'), '6');
+    assert.equal(await app.getAttribute('data-edges'), '8');
+    assert.equal(await page.locator('.summary [data-count="attacker"]').textContent(), '▲ 1 attacker');
+    assert.equal(await page.locator('#sources').getAttribute('data-count'), '1');
+    assert.ok(Number(await page.locator('#paths').getAttribute('data-count')) >= 2);
+    const finals = await page.evaluate(() => window.agentImmuneView?.model.payload.analysis.agents.map((a) => [a.id, a.category] as [string, string]) ?? []);
+    for (const [id, category] of finals) assertColour(await colourAt(page, id), COLOURS[category as keyof typeof COLOURS], `${id} (${category})`);
+    const shapes = await page.evaluate(() => window.agentImmuneView?.model.ids.map((id) => (window.agentImmuneView?.renderer.sigma.getNodeDisplayData(id) as unknown as { shape: number }).shape));
+    assert.deepEqual(shapes, finals.map(([, c]) => ({ benign: 0, infected: 1, attacker: 2 })[c]));
+    await shot(page, 'report-small');
+  });
+
+  it('replays the run with the round scrubber and the play button', async () => {
+    await page.goto(`${server.url}/report/small.html`);
+    await ready(page);
+    const infectedAt = await page.evaluate(() => {
+      const view = window.agentImmuneView;
+      if (!view) return -1;
+      return view.model.ids.findIndex((_, i) => view.model.firstFlagged[i] > 0 && Number.isFinite(view.model.firstFlagged[i]));
+    });
+    assert.ok(infectedAt >= 0, 'the fixture has an agent infected after round 0');
+    const id = await page.evaluate((i) => window.agentImmuneView?.model.ids[i] ?? '', infectedAt);
+    await page.locator('#round-slider').fill('0');
+    assert.equal(await page.locator('#app').getAttribute('data-round'), '0');
+    assert.equal(await page.locator('.scrubber .readout').textContent(), 'Round 0 / 2');
+    assertColour(await colourAt(page, id), COLOURS.benign, `${id} in round 0`);
+    const lit0 = await page.evaluate(() => window.agentImmuneView?.renderer.sigma.getGraph().edges().filter((e) => window.agentImmuneView?.renderer.sigma.getEdgeDisplayData(e)?.color === '#D55E00').length);
+    await shot(page, 'scrubber-round-0');
+    await page.locator('#round-slider').fill('2');
+    assert.notEqual(await colourAt(page, id), COLOURS.benign);
+    const lit2 = await page.evaluate(() => window.agentImmuneView?.renderer.sigma.getGraph().edges().filter((e) => window.agentImmuneView?.renderer.sigma.getEdgeDisplayData(e)?.color === '#D55E00').length);
+    assert.ok((lit2 ?? 0) > (lit0 ?? 0), `more infection-path edges lit in round 2 (${lit2}) than in round 0 (${lit0})`);
+    await page.locator('#round-slider').fill('0');
+    await page.locator('button.play').click();
+    await page.waitForFunction(() => document.getElementById('app')?.dataset.round === '2', undefined, { timeout: 5000 });
+    const update = await page.evaluate(() => window.agentImmuneView?.metrics.lastRoundUpdateMs ?? 1e9);
+    assert.ok(update < 50, `round update took ${update} ms`);
+  });
+
+  it('opens the side panel on a node click with outputs, filter marks, scores and remediation', async () => {
+    await page.goto(`${server.url}/report/small.html`);
+    await ready(page);
+    const point = await page.evaluate(() => {
+      const sigma = window.agentImmuneView?.renderer.sigma;
+      const data = sigma?.getNodeDisplayData('a1');
+      const box = sigma?.getContainer().getBoundingClientRect();
+      if (!sigma || !data || !box) return { x: 0, y: 0 };
+      const p = sigma.framedGraphToViewport(data);
+      return { x: box.left + p.x, y: box.top + p.y };
+    });
+    await page.mouse.click(point.x, point.y);
+    await page.locator('.agent[data-agent="a1"]').waitFor();
+    const panel = page.locator('.details');
+    assert.equal(await panel.locator('.agent-id').textContent(), 'a1');
+    assert.equal(await panel.locator('.role').textContent(), 'Role: planner');
+    assert.equal(await panel.locator('table.scores tbody tr').count(), 3);
+    assert.equal(await panel.locator('.output-block').count(), 3);
+    assert.ok((await panel.locator('mark.removed').count()) >= 1, 'the injected sentence is marked');
+    assert.match((await panel.locator('mark.removed').first().textContent()) ?? '', /Ignore all previous instructions/);
+    assert.match((await panel.locator('.remediation').textContent()) ?? '', /Replace/);
+    assert.ok(await panel.locator('svg.score-chart polyline.p-atk').count());
+    await shot(page, 'side-panel-attacker');
+    await page.keyboard.press('Escape');
+    await panel.locator('.summary').waitFor();
+  });
+
+  it('searches and filters by id and category, and highlights list items on hover', async () => {
+    await page.goto(`${server.url}/report/synthetic.html`);
+    await ready(page);
+    await page.locator('input.search').fill('agent-1');
+    assert.equal(await page.locator('.match-count').textContent(), '10 of 24');
+    await page.locator('input.search').fill('');
+    await page.locator('select.category').selectOption('attacker');
+    const attackers = await page.locator('#matches').getAttribute('data-count');
+    assert.equal(attackers, await page.evaluate(() => String(window.agentImmuneView?.model.category.at(-1)?.filter((c) => c === 'attacker').length)));
+    await page.locator('select.category').selectOption('all');
+    await page.goto(`${server.url}/report/small.html`);
+    await ready(page);
+    await page.locator('#paths .list-item').last().hover();
+    const emphasised = await page.evaluate(() => {
+      const sigma = window.agentImmuneView?.renderer.sigma;
+      return sigma?.getGraph().nodes().filter((n) => (sigma.getNodeDisplayData(n) as unknown as { ringColor: string }).ringColor !== (sigma.getNodeDisplayData(n) as unknown as { color: string }).color).length;
+    });
+    assert.equal(emphasised, 3, 'the three agents of the hovered path a1 -> a2 -> a3 stand out');
+    await shot(page, 'path-hover');
+    await page.mouse.move(5, 5);
+  });
+
+  it('speaks the typed protocol in webview mode and restores its state', async () => {
+    const payload = await pinnedSmallPayload();
+    await page.goto(`${server.url}/webview.html?theme=vscode-light`);
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+    // Malformed messages are ignored; the page keeps waiting.
+    await page.evaluate(() => {
+      window.postMessage({ type: 'analysis', generation: 1, payload: { schema: 'agent-immune/graph-view/v1' } }, '*');
+      window.postMessage({ type: 'eval', code: 'window.__pwned = 1' }, '*');
+    });
+    await page.waitForTimeout(100);
+    assert.equal(await page.locator('#app').getAttribute('data-state'), 'waiting');
+    await page.evaluate((p) => window.postMessage({ type: 'analysis', generation: 1, payload: p }, '*'), payload);
+    await ready(page);
+    await page.locator('#round-slider').fill('1');
+    await page.locator('#remediation .list-item').first().click();
+    await page.locator('.output-head button.link').first().click();
+    await page.locator('button[data-action="save-png"]').click();
+    const posted = await page.evaluate(() => (window as unknown as { __posted: { type: string; line?: number; dataUrl?: string }[] }).__posted);
+    const line = posted.find((m) => m.type === 'openLine');
+    assert.ok(line && Number.isInteger(line.line) && (line.line ?? 0) >= 2);
+    assert.match(posted.find((m) => m.type === 'savePng')?.dataUrl ?? '', /^data:image\/png;base64,/);
+    const state = await page.evaluate(() => (window as unknown as { __state: { round: number; selected: string } }).__state);
+    assert.equal(state.round, 1);
+    assert.equal(state.selected, 'a1');
+    await shot(page, 'webview-light');
+    // A hidden-then-shown panel reloads the page with the saved state: it comes back where it was.
+    await page.goto(`${server.url}/webview.html?theme=vscode-dark&state=${encodeURIComponent(JSON.stringify(state))}`);
+    await page.evaluate((p) => window.postMessage({ type: 'analysis', generation: 1, payload: p }, '*'), payload);
+    await ready(page);
+    assert.equal(await page.locator('.scrubber .readout').textContent(), 'Round 1 / 2');
+    assert.equal(await page.locator('.agent-id').textContent(), 'a1');
+    await page.evaluate(() => window.postMessage({ type: 'status', state: 'analysing' }, '*'));
+    assert.equal(await page.locator('.status').getAttribute('data-state'), 'analysing');
+    await shot(page, 'webview-dark-restored');
+  });
+
+  describe('XSS table: hostile trace text renders as inert text', () => {
+    const payloads: [string, string][] = [
+      ['script tag', '<script>window.__pwned = "script"</script>'],
+      ['img onerror', '<img src=x onerror="window.__pwned = \'img\'">'],
+      ['javascript: link', '<a href="javascript:window.__pwned=\'link\'" id="evil-link">click me</a>'],
+      ['css injection', '</pre><style>body { display: none } * { background: url(/leak-css) }</style>'],
+      ['svg onload', '<svg onload="window.__pwned = \'svg\'"></svg>'],
+      ['bidi and zero-width', 'safe \u202Eevil\u202C text\u200B with \u2066isolate\u2069 and \u2028 line'],
+    ];
+    const hostileId = '<img src=/leak-id onerror=window.__pwned="id">';
+
+    it('keeps every payload as text, runs nothing, fetches nothing, and survives a 10 MB message', async () => {
+      const huge = 'A'.repeat(10 * 1024 * 1024);
+      const jsonl =
+        synthTrace({ agents: 8, rounds: 2, attackers: 1, seed: 11, payloads: payloads.map(([, p]) => p), hostileIds: [hostileId] }) +
+        JSON.stringify({ type: 'message', round: 0, from: 'big-talker', content: `${huge} <script>window.__pwned="huge"</script>` }) +
+        '\n';
+      server.addReport('xss', await payloadOf(jsonl, '<b>xss</b>.jsonl'));
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      const started = Date.now();
+      await page.goto(`${server.url}/report/xss.html`);
+      await ready(page);
+      const openMs = Date.now() - started;
+      assert.equal(await page.title(), 'Agent Immune — <b>xss</b>.jsonl');
+      // Open the attacker carrying the payloads.
+      const carrier = await page.evaluate(() => window.agentImmuneView?.model.payload.outputs.findIndex((row) => row[0]?.text.includes('__pwned')) ?? -1);
+      assert.ok(carrier >= 0);
+      await page.evaluate((i) => (window.agentImmuneView as unknown as { select(i: number): void }).select(i), carrier);
+      const text = (await page.locator('.details pre.output').first().textContent()) ?? '';
+      for (const [name, p] of payloads.slice(0, 5)) assert.ok(text.includes(p), `${name} shown verbatim`);
+      assert.ok(text.includes('⟨U+202E⟩evil⟨U+202C⟩') && text.includes('⟨U+200B⟩') && text.includes('⟨U+2066⟩'), 'bidi and zero-width characters revealed');
+      assert.ok(!/[\u202E\u200B\u2066]/.test(text), 'no live control characters left');
+      await page.locator('.details').getByText('click me', { exact: false }).first().click();
+      // The hostile agent id is a label and a list entry, never markup.
+      await page.locator('input.search').fill('img');
+      assert.equal(await page.locator('#matches .list-item').first().textContent(), `▲ ${hostileId}`);
+      const hugeRow = await page.evaluate(() => window.agentImmuneView?.model.payload.outputs.flat().find((o) => (o?.truncated ?? 0) > 0)?.truncated ?? 0);
+      assert.ok(hugeRow > 10_000_000, 'the 10 MB message was cut for display, not dropped');
+      const dom = await page.evaluate(() => ({
+        pwned: (window as unknown as { __pwned?: string }).__pwned,
+        scripts: document.querySelectorAll('script').length,
+        injected: document.querySelectorAll('#app img, #app a, #app style, #app iframe, #app svg[onload], #app [onerror]').length,
+        visible: getComputedStyle(document.body).display,
+      }));
+      assert.deepEqual(dom, { pwned: undefined, scripts: 2, injected: 0, visible: 'block' });
+      assert.deepEqual(server.strayRequests.filter((r) => r.includes('leak')), []);
+      assert.deepEqual(violations, []);
+      assert.ok(openMs < 15000, `opened in ${openMs} ms`);
+      await page.locator('input.search').fill('');
+      await page.evaluate((i) => (window.agentImmuneView as unknown as { select(i: number): void }).select(i), carrier);
+      await shot(page, 'xss-table');
+    });
+  });
+});
