@@ -10,7 +10,7 @@ export type Positions = number[];
 function iterationsFor(order: number): number {
   if (order <= 50) return 300;
   if (order <= 500) return 150;
-  return 60;
+  return 40;
 }
 
 /** Lays out a directed graph deterministically; isolated agents land on the outer circle. */
