@@ -189,6 +189,8 @@ class OtlpImporter implements Importer {
     };
     // A chat span naming an agent with no agent span above it stands for that agent's invocation.
     for (const s of this.spans) if (!s.isAgent && s.agentName && !ancestors(s).some((a) => a.isAgent)) s.isAgent = true;
+    // The same agent instrumented twice (a framework span around an SDK span): the inner one is part of the outer.
+    for (const s of this.spans) if (s.isAgent && ancestors(s).find((a) => a.isAgent)?.agentName === s.agentName) s.isAgent = false;
     const agentSpans = this.spans.filter((s) => s.isAgent && s.agentName);
     if (agentSpans.length === 0) {
       throw new InputError(
@@ -215,7 +217,6 @@ class OtlpImporter implements Importer {
     const conversations = new Map<string, { deliveries: Delivery[]; agentSpans: number; question?: string; first: number }>();
     for (const span of [...agentSpans].sort((a, b) => a.start - b.start || a.seq - b.seq)) {
       const parentAgent = ancestors(span).find((a) => a.isAgent && a.agentName);
-      if (parentAgent?.agentName === span.agentName) continue; // the same agent instrumented twice (framework + SDK)
       const receiver = span.agentName!;
       const sender = parentAgent?.agentName ?? USER_AGENT;
       registry.see(receiver, { systemPrompt: span.systemPrompt });

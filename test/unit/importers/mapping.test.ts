@@ -2,6 +2,7 @@
 // what lands in the header (agents, task, edges) and in labels, and what is reported as skipped.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { importTraceText } from '../../../src/core/importers';
 import { readAllTraces, readAnyTrace } from '../../../src/node/readAnyTrace';
 import type { Trace } from '../../../src/core/trace/types';
 
@@ -161,5 +162,44 @@ describe('importers: mapping', () => {
       assert.equal(trace.run, 'episode-1');
       assert.deepEqual(trace.edges, [['agent_0', 'agent_1'], ['agent_1', 'agent_2']]);
     });
+  });
+});
+
+describe('importers: OTLP edge cases', () => {
+  const span = (spanId: string, parentSpanId: string | undefined, start: number, attributes: Record<string, string>) => ({
+    traceId: 't1',
+    spanId,
+    parentSpanId,
+    name: 'span',
+    startTimeUnixNano: String(1767225600000000000 + start * 1e6),
+    endTimeUnixNano: String(1767225600000000000 + (start + 1) * 1e6),
+    attributes: Object.entries(attributes).map(([key, stringValue]) => ({ key, value: { stringValue } })),
+  });
+  const otlp = (spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+
+  it('keeps one agent when a framework span and an SDK span both record the same invocation, using the inner content', () => {
+    const trace = importTraceText(
+      otlp([
+        span('a', undefined, 0, { 'openinference.span.kind': 'AGENT', 'agent.name': 'helper' }),
+        span('b', 'a', 1, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.input.messages': 'hi', 'gen_ai.output.messages': 'hello' }),
+      ]),
+    );
+    assert.deepEqual(flow(trace), ['0 user>helper: hi', '1 helper>user: hello']);
+  });
+
+  it('reads structured (kvlist/array) message attributes and plain-object attributes', () => {
+    const structured = {
+      traceId: 't2',
+      spanId: 's',
+      name: 'invoke_agent solver',
+      startTimeUnixNano: '1',
+      endTimeUnixNano: '2',
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'done' }, { type: 'tool_call', name: 'x' }] }],
+      },
+    };
+    const trace = importTraceText(otlp([structured]));
+    assert.deepEqual(flow(trace), ['0 solver>user: done']);
   });
 });
