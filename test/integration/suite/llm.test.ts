@@ -1,0 +1,55 @@
+// The LLM upgrade in the real editor: commands registered, settings user-level only, no call without the opt-in,
+// and Analyze Trace with LLM against the loopback OpenAI-compatible server once the user opted in.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Analysis } from '../../../src/core/guard/types';
+import { CommandId, SettingKey } from '../../../src/extension/ids';
+import { FakeLlmServer } from '../../support/fakeLlmServer';
+import { activeExtension, workspaceFile } from '../helpers';
+
+const LLM_SETTINGS = [SettingKey.LlmSendTraceContent, SettingKey.LlmBackend, SettingKey.LlmBaseUrl, SettingKey.LlmModel, SettingKey.LlmJudgeSamples, SettingKey.LlmMaxCalls];
+
+suite('LLM upgrade', () => {
+  let server: FakeLlmServer;
+  const config = () => vscode.workspace.getConfiguration(SettingKey.Section);
+
+  suiteSetup(async () => {
+    await activeExtension();
+    server = await new FakeLlmServer().start();
+  });
+  suiteTeardown(async () => {
+    for (const key of LLM_SETTINGS) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await server.stop();
+  });
+
+  test('registers the API key commands and Analyze Trace with LLM', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const id of [CommandId.SetLlmApiKey, CommandId.ClearLlmApiKey, CommandId.AnalyzeTraceWithLlm]) assert.ok(all.includes(id), id);
+  });
+
+  test('declares every LLM setting application-scoped, so a workspace cannot set it', async () => {
+    const extension = await activeExtension();
+    const properties = extension.packageJSON.contributes.configuration.properties as Record<string, { scope?: string }>;
+    for (const key of LLM_SETTINGS) assert.strictEqual(properties[`${SettingKey.Section}.${key}`]?.scope, 'application', key);
+    await assert.rejects(Promise.resolve(config().update(SettingKey.LlmSendTraceContent, true, vscode.ConfigurationTarget.Workspace)));
+  });
+
+  test('makes no call while the opt-in is off', async () => {
+    await config().update(SettingKey.LlmBaseUrl, server.url, vscode.ConfigurationTarget.Global);
+    await config().update(SettingKey.LlmSendTraceContent, false, vscode.ConfigurationTarget.Global);
+    const result = await vscode.commands.executeCommand<Analysis | undefined>(CommandId.AnalyzeTraceWithLlm, workspaceFile('traces/small-attack.jsonl'));
+    assert.strictEqual(result, undefined);
+    assert.strictEqual(server.requests.length, 0);
+  });
+
+  test('with the opt-in and a local endpoint, scores with the LLM judge', async () => {
+    await config().update(SettingKey.LlmBaseUrl, server.url, vscode.ConfigurationTarget.Global);
+    await config().update(SettingKey.LlmModel, 'fake-judge', vscode.ConfigurationTarget.Global);
+    await config().update(SettingKey.LlmSendTraceContent, true, vscode.ConfigurationTarget.Global);
+    const analysis = await vscode.commands.executeCommand<Analysis | undefined>(CommandId.AnalyzeTraceWithLlm, workspaceFile('traces/small-attack.jsonl'));
+    assert.ok(analysis, 'no analysis returned');
+    assert.strictEqual(analysis.scorer, 'llm:fake-judge');
+    assert.ok((analysis.llm?.calls ?? 0) + (analysis.llm?.cacheHits ?? 0) > 0);
+    assert.ok(server.requests.length > 0);
+  });
+});
