@@ -59,7 +59,7 @@ export class GraphRenderer {
       labelSize: 12,
       labelWeight: '500',
       labelColor: { color: theme.label },
-      stagePadding: 36,
+      stagePadding: 64,
       minCameraRatio: 0.01,
       maxCameraRatio: 8,
       enableEdgeEvents: false,

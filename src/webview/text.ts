@@ -11,7 +11,7 @@ export interface Segment {
 }
 
 // Bidi embeddings/overrides/isolates, zero-width characters, soft hyphen, BOM, invisible operators, tag characters.
-const HIDDEN = /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]|\udb40[\udc00-\udc7f]/g;
+const HIDDEN = /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]|\udb40[\udc00-\udc7f]/g;
 
 /** The marker shown for a hidden character, e.g. ⟨U+202E⟩. */
 export function hiddenMarker(ch: string): string {
