@@ -48,12 +48,17 @@ export class FakeLlmServer {
   readonly requests: RecordedRequest[] = [];
   behaviour: FakeBehaviour;
   jsonSchema: boolean;
+  slowMs: number;
+  /** Most requests handled at the same time so far (to check a client's concurrency cap). */
+  maxInFlight = 0;
+  private inFlight = 0;
   private readonly queue: FakeStep[] = [];
   private server?: http.Server;
 
   constructor(private readonly options: FakeLlmServerOptions = {}) {
     this.behaviour = options.behaviour ?? 'good';
     this.jsonSchema = options.jsonSchema ?? true;
+    this.slowMs = options.slowMs ?? 2000;
   }
 
   /** Base URL for the openai client, e.g. http://127.0.0.1:8787/v1. */
@@ -75,7 +80,12 @@ export class FakeLlmServer {
   }
 
   async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
+    this.server = http.createServer((req, res) => {
+      this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      res.once('close', () => this.inFlight--);
+      void this.handle(req, res);
+    });
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
@@ -111,7 +121,7 @@ export class FakeLlmServer {
     if (behaviour === 'server-error') return send(res, 500, { error: { message: 'The server had an error', type: 'server_error' } });
     if (behaviour === 'echo-key') return send(res, 401, { error: { message: `Incorrect API key provided: ${(req.headers.authorization ?? '').replace(/^Bearer /, '')}`, type: 'invalid_request_error' } });
     if (behaviour === 'slow') {
-      const closed = await delay(this.options.slowMs ?? 2000, res);
+      const closed = await delay(this.slowMs, res);
       if (closed) return;
     }
 

@@ -92,6 +92,15 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
     assert.deepEqual(analysis.warnings, []);
   });
 
+  it('keeps at most `concurrency` requests in flight', async () => {
+    server.behaviour = 'slow';
+    server.slowMs = 60;
+    const analysis = await run(guard({ samples: 3, filter: false, session: { concurrency: 2 } }));
+    assert.equal(analysis.scorer, 'llm:fake-judge');
+    assert.equal(server.chatCalls, 18);
+    assert.equal(server.maxInFlight, 2);
+  });
+
   it('a failing endpoint gives one warning and the embedded default, and stops calling it', async () => {
     server.behaviour = 'server-error';
     const llm = guard();
