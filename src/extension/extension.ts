@@ -25,6 +25,9 @@ export function activate(context: vscode.ExtensionContext): void {
   // Prompt hardening: missing-warning and unbounded-delegation diagnostics, quick fixes, and the three commands.
   registerHarden(services);
 
+  // Skill integrity: lockfile watcher, drift diagnostics, quick fixes, status bar, Pin/Verify Skills, strict run guard.
+  registerIntegrity(services);
+
   // Trace analysis: the Analyze Trace command.
   registerAnalyzeTrace(services);
 
