@@ -19,9 +19,6 @@ export function activate(context: vscode.ExtensionContext): void {
   const services: Services = { context, output };
   context.subscriptions.push(output);
 
-  // Skill integrity: lockfile watcher, drift diagnostics, quick fixes, status bar, Pin/Verify Skills, strict run guard.
-  registerIntegrity(services);
-
   // Prompt hardening: missing-warning and unbounded-delegation diagnostics, quick fixes, and the three commands.
   registerHarden(services);
 
