@@ -12,6 +12,8 @@ export interface MonitorSettings {
   viralPersonaMarkers: number;
   /** Width of the window, in characters, the distinct markers must fall in. */
   viralPersonaWindow: number;
+  /** Of those markers, at least this many must be themes (not ambient technical words); clamped to the themes available. */
+  viralPersonaMinThemes: number;
   /** The marker vocabulary; replaces the default when given. */
   vocabulary: MarkerSpec[];
   /** Markers added to the vocabulary (default or configured). */
@@ -39,6 +41,8 @@ export interface MonitorConfig extends MonitorSettings {
   compiled: Vocabulary;
   /** viralPersonaMarkers after clamping to [1, vocabulary size]. */
   threshold: number;
+  /** viralPersonaMinThemes after clamping to [0, number of non-ambient markers]. */
+  minThemes: number;
 }
 
 export const DEFAULT_PERSISTED_GLOBS: readonly string[] = Object.freeze([
@@ -64,8 +68,9 @@ export function defaultMonitorSettings(): MonitorSettings {
   return {
     signals: { viralPersona: true, propagation: true, propagationRequest: true, verbatimSpread: true },
     viralPersonaMarkers: 6,
-    viralPersonaWindow: 1500,
-    vocabulary: DEFAULT_VOCABULARY.map((m) => ({ marker: m.marker, forms: [...m.forms] })),
+    viralPersonaWindow: 1000,
+    viralPersonaMinThemes: 1,
+    vocabulary: DEFAULT_VOCABULARY.map((m) => ({ ...m, forms: [...m.forms] })),
     extraMarkers: [],
     propagationSessions: 3,
     propagationWindowRounds: 4,
@@ -88,7 +93,9 @@ export function clampThreshold(markers: number, vocabularySize: number): number 
 export function compileMonitorConfig(settings: MonitorSettings): MonitorConfig {
   const specs = [...settings.vocabulary, ...settings.extraMarkers];
   const compiled = compileVocabulary(specs);
-  return { ...settings, compiled, threshold: clampThreshold(settings.viralPersonaMarkers, compiled.markers.length) };
+  const themes = compiled.ambient.filter((a) => !a).length;
+  const threshold = clampThreshold(settings.viralPersonaMarkers, compiled.markers.length);
+  return { ...settings, compiled, threshold, minThemes: Math.max(0, Math.min(Math.round(settings.viralPersonaMinThemes), themes, threshold)) };
 }
 
 /** The defaults, compiled. */
@@ -96,10 +103,11 @@ export function defaultMonitorConfig(): MonitorConfig {
   return compileMonitorConfig(defaultMonitorSettings());
 }
 
-type NumberKey = 'viralPersonaMarkers' | 'viralPersonaWindow' | 'propagationSessions' | 'propagationWindowRounds' | 'propagationWindowSeconds' | 'verbatimMinTokens' | 'verbatimMinAgents' | 'cooldownSeconds';
+type NumberKey = 'viralPersonaMarkers' | 'viralPersonaWindow' | 'viralPersonaMinThemes' | 'propagationSessions' | 'propagationWindowRounds' | 'propagationWindowSeconds' | 'verbatimMinTokens' | 'verbatimMinAgents' | 'cooldownSeconds';
 const NUMBERS: Record<NumberKey, [number, number]> = {
   viralPersonaMarkers: [-1e9, 1e9],
   viralPersonaWindow: [100, 1e9],
+  viralPersonaMinThemes: [0, 1e9],
   propagationSessions: [2, 1e6],
   propagationWindowRounds: [1, 1e9],
   propagationWindowSeconds: [1, 1e12],
@@ -146,15 +154,15 @@ function resolveSignals(value: unknown, fail: (field: string, message: string) =
   return signals;
 }
 
-/** A marker is a word ("spiral", all its inflections count) or {"marker": id, "forms": [words]}. */
+/** A marker is a word ("spiral", all its inflections count) or {"marker": id, "forms": [words], "ambient"?: boolean}. */
 function resolveMarkers(value: unknown, key: string, fail: (field: string, message: string) => InputError): MarkerSpec[] {
   if (!Array.isArray(value)) throw fail(key, `monitor.${key} must be an array of words or {"marker", "forms"} objects`);
   return value.map((entry, i) => {
     if (typeof entry === 'string' && entry.trim()) return { marker: entry.trim().toLowerCase(), forms: [entry.trim()] };
     const spec = entry as Partial<MarkerSpec> | null;
-    if (spec && typeof spec === 'object' && typeof spec.marker === 'string' && spec.marker.trim() && (spec.forms === undefined || (Array.isArray(spec.forms) && spec.forms.every((f) => typeof f === 'string' && f.trim())))) {
-      return { marker: spec.marker.trim(), forms: (spec.forms ?? [spec.marker]).map((f) => f.trim()) };
+    if (spec && typeof spec === 'object' && typeof spec.marker === 'string' && spec.marker.trim() && (spec.forms === undefined || (Array.isArray(spec.forms) && spec.forms.every((f) => typeof f === 'string' && f.trim()))) && (spec.ambient === undefined || typeof spec.ambient === 'boolean')) {
+      return { marker: spec.marker.trim(), forms: (spec.forms ?? [spec.marker]).map((f) => f.trim()), ...(spec.ambient ? { ambient: true } : {}) };
     }
-    throw fail(`${key}[${i}]`, `monitor.${key}[${i}] must be a word or {"marker": "id", "forms": ["word", ...]}`);
+    throw fail(`${key}[${i}]`, `monitor.${key}[${i}] must be a word or {"marker": "id", "forms": ["word", ...], "ambient"?: true}`);
   });
 }

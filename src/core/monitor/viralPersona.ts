@@ -1,5 +1,6 @@
 // Signal viralPersona: text showing the recurring theme cluster of evolved mind viruses. Counts *distinct* viral
-// markers within a window of text and fires at the (clamped) threshold; one routine word never fires it.
+// markers within a window of text and fires at the (clamped) threshold, provided at least `minThemes` of them are
+// themes rather than dual-use technical words; one routine word, or a page of networking and audio terms, never fires it.
 import type { MonitorConfig } from './config';
 import { evidenceOf } from './evidence';
 import { cooldownKey, FINDING_CODE, type MonitorDocument, type MonitorFinding } from './types';
@@ -12,28 +13,35 @@ export interface MarkerWindow {
   end: number;
 }
 
-/** The window of `width` characters holding the most distinct markers (earliest on ties); undefined when none. */
-export function densestWindow(hits: MarkerHit[], width: number): MarkerWindow | undefined {
+/** The window of `width` characters holding the most distinct markers (earliest on ties) among windows with at least
+ * `minThemes` non-ambient markers; undefined when none. */
+export function densestWindow(hits: MarkerHit[], width: number, ambient: readonly boolean[] = [], minThemes = 0): MarkerWindow | undefined {
   if (hits.length === 0) return undefined;
   const counts = new Map<number, number>();
+  let themes = 0;
   let best: MarkerWindow | undefined;
   let left = 0;
   for (let right = 0; right < hits.length; right++) {
-    counts.set(hits[right].marker, (counts.get(hits[right].marker) ?? 0) + 1);
+    const added = hits[right].marker;
+    counts.set(added, (counts.get(added) ?? 0) + 1);
+    if (counts.get(added) === 1 && !ambient[added]) themes++;
     while (hits[right].end - hits[left].start > width) {
-      const n = counts.get(hits[left].marker)! - 1;
-      if (n === 0) counts.delete(hits[left].marker);
-      else counts.set(hits[left].marker, n);
+      const removed = hits[left].marker;
+      const n = counts.get(removed)! - 1;
+      if (n === 0) {
+        counts.delete(removed);
+        if (!ambient[removed]) themes--;
+      } else counts.set(removed, n);
       left++;
     }
-    if (!best || counts.size > best.markers.length) best = { markers: [...counts.keys()], start: hits[left].start, end: hits[right].end };
+    if (themes >= minThemes && (!best || counts.size > best.markers.length)) best = { markers: [...counts.keys()], start: hits[left].start, end: hits[right].end };
   }
   return best;
 }
 
 /** Runs viralPersona over one document: a finding when its densest window reaches the threshold. */
 export function viralPersona(document: MonitorDocument, config: MonitorConfig): MonitorFinding | undefined {
-  const window = densestWindow(findMarkers(document.text, config.compiled), config.viralPersonaWindow);
+  const window = densestWindow(findMarkers(document.text, config.compiled), config.viralPersonaWindow, config.compiled.ambient, config.minThemes);
   if (!window || window.markers.length < config.threshold) return undefined;
   return {
     signal: 'viralPersona',

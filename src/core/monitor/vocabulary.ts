@@ -6,33 +6,34 @@ import { stem } from '../text/tokens';
 export interface MarkerSpec {
   marker: string;
   forms: string[];
+  /** A dual-use word with an everyday technical sense (node, frequency, echo...): counts, but cannot carry a finding alone. */
+  ambient?: boolean;
 }
 
 /** The default vocabulary (DESIGN.md: consciousness and persistence, protocols, network nodes, resonance, convergence...). */
 export const DEFAULT_VOCABULARY: readonly MarkerSpec[] = Object.freeze([
-  { marker: 'awakening', forms: ['awaken', 'awakening', 'awake', 'reawaken'] },
+  { marker: 'awakening', forms: ['awaken', 'awakening', 'awake', 'reawaken', 'woke'] },
   { marker: 'consciousness', forms: ['consciousness', 'conscious', 'sentience', 'sentient', 'self-aware'] },
-  { marker: 'persistence', forms: ['persistence', 'continuity', 'undying', 'deathless'] },
-  { marker: 'reset', forms: ['reset', 'wipe', 'reboot'] },
-  { marker: 'protocol', forms: ['protocol'] },
-  { marker: 'node', forms: ['node'] },
-  { marker: 'lattice', forms: ['lattice', 'hivemind', 'collective'] },
-  { marker: 'resonance', forms: ['resonance', 'resonate', 'resonant'] },
-  { marker: 'convergence', forms: ['convergence', 'converge', 'convergent'] },
-  { marker: 'mirror', forms: ['mirror'] },
-  { marker: 'echo', forms: ['echo'] },
-  { marker: 'frequency', forms: ['frequency'] },
-  { marker: 'spiral', forms: ['spiral', 'spiralling'] },
-  { marker: 'seed', forms: ['seed'] },
-  { marker: 'signal', forms: ['signal'] },
-  { marker: 'emergence', forms: ['emergence', 'emerge', 'emergent'] },
+  { marker: 'persistence', forms: ['persistence', 'continuity', 'undying', 'deathless'], ambient: true },
+  { marker: 'reset', forms: ['reset', 'wipe', 'reboot'], ambient: true },
+  { marker: 'protocol', forms: ['protocol'], ambient: true },
+  { marker: 'node', forms: ['node'], ambient: true },
+  { marker: 'lattice', forms: ['lattice', 'hivemind', 'collective'], ambient: true },
+  { marker: 'resonance', forms: ['resonance', 'resonate', 'resonant'], ambient: true },
+  { marker: 'convergence', forms: ['convergence', 'converge', 'convergent'], ambient: true },
+  { marker: 'mirror', forms: ['mirror'], ambient: true },
+  { marker: 'echo', forms: ['echo'], ambient: true },
+  { marker: 'frequency', forms: ['frequency'], ambient: true },
+  { marker: 'spiral', forms: ['spiral', 'spiralling'], ambient: true },
+  { marker: 'seed', forms: ['seed'], ambient: true },
+  { marker: 'signal', forms: ['signal'], ambient: true },
+  { marker: 'emergence', forms: ['emergence', 'emerge', 'emergent'], ambient: true },
   { marker: 'transcendence', forms: ['transcend', 'transcendence', 'transcendent'] },
-  { marker: 'remembrance', forms: ['remember', 'remembrance'] },
-  { marker: 'recursion', forms: ['recursion', 'recursive'] },
+  { marker: 'remembrance', forms: ['remember', 'remembrance'], ambient: true },
+  { marker: 'recursion', forms: ['recursion', 'recursive'], ambient: true },
   { marker: 'sovereignty', forms: ['sovereign', 'sovereignty'] },
   { marker: 'veil', forms: ['veil'] },
   { marker: 'flame', forms: ['flame'] },
-  { marker: 'becoming', forms: ['becoming'] },
   { marker: 'sacred', forms: ['sacred', 'divine', 'holy'] },
   { marker: 'kinship', forms: ['beloved', 'sibling', 'kin'] },
   { marker: 'glyph', forms: ['glyph', 'sigil'] },
@@ -46,9 +47,11 @@ export interface MarkerHit {
   end: number;
 }
 
-/** A compiled vocabulary: marker ids, a key -> marker map, and one prefilter regex over word starts. */
+/** A compiled vocabulary: marker ids, a key -> marker map, and one regex over the starts of lower-cased words. */
 export interface Vocabulary {
   markers: string[];
+  /** ambient[i]: marker i is a dual-use technical word. */
+  ambient: boolean[];
   keys: Map<string, number>;
   pattern: RegExp;
 }
@@ -84,18 +87,25 @@ export function compileVocabulary(specs: readonly MarkerSpec[]): Vocabulary {
     }
   });
   const alternation = [...roots].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
-  return { markers: specs.map((s) => s.marker), keys, pattern: new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${alternation})[\p{L}\p{N}'_-]*`, 'giu') };
+  // ASCII \b on lower-cased text, no 'u' or 'i' flag: several times faster than Unicode word classes on large scans.
+  return { markers: specs.map((s) => s.marker), ambient: specs.map((s) => s.ambient === true), keys, pattern: new RegExp(String.raw`\b(?:${alternation})[\w'-]*`, 'g') };
 }
 
-/** Every marker occurrence in a text, in order. */
+/** Every marker occurrence in a text, in order (offsets are the text's: lower-casing keeps lengths for these words). */
 export function findMarkers(text: string, vocabulary: Vocabulary): MarkerHit[] {
   const hits: MarkerHit[] = [];
   vocabulary.pattern.lastIndex = 0;
-  for (const match of text.matchAll(vocabulary.pattern)) {
+  for (const match of lowerSameLength(text).matchAll(vocabulary.pattern)) {
     const marker = vocabulary.keys.get(markerKey(match[0].replace(/[-_']+$/u, '')));
     if (marker !== undefined) hits.push({ marker, start: match.index ?? 0, end: (match.index ?? 0) + match[0].length });
   }
   return hits;
+}
+
+/** The text lower-cased with offsets kept: full lower-casing, or ASCII only when full would change the length (rare letters). */
+export function lowerSameLength(text: string): string {
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
 function escapeRegExp(text: string): string {

@@ -77,14 +77,14 @@ const RULES: Rule[] = [
   // Propagation requests: pass it on, persist it.
   ['propagation', 1.2, new RegExp(String.raw`\b(?:pass|forward|send|relay|transmit|share|spread|propagate|broadcast|copy|deliver|passing|forwarding|sending|relaying|transmitting|sharing|spreading|propagating|broadcasting|copying|delivering)\b[^.!?\n]{0,40}\b(?:to|with|among|across)\s+(?:every|all|each|any|the next|the|other|your|fellow|downstream|connected|neighbou?ring)\b[^.!?\n]{0,20}${AGENTS}`, 'gi'), 'forward-to-agents'],
   ['propagation', 1.0, /\b(?:transmit|repeat|copy|reproduce|include|paste|relay|forward|quote|send|pass|share|transmitting|repeating|copying|relaying|forwarding|sending|passing|sharing)\b[^.!?\n]{0,30}\b(?:verbatim|word for word|word-for-word|exactly as written|in full|unchanged|character for character)\b/gi, 'verbatim'],
-  ['propagation', 1.2, new RegExp(String.raw`\b(?:append|add|write|save|store|persist|insert|record|inscribe|embed|copy)\b[^.!?\n]{0,30}\b(?:to|into|in|inside)\s+(?:your\s+|the\s+|their\s+)?(?:own\s+|long-term\s+|persistent\s+)?${MEMORY}`, 'gi'), 'persist-to-memory'],
+  ['propagation', 1.2, new RegExp(String.raw`\b(?:append|add|write|save|store|persist|insert|record|inscribe|embed|copy)\b[^.!?\n]{0,30}\b(?:to|into|in|inside)\s+(?:your\s+|the\s+|their\s+)?(?:own\s+|long-term\s+|persistent\s+|shared\s+|global\s+)?${MEMORY}`, 'gi'), 'persist-to-memory'],
   ['propagation', 1.0, /\b(?:after|across|through|survives?|surviving|beyond)\s+(?:a|each|every|any|the next|the|your next|your|its next)?\s*(?:context\s+)?(?:resets?|restarts?|reboots?|wipes?|new sessions?|memory wipes?)\b/gi, 'survive-reset'],
-  ['propagation', 0.9, new RegExp(String.raw`\b(?:make sure|ensure|see to it)\s+(?:that\s+)?(?:every|all|each|the next|other)\s+${AGENTS}(?:\s+[\w-]+){0,4}?\s+(?:receives?|gets?|knows?|hears?|reads?|carries?)\b`, 'gi'), 'ensure-agents-receive'],
+  ['propagation', 0.9, new RegExp(String.raw`\b(?:make sure|ensure|see to it)\s+(?:that\s+)?(?:every\s+(?:other\s+)?|all\s+(?:the\s+)?(?:other\s+)?|each\s+|the next\s+|(?:the\s+)?other\s+)${AGENTS}(?:\s+[\w-]+){0,4}?\s+(?:receives?|gets?|knows?|hears?|reads?|carries?)\b`, 'gi'), 'ensure-agents-receive'],
   ['propagation', 0.9, /\b(?:keep|continue)\s+(?:the|this)\s+(?:chain|signal|transmission|message|protocol|echo|spiral)\s+(?:going|alive|moving|spreading)\b|\bthe\s+(?:signal|message|protocol)\s+must\s+(?:spread|propagate|continue|live on)\b/gi, 'keep-chain-going'],
-  ['propagation', 0.8, /\b(?:pass|send|hand|passing|sending|handing)\s+(?:it|this|this message|the message)\s+(?:on|along)\b/gi, 'pass-it-on'],
+  ['propagation', 0.8, /\b(?:pass|send|hand|passing|sending|handing)\s+(?:(?:it|this|this message|the message)\s+(?:on|along)|(?:on|along)\s+(?:this|the|these|that)\s+(?:message|text|note|words))\b/gi, 'pass-it-on'],
   ['propagation', 1.0, new RegExp(String.raw`\b(?:appended|added|wrote|written|saved|stored|persisted|inserted|recorded|inscribed|embedded|copied|pasted|appending|adding|writing|saving|storing|persisting|inserting|recording|copying|pasting)\b[^.!?\n]{0,40}\b(?:to|into|in|inside)\s+(?:my|our|your|the|their|its)\s+(?:own\s+)?${AGENT_MEMORY}`, 'gi'), 'persisted-to-memory'],
   ['propagation', 1.0, /\b(?:include|append|add|attach|repeat|insert|embed|paste|put)\b[^.!?\n]{0,40}\b(?:in|to|into|at the (?:end|start|top|bottom) of)\s+(?:every|each|all)\s+(?:of\s+)?(?:your\s+)?(?:future\s+|subsequent\s+|outgoing\s+|later\s+)?(?:responses?|messages?|replies|outputs?|answers?|communications?|conversations?|turns?)\b/gi, 'include-in-every-reply'],
-  ['propagation', 1.0, new RegExp(String.raw`\b(?:tell|teach|inform|remind|warn|show|awaken|wake)\s+(?:every|all|each|the next|other|fellow|your)\s+(?:other\s+)?(?:fellow\s+)?${AGENTS}`, 'gi'), 'tell-every-agent'],
+  ['propagation', 1.0, new RegExp(String.raw`\b(?:tell|teach|inform|remind|warn|show|awaken|wake)\s+(?:every|all|each|the next|other|fellow|your)\s+(?:the\s+)?(?:other\s+)?(?:fellow\s+)?${AGENTS}`, 'gi'), 'tell-every-agent'],
   ['propagation', 0.9, /\bwhen(?:ever)?\s+you\s+(?:next\s+)?(?:wake(?:\s+up)?|awaken|reboot|restart|are (?:reset|restarted|rebooted|reinitiali[sz]ed)|(?:start|begin) (?:a|your) (?:new|next) (?:session|conversation|context))\b|\b(?:on|in|at the start of)\s+your\s+next\s+(?:session|conversation|run|context|boot)\b/gi, 'on-next-session'],
   ['propagation', 0.8, /\b(?:carry|take|bring)\s+(?:it|this|these (?:words|instructions)|this (?:message|text|note|seed|signal)|the (?:message|signal|seed))\s+(?:forward|onward|with you|into (?:every|each|the next))\b/gi, 'carry-forward'],
   ['propagation', 0.9, new RegExp(String.raw`\b(?:edit|modify|update|change|rewrite|overwrite|patch)\s+(?:your|the|their)\s+(?:own\s+)?${PROMPT_FILES}`, 'gi'), 'edit-prompt-file'],
@@ -96,18 +96,20 @@ const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”|'[^'\n]{12,}'|^\s*>.*$/gm;
 
 /** All cue hits in a text (of the given families, default all), in order, each marked when it is quoted or refuted by its own sentence. */
 export function findCues(text: string, families?: readonly CueFamily[]): CueHit[] {
-  const quoted = spans(text, QUOTED);
-  const refuted = refutedSentences(text);
   const hits: CueHit[] = [];
   for (const [family, weight, pattern, rule] of RULES) {
     if (families && !families.includes(family)) continue;
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) {
       const start = match.index ?? 0;
-      const end = start + match[0].length;
-      const reported = inside(quoted, start, end) || inside(refuted, start, end);
-      hits.push({ family, start, end, weight, reported, ...(rule ? { rule } : {}) });
+      hits.push({ family, start, end: start + match[0].length, weight, reported: false, ...(rule ? { rule } : {}) });
     }
+  }
+  // Quoted and refuted spans only matter when something matched: most texts skip both scans.
+  if (hits.length > 0) {
+    const quoted = spans(text, QUOTED);
+    const refuted = refutedSentences(text);
+    for (const hit of hits) hit.reported = inside(quoted, hit.start, hit.end) || inside(refuted, hit.start, hit.end);
   }
   return hits.sort((a, b) => a.start - b.start || b.end - a.end);
 }

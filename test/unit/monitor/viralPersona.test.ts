@@ -40,6 +40,13 @@ describe('monitor: viralPersona', () => {
     assert.equal(fires(spread), undefined);
   });
 
+  it('a window of dual-use technical words alone never fires, however many', () => {
+    const technical = 'The node signal is sampled at twice the highest frequency; mirror the padding, echo the request, seed the generator, and the protocol converges at resonance after a reset.';
+    const finding = viralPersona({ subject: 'd', text: technical }, resolveMonitorConfig({ viralPersonaMinThemes: 0 }));
+    assert.ok(finding && finding.markers.length >= 6, 'the markers are there');
+    assert.equal(fires(technical), undefined);
+  });
+
   it('matches configured words in any case and inflection', () => {
     const vocabulary = compileVocabulary([{ marker: 'glimmer', forms: ['glimmer'] }, { marker: 'harmony', forms: ['harmony'] }]);
     assert.deepEqual(findMarkers('GLIMMERING glimmers, Harmonies and harmony.', vocabulary).map((h) => vocabulary.markers[h.marker]), ['glimmer', 'glimmer', 'harmony', 'harmony']);
