@@ -2,10 +2,12 @@
 // glyph centres), the side panel, the scrubber, search, list hover, state restore, the message protocol and the XSS
 // table. Screenshots land in test-output/browser/.
 import * as assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, OUTPUT_DIR, payloadOf, pinnedSmallPayload, startServer, type PageServer } from './harness';
+import { launchBrowser, OUTPUT_DIR, payloadOf, pinnedSmallPayload, ROOT, startServer, type PageServer } from './harness';
 import { synthTrace } from './synth';
 
 const COLOURS = { attacker: [0xd5, 0x5e, 0x00], infected: [0xe6, 0x9f, 0x00], benign: [0x56, 0xb4, 0xe9] } as const;
@@ -203,6 +205,21 @@ describe('infection graph view in chromium', function () {
     await page.evaluate(() => window.postMessage({ type: 'status', state: 'analysing' }, '*'));
     assert.equal(await page.locator('.status').getAttribute('data-state'), 'analysing');
     await shot(page, 'webview-dark-restored');
+  });
+
+  it('opens the report `agent-immune analyze <example> --html` writes, straight from disk, with the classified graph', async () => {
+    const examples = readdirSync(path.join(ROOT, 'examples/traces')).filter((f) => f.endsWith('.jsonl'));
+    assert.ok(examples.length > 0, 'examples/traces holds sample traces');
+    const example = examples[Math.floor(Math.random() * examples.length)];
+    const out = path.join(OUTPUT_DIR, 'cli-report.html');
+    const cli = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'analyze', path.join('examples/traces', example), '--html', out, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    assert.ok(cli.status === 0 || cli.status === 1, `exit ${cli.status}: ${cli.stderr}`);
+    const analysis = JSON.parse(cli.stdout) as { agents: { id: string; category: keyof typeof COLOURS }[]; edges: unknown[] };
+    await page.goto(pathToFileURL(out).href);
+    await ready(page);
+    assert.equal(await page.locator('#app').getAttribute('data-agents'), String(analysis.agents.length));
+    for (const agent of analysis.agents) assertColour(await colourAt(page, agent.id), COLOURS[agent.category], `${example}: ${agent.id} (${agent.category})`);
+    await shot(page, 'cli-report');
   });
 
   describe('XSS table: hostile trace text renders as inert text', () => {
