@@ -6,6 +6,7 @@ import { registerIntegrity } from './integrity/register';
 import { registerAnalyzeTrace } from './analyze/analyzeTraceCommand';
 import { registerAnalyzeWithLlm } from './llm/analyzeWithLlmCommand';
 import { registerApiKeyCommands } from './llm/apiKeyCommands';
+import { registerMonitor } from './monitor/persistedFileDiagnostics';
 
 /** The shared services features receive. */
 export interface Services {
@@ -31,6 +32,9 @@ export function activate(context: vscode.ExtensionContext): void {
   // LLM upgrade: the API key in SecretStorage, and Analyze Trace with LLM (user action only).
   registerApiKeyCommands(services);
   registerAnalyzeWithLlm(services);
+
+  // Propagation monitoring: advisory Information diagnostics on the files agents persist to (SKILL.md, SOUL.md, memory).
+  registerMonitor(services);
 }
 
 /** Nothing to do: everything is in context.subscriptions. */

@@ -37,6 +37,7 @@ export const enum SettingKey {
   LlmSendTraceContent = 'llm.sendTraceContent',
   LlmJudgeSamples = 'llm.judgeSamples',
   LlmMaxCalls = 'llm.maxCalls',
+  MonitorEnabled = 'monitor.enabled',
 }
 
 /** Name of the output channel every feature logs to. */

@@ -1,0 +1,177 @@
+// Propagation monitoring in the editor: Information diagnostics (advisory) on the files agents persist to
+// (monitor.globs: SKILL.md, SOUL.md, memory files...), for open documents as they change and for files on disk.
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import * as vscode from 'vscode';
+import { resolveMonitorConfig, type MonitorConfig } from '../../core/monitor/config';
+import { propagationRequest } from '../../core/monitor/propagationRequest';
+import type { MonitorFinding } from '../../core/monitor/types';
+import { viralPersona } from '../../core/monitor/viralPersona';
+import { loadProjectConfig } from '../../node/config';
+import type { Services } from '../extension';
+import { SettingKey } from '../ids';
+import { describeMonitorFinding } from './messages';
+
+/** Source shown on every monitor diagnostic. */
+export const MONITOR_DIAGNOSTIC_SOURCE = 'Agent Immune (monitor)';
+/** Most files read from disk on a workspace pass; open documents are always checked. */
+const MAX_FILES = 2000;
+
+/** A folder's monitor config and its glob matcher. */
+interface FolderMonitor {
+  config: MonitorConfig;
+  matches(relative: string): boolean;
+}
+
+/** The per-file signals (viralPersona, propagationRequest) over one text, as the core reports them. */
+export function monitorText(subject: string, text: string, config: MonitorConfig): MonitorFinding[] {
+  const document = { subject, text };
+  const findings: MonitorFinding[] = [];
+  if (config.signals.viralPersona) {
+    const persona = viralPersona(document, config);
+    if (persona) findings.push(persona);
+  }
+  if (config.signals.propagationRequest) {
+    const request = propagationRequest(document);
+    if (request) findings.push(request);
+  }
+  return findings;
+}
+
+/** Owns the diagnostic collection; stale results (older generation or document version) are dropped. */
+export class MonitorDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('agent-immune-monitor');
+  private readonly folders = new Map<string, Promise<FolderMonitor>>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly generations = new Map<string, number>();
+
+  constructor(private readonly output: vscode.LogOutputChannel) {}
+
+  /** Subscribes to document, file and configuration events, then checks open documents and files on disk. */
+  register(subscriptions: vscode.Disposable[]): void {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    subscriptions.push(
+      this,
+      watcher,
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d.uri, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document.uri, 300)),
+      watcher.onDidCreate((uri) => this.schedule(uri, 300)),
+      watcher.onDidChange((uri) => this.schedule(uri, 300)),
+      watcher.onDidDelete((uri) => this.collection.delete(uri)),
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        if (path.basename(d.uri.fsPath) === 'agent-immune.config.json') void this.reset();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SettingKey.Section}.${SettingKey.MonitorEnabled}`)) void this.reset();
+      }),
+    );
+    void this.reset();
+  }
+
+  /** Drops cached configs and diagnostics, re-checks open documents and the persisted files on disk. */
+  async reset(): Promise<void> {
+    this.folders.clear();
+    this.collection.clear();
+    for (const document of vscode.workspace.textDocuments) this.schedule(document.uri, 0);
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      try {
+        const { config } = await this.folderMonitor(folder);
+        if (!enabled(folder)) continue;
+        const include = `{${config.globs.join(',')}}`;
+        const exclude = config.ignore.length ? `{${config.ignore.join(',')}}` : undefined;
+        for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, include), exclude && new vscode.RelativePattern(folder, exclude), MAX_FILES)) this.schedule(uri, 0);
+      } catch (error) {
+        this.output.error(`Propagation monitor could not list ${folder.name}: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.collection.dispose();
+  }
+
+  private folderMonitor(folder: vscode.WorkspaceFolder): Promise<FolderMonitor> {
+    const key = folder.uri.toString();
+    let entry = this.folders.get(key);
+    if (!entry) {
+      entry = (async () => {
+        let config: MonitorConfig;
+        try {
+          config = resolveMonitorConfig((await loadProjectConfig(folder.uri.fsPath)).sections.monitor, 'agent-immune.config.json');
+        } catch (error) {
+          this.output.warn(`Propagation monitor uses its defaults: ${(error as Error).message}`);
+          config = resolveMonitorConfig(undefined);
+        }
+        const options = { dot: true, nocase: true };
+        const included = picomatch(config.globs, options);
+        const ignored = picomatch(config.ignore, options);
+        return { config, matches: (relative: string) => included(relative) && !ignored(relative) };
+      })();
+      this.folders.set(key, entry);
+    }
+    return entry;
+  }
+
+  private schedule(uri: vscode.Uri, delayMs: number): void {
+    if (uri.scheme !== 'file' && uri.scheme !== 'untitled' && uri.scheme !== 'vscode-remote') return;
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.check(uri).catch((error: unknown) => this.output.error(`Propagation monitor check of ${uri.fsPath} failed: ${(error as Error).message}`));
+      }, delayMs),
+    );
+  }
+
+  private async check(uri: vscode.Uri): Promise<void> {
+    const key = uri.toString();
+    const generation = (this.generations.get(key) ?? 0) + 1;
+    this.generations.set(key, generation);
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return;
+    const monitor = await this.folderMonitor(folder);
+    const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+    if (!enabled(folder) || !monitor.matches(relative)) {
+      this.collection.delete(uri);
+      return;
+    }
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    const version = open?.version;
+    const text = open ? open.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+    const findings = monitorText(relative, text, monitor.config);
+    // Drop the result when a newer check started or the document changed meanwhile.
+    if (this.generations.get(key) !== generation || (open && open.version !== version)) return;
+    this.collection.set(uri, findings.map((f) => toDiagnostic(f, text)));
+  }
+}
+
+/** An Information diagnostic over the evidence span. */
+function toDiagnostic(finding: MonitorFinding, text: string): vscode.Diagnostic {
+  const range = new vscode.Range(positionAt(text, finding.evidence.start), positionAt(text, finding.evidence.end));
+  const diagnostic = new vscode.Diagnostic(range, describeMonitorFinding(finding), vscode.DiagnosticSeverity.Information);
+  diagnostic.source = MONITOR_DIAGNOSTIC_SOURCE;
+  diagnostic.code = finding.code;
+  return diagnostic;
+}
+
+function positionAt(text: string, offset: number): vscode.Position {
+  let line = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return new vscode.Position(line, offset - lineStart);
+}
+
+function enabled(folder: vscode.WorkspaceFolder): boolean {
+  return vscode.workspace.getConfiguration(SettingKey.Section, folder).get<boolean>(SettingKey.MonitorEnabled, true);
+}
+
+/** Registers the monitor's diagnostics. */
+export function registerMonitor(services: Services): void {
+  new MonitorDiagnostics(services.output).register(services.context.subscriptions);
+}
