@@ -45,6 +45,8 @@ export class FolderIntegrity implements vscode.Disposable {
     });
     const onEvent = (file: string) => this.queue(path.relative(root, file).split(path.sep).join('/'));
     this.watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent);
+    // Changes made while chokidar was still setting up its watches are caught by one more full verify when it is ready.
+    this.watcher.on('ready', () => void this.verifyNow(true));
     this.watcher.on('error', (error) => this.output.warn(`Skill integrity watcher (${this.folder.name}): ${String(error)}`));
   }
 
