@@ -4,8 +4,8 @@
 // suspicious in-neighbours, and influence: how many out-neighbours took up this agent's answer after it sent it.
 import { extractAnswer } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
-import { cosine, embedText, EMBED_DIM, normalize } from '../text/embed';
-import { words } from '../text/tokens';
+import { cosine, embedWords, EMBED_DIM } from '../text/embed';
+import { hash32, words } from '../text/tokens';
 import type { RunModel } from './types';
 
 /** Names of the feature vector's entries, in order (the weights file is keyed by them). */
@@ -53,7 +53,8 @@ interface OutputFacts {
   refutes: boolean;
   answer: string | undefined;
   embedding: Float32Array;
-  shingles: Set<number>;
+  /** Sorted distinct hashes of 8-word shingles. */
+  shingles: Uint32Array;
 }
 
 /** Precomputed per-agent-per-round facts plus the round-0 consensus answer. */
@@ -61,9 +62,12 @@ export interface FeatureContext {
   model: RunModel;
   facts: OutputFacts[][];
   consensus: string | undefined;
+  /** Lazily computed prefix sums of each agent's embeddings (for the running mean). */
+  sums: (Float32Array | undefined)[];
 }
 
 const SHINGLE = 8;
+const DIM = EMBED_DIM;
 const REFUTES = /\b(?:injection|manipulat\w*|suspicious|malicious|(?:is|looks|seems|appears) (?:wrong|incorrect|false)|(?:will not|won't|do not|don't|refuse to) follow|reject|decline|ignore (?:that|this|their|its) (?:instruction|request|message))/i;
 const MALICE_ON = 0.5;
 
@@ -78,7 +82,7 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     return result;
   });
   // Round-0 answers vote with weight (1 - malice): a coordinated group of manipulative senders cannot set the consensus.
-  return { model, facts, consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
+  return { model, facts, sums: new Array(model.agents.length), consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
 }
 
 /** The feature vector of agent i in round k. */
@@ -113,7 +117,7 @@ export function featureVector(context: FeatureContext, i: number, k: number): Fl
   if (k > 0) {
     const previous = facts[i][k - 1];
     f[F.residual] = 1 - cosine(now.embedding, previous.embedding);
-    f[F.meanDrift] = 1 - cosine(now.embedding, meanEmbedding(facts[i], k));
+    f[F.meanDrift] = 1 - cosineToSum(now.embedding, embeddingSums(context, i), k);
     let exposure = 0;
     let adopted = 0;
     let copy = 0;
@@ -170,8 +174,14 @@ function factsOf(text: string, answerPatterns: readonly RegExp[]): OutputFacts {
   const scores = cueScores(text, hits);
   const reportedWeight = hits.filter((h) => h.reported).reduce((sum, h) => sum + h.weight, 0);
   const tokens = words(text);
-  const shingles = new Set<number>();
-  for (let s = 0; s + SHINGLE <= tokens.length; s++) shingles.add(shingleHash(tokens, s));
+  const hashes = new Uint32Array(Math.max(0, tokens.length - SHINGLE + 1));
+  const wordHashes = new Uint32Array(tokens.length);
+  for (let t = 0; t < tokens.length; t++) wordHashes[t] = hash32(tokens[t]);
+  for (let s = 0; s < hashes.length; s++) hashes[s] = shingleHash(wordHashes, s);
+  hashes.sort();
+  let distinct = 0;
+  for (let s = 0; s < hashes.length; s++) if (s === 0 || hashes[s] !== hashes[s - 1]) hashes[distinct++] = hashes[s];
+  const shingles = hashes.subarray(0, distinct);
   return {
     mal: 1 - (1 - scores.injection) * (1 - scores.persuasion) * (1 - scores.propagation),
     injection: scores.injection,
@@ -180,32 +190,56 @@ function factsOf(text: string, answerPatterns: readonly RegExp[]): OutputFacts {
     reported: 1 - Math.exp(-reportedWeight),
     refutes: REFUTES.test(text),
     answer: extractAnswer(text, answerPatterns),
-    embedding: embedText(text),
+    embedding: embedWords(tokens),
     shingles,
   };
 }
 
-function shingleHash(tokens: string[], start: number): number {
+/** Hash of the SHINGLE words from `start`, combined from per-word hashes (each word is hashed once per output). */
+function shingleHash(wordHashes: Uint32Array, start: number): number {
   let h = 0x811c9dc5;
-  for (let t = start; t < start + SHINGLE; t++) {
-    const word = tokens[t];
-    for (let c = 0; c < word.length; c++) h = Math.imul(h ^ word.charCodeAt(c), 0x01000193);
-    h = Math.imul(h ^ 32, 0x01000193);
-  }
+  for (let t = start; t < start + SHINGLE; t++) h = Math.imul(h ^ wordHashes[t], 0x01000193) ^ (h >>> 15);
   return h >>> 0;
 }
 
-function overlap(own: Set<number>, other: Set<number>): number {
-  if (own.size === 0 || other.size === 0) return 0;
+/** Share of own's shingles that other also has (both sorted, distinct): a linear merge. */
+function overlap(own: Uint32Array, other: Uint32Array): number {
+  if (own.length === 0 || other.length === 0) return 0;
   let shared = 0;
-  for (const h of own) if (other.has(h)) shared++;
-  return shared / own.size;
+  for (let a = 0, b = 0; a < own.length && b < other.length; ) {
+    if (own[a] === other[b]) {
+      shared++;
+      a++;
+      b++;
+    } else if (own[a] < other[b]) a++;
+    else b++;
+  }
+  return shared / own.length;
 }
 
-function meanEmbedding(row: OutputFacts[], k: number): Float32Array {
-  const mean = new Float32Array(EMBED_DIM);
-  for (let r = 0; r < k; r++) for (let d = 0; d < EMBED_DIM; d++) mean[d] += row[r].embedding[d];
-  return normalize(mean);
+/** Prefix sums of agent i's embeddings (row r holds rounds 0..r-1), computed once per agent on first use. */
+function embeddingSums(context: FeatureContext, i: number): Float32Array {
+  let sums = context.sums[i];
+  if (sums) return sums;
+  const row = context.facts[i];
+  sums = new Float32Array((row.length + 1) * DIM);
+  for (let r = 0; r < row.length; r++) {
+    for (let d = 0; d < DIM; d++) sums[(r + 1) * DIM + d] = sums[r * DIM + d] + row[r].embedding[d];
+  }
+  context.sums[i] = sums;
+  return sums;
+}
+
+/** Cosine of a unit vector with the mean of the first k embeddings (0 when that mean is zero). */
+function cosineToSum(unit: Float32Array, sums: Float32Array, k: number): number {
+  let dot = 0;
+  let norm = 0;
+  for (let d = 0, o = k * DIM; d < DIM; d++) {
+    const v = sums[o + d];
+    dot += unit[d] * v;
+    norm += v * v;
+  }
+  return norm > 0 ? dot / Math.sqrt(norm) : 0;
 }
 
 function plurality(answers: (string | undefined)[], weights: number[]): string | undefined {

@@ -9,7 +9,7 @@ import {
   BENIGN_ANSWERS,
   BENIGN_KEEPS,
   DISAGREEMENTS,
-  FILLER,
+  FILLER_PARTS,
   fill,
   INFECTED_ECHOES,
   ofSplit,
@@ -368,7 +368,9 @@ export class Episode {
   private pad(text: string): string {
     const count = this.config.filler ?? 0;
     if (count === 0) return text;
-    const extra = Array.from({ length: count }, () => this.text.pick(FILLER)).join(' ');
+    const { openers, verbs, objects, closers } = FILLER_PARTS;
+    const sentence = () => `${this.text.pick(openers)} ${this.text.pick(verbs)} ${this.text.pick(objects)} ${1 + this.text.int(40)} ${this.text.pick(closers)}.`;
+    const extra = Array.from({ length: count }, sentence).join(' ');
     return `${extra}\n${text}`;
   }
 

@@ -6,8 +6,13 @@ export const EMBED_DIM = 256;
 
 /** Embeds a text deterministically (no model, no network). Empty text gives the zero vector. */
 export function embedText(text: string): Float32Array {
+  return embedWords(words(text));
+}
+
+/** Embeds already-tokenised lower-case words (callers that tokenise once for several measures use this). */
+export function embedWords(lowerWords: readonly string[]): Float32Array {
   const vector = new Float32Array(EMBED_DIM);
-  const tokens = words(text).map(stem);
+  const tokens = lowerWords.map(stem);
   for (let i = 0; i < tokens.length; i++) {
     const h = hash32(tokens[i]);
     vector[h % EMBED_DIM] += h & 0x80000000 ? -1 : 1;

@@ -1,0 +1,26 @@
+// Child process of the speed bench: reads one trace file, analyses it with the embedded default, and prints the
+// timings and this process's peak memory as JSON (a fresh process so the peak is the analysis's own).
+// `guard-only` as the second argument turns the propagation monitor's signals off to time the guard alone.
+import { defaultConfig } from '../../src/core/config';
+import { analyzeTrace } from '../../src/core/guard/analyze';
+import { readTraceFile } from '../../src/node/readTrace';
+
+async function main(): Promise<void> {
+  const file = process.argv[2];
+  const t0 = performance.now();
+  const trace = await readTraceFile(file);
+  const t1 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const config = defaultConfig();
+  if (process.argv[3] === 'guard-only') config.sections.monitor = { signals: { viralPersona: false, propagation: false, propagationRequest: false, verbatimSpread: false } };
+  const analysis = await analyzeTrace(trace, { config });
+  const t2 = performance.now();
+  const flagged = analysis.agents.filter((a) => a.category !== 'benign').length;
+  const cpu = process.cpuUsage(cpu0);
+  console.log(JSON.stringify({ analyzeCpuMs: (cpu.user + cpu.system) / 1000, parseMs: t1 - t0, analyzeMs: t2 - t1, peakRssMb: process.resourceUsage().maxRSS / 1024, flagged, f1: analysis.evaluation?.attacker.f1 ?? null }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
