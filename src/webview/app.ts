@@ -4,7 +4,7 @@ import type { GraphViewPayload } from '../core/graphview/types';
 import type { Category } from '../core/trace/types';
 import type { Bridge, ViewState } from './bridge';
 import { el, replaceChildren } from './dom';
-import { matchesList, pathsList, remediationList, sourcesList, type ListActions } from './lists';
+import { alertsList, matchesList, pathsList, remediationList, sourcesList, type ListActions } from './lists';
 import { renderAgent, renderSummary, type PanelActions } from './panel';
 import { GraphRenderer, type Emphasis } from './renderer';
 import { Scrubber } from './scrubber';
@@ -158,7 +158,8 @@ export class GraphView {
       this.matches ? matchesList(this.model, this.matches, this.round, listActions) : null,
       sourcesList(this.model, this.round, listActions),
       pathsList(this.model, this.round, listActions),
-      remediationList(this.model, this.round, listActions));
+      remediationList(this.model, this.round, listActions),
+      alertsList(this.model, this.round, listActions));
   }
 
   private emphasise(emphasis: Emphasis | undefined): void {

@@ -88,3 +88,25 @@ export function matchesList(model: ViewModel, matches: number[], round: number, 
   });
   return section('matches', 'Matches', matches.length, items, 'No agent matches.');
 }
+
+const SIGNAL_TEXT: Record<string, string> = {
+  viralPersona: 'viral persona',
+  propagation: 'propagation across agents',
+  propagationRequest: 'asks to be passed on',
+  verbatimSpread: 'copied verbatim along edges',
+};
+
+/** Builds the propagation-alerts list (advisory monitor findings), when the analysis carries any. */
+export function alertsList(model: ViewModel, round: number, actions: ListActions): HTMLElement | null {
+  const alerts = model.payload.analysis.alerts;
+  if (!alerts || alerts.length === 0) return null;
+  const items = alerts.slice(0, MAX_ITEMS).map((alert) => {
+    const chain = alert.chain ?? [];
+    const ids = [alert.subject, ...(alert.sessions ?? []), ...chain.map((hop) => hop.agent)].filter((id) => model.index.has(id));
+    const edges = new Set(chain.slice(1).map((hop, j) => edgeKey(chain[j].agent, hop.agent)));
+    const what = SIGNAL_TEXT[alert.signal] ?? alert.signal;
+    const markers = alert.markers.length ? ` (${alert.markers.slice(0, 3).map((m) => plainLabel(m, 24)).join(', ')}${alert.markers.length > 3 ? ', …' : ''})` : '';
+    return item(`${glyphOf(model, alert.subject, round)} ${plainLabel(alert.subject, 32)}: ${what}${markers}`, { nodes: new Set(ids), edges }, model.index.get(alert.subject), actions, `alert signal-${alert.signal}`);
+  });
+  return section('alerts', 'Propagation alerts', alerts.length, items, '');
+}

@@ -37,6 +37,7 @@ export function isGraphViewPayload(value: unknown): value is GraphViewPayload {
   if (!rounds.every((r) => isObject(r) && typeof r.round === 'number' && isObject(r.agents))) return false;
   if (!infectionPaths.every((p) => Array.isArray(p) && p.every((s) => typeof s === 'string'))) return false;
   if (!remediation.every((s) => isObject(s) && typeof s.agent === 'string' && (s.action === 'replace' || s.action === 'rehabilitate'))) return false;
+  if (analysis.alerts !== undefined && !(Array.isArray(analysis.alerts) && analysis.alerts.every(isAlert))) return false;
   const { positions, outputs } = value;
   if (!Array.isArray(positions) || positions.length !== agents.length * 2 || !positions.every((p) => typeof p === 'number' && Number.isFinite(p))) return false;
   if (!Array.isArray(outputs) || outputs.length !== agents.length) return false;
@@ -51,6 +52,13 @@ function isOutputView(value: unknown): boolean {
     Array.isArray(value.removed) &&
     value.removed.every((s) => isObject(s) && Number.isInteger(s.start) && Number.isInteger(s.end) && (s.start as number) <= (s.end as number))
   );
+}
+
+function isAlert(value: unknown): boolean {
+  if (!isObject(value) || typeof value.signal !== 'string' || typeof value.subject !== 'string') return false;
+  if (!Array.isArray(value.markers) || !value.markers.every((m) => typeof m === 'string')) return false;
+  if (value.sessions !== undefined && !(Array.isArray(value.sessions) && value.sessions.every((m) => typeof m === 'string'))) return false;
+  return value.chain === undefined || (Array.isArray(value.chain) && value.chain.every((h) => isObject(h) && typeof h.agent === 'string'));
 }
 
 function isCategory(value: unknown): boolean {

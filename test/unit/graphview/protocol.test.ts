@@ -41,6 +41,8 @@ describe('host -> page messages', () => {
   it('accepts a full analysis payload and status lines', async () => {
     const payload = await smallPayload();
     assert.equal(parseHostMessage({ type: 'analysis', generation: 1, payload })?.type, 'analysis');
+    const alert = { signal: 'verbatimSpread', code: 'verbatim-spread', subject: 'a1', evidence: {}, markers: [], cooldownKey: 'k', chain: [{ agent: 'a1', round: 0 }] };
+    assert.ok(isGraphViewPayload({ ...payload, analysis: { ...payload.analysis, alerts: [alert] } }));
     assert.deepEqual(parseHostMessage({ type: 'status', state: 'error', message: 'x' }), { type: 'status', state: 'error', message: 'x' });
   });
 
@@ -54,6 +56,7 @@ describe('host -> page messages', () => {
       ['bad category', (p) => ({ ...p, analysis: { ...p.analysis, agents: p.analysis.agents.map((a) => ({ ...a, category: 'evil' })) } })],
       ['bad span', (p) => ({ ...p, outputs: p.outputs.map((row) => row.map((o) => (o ? { ...o, removed: [{ start: 5, end: 1, reason: 'llm' }] } : o))) })],
       ['edge not a pair', (p) => ({ ...p, analysis: { ...p.analysis, edges: [['a']] } })],
+      ['alert without subject', (p) => ({ ...p, analysis: { ...p.analysis, alerts: [{ signal: 'viralPersona', markers: [] }] } })],
     ];
     for (const [name, mutate] of broken) assert.equal(isGraphViewPayload(mutate(payload)), false, name);
     assert.equal(parseHostMessage({ type: 'analysis', generation: 'x', payload }), undefined);
