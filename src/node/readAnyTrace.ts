@@ -6,7 +6,7 @@ import { InputError } from '../core/errors';
 import { DETECT_HEAD_BYTES, detectFormat, unknownFormatError, type Detected } from '../core/importers/detect';
 import { FORMATS, episodeToTrace, guessLayout, selectEpisode, type Episode, type ImportFormat, type Layout } from '../core/importers';
 import { JsonSplitter } from '../core/importers/jsonStream';
-import type { Trace } from '../core/trace/types';
+import type { Trace, TraceWarning } from '../core/trace/types';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
 import { readTraceFile, type ReadTraceOptions } from './readTrace';
 
@@ -43,9 +43,15 @@ export async function detectFileFormat(file: string, from?: ImportFormat): Promi
 }
 
 /** Streams a foreign-format file through its importer and returns every episode it holds. */
-export async function readEpisodes(file: string, format: Exclude<ImportFormat, 'agent-trace'>, layout: Layout, maxLineBytes = DEFAULT_MAX_LINE_BYTES): Promise<Episode[]> {
+export async function readEpisodes(
+  file: string,
+  format: Exclude<ImportFormat, 'agent-trace'>,
+  layout: Layout,
+  { maxLineBytes = DEFAULT_MAX_LINE_BYTES, lenient = false }: { maxLineBytes?: number; lenient?: boolean } = {},
+): Promise<Episode[]> {
   const spec = FORMATS[format];
   const importer = spec.create(file);
+  const skipped: TraceWarning[] = [];
   if (layout === 'lines') {
     for await (const [raw, line] of readLines(file, maxLineBytes)) {
       const text = raw.replace(/^\uFEFF/, '');
@@ -55,7 +61,11 @@ export async function readEpisodes(file: string, format: Exclude<ImportFormat, '
         value = JSON.parse(text);
       } catch (error) {
         if (importer.addText?.(text, line)) continue;
-        throw new InputError('invalid-json', `not valid JSON (${(error as Error).message}); expected ${spec.title} as JSON Lines`, file, line);
+        const message = `not valid JSON (${(error as Error).message}); expected ${spec.title} as JSON Lines`;
+        // --lenient: a log still being written may end in a cut line; skip it and say so.
+        if (!lenient) throw new InputError('invalid-json', message, file, line);
+        skipped.push({ code: 'skipped-line', line, message });
+        continue;
       }
       importer.add(value, line);
     }
@@ -68,7 +78,9 @@ export async function readEpisodes(file: string, format: Exclude<ImportFormat, '
     }
     splitter.end();
   }
-  return importer.finish();
+  const episodes = importer.finish();
+  episodes[0].warnings.unshift(...skipped);
+  return episodes;
 }
 
 /** Reads any supported trace file into one Trace (the chosen episode); throws InputError naming file, format and what is missing. */
@@ -79,7 +91,7 @@ export async function readAnyTrace(file: string, options: ReadAnyTraceOptions = 
     if (episode !== undefined && episode !== 0) throw new InputError('invalid-field', `--episode ${episode} is out of range: an agent-trace/v1 file holds one run`, file);
     return readTraceFile(file, { ...parse, maxLineBytes });
   }
-  return selectEpisode(await readEpisodes(file, detected.format, detected.layout, maxLineBytes), { ...parse, file, episode });
+  return selectEpisode(await readEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient }), { ...parse, file, episode });
 }
 
 /** Reads every episode of any supported file as Traces (convert --all). */
@@ -87,6 +99,6 @@ export async function readAllTraces(file: string, options: Omit<ReadAnyTraceOpti
   const { from, maxLineBytes, ...parse } = options;
   const detected = await detectFileFormat(file, from);
   if (detected.format === 'agent-trace') return { format: 'agent-trace', traces: [{ id: 'run', trace: await readTraceFile(file, { ...parse, maxLineBytes }) }] };
-  const episodes = await readEpisodes(file, detected.format, detected.layout, maxLineBytes);
+  const episodes = await readEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient });
   return { format: detected.format, traces: episodes.map((e) => ({ id: e.id, trace: episodeToTrace(e, { ...parse, file }) })) };
 }

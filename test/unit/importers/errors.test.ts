@@ -98,6 +98,23 @@ describe('importers: bad input', () => {
     assert.match(error.message, /OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true/);
   });
 
+  it('rejects a log cut mid-line, and with lenient skips that line with a warning', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-import-'));
+    try {
+      const file = path.join(dir, 'runtime.log');
+      const text = readFileSync(at('ag2-runtime.log'), 'utf8');
+      writeFileSync(file, text + '{"source_id": 1, "source_name": "coder", "event_na');
+      const lines = text.split('\n').length;
+      const error = await failure(file);
+      assert.deepEqual([error.kind, error.line], ['invalid-json', lines]);
+      const trace = await readAnyTrace(file, { lenient: true });
+      assert.ok(trace.warnings.some((w) => w.code === 'skipped-line' && w.line === lines));
+      assert.equal(trace.messages.length, 4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects a truncated OTLP document with the line where it ends', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ai-import-'));
     try {
