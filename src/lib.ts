@@ -15,3 +15,7 @@ export { withImmunityWarning, wrapDelegatedTask } from './core/harden/runtime';
 export { containsImmunityWarning as hasImmunityWarning } from './core/harden/detect';
 export { hardenText, fixAll } from './core/harden/analyze';
 export type { HardenFinding, HardenCode, PromptFileKind, TextEdit } from './core/harden/types';
+export { monitorDocuments, monitorRun } from './core/monitor/monitor';
+export { resolveMonitorConfig } from './core/monitor/config';
+export type { MonitorFinding, MonitorDocument, SignalName, FindingCode } from './core/monitor/types';
+export { appendAlertRecords, alertRecord, ALERT_LOG } from './node/monitor/alertLog';
