@@ -41,8 +41,20 @@ export type Token =
 const TS_PUNCT = ['===', '!==', '**=', '...', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '++', '--'];
 const PY_PUNCT = ['**=', '//=', '>>=', '<<=', '==', '!=', '<=', '>=', ':=', '->', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '//'];
 const REGEX_AFTER_NAME = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
-const NAME_START = /[\p{L}_$]/u;
-const NAME_PART = /[\p{L}\p{N}_$\u200c\u200d]/u;
+const escapeRegex = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Sticky patterns (matched at `lastIndex`, no substring copies): the lexer's hot path on large files. */
+const NAME = /[\p{L}_$][\p{L}\p{N}_$\u200c\u200d]*/uy;
+const NUMBER = /(?:\d|\.\d)[\w.]*/y;
+const SPACE = /\s+/y;
+const TS_PUNCT_RE = new RegExp(`${TS_PUNCT.map(escapeRegex).join('|')}|[^]`, 'y');
+const PY_PUNCT_RE = new RegExp(`${PY_PUNCT.map(escapeRegex).join('|')}|[^]`, 'y');
+const PY_PREFIX = /(?:[rRuUfFbB]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF])?(?=['"])/y;
+
+/** The match of a sticky pattern at `pos`, or undefined. */
+function stickyMatch(pattern: RegExp, text: string, pos: number): string | undefined {
+  pattern.lastIndex = pos;
+  return pattern.exec(text)?.[0];
+}
 
 class Lexer {
   pos = 0;
@@ -60,7 +72,12 @@ class Lexer {
     const start = this.tokens.length;
     while (this.pos < text.length) {
       const ch = text[this.pos];
-      if (/\s/.test(ch) || (ch === '\\' && this.language === 'python' && /[\r\n]/.test(text[this.pos + 1] ?? ''))) {
+      const space = stickyMatch(SPACE, text, this.pos);
+      if (space) {
+        this.pos += space.length;
+        continue;
+      }
+      if (ch === '\\' && this.language === 'python' && /[\r\n]/.test(text[this.pos + 1] ?? '')) {
         this.pos++;
         continue;
       }
@@ -91,25 +108,23 @@ class Lexer {
   }
 
   private lexName(): boolean {
-    const { text } = this;
-    if (!NAME_START.test(text[this.pos])) return false;
-    const start = this.pos;
-    while (this.pos < text.length && NAME_PART.test(text[this.pos])) this.pos++;
-    this.tokens.push({ type: 'name', start, end: this.pos, value: text.slice(start, this.pos) });
+    const value = stickyMatch(NAME, this.text, this.pos);
+    if (!value) return false;
+    this.tokens.push({ type: 'name', start: this.pos, end: this.pos + value.length, value });
+    this.pos += value.length;
     return true;
   }
 
   private lexNumber(): boolean {
-    const match = /^(?:\d|\.\d)[\w.]*/.exec(this.text.slice(this.pos, this.pos + 64));
-    if (!match) return false;
-    this.tokens.push({ type: 'other', start: this.pos, end: this.pos + match[0].length, value: match[0] });
-    this.pos += match[0].length;
+    const value = stickyMatch(NUMBER, this.text, this.pos);
+    if (!value) return false;
+    this.tokens.push({ type: 'other', start: this.pos, end: this.pos + value.length, value });
+    this.pos += value.length;
     return true;
   }
 
   private lexPunct() {
-    const list = this.language === 'python' ? PY_PUNCT : TS_PUNCT;
-    const value = list.find((p) => this.text.startsWith(p, this.pos)) ?? this.text[this.pos];
+    const value = stickyMatch(this.language === 'python' ? PY_PUNCT_RE : TS_PUNCT_RE, this.text, this.pos) ?? this.text[this.pos];
     this.tokens.push({ type: 'punct', start: this.pos, end: this.pos + value.length, value });
     this.pos += value.length;
   }
@@ -145,9 +160,9 @@ class Lexer {
     const start = this.pos;
     let prefix = '';
     if (this.language === 'python') {
-      const match = /^(?:[rRuUfFbB]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF])?(?=['"])/.exec(text.slice(this.pos, this.pos + 3));
-      if (!match) return false;
-      prefix = match[0].toLowerCase();
+      const match = stickyMatch(PY_PREFIX, text, this.pos);
+      if (match === undefined) return false;
+      prefix = match.toLowerCase();
     } else if (!/['"`]/.test(text[this.pos])) return false;
     let i = this.pos + prefix.length;
     const q = text[i];

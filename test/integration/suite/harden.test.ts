@@ -19,7 +19,10 @@ function codes(uri: vscode.Uri): string[] {
     .sort();
 }
 
-suite('Prompt hardening', () => {
+suite('Prompt hardening', function () {
+  // Each test opens editors, waits for diagnostics and hashes the workspace: slow on a loaded CI machine.
+  this.timeout(120_000);
+
   suiteSetup(async () => {
     await activeExtension();
   });
@@ -36,39 +39,40 @@ suite('Prompt hardening', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  test('flags the prompts of a TypeScript file and fixes them with the quick fixes', async () => {
-    const uri = workspaceFile('prompts/agent.ts');
+  // Python on purpose: no other extension answers code-action requests there, so the request reflects ours only.
+  test('flags the prompts of a Python file and fixes them with the quick fix and Insert Delegation Boundary', async () => {
+    const uri = workspaceFile('prompts/critic.py');
     const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(document);
-    await waitFor('hardening diagnostics on agent.ts', () => codes(uri).length === 3);
-    assert.deepStrictEqual(codes(uri), ['missing-immunity-warning', 'missing-immunity-warning', 'unbounded-delegation']);
+    const editor = await vscode.window.showTextDocument(document);
+    await waitFor('hardening diagnostics on critic.py', () => codes(uri).length === 2, 30_000);
+    assert.deepStrictEqual(codes(uri), ['missing-immunity-warning', 'unbounded-delegation']);
 
-    const first = vscode.languages.getDiagnostics(uri).find((d) => d.code === 'missing-immunity-warning')!;
+    const missing = vscode.languages.getDiagnostics(uri).find((d) => d.code === 'missing-immunity-warning')!;
     // A code-action request is cancelled when diagnostics land meanwhile; ask again until it answers.
-    const actions = await waitFor('the quick fixes', () =>
-      Promise.resolve(vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, first.range)).then((a) => (a.length > 0 ? a : undefined), () => undefined),
-    );
+    const requestActions = () =>
+      Promise.resolve(vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, missing.range)).then((a) => (a.length > 0 ? a : undefined), () => undefined);
+    const actions = await waitFor('the quick fixes', requestActions, 30_000);
     const insert = actions.find((a) => a.title.startsWith('Insert immunity warning') && a.isPreferred);
     assert.ok(insert?.edit, `no "Insert immunity warning" quick fix among: ${actions.map((a) => a.title).join(' | ')}`);
     assert.ok(actions.some((a) => a.title.startsWith('Insert immunity warning in all prompts of the workspace')));
     assert.ok(await vscode.workspace.applyEdit(insert.edit));
-    await waitFor('one warning fixed', () => codes(uri).length === 2);
+    await waitFor('the warning fixed', () => codes(uri).join() === 'unbounded-delegation', 30_000);
 
     const delegation = vscode.languages.getDiagnostics(uri).find((d) => d.code === 'unbounded-delegation')!;
-    const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(delegation.range.start, delegation.range.start);
     assert.strictEqual(await vscode.commands.executeCommand(CommandId.InsertDelegationBoundary), true);
-    await waitFor('boundary inserted', () => codes(uri).length === 1);
-    assert.match(document.getText(), /<delegated_task>\n\$\{peerReply\}\n<\/delegated_task>/);
+    await waitFor('no hardening diagnostics on critic.py', () => codes(uri).length === 0, 30_000);
+    assert.match(document.getText(), /<delegated_task>\\n\{agent_output\}\\n<\/delegated_task>/);
   });
 
-  test('Insert Immunity Warning puts the warning into the prompt under the cursor', async () => {
-    const uri = workspaceFile('prompts/agent.py');
+  test('Insert Immunity Warning puts the warning into the TypeScript prompt under the cursor', async () => {
+    const uri = workspaceFile('prompts/agent.ts');
     const editor = await vscode.window.showTextDocument(uri);
-    editor.selection = new vscode.Selection(4, 8, 4, 8);
+    await waitFor('hardening diagnostics on agent.ts', () => codes(uri).length === 3, 30_000);
+    editor.selection = new vscode.Selection(1, 40, 1, 40);
     assert.strictEqual(await vscode.commands.executeCommand(CommandId.InsertImmunityWarning), true);
-    assert.ok(containsImmunityWarning(editor.document.getText()));
-    await waitFor('no hardening diagnostics on agent.py', () => codes(uri).length === 0);
+    assert.ok(containsImmunityWarning(editor.document.lineAt(1).text));
+    await waitFor('the systemPrompt finding gone', () => codes(uri).join() === 'missing-immunity-warning,unbounded-delegation', 30_000);
   });
 
   test('Harden All Prompts fixes the workspace and re-pins the pinned SKILL.md with an audit record', async () => {
