@@ -60,8 +60,14 @@ export function llmGuardFromFlags(values: LlmFlagValues, io: CliIo): CliLlm | un
   };
   if ('code' in transport) {
     // No usable endpoint (no key for a remote URL, bad URL): the analysis stays embedded and says why, once.
-    const warning = transport;
-    return { guard: {}, finish: (analysis) => (analysis.warnings.push({ ...warning, line: 0 }), analysis) };
+    const warning = { code: transport.code, line: 0, message: transport.message };
+    return {
+      guard: {},
+      finish(analysis) {
+        analysis.warnings.push(warning);
+        return analysis;
+      },
+    };
   }
   const baseURL = values['base-url'] ?? DEFAULT_BASE_URL;
   if (!isLocalEndpoint(baseURL)) io.stderr(`agent-immune analyze: sending agent outputs of this trace to ${new URL(baseURL).host} (model ${transport.model})\n`);
