@@ -24,6 +24,9 @@ async function readHead(file: string): Promise<{ head: string; complete: boolean
   try {
     const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, DETECT_HEAD_BYTES, 0);
+    if (buffer.subarray(0, 16).toString('latin1') === 'SQLite format 3\u0000') {
+      throw new InputError('unknown-format', 'this is an SQLite database (AG2\'s default runtime logger writes logs.db); log with autogen.runtime_logging.start(logger_type="file") and analyse its runtime.log', file);
+    }
     if (buffer.subarray(0, bytesRead).includes(0)) throw new InputError('binary', 'the file looks binary (NUL byte); expected a JSON or JSON Lines trace', file, 1);
     // A multi-byte character may be cut at the end of the head: drop the partial tail.
     return { head: new TextDecoder('utf-8').decode(buffer.subarray(0, bytesRead)).replace(/\uFFFD+$/, ''), complete: bytesRead < DETECT_HEAD_BYTES };

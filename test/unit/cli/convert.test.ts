@@ -30,10 +30,13 @@ function verdicts(json: string): unknown[] {
 const formats: [string, string][] = [
   ['otlp-genai.json', 'otlp'],
   ['otlp-openinference.json', 'otlp'],
+  ['otlp-genai.jsonl', 'otlp'],
   ['ag2-runtime.log', 'autogen'],
   ['autogen-core-events.jsonl', 'autogen'],
   ['langsmith-runs.json', 'langsmith'],
   ['infa-guard.json', 'infa-guard'],
+  ['g-safeguard.json', 'infa-guard'],
+  ['langsmith-tree.json', 'langsmith'],
 ];
 
 describe('agent-immune convert / analyze on imported formats', () => {

@@ -93,6 +93,19 @@ describe('importers: bad input', () => {
     });
   }
 
+  it('names the AG2 file logger when given its SQLite database', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-import-'));
+    try {
+      const file = path.join(dir, 'logs.db');
+      writeFileSync(file, Buffer.concat([Buffer.from('SQLite format 3\u0000', 'latin1'), Buffer.alloc(100)]));
+      const error = await failure(file);
+      assert.equal(error.kind, 'unknown-format');
+      assert.match(error.message, /logger_type="file"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names the fix when OTLP content was not captured', async () => {
     const error = await failure(at('otlp-no-content.json'));
     assert.match(error.message, /OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true/);
