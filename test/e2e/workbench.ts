@@ -1,8 +1,9 @@
 // What an e2e flow drives: a VS Code workbench in Chromium on a fresh copy of the fixture workspace, with helpers for
 // the palette, Quick Open, the Problems and Output panels, webviews, and a screenshot of each flow's end state.
+import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { e2eSession } from '../../scripts/vscode-test/e2eSession';
 import { copyFixtureWorkspace } from '../../scripts/vscode-test/workspace';
 import { remoteUri, saveScreenshot, workbenchUrl, type Payload } from '../../scripts/vscode-test/workbench';
@@ -16,14 +17,16 @@ export interface Workbench {
   file(relative: string): string;
   /** Runs a command from the palette once (retrying only until the palette accepted it). */
   runCommand(title: string): Promise<void>;
-  /** Opens a workspace file in an editor through Quick Open. */
-  openFile(relative: string): Promise<void>;
+  /** Opens a workspace file in an editor through Quick Open, at `line`:`column` (1-based) when given. */
+  openFile(relative: string, line?: number, column?: number): Promise<void>;
+  /** Opens the quick-fix menu (Ctrl+.) at the cursor and applies the action whose title starts with `title`. */
+  quickFix(title: string): Promise<void>;
   /** The Problems panel, focused. */
   problems(): Promise<Locator>;
   /** The Output panel showing `channel`, focused. */
   output(channel: string): Promise<Locator>;
-  /** The content frame of the webview panel whose tab title contains `title`. */
-  webview(title: string): Promise<FrameLocator>;
+  /** The content frame of the webview panel whose tab title contains `title` (locators and evaluate work in it). */
+  webview(title: string): Promise<Frame>;
   /** Saves test-output/<name>.png. */
   screenshot(name: string): Promise<string | undefined>;
 }
@@ -59,10 +62,14 @@ export function artifactName(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
 }
 
-/** Opens a new page on a fresh workspace copy and waits until the workbench shows the folder. */
-export async function openWorkbench(label = 'workspace'): Promise<Workbench> {
+/** Changes a flow makes to its workspace copy before the workbench opens it (a lockfile, a hostile trace, ...). */
+export type Prepare = (folder: string) => void | Promise<void>;
+
+/** Opens a new page on a fresh workspace copy (after `prepare`) and waits until the workbench shows the folder. */
+export async function openWorkbench(label = 'workspace', prepare?: Prepare): Promise<Workbench> {
   const session = e2eSession();
   const folder = copyFixtureWorkspace(label);
+  await prepare?.(folder);
   const payload: Payload = [['skipWelcome', 'true']];
   if (session.developmentPath) payload.unshift(['extensionDevelopmentPath', remoteUri(session.developmentPath)]);
   const page = await session.browser.context.newPage();
@@ -114,10 +121,36 @@ function makeWorkbench(page: Page, folder: string): Workbench {
     folder,
     file: (relative) => path.join(folder, ...relative.split('/')),
     runCommand: (title) => pick('F1', `>${title}`, new RegExp(`^${escape(title)}`), `the command "${title}"`),
-    openFile: async (relative) => {
+    openFile: async (relative, line, column) => {
       const name = path.basename(relative);
-      await pick('Control+P', relative, new RegExp(escape(name)), `opening ${relative}`);
+      // Quick Open understands "path:line:column".
+      const query = [relative, line, line && column].filter(Boolean).join(':');
+      await pick('Control+P', query, new RegExp(escape(name)), `opening ${relative}`);
       await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
+      await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    },
+    quickFix: async (title) => {
+      // Retried: the menu is empty until the extension's diagnostics and code actions have arrived.
+      const widget = page.locator('.action-widget');
+      const row = widget.locator('.monaco-list-row', { hasText: title }).first();
+      const editor = page.locator('.editor-group-container.active .monaco-editor textarea').first();
+      await waitUntil(`the quick fix "${title}"`, async () => {
+        await page.keyboard.press('Escape');
+        await editor.focus();
+        await page.keyboard.press('Control+.');
+        await row.waitFor({ timeout: 5000 });
+        return true;
+      }, 60_000);
+      // Keyboard, not a click: the menu's pointer block swallows synthetic clicks. Walk down to the row, then Enter.
+      const rows = await widget.locator('.monaco-list-row').count();
+      for (let i = 0; i <= rows; i++) {
+        const focused = (await widget.locator('.monaco-list-row.focused').first().innerText().catch(() => '')).trim();
+        if (focused.startsWith(title)) break;
+        await page.keyboard.press('ArrowDown');
+      }
+      assert.ok((await widget.locator('.monaco-list-row.focused').first().innerText()).trim().startsWith(title), `could not focus the quick fix "${title}"`);
+      await page.keyboard.press('Enter');
+      await widget.waitFor({ state: 'hidden', timeout: 10_000 });
     },
     problems: async () => {
       await workbench.runCommand('View: Focus Problems');
@@ -133,9 +166,17 @@ function makeWorkbench(page: Page, folder: string): Workbench {
       return view;
     },
     webview: async (title) => {
-      await page.locator('.tabs-container .tab', { hasText: title }).first().waitFor({ timeout: 30_000 });
-      // A webview is an iframe (the host) holding the content iframe; only the visible one is live.
-      return page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame');
+      await page.locator('.tabs-container .tab', { hasText: title }).first().waitFor({ timeout: 60_000 });
+      // A webview is a host iframe holding the content iframe (#active-frame) once the page has loaded.
+      let frame: Frame | null | undefined;
+      await waitUntil(`the webview content of "${title}"`, async () => {
+        const host = await page.locator('iframe.webview.ready').first().elementHandle({ timeout: 2000 });
+        const hostFrame = await host?.contentFrame();
+        const content = await hostFrame?.locator('iframe#active-frame').elementHandle({ timeout: 2000 });
+        frame = await content?.contentFrame();
+        return Boolean(frame && (await frame.locator('body').count()) > 0);
+      }, 60_000);
+      return frame!;
     },
     screenshot: (name) => saveScreenshot(page, name),
   };
@@ -143,13 +184,14 @@ function makeWorkbench(page: Page, folder: string): Workbench {
 }
 
 /**
- * Mocha hooks for a flow file: each test gets a fresh workbench on a fresh workspace copy; after it, the end state is
+ * Mocha hooks for a flow file: each test gets a fresh workbench on a fresh workspace copy (changed by `prepare`, if
+ * given, before the workbench opens it); after it, the end state is
  * saved as test-output/e2e-<test title>.png (a failure adds "-failed" and the server log tail).
  */
-export function useWorkbench(): () => Workbench {
+export function useWorkbench(prepare?: Prepare): () => Workbench {
   let current: Workbench | undefined;
   beforeEach(async function () {
-    current = await openWorkbench(artifactName(this.currentTest?.title ?? 'workspace'));
+    current = await openWorkbench(artifactName(this.currentTest?.title ?? 'workspace'), prepare);
   });
   afterEach(async function () {
     const test = this.currentTest;

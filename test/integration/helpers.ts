@@ -26,7 +26,7 @@ export function workspaceFile(relative: string): vscode.Uri {
 }
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes (then fails with `what`). */
-export async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

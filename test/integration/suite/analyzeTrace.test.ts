@@ -2,8 +2,16 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../../src/core/guard/types';
-import { CommandId } from '../../../src/extension/ids';
-import { activeExtension, workspaceFile } from '../helpers';
+import { CommandId, ViewId } from '../../../src/extension/ids';
+import { activeExtension, waitFor, workspaceFile } from '../helpers';
+
+/** Titles of the open infection-graph panels (webview tabs of our view type). */
+function graphPanels(): string[] {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(ViewId.GraphPanel))
+    .map((tab) => tab.label);
+}
 
 /** Category of each agent, as a plain object for deepStrictEqual. */
 function categories(analysis: Analysis | undefined): Record<string, string> {
@@ -32,6 +40,12 @@ suite('Analyze Trace command', () => {
       assert.deepStrictEqual(analysis.sources, c.sources);
     });
   }
+
+  test('opens the infection-graph panel for the analysed trace', async () => {
+    await vscode.commands.executeCommand<Analysis>(CommandId.AnalyzeTrace, workspaceFile('traces/small-attack.jsonl'));
+    const panels = await waitFor('the graph panel tab', () => (graphPanels().length > 0 ? graphPanels() : undefined));
+    assert.deepStrictEqual(panels, ['Infection graph: small-attack.jsonl']);
+  });
 
   test('analyses the trace in the active editor when given no argument', async () => {
     await vscode.window.showTextDocument(workspaceFile('traces/small-attack.jsonl'));
