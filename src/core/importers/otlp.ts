@@ -102,6 +102,8 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   const spanId = asString(span.spanId) ?? asString(span.span_id);
   if (!traceId || !spanId) return undefined;
   const attrs = new Map(attributeEntries(span.attributes));
+  // Content recorded on span events: gen_ai.client.inference.operation.details, or the older
+  // gen_ai.content.prompt / gen_ai.content.completion events (attributes gen_ai.prompt / gen_ai.completion).
   for (const event of Array.isArray(span.events) ? span.events : []) {
     for (const [key, value] of attributeEntries(asObject(event)?.attributes)) {
       if (key.startsWith('gen_ai.') && !attrs.has(key)) attrs.set(key, value);
@@ -122,11 +124,13 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     genAiMessages(attrs.get('gen_ai.input.messages'), ['user']) ??
     flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
     legacyIndexed(attrs, 'gen_ai.prompt.') ??
+    genAiMessages(attrs.get('gen_ai.prompt'), ['user']) ??
     ioValue(attrs.get('input.value'));
   const output =
     genAiMessages(attrs.get('gen_ai.output.messages'), ['assistant']) ??
     flattenedMessages(attrs, 'llm.output_messages.', ['assistant']) ??
     legacyIndexed(attrs, 'gen_ai.completion.') ??
+    genAiMessages(attrs.get('gen_ai.completion'), ['assistant']) ??
     ioValue(attrs.get('output.value'));
   const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
   return {

@@ -187,6 +187,17 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(flow(trace), ['0 user>helper: hi', '1 helper>user: hello']);
   });
 
+  it('reads content from span events: older gen_ai.content.prompt / gen_ai.content.completion events', () => {
+    const withEvents = {
+      ...span('e', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'old' }),
+      events: [
+        { name: 'gen_ai.content.prompt', attributes: [{ key: 'gen_ai.prompt', value: { stringValue: JSON.stringify([{ role: 'user', content: 'question?' }]) } }] },
+        { name: 'gen_ai.content.completion', attributes: [{ key: 'gen_ai.completion', value: { stringValue: JSON.stringify([{ role: 'assistant', content: 'answer.' }]) } }] },
+      ],
+    };
+    assert.deepEqual(flow(importTraceText(otlp([withEvents]))), ['0 user>old: question?', '1 old>user: answer.']);
+  });
+
   it('reads structured (kvlist/array) message attributes and plain-object attributes', () => {
     const structured = {
       traceId: 't2',
