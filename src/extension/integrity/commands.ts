@@ -10,7 +10,7 @@ import type { VerifyReport } from '../../node/integrity/verify';
 import type { Services } from '../extension';
 import { CommandId } from '../ids';
 import { EXTENSION_ACTOR, type IntegrityController } from './controller';
-import { integrityOverrides } from './settings';
+import { extraRoots, integrityOverrides } from './settings';
 
 /** URI scheme of the read-only pinned content shown in the diff editor. */
 export const PINNED_SCHEME = 'agent-immune-pinned';
@@ -48,17 +48,20 @@ export function registerIntegrityCommands(services: Services, controller: Integr
   );
 }
 
-/** Writes the lockfile of every folder (recorded in the audit trail). */
+/** Writes the lockfile of every workspace folder and extra root (recorded in the audit trail). */
 async function pinSkills(services: Services, controller: IntegrityController): Promise<LockResult[] | undefined> {
   if (refuseUntrusted('Pin Skills')) return undefined;
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length === 0) {
+  const roots = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((folder) => ({ dir: folder.uri.fsPath, overrides: integrityOverrides(folder) })),
+    ...extraRoots().map((dir) => ({ dir, overrides: {} })),
+  ];
+  if (roots.length === 0) {
     void vscode.window.showWarningMessage('Agent Immune: open a folder to pin its skills.');
     return undefined;
   }
   try {
-    const results = await Promise.all(folders.map((folder) => lockWorkspace(folder.uri.fsPath, auditActor(EXTENSION_ACTOR), integrityOverrides(folder))));
-    await Promise.all(folders.map((folder) => (controller.folderOf(folder.uri) ? controller.folderOf(folder.uri)!.verifyNow(true) : controller.startFolder(folder))));
+    const results = await Promise.all(roots.map((root) => lockWorkspace(root.dir, auditActor(EXTENSION_ACTOR), root.overrides)));
+    await controller.startAll();
     const files = results.reduce((n, r) => n + r.files, 0);
     services.output.info(`Pinned ${files} files: ${results.map((r) => r.lockfile).join(', ')}`);
     void vscode.window.showInformationMessage(`Agent Immune: pinned ${files} skill and prompt files in ${results.map((r) => r.lockfile).join(', ')}.`);
@@ -94,7 +97,7 @@ async function approveChange(services: Services, controller: IntegrityController
   if (refuseUntrusted('Approve change')) return undefined;
   const rel = path.relative(folder.state.ws.root, target.fsPath).split(path.sep).join('/');
   try {
-    const result = await repinFile(folder.folder.uri.fsPath, rel, auditActor(EXTENSION_ACTOR), integrityOverrides(folder.folder));
+    const result = await repinFile(folder.root.uri.fsPath, rel, auditActor(EXTENSION_ACTOR), folder.root.overrides());
     services.output.info(`Re-pinned ${rel}: ${result.old ?? '(unpinned)'} -> ${result.new ?? '(removed)'} (recorded in the audit trail)`);
     await folder.verifyNow(true);
     return result;

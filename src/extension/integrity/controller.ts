@@ -1,16 +1,24 @@
-// The editor's skill-integrity service: one watcher per workspace folder, diagnostics, the status bar item, audit
+// The editor's skill-integrity service: one watcher per workspace folder and extra root, diagnostics, the status bar item, audit
 // records of new drift (trusted workspaces only) and the strict-mode run guard.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { blocksUnderStrict } from '../../core/integrity/compare';
 import type { IntegrityFinding } from '../../core/integrity/types';
 import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
 import { blockEvent, findingEvents } from '../../node/integrity/verify';
 import { integrityDiagnostics } from './diagnostics';
-import { FolderIntegrity } from './folderWatch';
-import { integrityEnabled } from './settings';
+import { FolderIntegrity, type IntegrityRoot } from './folderWatch';
+import { extraRoots, integrityEnabled, integrityOverrides } from './settings';
 
 /** Tool name written in audit records from the editor. */
 export const EXTENSION_ACTOR = 'agent-immune-vscode';
+
+const EXTRA_PREFIX = 'extra-root:';
+
+/** An extra root (outside the workspace) as an integrity root: its own lockfile and config, no folder settings. */
+export function extraRoot(dir: string): IntegrityRoot {
+  return { key: EXTRA_PREFIX + dir, name: dir, uri: vscode.Uri.file(dir), overrides: () => ({}) };
+}
 
 const findingKey = (f: IntegrityFinding) => `${f.code}\0${f.path}\0${'actual' in f ? f.actual : 'reason' in f ? f.reason : ''}`;
 
@@ -26,26 +34,39 @@ export class IntegrityController implements vscode.Disposable {
     this.statusBar.command = 'workbench.actions.view.problems';
   }
 
-  /** Starts watching every open folder (and folders added later). */
+  /** Starts watching every open folder (and folders added later) and the extra roots. */
   async startAll(): Promise<void> {
-    await Promise.all((vscode.workspace.workspaceFolders ?? []).map((folder) => this.startFolder(folder)));
+    await Promise.all([...(vscode.workspace.workspaceFolders ?? []).map((folder) => this.startFolder(folder)), this.startExtraRoots()]);
   }
 
-  /** Starts or restarts one folder (settings change). */
+  /** Starts or restarts one workspace folder (settings change). */
   async startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
-    this.stopFolder(folder);
+    this.stopRoot(folder.uri.toString());
     if (!integrityEnabled(folder)) {
       this.render();
       return;
     }
-    const watcher = new FolderIntegrity(folder, (f, previous) => this.publish(f, previous), this.output);
-    this.folders.set(folder.uri.toString(), watcher);
+    await this.startRoot({ key: folder.uri.toString(), name: folder.name, uri: folder.uri, overrides: () => integrityOverrides(folder) });
+  }
+
+  /** Stops one workspace folder and clears its diagnostics. */
+  stopFolder(folder: vscode.WorkspaceFolder): void {
+    this.stopRoot(folder.uri.toString());
+  }
+
+  /** (Re)starts the extra roots of the user setting agentImmune.integrity.extraRoots (e.g. ~/.claude/skills). */
+  async startExtraRoots(): Promise<void> {
+    for (const key of [...this.folders.keys()].filter((k) => k.startsWith(EXTRA_PREFIX))) this.stopRoot(key);
+    await Promise.all(extraRoots().map((dir) => this.startRoot(extraRoot(dir))));
+  }
+
+  private async startRoot(root: IntegrityRoot): Promise<void> {
+    const watcher = new FolderIntegrity(root, (f, previous) => this.publish(f, previous), this.output);
+    this.folders.set(root.key, watcher);
     await watcher.start();
   }
 
-  /** Stops one folder and clears its diagnostics. */
-  stopFolder(folder: vscode.WorkspaceFolder): void {
-    const key = folder.uri.toString();
+  private stopRoot(key: string): void {
     this.folders.get(key)?.dispose();
     this.folders.delete(key);
     for (const uri of this.published.get(key) ?? []) this.diagnostics.delete(vscode.Uri.parse(uri));
@@ -53,10 +74,15 @@ export class IntegrityController implements vscode.Disposable {
     this.render();
   }
 
-  /** The watched folder holding `uri`, if any. */
+  /** The watched root holding `uri` (the innermost when roots nest), if any. */
   folderOf(uri: vscode.Uri): FolderIntegrity | undefined {
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    return folder ? this.folders.get(folder.uri.toString()) : undefined;
+    let best: FolderIntegrity | undefined;
+    for (const folder of this.folders.values()) {
+      const relative = path.relative(folder.root.uri.fsPath, uri.fsPath);
+      const inside = !relative.startsWith('..') && !path.isAbsolute(relative);
+      if (inside && (!best || folder.root.uri.fsPath.length > best.root.uri.fsPath.length)) best = folder;
+    }
+    return best;
   }
 
   /** Every watched folder. */
@@ -72,7 +98,7 @@ export class IntegrityController implements vscode.Disposable {
   private publish(folder: FolderIntegrity, previous: readonly IntegrityFinding[]): void {
     const state = folder.state;
     if (!state) return;
-    const key = folder.folder.uri.toString();
+    const key = folder.root.key;
     const byFile = integrityDiagnostics(state);
     // One batched update (a burst of 2,000 files is one message to the editor, not 2,000).
     const cleared = (this.published.get(key) ?? []).filter((uri) => !byFile.has(uri)).map((uri): [vscode.Uri, undefined] => [vscode.Uri.parse(uri), undefined]);

@@ -1,11 +1,19 @@
-// One workspace folder's integrity state: a full verify at start, then a chokidar watcher whose events are debounced
+// One root's integrity state (a workspace folder or an extra root): a full verify at start, then a chokidar watcher whose events are debounced
 // and re-verified incrementally; a generation counter drops any result computed before newer changes arrived.
 import * as path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import * as vscode from 'vscode';
+import type { IntegrityConfig } from '../../core/integrity/scope';
 import type { IntegrityFinding } from '../../core/integrity/types';
 import { reverifyPaths, verifyWorkspace, type VerifyState } from '../../node/integrity/verify';
-import { integrityOverrides } from './settings';
+
+/** A folder verified on its own: a workspace folder, or an extra root such as ~/.claude/skills. */
+export interface IntegrityRoot {
+  key: string;
+  name: string;
+  uri: vscode.Uri;
+  overrides(): Partial<IntegrityConfig>;
+}
 
 /** Debounce between the last file event and the re-verify. */
 const DEBOUNCE_MS = 200;
@@ -24,7 +32,7 @@ export class FolderIntegrity implements vscode.Disposable {
   private disposed = false;
 
   constructor(
-    readonly folder: vscode.WorkspaceFolder,
+    readonly root: IntegrityRoot,
     private readonly onResult: (folder: FolderIntegrity, previous: readonly IntegrityFinding[]) => void,
     private readonly output: vscode.LogOutputChannel,
   ) {}
@@ -47,7 +55,7 @@ export class FolderIntegrity implements vscode.Disposable {
     this.watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent);
     // Changes made while chokidar was still setting up its watches are caught by one more full verify when it is ready.
     this.watcher.on('ready', () => void this.verifyNow(true));
-    this.watcher.on('error', (error) => this.output.warn(`Skill integrity watcher (${this.folder.name}): ${String(error)}`));
+    this.watcher.on('error', (error) => this.output.warn(`Skill integrity watcher (${this.root.name}): ${String(error)}`));
   }
 
   /** Queues a changed path (cheap: a set insert and a timer reset, so 2,000 events never block the editor). */
@@ -80,9 +88,9 @@ export class FolderIntegrity implements vscode.Disposable {
     this.full = false;
     const previous = this.state?.report.findings ?? [];
     try {
-      this.state = full ? await verifyWorkspace(this.folder.uri.fsPath, integrityOverrides(this.folder)) : await reverifyPaths(this.state!, files);
+      this.state = full ? await verifyWorkspace(this.root.uri.fsPath, this.root.overrides()) : await reverifyPaths(this.state!, files);
     } catch (error) {
-      this.output.error(`Skill integrity check failed in ${this.folder.name}: ${(error as Error).message}`);
+      this.output.error(`Skill integrity check failed in ${this.root.name}: ${(error as Error).message}`);
       return;
     }
     // Newer events arrived while this ran: their flush will publish; a stale result is never shown.

@@ -23,6 +23,7 @@ export function registerIntegrity(services: Services): IntegrityController {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
         if (event.affectsConfiguration(`${SettingKey.Section}.integrity`, folder)) void controller.startFolder(folder);
       }
+      if (event.affectsConfiguration(`${SettingKey.Section}.${SettingKey.IntegrityExtraRoots}`)) void controller.startExtraRoots();
     }),
   );
   registerIntegrityCommands(services, controller);

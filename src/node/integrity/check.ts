@@ -38,9 +38,10 @@ export async function checkSkillIntegrity(options: SkillIntegrityOptions = {}): 
   const strict = ws.config.strict;
   const events = findingEvents(report.findings, strict ? 'block' : 'warn');
   if (strict) events.push(blockEvent(report.findings, 'checkSkillIntegrity'));
-  await appendAuditEvents(ws.root, events, auditActor(options.tool ?? 'agent-immune-runtime'));
-  if (strict) throw new SkillIntegrityError(report.status === 'corrupt-lockfile' ? 'corrupt-lockfile' : 'drift', report.findings);
   const warn = options.warn ?? ((message: string) => console.warn(message));
+  // Record first; a log that cannot be written is reported but never turns a block into a pass.
+  await appendAuditEvents(ws.root, events, auditActor(options.tool ?? 'agent-immune-runtime')).catch((error: unknown) => warn(`agent-immune: could not record in the audit trail: ${(error as Error).message}`));
+  if (strict) throw new SkillIntegrityError(report.status === 'corrupt-lockfile' ? 'corrupt-lockfile' : 'drift', report.findings);
   for (const finding of report.findings) if (finding.code !== 'unpinned') warn(`agent-immune: ${formatFinding(finding)}`);
   return result;
 }

@@ -1,10 +1,10 @@
 // Verifies a workspace against its lockfile (the CLI's verify, the runtime API and the extension share it), and
 // turns findings into audit events.
+import * as path from 'node:path';
 import { integrityStatus, LockComparison, sortFindings } from '../../core/integrity/compare';
 import type { AuditEvent } from '../../core/integrity/audit';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import type { FileDigest, IntegrityFinding, IntegrityStatus, Lockfile } from '../../core/integrity/types';
-import * as path from 'node:path';
 import { CONFIG_FILE_NAME } from '../../core/config';
 import { unsafeRelativePath } from '../../core/integrity/lockfile';
 import { inSkillFolder } from '../../core/integrity/scope';

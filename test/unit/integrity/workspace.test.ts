@@ -7,7 +7,7 @@ import { runCli } from '../../../src/cli/main';
 import { SkillIntegrityError, LockfileStateError } from '../../../src/core/integrity/errors';
 import { checkSkillIntegrity } from '../../../src/node/integrity/check';
 import { repinFile } from '../../../src/node/integrity/lock';
-import { verifyWorkspace } from '../../../src/node/integrity/verify';
+import { reverifyPaths, verifyWorkspace } from '../../../src/node/integrity/verify';
 
 async function cli(cwd: string, ...argv: string[]) {
   let stdout = '';
@@ -126,6 +126,25 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.equal((await verifyWorkspace(root)).report.status, 'clean');
     const last = auditLines(root).slice(-2);
     assert.deepEqual(last.map((r) => [r.event, r.decision ?? r.new]), [['repin', 'approve'], ['repin', result.new]]);
+  });
+
+  it('reverifyPaths rehashes only what changed and agrees with a full verify', async () => {
+    await cli(root, 'lock', '--no-audit');
+    let state = await verifyWorkspace(root);
+    const steps: [string, () => void][] = [
+      ['.claude/skills/review/scripts/check.sh', () => appendFileSync(path.join(root, '.claude/skills/review/scripts/check.sh'), 'evil\n')],
+      ['AGENTS.md', () => unlinkSync(path.join(root, 'AGENTS.md'))],
+      ['.claude/skills/review/extra.md', () => write(root, '.claude/skills/review/extra.md', 'new\n')],
+      ['.claude/skills/review/link.md', () => symlinkSync(path.join(outside, 'secret.md'), path.join(root, '.claude/skills/review/link.md'))],
+      ['src/index.ts', () => write(root, 'src/index.ts', 'changed\n')],
+      ['skills/new/SKILL.md', () => write(root, 'skills/new/SKILL.md', 'a new skill\n')],
+    ];
+    for (const [file, change] of steps) {
+      change();
+      state = await reverifyPaths(state, [file]);
+      assert.deepEqual(state.report.findings, (await verifyWorkspace(root)).report.findings, file);
+    }
+    assert.deepEqual(state.report.findings.map((f) => f.code), ['unpinned', 'symlink-outside-root', 'drift', 'missing', 'unpinned']);
   });
 
   it('lock honours a custom lockfile name from the config', async () => {
