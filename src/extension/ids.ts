@@ -31,6 +31,7 @@ export const enum SettingKey {
   IntegrityEnabled = 'integrity.enabled',
   IntegrityStrict = 'integrity.strict',
   IntegrityLockfile = 'integrity.lockfile',
+  IntegrityExtraRoots = 'integrity.extraRoots',
   LlmBackend = 'llm.backend',
   LlmBaseUrl = 'llm.baseUrl',
   LlmModel = 'llm.model',
