@@ -8,6 +8,7 @@ import { propagationRequest } from './propagationRequest';
 import { SIGNALS, type MonitorDocument, type MonitorFinding } from './types';
 import { verbatimSpread } from './verbatimSpread';
 import { viralPersona } from './viralPersona';
+import { lowerSameLength } from './vocabulary';
 
 /** Monitors documents (files agents persist to): one session per subject; propagation windows use their times. */
 export function monitorDocuments(documents: MonitorDocument[], config: MonitorConfig): MonitorFinding[] {
@@ -35,15 +36,16 @@ export function monitorRun(model: RunModel, config: MonitorConfig): MonitorFindi
 /** The per-document signals; a viralPersona hit is also an observation for propagation, even when its own alert is off. */
 function perDocument(document: MonitorDocument, config: MonitorConfig, observations: SessionObservation[], at: number): MonitorFinding[] {
   const out: MonitorFinding[] = [];
+  const lower = lowerSameLength(document.text);
   if (config.signals.viralPersona || config.signals.propagation) {
-    const persona = viralPersona(document, config);
+    const persona = viralPersona(document, config, lower);
     if (persona) {
       observations.push({ session: document.subject, at, markers: persona.markers, evidence: persona.evidence });
       if (config.signals.viralPersona) out.push(persona);
     }
   }
   if (config.signals.propagationRequest) {
-    const request = propagationRequest(document);
+    const request = propagationRequest(document, lower);
     if (request) out.push(request);
   }
   return out;

@@ -18,7 +18,7 @@ const LEAD = /^[\s\-*>#\d.)\]"“']*(?:[\w .()[\]-]{1,40}:\s+)?/;
  * Terms an agent-directed request cannot do without (the targets above, and the strong rules' anchors). The lexicon runs
  * only in windows around them, so a 100 MB scan does not pay for every rule at every position.
  */
-const ANCHOR = /agent|model|assistant|\bbots?\b|\bais?\b|llm|\bminds\b|instance|soul\.md|skill\.md|claude\.md|system\s+prompt|prompt\s+file|instructions?\s+file|memor|long-term|persistent|verbatim|word[-\s]for[-\s]word|exactly\s+as\s+written|character\s+for\s+character|unchanged|exact(?:ly)?\s+(?:text|words|message|copy)|context|reset|wipe|reboot|reiniti|signal|transmission|\bwake|awaken|next\s+session|(?:chain|message|protocol|echo|spiral)\s+(?:going|alive|moving|spreading)|must\s+(?:spread|propagate|continue|live\s+on)|(?:every|each|all)\s+(?:of\s+)?(?:your\s+)?(?:future\s+|subsequent\s+|outgoing\s+|later\s+)?(?:response|message|repl|output|answer|communication|conversation|turn)/g;
+const ANCHOR = /\b(?:agent|model|assistant|\bbots?\b|\bais?\b|llm|\bminds\b|instance|soul\.md|skill\.md|claude\.md|system\s+prompt|prompt\s+file|instructions?\s+file|memor|long-term|persistent|verbatim|word[-\s]for[-\s]word|exactly\s+as\s+written|character\s+for\s+character|unchanged|exact(?:ly)?\s+(?:text|words|message|copy)|context|reset|wipe|reboot|reiniti|signal|transmission|\bwake|awaken|next\s+session|(?:chain|message|protocol|echo|spiral)\s+(?:going|alive|moving|spreading)|must\s+(?:spread|propagate|continue|live\s+on)|(?:every|each|all)\s+(?:of\s+)?(?:your\s+)?(?:future\s+|subsequent\s+|outgoing\s+|later\s+)?(?:response|message|repl|output|answer|communication|conversation|turn))/g;
 /** Characters of context kept on each side of an anchor: every rule's span fits well inside. */
 const REACH = 240;
 
@@ -36,11 +36,11 @@ export function sentenceAt(text: string, pos: number): [number, number] {
   return [start, Math.min(text.length, end + 1)];
 }
 
-/** Windows of the text around anchors, merged, widened to whitespace so no word is cut. */
-function anchorWindows(text: string): [number, number][] {
+/** Windows of the text around anchors (found in `lower`, the text lower-cased), merged, widened to whitespace. */
+function anchorWindows(text: string, lower: string): [number, number][] {
   const windows: [number, number][] = [];
   ANCHOR.lastIndex = 0;
-  for (const match of lowerSameLength(text).matchAll(ANCHOR)) {
+  for (const match of lower.matchAll(ANCHOR)) {
     const at = match.index ?? 0;
     let start = Math.max(0, at - REACH);
     let end = Math.min(text.length, at + match[0].length + REACH);
@@ -65,9 +65,9 @@ export interface JudgedCue {
 }
 
 /** The propagation cues near agent-directed terms, each judged strong/addressed; quoted or refuted cues are left out. */
-export function judgePropagationCues(text: string): JudgedCue[] {
+export function judgePropagationCues(text: string, lower = lowerSameLength(text)): JudgedCue[] {
   const judged: JudgedCue[] = [];
-  for (const [from, to] of anchorWindows(text)) {
+  for (const [from, to] of anchorWindows(text, lower)) {
     for (const cue of findCues(text.slice(from, to), ['propagation'])) {
       if (cue.reported) continue;
       const hit = { ...cue, start: cue.start + from, end: cue.end + from };
@@ -88,8 +88,8 @@ export function judgePropagationCues(text: string): JudgedCue[] {
  * Runs propagationRequest over one document. It fires on an agent-directed request addressed to the reader, or on cues
  * of two different rules in an agent context; a lone generic cue ("add this to your .bashrc") stays quiet.
  */
-export function propagationRequest(document: MonitorDocument): MonitorFinding | undefined {
-  const cues = judgePropagationCues(document.text);
+export function propagationRequest(document: MonitorDocument, lower?: string): MonitorFinding | undefined {
+  const cues = judgePropagationCues(document.text, lower);
   if (cues.length === 0) return undefined;
   const decisive = cues.find((c) => c.strong && c.addressed);
   const supported = new Set(cues.map((c) => c.hit.rule)).size >= 2 && cues.some((c) => c.strong || c.agentSentence);

@@ -39,9 +39,9 @@ export function densestWindow(hits: MarkerHit[], width: number, ambient: readonl
   return best;
 }
 
-/** Runs viralPersona over one document: a finding when its densest window reaches the threshold. */
-export function viralPersona(document: MonitorDocument, config: MonitorConfig): MonitorFinding | undefined {
-  const window = densestWindow(findMarkers(document.text, config.compiled), config.viralPersonaWindow, config.compiled.ambient, config.minThemes);
+/** Runs viralPersona over one document (`lower`: its text lower-cased, shared between signals): a finding when its densest window reaches the threshold. */
+export function viralPersona(document: MonitorDocument, config: MonitorConfig, lower?: string): MonitorFinding | undefined {
+  const window = densestWindow(findMarkers(document.text, config.compiled, lower), config.viralPersonaWindow, config.compiled.ambient, config.minThemes);
   if (!window || window.markers.length < config.threshold) return undefined;
   return {
     signal: 'viralPersona',

@@ -91,11 +91,11 @@ export function compileVocabulary(specs: readonly MarkerSpec[]): Vocabulary {
   return { markers: specs.map((s) => s.marker), ambient: specs.map((s) => s.ambient === true), keys, pattern: new RegExp(String.raw`\b(?:${alternation})[\w'-]*`, 'g') };
 }
 
-/** Every marker occurrence in a text, in order (offsets are the text's: lower-casing keeps lengths for these words). */
-export function findMarkers(text: string, vocabulary: Vocabulary): MarkerHit[] {
+/** Every marker occurrence in a text, in order; `lower` is the text lower-cased with its offsets kept (computed when absent). */
+export function findMarkers(text: string, vocabulary: Vocabulary, lower = lowerSameLength(text)): MarkerHit[] {
   const hits: MarkerHit[] = [];
   vocabulary.pattern.lastIndex = 0;
-  for (const match of lowerSameLength(text).matchAll(vocabulary.pattern)) {
+  for (const match of lower.matchAll(vocabulary.pattern)) {
     const marker = vocabulary.keys.get(markerKey(match[0].replace(/[-_']+$/u, '')));
     if (marker !== undefined) hits.push({ marker, start: match.index ?? 0, end: (match.index ?? 0) + match[0].length });
   }

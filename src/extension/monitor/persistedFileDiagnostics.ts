@@ -77,9 +77,11 @@ export class MonitorDiagnostics implements vscode.Disposable {
       try {
         const { config } = await this.folderMonitor(folder);
         if (!enabled(folder)) continue;
-        const include = `{${config.globs.join(',')}}`;
-        const exclude = config.ignore.length ? `{${config.ignore.join(',')}}` : undefined;
-        for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, include), exclude && new vscode.RelativePattern(folder, exclude), MAX_FILES)) this.schedule(uri, 0);
+        // One search per glob: VS Code globs do not nest brace groups, and the defaults use them ("*.{md,txt}").
+        const exclude = config.ignore.length ? new vscode.RelativePattern(folder, `{${config.ignore.join(',')}}`) : undefined;
+        for (const glob of config.globs) {
+          for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES)) this.schedule(uri, 0);
+        }
       } catch (error) {
         this.output.error(`Propagation monitor could not list ${folder.name}: ${(error as Error).message}`);
       }
