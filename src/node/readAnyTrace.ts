@@ -97,11 +97,38 @@ export async function readAnyTrace(file: string, options: ReadAnyTraceOptions = 
   return selectEpisode(await readEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient }), { ...parse, file, episode });
 }
 
-/** Reads every episode of any supported file as Traces (convert --all). */
-export async function readAllTraces(file: string, options: Omit<ReadAnyTraceOptions, 'episode'> = {}): Promise<{ format: ImportFormat; traces: { id: string; trace: Trace }[] }> {
+/** One run of a file; `trace()` builds it on demand and releases the run's records (build it once). */
+export interface Run {
+  id: string;
+  trace(): Trace;
+}
+
+/** Reads a file into its runs without building them yet, so a converter can write and drop them one at a time. */
+export async function readRuns(file: string, options: Omit<ReadAnyTraceOptions, 'episode'> = {}): Promise<{ format: ImportFormat; runs: Run[] }> {
   const { from, maxLineBytes, ...parse } = options;
   const detected = await detectFileFormat(file, from);
-  if (detected.format === 'agent-trace') return { format: 'agent-trace', traces: [{ id: 'run', trace: await readTraceFile(file, { ...parse, maxLineBytes }) }] };
+  if (detected.format === 'agent-trace') {
+    const trace = await readTraceFile(file, { ...parse, maxLineBytes });
+    return { format: 'agent-trace', runs: [{ id: trace.run ?? 'run', trace: () => trace }] };
+  }
   const episodes = await readEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient });
-  return { format: detected.format, traces: episodes.map((e) => ({ id: e.id, trace: episodeToTrace(e, { ...parse, file }) })) };
+  const runs = episodes.map((e): Run => {
+    let episode: Episode | undefined = e;
+    return {
+      id: e.id,
+      trace: () => {
+        if (!episode) throw new Error(`run ${e.id} was already built`);
+        const trace = episodeToTrace(episode, { ...parse, file });
+        episode = undefined;
+        return trace;
+      },
+    };
+  });
+  return { format: detected.format, runs };
+}
+
+/** Reads every run of any supported file as Traces. */
+export async function readAllTraces(file: string, options: Omit<ReadAnyTraceOptions, 'episode'> = {}): Promise<{ format: ImportFormat; traces: { id: string; trace: Trace }[] }> {
+  const { format, runs } = await readRuns(file, options);
+  return { format, traces: runs.map((run) => ({ id: run.id, trace: run.trace() })) };
 }

@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseFormatName } from '../../core/importers';
 import { serializeTrace } from '../../core/trace/parse';
-import { readAllTraces } from '../../node/readAnyTrace';
+import { readRuns } from '../../node/readAnyTrace';
+import type { Trace } from '../../core/trace/types';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 /** A file-name-safe form of an episode id. */
@@ -56,25 +57,26 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     }
 
     const input = path.resolve(io.cwd, positionals[0]);
-    const { format, traces } = await readAllTraces(input, { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
-    if (episode !== undefined && episode >= traces.length) {
-      throw new UsageError(`--episode ${episode} is out of range: ${positionals[0]} holds ${traces.length} run(s), numbered 0..${traces.length - 1}`);
+    const { format, runs } = await readRuns(input, { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
+    if (episode !== undefined && episode >= runs.length) {
+      throw new UsageError(`--episode ${episode} is out of range: ${positionals[0]} holds ${runs.length} run(s), numbered 0..${runs.length - 1}`);
     }
-    const chosen = episode === undefined ? traces : [traces[episode]];
-    const report = (where: string, trace: (typeof traces)[number]['trace']) =>
+    const chosen = episode === undefined ? runs : [runs[episode]];
+    const report = (where: string, trace: Trace) =>
       io.stderr(`${where}: ${trace.agents.length} agents, ${trace.messages.length} messages, ${trace.labels.length} labels${trace.warnings.length ? `, ${trace.warnings.length} warnings` : ''}\n`);
 
     if (values.out === '-') {
       if (chosen.length !== 1) throw new UsageError(`${positionals[0]} holds ${chosen.length} runs; pass --episode N to write one to stdout, or -o FOLDER`);
-      io.stdout(serializeTrace(chosen[0].trace));
+      io.stdout(serializeTrace(chosen[0].trace()));
       return ExitCode.Ok;
     }
     const out = path.resolve(io.cwd, values.out);
     if (chosen.length === 1) {
+      const trace = chosen[0].trace();
       await mkdir(path.dirname(out), { recursive: true });
-      await writeFile(out, serializeTrace(chosen[0].trace));
+      await writeFile(out, serializeTrace(trace));
       io.stdout(`converted ${positionals[0]} (${format}) -> ${values.out}\n`);
-      report(values.out, chosen[0].trace);
+      report(values.out, trace);
       return ExitCode.Ok;
     }
     if (/\.jsonl?$/i.test(out)) {
@@ -82,8 +84,10 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     }
     await mkdir(out, { recursive: true });
     const width = String(chosen.length - 1).length;
-    for (const [i, { id, trace }] of chosen.entries()) {
-      const name = `${String(i).padStart(width, '0')}-${safeName(id)}.jsonl`;
+    // One run at a time: each trace is written and dropped before the next is built.
+    for (const [i, run] of chosen.entries()) {
+      const trace = run.trace();
+      const name = `${String(i).padStart(width, '0')}-${safeName(run.id)}.jsonl`;
       await writeFile(path.join(out, name), serializeTrace(trace));
       report(path.join(values.out, name), trace);
     }
