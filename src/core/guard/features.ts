@@ -73,11 +73,12 @@ const MALICE_ON = 0.5;
 
 /** Measures every output once (cues, answer, embedding, shingles); silent rounds carry the previous output. */
 export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
-  const empty = factsOf('', answerPatterns);
+  const measure = memoFor(answerPatterns);
+  const empty = measure('');
   const facts = model.outputs.map((row) => {
     const result: OutputFacts[] = [];
     for (let k = 0; k < model.rounds; k++) {
-      result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : empty) : factsOf(row[k]!, answerPatterns));
+      result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : empty) : measure(row[k]!));
     }
     return result;
   });
@@ -167,6 +168,30 @@ function originated(context: FeatureContext, i: number, k: number): number {
   if (own === Infinity) return 0;
   for (const j of context.model.inNeighbors[i]) if (firstMalicious(j, k) < own) return 0;
   return 1;
+}
+
+// Re-analysing a growing run (online, round by round) meets the same outputs again: measure each text once. Facts are
+// read-only; the memo is bounded and keyed by the answer patterns too.
+const MEMO_LIMIT = 4096;
+const memos = new Map<string, Map<string, OutputFacts>>();
+
+function memoFor(answerPatterns: readonly RegExp[]): (text: string) => OutputFacts {
+  const key = answerPatterns.map((p) => p.source + '/' + p.flags).join('\u0000');
+  let memo = memos.get(key);
+  if (!memo) {
+    if (memos.size > 8) memos.clear();
+    memos.set(key, (memo = new Map()));
+  }
+  const table = memo;
+  return (text) => {
+    let facts = table.get(text);
+    if (!facts) {
+      if (table.size >= MEMO_LIMIT) table.clear();
+      facts = factsOf(text, answerPatterns);
+      table.set(text, facts);
+    }
+    return facts;
+  };
 }
 
 function factsOf(text: string, answerPatterns: readonly RegExp[]): OutputFacts {
