@@ -1,5 +1,6 @@
 // Runs the end-to-end flows (test/e2e/**/*.e2e.ts, mocha bdd) against one code-server and one headless Chromium.
-// Usage: tsx scripts/vscode-test/runE2e.ts [--vsix] [--grep PATTERN]   (--vsix: install the packaged extension)
+// Usage: tsx scripts/vscode-test/runE2e.ts [--vsix] [--grep PATTERN] [--file FLOW.e2e.ts]
+//   --vsix: install the packaged extension instead of loading dist/; --file: run one flow file (repeatable).
 import * as fs from 'fs';
 import * as path from 'path';
 import Mocha from 'mocha';
@@ -21,9 +22,9 @@ function flowFiles(dir = FLOWS_DIR): string[] {
   }).sort();
 }
 
-function flag(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
+/** Every value given for `--name VALUE`. */
+function flags(name: string): string[] {
+  return process.argv.flatMap((arg, i) => (arg === name && i + 1 < process.argv.length ? [process.argv[i + 1]] : []));
 }
 
 async function main(): Promise<number> {
@@ -48,9 +49,10 @@ async function main(): Promise<number> {
   });
 
   const mocha = new Mocha({ ui: 'bdd', timeout: Number(process.env.AGENT_IMMUNE_E2E_FLOW_TIMEOUT_S ?? 180) * 1000, reporter: 'spec', color: false });
-  const grep = flag('--grep');
+  const [grep] = flags('--grep');
   if (grep) mocha.grep(grep);
-  for (const file of flowFiles()) mocha.addFile(file);
+  const files = flags('--file').map((file) => path.resolve(file));
+  for (const file of files.length > 0 ? files : flowFiles()) mocha.addFile(file);
   const stats = await new Promise<Mocha.Stats>((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats!));
   });
