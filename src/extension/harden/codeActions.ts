@@ -30,7 +30,7 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: 'Re-pin', arguments: [document.uri] } : undefined;
     const suffix = pinned ? ' (pinned file: changes its hash, offers to re-pin)' : '';
 
-    if (context.only && FIX_ALL_KIND.contains(context.only)) {
+    if (context.only && (context.only.contains(FIX_ALL_KIND) || FIX_ALL_KIND.contains(context.only))) {
       if (fixable.length === 0) return [];
       const all = new vscode.CodeAction(`Harden all prompts of this file${suffix}`, FIX_ALL_KIND);
       all.edit = edit(fixable);
