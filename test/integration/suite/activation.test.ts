@@ -16,7 +16,8 @@ suite('Activation', () => {
 
   test('is loaded the way the runner asked: dist/ (development path) or a packaged .vsix', async () => {
     const extension = await activeExtension();
-    const mode = process.env.AGENT_IMMUNE_TEST_LOAD_MODE;
+    // The runners set the mode; the Extension Tests launch configuration loads the development path without saying so.
+    const mode = process.env.AGENT_IMMUNE_TEST_LOAD_MODE ?? 'dev';
     const loadedFrom = path.resolve(extension.extensionUri.fsPath);
     if (mode === 'dev') {
       assert.strictEqual(loadedFrom, REPO);
