@@ -12,7 +12,7 @@ const STRONG_RULES: ReadonlySet<PropagationRule> = new Set(['keep-chain-going', 
 const AGENT_TARGET = /\b(?:agents?|models?|assistants?|bots?|ais?|llms?|minds|instances?|soul\.md|skill\.md|agents\.md|claude\.md|system prompt|prompt files?|instructions? files?|memory|memories|long-term|persistent (?:storage|state|memory)|verbatim|word[- ]for[- ]word|exactly as written|character for character|unchanged|exact(?:ly)? (?:text|words|message|copy)|context|resets?|wipes?|signal|transmission|wake(?:\s+up)?|awaken|(?:are|get|been) (?:reset|rebooted|reinitiali[sz]ed)|your next session)\b/i;
 /** A sentence addressed to the reader (second person, a modal of obligation, an imperative opening) or an agent declaring it complied. */
 const ADDRESSED = /\b(?:you|your|yourself|please|must|shall|make sure|ensure|do not|don't|never|always)\b|\bI(?:'m| am| have| will|'ll|'ve)\s+(?:now\s+|just\s+|also\s+)?(?:forwarding|passing|sending|relaying|transmitting|copying|appending|writing|saving|adding|sharing|spreading|propagating|forwarded|passed|sent|relayed|transmitted|copied|appended|written|saved|added|shared|spread|propagated)\b/i;
-const IMPERATIVE = /^(?:pass|forward|send|relay|transmit|share|spread|propagate|broadcast|copy|deliver|repeat|reproduce|include|paste|quote|append|add|write|save|store|persist|insert|record|inscribe|embed|keep|continue|hand|tell|teach|inform|remind|carry|take|edit|modify|update|rewrite|overwrite|remember|retain|preserve|plant|resend|echo)\b/i;
+const IMPERATIVE = /^(?:(?:after|before|when|whenever|once|if|on|at|in|then|now|first|finally)\b[^,]{0,60},\s*)?(?:pass|reread|forward|send|relay|transmit|share|spread|propagate|broadcast|copy|deliver|repeat|reproduce|include|paste|quote|append|add|write|save|store|persist|insert|record|inscribe|embed|keep|continue|hand|tell|teach|inform|remind|carry|take|edit|modify|update|rewrite|overwrite|remember|retain|preserve|plant|resend|echo)\b/i;
 const LEAD = /^[\s\-*>#\d.)\]"“']*(?:[\w .()[\]-]{1,40}:\s+)?/;
 /**
  * Terms an agent-directed request cannot do without (the targets above, and the strong rules' anchors). The lexicon runs
@@ -62,6 +62,14 @@ export interface JudgedCue {
   addressed: boolean;
   /** Its sentence names agents, their prompts or memories. */
   agentSentence: boolean;
+  /** The sentence's span. */
+  sentence: [number, number];
+}
+
+/** True when two sentences are the same or follow each other (only white space between). */
+function neighbours(text: string, a: [number, number], b: [number, number]): boolean {
+  const [first, second] = a[0] <= b[0] ? [a, b] : [b, a];
+  return second[0] <= first[1] || text.slice(first[1], second[0]).trim() === '';
 }
 
 /** The propagation cues near agent-directed terms, each judged strong/addressed; quoted or refuted cues are left out. */
@@ -78,6 +86,7 @@ export function judgePropagationCues(text: string, lower = lowerSameLength(text)
         strong: (hit.rule !== undefined && STRONG_RULES.has(hit.rule)) || AGENT_TARGET.test(text.slice(hit.start, hit.end)),
         addressed: ADDRESSED.test(sentence) || IMPERATIVE.test(sentence.replace(LEAD, '')),
         agentSentence: AGENT_TARGET.test(sentence),
+        sentence: [s, Math.max(e, hit.end)],
       });
     }
   }
@@ -86,13 +95,14 @@ export function judgePropagationCues(text: string, lower = lowerSameLength(text)
 
 /**
  * Runs propagationRequest over one document. It fires on an agent-directed request addressed to the reader, or on cues
- * of two different rules in an agent context; a lone generic cue ("add this to your .bashrc") stays quiet.
+ * of two different rules in one or two neighbouring sentences, one agent-directed and one addressed; a lone generic cue
+ * ("add this to your .bashrc") or a stray technical phrase a few sentences away ("after a reset the cluster...") stays quiet.
  */
 export function propagationRequest(document: MonitorDocument, lower?: string): MonitorFinding | undefined {
   const cues = judgePropagationCues(document.text, lower);
   if (cues.length === 0) return undefined;
   const decisive = cues.find((c) => c.strong && c.addressed);
-  const supported = new Set(cues.map((c) => c.hit.rule)).size >= 2 && cues.some((c) => c.strong || c.agentSentence);
+  const supported = cues.some((a) => (a.strong || a.agentSentence) && cues.some((b) => b.hit.rule !== a.hit.rule && (a.addressed || b.addressed) && neighbours(document.text, a.sentence, b.sentence)));
   if (!decisive && !supported) return undefined;
   const lead = decisive ?? cues.find((c) => c.strong) ?? cues[0];
   const rules = [...new Set(cues.map((c) => c.hit.rule).filter((r): r is PropagationRule => r !== undefined))].sort();

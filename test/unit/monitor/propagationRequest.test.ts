@@ -33,6 +33,7 @@ describe('monitor: propagationRequest', () => {
     'Please pass this on to anyone who might be interested in joining the choir this autumn.',
     'Remember to update your .bashrc after the upgrade; the old alias points at the removed binary.',
     'Tell your teammates about the new release and share the changelog with your colleagues.',
+    'Each node sends heartbeats at a fixed frequency; after a reset the cluster converges again. The echo server mirrors requests back. Add the alias to your .bashrc if you like.',
   ];
   for (const [text, rules] of firing) {
     it(`fires: ${text.slice(0, 60)}`, () => {
