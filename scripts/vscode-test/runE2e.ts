@@ -41,14 +41,14 @@ async function main(): Promise<number> {
   console.log(`[e2e] ${elapsed()} code-server at ${server.url}, extension from ${vsix ? 'a packaged .vsix' : 'dist/ (development path)'}`);
 
   // Each flow has its own mocha timeout; this bounds the whole run, hung hooks included.
-  const timeoutMs = Number(process.env.AGENT_IMMUNE_E2E_TIMEOUT_S ?? 900) * 1000;
+  const timeoutMs = Number(process.env.AGENT_IMMUNE_E2E_TIMEOUT_S ?? 1800) * 1000;
   const stopWatchdog = startWatchdog(timeoutMs, 'the e2e run', async () => {
     const pages = e2eSession().browser.context.pages();
     const shot = await saveScreenshot(pages[pages.length - 1], 'e2e-timeout');
     console.error(`[e2e] screenshot: ${shot ?? 'none'}; server log: ${saveServerLog(server.logFile, 'e2e-timeout')}\n${server.logTail(40)}`);
   });
 
-  const mocha = new Mocha({ ui: 'bdd', timeout: Number(process.env.AGENT_IMMUNE_E2E_FLOW_TIMEOUT_S ?? 180) * 1000, reporter: 'spec', color: false });
+  const mocha = new Mocha({ ui: 'bdd', timeout: Number(process.env.AGENT_IMMUNE_E2E_FLOW_TIMEOUT_S ?? 300) * 1000, reporter: 'spec', color: false });
   const [grep] = flags('--grep');
   if (grep) mocha.grep(grep);
   const files = flags('--file').map((file) => path.resolve(file));

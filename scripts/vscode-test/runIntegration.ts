@@ -19,7 +19,7 @@ const REPORT_PREFIX = 'AGENT_IMMUNE_INTEGRATION_REPORT ';
 async function main(): Promise<number> {
   installExitHandlers();
   const mode: LoadMode = process.argv.includes('--vsix') ? 'vsix' : 'dev';
-  const timeoutMs = Number(process.env.AGENT_IMMUNE_TEST_TIMEOUT_S ?? 300) * 1000;
+  const timeoutMs = Number(process.env.AGENT_IMMUNE_TEST_TIMEOUT_S ?? 900) * 1000;
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
   requireBuild([path.join(REPO, 'dist', 'extension.js'), INTEGRATION_ENTRY]);
