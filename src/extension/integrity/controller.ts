@@ -28,6 +28,7 @@ export class IntegrityController implements vscode.Disposable {
   readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
   private readonly folders = new Map<string, FolderIntegrity>();
   private readonly published = new Map<string, string[]>();
+  private readonly lastFindings = new Map<string, readonly IntegrityFinding[]>();
 
   constructor(private readonly output: vscode.LogOutputChannel) {
     this.statusBar.name = 'Agent Immune: Skill Integrity';
@@ -61,7 +62,7 @@ export class IntegrityController implements vscode.Disposable {
   }
 
   private async startRoot(root: IntegrityRoot): Promise<void> {
-    const watcher = new FolderIntegrity(root, (f, previous) => this.publish(f, previous), this.output);
+    const watcher = new FolderIntegrity(root, (f) => this.publish(f), this.output);
     this.folders.set(root.key, watcher);
     await watcher.start();
   }
@@ -95,10 +96,13 @@ export class IntegrityController implements vscode.Disposable {
     await Promise.all(this.all().map((f) => f.verifyNow(true)));
   }
 
-  private publish(folder: FolderIntegrity, previous: readonly IntegrityFinding[]): void {
+  private publish(folder: FolderIntegrity): void {
     const state = folder.state;
     if (!state) return;
     const key = folder.root.key;
+    // Compared with the last result shown for this root (kept across restarts), so a finding is recorded once.
+    const previous = this.lastFindings.get(key) ?? [];
+    this.lastFindings.set(key, state.report.findings);
     const byFile = integrityDiagnostics(state);
     // One batched update (a burst of 2,000 files is one message to the editor, not 2,000).
     const cleared = (this.published.get(key) ?? []).filter((uri) => !byFile.has(uri)).map((uri): [vscode.Uri, undefined] => [vscode.Uri.parse(uri), undefined]);

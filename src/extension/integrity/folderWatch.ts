@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import * as vscode from 'vscode';
 import type { IntegrityConfig } from '../../core/integrity/scope';
-import type { IntegrityFinding } from '../../core/integrity/types';
 import { reverifyPaths, verifyWorkspace, type VerifyState } from '../../node/integrity/verify';
 
 /** A folder verified on its own: a workspace folder, or an extra root such as ~/.claude/skills. */
@@ -30,10 +29,11 @@ export class FolderIntegrity implements vscode.Disposable {
   private running: Promise<void> | undefined;
   private full = true;
   private disposed = false;
+  private shown: string | undefined;
 
   constructor(
     readonly root: IntegrityRoot,
-    private readonly onResult: (folder: FolderIntegrity, previous: readonly IntegrityFinding[]) => void,
+    private readonly onResult: (folder: FolderIntegrity) => void,
     private readonly output: vscode.LogOutputChannel,
   ) {}
 
@@ -86,7 +86,6 @@ export class FolderIntegrity implements vscode.Disposable {
     this.pending.clear();
     const full = this.full || !this.state || files.length > FULL_VERIFY_ABOVE;
     this.full = false;
-    const previous = this.state?.report.findings ?? [];
     try {
       this.state = full ? await verifyWorkspace(this.root.uri.fsPath, this.root.overrides()) : await reverifyPaths(this.state!, files);
     } catch (error) {
@@ -95,7 +94,11 @@ export class FolderIntegrity implements vscode.Disposable {
     }
     // Newer events arrived while this ran: their flush will publish; a stale result is never shown.
     if (this.disposed || generation !== this.generation) return;
-    this.onResult(this, previous);
+    // An unchanged result is not republished (a republish would cancel code-action requests in flight).
+    const shown = JSON.stringify(this.state.report);
+    if (shown === this.shown) return;
+    this.shown = shown;
+    this.onResult(this);
   }
 
   dispose(): void {
