@@ -8,6 +8,7 @@ import { buildGraphViewPayload } from '../core/graphview/payload';
 import type { GraphViewPayload } from '../core/graphview/types';
 import { loadProjectConfig } from './config';
 import { readAnyTrace } from './readAnyTrace';
+import { readTraceFile } from './readTrace';
 
 /** What to analyse. */
 export interface AnalysisJobInput {
@@ -37,12 +38,25 @@ export interface AnalysisJobOptions {
 /** Reads, analyses and builds the view payload in the current thread. */
 export async function analyseForView(input: AnalysisJobInput, signal?: AbortSignal, onRound?: (round: number, rounds: number) => void): Promise<GraphViewPayload> {
   const config = await loadProjectConfig(input.root);
-  const trace = await readAnyTrace(input.file);
+  const trace = await readForView(input.file);
   trace.source = input.title;
   const analysis = await analyzeTrace(trace, { config, signal, onRound });
   signal?.throwIfAborted();
   const samePositions = input.positions && input.positions.length === analysis.agents.length * 2 ? input.positions : undefined;
   return buildGraphViewPayload(trace, analysis, { title: input.title, positions: samePositions });
+}
+
+/**
+ * Reads any supported format; a .jsonl the detector cannot place (e.g. a native header line longer than the detection
+ * window, as in 2,000-agent runs) is read as agent-trace/v1, whose parser then names the real problem if any.
+ */
+async function readForView(file: string) {
+  try {
+    return await readAnyTrace(file);
+  } catch (error) {
+    if (error instanceof InputError && error.kind === 'unknown-format' && /\.jsonl$/i.test(file)) return readTraceFile(file);
+    throw error;
+  }
 }
 
 /** Runs a job in a worker when possible; rejects with InputError for bad input and AbortError on cancel. */

@@ -39,6 +39,7 @@ export class GraphView {
   private readonly graphBox: HTMLElement;
   private readonly status: HTMLElement;
   private cameraTimer: ReturnType<typeof setTimeout> | undefined;
+  private sideFrame: number | undefined;
   private readonly disposers: (() => void)[] = [];
 
   constructor(private readonly root: HTMLElement, payload: GraphViewPayload, private readonly bridge: Bridge, started = performance.now()) {
@@ -79,15 +80,17 @@ export class GraphView {
     replaceChildren(root, toolbar, el('main', { class: 'body' }, el('div', { class: 'graph-wrap' }, this.graphBox, legend), sidebar), this.scrubber.element);
 
     const built = performance.now();
-    this.renderer = new GraphRenderer(this.graphBox, this.model, readTheme(), {
-      onClickNode: (i) => this.select(i),
-      onClickStage: () => this.select(undefined),
-    });
+    this.matches = this.currentMatches();
+    this.renderer = new GraphRenderer(
+      this.graphBox,
+      this.model,
+      readTheme(),
+      { onClickNode: (i) => this.select(i), onClickStage: () => this.select(undefined) },
+      { round: this.round, selected: this.selected, filter: this.matches && new Set(this.matches) },
+    );
     if (state.camera) this.renderer.sigma.getCamera().setState(state.camera);
     this.renderer.sigma.getCamera().on('updated', () => this.saveCameraSoon());
-    this.applyFilter(false);
-    this.renderer.setRound(this.round);
-    this.renderer.setSelected(this.selected);
+    this.showMatchCount();
     this.metrics.buildMs = built - started;
     this.metrics.firstFrameMs = performance.now() - started;
     this.refreshSide();
@@ -96,16 +99,16 @@ export class GraphView {
     this.root.dataset.edges = String(this.renderer.sigma.getGraph().size);
   }
 
-  /** Moves to round k: graph, scrubber, side panel. */
+  /** Moves to round k: graph and scrubber now, side panel and lists on the next frame (coalesced while dragging). */
   setRound(k: number): void {
     const t0 = performance.now();
     this.round = clampRound(k, this.model.rounds);
+    if (this.category !== 'all') this.applyFilter(false);
     this.renderer.setRound(this.round);
     this.scrubber.show(this.round);
-    if (this.category !== 'all') this.applyFilter(true);
-    this.refreshSide();
     this.root.dataset.round = String(this.round);
     this.metrics.lastRoundUpdateMs = performance.now() - t0;
+    this.refreshSideSoon();
     this.save();
   }
 
@@ -128,6 +131,7 @@ export class GraphView {
   dispose(): void {
     this.scrubber.stop();
     if (this.cameraTimer) clearTimeout(this.cameraTimer);
+    if (this.sideFrame !== undefined) cancelAnimationFrame(this.sideFrame);
     for (const dispose of this.disposers) dispose();
     this.renderer.kill();
   }
@@ -140,6 +144,14 @@ export class GraphView {
 
   private savePng(): void {
     this.bridge.post({ type: 'savePng', dataUrl: this.renderer.toPng() });
+  }
+
+  private refreshSideSoon(): void {
+    if (this.sideFrame !== undefined) return;
+    this.sideFrame = requestAnimationFrame(() => {
+      this.sideFrame = undefined;
+      this.refreshSide();
+    });
   }
 
   private refreshSide(): void {
@@ -166,11 +178,19 @@ export class GraphView {
     this.renderer.setEmphasis(emphasis);
   }
 
-  private applyFilter(refresh: boolean): void {
+  private currentMatches(): number[] | undefined {
     const active = this.query.trim() !== '' || this.category !== 'all';
-    this.matches = active ? matchAgents(this.model, this.query, this.category, this.round) : undefined;
-    this.renderer.setFilter(this.matches ? new Set(this.matches) : undefined);
+    return active ? matchAgents(this.model, this.query, this.category, this.round) : undefined;
+  }
+
+  private showMatchCount(): void {
     this.matchCount.textContent = this.matches ? `${this.matches.length} of ${this.model.ids.length}` : '';
+  }
+
+  private applyFilter(refresh: boolean): void {
+    this.matches = this.currentMatches();
+    this.renderer.setFilter(this.matches ? new Set(this.matches) : undefined);
+    this.showMatchCount();
     if (refresh) this.refreshSide();
   }
 

@@ -4,6 +4,7 @@ import Graph from 'graphology';
 import Sigma from 'sigma';
 import type { Settings } from 'sigma/settings';
 import type { NodeDisplayData, PartialButFor } from 'sigma/types';
+import { EdgeArrowProgram, EdgeLineProgram } from 'sigma/rendering';
 import { NodeGlyphProgram } from './glyphProgram';
 import { CATEGORY_SHAPE, type Theme } from './theme';
 import { plainLabel } from './text';
@@ -21,6 +22,16 @@ export interface Emphasis {
   edges: Set<string>;
 }
 
+/** Above this many agents, edges off the infection paths are drawn as plain lines (far cheaper than arrows). */
+export const ARROW_LIMIT = 500;
+
+/** Initial state applied before the first frame, so mounting renders once. */
+export interface InitialState {
+  round: number;
+  selected?: number;
+  filter?: Set<number>;
+}
+
 /** Draws the view model with sigma and applies round/selection/filter/emphasis through reducers. */
 export class GraphRenderer {
   readonly sigma: Sigma;
@@ -36,7 +47,11 @@ export class GraphRenderer {
     private readonly model: ViewModel,
     private theme: Theme,
     events: RendererEvents,
+    initial: InitialState,
   ) {
+    this.round = initial.round;
+    this.selected = initial.selected;
+    this.filter = initial.filter;
     const { ids, payload } = model;
     const n = ids.length;
     this.baseSize = n <= 30 ? 13 : n <= 200 ? 8 : n <= 800 ? 5 : 3.2;
@@ -44,12 +59,15 @@ export class GraphRenderer {
     for (const [from, to] of payload.analysis.edges) {
       if (from === to || !this.graph.hasNode(from) || !this.graph.hasNode(to)) continue;
       const key = edgeKey(from, to);
-      if (!this.graph.hasEdge(key)) this.graph.addDirectedEdgeWithKey(key, from, to);
+      // The edge's program never changes between rounds (so a round change can repaint in place): arrows on infection
+      // paths always, and on every edge of graphs small enough to afford it.
+      if (!this.graph.hasEdge(key)) this.graph.addDirectedEdgeWithKey(key, from, to, { type: n <= ARROW_LIMIT || model.pathEdges.has(key) ? 'arrow' : 'line' });
     }
     const settings: Partial<Settings> = {
       defaultNodeType: 'glyph',
       nodeProgramClasses: { glyph: NodeGlyphProgram },
       defaultEdgeType: 'arrow',
+      edgeProgramClasses: { arrow: EdgeArrowProgram, line: EdgeLineProgram },
       renderEdgeLabels: false,
       zIndex: true,
       labelRenderedSizeThreshold: n <= 60 ? 0 : 9,
@@ -77,10 +95,19 @@ export class GraphRenderer {
     this.sigma.on('leaveNode', () => (container.style.cursor = ''));
   }
 
-  /** Shows round k. */
+  /** Shows round k: repaints in place only the agents whose category or score changed, and the path edges. */
   setRound(k: number): void {
+    const previous = this.round;
     this.round = k;
-    this.sigma.refresh();
+    if (previous === k) return;
+    if (this.filter || this.emphasis) {
+      this.sigma.refresh();
+      return;
+    }
+    const { category, score, ids, pathEdges } = this.model;
+    const nodes = ids.filter((_, i) => category[previous][i] !== category[k][i] || score[previous][i] !== score[k][i]);
+    const edges = [...pathEdges].filter((key) => this.graph.hasEdge(key));
+    this.sigma.refresh({ partialGraph: { nodes, edges }, skipIndexation: true });
   }
 
   /** Selects an agent (ringed in the focus colour) or clears the selection. */

@@ -1,6 +1,6 @@
 // Browser harness for the graph view: serves the built bundle, stylesheet and pages on 127.0.0.1 (a standalone report,
 // or the webview page with a stand-in for acquireVsCodeApi) and drives Debian's chromium through playwright-core.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,12 +76,16 @@ export async function startServer(): Promise<PageServer> {
     url: `http://127.0.0.1:${port}`,
     strayRequests,
     addReport: (name, payload) => reports.set(name, renderReportHtml({ script, css, payload, nonce: 'reportnonce0123456789' })),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
 /** Launches headless chromium with a fresh profile; close() removes the profile. */
-export async function launchBrowser(viewport = { width: 1400, height: 860 }): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function launchBrowser(viewport = { width: 1400, height: 860 }): Promise<{ context: BrowserContext; profile: string; close: () => Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'agent-immune-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -91,6 +95,7 @@ export async function launchBrowser(viewport = { width: 1400, height: 860 }): Pr
   });
   return {
     context,
+    profile,
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
@@ -130,4 +135,23 @@ export async function pinnedSmallPayload(): Promise<GraphViewPayload> {
     { agent: 'a5', action: 'replace', donor: 'a4', reason: 'infected and its filtered output is unusable' },
   ];
   return payload;
+}
+
+/**
+ * CPU time (ms, user + system) used so far by every chromium process of a profile (browser, GPU/SwiftShader, renderer):
+ * the work a page costs, independent of how busy the machine is. Linux only (/proc).
+ */
+export function chromiumCpuMs(profile: string): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(profile)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended between listing and reading
+    }
+  }
+  return ticks * 10;
 }
