@@ -75,7 +75,8 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     const target = path.resolve(io.cwd, positionals[0]);
     const display = (file: string) => {
       const rel = path.relative(io.cwd, file);
-      return (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file).split(path.sep).join('/');
+      if (rel === '') return '.';
+      return (!rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file).split(path.sep).join('/');
     };
     const info = await stat(target);
     let documentFiles: string[] = [];
