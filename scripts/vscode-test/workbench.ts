@@ -38,7 +38,8 @@ export function packageVsix(): string {
   onCleanup('remove packaged vsix', () => fs.rmSync(dir, { recursive: true, force: true }));
   const out = path.join(dir, 'agent-immune.vsix');
   const vsce = path.join(REPO, 'node_modules', '.bin', 'vsce');
-  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], {
+  // A test package is never published: README links stay relative (vsce cannot derive a base URL for this repo).
+  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '-o', out], {
     cwd: REPO, encoding: 'utf8', timeout: 120_000,
   });
   if (result.status !== 0 || !fs.existsSync(out)) throw new Error(`vsce package failed:\n${result.stdout}\n${result.stderr}`);
