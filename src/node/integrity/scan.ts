@@ -5,11 +5,8 @@ import * as path from 'node:path';
 import { loadProjectConfig } from '../config';
 import { inSkillFolder, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
-import { hashFile, mapLimit } from './hashFile';
+import { hashFiles } from './hashFile';
 import { classifyPath, walkWorkspace } from './walk';
-
-/** Files hashed at once: enough to keep the thread pool busy, few enough to stay under fd limits. */
-const HASH_CONCURRENCY = 64;
 
 /** A workspace root resolved for integrity work: its real path, config and scope matcher. */
 export interface IntegrityWorkspace {
@@ -59,7 +56,7 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
     else if (kind === 'outside') findings.push({ code: 'symlink-outside-root', path: file });
   }
   const files = [...pinned].sort();
-  const digests = await mapLimit(files, HASH_CONCURRENCY, (file) => hashFile(path.join(ws.root, file), withGitBlob).catch(() => undefined));
+  const digests = await hashFiles(files.map((file) => path.join(ws.root, file)), withGitBlob);
   const map = new Map<string, FileDigest>();
   files.forEach((file, i) => {
     if (digests[i]) map.set(file, digests[i]);
