@@ -1,5 +1,5 @@
 // What an e2e flow drives: a VS Code workbench in Chromium on a fresh copy of the fixture workspace, with helpers for
-// the palette, Quick Open, the Problems and Output panels, webviews, and a screenshot of each flow's end state.
+// the palette, Quick Open, quick fixes, the Problems panel, webviews, and a screenshot of each flow's end state.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -23,8 +23,6 @@ export interface Workbench {
   quickFix(title: string): Promise<void>;
   /** The Problems panel, focused. */
   problems(): Promise<Locator>;
-  /** The Output panel showing `channel`, focused. */
-  output(channel: string): Promise<Locator>;
   /** The content frame of the webview panel whose tab title contains `title` (locators and evaluate work in it). */
   webview(title: string): Promise<Frame>;
   /** Saves test-output/<name>.png. */
@@ -157,13 +155,6 @@ function makeWorkbench(page: Page, folder: string): Workbench {
       const panel = page.locator('.markers-panel');
       await panel.waitFor({ timeout: 30_000 });
       return panel;
-    },
-    output: async (channel) => {
-      await workbench.runCommand('Output: Show Output Channels...');
-      await choose(channel, new RegExp(`^${escape(channel)}`));
-      const view = page.locator('.part.panel .monaco-editor .view-lines');
-      await view.first().waitFor({ timeout: 30_000 });
-      return view;
     },
     webview: async (title) => {
       await page.locator('.tabs-container .tab', { hasText: title }).first().waitFor({ timeout: 60_000 });

@@ -42,6 +42,8 @@ describe('Skill drift in the Problems panel', () => {
     const budgetMs = Number(process.env.AGENT_IMMUNE_E2E_DRIFT_BUDGET_MS ?? 2000);
     assert.ok(latencyMs <= budgetMs, `drift shown ${latencyMs} ms after save (budget ${budgetMs} ms)`);
 
+    await wb.screenshot('e2e-skill-drift-before-approve');
+
     // Approve the change from the lightbulb on the file's first line.
     await wb.page.keyboard.press('Control+Home');
     await wb.quickFix('Approve change (re-pin this file)');
