@@ -8,7 +8,7 @@ import { launchBrowser } from './browser';
 import { exitAfterCleanup, installExitHandlers, startWatchdog } from './cleanup';
 import { startCodeServer } from './codeServer';
 import { e2eSession, setE2eSession } from './e2eSession';
-import { REPO } from './paths';
+import { OUTPUT_DIR, REPO } from './paths';
 import { packageVsix, requireBuild, saveScreenshot, saveServerLog, type LoadMode } from './workbench';
 
 const FLOWS_DIR = path.join(REPO, 'test', 'e2e');
@@ -34,6 +34,8 @@ async function main(): Promise<number> {
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
   requireBuild([path.join(REPO, 'dist', 'extension.js'), path.join(REPO, 'dist', 'webview.js')]);
 
+  // Screenshots of an earlier run would pass for this one's.
+  if (fs.existsSync(OUTPUT_DIR)) for (const name of fs.readdirSync(OUTPUT_DIR)) if (name.startsWith('e2e-')) fs.rmSync(path.join(OUTPUT_DIR, name), { force: true });
   const vsix = mode === 'vsix' ? packageVsix() : undefined;
   const server = await startCodeServer({ vsix });
   const browser = await launchBrowser();
