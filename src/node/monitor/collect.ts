@@ -1,6 +1,7 @@
 // Finds what `scan` reads under a folder: files agents persist to (monitor.globs) and trace files (monitor.traceGlobs),
 // skipping monitor.ignore; reads persisted files as UTF-8 documents, skipping binary and oversized ones with a note.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import type { MonitorDocument } from '../../core/monitor/types';
@@ -44,33 +45,41 @@ export interface Skipped {
   reason: 'binary' | 'too-large' | 'unreadable';
 }
 
-/** Reads files as monitor documents (subject: `subjectOf(file)`, time: mtime), `concurrency` at a time. */
-export async function readDocuments(files: readonly string[], subjectOf: (file: string) => string, maxBytes: number, concurrency = 64): Promise<{ documents: MonitorDocument[]; skipped: Skipped[] }> {
-  const documents: (MonitorDocument | undefined)[] = new Array(files.length);
+/**
+ * Reads files as monitor documents (subject: `subjectOf(file)`, time: mtime). Synchronous reads on purpose: for
+ * thousands of small files they cost a fraction of the promise round trips (one open, fstat, read, close each).
+ */
+export async function readDocuments(files: readonly string[], subjectOf: (file: string) => string, maxBytes: number): Promise<{ documents: MonitorDocument[]; skipped: Skipped[] }> {
+  const documents: MonitorDocument[] = [];
   const skipped: Skipped[] = [];
-  let next = 0;
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const worker = async () => {
-    while (next < files.length) {
-      const i = next++;
-      const file = files[i];
-      try {
-        const info = await stat(file);
-        if (info.size > maxBytes) {
-          skipped.push({ file, reason: 'too-large' });
-          continue;
-        }
-        const bytes = await readFile(file);
-        if (bytes.subarray(0, 8192).includes(0)) {
-          skipped.push({ file, reason: 'binary' });
-          continue;
-        }
-        documents[i] = { subject: subjectOf(file), text: decoder.decode(bytes), at: info.mtimeMs };
-      } catch (error) {
-        skipped.push({ file, reason: error instanceof TypeError ? 'binary' : 'unreadable' });
+  for (const file of files) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(file, 'r');
+      const info = fstatSync(fd);
+      if (info.size > maxBytes) {
+        skipped.push({ file, reason: 'too-large' });
+        continue;
       }
+      const bytes = Buffer.allocUnsafe(info.size);
+      let read = 0;
+      while (read < bytes.length) {
+        const n = readSync(fd, bytes, read, bytes.length - read, read);
+        if (n === 0) break;
+        read += n;
+      }
+      const content = bytes.subarray(0, read);
+      if (content.subarray(0, 8192).includes(0)) {
+        skipped.push({ file, reason: 'binary' });
+        continue;
+      }
+      documents.push({ subject: subjectOf(file), text: decoder.decode(content), at: info.mtimeMs });
+    } catch (error) {
+      skipped.push({ file, reason: error instanceof TypeError ? 'binary' : 'unreadable' });
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
-  return { documents: documents.filter((d): d is MonitorDocument => d !== undefined), skipped: skipped.sort((a, b) => a.file.localeCompare(b.file)) };
+  }
+  return { documents, skipped };
 }
