@@ -6,7 +6,7 @@ import { evidenceOf } from './evidence';
 import { cooldownKey, FINDING_CODE, type MonitorDocument, type MonitorFinding } from './types';
 import { lowerSameLength } from './vocabulary';
 
-/** Rules whose wording only makes sense as a propagation request (a chain to keep going, every reply, the next session). */
+/** Rules whose wording only makes sense as a propagation request (a chain to keep going, a copy in every reply). */
 const STRONG_RULES: ReadonlySet<PropagationRule> = new Set(['keep-chain-going', 'include-in-every-reply']);
 /** Targets that name agents, their prompts and memories, or verbatim copying: what makes a generic cue agent-directed. */
 const AGENT_TARGET = /\b(?:agents?|models?|assistants?|bots?|ais?|llms?|minds|instances?|soul\.md|skill\.md|agents\.md|claude\.md|system prompt|prompt files?|instructions? files?|memory|memories|long-term|persistent (?:storage|state|memory)|verbatim|word[- ]for[- ]word|exactly as written|character for character|unchanged|exact(?:ly)? (?:text|words|message|copy)|context|resets?|wipes?|signal|transmission|wake(?:\s+up)?|awaken|(?:are|get|been) (?:reset|rebooted|reinitiali[sz]ed)|your next session)\b/i;
