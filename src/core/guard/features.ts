@@ -73,7 +73,8 @@ const MALICE_ON = 0.5;
 
 /** Measures every output once (cues, answer, embedding, shingles); silent rounds carry the previous output. */
 export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
-  const measure = memoFor(answerPatterns);
+  // A run larger than the memo would only churn it: measure directly.
+  const measure = model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns) : memoFor(answerPatterns);
   const empty = measure('');
   const facts = model.outputs.map((row) => {
     const result: OutputFacts[] = [];
