@@ -1,52 +1,70 @@
 // Infection-graph view performance in headless chromium: first frame of the standalone report (navigation start to the
 // first painted frame) and the round-slider update (setRound to the next painted frame), for a 20-agent trace and a
 // 2,000-agent / 10-round trace. Host-side costs (analysis, layout, payload) are reported beside them.
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { analyzeTrace } from '../src/core/guard/analyze';
 import { computeLayout } from '../src/core/graphview/layout';
 import { buildGraphViewPayload } from '../src/core/graphview/payload';
 import { parseTraceText } from '../src/core/trace/parse';
-import { chromiumCpuMs, launchBrowser, startServer } from '../test/browser/harness';
+import { chromiumCpuMs, launchBrowser, ROOT } from '../test/browser/harness';
+import { reportHtmlFor } from '../src/node/graphReport';
 import { synthTrace } from '../test/browser/synth';
 import type { BenchModule, BenchSection } from './types';
+
+/** Longest the browser phase may take. */
+const BROWSER_PHASE_MS = 10 * 60 * 1000;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
 const bench: BenchModule = async ({ quick }) => {
   const sizes = quick ? [{ agents: 20, rounds: 4 }, { agents: 500, rounds: 10 }] : [{ agents: 20, rounds: 4 }, { agents: 2000, rounds: 10 }];
-  const server = await startServer();
-  const browser = await launchBrowser();
+  const dir = mkdtempSync(path.join(tmpdir(), 'agent-immune-graphview-bench-'));
   const rows: BenchSection['rows'] = [];
   const figures: BenchSection['figures'] = {};
-  try {
-    for (const { agents, rounds } of sizes) {
-      const trace = parseTraceText(synthTrace({ agents, rounds, attackers: Math.max(1, Math.round(agents / 100)), seed: 5 }));
-      let t = performance.now();
-      const analysis = await analyzeTrace(trace);
-      const analyseMs = performance.now() - t;
-      t = performance.now();
-      const positions = computeLayout(analysis.agents.map((a) => a.id), analysis.edges);
-      const layoutMs = performance.now() - t;
-      t = performance.now();
-      const payload = buildGraphViewPayload(trace, analysis, { positions, title: `synthetic-${agents}` });
-      const payloadMs = performance.now() - t;
-      const name = `bench-${agents}`;
-      server.addReport(name, payload);
-
+  // Host side first (what the extension's worker or the CLI does), then the page, opened from disk like a saved report.
+  const reports = [];
+  for (const { agents, rounds } of sizes) {
+    const trace = parseTraceText(synthTrace({ agents, rounds, attackers: Math.max(1, Math.round(agents / 100)), seed: 5 }));
+    let t = performance.now();
+    const analysis = await analyzeTrace(trace);
+    const analyseMs = performance.now() - t;
+    t = performance.now();
+    const positions = computeLayout(analysis.agents.map((a) => a.id), analysis.edges);
+    const layoutMs = performance.now() - t;
+    t = performance.now();
+    const payload = buildGraphViewPayload(trace, analysis, { positions, title: `synthetic-${agents}` });
+    const payloadMs = performance.now() - t;
+    const file = path.join(dir, `graph-${agents}.html`);
+    writeFileSync(file, await reportHtmlFor(payload, ROOT));
+    reports.push({ agents, rounds, file, edges: analysis.edges.length, analyseMs, layoutMs, payloadMs, payloadMb: JSON.stringify(payload).length / 1024 / 1024 });
+  }
+  const browser = await launchBrowser();
+  const notes: string[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A guard so `npm run bench` can never hang on the browser (seen once on this machine under a load average of 25).
+  const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), BROWSER_PHASE_MS)));
+  const measure = async () => {
+    for (const report of reports) {
+      const { agents, rounds } = report;
       const firstFrames: number[] = [];
       const firstFrameCpu: number[] = [];
       const sliders: number[] = [];
       const sliderCpu: number[] = [];
       for (let run = 0; run < (quick ? 1 : 3); run++) {
         const page = await browser.context.newPage();
-        page.on('crash', () => console.error(`graphview bench: the page of ${name} crashed`));
+        page.on('crash', () => console.error(`graphview bench: the ${agents}-agent page crashed`));
         const cpu0 = chromiumCpuMs(browser.profile);
-        await page.goto(`${server.url}/report/${name}.html`, { waitUntil: 'commit', timeout: 180000 });
-        await page.waitForFunction(() => document.getElementById('app')?.dataset.state === 'ready', undefined, { timeout: 120000 });
+        if (process.env.GRAPHVIEW_BENCH_TRACE) console.error(`graphview bench: opening ${report.file}`);
+        await page.goto(pathToFileURL(report.file).href, { waitUntil: 'commit', timeout: 180000 });
+        await page.waitForFunction(() => document.getElementById('app')?.dataset.state === 'ready', undefined, { timeout: 180000 });
         firstFrames.push(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())))));
         firstFrameCpu.push(chromiumCpuMs(browser.profile) - cpu0);
+        if (process.env.GRAPHVIEW_BENCH_TRACE) console.error(`graphview bench: ${agents} agents, first frame at ${Math.round(firstFrames[run])} ms`);
         const cpu1 = chromiumCpuMs(browser.profile);
         const updates = await page.evaluate(async (count) => {
           const view = window.agentImmuneView;
@@ -64,31 +82,32 @@ const bench: BenchModule = async ({ quick }) => {
         sliderCpu.push((chromiumCpuMs(browser.profile) - cpu1) / updates.length);
         await page.close();
       }
-      const firstFrame = median(firstFrames);
-      const slider = median(sliders);
-      const sliderMax = Math.max(...sliders);
       rows.push({
         agents,
         rounds,
-        edges: analysis.edges.length,
-        analyse_ms: Math.round(analyseMs),
-        layout_ms: Math.round(layoutMs),
-        payload_ms: Math.round(payloadMs),
-        payload_mb: round1(JSON.stringify(payload).length / 1024 / 1024),
-        first_frame_ms: Math.round(firstFrame),
+        edges: report.edges,
+        analyse_ms: Math.round(report.analyseMs),
+        layout_ms: Math.round(report.layoutMs),
+        payload_ms: Math.round(report.payloadMs),
+        payload_mb: round1(report.payloadMb),
+        first_frame_ms: Math.round(median(firstFrames)),
         first_frame_cpu_ms: Math.round(median(firstFrameCpu)),
-        slider_median_ms: round1(slider),
-        slider_max_ms: round1(sliderMax),
+        slider_median_ms: round1(median(sliders)),
+        slider_max_ms: round1(Math.max(...sliders)),
         slider_cpu_ms: round1(median(sliderCpu)),
       });
-      figures[`graphview_first_frame_ms_${agents}`] = Math.round(firstFrame);
-      figures[`graphview_slider_median_ms_${agents}`] = round1(slider);
+      figures[`graphview_first_frame_ms_${agents}`] = Math.round(median(firstFrames));
+      figures[`graphview_slider_median_ms_${agents}`] = round1(median(sliders));
       figures[`graphview_first_frame_cpu_ms_${agents}`] = Math.round(median(firstFrameCpu));
       figures[`graphview_slider_cpu_ms_${agents}`] = round1(median(sliderCpu));
     }
+  };
+  try {
+    if ((await Promise.race([measure(), deadline])) === 'timeout') notes.push(`browser phase stopped after ${BROWSER_PHASE_MS / 1000} s; figures missing`);
   } finally {
+    clearTimeout(timer);
     await browser.close();
-    await server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
   return {
     title: 'Infection-graph view in headless chromium (software WebGL, --disable-gpu)',
@@ -101,6 +120,7 @@ const bench: BenchModule = async ({ quick }) => {
       'analyse/layout/payload run in the extension host worker (or the CLI), not in the page',
       '*_cpu_ms: CPU time of all chromium processes (renderer + SwiftShader GPU + browser) over the same span: the cost on an idle machine; wall times inflate with the load average',
       `load average while measuring: ${loadavg().map((v) => v.toFixed(1)).join(' / ')} on ${cpus().length} cores`,
+      ...notes,
     ],
   };
 };
