@@ -27,7 +27,7 @@ const bench: BenchModule = async ({ quick }) => {
   const rows: BenchSection['rows'] = [];
   const figures: BenchSection['figures'] = {};
   // Host side first (what the extension's worker or the CLI does), then the page, opened from disk like a saved report.
-  const reports = [];
+  const reports: { agents: number; rounds: number; file: string; edges: number; analyseMs: number; layoutMs: number; payloadMs: number; payloadMb: number }[] = [];
   for (const { agents, rounds } of sizes) {
     const trace = parseTraceText(synthTrace({ agents, rounds, attackers: Math.max(1, Math.round(agents / 100)), seed: 5 }));
     let t = performance.now();
