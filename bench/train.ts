@@ -54,7 +54,7 @@ export function buildDataset(configs: EpisodeConfig[]): Dataset {
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /** Full-batch Adam on the dual-head loss; returns the fitted weights. */
-export function fit(data: Dataset, log: (line: string) => void = () => {}): DualHeadWeights {
+export function fit(data: Dataset, log: (line: string) => void = () => {}, iterations = ITERATIONS): DualHeadWeights {
   const n = data.x.length;
   const dim = FEATURE_COUNT + 1;
   // theta[0] is the attacker head, theta[1] the infected head; the last entry of each is the bias.
@@ -68,7 +68,7 @@ export function fit(data: Dataset, log: (line: string) => void = () => {}): Dual
   const gA = new Float64Array(n);
   const gI = new Float64Array(n);
   const eps = 1e-7;
-  for (let step = 1; step <= ITERATIONS; step++) {
+  for (let step = 1; step <= iterations; step++) {
     for (let r = 0; r < n; r++) {
       let za = theta[0][FEATURE_COUNT];
       let zi = theta[1][FEATURE_COUNT];
