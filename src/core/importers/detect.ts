@@ -49,6 +49,8 @@ export function detectFormat(head: string, complete = false): Detected | undefin
   if (first === -1) return undefined;
   const firstLine = lines[first].trim();
   if (/^Started new session with Session ID:/.test(firstLine)) return { format: 'autogen', layout: 'lines' };
+  // A native line opens with its type; a header longer than the head (thousands of agents) is cut, so match the opening.
+  if (/^\{\s*"type"\s*:\s*"(?:header|message|label)"/.test(firstLine)) return { format: 'agent-trace', layout: 'lines' };
   if (firstLine.startsWith('{')) {
     try {
       const format = classifyRecord(JSON.parse(firstLine));

@@ -52,6 +52,14 @@ describe('importers: detection', () => {
     assert.equal((await readAnyTrace(file)).messages.length, 1);
   });
 
+  it('detects a native trace whose header line is longer than the detection head (thousands of agents)', async () => {
+    const file = path.join(dir, 'wide.jsonl');
+    const agents = Array.from({ length: 4000 }, (_, i) => ({ id: `agent-${i}`, role: 'a role long enough to fill the head' }));
+    writeFileSync(file, JSON.stringify({ type: 'header', schema: 'agent-trace/v1', agents }) + '\n{"type":"message","round":0,"from":"agent-1","content":"hi"}\n');
+    assert.deepEqual(await detectFileFormat(file), { format: 'agent-trace', layout: 'lines' });
+    assert.equal((await readAnyTrace(file)).agents.length, 4000);
+  });
+
   it('detects a pretty-printed document larger than the detection head by its key signature', () => {
     const head = '{\n  "resourceSpans": [\n    {\n      "scopeSpans": [';
     assert.deepEqual(detectFormat(head, false), { format: 'otlp', layout: 'document' });
