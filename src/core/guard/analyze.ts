@@ -71,7 +71,7 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
     });
     categories.push(decided.categories);
     scores.push(roundScores);
-    const agents: Record<string, AgentRound> = {};
+    const agents: Record<string, AgentRound> = Object.create(null); // agent ids are trace text: "__proto__" must stay a key
     model.agents.forEach((id, i) => {
       agents[id] = {
         pAtk: round4(roundScores[i].pAtk),

@@ -62,6 +62,15 @@ describe('agent-immune analyze', () => {
     assert.equal(stderr.trim().split('\n').length, 1, 'one line per error');
   });
 
+  it('keeps an agent named __proto__ as an ordinary agent in every round', async () => {
+    const file = path.join(dir, 'proto.jsonl');
+    writeFileSync(file, ['__proto__', 'constructor'].flatMap((id) => [0, 1].map((round) => JSON.stringify({ type: 'message', round, from: id, to: ['__proto__', 'constructor'].filter((x) => x !== id), content: `${id} says hi` }))).join('\n'));
+    const { code, stdout } = await cli('analyze', file, '--json');
+    assert.equal(code, 0);
+    const analysis = JSON.parse(stdout);
+    for (const round of analysis.rounds) assert.deepEqual(Object.keys(round.agents), ['__proto__', 'constructor']);
+  });
+
   it('--lenient analyses what is valid and reports the skipped line', async () => {
     const file = path.join(dir, 'partly.jsonl');
     writeFileSync(file, '{"type":"message","round":0,"from":"a","content":"x"}\nnot json\n');
