@@ -29,19 +29,22 @@ export function skillFolderOf(path: string, skillDirs: ReadonlySet<string>): str
   return undefined;
 }
 
+/** SRI sha256 of UTF-8 text; the pure one by default, node:crypto's when src/node injects it (faster). */
+export type SriHasher = (text: string) => string;
+
 /** Tree hash of a skill folder: SRI sha256 over sorted `<hex>  <path-in-folder>\n` lines (`\` and newlines escaped). */
-export function treeHash(dir: string, files: Iterable<[string, string]>): string {
+export function treeHash(dir: string, files: Iterable<[string, string]>, hash: SriHasher = sriSha256): string {
   const lines: string[] = [];
   for (const [path, integrity] of files) {
     const relative = path.slice(dir.length + 1).replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
     lines.push(`${sriToHex(integrity) ?? integrity}  ${relative}\n`);
   }
   lines.sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : a.slice(66) > b.slice(66) ? 1 : 0));
-  return sriSha256(lines.join(''));
+  return hash(lines.join(''));
 }
 
 /** Tree hashes of every skill folder from file entries (path -> integrity). */
-export function skillTrees(files: Iterable<[string, string]>, skillDirs: ReadonlySet<string>): Record<string, string> {
+export function skillTrees(files: Iterable<[string, string]>, skillDirs: ReadonlySet<string>, hash: SriHasher = sriSha256): Record<string, string> {
   const byDir = new Map<string, [string, string][]>();
   for (const [path, integrity] of files) {
     const dir = skillFolderOf(path, skillDirs);
@@ -51,18 +54,18 @@ export function skillTrees(files: Iterable<[string, string]>, skillDirs: Readonl
     byDir.set(dir, list);
   }
   const out: Record<string, string> = {};
-  for (const dir of [...skillDirs].sort()) out[dir] = treeHash(dir, byDir.get(dir) ?? []);
+  for (const dir of [...skillDirs].sort()) out[dir] = treeHash(dir, byDir.get(dir) ?? [], hash);
   return out;
 }
 
 /** Builds the lockfile model from the pinned files' digests (each with its gitBlob) and the skill folders. */
-export function buildLockfile(digests: ReadonlyMap<string, FileDigest>, skillDirs: ReadonlySet<string>): Lockfile {
+export function buildLockfile(digests: ReadonlyMap<string, FileDigest>, skillDirs: ReadonlySet<string>, hash: SriHasher = sriSha256): Lockfile {
   const files: Record<string, LockEntry> = {};
   for (const path of [...digests.keys()].sort()) {
     const digest = digests.get(path)!;
     files[path] = { gitBlob: digest.gitBlob ?? '', integrity: digest.integrity, size: digest.size };
   }
-  const trees = skillTrees(Object.entries(files).map(([path, entry]) => [path, entry.integrity]), skillDirs);
+  const trees = skillTrees(Object.entries(files).map(([path, entry]) => [path, entry.integrity]), skillDirs, hash);
   const skills: Lockfile['skills'] = {};
   for (const [dir, tree] of Object.entries(trees)) skills[dir] = { tree };
   return { lockfileVersion: LOCKFILE_VERSION, files, skills };
@@ -86,7 +89,7 @@ export function sortKeys(value: unknown): unknown {
 export type ParsedLockfile = { ok: true; lock: Lockfile } | { ok: false; finding: Extract<IntegrityFinding, { code: 'corrupt-lockfile' }> };
 
 /** Parses and validates lockfile text; `lockPath` names the lockfile in the finding. Never throws. */
-export function parseLockfile(text: string, lockPath: string): ParsedLockfile {
+export function parseLockfile(text: string, lockPath: string, hash: SriHasher = sriSha256): ParsedLockfile {
   const corrupt = (reason: CorruptReason, detail: string, extra: { line?: number; entry?: string } = {}): ParsedLockfile => ({
     ok: false,
     finding: { code: 'corrupt-lockfile', path: lockPath, reason, detail, ...extra },
@@ -120,6 +123,12 @@ export function parseLockfile(text: string, lockPath: string): ParsedLockfile {
     }
     files[path] = { integrity: entry.integrity, gitBlob: entry.gitBlob, size: entry.size };
   }
+  const dirsWithFiles = new Set<string>();
+  for (const path of Object.keys(files)) {
+    for (let slash = path.lastIndexOf('/'); slash > 0 && !dirsWithFiles.has(path.slice(0, slash)); slash = path.lastIndexOf('/', slash - 1)) {
+      dirsWithFiles.add(path.slice(0, slash));
+    }
+  }
   const skills: Lockfile['skills'] = {};
   for (const [dir, entry] of Object.entries(raw.skills)) {
     const unsafe = unsafeRelativePath(dir);
@@ -127,10 +136,10 @@ export function parseLockfile(text: string, lockPath: string): ParsedLockfile {
     if (!isObject(entry) || typeof entry.tree !== 'string' || !SRI.test(entry.tree) || Object.keys(entry).length !== 1) {
       return corrupt('bad-hash', `skill "${dir}": tree must be sha256-<base64 of 32 bytes>`, { entry: dir });
     }
-    if (!Object.keys(files).some((path) => path.startsWith(dir + '/'))) return corrupt('bad-schema', `skill "${dir}" has no file entries`, { entry: dir });
+    if (!dirsWithFiles.has(dir)) return corrupt('bad-schema', `skill "${dir}" has no file entries`, { entry: dir });
     skills[dir] = { tree: entry.tree };
   }
-  const trees = skillTrees(Object.entries(files).map(([path, entry]) => [path, entry.integrity]), new Set(Object.keys(skills)));
+  const trees = skillTrees(Object.entries(files).map(([path, entry]) => [path, entry.integrity]), new Set(Object.keys(skills)), hash);
   for (const [dir, tree] of Object.entries(trees)) {
     if (skills[dir].tree !== tree) return corrupt('tree-mismatch', `skill "${dir}": tree hash does not match its file entries (edited by hand?)`, { entry: dir });
   }

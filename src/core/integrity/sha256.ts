@@ -76,23 +76,39 @@ export function toBase64(bytes: Uint8Array): string {
   return out;
 }
 
-/** Decodes standard base64; undefined when the text is not canonical base64. */
+const DECODE = new Int16Array(128).fill(-1);
+for (let i = 0; i < BASE64.length; i++) DECODE[BASE64.charCodeAt(i)] = i;
+
+/** Decodes standard base64; undefined when the text is not canonical base64 (bad characters, padding or spare bits). */
 export function fromBase64(text: string): Uint8Array | undefined {
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  if (text.length % 4 !== 0) return undefined;
   const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((text.length / 4) * 3 - padding);
   let j = 0;
   for (let i = 0; i < text.length; i += 4) {
-    const n = [0, 1, 2, 3].reduce((acc, k) => (acc << 6) | Math.max(0, BASE64.indexOf(text[i + k])), 0);
-    for (const shift of [16, 8, 0]) if (j < out.length) out[j++] = (n >> shift) & 255;
+    let n = 0;
+    for (let k = 0; k < 4; k++) {
+      const code = text.charCodeAt(i + k);
+      const value = code === 61 && i + k >= text.length - padding ? 0 : code < 128 ? DECODE[code] : -1;
+      if (value < 0) return undefined;
+      n = (n << 6) | value;
+    }
+    if (j < out.length) out[j++] = (n >> 16) & 255;
+    if (j < out.length) out[j++] = (n >> 8) & 255;
+    if (j < out.length) out[j++] = n & 255;
   }
-  return toBase64(out) === text ? out : undefined;
+  // Canonical form: the bits beyond the last byte are zero.
+  const last = padding ? DECODE[text.charCodeAt(text.length - padding - 1)] : 0;
+  if ((padding === 1 && (last & 3) !== 0) || (padding === 2 && (last & 15) !== 0)) return undefined;
+  return out;
 }
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** Lower-case hex of bytes. */
 export function toHex(bytes: Uint8Array): string {
   let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];
   return out;
 }
 

@@ -115,6 +115,15 @@ class Reader {
   private string(): string {
     const start = this.pos;
     this.expect('"');
+    // Fast path: no escapes before the closing quote (every lockfile key and hash).
+    const end = this.text.indexOf('"', this.pos);
+    if (end !== -1) {
+      const raw = this.text.slice(this.pos, end);
+      if (!raw.includes('\\') && !/[\u0000-\u001f]/.test(raw)) {
+        this.pos = end + 1;
+        return raw;
+      }
+    }
     for (;;) {
       const char = this.peek();
       if (char === '"') break;

@@ -84,6 +84,11 @@ export async function hashFiles(files: readonly string[], withGitBlob: boolean, 
   return out;
 }
 
+/** SRI sha256 of UTF-8 text with node:crypto, injected into the core's tree hashing. */
+export function nodeSri(text: string): string {
+  return 'sha256-' + createHash('sha256').update(text).digest('base64');
+}
+
 /** Maps `items` through `fn` with at most `limit` in flight, keeping order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);

@@ -8,7 +8,7 @@ import type { IntegrityConfig } from '../../core/integrity/scope';
 import { sriSha256 } from '../../core/integrity/sha256';
 import type { FileDigest, Lockfile } from '../../core/integrity/types';
 import { appendAuditEvents } from './auditLog';
-import { hashFile } from './hashFile';
+import { hashFile, nodeSri } from './hashFile';
 import { readLockfile, withLockfileLock, writeLockfile } from './lockfileIo';
 import { openIntegrityWorkspace, scanWorkspace } from './scan';
 import { classifyPath } from './walk';
@@ -28,7 +28,7 @@ export async function lockWorkspace(root: string, actor: AuditActor | undefined,
   return withLockfileLock(ws.root, ws.config.lockfile, async () => {
     const previous = await readLockfile(ws.root, ws.config.lockfile);
     const scan = await scanWorkspace(ws, undefined, true);
-    const lock = buildLockfile(scan.digests, scan.skillDirs);
+    const lock = buildLockfile(scan.digests, scan.skillDirs, nodeSri);
     const lockfile = await writeLockfile(ws.root, ws.config.lockfile, lock);
     const events: AuditEvent[] = [];
     const repinned: string[] = [];
@@ -92,5 +92,5 @@ function nextLock(lock: Lockfile, file: string, digest: FileDigest | undefined, 
     if (isMarker && slash > 0) skillDirs.delete(file.slice(0, slash));
   }
   for (const dir of skillDirs) if (![...digests.keys()].some((p) => p.startsWith(dir + '/'))) skillDirs.delete(dir);
-  return buildLockfile(digests, skillDirs);
+  return buildLockfile(digests, skillDirs, nodeSri);
 }

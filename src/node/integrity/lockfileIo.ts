@@ -7,6 +7,7 @@ import type { IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { InputError } from '../../core/errors';
 import { classifyPath, isInside, toPosixRelative } from './walk';
 import { withFileLock } from './fileLock';
+import { nodeSri } from './hashFile';
 
 /** The lockfile on disk: absent (check skipped), corrupt (fail closed) or parsed. */
 export type LockfileState =
@@ -39,7 +40,7 @@ export async function readLockfile(rootReal: string, configured: string): Promis
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && kind === undefined) return { state: 'absent', path: shown };
     return corrupt('unreadable', (error as Error).message);
   }
-  const parsed = parseLockfile(text, shown);
+  const parsed = parseLockfile(text, shown, nodeSri);
   return parsed.ok ? { state: 'ok', path: shown, lock: parsed.lock } : { state: 'corrupt', path: shown, finding: parsed.finding };
 }
 
