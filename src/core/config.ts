@@ -73,6 +73,9 @@ const numberRanges: Record<keyof GuardConfig, [number, number]> = {
   pullInFloor: [0, 1],
 };
 
+/** Sections owned and validated by the features: integrity (lockfile), harden (prompts), monitor (alerts). */
+const FEATURE_SECTIONS = ['integrity', 'harden', 'monitor'];
+
 /** Validates parsed config JSON and merges it over the defaults; throws InputError('invalid-config'). */
 export function resolveConfig(raw: unknown, file?: string): ProjectConfig {
   const config = defaultConfig();
@@ -81,7 +84,8 @@ export function resolveConfig(raw: unknown, file?: string): ProjectConfig {
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if (key === 'guard') config.guard = resolveGuard(value, file);
     else if (key === 'answer') config.answer = resolveAnswer(value, file);
-    else if (key !== '$schema') config.sections[key] = value;
+    else if (FEATURE_SECTIONS.includes(key)) config.sections[key] = value;
+    else if (key !== '$schema') throw new InputError('invalid-config', `unknown section "${key}"; known: guard, answer, ${FEATURE_SECTIONS.join(', ')}`, file, undefined, key);
   }
   return config;
 }

@@ -1,0 +1,36 @@
+// The project config: defaults are the paper's, overrides are range-checked, unknown keys are errors, not silence.
+import * as assert from 'node:assert/strict';
+import { DEFAULT_GUARD_CONFIG, resolveConfig } from '../../../src/core/config';
+import { InputError } from '../../../src/core/errors';
+
+describe('project config', () => {
+  it('defaults to the INFA-Guard thresholds', () => {
+    const { guard } = resolveConfig(undefined);
+    assert.deepEqual(
+      [guard.attackerThreshold, guard.infectedThreshold, guard.emaAlpha, guard.distanceThreshold, guard.chainDistanceThreshold, guard.trendThreshold, guard.donorMaxPAtk],
+      [0.5, 0.5, 0.3, 2, 3, 0.05, 0.1],
+    );
+  });
+
+  it('merges overrides over the defaults and keeps feature sections for their owners', () => {
+    const config = resolveConfig({ guard: { distanceThreshold: 3 }, integrity: { strict: true } });
+    assert.equal(config.guard.distanceThreshold, 3);
+    assert.equal(config.guard.emaAlpha, DEFAULT_GUARD_CONFIG.emaAlpha);
+    assert.deepEqual(config.sections.integrity, { strict: true });
+  });
+
+  const invalid: [string, unknown, string][] = [
+    ['not an object', [1], ''],
+    ['a threshold out of range', { guard: { attackerThreshold: 1.5 } }, 'guard.attackerThreshold'],
+    ['a threshold of the wrong type', { guard: { emaAlpha: '0.3' } }, 'guard.emaAlpha'],
+    ['an unknown guard key', { guard: { treshold: 0.5 } }, 'guard.treshold'],
+    ['a misspelt section', { gaurd: {} }, 'gaurd'],
+    ['answer patterns not strings', { answer: { patterns: [1] } }, 'answer.patterns'],
+    ['an invalid answer regex', { answer: { patterns: ['(unclosed'] } }, 'answer.patterns'],
+  ];
+  for (const [name, raw, field] of invalid) {
+    it(`rejects ${name}`, () => {
+      assert.throws(() => resolveConfig(raw, 'agent-immune.config.json'), (e: unknown) => e instanceof InputError && e.kind === 'invalid-config' && (field === '' || e.field === field));
+    });
+  }
+});
