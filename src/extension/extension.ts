@@ -26,12 +26,12 @@ export function activate(context: vscode.ExtensionContext): void {
   // Skill integrity: lockfile watcher, drift diagnostics, quick fixes, status bar, Pin/Verify Skills, strict run guard.
   registerIntegrity(services);
 
-  // Trace analysis: the Analyze Trace command.
-  registerAnalyzeTrace(services);
+  // Trace analysis: the Analyze Trace command, and the presentation (panel, diagnostics) Analyze Trace with LLM shares.
+  const presentTrace = registerAnalyzeTrace(services);
 
   // LLM upgrade: the API key in SecretStorage, and Analyze Trace with LLM (user action only).
   registerApiKeyCommands(services);
-  registerAnalyzeWithLlm(services);
+  registerAnalyzeWithLlm(services, presentTrace);
 
   // Propagation monitoring: advisory Information diagnostics on the files agents persist to (SKILL.md, SOUL.md, memory).
   registerMonitor(services);

@@ -7,6 +7,7 @@ import { InputError, type InputErrorKind } from '../core/errors';
 import { buildGraphViewPayload } from '../core/graphview/payload';
 import type { GraphViewPayload } from '../core/graphview/types';
 import { loadProjectConfig } from './config';
+import type { LlmGuard } from './llm/setup';
 import { readAnyTrace } from './readAnyTrace';
 import { readTraceFile } from './readTrace';
 
@@ -35,13 +36,14 @@ export interface AnalysisJobOptions {
   workerScript?: string;
 }
 
-/** Reads, analyses and builds the view payload in the current thread. */
-export async function analyseForView(input: AnalysisJobInput, signal?: AbortSignal, onRound?: (round: number, rounds: number) => void): Promise<GraphViewPayload> {
+/** Reads, analyses and builds the view payload in the current thread; `llm` swaps in the LLM judge and filter. */
+export async function analyseForView(input: AnalysisJobInput, signal?: AbortSignal, onRound?: (round: number, rounds: number) => void, llm?: Pick<LlmGuard, 'guard' | 'finish'>): Promise<GraphViewPayload> {
   const config = await loadProjectConfig(input.root);
   const trace = await readForView(input.file);
   trace.source = input.title;
-  const analysis = await analyzeTrace(trace, { config, signal, onRound });
+  const analysed = await analyzeTrace(trace, { config, signal, onRound, ...llm?.guard });
   signal?.throwIfAborted();
+  const analysis = llm ? llm.finish(analysed) : analysed;
   const samePositions = input.positions && input.positions.length === analysis.agents.length * 2 ? input.positions : undefined;
   return buildGraphViewPayload(trace, analysis, { title: input.title, positions: samePositions });
 }

@@ -1,15 +1,13 @@
 // "Agent Immune: Analyze Trace with LLM": the LLM upgrade from a user action. Refuses in an untrusted workspace, needs
-// the user-level opt-in, asks once per workspace before trace content leaves the machine, and can be cancelled.
+// the user-level opt-in, asks once per workspace before trace content leaves the machine, and can be cancelled. The
+// result is presented by Analyze Trace's presentTrace (report, diagnostics, graph panel); only the analyser differs.
 import * as vscode from 'vscode';
-import { InputError } from '../../core/errors';
-import { analyzeTrace } from '../../core/guard/analyze';
 import { decideLlmCall, type LlmBackendKind } from '../../core/llm/policy';
-import { formatAnalysisText } from '../../cli/format/analysisText';
-import { loadProjectConfig } from '../../node/config';
+import { analyseForView } from '../../node/analysisJob';
 import { defaultCacheDir } from '../../node/llm/cache';
 import { createLlmGuard, DEFAULT_BASE_URL, DEFAULT_MODEL, openAiTransport } from '../../node/llm/setup';
 import type { ChatTransport } from '../../node/llm/transport';
-import { readAnyTrace } from '../../node/readAnyTrace';
+import { pickTrace, type PresentTrace } from '../analyze/analyzeTraceCommand';
 import type { Services } from '../extension';
 import { CommandId, SettingKey } from '../ids';
 import { API_KEY_SECRET } from './apiKeyCommands';
@@ -28,9 +26,9 @@ interface LlmSettings {
   maxCalls: number;
 }
 
-/** Registers the Analyze Trace with LLM command. */
-export function registerAnalyzeWithLlm(services: Services): void {
-  services.context.subscriptions.push(vscode.commands.registerCommand(CommandId.AnalyzeTraceWithLlm, (uri?: vscode.Uri) => analyzeWithLlm(services, uri)));
+/** Registers the Analyze Trace with LLM command; `present` shows its result exactly like Analyze Trace. */
+export function registerAnalyzeWithLlm(services: Services, present: PresentTrace): void {
+  services.context.subscriptions.push(vscode.commands.registerCommand(CommandId.AnalyzeTraceWithLlm, (uri?: vscode.Uri) => analyzeWithLlm(services, present, uri)));
 }
 
 function userSetting<T>(key: string, fallback: T): T {
@@ -49,7 +47,7 @@ function readSettings(): LlmSettings {
   };
 }
 
-async function analyzeWithLlm(services: Services, uri?: vscode.Uri) {
+async function analyzeWithLlm(services: Services, present: PresentTrace, uri?: vscode.Uri) {
   const { context, output } = services;
   const settings = readSettings();
   const consents = context.workspaceState.get<Record<string, 'granted' | 'denied'>>(CONSENT_STATE, {});
@@ -81,40 +79,18 @@ async function analyzeWithLlm(services: Services, uri?: vscode.Uri) {
     return undefined;
   }
 
-  const target = uri instanceof vscode.Uri ? uri : (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Agent traces': ['jsonl', 'json', 'ndjson'] }, openLabel: 'Analyze with LLM' }))?.[0];
+  const target = await pickTrace('Analyze with LLM', uri);
   if (!target) return undefined;
   const apiKey = settings.backend === 'openai' ? await context.secrets.get(API_KEY_SECRET) : undefined;
   const transport = await buildTransport(settings, apiKey);
   if (!transport) return undefined;
   const root = vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath;
   const llm = createLlmGuard(transport, { scorer: true, filter: true, samples: settings.judgeSamples, cacheDir: root ? defaultCacheDir(root) : undefined, session: { maxCalls: settings.maxCalls, secrets: apiKey ? [apiKey] : [] } });
-
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Agent Immune: analysing with the LLM', cancellable: true }, async (progress, token) => {
-    const controller = new AbortController();
-    const subscription = token.onCancellationRequested(() => controller.abort());
-    try {
-      const config = await loadProjectConfig(root ?? '.');
-      const trace = await readAnyTrace(target.fsPath);
-      trace.source = vscode.workspace.asRelativePath(target);
-      const analysis = llm.finish(await analyzeTrace(trace, { config, ...llm.guard, signal: controller.signal, onRound: (k, n) => progress.report({ message: `round ${k + 1} of ${n}`, increment: 100 / n }) }));
-      output.info(formatAnalysisText(analysis));
-      output.show(true);
-      const warning = analysis.warnings.find((w) => w.code.startsWith('llm-'));
-      if (warning) void vscode.window.showWarningMessage(`Agent Immune: ${warning.message}`);
-      return analysis;
-    } catch (error) {
-      if (controller.signal.aborted) {
-        output.info('Analyze Trace with LLM cancelled.');
-        return undefined;
-      }
-      const message = error instanceof InputError ? error.toString() : (error as Error).message;
-      output.error(`Analyze Trace with LLM failed: ${message}`);
-      void vscode.window.showErrorMessage(`Agent Immune: cannot analyse ${vscode.workspace.asRelativePath(target)}: ${message}`);
-      return undefined;
-    } finally {
-      subscription.dispose();
-    }
-  });
+  // In-process: the judge and filter hold the transport and the session, which cannot cross into a worker.
+  const analysis = await present(target, (input, signal, onRound) => analyseForView(input, signal, onRound, llm), { label: 'Analyze Trace with LLM', cancellable: true });
+  const warning = analysis?.warnings.find((w) => w.code.startsWith('llm-'));
+  if (warning) void vscode.window.showWarningMessage(`Agent Immune: ${warning.message}`);
+  return analysis;
 }
 
 /** The configured backend, or undefined after telling the user why it cannot be used. */

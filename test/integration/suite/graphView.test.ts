@@ -1,22 +1,11 @@
 // The infection-graph panel in the real editor: Analyze Trace opens it, publishes diagnostics on the trace's flagged
-// lines, and re-analyses (debounced) when the trace changes while the panel is open.
+// lines, re-analyses (debounced) when the trace changes while the panel is open, and takes AG2 runtime logs.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../../src/core/guard/types';
 import { CommandId } from '../../../src/extension/ids';
+import { graphTabs, ours } from '../graphView';
 import { activeExtension, waitFor, workspaceFile } from '../helpers';
-
-/** Open webview tabs of the graph view. */
-function graphTabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all
-    .flatMap((group) => group.tabs)
-    .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('agentImmune.graphView'));
-}
-
-/** Diagnostics Agent Immune published on a file. */
-function ours(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Agent Immune');
-}
 
 suite('Infection graph panel', () => {
   suiteSetup(async () => {
@@ -56,5 +45,16 @@ suite('Infection graph panel', () => {
     } finally {
       await vscode.workspace.fs.delete(trace);
     }
+  });
+
+  test('analyses an AG2 runtime.log, offered in the Explorer menu like a .jsonl trace', async () => {
+    const extension = await activeExtension();
+    const menu = (extension.packageJSON.contributes.menus['explorer/context'] as { command: string; when: string }[]).find((m) => m.command === CommandId.AnalyzeTrace);
+    assert.match(menu?.when ?? '', /resourceExtname == \.log/);
+    const analysis = await vscode.commands.executeCommand<Analysis>(CommandId.AnalyzeTrace, workspaceFile('traces/ag2/runtime.log'));
+    assert.ok(analysis, 'the runtime log was not analysed');
+    assert.ok(analysis.agents.length >= 2);
+    await waitFor('the graph panel', () => graphTabs().length === 1);
+    assert.match(graphTabs()[0].label, /runtime\.log/);
   });
 });

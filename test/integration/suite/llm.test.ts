@@ -1,11 +1,13 @@
 // The LLM upgrade in the real editor: commands registered, settings user-level only, no call without the opt-in,
-// and Analyze Trace with LLM against the loopback OpenAI-compatible server once the user opted in.
+// and Analyze Trace with LLM against the loopback OpenAI-compatible server once the user opted in, presented like
+// Analyze Trace (graph panel and diagnostics on the trace).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../../src/core/guard/types';
 import { CommandId, SettingKey } from '../../../src/extension/ids';
 import { FakeLlmServer } from '../../support/fakeLlmServer';
-import { activeExtension, workspaceFile } from '../helpers';
+import { graphTabs, ours } from '../graphView';
+import { activeExtension, waitFor, workspaceFile } from '../helpers';
 
 const LLM_SETTINGS = [SettingKey.LlmSendTraceContent, SettingKey.LlmBackend, SettingKey.LlmBaseUrl, SettingKey.LlmModel, SettingKey.LlmJudgeSamples, SettingKey.LlmMaxCalls];
 
@@ -20,6 +22,9 @@ suite('LLM upgrade', () => {
   suiteTeardown(async () => {
     for (const key of LLM_SETTINGS) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await server.stop();
+  });
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('registers the API key commands and Analyze Trace with LLM', async () => {
@@ -40,16 +45,22 @@ suite('LLM upgrade', () => {
     const result = await vscode.commands.executeCommand<Analysis | undefined>(CommandId.AnalyzeTraceWithLlm, workspaceFile('traces/small-attack.jsonl'));
     assert.strictEqual(result, undefined);
     assert.strictEqual(server.requests.length, 0);
+    assert.strictEqual(graphTabs().length, 0, 'a refused run opens no panel');
   });
 
-  test('with the opt-in and a local endpoint, scores with the LLM judge', async () => {
+  test('with the opt-in and a local endpoint, scores with the LLM judge and shows the graph panel and diagnostics', async () => {
     await config().update(SettingKey.LlmBaseUrl, server.url, vscode.ConfigurationTarget.Global);
     await config().update(SettingKey.LlmModel, 'fake-judge', vscode.ConfigurationTarget.Global);
     await config().update(SettingKey.LlmSendTraceContent, true, vscode.ConfigurationTarget.Global);
-    const analysis = await vscode.commands.executeCommand<Analysis | undefined>(CommandId.AnalyzeTraceWithLlm, workspaceFile('traces/small-attack.jsonl'));
+    const trace = workspaceFile('traces/small-attack.jsonl');
+    const analysis = await vscode.commands.executeCommand<Analysis | undefined>(CommandId.AnalyzeTraceWithLlm, trace);
     assert.ok(analysis, 'no analysis returned');
     assert.strictEqual(analysis.scorer, 'llm:fake-judge');
     assert.ok((analysis.llm?.calls ?? 0) + (analysis.llm?.cacheHits ?? 0) > 0);
     assert.ok(server.requests.length > 0);
+    await waitFor('the graph panel', () => graphTabs().length === 1);
+    assert.match(graphTabs()[0].label, /small-attack\.jsonl/);
+    const flagged = analysis.rounds.reduce((n, round) => n + Object.values(round.agents).filter((a) => a.category !== 'benign').length, 0);
+    assert.strictEqual(ours(trace).length, flagged, 'one diagnostic per flagged output of the LLM analysis');
   });
 });
