@@ -1,7 +1,7 @@
 // Signal verbatimSpread: the same long span (>= verbatimMinTokens shared word tokens) reappearing in the outputs of
 // agents round after round along the run's edges (the guard's RunModel), a copy spreading hop by hop.
 import type { RunModel } from '../guard/types';
-import { words, wordSpans } from '../text/tokens';
+import { hash32, wordSpans } from '../text/tokens';
 import { evidenceOf } from './evidence';
 import { cooldownKey, FINDING_CODE, type ChainHop, type MonitorFinding } from './types';
 
@@ -22,17 +22,20 @@ interface Spread {
 
 /** Runs verbatimSpread over a run: one finding per origin agent and reach, with the longest chain of hops. */
 export function verbatimSpread(model: RunModel, minTokens: number, minAgents: number): MonitorFinding[] {
-  const tokens = model.outputs.map((row) => row.map((text) => (text === undefined ? undefined : wordSpans(text))));
-  const excluded = shingleSet(model.task?.question ? words(model.task.question) : [], minTokens);
-  // shingle -> agent -> the first round (and position) that agent carried it
-  const carriers = new Map<string, Map<number, Carrier>>();
+  // Shingles as 52-bit numbers (two 32-bit word-hash mixes): a 1,000-agent run holds millions of them, so no strings.
+  const hashes = model.outputs.map((row) => row.map((text) => (text === undefined ? undefined : shingleHashes(wordHashes(text), minTokens))));
+  const excluded = new Set(shingleHashes(wordHashes(model.task?.question ?? ''), minTokens));
+  const candidates = copiedAlongEdges(model, hashes, excluded);
+  if (candidates.size === 0) return [];
+  // candidate shingle -> agent -> the first round (and position) that agent carried it
+  const carriers = new Map<number, Map<number, Carrier>>();
   for (let k = 0; k < model.rounds; k++) {
     model.agents.forEach((_, i) => {
-      const spans = tokens[i][k];
-      if (!spans) return;
-      for (let p = 0; p + minTokens <= spans.length; p++) {
-        const key = shingle(spans, p, minTokens);
-        if (excluded.has(key)) continue;
+      const row = hashes[i][k];
+      if (!row) return;
+      for (let p = 0; p < row.length; p++) {
+        const key = row[p];
+        if (!candidates.has(key)) continue;
         let byAgent = carriers.get(key);
         if (!byAgent) carriers.set(key, (byAgent = new Map()));
         if (!byAgent.has(i)) byAgent.set(i, { round: k, pos: p });
@@ -55,10 +58,10 @@ export function verbatimSpread(model: RunModel, minTokens: number, minAgents: nu
   const findings: MonitorFinding[] = [];
   for (const { spread, positions } of groups.values()) {
     const [first, last] = longestRun(positions.sort((a, b) => a - b));
-    const spans = tokens[spread.origin][spread.round]!;
+    const spans = wordSpans(model.outputs[spread.origin][spread.round]!);
     const subject = model.agents[spread.origin];
     const text = model.outputs[spread.origin][spread.round]!;
-    const chain = longestChain(spread).map((i): ChainHop => ({ agent: model.agents[i], round: i === spread.origin ? spread.round : carriers.get(shingle(spans, first, minTokens))!.get(i)!.round }));
+    const chain = longestChain(spread).map((i): ChainHop => ({ agent: model.agents[i], round: i === spread.origin ? spread.round : carriers.get(hashes[spread.origin][spread.round]![first])!.get(i)!.round }));
     findings.push({
       signal: 'verbatimSpread',
       code: FINDING_CODE.verbatimSpread,
@@ -116,14 +119,58 @@ function longestRun(sorted: number[]): [number, number] {
   return best;
 }
 
-function shingle(spans: { word: string }[], p: number, n: number): string {
-  let key = spans[p].word;
-  for (let q = p + 1; q < p + n; q++) key += ' ' + spans[q].word;
-  return key;
+/** Shingles an agent received: in its round-k output and in the last output of a sender before round k. */
+function copiedAlongEdges(model: RunModel, hashes: (Float64Array | undefined)[][], excluded: Set<number>): Set<number> {
+  const sorted = hashes.map((row) => row.map((h) => (h === undefined ? undefined : Float64Array.from(h).sort())));
+  const lastBefore = (j: number, k: number) => {
+    for (let r = k - 1; r >= 0; r--) if (sorted[j][r]) return sorted[j][r];
+    return undefined;
+  };
+  const found = new Set<number>();
+  for (let i = 0; i < model.agents.length; i++) {
+    for (let k = 1; k < model.rounds; k++) {
+      const own = model.outputs[i][k] === undefined ? undefined : sorted[i][k];
+      if (!own) continue;
+      for (const j of model.inNeighbors[i]) {
+        const sent = lastBefore(j, k);
+        if (sent) intersectInto(own, sent, found, excluded);
+      }
+    }
+  }
+  return found;
 }
 
-function shingleSet(tokens: string[], n: number): Set<string> {
-  const set = new Set<string>();
-  for (let p = 0; p + n <= tokens.length; p++) set.add(tokens.slice(p, p + n).join(' '));
-  return set;
+/** Adds the values two sorted arrays share (minus `excluded`) to `into`. */
+function intersectInto(a: Float64Array, b: Float64Array, into: Set<number>, excluded: Set<number>): void {
+  for (let x = 0, y = 0; x < a.length && y < b.length; ) {
+    if (a[x] < b[y]) x++;
+    else if (a[x] > b[y]) y++;
+    else {
+      if (!excluded.has(a[x])) into.add(a[x]);
+      x++;
+      y++;
+    }
+  }
+}
+
+/** The hash of each word of a text, in the order wordSpans gives them. */
+function wordHashes(text: string): number[] {
+  return wordSpans(text).map((span) => hash32(span.word));
+}
+
+/** The hash of every run of n consecutive words, by start position. */
+function shingleHashes(wordHashes: number[], n: number): Float64Array {
+  const count = Math.max(0, wordHashes.length - n + 1);
+  const out = new Float64Array(count);
+  if (count === 0) return out;
+  for (let p = 0; p < count; p++) {
+    let h1 = 0x811c9dc5;
+    let h2 = 0x9747b28c;
+    for (let q = p; q < p + n; q++) {
+      h1 = Math.imul(h1 ^ wordHashes[q], 0x01000193);
+      h2 = Math.imul(h2 ^ wordHashes[q], 0x5bd1e995) ^ (h2 >>> 15);
+    }
+    out[p] = (h1 >>> 0) * 0x100000 + ((h2 >>> 0) & 0xfffff);
+  }
+  return out;
 }
