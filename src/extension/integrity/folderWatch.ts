@@ -66,6 +66,14 @@ export class FolderIntegrity implements vscode.Disposable {
     this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
   }
 
+  /** Re-verifies a file the editor just saved at once, without waiting for the watcher's event and debounce. */
+  async saved(file: string): Promise<void> {
+    const rel = path.relative(this.root.uri.fsPath, file).split(path.sep).join('/');
+    if (!this.state || rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return;
+    this.pending.add(rel);
+    await this.verifyNow(false);
+  }
+
   /** Forces a full verify now (commands, settings changes) and waits for its result. */
   async verifyNow(full = true): Promise<void> {
     this.generation++;

@@ -15,6 +15,10 @@ export function registerIntegrity(services: Services): IntegrityController {
     controller,
     { dispose: () => setRunGuardController(undefined) },
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new IntegrityCodeActions(), { providedCodeActionKinds: IntegrityCodeActions.kinds }),
+    // A save in the editor is re-verified at once; the watcher covers changes made outside the editor.
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      if (document.uri.scheme === 'file') void controller.folderOf(document.uri)?.saved(document.uri.fsPath);
+    }),
     vscode.workspace.onDidChangeWorkspaceFolders((event) => {
       for (const folder of event.removed) controller.stopFolder(folder);
       for (const folder of event.added) void controller.startFolder(folder);
