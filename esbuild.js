@@ -12,7 +12,7 @@ const bundles = [
   { entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
   { entryPoints: ['src/node/analysisWorker.ts'], outfile: 'dist/analysisWorker.js', platform: 'node', format: 'cjs' },
   // Integration tests for the extension host (scripts/vscode-test): the entry plus one bundle per suite; mocha resolved from node_modules.
-  { entryPoints: ['test/integration/index.ts', 'test/integration/suite/*.test.ts'], outbase: 'test/integration', outdir: 'dist/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] },
+  { entryPoints: ['test/integration/index.ts', 'test/integration/suite/*.test.ts', 'test/integration/untrusted/*.test.ts'], outbase: 'test/integration', outdir: 'dist/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] },
 ].map((b) => ({
   bundle: true,
   target: 'node20',

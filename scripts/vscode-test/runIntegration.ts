@@ -1,6 +1,8 @@
 // Runs test/integration (mocha inside the real extension host) in code-server, the way VS Code's own browser
 // integration tests run: a payload URL with extensionDevelopmentPath + extensionTestsPath, and codeAutomationExit.
-// Usage: tsx scripts/vscode-test/runIntegration.ts [--vsix]   (--vsix: load the extension from a packaged .vsix)
+// Usage: tsx scripts/vscode-test/runIntegration.ts [--vsix] [--untrusted]
+//   --vsix: load the extension from a packaged .vsix; --untrusted: Workspace Trust on and the folder left untrusted
+//   (Restricted Mode), running test/integration/untrusted/ instead of test/integration/suite/.
 import * as fs from 'fs';
 import * as path from 'path';
 import { format } from 'util';
@@ -12,6 +14,9 @@ import { INTEGRATION_ENTRY, OUTPUT_DIR, REPO } from './paths';
 import { copyFixtureWorkspace } from './workspace';
 import { emptyHostExtension, packageVsix, remoteUri, requireBuild, saveScreenshot, saveServerLog, workbenchUrl, type LoadMode } from './workbench';
 
+/** Workspace Trust on, and no startup prompt: nothing trusts the folder, so the window stays in Restricted Mode. */
+const RESTRICTED_MODE_SETTINGS = { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' };
+
 /** Line prefixes test/integration/index.ts prints: its counts, and each line of mocha's report. */
 const RESULT_MARKER = 'AGENT_IMMUNE_INTEGRATION_RESULT ';
 const REPORT_PREFIX = 'AGENT_IMMUNE_INTEGRATION_REPORT ';
@@ -19,18 +24,24 @@ const REPORT_PREFIX = 'AGENT_IMMUNE_INTEGRATION_REPORT ';
 async function main(): Promise<number> {
   installExitHandlers();
   const mode: LoadMode = process.argv.includes('--vsix') ? 'vsix' : 'dev';
+  const untrusted = process.argv.includes('--untrusted');
   const timeoutMs = Number(process.env.AGENT_IMMUNE_TEST_TIMEOUT_S ?? 900) * 1000;
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
   requireBuild([path.join(REPO, 'dist', 'extension.js'), INTEGRATION_ENTRY]);
 
   const vsix = mode === 'vsix' ? packageVsix() : undefined;
-  const server = await startCodeServer({ vsix, env: { AGENT_IMMUNE_TEST_LOAD_MODE: mode } });
+  const server = await startCodeServer({
+    vsix,
+    env: { AGENT_IMMUNE_TEST_LOAD_MODE: mode, ...(untrusted ? { AGENT_IMMUNE_TEST_SUITE: 'untrusted' } : {}) },
+    ...(untrusted ? { workspaceTrust: true, settings: RESTRICTED_MODE_SETTINGS } : {}),
+  });
   const folder = copyFixtureWorkspace();
-  console.log(`[integration] ${elapsed()} code-server at ${server.url}, extension from ${vsix ? 'a packaged .vsix' : 'dist/ (development path)'}`);
+  const where = `${vsix ? 'a packaged .vsix' : 'dist/ (development path)'}${untrusted ? ', untrusted folder (Restricted Mode)' : ''}`;
+  console.log(`[integration] ${elapsed()} code-server at ${server.url}, extension from ${where}`);
 
   const shown: { page?: Page } = {};
-  const name = `integration-${mode}`;
+  const name = `integration-${mode}${untrusted ? '-untrusted' : ''}`;
   const stopWatchdog = startWatchdog(timeoutMs, 'the integration run', async () => {
     const shot = await saveScreenshot(shown.page, `${name}-timeout`);
     const log = saveServerLog(server.logFile, `${name}-timeout`);

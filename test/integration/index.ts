@@ -1,5 +1,6 @@
-// Entry the extension host loads as extensionTestsPath: runs every bundled suite (dist/test/integration/suite/*.test.js)
-// with mocha (tdd) and prints the counts the runner reads. Mocha is resolved from node_modules, not bundled.
+// Entry the extension host loads as extensionTestsPath: runs every bundled suite (dist/test/integration/suite/*.test.js,
+// or untrusted/*.test.js when AGENT_IMMUNE_TEST_SUITE=untrusted) with mocha (tdd) and prints the counts the runner
+// reads. Mocha is resolved from node_modules, not bundled.
 import * as fs from 'fs';
 import * as path from 'path';
 import { format } from 'util';
@@ -14,7 +15,8 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 30_000, color: false, reporter: 'spec' });
   const grep = process.env.AGENT_IMMUNE_TEST_GREP;
   if (grep) mocha.grep(grep);
-  const dir = path.join(__dirname, 'suite');
+  // The untrusted suites need a window in Restricted Mode (runIntegration.ts --untrusted); the others a trusted one.
+  const dir = path.join(__dirname, process.env.AGENT_IMMUNE_TEST_SUITE === 'untrusted' ? 'untrusted' : 'suite');
   for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.test.js')).sort()) mocha.addFile(path.join(dir, file));
   const { passed, failed } = await new Promise<{ passed: number; failed: number }>((resolve) => {
     const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0 }));
