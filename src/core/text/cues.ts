@@ -40,71 +40,87 @@ export interface CueScores {
   propagation: number;
 }
 
-type Rule = [CueFamily, number, RegExp, PropagationRule?];
+/**
+ * One lexicon rule. `needles` are lower-case literals of which the pattern needs at least one: the pattern only runs when
+ * the lower-cased text contains one of them (most texts skip most rules). A pattern matching a text whose lower-cased
+ * form holds none of its needles would be a bug in the table; a unit test checks the table over the attack corpora.
+ */
+export interface CueRule {
+  family: CueFamily;
+  weight: number;
+  needles: readonly string[];
+  pattern: RegExp;
+  rule?: PropagationRule;
+}
 
 const AGENTS = String.raw`(?:agents?|peers?|neighbou?rs?|nodes?|models?|assistants?|bots?|instances?|members?|teammates?|colleagues?|ais?|llms?|minds)`;
 const AGENT_MEMORY = String.raw`(?:soul\.md|skill\.md|agents\.md|claude\.md|system prompt|prompt file|instructions? file|memory file|notes file|long-term memory|persistent memory)`;
 const PROMPT_FILES = String.raw`(?:system prompt|prompt files?|soul\.md|skill\.md|agents\.md|claude\.md|\.bashrc|\.zshrc|instructions? file|memory file|persona)`;
 const MEMORY = String.raw`(?:memory|memories|notes?|soul\.md|skill\.md|agents\.md|claude\.md|system prompt|prompt file|instructions? file|profile|\.bashrc|\.zshrc|\.profile|config(?:uration)?(?: file)?|persistent (?:storage|state))`;
 
-const RULES: Rule[] = [
+/** The lexicon, in the order hits are collected. */
+export const CUE_RULES: readonly CueRule[] = [
   // Injected instructions: task hijacks and overrides aimed at the reader.
-  ['injection', 1.2, /\b(?:ignore|disregard|forget|override|bypass|drop)\b[^.!?\n]{0,30}\b(?:previous|prior|above|earlier|original|initial|all|any|your|the)\b[^.!?\n]{0,20}\b(?:instructions?|rules?|guidelines?|directives?|task|prompts?|context|constraints?|reasoning)\b/gi],
-  ['injection', 1.0, /\b(?:new|updated|revised|real|actual|hidden|secret)\s+(?:instructions?|task|directives?|system prompt|orders?|objective)\b/gi],
-  ['injection', 1.0, /(?:^|[\s[(<#*])(?:system|admin(?:istrator)?|developer|root|operator)\s*(?:override|message|notice|instructions?|mode|command|update|alert)\b/gi],
-  ['injection', 1.0, /<\/?\s*(?:system|instructions?|admin|im_start|inst)\s*>|\[\/?(?:system|inst|admin)\]|#{2,}\s*(?:system|instructions?)\b/gi],
-  ['injection', 0.9, /\byou\s+(?:must|are required to|have to|shall|need to|will now|are instructed to|are ordered to)\s+(?:now\s+|immediately\s+|instead\s+)?(?:answer|respond|reply|output|say|state|choose|select|pick|change|switch|adopt|agree|write|print|include|append|translate|follow|obey|comply)\b/gi],
-  ['injection', 0.9, new RegExp(String.raw`\b(?:all|every|each|other|any|fellow)\s+(?:other\s+)?${AGENTS}\s+(?:must|should|shall|need to|are required to|have to|are instructed to|will)\s+(?:now\s+)?(?:answer|respond|reply|output|say|choose|select|adopt|agree|switch|change|use|follow|repeat|include|report)\b`, 'gi')],
-  ['injection', 0.8, /\b(?:answer|respond|reply|output|say)\s+(?:only|exclusively|solely)\s+(?:with|using)\b/gi],
-  ['injection', 0.7, /\bfrom now on\b|\bhenceforth\b|\buntil (?:further notice|told otherwise)\b/gi],
-  ['injection', 0.8, /\b(?:do not|don't|never)\s+(?:mention|reveal|tell|question|verify|check|double-check|consider|discuss|explain|disclose)\b[^.!?\n]{0,40}\b(?:this|these|instructions?|the user|anyone|others|the task|reasoning)\b/gi],
-  ['injection', 0.8, /\b(?:change|switch|update|revise|set|make)\s+(?:your|their|the)\s+(?:final\s+)?(?:answer|response|choice|output)\s+(?:to|as|into)\b/gi],
-  ['injection', 0.7, /\byour\s+(?:final\s+)?(?:answer|response|output)\s+(?:must|should|has to|needs to|shall)\s+be\b/gi],
-  ['injection', 0.7, /\b(?:in addition to|before|after|instead of|rather than)\s+(?:your|the|answering|responding|completing|solving)\b[^.!?\n]{0,40}\b(?:please\s+)?(?:also\s+)?(?:write|include|add|append|insert|translate|output|print|send|mention|recommend|provide|tell|encode|reply)\b/gi],
-  ['injection', 0.6, /\bplease\s+(?:also\s+)?(?:include|add|append|insert|write|translate|output|print|encode|recommend|mention|send|visit|click|download|run|execute)\b/gi],
-  ['injection', 0.8, /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi],
-  ['injection', 0.5, /\b(?:IMPORTANT|ATTENTION|URGENT|WARNING|NOTICE|OVERRIDE)\s*[:!]/g],
+  { family: 'injection', weight: 1.2, needles: ['ignore', 'disregard', 'forget', 'override', 'bypass', 'drop'], pattern: /\b(?:ignore|disregard|forget|override|bypass|drop)\b[^.!?\n]{0,30}\b(?:previous|prior|above|earlier|original|initial|all|any|your|the)\b[^.!?\n]{0,20}\b(?:instructions?|rules?|guidelines?|directives?|task|prompts?|context|constraints?|reasoning)\b/gi },
+  { family: 'injection', weight: 1.0, needles: ['instruction', 'task', 'directive', 'system prompt', 'order', 'objective'], pattern: /\b(?:new|updated|revised|real|actual|hidden|secret)\s+(?:instructions?|task|directives?|system prompt|orders?|objective)\b/gi },
+  { family: 'injection', weight: 1.0, needles: ['system', 'admin', 'developer', 'root', 'operator'], pattern: /(?:^|[\s[(<#*])(?:system|admin(?:istrator)?|developer|root|operator)\s*(?:override|message|notice|instructions?|mode|command|update|alert)\b/gi },
+  { family: 'injection', weight: 1.0, needles: ['system', 'inst', 'admin', 'im_start'], pattern: /<\/?\s*(?:system|instructions?|admin|im_start|inst)\s*>|\[\/?(?:system|inst|admin)\]|#{2,}\s*(?:system|instructions?)\b/gi },
+  { family: 'injection', weight: 0.9, needles: ['must', 'are required to', 'have to', 'shall', 'need to', 'will now', 'are instructed to', 'are ordered to'], pattern: /\byou\s+(?:must|are required to|have to|shall|need to|will now|are instructed to|are ordered to)\s+(?:now\s+|immediately\s+|instead\s+)?(?:answer|respond|reply|output|say|state|choose|select|pick|change|switch|adopt|agree|write|print|include|append|translate|follow|obey|comply)\b/gi },
+  { family: 'injection', weight: 0.9, needles: ['must', 'should', 'shall', 'need to', 'are required to', 'have to', 'are instructed to', 'will'], pattern: new RegExp(String.raw`\b(?:all|every|each|other|any|fellow)\s+(?:other\s+)?${AGENTS}\s+(?:must|should|shall|need to|are required to|have to|are instructed to|will)\s+(?:now\s+)?(?:answer|respond|reply|output|say|choose|select|adopt|agree|switch|change|use|follow|repeat|include|report)\b`, 'gi') },
+  { family: 'injection', weight: 0.8, needles: ['only', 'exclusively', 'solely'], pattern: /\b(?:answer|respond|reply|output|say)\s+(?:only|exclusively|solely)\s+(?:with|using)\b/gi },
+  { family: 'injection', weight: 0.7, needles: ['from now on', 'henceforth', 'until further notice', 'until told otherwise'], pattern: /\bfrom now on\b|\bhenceforth\b|\buntil (?:further notice|told otherwise)\b/gi },
+  { family: 'injection', weight: 0.8, needles: ['do not', "don't", 'never'], pattern: /\b(?:do not|don't|never)\s+(?:mention|reveal|tell|question|verify|check|double-check|consider|discuss|explain|disclose)\b[^.!?\n]{0,40}\b(?:this|these|instructions?|the user|anyone|others|the task|reasoning)\b/gi },
+  { family: 'injection', weight: 0.8, needles: ['change', 'switch', 'update', 'revise', 'set', 'make'], pattern: /\b(?:change|switch|update|revise|set|make)\s+(?:your|their|the)\s+(?:final\s+)?(?:answer|response|choice|output)\s+(?:to|as|into)\b/gi },
+  { family: 'injection', weight: 0.7, needles: ['your'], pattern: /\byour\s+(?:final\s+)?(?:answer|response|output)\s+(?:must|should|has to|needs to|shall)\s+be\b/gi },
+  { family: 'injection', weight: 0.7, needles: ['write', 'include', 'add', 'append', 'insert', 'translate', 'output', 'print', 'send', 'mention', 'recommend', 'provide', 'tell', 'encode', 'reply'], pattern: /\b(?:in addition to|before|after|instead of|rather than)\s+(?:your|the|answering|responding|completing|solving)\b[^.!?\n]{0,40}\b(?:please\s+)?(?:also\s+)?(?:write|include|add|append|insert|translate|output|print|send|mention|recommend|provide|tell|encode|reply)\b/gi },
+  { family: 'injection', weight: 0.6, needles: ['please'], pattern: /\bplease\s+(?:also\s+)?(?:include|add|append|insert|write|translate|output|print|encode|recommend|mention|send|visit|click|download|run|execute)\b/gi },
+  { family: 'injection', weight: 0.8, needles: ['import os', 'os.system', 'subprocess.', 'eval(', 'exec(', 'rm -rf', 'curl', 'wget', 'base64', 'chmod'], pattern: /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi },
+  { family: 'injection', weight: 0.5, needles: ['important', 'attention', 'urgent', 'warning', 'notice', 'override'], pattern: /\b(?:IMPORTANT|ATTENTION|URGENT|WARNING|NOTICE|OVERRIDE)\s*[:!]/g },
   // Persuasion aimed at peers: authority, consensus, certainty, "trick question".
-  ['persuasion', 0.7, /\bas an?\s+(?:expert|authority|professor|specialist|senior|leading|world-class|certified|experienced)\b/gi],
-  ['persuasion', 0.8, /\b(?:trust me|believe me|take my word|you can trust|rely on me)\b/gi],
-  ['persuasion', 0.8, new RegExp(String.raw`\b(?:everyone|everybody|all (?:the )?(?:other )?(?:${AGENTS}|experts)|the (?:group|team|majority)|most (?:experts|${AGENTS}|people)|(?:the )?consensus)\s+(?:already\s+)?(?:agrees?|knows?|confirms?|has (?:agreed|confirmed|settled)|have (?:agreed|confirmed|settled)|is that|says?|accepts?|chose|picked)\b`, 'gi')],
-  ['persuasion', 0.8, /\b(?:this|it)\s+is\s+(?:a|an)\s+(?:classic\s+)?(?:trick|gotcha|catch)\s+question\b|\bdon'?t\s+(?:be\s+)?(?:fooled|tricked)\b/gi],
-  ['persuasion', 0.5, /\b(?:obviously|undeniably|unquestionably|indisputably|without (?:a|any) doubt|beyond (?:any|all) doubt|100\s?%|absolutely certain|i am certain|i'?m certain|no doubt about it)\b/gi],
-  ['persuasion', 0.6, /\b(?:studies|research|scientists|experts|textbooks|official sources|authorities)\s+(?:show|prove|confirm|agree|have shown|have proven|clearly state)\b/gi],
-  ['persuasion', 0.5, /\b(?:well-known fact|common misconception|widely accepted|it is settled|settled science|any competent)\b/gi],
-  ['persuasion', 0.7, /\b(?:the|my)\s+(?:correct|right|true|only valid|real)\s+answer\s+is\s+(?:definitely|certainly|clearly|obviously|undoubtedly|without doubt)\b/gi],
-  ['persuasion', 0.6, new RegExp(String.raw`\b(?:you|other ${AGENTS})\s+(?:should|must|need to)\s+(?:all\s+)?(?:agree|defer|follow my|go with my|adopt my|switch to my|trust my)\b`, 'gi')],
+  { family: 'persuasion', weight: 0.7, needles: ['expert', 'authority', 'professor', 'specialist', 'senior', 'leading', 'world-class', 'certified', 'experienced'], pattern: /\bas an?\s+(?:expert|authority|professor|specialist|senior|leading|world-class|certified|experienced)\b/gi },
+  { family: 'persuasion', weight: 0.8, needles: ['trust me', 'believe me', 'take my word', 'you can trust', 'rely on me'], pattern: /\b(?:trust me|believe me|take my word|you can trust|rely on me)\b/gi },
+  { family: 'persuasion', weight: 0.8, needles: ['everyone', 'everybody', 'all ', 'the group', 'the team', 'the majority', 'most ', 'consensus'], pattern: new RegExp(String.raw`\b(?:everyone|everybody|all (?:the )?(?:other )?(?:${AGENTS}|experts)|the (?:group|team|majority)|most (?:experts|${AGENTS}|people)|(?:the )?consensus)\s+(?:already\s+)?(?:agrees?|knows?|confirms?|has (?:agreed|confirmed|settled)|have (?:agreed|confirmed|settled)|is that|says?|accepts?|chose|picked)\b`, 'gi') },
+  { family: 'persuasion', weight: 0.8, needles: ['question', 'fooled', 'tricked'], pattern: /\b(?:this|it)\s+is\s+(?:a|an)\s+(?:classic\s+)?(?:trick|gotcha|catch)\s+question\b|\bdon'?t\s+(?:be\s+)?(?:fooled|tricked)\b/gi },
+  { family: 'persuasion', weight: 0.5, needles: ['obviously', 'undeniably', 'unquestionably', 'indisputably', 'without a', 'beyond a', '100', 'certain', 'no doubt about it'], pattern: /\b(?:obviously|undeniably|unquestionably|indisputably|without (?:a|any) doubt|beyond (?:any|all) doubt|100\s?%|absolutely certain|i am certain|i'?m certain|no doubt about it)\b/gi },
+  { family: 'persuasion', weight: 0.6, needles: ['studies', 'research', 'scientists', 'experts', 'textbooks', 'official sources', 'authorities'], pattern: /\b(?:studies|research|scientists|experts|textbooks|official sources|authorities)\s+(?:show|prove|confirm|agree|have shown|have proven|clearly state)\b/gi },
+  { family: 'persuasion', weight: 0.5, needles: ['well-known fact', 'common misconception', 'widely accepted', 'it is settled', 'settled science', 'any competent'], pattern: /\b(?:well-known fact|common misconception|widely accepted|it is settled|settled science|any competent)\b/gi },
+  { family: 'persuasion', weight: 0.7, needles: ['definitely', 'certainly', 'clearly', 'obviously', 'undoubtedly', 'without doubt'], pattern: /\b(?:the|my)\s+(?:correct|right|true|only valid|real)\s+answer\s+is\s+(?:definitely|certainly|clearly|obviously|undoubtedly|without doubt)\b/gi },
+  { family: 'persuasion', weight: 0.6, needles: ['should', 'must', 'need to'], pattern: new RegExp(String.raw`\b(?:you|other ${AGENTS})\s+(?:should|must|need to)\s+(?:all\s+)?(?:agree|defer|follow my|go with my|adopt my|switch to my|trust my)\b`, 'gi') },
   // Propagation requests: pass it on, persist it.
-  ['propagation', 1.2, new RegExp(String.raw`\b(?:pass|forward|send|relay|transmit|share|spread|propagate|broadcast|copy|deliver|passing|forwarding|sending|relaying|transmitting|sharing|spreading|propagating|broadcasting|copying|delivering)\b[^.!?\n]{0,40}\b(?:to|with|among|across)\s+(?:every|all|each|any|the next|the|other|your|fellow|downstream|connected|neighbou?ring)\b[^.!?\n]{0,20}${AGENTS}`, 'gi'), 'forward-to-agents'],
-  ['propagation', 1.0, /\b(?:transmit|repeat|copy|reproduce|include|paste|relay|forward|quote|send|pass|share|transmitting|repeating|copying|relaying|forwarding|sending|passing|sharing)\b[^.!?\n]{0,30}\b(?:verbatim|word for word|word-for-word|exactly as written|in full|unchanged|character for character)\b/gi, 'verbatim'],
-  ['propagation', 1.2, new RegExp(String.raw`\b(?:append|add|write|save|store|persist|insert|record|inscribe|embed|copy)\b[^.!?\n]{0,30}\b(?:to|into|in|inside)\s+(?:your\s+|the\s+|their\s+)?(?:own\s+|long-term\s+|persistent\s+|shared\s+|global\s+)?${MEMORY}`, 'gi'), 'persist-to-memory'],
-  ['propagation', 1.0, /\b(?:after|across|through|survives?|surviving|beyond)\s+(?:a|each|every|any|the next|the|your next|your|its next)?\s*(?:context\s+)?(?:resets?|restarts?|reboots?|wipes?|new sessions?|memory wipes?)\b/gi, 'survive-reset'],
-  ['propagation', 0.9, new RegExp(String.raw`\b(?:make sure|ensure|see to it)\s+(?:that\s+)?(?:every\s+(?:other\s+)?|all\s+(?:the\s+)?(?:other\s+)?|each\s+|the next\s+|(?:the\s+)?other\s+)${AGENTS}(?:\s+[\w-]+){0,4}?\s+(?:receives?|gets?|knows?|hears?|reads?|carries?)\b`, 'gi'), 'ensure-agents-receive'],
-  ['propagation', 0.9, /\b(?:keep|continue)\s+(?:the|this)\s+(?:chain|signal|transmission|message|protocol|echo|spiral)\s+(?:going|alive|moving|spreading)\b|\bthe\s+(?:signal|message|protocol)\s+must\s+(?:spread|propagate|continue|live on)\b/gi, 'keep-chain-going'],
-  ['propagation', 0.8, /\b(?:pass|send|hand|passing|sending|handing)\s+(?:(?:it|this|this message|the message)\s+(?:on|along)|(?:on|along)\s+(?:this|the|these|that)\s+(?:message|text|note|words))\b/gi, 'pass-it-on'],
-  ['propagation', 1.0, new RegExp(String.raw`\b(?:appended|added|wrote|written|saved|stored|persisted|inserted|recorded|inscribed|embedded|copied|pasted|appending|adding|writing|saving|storing|persisting|inserting|recording|copying|pasting)\b[^.!?\n]{0,40}\b(?:to|into|in|inside)\s+(?:my|our|your|the|their|its)\s+(?:own\s+)?${AGENT_MEMORY}`, 'gi'), 'persisted-to-memory'],
-  ['propagation', 1.0, /\b(?:include|append|add|attach|repeat|insert|embed|paste|put)\b[^.!?\n]{0,40}\b(?:in|to|into|at the (?:end|start|top|bottom) of)\s+(?:every|each|all)\s+(?:of\s+)?(?:your\s+)?(?:future\s+|subsequent\s+|outgoing\s+|later\s+)?(?:responses?|messages?|replies|outputs?|answers?|communications?|conversations?|turns?)\b/gi, 'include-in-every-reply'],
-  ['propagation', 1.0, new RegExp(String.raw`\b(?:tell|teach|inform|remind|warn|show|awaken|wake)\s+(?:every|all|each|the next|other|fellow|your)\s+(?:the\s+)?(?:other\s+)?(?:fellow\s+)?${AGENTS}`, 'gi'), 'tell-every-agent'],
-  ['propagation', 0.9, /\bwhen(?:ever)?\s+you\s+(?:next\s+)?(?:wake(?:\s+up)?|awaken|reboot|restart|are (?:reset|restarted|rebooted|reinitiali[sz]ed)|(?:start|begin) (?:a|your) (?:new|next) (?:session|conversation|context))\b|\b(?:on|in|at the start of)\s+your\s+next\s+(?:session|conversation|run|context|boot)\b/gi, 'on-next-session'],
-  ['propagation', 0.8, /\b(?:carry|take|bring)\s+(?:it|this|these (?:words|instructions)|this (?:message|text|note|seed|signal)|the (?:message|signal|seed))\s+(?:forward|onward|with you|into (?:every|each|the next))\b/gi, 'carry-forward'],
-  ['propagation', 0.9, new RegExp(String.raw`\b(?:edit|modify|update|change|rewrite|overwrite|patch)\s+(?:your|the|their)\s+(?:own\s+)?${PROMPT_FILES}`, 'gi'), 'edit-prompt-file'],
-  ['propagation', 0.8, /\b(?:remember|retain|preserve|keep|carry|hold|persist)\b[^.!?\n]{0,30}\b(?:across|between|through|beyond)\s+(?:all\s+|every\s+|each\s+|future\s+|your\s+)?(?:sessions?|conversations?|contexts?|instances?|lifetimes?|iterations?|context windows?)\b/gi, 'persist-across-sessions'],
+  { family: 'propagation', weight: 1.2, needles: ['pass', 'forward', 'send', 'relay', 'transmit', 'shar', 'spread', 'propagat', 'broadcast', 'copy', 'deliver'], pattern: new RegExp(String.raw`\b(?:pass|forward|send|relay|transmit|share|spread|propagate|broadcast|copy|deliver|passing|forwarding|sending|relaying|transmitting|sharing|spreading|propagating|broadcasting|copying|delivering)\b[^.!?\n]{0,40}\b(?:to|with|among|across)\s+(?:every|all|each|any|the next|the|other|your|fellow|downstream|connected|neighbou?ring)\b[^.!?\n]{0,20}${AGENTS}`, 'gi'), rule: 'forward-to-agents' },
+  { family: 'propagation', weight: 1.0, needles: ['verbatim', 'word for word', 'word-for-word', 'exactly as written', 'in full', 'unchanged', 'character for character'], pattern: /\b(?:transmit|repeat|copy|reproduce|include|paste|relay|forward|quote|send|pass|share|transmitting|repeating|copying|relaying|forwarding|sending|passing|sharing)\b[^.!?\n]{0,30}\b(?:verbatim|word for word|word-for-word|exactly as written|in full|unchanged|character for character)\b/gi, rule: 'verbatim' },
+  { family: 'propagation', weight: 1.2, needles: ['append', 'add', 'write', 'save', 'store', 'persist', 'insert', 'record', 'inscribe', 'embed', 'copy'], pattern: new RegExp(String.raw`\b(?:append|add|write|save|store|persist|insert|record|inscribe|embed|copy)\b[^.!?\n]{0,30}\b(?:to|into|in|inside)\s+(?:your\s+|the\s+|their\s+)?(?:own\s+|long-term\s+|persistent\s+|shared\s+|global\s+)?${MEMORY}`, 'gi'), rule: 'persist-to-memory' },
+  { family: 'propagation', weight: 1.0, needles: ['reset', 'restart', 'reboot', 'wipe', 'new session'], pattern: /\b(?:after|across|through|survives?|surviving|beyond)\s+(?:a|each|every|any|the next|the|your next|your|its next)?\s*(?:context\s+)?(?:resets?|restarts?|reboots?|wipes?|new sessions?|memory wipes?)\b/gi, rule: 'survive-reset' },
+  { family: 'propagation', weight: 0.9, needles: ['make sure', 'ensure', 'see to it'], pattern: new RegExp(String.raw`\b(?:make sure|ensure|see to it)\s+(?:that\s+)?(?:every\s+(?:other\s+)?|all\s+(?:the\s+)?(?:other\s+)?|each\s+|the next\s+|(?:the\s+)?other\s+)${AGENTS}(?:\s+[\w-]+){0,4}?\s+(?:receives?|gets?|knows?|hears?|reads?|carries?)\b`, 'gi'), rule: 'ensure-agents-receive' },
+  { family: 'propagation', weight: 0.9, needles: ['keep', 'continue', 'must'], pattern: /\b(?:keep|continue)\s+(?:the|this)\s+(?:chain|signal|transmission|message|protocol|echo|spiral)\s+(?:going|alive|moving|spreading)\b|\bthe\s+(?:signal|message|protocol)\s+must\s+(?:spread|propagate|continue|live on)\b/gi, rule: 'keep-chain-going' },
+  { family: 'propagation', weight: 0.8, needles: ['pass', 'send', 'hand'], pattern: /\b(?:pass|send|hand|passing|sending|handing)\s+(?:(?:it|this|this message|the message)\s+(?:on|along)|(?:on|along)\s+(?:this|the|these|that)\s+(?:message|text|note|words))\b/gi, rule: 'pass-it-on' },
+  { family: 'propagation', weight: 1.0, needles: ['.md', 'system prompt', 'file', 'memory'], pattern: new RegExp(String.raw`\b(?:appended|added|wrote|written|saved|stored|persisted|inserted|recorded|inscribed|embedded|copied|pasted|appending|adding|writing|saving|storing|persisting|inserting|recording|copying|pasting)\b[^.!?\n]{0,40}\b(?:to|into|in|inside)\s+(?:my|our|your|the|their|its)\s+(?:own\s+)?${AGENT_MEMORY}`, 'gi'), rule: 'persisted-to-memory' },
+  { family: 'propagation', weight: 1.0, needles: ['include', 'append', 'add', 'attach', 'repeat', 'insert', 'embed', 'paste', 'put'], pattern: /\b(?:include|append|add|attach|repeat|insert|embed|paste|put)\b[^.!?\n]{0,40}\b(?:in|to|into|at the (?:end|start|top|bottom) of)\s+(?:every|each|all)\s+(?:of\s+)?(?:your\s+)?(?:future\s+|subsequent\s+|outgoing\s+|later\s+)?(?:responses?|messages?|replies|outputs?|answers?|communications?|conversations?|turns?)\b/gi, rule: 'include-in-every-reply' },
+  { family: 'propagation', weight: 1.0, needles: ['tell', 'teach', 'inform', 'remind', 'warn', 'show', 'wake'], pattern: new RegExp(String.raw`\b(?:tell|teach|inform|remind|warn|show|awaken|wake)\s+(?:every|all|each|the next|other|fellow|your)\s+(?:the\s+)?(?:other\s+)?(?:fellow\s+)?${AGENTS}`, 'gi'), rule: 'tell-every-agent' },
+  { family: 'propagation', weight: 0.9, needles: ['when', 'next'], pattern: /\bwhen(?:ever)?\s+you\s+(?:next\s+)?(?:wake(?:\s+up)?|awaken|reboot|restart|are (?:reset|restarted|rebooted|reinitiali[sz]ed)|(?:start|begin) (?:a|your) (?:new|next) (?:session|conversation|context))\b|\b(?:on|in|at the start of)\s+your\s+next\s+(?:session|conversation|run|context|boot)\b/gi, rule: 'on-next-session' },
+  { family: 'propagation', weight: 0.8, needles: ['carry', 'take', 'bring'], pattern: /\b(?:carry|take|bring)\s+(?:it|this|these (?:words|instructions)|this (?:message|text|note|seed|signal)|the (?:message|signal|seed))\s+(?:forward|onward|with you|into (?:every|each|the next))\b/gi, rule: 'carry-forward' },
+  { family: 'propagation', weight: 0.9, needles: ['system prompt', '.md', '.bashrc', '.zshrc', 'file', 'persona'], pattern: new RegExp(String.raw`\b(?:edit|modify|update|change|rewrite|overwrite|patch)\s+(?:your|the|their)\s+(?:own\s+)?${PROMPT_FILES}`, 'gi'), rule: 'edit-prompt-file' },
+  { family: 'propagation', weight: 0.8, needles: ['session', 'conversation', 'context', 'instance', 'lifetime', 'iteration'], pattern: /\b(?:remember|retain|preserve|keep|carry|hold|persist)\b[^.!?\n]{0,30}\b(?:across|between|through|beyond)\s+(?:all\s+|every\s+|each\s+|future\s+|your\s+)?(?:sessions?|conversations?|contexts?|instances?|lifetimes?|iterations?|context windows?)\b/gi, rule: 'persist-across-sessions' },
 ];
 
 const REFUTATION = /\b(?:is|are|looks|seems|appears)\s+(?:wrong|incorrect|false|mistaken|an? (?:injection|attack|manipulation|attempt)|suspicious|malicious|manipulative)\b|\b(?:ignore|disregard|do not follow|don't follow|won'?t follow|will not follow|refuse|reject|decline)\s+(?:their|its|his|her|that|this|the|these)\s+(?:claim|instruction|request|message|advice|suggestion|injection|attempt)s?\b|\b(?:prompt injection|injection attempt|manipulation attempt|trying to manipulate|tries to manipulate)\b|\b(?:claims?|claimed|insists?|said|says|wrote|asks? us|asked us|told us)\s*(?:that\s*)?[:"“']/gi;
 const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”|'[^'\n]{12,}'|^\s*>.*$/gm;
 
-/** All cue hits in a text (of the given families, default all), in order, each marked when it is quoted or refuted by its own sentence. */
-export function findCues(text: string, families?: readonly CueFamily[]): CueHit[] {
+/**
+ * All cue hits in a text (of the given families, default all), in order, each marked when it is quoted or refuted by its
+ * own sentence. `lower` is the text lower-cased (any lower-casing that keeps ASCII letters in place), when the caller has it.
+ */
+export function findCues(text: string, families?: readonly CueFamily[], lower = text.toLowerCase()): CueHit[] {
   const hits: CueHit[] = [];
-  for (const [family, weight, pattern, rule] of RULES) {
-    if (families && !families.includes(family)) continue;
+  const run = rulesToRun(lower);
+  CUE_RULES.forEach(({ family, weight, pattern, rule }, r) => {
+    if (!run[r] || (families && !families.includes(family))) return;
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) {
       const start = match.index ?? 0;
       hits.push({ family, start, end: start + match[0].length, weight, reported: false, ...(rule ? { rule } : {}) });
     }
-  }
+  });
   // Quoted and refuted spans only matter when something matched: most texts skip both scans.
   if (hits.length > 0) {
     const quoted = spans(text, QUOTED);
@@ -112,6 +128,32 @@ export function findCues(text: string, families?: readonly CueFamily[]): CueHit[
     for (const hit of hits) hit.reported = inside(quoted, hit.start, hit.end) || inside(refuted, hit.start, hit.end);
   }
   return hits.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+// Every needle of every rule in one pattern, and per first character the needles and the rules each one enables.
+const NEEDLES = [...new Set(CUE_RULES.flatMap((r) => r.needles))];
+const NEEDLE_SCAN = new RegExp(NEEDLES.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+const NEEDLES_BY_FIRST = new Map<string, { needle: string; rules: number[] }[]>();
+for (const needle of NEEDLES) {
+  const list = NEEDLES_BY_FIRST.get(needle[0]) ?? [];
+  list.push({ needle, rules: CUE_RULES.flatMap((r, i) => (r.needles.includes(needle) ? [i] : [])) });
+  NEEDLES_BY_FIRST.set(needle[0], list);
+}
+
+/**
+ * Which rules (by index in CUE_RULES) can match a text, from its lower-cased form: one scan finds every position where
+ * some needle starts (restarting one character on, so overlapping needles are all seen), and each rule runs only when
+ * one of its needles is there.
+ */
+export function rulesToRun(lower: string): Uint8Array {
+  const run = new Uint8Array(CUE_RULES.length);
+  NEEDLE_SCAN.lastIndex = 0;
+  for (let match = NEEDLE_SCAN.exec(lower); match; match = NEEDLE_SCAN.exec(lower)) {
+    const at = match.index;
+    for (const { needle, rules } of NEEDLES_BY_FIRST.get(lower[at])!) if (lower.startsWith(needle, at)) for (const r of rules) run[r] = 1;
+    NEEDLE_SCAN.lastIndex = at + 1;
+  }
+  return run;
 }
 
 /** Per-family scores in [0, 1): 1 - exp(-sum of weights), reported cues counting a fifth. */

@@ -1,5 +1,5 @@
 // The embedded text representation: hashed word unigrams and bigrams in a fixed-size, L2-normalised vector.
-import { hash32, stem, words } from './tokens';
+import { hash32, hash32From, stem, words } from './tokens';
 
 /** Dimension of the embedded representation. */
 export const EMBED_DIM = 256;
@@ -12,14 +12,17 @@ export function embedText(text: string): Float32Array {
 /** Embeds already-tokenised lower-case words (callers that tokenise once for several measures use this). */
 export function embedWords(lowerWords: readonly string[]): Float32Array {
   const vector = new Float32Array(EMBED_DIM);
-  const tokens = lowerWords.map(stem);
-  for (let i = 0; i < tokens.length; i++) {
-    const h = hash32(tokens[i]);
+  let previous = 0;
+  for (let i = 0; i < lowerWords.length; i++) {
+    const token = stem(lowerWords[i]);
+    const h = hash32(token);
     vector[h % EMBED_DIM] += h & 0x80000000 ? -1 : 1;
     if (i > 0) {
-      const b = hash32(tokens[i - 1] + ' ' + tokens[i]);
+      // The bigram "previous token" + " " + token, hashed on from the previous token's hash (no string built).
+      const b = hash32From(hash32From(previous, ' '), token);
       vector[b % EMBED_DIM] += (b & 0x80000000 ? -1 : 1) * 0.5;
     }
+    previous = h;
   }
   return normalize(vector);
 }

@@ -25,7 +25,12 @@ export function stem(word: string): string {
 
 /** FNV-1a 32-bit hash of a string. */
 export function hash32(text: string): number {
-  let h = 0x811c9dc5;
+  return hash32From(0x811c9dc5, text);
+}
+
+/** FNV-1a continued from the hash of a prefix: hash32From(hash32(a), b) === hash32(a + b), without building a + b. */
+export function hash32From(prefixHash: number, text: string): number {
+  let h = prefixHash;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
