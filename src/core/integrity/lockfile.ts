@@ -7,6 +7,11 @@ import { LOCKFILE_VERSION, type CorruptReason, type FileDigest, type IntegrityFi
 const SRI = /^sha256-[A-Za-z0-9+/]{43}=$/;
 const GIT_BLOB = /^[0-9a-f]{40}$/;
 
+/** An empty path-keyed record without a prototype: a path "__proto__" or "constructor" is an ordinary own key. */
+function pathRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 /** Why a relative path cannot be an entry (absolute, `..`, backslash, drive letter, control characters), else undefined. */
 export function unsafeRelativePath(path: string): string | undefined {
   if (path === '') return 'empty path';
@@ -53,20 +58,20 @@ export function skillTrees(files: Iterable<[string, string]>, skillDirs: Readonl
     list.push([path, integrity]);
     byDir.set(dir, list);
   }
-  const out: Record<string, string> = {};
+  const out = pathRecord<string>();
   for (const dir of [...skillDirs].sort()) out[dir] = treeHash(dir, byDir.get(dir) ?? [], hash);
   return out;
 }
 
 /** Builds the lockfile model from the pinned files' digests (each with its gitBlob) and the skill folders. */
 export function buildLockfile(digests: ReadonlyMap<string, FileDigest>, skillDirs: ReadonlySet<string>, hash: SriHasher = sriSha256): Lockfile {
-  const files: Record<string, LockEntry> = {};
+  const files = pathRecord<LockEntry>();
   for (const path of [...digests.keys()].sort()) {
     const digest = digests.get(path)!;
     files[path] = { gitBlob: digest.gitBlob ?? '', integrity: digest.integrity, size: digest.size };
   }
   const trees = skillTrees(Object.entries(files).map(([path, entry]) => [path, entry.integrity]), skillDirs, hash);
-  const skills: Lockfile['skills'] = {};
+  const skills: Lockfile['skills'] = pathRecord();
   for (const [dir, tree] of Object.entries(trees)) skills[dir] = { tree };
   return { lockfileVersion: LOCKFILE_VERSION, files, skills };
 }
@@ -80,7 +85,7 @@ export function serializeLockfile(lock: Lockfile): string {
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
+  const out = pathRecord<unknown>();
   for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
   return out;
 }
@@ -105,7 +110,7 @@ export function parseLockfile(text: string, lockPath: string, hash: SriHasher = 
   const unknownKey = Object.keys(raw).find((key) => !['lockfileVersion', 'files', 'skills'].includes(key));
   if (unknownKey !== undefined) return corrupt('bad-schema', `unknown top-level key "${unknownKey}"`);
   if (!isObject(raw.files) || !isObject(raw.skills)) return corrupt('bad-schema', '"files" and "skills" must be objects');
-  const files: Record<string, LockEntry> = {};
+  const files = pathRecord<LockEntry>();
   for (const [path, entry] of Object.entries(raw.files)) {
     const unsafe = unsafeRelativePath(path);
     if (unsafe) return corrupt('escapes-root', `entry "${path}": ${unsafe}`, { entry: path });
@@ -129,7 +134,7 @@ export function parseLockfile(text: string, lockPath: string, hash: SriHasher = 
       dirsWithFiles.add(path.slice(0, slash));
     }
   }
-  const skills: Lockfile['skills'] = {};
+  const skills: Lockfile['skills'] = pathRecord();
   for (const [dir, entry] of Object.entries(raw.skills)) {
     const unsafe = unsafeRelativePath(dir);
     if (unsafe) return corrupt('escapes-root', `skill "${dir}": ${unsafe}`, { entry: dir });
