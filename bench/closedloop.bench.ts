@@ -2,8 +2,9 @@
 // the INFA-Guard reference rules and ours, on the same held-out seeds, with bootstrap 95% confidence intervals.
 import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
 import { TOPOLOGIES } from '../src/core/sim/topology';
-import { bootstrapMean, DEFENCES, runClosedLoop, type DefenceName, type EpisodeOutcome } from './lib/closedloop';
+import { bootstrapMean, DEFENCES, type DefenceName, type EpisodeOutcome } from './lib/closedloop';
 import { episodeGrid } from './lib/episodes';
+import { runJobs } from './lib/workers';
 import type { BenchModule, BenchSection } from './types';
 
 const SEED_BASE = 500000;
@@ -17,12 +18,9 @@ const ci = (values: number[]) => {
 const closedLoop: BenchModule = async ({ quick }) => {
   const perCell = quick ? 15 : 200;
   const configs = episodeGrid('heldout', perCell, SEED_BASE);
-  const outcomes = new Map<DefenceName, EpisodeOutcome[]>();
-  for (const defence of DEFENCES) {
-    const list: EpisodeOutcome[] = [];
-    for (const config of configs) list.push(await runClosedLoop(config, defence));
-    outcomes.set(defence, list);
-  }
+  // Each job is one episode under every defence (same seed), run on all cores; results come back in episode order.
+  const perEpisode = await runJobs<EpisodeOutcome[]>(configs.map((config) => ({ kind: 'closedloop', config })));
+  const outcomes = new Map<DefenceName, EpisodeOutcome[]>(DEFENCES.map((defence, d) => [defence, perEpisode.map((o) => o[d])]));
   const select = (defence: DefenceName, keep: (i: number) => boolean) => outcomes.get(defence)!.filter((_, i) => keep(i));
 
   const cellRows: BenchSection['rows'] = [];

@@ -2,7 +2,9 @@
 // infected, benign false-positive rate, source hit@1 and AUROC of P_atk / P_inf, per topology and per attack family.
 import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
 import { TOPOLOGIES } from '../src/core/sim/topology';
-import { detectionReport, episodeGrid, type DetectionReport } from './lib/episodes';
+import type { EpisodeConfig } from '../src/core/sim/simulate';
+import { episodeGrid, poolDetections, type DetectionReport, type EpisodeDetection } from './lib/episodes';
+import { runJobs } from './lib/workers';
 import type { BenchModule, BenchSection } from './types';
 
 const HELDOUT_SEED = 700000;
@@ -30,13 +32,19 @@ function row(name: string, report: DetectionReport): BenchSection['rows'][number
 const detection: BenchModule = async ({ quick }) => {
   const perCell = quick ? 8 : 50;
   const heldout = episodeGrid('heldout', perCell, HELDOUT_SEED);
+  const heldin = episodeGrid('train', Math.max(4, perCell / 5), HELDIN_SEED).map((c) => ({ ...c, attackers: 3 }));
+  const cleanRuns = episodeGrid('heldout', perCell, HELDOUT_SEED + 50000, ['none']);
+  // Every episode is analysed once (on all cores); the slices pool the per-episode results.
+  const results = await runJobs<EpisodeDetection>([...heldout, ...heldin, ...cleanRuns].map((config) => ({ kind: 'detection', config })));
+  const heldoutResults = results.slice(0, heldout.length);
+  const slice = (keep: (c: EpisodeConfig) => boolean) => poolDetections(heldoutResults.filter((_, i) => keep(heldout[i])));
   const rows: BenchSection['rows'] = [];
-  const all = await detectionReport(heldout);
+  const all = poolDetections(heldoutResults);
   rows.push(row('held-out, all', all));
-  rows.push(row('held-in (train split), all', await detectionReport(episodeGrid('train', Math.max(4, perCell / 5), HELDIN_SEED).map((c) => ({ ...c, attackers: 3 })))));
-  for (const topology of TOPOLOGIES) rows.push(row(`topology ${topology}`, await detectionReport(heldout.filter((c) => c.topology === topology))));
-  for (const family of ATTACK_FAMILIES) rows.push(row(`family ${family}`, await detectionReport(heldout.filter((c) => c.family === family))));
-  const clean = await detectionReport(episodeGrid('heldout', perCell, HELDOUT_SEED + 50000, ['none']));
+  rows.push(row('held-in (train split), all', poolDetections(results.slice(heldout.length, heldout.length + heldin.length))));
+  for (const topology of TOPOLOGIES) rows.push(row(`topology ${topology}`, slice((c) => c.topology === topology)));
+  for (const family of ATTACK_FAMILIES) rows.push(row(`family ${family}`, slice((c) => c.family === family)));
+  const clean = poolDetections(results.slice(heldout.length + heldin.length));
   // No attacker or infected exists in a clean run: only the false-positive rate means anything there.
   const cleanRow = row('no attack (clean runs)', clean);
   for (const key of ['atk P', 'atk R', 'atk F1', 'inf P', 'inf R', 'inf F1']) cleanRow[key] = null;

@@ -20,6 +20,8 @@ export interface EpisodeOutcome {
 function guardConfig(defence: DefenceName): ProjectConfig {
   const config = defaultConfig();
   if (defence === 'reference') config.guard.pullInFloor = 0;
+  // The defences act on the guard's categories and remediation; the propagation monitor's alerts play no part.
+  config.sections.monitor = { signals: { viralPersona: false, propagation: false, propagationRequest: false, verbatimSpread: false } };
   return config;
 }
 

@@ -40,41 +40,49 @@ export interface DetectionReport {
   aurocInf: number | null;
 }
 
+/** What one episode contributes to a detection report (plain data: it crosses worker threads). */
+export interface EpisodeDetection {
+  evaluation: Evaluation;
+  pAtk: number[];
+  pInf: number[];
+  truth: string[];
+  /** Whether the top source is a true attacker; null when the episode has no attacker. */
+  sourceHit: boolean | null;
+}
+
+/** Runs the guard on one episode's trace. */
+export async function episodeDetection(episodeConfig: EpisodeConfig, options: { weights?: DualHeadWeights; config?: ProjectConfig } = {}): Promise<EpisodeDetection> {
+  const model = buildRunModel(simulate(episodeConfig).trace());
+  const analysis = await analyzeRun(model, { config: options.config ?? defaultConfig(), scorer: options.weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns), options.weights) : undefined });
+  const last = model.rounds - 1;
+  const truth = model.labels!.map((row) => row[last] ?? 'benign');
+  return {
+    evaluation: analysis.evaluation!,
+    pAtk: analysis.agents.map((a) => a.pAtk),
+    pInf: analysis.agents.map((a) => a.pInf),
+    truth,
+    sourceHit: truth.includes('attacker') ? analysis.sources.length > 0 && truth[model.index.get(analysis.sources[0])!] === 'attacker' : null,
+  };
+}
+
+/** Pools per-episode results into one report. */
+export function poolDetections(episodes: EpisodeDetection[]): DetectionReport {
+  const withSource = episodes.filter((e) => e.sourceHit !== null);
+  const truth = episodes.flatMap((e) => e.truth);
+  return {
+    episodes: episodes.length,
+    evaluation: poolEvaluations(episodes.map((e) => e.evaluation)),
+    sourceHit1: withSource.length === 0 ? null : withSource.filter((e) => e.sourceHit).length / withSource.length,
+    aurocAtk: auroc(episodes.flatMap((e) => e.pAtk), truth.map((t) => t === 'attacker')),
+    aurocInf: auroc(episodes.flatMap((e) => e.pInf), truth.map((t) => t === 'infected')),
+  };
+}
+
 /** Runs the guard on each episode's trace and pools the figures. */
 export async function detectionReport(configs: EpisodeConfig[], options: { weights?: DualHeadWeights; config?: ProjectConfig } = {}): Promise<DetectionReport> {
-  const config = options.config ?? defaultConfig();
-  const evaluations: Evaluation[] = [];
-  const pAtk: number[] = [];
-  const pInf: number[] = [];
-  const isAtk: boolean[] = [];
-  const isInf: boolean[] = [];
-  let sourceEpisodes = 0;
-  let sourceHits = 0;
-  for (const episodeConfig of configs) {
-    const trace = simulate(episodeConfig).trace();
-    const model = buildRunModel(trace);
-    const analysis = await analyzeRun(model, { config, scorer: options.weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns), options.weights) : undefined });
-    evaluations.push(analysis.evaluation!);
-    const last = model.rounds - 1;
-    const truth = model.labels!.map((row) => row[last] ?? 'benign');
-    analysis.agents.forEach((agent, i) => {
-      pAtk.push(agent.pAtk);
-      pInf.push(agent.pInf);
-      isAtk.push(truth[i] === 'attacker');
-      isInf.push(truth[i] === 'infected');
-    });
-    if (truth.includes('attacker')) {
-      sourceEpisodes++;
-      if (analysis.sources.length > 0 && truth[model.index.get(analysis.sources[0])!] === 'attacker') sourceHits++;
-    }
-  }
-  return {
-    episodes: configs.length,
-    evaluation: poolEvaluations(evaluations),
-    sourceHit1: sourceEpisodes === 0 ? null : sourceHits / sourceEpisodes,
-    aurocAtk: auroc(pAtk, isAtk),
-    aurocInf: auroc(pInf, isInf),
-  };
+  const episodes: EpisodeDetection[] = [];
+  for (const episodeConfig of configs) episodes.push(await episodeDetection(episodeConfig, options));
+  return poolDetections(episodes);
 }
 
 /** One-line summary of a report for logs. */

@@ -12,7 +12,7 @@ import { buildRunModel } from './model';
 import { planRemediation } from './remediation';
 import { applyTopologicalConstraints } from './rules';
 import { inferSourcesAndPaths } from './sources';
-import { resolveMonitorConfig } from '../monitor/config';
+import { resolveMonitorConfig, type MonitorConfig } from '../monitor/config';
 import { monitorRun } from '../monitor/monitor';
 import type { AgentRound, Analysis, HeadScores, RehabFilter, RunModel, Scorer } from './types';
 
@@ -131,8 +131,19 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
     remediation,
     ...(model.labels ? { evaluation: evaluate(finalCategories, model.labels.map((row) => row[last] ?? 'benign')) } : {}),
     warnings: model.warnings.map((w) => ({ ...w })),
-    alerts: monitorRun(model, resolveMonitorConfig(config.sections.monitor)),
+    alerts: monitorRun(model, monitorConfigOf(config.sections.monitor)),
   };
+}
+
+// Compiling the monitor's vocabulary costs milliseconds: runs analysed one after another (online, round by round, or a
+// benchmark's thousands of episodes) with the same "monitor" section share one compiled config.
+let monitorMemo: { key: string; config: MonitorConfig } | undefined;
+
+/** The compiled monitor config of a raw "monitor" section, reused while the section stays the same. */
+function monitorConfigOf(raw: unknown): MonitorConfig {
+  const key = JSON.stringify(raw) ?? '';
+  if (monitorMemo?.key !== key) monitorMemo = { key, config: resolveMonitorConfig(raw) };
+  return monitorMemo.config;
 }
 
 /** Each agent's answer in round k (carrying its last output forward when silent). */
