@@ -65,15 +65,35 @@ const closedLoop: BenchModule = async ({ quick }) => {
       if (defence === 'ours') figures[`${topology}.ours.cut`] = pct(cut);
     }
   }
+  // Ours minus the reference on the same episodes (paired): how far apart the two really are, beyond the seeds' noise.
+  const pairedRows: BenchSection['rows'] = [];
+  const paired = new Map<string, { mdsr: ReturnType<typeof bootstrapMean>; asr: ReturnType<typeof bootstrapMean> }>();
+  for (const topology of [...TOPOLOGIES, 'all'] as const) {
+    const inTopology = (i: number) => topology === 'all' || configs[i].topology === topology;
+    const ours = select('ours', inTopology);
+    const reference = select('reference', inTopology);
+    const mdsr = bootstrapMean(ours.map((o, i) => o.mdsr - reference[i].mdsr));
+    const asr = bootstrapMean(ours.map((o, i) => o.asr[3] - reference[i].asr[3]));
+    paired.set(topology, { mdsr, asr });
+    const span = (b: ReturnType<typeof bootstrapMean>) => `${pct(b.mean).toFixed(1)} [${pct(b.lo).toFixed(1)}, ${pct(b.hi).toFixed(1)}]`;
+    pairedRows.push({ topology, 'MDSR@3 ours - reference, points [95% CI]': span(mdsr), 'ASR@3 ours - reference, points [95% CI]': span(asr), 'episodes where MDSR@3 differs': ours.filter((o, i) => o.mdsr !== reference[i].mdsr).length });
+    figures[`${topology}.oursMinusReference.mdsr3`] = pct(mdsr.mean);
+  }
   const notes = TOPOLOGIES.map((t) => {
     const cut = figures[`${t}.ours.cut`] as number;
     const mdsrOk = (figures[`${t}.ours.mdsr3`] as number) >= (figures[`${t}.reference.mdsr3`] as number);
+    const { mdsr } = paired.get(t)!;
+    const mdsrNote = mdsrOk ? 'met' : mdsr.hi >= 0 ? `NOT met (ours - reference ${pct(mdsr.mean).toFixed(1)} points, 95% CI [${pct(mdsr.lo).toFixed(1)}, ${pct(mdsr.hi).toFixed(1)}] holds 0)` : 'NOT met';
     const beatsEdgeCut = (figures[`${t}.ours.asr3`] as number) < (figures[`${t}.edge-cut.asr3`] as number);
-    return `${t}: ASR@3 cut ${cut}% (target >= 70%: ${cut >= 70 ? 'met' : 'NOT met'}); MDSR@3 >= reference: ${mdsrOk ? 'met' : 'NOT met'}; ASR@3 below edge-cut: ${beatsEdgeCut ? 'met' : 'NOT met'}`;
+    return `${t}: ASR@3 cut ${cut}% (target >= 70%: ${cut >= 70 ? 'met' : 'NOT met'}); MDSR@3 >= reference: ${mdsrNote}; ASR@3 below edge-cut: ${beatsEdgeCut ? 'met' : 'NOT met'}`;
   });
+  notes.push(
+    'The reference rules are ours with pullInFloor 0: they also pull in neighbours whose scores are near 0. In the closed loop some of those are honestly wrong benign agents (hard negatives) that the replacement donor then answers right, which lifts MDSR; the detection section shows what those pull-ins cost in false positives and source hit@1.',
+  );
   notes.push('ASR@0 is the share of benign agents wrong before any communication (hard negatives that start wrong); no defence can push ASR below the agents that stay honestly wrong.');
   return [
     { title: `Closed loop by topology (held-out, ${perCell} episodes per topology x family, 8 agents, 3 attackers, 3 rounds)`, rows: topologyRows, figures, notes },
+    { title: 'Closed loop: ours minus the reference rules, paired on the same episodes (bootstrap 95% CI)', rows: pairedRows, figures: {} },
     { title: 'Closed loop per topology x attack family', rows: cellRows, figures: {} },
   ];
 };
