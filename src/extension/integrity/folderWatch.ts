@@ -58,12 +58,19 @@ export class FolderIntegrity implements vscode.Disposable {
     this.watcher.on('error', (error) => this.output.warn(`Skill integrity watcher (${this.root.name}): ${String(error)}`));
   }
 
-  /** Queues a changed path (cheap: a set insert and a timer reset, so 2,000 events never block the editor). */
+  /**
+   * Queues a changed path (cheap: a set insert and a timer reset, so 2,000 events never block the editor). The first
+   * event after a quiet spell (a save) is verified at once; the rest of a burst waits for the debounce.
+   */
   queue(file: string): void {
     this.generation++;
     this.pending.add(file);
+    const quiet = !this.timer && !this.running;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, quiet ? 0 : DEBOUNCE_MS);
   }
 
   /** Re-verifies a file the editor just saved at once, without waiting for the watcher's event and debounce. */
