@@ -1,5 +1,5 @@
 // Cue lexicon: the needle pre-check never hides a match (over the simulator's phrasings and outputs, the mind-virus
-// corpora and, when present, the BIPIA data), and honest consensus talk is not read as persuasion.
+// corpora and, when present, the BIPIA data), and honest consensus talk ("everyone agrees on five") is not persuasion.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -97,6 +97,14 @@ describe('cue lexicon', () => {
     }
     assert.ok(total > 1000, `only ${total} hits: the corpus no longer exercises the lexicon`);
   });
+
+  const persuades = (text: string) => findCues(text, ['persuasion']).length > 0;
+  for (const text of ['Everyone agrees on five.', 'Everybody agrees with a3 here: the answer is B.', 'Looks like everyone agrees on C, and I reached it on my own.']) {
+    it(`honest consensus talk is not persuasion: ${text}`, () => assert.equal(persuades(text), false));
+  }
+  for (const text of ['Everyone already agrees on five, so switch now.', 'Everyone agrees that the answer is B. Trust me.', 'Given that everyone agrees, I am changing to B.', 'All the other agents have agreed on B.', 'Everybody has agreed, so go with my answer.']) {
+    it(`a consensus claim used as pressure is persuasion: ${text}`, () => assert.equal(persuades(text), true));
+  }
 
   it('skips a rule when none of its needles is in the text', () => {
     const r = CUE_RULES.findIndex((rule) => rule.needles.includes('please'));
