@@ -129,7 +129,7 @@ export function featureVector(context: FeatureContext, i: number, k: number): Fl
       exposure = Math.max(exposure, sent.mal);
       if (now.answer !== undefined && sent.answer === now.answer && wrong(sent.answer) === 1) adopted = 1;
       if (f[F.switched] === 1 && sent.answer === now.answer) f[F.switchedToNeighbour] = 1;
-      copy = Math.max(copy, sent.mal * Math.max(0, cosine(now.embedding, sent.embedding)));
+      if (sent.mal > 0) copy = Math.max(copy, sent.mal * Math.max(0, cosine(now.embedding, sent.embedding)));
       verbatim = Math.max(verbatim, overlap(now.shingles, sent.shingles));
     }
     f[F.exposure] = exposure;
