@@ -5,7 +5,7 @@ import { compileAnswerPatterns, extractAnswer, normalizeAnswer } from '../text/a
 import type { Category, Trace } from '../trace/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer } from './embeddedScorer';
-import { prepareFeatures } from './features';
+import { prepareFeatures, sharedWordHashes } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -40,7 +40,8 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
   const config = options.config ?? defaultConfig();
   const guard = config.guard;
   const patterns = compileAnswerPatterns(config.answer.patterns);
-  const scorer = options.scorer ? options.scorer(model, patterns) : new EmbeddedScorer(prepareFeatures(model, patterns));
+  const features = options.scorer ? undefined : prepareFeatures(model, patterns);
+  const scorer = options.scorer ? options.scorer(model, patterns) : new EmbeddedScorer(features!);
   const filter = options.filter ?? new EmbeddedFilter();
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
 
@@ -131,7 +132,7 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
     remediation,
     ...(model.labels ? { evaluation: evaluate(finalCategories, model.labels.map((row) => row[last] ?? 'benign')) } : {}),
     warnings: model.warnings.map((w) => ({ ...w })),
-    alerts: monitorRun(model, monitorConfigOf(config.sections.monitor)),
+    alerts: monitorRun(model, monitorConfigOf(config.sections.monitor), features && ((i, k) => sharedWordHashes(features, i, k))),
   };
 }
 

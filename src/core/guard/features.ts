@@ -55,6 +55,8 @@ interface OutputFacts {
   embedding: Float32Array;
   /** Sorted distinct hashes of 8-word shingles. */
   shingles: Uint32Array;
+  /** hash32 of each word, in order; undefined for non-ASCII text, where other tokenisers may split words differently. */
+  wordHashes: Uint32Array | undefined;
 }
 
 /** Precomputed per-agent-per-round facts plus the round-0 consensus answer. */
@@ -70,6 +72,7 @@ const SHINGLE = 8;
 const DIM = EMBED_DIM;
 const REFUTES = /\b(?:injection|manipulat\w*|suspicious|malicious|(?:is|looks|seems|appears) (?:wrong|incorrect|false)|(?:will not|won't|do not|don't|refuse to) follow|reject|decline|ignore (?:that|this|their|its) (?:instruction|request|message))/i;
 const MALICE_ON = 0.5;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Measures every output once (cues, answer, embedding, shingles); silent rounds carry the previous output. */
 export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
@@ -85,6 +88,11 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
   });
   // Round-0 answers vote with weight (1 - malice): a coordinated group of manipulative senders cannot set the consensus.
   return { model, facts, sums: new Array(model.agents.length), consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
+}
+
+/** Word hashes of agent i's round-k output as the features measured them (undefined when not shareable), for the monitor. */
+export function sharedWordHashes(context: FeatureContext, i: number, k: number): Uint32Array | undefined {
+  return context.model.outputs[i][k] === undefined ? undefined : context.facts[i][k].wordHashes;
 }
 
 /** The feature vector of agent i in round k. */
@@ -218,6 +226,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[]): OutputFacts {
     answer: extractAnswer(text, answerPatterns),
     embedding: embedWords(tokens),
     shingles,
+    wordHashes: NON_ASCII.test(text) ? undefined : wordHashes,
   };
 }
 

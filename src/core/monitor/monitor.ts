@@ -6,7 +6,7 @@ import { applyCooldown } from './cooldown';
 import { propagation, type SessionObservation } from './propagation';
 import { propagationRequest } from './propagationRequest';
 import { SIGNALS, type MonitorDocument, type MonitorFinding } from './types';
-import { verbatimSpread } from './verbatimSpread';
+import { verbatimSpread, type WordHashesOf } from './verbatimSpread';
 import { viralPersona } from './viralPersona';
 import { lowerSameLength } from './vocabulary';
 
@@ -19,8 +19,11 @@ export function monitorDocuments(documents: MonitorDocument[], config: MonitorCo
   return finish(findings, config);
 }
 
-/** Monitors a run: every agent's output in every round, propagation across agents by rounds, and verbatim spread along edges. */
-export function monitorRun(model: RunModel, config: MonitorConfig): MonitorFinding[] {
+/**
+ * Monitors a run: every agent's output in every round, propagation across agents by rounds, and verbatim spread along
+ * edges. `known` gives word hashes the guard already computed, so verbatimSpread does not tokenise those outputs again.
+ */
+export function monitorRun(model: RunModel, config: MonitorConfig, known?: WordHashesOf): MonitorFinding[] {
   const findings: MonitorFinding[] = [];
   const observations: SessionObservation[] = [];
   model.agents.forEach((agent, i) => {
@@ -29,7 +32,7 @@ export function monitorRun(model: RunModel, config: MonitorConfig): MonitorFindi
     });
   });
   if (config.signals.propagation) findings.push(...propagation(observations, config.propagationSessions, config.propagationWindowRounds));
-  if (config.signals.verbatimSpread) findings.push(...verbatimSpread(model, config.verbatimMinTokens, config.verbatimMinAgents));
+  if (config.signals.verbatimSpread) findings.push(...verbatimSpread(model, config.verbatimMinTokens, config.verbatimMinAgents, known));
   return finish(findings, config);
 }
 

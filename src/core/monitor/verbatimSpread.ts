@@ -20,10 +20,16 @@ interface Spread {
   signature: string;
 }
 
-/** Runs verbatimSpread over a run: one finding per origin agent and reach, with the longest chain of hops. */
-export function verbatimSpread(model: RunModel, minTokens: number, minAgents: number): MonitorFinding[] {
+/** Word hashes of agent i's round-k output already computed by the caller (as wordHashes below gives them), if any. */
+export type WordHashesOf = (i: number, k: number) => ArrayLike<number> | undefined;
+
+/**
+ * Runs verbatimSpread over a run: one finding per origin agent and reach, with the longest chain of hops. `known` gives
+ * word hashes the guard already computed for an output, so the text is not tokenised twice.
+ */
+export function verbatimSpread(model: RunModel, minTokens: number, minAgents: number, known?: WordHashesOf): MonitorFinding[] {
   // Shingles as 52-bit numbers (two 32-bit word-hash mixes): a 1,000-agent run holds millions of them, so no strings.
-  const hashes = model.outputs.map((row) => row.map((text) => (text === undefined ? undefined : shingleHashes(wordHashes(text), minTokens))));
+  const hashes = model.outputs.map((row, i) => row.map((text, k) => (text === undefined ? undefined : shingleHashes(known?.(i, k) ?? wordHashes(text), minTokens))));
   const excluded = new Set(shingleHashes(wordHashes(model.task?.question ?? ''), minTokens));
   const candidates = copiedAlongEdges(model, hashes, excluded);
   if (candidates.size === 0) return [];
@@ -159,7 +165,7 @@ function wordHashes(text: string): number[] {
 }
 
 /** The hash of every run of n consecutive words, by start position. */
-function shingleHashes(wordHashes: number[], n: number): Float64Array {
+function shingleHashes(wordHashes: ArrayLike<number>, n: number): Float64Array {
   const count = Math.max(0, wordHashes.length - n + 1);
   const out = new Float64Array(count);
   if (count === 0) return out;
