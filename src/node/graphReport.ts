@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Analysis } from '../core/guard/types';
 import { buildGraphViewPayload } from '../core/graphview/payload';
 import { renderReportHtml } from '../core/graphview/reportHtml';
@@ -16,11 +17,16 @@ export const PACKAGE_ROOT = path.resolve(__dirname, '..');
 export const WEBVIEW_SCRIPT = path.join('dist', 'webview.js');
 export const WEBVIEW_STYLE = path.join('media', 'graphview.css');
 
+/** The payload as a report carries it: its JSON, gzipped, in base64. */
+export function encodeReportPayload(payload: GraphViewPayload): string {
+  return gzipSync(JSON.stringify(payload), { level: 6 }).toString('base64');
+}
+
 /** Renders the report HTML for a payload, reading the assets under `root`. */
 export async function reportHtmlFor(payload: GraphViewPayload, root = PACKAGE_ROOT): Promise<string> {
   const [script, css] = await Promise.all([readFile(path.join(root, WEBVIEW_SCRIPT), 'utf8'), readFile(path.join(root, WEBVIEW_STYLE), 'utf8')]);
   // The linked source map comment would point at a file the report does not carry.
-  return renderReportHtml({ script: script.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'), css, payload, nonce: randomBytes(18).toString('base64url') });
+  return renderReportHtml({ script: script.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'), css, title: payload.title, payloadGzipBase64: encodeReportPayload(payload), nonce: randomBytes(18).toString('base64url') });
 }
 
 /** Builds the payload from a trace and its analysis and writes the report to `file`. */

@@ -13,18 +13,14 @@ import { plainLabel } from './text';
 import { CATEGORY_GLYPH, CATEGORY_LABEL } from './wording';
 import { buildViewModel, matchAgents, type ViewModel } from './viewModel';
 
-/** Timing figures the page records (read by the browser tests and the benchmark). */
-export interface ViewMetrics {
-  buildMs: number;
-  firstFrameMs: number;
-  lastRoundUpdateMs: number;
-}
+/** How long the round must stay still before the side panel and lists follow it: scrubbing or playing repaints only
+ * the graph and the scrubber per step, and the text beside them catches up once the user pauses. */
+export const SIDE_SETTLE_MS = 120;
 
 /** The mounted view. */
 export class GraphView {
   readonly model: ViewModel;
   readonly renderer: GraphRenderer;
-  readonly metrics: ViewMetrics = { buildMs: 0, firstFrameMs: 0, lastRoundUpdateMs: 0 };
   private round: number;
   private selected: number | undefined;
   private query: string;
@@ -39,10 +35,10 @@ export class GraphView {
   private readonly graphBox: HTMLElement;
   private readonly status: HTMLElement;
   private cameraTimer: ReturnType<typeof setTimeout> | undefined;
-  private sideFrame: number | undefined;
+  private sideTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposers: (() => void)[] = [];
 
-  constructor(private readonly root: HTMLElement, payload: GraphViewPayload, private readonly bridge: Bridge, started = performance.now()) {
+  constructor(private readonly root: HTMLElement, payload: GraphViewPayload, private readonly bridge: Bridge) {
     this.model = buildViewModel(payload);
     const state = bridge.getState();
     this.round = clampRound(state.round ?? this.model.rounds - 1, this.model.rounds);
@@ -79,7 +75,6 @@ export class GraphView {
     this.scrubber = new Scrubber(this.model, this.round, (k) => this.setRound(k));
     replaceChildren(root, toolbar, el('main', { class: 'body' }, el('div', { class: 'graph-wrap' }, this.graphBox, legend), sidebar), this.scrubber.element);
 
-    const built = performance.now();
     this.matches = this.currentMatches();
     this.renderer = new GraphRenderer(
       this.graphBox,
@@ -91,23 +86,19 @@ export class GraphView {
     if (state.camera) this.renderer.sigma.getCamera().setState(state.camera);
     this.renderer.sigma.getCamera().on('updated', () => this.saveCameraSoon());
     this.showMatchCount();
-    this.metrics.buildMs = built - started;
-    this.metrics.firstFrameMs = performance.now() - started;
     this.refreshSide();
     this.wireEvents();
     this.root.dataset.agents = String(this.model.ids.length);
     this.root.dataset.edges = String(this.renderer.sigma.getGraph().size);
   }
 
-  /** Moves to round k: graph and scrubber now, side panel and lists on the next frame (coalesced while dragging). */
+  /** Moves to round k: graph and scrubber now, side panel and lists once the round settles (see SIDE_SETTLE_MS). */
   setRound(k: number): void {
-    const t0 = performance.now();
     this.round = clampRound(k, this.model.rounds);
     if (this.category !== 'all') this.applyFilter(false);
     this.renderer.setRound(this.round);
     this.scrubber.show(this.round);
     this.root.dataset.round = String(this.round);
-    this.metrics.lastRoundUpdateMs = performance.now() - t0;
     this.refreshSideSoon();
     this.save();
   }
@@ -131,7 +122,7 @@ export class GraphView {
   dispose(): void {
     this.scrubber.stop();
     if (this.cameraTimer) clearTimeout(this.cameraTimer);
-    if (this.sideFrame !== undefined) cancelAnimationFrame(this.sideFrame);
+    if (this.sideTimer) clearTimeout(this.sideTimer);
     for (const dispose of this.disposers) dispose();
     this.renderer.kill();
   }
@@ -147,14 +138,15 @@ export class GraphView {
   }
 
   private refreshSideSoon(): void {
-    if (this.sideFrame !== undefined) return;
-    this.sideFrame = requestAnimationFrame(() => {
-      this.sideFrame = undefined;
+    if (this.sideTimer) clearTimeout(this.sideTimer);
+    this.sideTimer = setTimeout(() => {
+      this.sideTimer = undefined;
       this.refreshSide();
-    });
+    }, SIDE_SETTLE_MS);
   }
 
   private refreshSide(): void {
+    this.details.dataset.round = String(this.round);
     const panelActions: PanelActions = {
       select: (i) => this.select(i, true),
       ...(this.bridge.mode === 'vscode' ? { openLine: (line: number) => this.bridge.post({ type: 'openLine', line }) } : {}),

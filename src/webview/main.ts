@@ -1,6 +1,6 @@
 // Webview entry (browser bundle): mounts the infection-graph view from the host's messages (VS Code) or from the
 // payload inlined in a standalone HTML report. Every message is validated before use.
-import { PAYLOAD_ELEMENT_ID } from '../core/graphview/types';
+import { PAYLOAD_ELEMENT_ID, PAYLOAD_ENCODING } from '../core/graphview/types';
 import { GraphView } from './app';
 import { createBridge } from './bridge';
 import { el, replaceChildren } from './dom';
@@ -18,11 +18,11 @@ const root = document.getElementById('app') ?? document.body.appendChild(el('div
 let view: GraphView | undefined;
 let generation = -1;
 
-function mount(payload: Parameters<typeof isGraphViewPayload>[0], started: number): void {
+function mount(payload: Parameters<typeof isGraphViewPayload>[0]): void {
   if (!isGraphViewPayload(payload)) return showError('The analysis data is malformed; nothing is drawn.');
   view?.dispose();
   try {
-    view = new GraphView(root, payload, bridge, started);
+    view = new GraphView(root, payload, bridge);
     window.agentImmuneView = view;
     root.dataset.state = 'ready';
   } catch (error) {
@@ -35,16 +35,19 @@ function showError(message: string): void {
   replaceChildren(root, el('div', { class: 'fatal', role: 'alert' }, message));
 }
 
+/** Reads a standalone report's payload: base64 text, gunzipped by the browser, then JSON. */
+async function readReportPayload(element: HTMLElement | null): Promise<unknown> {
+  if (!element || element.dataset.encoding !== PAYLOAD_ENCODING) throw new Error('no payload');
+  const bytes = Uint8Array.from(atob(element.textContent ?? ''), (c) => c.charCodeAt(0));
+  const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  return JSON.parse(json);
+}
+
 if (bridge.mode === 'report') {
-  const data = document.getElementById(PAYLOAD_ELEMENT_ID);
-  const started = performance.now();
-  let payload: unknown;
-  try {
-    payload = JSON.parse(data?.textContent ?? 'null');
-  } catch {
-    payload = undefined;
-  }
-  mount(payload, started);
+  readReportPayload(document.getElementById(PAYLOAD_ELEMENT_ID)).then(
+    (payload) => mount(payload),
+    () => showError('The report\'s data is damaged or unreadable; nothing is drawn.'),
+  );
 } else {
   root.dataset.state = 'waiting';
   replaceChildren(root, el('div', { class: 'waiting', role: 'status' }, 'Analysing the trace…'));
@@ -58,7 +61,7 @@ if (bridge.mode === 'report') {
     }
     if (message.generation <= generation) return;
     generation = message.generation;
-    mount(message.payload, performance.now());
+    mount(message.payload);
   });
   bridge.post({ type: 'ready' });
 }

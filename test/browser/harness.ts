@@ -12,6 +12,7 @@ import { renderReportHtml } from '../../src/core/graphview/reportHtml';
 import type { GraphViewPayload } from '../../src/core/graphview/types';
 import { parseTraceText } from '../../src/core/trace/parse';
 import { panelHtml } from '../../src/extension/analyze/panelHtml';
+import { encodeReportPayload } from '../../src/node/graphReport';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const OUTPUT_DIR = path.join(ROOT, 'test-output', 'browser');
@@ -44,6 +45,8 @@ export interface PageServer {
   strayRequests: string[];
   /** Registers a report page at /report/<name>.html. */
   addReport(name: string, payload: GraphViewPayload): void;
+  /** Registers a report page whose payload element holds the given base64 text as is (to damage it). */
+  addEncodedReport(name: string, title: string, payloadGzipBase64: string): void;
   close(): Promise<void>;
 }
 
@@ -75,7 +78,8 @@ export async function startServer(): Promise<PageServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     strayRequests,
-    addReport: (name, payload) => reports.set(name, renderReportHtml({ script, css, payload, nonce: 'reportnonce0123456789' })),
+    addReport: (name, payload) => reports.set(name, renderReportHtml({ script, css, title: payload.title, payloadGzipBase64: encodeReportPayload(payload), nonce: 'reportnonce0123456789' })),
+    addEncodedReport: (name, title, payloadGzipBase64) => reports.set(name, renderReportHtml({ script, css, title, payloadGzipBase64, nonce: 'reportnonce0123456789' })),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

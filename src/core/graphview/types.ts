@@ -30,5 +30,8 @@ export interface GraphViewPayload {
   title: string;
 }
 
-/** The id of the <script type="application/json"> element a standalone report keeps its payload in. */
+/** The id of the <script> data element a standalone report keeps its payload in. */
 export const PAYLOAD_ELEMENT_ID = 'agent-immune-payload';
+
+/** How a report's payload element is encoded: the payload's JSON, gzipped, then base64. */
+export const PAYLOAD_ENCODING = 'gzip-base64';

@@ -3,7 +3,9 @@ import * as assert from 'node:assert/strict';
 import { analyzeTrace } from '../../../src/core/guard/analyze';
 import { computeLayout } from '../../../src/core/graphview/layout';
 import { buildGraphViewPayload, topologyKey } from '../../../src/core/graphview/payload';
-import { jsonForScript, renderReportHtml } from '../../../src/core/graphview/reportHtml';
+import { gunzipSync } from 'node:zlib';
+import { renderReportHtml } from '../../../src/core/graphview/reportHtml';
+import { encodeReportPayload } from '../../../src/node/graphReport';
 import { MAX_OUTPUT_CHARS, PAYLOAD_ELEMENT_ID } from '../../../src/core/graphview/types';
 import { isGraphViewPayload } from '../../../src/webview/protocol';
 import { smallPayload, traceOf } from './fixture';
@@ -49,27 +51,26 @@ describe('graph view payload', () => {
 describe('HTML report', () => {
   const hostile = '</script><script>alert(1)</script><!-- \u2028\u2029 &amp;';
 
-  it('escapes JSON so it cannot close its script element', () => {
-    const json = jsonForScript({ text: hostile });
-    assert.ok(!/[<>&\u2028\u2029]/.test(json));
-    assert.deepEqual(JSON.parse(json), { text: hostile });
-  });
-
   it('inlines script, style and payload under a nonce CSP, with hostile text inert', async () => {
     const payload = await smallPayload();
     payload.title = hostile;
     payload.outputs[0][0] = { text: hostile, truncated: 0, removed: [] };
-    const html = renderReportHtml({ script: 'var s = "</script>";', css: 'a{}</style>', payload, nonce: 'abcdefghijklmnopqrstuv' });
+    const html = renderReportHtml({ script: 'var s = "</script>";', css: 'a{}</style>', title: payload.title, payloadGzipBase64: encodeReportPayload(payload), nonce: 'abcdefghijklmnopqrstuv' });
     assert.equal(html.match(/<\/script>/gi)?.length, 2, 'only the two real closing tags');
     assert.equal(html.match(/<\/style>/gi)?.length, 1);
     assert.match(html, /Content-Security-Policy" content="default-src 'none'; script-src 'nonce-abcdefghijklmnopqrstuv'/);
-    const data = new RegExp(`<script type="application/json" id="${PAYLOAD_ELEMENT_ID}">(.*?)</script>`, 's').exec(html);
+    assert.ok(!html.includes('<script>alert(1)'), 'the hostile title is escaped and the outputs are only inside the encoded payload');
+    const data = new RegExp(`<script type="application/octet-stream" id="${PAYLOAD_ELEMENT_ID}" data-encoding="gzip-base64">([A-Za-z0-9+/=]*)</script>`).exec(html);
     assert.ok(data);
-    assert.equal(JSON.parse(data[1]).outputs[0][0].text, hostile);
+    assert.equal(JSON.parse(gunzipSync(Buffer.from(data[1], 'base64')).toString('utf8')).outputs[0][0].text, hostile);
   });
 
   it('refuses a weak nonce', async () => {
     const payload = await smallPayload();
-    assert.throws(() => renderReportHtml({ script: '', css: '', payload, nonce: 'x"' }));
+    assert.throws(() => renderReportHtml({ script: '', css: '', title: payload.title, payloadGzipBase64: encodeReportPayload(payload), nonce: 'x"' }));
+  });
+
+  it('refuses a payload that is not base64 (it could close its element)', () => {
+    assert.throws(() => renderReportHtml({ script: '', css: '', title: 't', payloadGzipBase64: '</script><script>alert(1)</script>', nonce: 'abcdefghijklmnopqrstuv' }), /base64/);
   });
 });
