@@ -86,7 +86,8 @@ export class GraphView {
     if (state.camera) this.renderer.sigma.getCamera().setState(state.camera);
     this.renderer.sigma.getCamera().on('updated', () => this.saveCameraSoon());
     this.showMatchCount();
-    this.refreshSide();
+    // The graph paints first; the side panel and lists (thousands of elements for a big run) follow right after.
+    requestAnimationFrame(() => this.refreshSideSoon(0));
     this.wireEvents();
     this.root.dataset.agents = String(this.model.ids.length);
     this.root.dataset.edges = String(this.renderer.sigma.getGraph().size);
@@ -137,12 +138,12 @@ export class GraphView {
     this.bridge.post({ type: 'savePng', dataUrl: this.renderer.toPng() });
   }
 
-  private refreshSideSoon(): void {
+  private refreshSideSoon(delayMs = SIDE_SETTLE_MS): void {
     if (this.sideTimer) clearTimeout(this.sideTimer);
     this.sideTimer = setTimeout(() => {
       this.sideTimer = undefined;
       this.refreshSide();
-    }, SIDE_SETTLE_MS);
+    }, delayMs);
   }
 
   private refreshSide(): void {

@@ -38,7 +38,9 @@ function showError(message: string): void {
 /** Reads a standalone report's payload: base64 text, gunzipped by the browser, then JSON. */
 async function readReportPayload(element: HTMLElement | null): Promise<unknown> {
   if (!element || element.dataset.encoding !== PAYLOAD_ENCODING) throw new Error('no payload');
-  const bytes = Uint8Array.from(atob(element.textContent ?? ''), (c) => c.charCodeAt(0));
+  const binary = atob(element.textContent ?? '');
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
   return JSON.parse(json);
 }
