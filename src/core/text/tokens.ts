@@ -17,10 +17,20 @@ export function wordSpans(text: string): { word: string; start: number; end: num
   return result;
 }
 
+// Words repeat (a run of 10,000 outputs has a few thousand distinct ones): stem each once. Bounded, cleared when full.
+const STEM_MEMO_LIMIT = 50_000;
+const stems = new Map<string, string>();
+
 /** Strips common English inflections so "resonating", "resonates", "resonance" meet. */
 export function stem(word: string): string {
   if (word.length <= 4) return word;
-  return word.replace(/(?:ingly|edly|ances?|ences?|ations?|ings?|ers?|ed|es|ly|s)$/u, '') || word;
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    if (stems.size >= STEM_MEMO_LIMIT) stems.clear();
+    stemmed = word.replace(/(?:ingly|edly|ances?|ences?|ations?|ings?|ers?|ed|es|ly|s)$/u, '') || word;
+    stems.set(word, stemmed);
+  }
+  return stemmed;
 }
 
 /** FNV-1a 32-bit hash of a string. */
