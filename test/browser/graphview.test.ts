@@ -86,6 +86,10 @@ describe('infection graph view in chromium', function () {
     const app = page.locator('#app');
     assert.equal(await app.getAttribute('data-agents'), '6');
     assert.equal(await app.getAttribute('data-edges'), '8');
+    // The marks DevTools and the benchmark read: drawn, then the first frame showing it, in that order.
+    await page.waitForFunction(() => performance.getEntriesByName('agent-immune:first-frame').length === 1, undefined, { timeout: 5000 });
+    const marks = await page.evaluate(() => ['agent-immune:ready', 'agent-immune:first-frame'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? -1));
+    assert.ok(marks[0] > 0 && marks[1] >= marks[0], `marks ${marks}`);
     assert.equal(await page.locator('.summary [data-count="attacker"]').textContent(), '▲ 1 attacker');
     assert.equal(await page.locator('#sources').getAttribute('data-count'), '1');
     assert.ok(Number(await page.locator('#paths').getAttribute('data-count')) >= 2);

@@ -35,3 +35,7 @@ export const PAYLOAD_ELEMENT_ID = 'agent-immune-payload';
 
 /** How a report's payload element is encoded: the payload's JSON, gzipped, then base64. */
 export const PAYLOAD_ENCODING = 'gzip-base64';
+
+/** User Timing marks the page sets at each mount: the view is drawn, then the first frame that shows it. */
+export const MARK_READY = 'agent-immune:ready';
+export const MARK_FIRST_FRAME = 'agent-immune:first-frame';
