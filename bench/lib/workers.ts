@@ -32,6 +32,8 @@ export async function runJobs<R extends BenchJobResult>(jobs: BenchJob[], thread
               feed();
             });
             worker.on('error', reject);
+            // A worker that stops before the queue is empty (killed, out of memory) must not leave the bench waiting.
+            worker.on('exit', (code) => (next < jobs.length || code !== 0 ? reject(new Error(`bench worker exited early (code ${code})`)) : undefined));
             feed();
           }),
       ),
