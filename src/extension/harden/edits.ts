@@ -40,6 +40,16 @@ export async function isPinned(uri: vscode.Uri): Promise<boolean> {
 }
 
 /**
+ * Whether the document's text is on disk, saving it if needed. VS Code saves the files a refactoring touched by itself
+ * (`files.refactoring.autoSave`); while that save is under way ours returns false, so wait for the document to be clean.
+ */
+async function savedToDisk(document: vscode.TextDocument, timeoutMs = 5000): Promise<boolean> {
+  if (!document.isDirty || (await document.save())) return true;
+  for (const started = Date.now(); document.isDirty && Date.now() - started < timeoutMs; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  return !document.isDirty;
+}
+
+/**
  * After hardening changed pinned files: says their hash changed and offers to re-pin them now (saving them first);
  * `confirm: false` re-pins without asking. Returns the re-pinned paths.
  */
@@ -62,8 +72,12 @@ export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.Log
   }
   const repinned: string[] = [];
   for (const uri of pinned) {
-    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (document?.isDirty) await document.save();
+    // Not `workspace.textDocuments`: a document the edit just opened may not be listed there yet, and re-pinning its old
+    // disk content would leave drift once it is saved. openTextDocument returns the edited document itself.
+    if (!(await savedToDisk(await vscode.workspace.openTextDocument(uri)))) {
+      output.error(`Re-pin of ${vscode.workspace.asRelativePath(uri)} skipped: the file could not be saved.`);
+      continue;
+    }
     const where = workspacePath(uri)!;
     try {
       repinned.push(...(await repinHardened(where.root, [where.relative], 'agent-immune-extension')).map((r) => r.path));
