@@ -36,6 +36,7 @@ export class GraphView {
   private readonly status: HTMLElement;
   private cameraTimer: ReturnType<typeof setTimeout> | undefined;
   private sideTimer: ReturnType<typeof setTimeout> | undefined;
+  private firstSideFrame: number;
   private readonly disposers: (() => void)[] = [];
 
   constructor(private readonly root: HTMLElement, payload: GraphViewPayload, private readonly bridge: Bridge) {
@@ -87,7 +88,7 @@ export class GraphView {
     this.renderer.sigma.getCamera().on('updated', () => this.saveCameraSoon());
     this.showMatchCount();
     // The graph paints first; the side panel and lists (thousands of elements for a big run) follow right after.
-    requestAnimationFrame(() => this.refreshSideSoon(0));
+    this.firstSideFrame = requestAnimationFrame(() => this.refreshSideSoon(0));
     this.wireEvents();
     this.root.dataset.agents = String(this.model.ids.length);
     this.root.dataset.edges = String(this.renderer.sigma.getGraph().size);
@@ -123,6 +124,7 @@ export class GraphView {
   dispose(): void {
     this.scrubber.stop();
     if (this.cameraTimer) clearTimeout(this.cameraTimer);
+    cancelAnimationFrame(this.firstSideFrame);
     if (this.sideTimer) clearTimeout(this.sideTimer);
     for (const dispose of this.disposers) dispose();
     this.renderer.kill();

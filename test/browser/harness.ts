@@ -73,13 +73,15 @@ export async function startServer(): Promise<PageServer> {
     if (url.pathname !== '/favicon.ico') strayRequests.push(url.pathname + url.search);
     response.writeHead(404).end();
   });
+  const addEncodedReport = (name: string, title: string, payloadGzipBase64: string) =>
+    void reports.set(name, renderReportHtml({ script, css, title, payloadGzipBase64, nonce: 'reportnonce0123456789' }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     strayRequests,
-    addReport: (name, payload) => reports.set(name, renderReportHtml({ script, css, title: payload.title, payloadGzipBase64: encodeReportPayload(payload), nonce: 'reportnonce0123456789' })),
-    addEncodedReport: (name, title, payloadGzipBase64) => reports.set(name, renderReportHtml({ script, css, title, payloadGzipBase64, nonce: 'reportnonce0123456789' })),
+    addReport: (name, payload) => addEncodedReport(name, payload.title, encodeReportPayload(payload)),
+    addEncodedReport,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
