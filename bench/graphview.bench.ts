@@ -49,7 +49,7 @@ const bench: BenchModule = async ({ quick }) => {
   const browser = await launchBrowser();
   const notes: string[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // A guard so `npm run bench` can never hang on the browser (seen once on this machine under a load average of 25).
+  // A guard so `npm run bench` cannot hang on the browser whatever a page does (a probe that never settled hung it before).
   const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), BROWSER_PHASE_MS)));
   const measure = async () => {
     for (const report of reports) {
