@@ -70,6 +70,7 @@ const bench: BenchModule = async ({ quick }) => {
         firstFrames.push(await page.evaluate((mark) => performance.getEntriesByName(mark)[0].startTime, MARK_FIRST_FRAME));
         firstFrameCpu.push(chromiumCpuMs(browser.profile) - cpu0);
         if (process.env.GRAPHVIEW_BENCH_TRACE) console.error(`graphview bench: ${agents} agents, first frame at ${Math.round(firstFrames[run])} ms`);
+        if (process.env.GRAPHVIEW_BENCH_SETTLE) await new Promise((r) => setTimeout(r, Number(process.env.GRAPHVIEW_BENCH_SETTLE)));
         const cpu1 = chromiumCpuMs(browser.profile);
         const updates = await page.evaluate(async (count) => {
           const view = window.agentImmuneView;
@@ -84,6 +85,7 @@ const bench: BenchModule = async ({ quick }) => {
           }
           return out;
         }, rounds * 2);
+        if (process.env.GRAPHVIEW_BENCH_TRACE) console.error(`graphview bench: ${agents} agents, round changes ${updates.map((u) => `${Math.round(u.frame)}/${Math.round(u.js)}`).join(" ")}`);
         sliders.push(...updates.map((u) => u.frame));
         sliderJs.push(...updates.map((u) => u.js));
         sliderCpu.push((chromiumCpuMs(browser.profile) - cpu1) / updates.length);

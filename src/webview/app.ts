@@ -91,7 +91,7 @@ export class GraphView {
     this.firstSideFrame = requestAnimationFrame(() => this.refreshSideSoon(0));
     this.wireEvents();
     this.root.dataset.agents = String(this.model.ids.length);
-    this.root.dataset.edges = String(this.renderer.sigma.getGraph().size);
+    this.root.dataset.edges = String(this.renderer.channelCount);
   }
 
   /** Moves to round k: graph and scrubber now, side panel and lists once the round settles (see SIDE_SETTLE_MS). */

@@ -4,7 +4,7 @@ import Graph from 'graphology';
 import Sigma from 'sigma';
 import type { Settings } from 'sigma/settings';
 import type { NodeDisplayData, PartialButFor } from 'sigma/types';
-import { EdgeArrowProgram, EdgeLineProgram } from 'sigma/rendering';
+import { CachedEdgeLineProgram, FlatEdgeArrowProgram } from './edgePrograms';
 import { NodeGlyphProgram } from './glyphProgram';
 import { CATEGORY_SHAPE, type Theme } from './theme';
 import { plainLabel } from './text';
@@ -22,8 +22,23 @@ export interface Emphasis {
   edges: Set<string>;
 }
 
-/** Above this many agents, edges off the infection paths are drawn as plain lines (far cheaper than arrows). */
+/** Above this many agents, channels are drawn as cached plain lines, with arrows over them only where a channel is
+ * highlighted (an active infection path, the selection, a list hover); below it every channel is an arrow. */
 export const ARROW_LIMIT = 500;
+
+/** Edge program types: every channel of a small graph, or the highlight over a channel of a large one. */
+const PATH_TYPE = 'path';
+/** Edge program type of the channel lines of a large graph (drawn from a cache while they do not change). */
+const CHANNEL_TYPE = 'channel';
+
+/** A glyph's size and ring show the score in this many steps: finer is invisible, and an agent whose step does not
+ * change between two rounds is not repainted (at 2,000 agents that halves a round change's page work). */
+export const SCORE_STEPS = 20;
+
+/** The score as the glyph shows it. */
+function glyphScore(score: number): number {
+  return Math.round(score * SCORE_STEPS) / SCORE_STEPS;
+}
 
 /** Initial state applied before the first frame, so mounting renders once. */
 export interface InitialState {
@@ -35,12 +50,21 @@ export interface InitialState {
 /** Draws the view model with sigma and applies round/selection/filter/emphasis through reducers. */
 export class GraphRenderer {
   readonly sigma: Sigma;
-  private readonly graph = new Graph({ type: 'directed', multi: false, allowSelfLoops: false });
+  private readonly graph = new Graph({ type: 'directed', multi: true, allowSelfLoops: false });
   private round = 0;
   private selected: number | undefined;
   private filter: Set<number> | undefined;
   private emphasis: Emphasis | undefined;
   private readonly baseSize: number;
+  /** Highlight edge -> the channel it highlights (large graphs only). */
+  private readonly highlightOf = new Map<string, string>();
+  /** The edges whose look depends on the round: repainted on a round change. */
+  private readonly roundEdges: string[] = [];
+  /** Communication channels drawn (one per directed agent pair). */
+  readonly channelCount: number;
+  /** Sigma's hover layers (hover label, highlighted node), shown only while a node is hovered or selected. */
+  private readonly highlightLayers: HTMLCanvasElement[];
+  private hovered = false;
 
   constructor(
     private readonly container: HTMLElement,
@@ -56,18 +80,27 @@ export class GraphRenderer {
     const n = ids.length;
     this.baseSize = n <= 30 ? 13 : n <= 200 ? 8 : n <= 800 ? 5 : 3.2;
     ids.forEach((id, i) => this.graph.addNode(id, { x: payload.positions[2 * i], y: payload.positions[2 * i + 1], label: plainLabel(id, 40) }));
+    const large = n > ARROW_LIMIT;
     for (const [from, to] of payload.analysis.edges) {
-      if (from === to || !this.graph.hasNode(from) || !this.graph.hasNode(to)) continue;
       const key = edgeKey(from, to);
-      // The edge's program never changes between rounds (so a round change can repaint in place): arrows on infection
-      // paths always, and on every edge of graphs small enough to afford it.
-      if (!this.graph.hasEdge(key)) this.graph.addDirectedEdgeWithKey(key, from, to, { type: n <= ARROW_LIMIT || model.pathEdges.has(key) ? 'arrow' : 'line' });
+      if (from === to || !this.graph.hasNode(from) || !this.graph.hasNode(to) || this.graph.hasEdge(key)) continue;
+      // An edge's program never changes between rounds, so a round change repaints in place.
+      this.graph.addDirectedEdgeWithKey(key, from, to, { type: large ? CHANNEL_TYPE : PATH_TYPE });
+      if (!model.pathEdges.has(key)) continue;
+      if (large) {
+        const highlight = `\u0001${this.highlightOf.size}`;
+        this.graph.addDirectedEdgeWithKey(highlight, from, to, { type: PATH_TYPE });
+        this.highlightOf.set(highlight, key);
+        this.roundEdges.push(highlight);
+      } else this.roundEdges.push(key);
     }
+    this.channelCount = this.graph.size - this.highlightOf.size;
     const settings: Partial<Settings> = {
       defaultNodeType: 'glyph',
       nodeProgramClasses: { glyph: NodeGlyphProgram },
-      defaultEdgeType: 'arrow',
-      edgeProgramClasses: { arrow: EdgeArrowProgram, line: EdgeLineProgram },
+      defaultEdgeType: PATH_TYPE,
+      // Sigma draws programs in this order (after its unused defaults): lines under arrows.
+      edgeProgramClasses: { [CHANNEL_TYPE]: CachedEdgeLineProgram, [PATH_TYPE]: FlatEdgeArrowProgram },
       renderEdgeLabels: false,
       zIndex: true,
       labelRenderedSizeThreshold: n <= 60 ? 0 : 9,
@@ -91,11 +124,25 @@ export class GraphRenderer {
       if (i !== undefined) events.onClickNode(i);
     });
     this.sigma.on('clickStage', () => events.onClickStage());
-    this.sigma.on('enterNode', () => (container.style.cursor = 'pointer'));
-    this.sigma.on('leaveNode', () => (container.style.cursor = ''));
+    this.sigma.on('enterNode', () => {
+      container.style.cursor = 'pointer';
+      this.hovered = true;
+      this.showHighlightLayers();
+    });
+    this.sigma.on('leaveNode', () => {
+      container.style.cursor = '';
+      this.hovered = false;
+      this.showHighlightLayers();
+    });
+    // Every layer on screen costs a read-back and a composite per frame in software rendering, even when empty: the
+    // edge-label layer is never drawn here, and the hover layers only matter while something is hovered or selected.
+    const layers = this.sigma.getCanvases();
+    layers.edgeLabels.style.display = 'none';
+    this.highlightLayers = [layers.hovers, layers.hoverNodes];
+    this.showHighlightLayers();
   }
 
-  /** Shows round k: repaints in place only the agents whose category or score changed, and the path edges. */
+  /** Shows round k: repaints in place only the agents whose category or glyph score changed, and the path edges. */
   setRound(k: number): void {
     const previous = this.round;
     this.round = k;
@@ -104,15 +151,15 @@ export class GraphRenderer {
       this.sigma.refresh();
       return;
     }
-    const { category, score, ids, pathEdges } = this.model;
-    const nodes = ids.filter((_, i) => category[previous][i] !== category[k][i] || score[previous][i] !== score[k][i]);
-    const edges = [...pathEdges].filter((key) => this.graph.hasEdge(key));
-    this.sigma.refresh({ partialGraph: { nodes, edges }, skipIndexation: true });
+    const { category, score, ids } = this.model;
+    const nodes = ids.filter((_, i) => category[previous][i] !== category[k][i] || glyphScore(score[previous][i]) !== glyphScore(score[k][i]));
+    this.sigma.refresh({ partialGraph: { nodes, edges: this.roundEdges }, skipIndexation: true });
   }
 
   /** Selects an agent (ringed in the focus colour) or clears the selection. */
   setSelected(index: number | undefined): void {
     this.selected = index;
+    this.showHighlightLayers();
     this.sigma.refresh();
   }
 
@@ -183,11 +230,16 @@ export class GraphRenderer {
     this.sigma.kill();
   }
 
+  private showHighlightLayers(): void {
+    const display = this.hovered || this.selected !== undefined ? '' : 'none';
+    for (const layer of this.highlightLayers) layer.style.display = display;
+  }
+
   private reduceNode(node: string, data: Record<string, unknown>): Partial<NodeDisplayData> & Record<string, unknown> {
     const i = this.model.index.get(node) ?? 0;
     const k = this.round;
     const category = this.model.category[k]?.[i] ?? 'benign';
-    const score = this.model.score[k]?.[i] ?? 0;
+    const score = glyphScore(this.model.score[k]?.[i] ?? 0);
     const flagged = category !== 'benign';
     const dim = (this.filter && !this.filter.has(i)) || (this.emphasis && !this.emphasis.nodes.has(node));
     const out: Record<string, unknown> = {
@@ -197,7 +249,9 @@ export class GraphRenderer {
       ringColor: dim ? this.theme.dimmed : this.theme.ring[category],
       ring: 0.1 + 0.22 * score,
       shape: CATEGORY_SHAPE[category],
-      zIndex: flagged ? 2 : 1,
+      // Drawing order is fixed at indexing and a round change repaints in place, so it must not depend on the round:
+      // agents flagged in any round are drawn over the others.
+      zIndex: Number.isFinite(this.model.firstFlagged[i]) ? 2 : 1,
       label: dim ? null : data.label,
       forceLabel: !dim && (flagged && this.model.ids.length <= 400),
     };
@@ -213,20 +267,31 @@ export class GraphRenderer {
   }
 
   private reduceEdge(edge: string, data: Record<string, unknown>): Record<string, unknown> {
-    const onPath = pathEdgeActive(this.model, edge, this.round);
-    const [from, to] = this.graph.extremities(edge);
+    const highlighted = this.highlightOf.get(edge);
+    // A large graph's channel lines ignore the round (they are cached); the highlight over one shows only when lit.
+    const look = this.edgeLook(highlighted ?? edge, data.type === PATH_TYPE);
+    if (highlighted !== undefined && !look.lit) return { ...data, hidden: true, zIndex: look.zIndex };
+    return { ...data, color: look.color, size: look.size, zIndex: look.zIndex };
+  }
+
+  /** How a channel is drawn: lit when on an active infection path (if the round counts), hovered or selected. */
+  private edgeLook(channel: string, byRound: boolean): { color: string; size: number; zIndex: number; lit: boolean } {
+    const [from, to] = this.graph.extremities(channel);
     const n = this.model.ids.length;
     const base = n <= 60 ? 1.6 : n <= 500 ? 0.8 : 0.5;
     if (this.emphasis) {
-      const hit = this.emphasis.edges.has(edge);
-      return { ...data, color: hit ? this.theme.focus : this.theme.edgeDim, size: hit ? base * 3.2 : base, zIndex: hit ? 2 : 0 };
+      const hit = this.emphasis.edges.has(channel);
+      return { color: hit ? this.theme.focus : this.theme.edgeDim, size: hit ? base * 3.2 : base, zIndex: hit ? 2 : 0, lit: hit };
     }
+    const onPath = byRound && pathEdgeActive(this.model, channel, this.round);
     const selectedId = this.selected === undefined ? undefined : this.model.ids[this.selected];
     const touches = selectedId !== undefined && (from === selectedId || to === selectedId);
     const dim = this.filter && !(this.filter.has(this.model.index.get(from) ?? -1) || this.filter.has(this.model.index.get(to) ?? -1));
-    if (onPath) return { ...data, color: dim ? this.theme.edgeDim : this.theme.edgePath, size: base * 3, zIndex: 2 };
-    if (touches) return { ...data, color: this.theme.focus, size: base * 1.8, zIndex: 1 };
-    return { ...data, color: dim || selectedId !== undefined ? this.theme.edgeDim : this.theme.edge, size: base, zIndex: 0 };
+    // As for nodes, the drawing order must not depend on the round: channels on a path in any round go on top.
+    const zIndex = this.model.pathEdges.has(channel) ? 2 : touches ? 1 : 0;
+    if (onPath) return { color: dim ? this.theme.edgeDim : this.theme.edgePath, size: base * 3, zIndex, lit: true };
+    if (touches) return { color: this.theme.focus, size: base * 1.8, zIndex, lit: true };
+    return { color: dim || selectedId !== undefined ? this.theme.edgeDim : this.theme.edge, size: base, zIndex, lit: false };
   }
 
   private drawHover(context: CanvasRenderingContext2D, data: PartialButFor<NodeDisplayData, 'x' | 'y' | 'size' | 'label' | 'color'>, settings: Settings): void {

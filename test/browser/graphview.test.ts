@@ -62,6 +62,7 @@ describe('infection graph view in chromium', function () {
     server = await startServer();
     server.addReport('small', await pinnedSmallPayload());
     server.addReport('synthetic', await payloadOf(synthTrace({ agents: 24, rounds: 4, attackers: 2, seed: 3 }), 'synthetic-24.jsonl'));
+    server.addReport('large', await payloadOf(synthTrace({ agents: 600, rounds: 4, attackers: 6, seed: 7 }), 'synthetic-600.jsonl'));
     browser = await launchBrowser();
   });
 
@@ -125,6 +126,68 @@ describe('infection graph view in chromium', function () {
     await page.waitForFunction(() => document.getElementById('app')?.dataset.round === '2', undefined, { timeout: 5000 });
     // The side panel follows the round once playback stops on it (not necessarily on every step).
     await page.waitForSelector('.details[data-round="2"]', { timeout: 5000 });
+  });
+
+  it('draws a large run\'s channels as lines, with arrows over the infection paths lit in the round, and repaints a round exactly', async () => {
+    await page.goto(`${server.url}/report/large.html`);
+    await ready(page);
+    const channels = await page.evaluate(() => new Set(window.agentImmuneView?.model.payload.analysis.edges.filter(([a, b]) => a !== b).map(([a, b]) => `${a}>${b}`)).size);
+    assert.equal(await page.locator('#app').getAttribute('data-edges'), String(channels));
+    // Per round: arrows shown (the rest of the arrow layer is hidden), and whether the in-place repaint of that round
+    // composites to the same picture as a full re-render from scratch.
+    const rounds = await page.evaluate(() => {
+      const view = window.agentImmuneView;
+      if (!view) throw new Error('no view');
+      const sigma = view.renderer.sigma;
+      const layers = Array.from(sigma.getContainer().querySelectorAll('canvas'));
+      const out = document.createElement('canvas');
+      out.width = layers[0].width;
+      out.height = layers[0].height;
+      const context = out.getContext('2d') as CanvasRenderingContext2D;
+      const results: { round: number; shown: number; lit: number; differing: number }[] = [];
+      // The view opens on the last round (3); each step changes the round, so it repaints then and there.
+      for (const round of [0, 2, 3]) {
+        // Pass 0: the round's in-place repaint; pass 1: a full re-render of the same round.
+        const pictures: Uint8ClampedArray[] = [];
+        for (const pass of [0, 1]) {
+          if (pass === 0) view.setRound(round);
+          else sigma.refresh();
+          context.clearRect(0, 0, out.width, out.height);
+          for (const layer of layers) context.drawImage(layer, 0, 0);
+          pictures.push(context.getImageData(0, 0, out.width, out.height).data);
+        }
+        const [repainted, fresh] = pictures;
+        let differing = 0;
+        for (let i = 0; i < fresh.length; i += 4) if ([0, 1, 2, 3].some((c) => Math.abs(fresh[i + c] - repainted[i + c]) > 2)) differing++;
+        const shown = sigma.getGraph().filterEdges((edge, attributes) => attributes.type === 'path' && !sigma.getEdgeDisplayData(edge)?.hidden).length;
+        const lit = [...view.model.pathEdgeRound.values()].filter((at) => at <= round).length;
+        results.push({ round, shown, lit, differing });
+      }
+      return results;
+    });
+    for (const { round, shown, lit, differing } of rounds) {
+      assert.equal(shown, lit, `round ${round}: ${shown} arrows shown for ${lit} active infection-path channels`);
+      assert.equal(differing, 0, `round ${round}: the in-place repaint differs from a full render in ${differing} pixels`);
+    }
+    assert.ok(rounds[2].shown > rounds[0].shown, 'more infection paths are lit in the last round than in round 0');
+    // The hover layers are off screen until an agent is hovered (each shown layer costs every frame), then show its label.
+    const hoverLayer = page.locator('canvas.sigma-hovers');
+    assert.equal(await hoverLayer.isVisible(), false);
+    const at = await page.evaluate(() => {
+      const sigma = window.agentImmuneView?.renderer.sigma;
+      const id = window.agentImmuneView?.model.payload.analysis.sources[0];
+      const data = id ? sigma?.getNodeDisplayData(id) : undefined;
+      if (!sigma || !data) throw new Error('no source agent drawn');
+      const point = sigma.framedGraphToViewport(data);
+      const box = sigma.getContainer().getBoundingClientRect();
+      return { x: box.left + point.x, y: box.top + point.y };
+    });
+    await page.mouse.move(at.x, at.y);
+    await hoverLayer.waitFor({ state: 'visible', timeout: 5000 });
+    await shot(page, 'report-large-hover');
+    await page.mouse.move(2, 2);
+    await hoverLayer.waitFor({ state: 'hidden', timeout: 5000 });
+    await shot(page, 'report-large');
   });
 
   it('opens the side panel on a node click with outputs, filter marks, scores and remediation', async () => {
