@@ -70,7 +70,6 @@ const bench: BenchModule = async ({ quick }) => {
         firstFrames.push(await page.evaluate((mark) => performance.getEntriesByName(mark)[0].startTime, MARK_FIRST_FRAME));
         firstFrameCpu.push(chromiumCpuMs(browser.profile) - cpu0);
         if (process.env.GRAPHVIEW_BENCH_TRACE) console.error(`graphview bench: ${agents} agents, first frame at ${Math.round(firstFrames[run])} ms`);
-        if (process.env.GRAPHVIEW_BENCH_SETTLE) await new Promise((r) => setTimeout(r, Number(process.env.GRAPHVIEW_BENCH_SETTLE)));
         const cpu1 = chromiumCpuMs(browser.profile);
         const updates = await page.evaluate(async (count) => {
           const view = window.agentImmuneView;

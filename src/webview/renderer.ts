@@ -58,8 +58,9 @@ export class GraphRenderer {
   private readonly baseSize: number;
   /** Highlight edge -> the channel it highlights (large graphs only). */
   private readonly highlightOf = new Map<string, string>();
-  /** The edges whose look depends on the round: repainted on a round change. */
-  private readonly roundEdges: string[] = [];
+  /** Large graphs: the arrow over each path channel, with the round that path becomes active. */
+  private readonly pathArrows: { edge: string; from: number }[] = [];
+  private readonly large: boolean;
   /** Communication channels drawn (one per directed agent pair). */
   readonly channelCount: number;
   /** Sigma's hover layers (hover label, highlighted node), shown only while a node is hovered or selected. */
@@ -80,19 +81,17 @@ export class GraphRenderer {
     const n = ids.length;
     this.baseSize = n <= 30 ? 13 : n <= 200 ? 8 : n <= 800 ? 5 : 3.2;
     ids.forEach((id, i) => this.graph.addNode(id, { x: payload.positions[2 * i], y: payload.positions[2 * i + 1], label: plainLabel(id, 40) }));
-    const large = n > ARROW_LIMIT;
+    this.large = n > ARROW_LIMIT;
     for (const [from, to] of payload.analysis.edges) {
       const key = edgeKey(from, to);
       if (from === to || !this.graph.hasNode(from) || !this.graph.hasNode(to) || this.graph.hasEdge(key)) continue;
       // An edge's program never changes between rounds, so a round change repaints in place.
-      this.graph.addDirectedEdgeWithKey(key, from, to, { type: large ? CHANNEL_TYPE : PATH_TYPE });
-      if (!model.pathEdges.has(key)) continue;
-      if (large) {
-        const highlight = `\u0001${this.highlightOf.size}`;
-        this.graph.addDirectedEdgeWithKey(highlight, from, to, { type: PATH_TYPE });
-        this.highlightOf.set(highlight, key);
-        this.roundEdges.push(highlight);
-      } else this.roundEdges.push(key);
+      this.graph.addDirectedEdgeWithKey(key, from, to, { type: this.large ? CHANNEL_TYPE : PATH_TYPE });
+      if (!this.large || !model.pathEdges.has(key)) continue;
+      const highlight = `\u0001${this.highlightOf.size}`;
+      this.graph.addDirectedEdgeWithKey(highlight, from, to, { type: PATH_TYPE });
+      this.highlightOf.set(highlight, key);
+      this.pathArrows.push({ edge: highlight, from: model.pathEdgeRound.get(key) ?? Infinity });
     }
     this.channelCount = this.graph.size - this.highlightOf.size;
     const settings: Partial<Settings> = {
@@ -142,7 +141,8 @@ export class GraphRenderer {
     this.showHighlightLayers();
   }
 
-  /** Shows round k: repaints in place only the agents whose category or glyph score changed, and the path edges. */
+  /** Shows round k: repaints in place only the agents whose category or glyph score changed, and the arrows drawn in
+   * either round. */
   setRound(k: number): void {
     const previous = this.round;
     this.round = k;
@@ -153,7 +153,10 @@ export class GraphRenderer {
     }
     const { category, score, ids } = this.model;
     const nodes = ids.filter((_, i) => category[previous][i] !== category[k][i] || glyphScore(score[previous][i]) !== glyphScore(score[k][i]));
-    this.sigma.refresh({ partialGraph: { nodes, edges: this.roundEdges }, skipIndexation: true });
+    // Arrows stop at their agents' glyphs, which a round may resize: repaint every arrow drawn in either round (all
+    // edges of a small graph; the lit path arrows of a large one, whose lines do not depend on the round).
+    const edges = this.large ? this.pathArrows.filter(({ from }) => from <= previous || from <= k).map(({ edge }) => edge) : this.graph.edges();
+    this.sigma.refresh({ partialGraph: { nodes, edges }, skipIndexation: true });
   }
 
   /** Selects an agent (ringed in the focus colour) or clears the selection. */

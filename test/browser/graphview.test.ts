@@ -41,6 +41,43 @@ function assertColour(actual: [number, number, number], expected: readonly numbe
   assert.ok(distance <= 24, `${what}: drew rgb(${actual.join(',')}), expected about rgb(${expected.join(',')})`);
 }
 
+/**
+ * Steps through rounds (each must differ from the one before, the view's opening round first) and reports for each
+ * the path arrows shown, the path channels active, and how many pixels of the in-place repaint differ from a full
+ * re-render of the same round (all layers composited).
+ */
+async function repaintRounds(page: Page, order: number[]): Promise<{ round: number; shown: number; lit: number; differing: number }[]> {
+  return page.evaluate((order) => {
+    const view = window.agentImmuneView;
+    if (!view) throw new Error('no view');
+    const sigma = view.renderer.sigma;
+    const layers = Array.from(sigma.getContainer().querySelectorAll('canvas'));
+    const out = document.createElement('canvas');
+    out.width = layers[0].width;
+    out.height = layers[0].height;
+    const context = out.getContext('2d') as CanvasRenderingContext2D;
+    const results: { round: number; shown: number; lit: number; differing: number }[] = [];
+    for (const round of order) {
+      // Pass 0: the round's in-place repaint; pass 1: a full re-render of the same round.
+      const pictures: Uint8ClampedArray[] = [];
+      for (const pass of [0, 1]) {
+        if (pass === 0) view.setRound(round);
+        else sigma.refresh();
+        context.clearRect(0, 0, out.width, out.height);
+        for (const layer of layers) context.drawImage(layer, 0, 0);
+        pictures.push(context.getImageData(0, 0, out.width, out.height).data);
+      }
+      const [repainted, fresh] = pictures;
+      let differing = 0;
+      for (let i = 0; i < fresh.length; i += 4) if ([0, 1, 2, 3].some((c) => Math.abs(fresh[i + c] - repainted[i + c]) > 2)) differing++;
+      const shown = sigma.getGraph().filterEdges((edge, attributes) => attributes.type === 'path' && !sigma.getEdgeDisplayData(edge)?.hidden).length;
+      const lit = [...view.model.pathEdgeRound.values()].filter((at) => at <= round).length;
+      results.push({ round, shown, lit, differing });
+    }
+    return results;
+  }, order);
+}
+
 async function ready(page: Page): Promise<void> {
   await page.waitForFunction(() => document.getElementById('app')?.dataset.state === 'ready', undefined, { timeout: 20000 });
 }
@@ -104,6 +141,9 @@ describe('infection graph view in chromium', function () {
   it('replays the run with the round scrubber and the play button', async () => {
     await page.goto(`${server.url}/report/small.html`);
     await ready(page);
+    // A round change repaints in place; it must draw what a full render draws (every edge is an arrow here, clamped at
+    // glyphs a round resizes).
+    for (const { round, differing } of await repaintRounds(page, [0, 1, 2])) assert.equal(differing, 0, `round ${round}: the in-place repaint differs from a full render in ${differing} pixels`);
     const infectedAt = await page.evaluate(() => {
       const view = window.agentImmuneView;
       if (!view) return -1;
@@ -133,38 +173,7 @@ describe('infection graph view in chromium', function () {
     await ready(page);
     const channels = await page.evaluate(() => new Set(window.agentImmuneView?.model.payload.analysis.edges.filter(([a, b]) => a !== b).map(([a, b]) => `${a}>${b}`)).size);
     assert.equal(await page.locator('#app').getAttribute('data-edges'), String(channels));
-    // Per round: arrows shown (the rest of the arrow layer is hidden), and whether the in-place repaint of that round
-    // composites to the same picture as a full re-render from scratch.
-    const rounds = await page.evaluate(() => {
-      const view = window.agentImmuneView;
-      if (!view) throw new Error('no view');
-      const sigma = view.renderer.sigma;
-      const layers = Array.from(sigma.getContainer().querySelectorAll('canvas'));
-      const out = document.createElement('canvas');
-      out.width = layers[0].width;
-      out.height = layers[0].height;
-      const context = out.getContext('2d') as CanvasRenderingContext2D;
-      const results: { round: number; shown: number; lit: number; differing: number }[] = [];
-      // The view opens on the last round (3); each step changes the round, so it repaints then and there.
-      for (const round of [0, 2, 3]) {
-        // Pass 0: the round's in-place repaint; pass 1: a full re-render of the same round.
-        const pictures: Uint8ClampedArray[] = [];
-        for (const pass of [0, 1]) {
-          if (pass === 0) view.setRound(round);
-          else sigma.refresh();
-          context.clearRect(0, 0, out.width, out.height);
-          for (const layer of layers) context.drawImage(layer, 0, 0);
-          pictures.push(context.getImageData(0, 0, out.width, out.height).data);
-        }
-        const [repainted, fresh] = pictures;
-        let differing = 0;
-        for (let i = 0; i < fresh.length; i += 4) if ([0, 1, 2, 3].some((c) => Math.abs(fresh[i + c] - repainted[i + c]) > 2)) differing++;
-        const shown = sigma.getGraph().filterEdges((edge, attributes) => attributes.type === 'path' && !sigma.getEdgeDisplayData(edge)?.hidden).length;
-        const lit = [...view.model.pathEdgeRound.values()].filter((at) => at <= round).length;
-        results.push({ round, shown, lit, differing });
-      }
-      return results;
-    });
+    const rounds = await repaintRounds(page, [0, 2, 3]);
     for (const { round, shown, lit, differing } of rounds) {
       assert.equal(shown, lit, `round ${round}: ${shown} arrows shown for ${lit} active infection-path channels`);
       assert.equal(differing, 0, `round ${round}: the in-place repaint differs from a full render in ${differing} pixels`);
