@@ -24,7 +24,7 @@ export interface Emphasis {
 
 /** Above this many agents, channels are drawn as cached plain lines, with arrows over them only where a channel is
  * highlighted (an active infection path, the selection, a list hover); below it every channel is an arrow. */
-export const ARROW_LIMIT = 500;
+const ARROW_LIMIT = 500;
 
 /** Edge program types: every channel of a small graph, or the highlight over a channel of a large one. */
 const PATH_TYPE = 'path';
@@ -33,7 +33,7 @@ const CHANNEL_TYPE = 'channel';
 
 /** A glyph's size and ring show the score in this many steps: finer is invisible, and an agent whose step does not
  * change between two rounds is not repainted (at 2,000 agents that halves a round change's page work). */
-export const SCORE_STEPS = 20;
+const SCORE_STEPS = 20;
 
 /** The score as the glyph shows it. */
 function glyphScore(score: number): number {
