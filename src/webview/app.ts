@@ -97,8 +97,13 @@ export class GraphView {
   /** Moves to round k: graph and scrubber now, side panel and lists once the round settles (see SIDE_SETTLE_MS). */
   setRound(k: number): void {
     this.round = clampRound(k, this.model.rounds);
-    if (this.category !== 'all') this.applyFilter(false);
-    this.renderer.setRound(this.round);
+    // A category filter follows the round; the renderer takes both in one repaint.
+    const filterFollows = this.category !== 'all';
+    if (filterFollows) {
+      this.matches = this.currentMatches();
+      this.showMatchCount();
+    }
+    this.renderer.setRound(this.round, filterFollows ? new Set(this.matches) : undefined);
     this.scrubber.show(this.round);
     this.root.dataset.round = String(this.round);
     this.refreshSideSoon();
@@ -182,17 +187,17 @@ export class GraphView {
     this.matchCount.textContent = this.matches ? `${this.matches.length} of ${this.model.ids.length}` : '';
   }
 
-  private applyFilter(refresh: boolean): void {
+  private applyFilter(): void {
     this.matches = this.currentMatches();
     this.renderer.setFilter(this.matches ? new Set(this.matches) : undefined);
     this.showMatchCount();
-    if (refresh) this.refreshSide();
+    this.refreshSide();
   }
 
   private wireEvents(): void {
     this.searchInput.addEventListener('input', () => {
       this.query = this.searchInput.value;
-      this.applyFilter(true);
+      this.applyFilter();
       this.save();
     });
     this.searchInput.addEventListener('keydown', (event) => {
@@ -200,7 +205,7 @@ export class GraphView {
     });
     this.categorySelect.addEventListener('change', () => {
       this.category = this.categorySelect.value as Category | 'all';
-      this.applyFilter(true);
+      this.applyFilter();
       this.save();
     });
     this.graphBox.addEventListener('keydown', (event) => this.onGraphKey(event));

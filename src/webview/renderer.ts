@@ -142,11 +142,12 @@ export class GraphRenderer {
   }
 
   /** Shows round k: repaints in place only the agents whose category or glyph score changed, and the arrows drawn in
-   * either round. */
-  setRound(k: number): void {
+   * either round. With `filter`, the search filter changes with it (a category filter follows the round): one repaint. */
+  setRound(k: number, filter?: Set<number>): void {
     const previous = this.round;
     this.round = k;
-    if (previous === k) return;
+    if (filter) this.filter = filter;
+    else if (previous === k) return;
     if (this.filter || this.emphasis) {
       this.sigma.refresh();
       return;

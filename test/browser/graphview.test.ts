@@ -235,6 +235,17 @@ describe('infection graph view in chromium', function () {
     await page.locator('select.category').selectOption('attacker');
     const attackers = await page.locator('#matches').getAttribute('data-count');
     assert.equal(attackers, await page.evaluate(() => String(window.agentImmuneView?.model.category.at(-1)?.filter((c) => c === 'attacker').length)));
+    // The category filter follows the round, in one repaint per step.
+    const step = await page.evaluate(() => {
+      const view = window.agentImmuneView;
+      if (!view) throw new Error('no view');
+      let renders = 0;
+      view.renderer.sigma.on('afterRender', () => renders++);
+      view.setRound(0);
+      return { renders, count: document.querySelector('.match-count')?.textContent, expected: view.model.category[0].filter((c) => c === 'attacker').length };
+    });
+    assert.equal(step.count, `${step.expected} of 24`);
+    assert.equal(step.renders, 1, 'one repaint for the round and its category filter');
     await page.locator('select.category').selectOption('all');
     await page.goto(`${server.url}/report/small.html`);
     await ready(page);
