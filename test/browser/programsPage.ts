@@ -60,7 +60,10 @@ window.compareEdgePrograms = (reference, candidate, edges, cameraMoves, recolour
     const container = document.createElement('div');
     container.style.cssText = 'width: 600px; height: 450px; position: relative';
     document.body.append(container);
-    return new Sigma(graph, container, { defaultEdgeType: 'compared', edgeProgramClasses: { compared: PROGRAMS[name] }, renderLabels: false,
+    return new Sigma(graph, container, {
+      defaultEdgeType: 'compared',
+      edgeProgramClasses: { compared: PROGRAMS[name] },
+      renderLabels: false,
       edgeReducer: (edge, data) => (recoloured.has(edge) ? { ...data, color: '#009e73' } : data),
     });
   };
