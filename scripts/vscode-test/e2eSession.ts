@@ -10,6 +10,8 @@ export interface E2eSession {
   mode: LoadMode;
   /** extensionDevelopmentPath for the payload URL in dev mode; undefined when the extension is installed from a .vsix. */
   developmentPath?: string;
+  /** The packaged extension the server installed (vsix mode), for a flow that starts a server of its own. */
+  vsix?: string;
 }
 
 let current: E2eSession | undefined;

@@ -39,7 +39,7 @@ async function main(): Promise<number> {
   const vsix = mode === 'vsix' ? packageVsix() : undefined;
   const server = await startCodeServer({ vsix });
   const browser = await launchBrowser();
-  setE2eSession({ server, browser, mode, developmentPath: vsix ? undefined : REPO });
+  setE2eSession({ server, browser, mode, developmentPath: vsix ? undefined : REPO, vsix });
   console.log(`[e2e] ${elapsed()} code-server at ${server.url}, extension from ${vsix ? 'a packaged .vsix' : 'dist/ (development path)'}`);
 
   // Each flow has its own mocha timeout; this bounds the whole run, hung hooks included.

@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, Locator, Page } from 'playwright-core';
+import type { CodeServer } from '../../scripts/vscode-test/codeServer';
 import { e2eSession } from '../../scripts/vscode-test/e2eSession';
 import { copyFixtureWorkspace } from '../../scripts/vscode-test/workspace';
 import { remoteUri, saveScreenshot, workbenchUrl, type Payload } from '../../scripts/vscode-test/workbench';
@@ -63,8 +64,9 @@ export function artifactName(title: string): string {
 /** Changes a flow makes to its workspace copy before the workbench opens it (a lockfile, a hostile trace, ...). */
 export type Prepare = (folder: string) => void | Promise<void>;
 
-/** Opens a new page on a fresh workspace copy (after `prepare`) and waits until the workbench shows the folder. */
-export async function openWorkbench(label = 'workspace', prepare?: Prepare): Promise<Workbench> {
+/** Opens a new page on a fresh workspace copy (after `prepare`) and waits until the workbench shows the folder; on the
+ * session's server unless a flow brings its own. */
+export async function openWorkbench(label = 'workspace', prepare?: Prepare, server: CodeServer = e2eSession().server): Promise<Workbench> {
   const session = e2eSession();
   const folder = copyFixtureWorkspace(label);
   await prepare?.(folder);
@@ -72,7 +74,7 @@ export async function openWorkbench(label = 'workspace', prepare?: Prepare): Pro
   if (session.developmentPath) payload.unshift(['extensionDevelopmentPath', remoteUri(session.developmentPath)]);
   const page = await session.browser.context.newPage();
   page.on('pageerror', (error) => console.error(`      [page error] ${error.message.split('\n')[0]}`));
-  await page.goto(workbenchUrl(session.server.url, folder, payload), { waitUntil: 'domcontentloaded', timeout: 90_000 });
+  await page.goto(workbenchUrl(server.url, folder, payload), { waitUntil: 'domcontentloaded', timeout: 90_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
   // The Explorer lists the folder once the remote file system answers.
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90_000 });
@@ -176,13 +178,13 @@ function makeWorkbench(page: Page, folder: string): Workbench {
 
 /**
  * Mocha hooks for a flow file: each test gets a fresh workbench on a fresh workspace copy (changed by `prepare`, if
- * given, before the workbench opens it); after it, the end state is
+ * given, before the workbench opens it), on the session's server or the one `server` returns; after it, the end state is
  * saved as test-output/e2e-<test title>.png (a failure adds "-failed" and the server log tail).
  */
-export function useWorkbench(prepare?: Prepare): () => Workbench {
+export function useWorkbench(prepare?: Prepare, server?: () => CodeServer): () => Workbench {
   let current: Workbench | undefined;
   beforeEach(async function () {
-    current = await openWorkbench(artifactName(this.currentTest?.title ?? 'workspace'), prepare);
+    current = await openWorkbench(artifactName(this.currentTest?.title ?? 'workspace'), prepare, server?.());
   });
   afterEach(async function () {
     const test = this.currentTest;
@@ -191,7 +193,7 @@ export function useWorkbench(prepare?: Prepare): () => Workbench {
     // A page that died (crash, hung renderer) has no screenshot: the page is gone, the log tail still says why.
     const shot = await saveScreenshot(current?.page, name);
     if (failed) {
-      console.error(`      screenshot: ${shot ?? 'none'}\n      server log tail:\n${e2eSession().server.logTail(25).replace(/^/gm, '        ')}`);
+      console.error(`      screenshot: ${shot ?? 'none'}\n      server log tail:\n${(server?.() ?? e2eSession().server).logTail(25).replace(/^/gm, '        ')}`);
       if (shot) fs.appendFileSync(shot.replace(/\.png$/, '.txt'), `${test?.err?.stack ?? ''}\n`);
     }
     await current?.page.close().catch(() => undefined);

@@ -28,7 +28,9 @@ export class IntegrityController implements vscode.Disposable {
   readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
   private readonly folders = new Map<string, FolderIntegrity>();
   private readonly published = new Map<string, string[]>();
-  private readonly lastFindings = new Map<string, readonly IntegrityFinding[]>();
+  /** Per root, the findings the audit trail has been brought up to date with. It only advances in a trusted workspace,
+   * so drift seen while untrusted is recorded once trust is granted. */
+  private readonly recordedFindings = new Map<string, readonly IntegrityFinding[]>();
 
   constructor(private readonly output: vscode.LogOutputChannel) {
     this.statusBar.name = 'Agent Immune: Skill Integrity';
@@ -100,22 +102,32 @@ export class IntegrityController implements vscode.Disposable {
     const state = folder.state;
     if (!state) return;
     const key = folder.root.key;
-    // Compared with the last result shown for this root (kept across restarts), so a finding is recorded once.
-    const previous = this.lastFindings.get(key) ?? [];
-    this.lastFindings.set(key, state.report.findings);
     const byFile = integrityDiagnostics(state);
     // One batched update (a burst of 2,000 files is one message to the editor, not 2,000).
     const cleared = (this.published.get(key) ?? []).filter((uri) => !byFile.has(uri)).map((uri): [vscode.Uri, undefined] => [vscode.Uri.parse(uri), undefined]);
     this.diagnostics.set([...cleared, ...byFile.values()]);
     this.published.set(key, [...byFile.keys()]);
     this.render();
-    // New drift / missing / corrupt findings are recorded once, when they appear (never in an untrusted folder).
-    const seen = new Set(previous.map(findingKey));
-    const fresh = state.report.findings.filter((f) => !seen.has(findingKey(f)));
-    const events = findingEvents(fresh, 'warn');
-    if (events.length > 0 && vscode.workspace.isTrusted) {
-      appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${(error as Error).message}`));
-    }
+    this.recordNewFindings(folder);
+  }
+
+  /** Records new drift / missing / corrupt findings in the audit trail once, when they appear; never while the workspace
+   * is untrusted (they are recorded when trust is granted, see `trustGranted`). */
+  private recordNewFindings(folder: FolderIntegrity): void {
+    const state = folder.state;
+    if (!state || !vscode.workspace.isTrusted) return;
+    const key = folder.root.key;
+    // Compared with what was recorded for this root (kept across restarts), so a finding is recorded once.
+    const seen = new Set((this.recordedFindings.get(key) ?? []).map(findingKey));
+    this.recordedFindings.set(key, state.report.findings);
+    const events = findingEvents(state.report.findings.filter((f) => !seen.has(findingKey(f))), 'warn');
+    if (events.length === 0) return;
+    appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${(error as Error).message}`));
+  }
+
+  /** The workspace was just trusted: records what drifted while it was not. */
+  trustGranted(): void {
+    for (const folder of this.all()) this.recordNewFindings(folder);
   }
 
   /** Updates the status bar: clean / N drifted / strict block / corrupt lockfile; hidden when nothing is pinned. */

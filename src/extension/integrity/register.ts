@@ -19,6 +19,8 @@ export function registerIntegrity(services: Services): IntegrityController {
     vscode.workspace.onDidSaveTextDocument((document) => {
       if (document.uri.scheme === 'file') void controller.folderOf(document.uri)?.saved(document.uri.fsPath);
     }),
+    // Drift seen in Restricted Mode is not recorded then; it is once the user trusts the folder.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => controller.trustGranted()),
     vscode.workspace.onDidChangeWorkspaceFolders((event) => {
       for (const folder of event.removed) controller.stopFolder(folder);
       for (const folder of event.added) void controller.startFolder(folder);
