@@ -15,7 +15,7 @@ export interface IntegrityConfig {
   prompts: string[];
   /** .gitignore-style patterns never pinned nor walked. */
   exclude: string[];
-  /** Also honour the root .gitignore. */
+  /** Also honour the workspace's .gitignore files (the root's and those in the folders walked). */
   gitignore: boolean;
   /** Drift blocks (exit 1, thrown error, refused run). */
   strict: boolean;
@@ -59,22 +59,42 @@ export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityCo
 
 /** Decides, per POSIX relative path, whether it is walked, a skill marker or a prompt file. */
 export class ScopeMatcher {
-  private readonly excluded: Ignore;
+  /** Never walked nor pinned, whatever a .gitignore says: the config's `exclude` and the tool folders. */
+  private readonly forced: Ignore;
+  /** The .gitignore files honoured, by the folder holding them ('' for the root); a folder's parents come first. */
+  private readonly gitignores: { dir: string; rules: Ignore }[] = [];
   private readonly skill: (path: string) => boolean;
   private readonly prompt: (path: string) => boolean;
 
   /** `gitignoreText` is the root .gitignore's content when the config honours it. */
   constructor(config: Pick<IntegrityConfig, 'skills' | 'prompts' | 'exclude' | 'lockfile'>, gitignoreText = '') {
-    this.excluded = ignore({ allowRelativePaths: true }).add(gitignoreText).add(config.exclude).add(['node_modules/', '.git/', '.agent-immune/']);
+    this.forced = ignore({ allowRelativePaths: true }).add(config.exclude).add(['node_modules/', '.git/', '.agent-immune/']);
+    if (gitignoreText) this.addGitignore('', gitignoreText);
     // Compiled once to plain regular expressions: testing 10,000 paths stays in the low milliseconds.
     this.skill = anyOf(config.skills);
     this.prompt = anyOf(config.prompts);
   }
 
+  /** Honours the .gitignore in folder `dir` from now on (the walk adds each as it enters the folder, parents first). */
+  addGitignore(dir: string, text: string): void {
+    this.gitignores.push({ dir, rules: ignore({ allowRelativePaths: true }).add(text) });
+  }
+
   /** True when the walker must skip this file or folder (folders are tested with `isDir`). */
   isExcluded(path: string, isDir: boolean): boolean {
     if (NEVER_DESCEND.has(path.slice(path.lastIndexOf('/') + 1))) return true;
-    return this.excluded.ignores(isDir ? path + '/' : path);
+    const candidate = isDir ? path + '/' : path;
+    if (this.forced.ignores(candidate)) return true;
+    // Git's precedence: the deepest .gitignore with a matching line decides (its `!` lines can re-include), and
+    // within one file the last matching line.
+    let excluded = false;
+    for (const { dir, rules } of this.gitignores) {
+      if (dir !== '' && !candidate.startsWith(`${dir}/`)) continue;
+      const verdict = rules.test(dir === '' ? candidate : candidate.slice(dir.length + 1));
+      if (verdict.ignored) excluded = true;
+      else if (verdict.unignored) excluded = false;
+    }
+    return excluded;
   }
 
   /** True for a skill marker file (its folder becomes a skill folder); a marker at the root pins only itself. */

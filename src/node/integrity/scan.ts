@@ -15,7 +15,8 @@ export interface IntegrityWorkspace {
   matcher: ScopeMatcher;
 }
 
-/** Resolves the root's real path and loads the `integrity` config section (overrides win) and root .gitignore. */
+/** Resolves the root's real path and loads the `integrity` config section (overrides win) and root .gitignore (the walk
+ * adds the nested ones). */
 export async function openIntegrityWorkspace(root: string, overrides: Partial<IntegrityConfig> = {}): Promise<IntegrityWorkspace> {
   const rootReal = await realpath(root);
   const project = await loadProjectConfig(rootReal);
@@ -33,7 +34,7 @@ export interface ScanResult {
 
 /** Scans the workspace; `lock` adds pinned paths outside the current scope; `withGitBlob` when pinning. */
 export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | undefined, withGitBlob: boolean): Promise<ScanResult> {
-  const walked = await walkWorkspace(ws.root, ws.matcher);
+  const walked = await walkWorkspace(ws.root, ws.matcher, ws.config.gitignore);
   const lockFile = ws.config.lockfile.split(path.sep).join('/');
   const { pinned, skillDirs } = selectPinned(walked.files.filter((file) => file !== lockFile), ws.matcher);
   const seen = new Set(walked.files);

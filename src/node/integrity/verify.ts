@@ -75,7 +75,7 @@ function recompare(state: VerifyState): VerifyState {
 
 /** True when a change to `file` can change the scope or the lockfile itself, so only a full verify is correct. */
 export function needsFullVerify(ws: IntegrityWorkspace, file: string): boolean {
-  return file === ws.config.lockfile || file === CONFIG_FILE_NAME || file === '.gitignore' || ws.matcher.isSkillMarker(file);
+  return file === ws.config.lockfile || file === CONFIG_FILE_NAME || file === '.gitignore' || file.endsWith('/.gitignore') || ws.matcher.isSkillMarker(file);
 }
 
 /** True when `file` is in the pinned scope or pinned by the lockfile (others never change the findings). */
@@ -85,7 +85,7 @@ export function inScope(state: VerifyState, file: string): boolean {
 
 /**
  * Re-verifies after some files changed: rehashes only those in scope and recompares (milliseconds); falls back to a
- * full verify when a change can move the scope (a skill marker, the lockfile, the config, .gitignore).
+ * full verify when a change can move the scope (a skill marker, the lockfile, the config, any .gitignore).
  */
 export async function reverifyPaths(state: VerifyState, files: Iterable<string>): Promise<VerifyState> {
   const changed = [...new Set(files)];

@@ -1,6 +1,6 @@
 // Walks a workspace for the integrity scope: never enters node_modules/.git or excluded folders, never follows a
 // symlink out of the root (it is reported instead), never descends through directory symlinks (no loops).
-import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ScopeMatcher } from '../../core/integrity/scope';
 
@@ -36,13 +36,20 @@ export async function classifyPath(rootReal: string, abs: string): Promise<'file
   return (await stat(target).catch(() => undefined))?.isFile() ? 'file' : undefined;
 }
 
-/** Walks `root` (absolute, real path) and lists files as POSIX relative paths. */
-export async function walkWorkspace(root: string, matcher: ScopeMatcher): Promise<WalkResult> {
+/**
+ * Walks `root` (absolute, real path) and lists files as POSIX relative paths. With `nestedGitignores`, each folder's
+ * .gitignore is added to the matcher before its entries are tested (the root's is already in it).
+ */
+export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedGitignores: boolean): Promise<WalkResult> {
   const files: string[] = [];
   const outside: string[] = [];
   const pending: Promise<void>[] = [];
   const visit = async (dirRel: string): Promise<void> => {
-    const entries = await readdir(dirRel ? path.join(root, dirRel) : root, { withFileTypes: true }).catch(() => []);
+    const dirAbs = dirRel ? path.join(root, dirRel) : root;
+    const entries = await readdir(dirAbs, { withFileTypes: true }).catch(() => []);
+    if (nestedGitignores && dirRel && entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
+      matcher.addGitignore(dirRel, await readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => ''));
+    }
     for (const entry of entries) {
       const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {

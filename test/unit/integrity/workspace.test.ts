@@ -147,6 +147,38 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.deepEqual(state.report.findings.map((f) => f.code), ['unpinned', 'symlink-outside-root', 'drift', 'missing', 'unpinned']);
   });
 
+  it('honours .gitignore files in subfolders as git does, never over the config exclude; editing one moves the scope', async () => {
+    write(root, '.gitignore', '*.log\n');
+    write(root, '.claude/skills/review/.gitignore', 'scratch/\n!keep.log\n');
+    write(root, '.claude/skills/review/scratch/tmp.md', 'ignored\n');
+    write(root, '.claude/skills/review/keep.log', 'kept by the nested negation\n');
+    write(root, '.claude/skills/review/debug.log', 'ignored by the root\n');
+    write(root, '.claude/skills/other/SKILL.md', 'other\n');
+    write(root, '.claude/skills/other/scratch/notes.md', 'not ignored in this folder\n');
+    const lockFresh = async () => {
+      rmSync(path.join(root, 'agent-immune.lock'), { force: true });
+      assert.equal((await cli(root, 'lock', '--no-audit')).code, 0);
+      return Object.keys(JSON.parse(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8')).files);
+    };
+    const review = ['.claude/skills/review/.gitignore', '.claude/skills/review/SKILL.md', '.claude/skills/review/keep.log', '.claude/skills/review/scripts/check.sh'];
+    assert.deepEqual(await lockFresh(), ['.claude/skills/other/SKILL.md', '.claude/skills/other/scratch/notes.md', ...review, 'AGENTS.md']);
+    // A nested .gitignore written later re-walks the scope: the incremental re-verify agrees with a full one.
+    let state = await verifyWorkspace(root);
+    write(root, '.claude/skills/other/scratch/new.md', 'unpinned until ignored\n');
+    state = await reverifyPaths(state, ['.claude/skills/other/scratch/new.md']);
+    assert.ok(state.report.findings.some((f) => f.path === '.claude/skills/other/scratch/new.md'));
+    write(root, '.claude/skills/other/.gitignore', 'scratch/\n');
+    state = await reverifyPaths(state, ['.claude/skills/other/.gitignore']);
+    assert.deepEqual(state.report.findings, (await verifyWorkspace(root)).report.findings);
+    assert.ok(!state.report.findings.some((f) => f.path === '.claude/skills/other/scratch/new.md'));
+    // The config's exclude wins over a nested `!` line; `gitignore: false` drops every .gitignore.
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { exclude: ['keep.log'] } }));
+    assert.ok(!(await lockFresh()).includes('.claude/skills/review/keep.log'));
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { gitignore: false } }));
+    const all = await lockFresh();
+    for (const file of ['.claude/skills/review/scratch/tmp.md', '.claude/skills/review/debug.log', '.claude/skills/other/scratch/new.md']) assert.ok(all.includes(file), file);
+  });
+
   it('lock honours a custom lockfile name from the config', async () => {
     write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'agenthood.lock' } }));
     await cli(root, 'lock');
