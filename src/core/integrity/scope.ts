@@ -62,7 +62,7 @@ export class ScopeMatcher {
   /** Never walked nor pinned, whatever a .gitignore says: the config's `exclude` and the tool folders. */
   private readonly forced: Ignore;
   /** The .gitignore files honoured, by the folder holding them ('' for the root); a folder's parents come first. */
-  private readonly gitignores: { dir: string; rules: Ignore }[] = [];
+  private readonly gitignores = new Map<string, Ignore>();
   private readonly skill: (path: string) => boolean;
   private readonly prompt: (path: string) => boolean;
 
@@ -75,9 +75,10 @@ export class ScopeMatcher {
     this.prompt = anyOf(config.prompts);
   }
 
-  /** Honours the .gitignore in folder `dir` from now on (the walk adds each as it enters the folder, parents first). */
+  /** Honours the .gitignore in folder `dir` from now on (the walk adds each as it enters the folder, parents first; a
+   * second walk replaces a folder's rules in place). */
   addGitignore(dir: string, text: string): void {
-    this.gitignores.push({ dir, rules: ignore({ allowRelativePaths: true }).add(text) });
+    this.gitignores.set(dir, ignore({ allowRelativePaths: true }).add(text));
   }
 
   /** True when the walker must skip this file or folder (folders are tested with `isDir`). */
@@ -88,7 +89,7 @@ export class ScopeMatcher {
     // Git's precedence: the deepest .gitignore with a matching line decides (its `!` lines can re-include), and
     // within one file the last matching line.
     let excluded = false;
-    for (const { dir, rules } of this.gitignores) {
+    for (const [dir, rules] of this.gitignores) {
       if (dir !== '' && !candidate.startsWith(`${dir}/`)) continue;
       const verdict = rules.test(dir === '' ? candidate : candidate.slice(dir.length + 1));
       if (verdict.ignored) excluded = true;

@@ -157,6 +157,13 @@ describe('integrity: scope', () => {
     for (const dir of ['node_modules', 'a/node_modules', '.git', '.agent-immune', 'ignored']) assert.ok(matcher.isExcluded(dir, true), dir);
     assert.ok(!matcher.isExcluded('skills', true));
   });
+  it('a folder\'s .gitignore decides under it, deepest first; adding it again replaces its rules', () => {
+    const nested = new ScopeMatcher(DEFAULT_INTEGRITY_CONFIG, '*.log\n');
+    nested.addGitignore('skills/a', 'old.md\n!keep.log\n');
+    assert.deepEqual(['skills/a/old.md', 'skills/a/keep.log', 'skills/b/old.md', 'skills/b/x.log'].map((f) => nested.isExcluded(f, false)), [true, false, false, true]);
+    nested.addGitignore('skills/a', 'new.md\n');
+    assert.deepEqual(['skills/a/old.md', 'skills/a/new.md', 'skills/a/keep.log'].map((f) => nested.isExcluded(f, false)), [false, true, true]);
+  });
   it('rejects unknown or mistyped integrity settings with InputError invalid-config', () => {
     for (const raw of [{ strict: 'yes' }, { skills: 'SKILL.md' }, { lockfile: '' }, { unknown: 1 }, []]) {
       assert.throws(() => resolveIntegrityConfig(raw), (e: unknown) => e instanceof InputError && e.kind === 'invalid-config');
