@@ -1,0 +1,468 @@
+// Finds the prompts of a project's code by where they go: every call, dict and message list is matched against the
+// sink table, each sink's value is followed to the literals it is made of (in any file of the project), and each
+// interpolation into a prompt is checked for another agent's output. Names alone make a prompt only as a fallback
+// (a constant named like a system prompt holding prose), never to decide delegation on their own.
+import { containsImmunityWarning, isInsideBoundary } from './detect';
+import { walk, type ModuleSummary } from './module';
+import { chainText, lastName, type ProjectModel } from './project';
+import { delegatedByName, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { isModelCall, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
+import type { Arg, Expr } from './syntax';
+
+/** A prompt found in code: the literals it is made of, and where it meets its sink. */
+export interface FoundPrompt {
+  role: SinkRole;
+  framework: string;
+  /** The sink, as the user wrote it: `Agent(instructions=)`, `role: system`, `SYSTEM_PROMPT`. */
+  anchor: string;
+  sink: { file: string; start: number };
+  pieces: Piece[];
+  /** Where the warning goes: the first literal of the prompt. */
+  primary: Piece;
+  hardened: boolean;
+  /** Found by its name only (a constant named like a system prompt), not at a sink. */
+  byName: boolean;
+  candidates: Candidate[];
+  placeholders?: PlaceholderStyle;
+}
+
+/** Another agent's output put into a prompt outside a boundary. */
+export interface FoundDelegation {
+  candidate: Candidate;
+  /** Why it is another agent's output. */
+  why: string;
+  prompt: FoundPrompt;
+  /** The text the boundary check looks in (the literal, or the concatenation) and where it starts in the file. */
+  context: { start: number; end: number };
+}
+
+/** A system-prompt sink whose value could not be read (so it is neither hardened nor a finding). */
+export interface UnresolvedSink {
+  file: string;
+  start: number;
+  anchor: string;
+  reason: string;
+}
+
+/** What discovery found in the code of a project. */
+export interface CodeDiscovery {
+  prompts: FoundPrompt[];
+  delegations: FoundDelegation[];
+  unresolved: UnresolvedSink[];
+  /** Prompt files read by code at run time (`open("prompts/x.md").read()`): path as written, relative to `from`. */
+  reads: { from: string; path: string; role: SinkRole }[];
+  /** Files whose discovery failed, with the reason. */
+  failed: Map<string, string>;
+  /** State keys other agents write (ADK output_key, graph nodes returning model replies), with who writes them. */
+  stateKeys: Map<string, string>;
+}
+
+interface Hit {
+  role: SinkRole;
+  framework: string;
+  anchor: string;
+  value: Expr;
+  loc: Loc;
+  frames: readonly Frame[];
+  sinkStart: number;
+  /** Hits of one call with the same group form one prompt (CrewAI's role, goal and backstory). */
+  group?: Expr;
+  byName: boolean;
+  placeholders?: PlaceholderStyle;
+}
+
+const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
+const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'contents', 'query', 'question'];
+const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
+
+/** A string literal's plain value when it has no interpolation. */
+function plain(module: ModuleSummary, e: Expr | undefined): string | undefined {
+  return e?.k === 'str' && e.holes.length === 0 ? module.text.slice(e.literal.contentStart, e.literal.contentEnd) : undefined;
+}
+
+/** True when a piece holds words (not a separator, an empty default or punctuation). */
+function meaningful(text: string, piece: Piece): boolean {
+  let content = text.slice(piece.literal.contentStart, piece.literal.contentEnd);
+  for (const hole of [...piece.literal.holes].reverse()) content = content.slice(0, hole.start - piece.literal.contentStart) + content.slice(hole.end - piece.literal.contentStart);
+  return /\p{L}{2}/u.test(content);
+}
+
+function wordCount(text: string, piece: Piece): number {
+  return (text.slice(piece.literal.contentStart, piece.literal.contentEnd).match(/\p{L}+/gu) ?? []).length;
+}
+
+class Discoverer {
+  readonly resolver: Resolver;
+  private readonly namePattern: RegExp;
+  readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], reads: [], failed: new Map(), stateKeys: new Map() };
+  private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
+
+  constructor(
+    readonly project: ProjectModel,
+    systemPromptNames: RegExp,
+    stateKeys: ReadonlyMap<string, string>,
+  ) {
+    this.resolver = new Resolver(project, stateKeys);
+    this.namePattern = systemPromptNames;
+  }
+
+  run(files: Iterable<string>): CodeDiscovery {
+    const hits: Hit[] = [];
+    for (const file of files) {
+      try {
+        const module = this.project.module(file);
+        if (module) hits.push(...this.hitsIn(file, module));
+      } catch (error) {
+        this.result.failed.set(file, (error as Error).message);
+      }
+    }
+    const byPrimary = new Map<string, FoundPrompt>();
+    for (const group of this.groups(hits)) {
+      try {
+        const prompt = this.promptOf(group);
+        if (!prompt) continue;
+        const key = `${prompt.primary.file}:${prompt.primary.literal.start}`;
+        const known = byPrimary.get(key);
+        if (!known) byPrimary.set(key, prompt);
+        else byPrimary.set(key, merge(known, prompt));
+      } catch (error) {
+        this.result.failed.set(group[0].loc.file, (error as Error).message);
+      }
+    }
+    this.result.prompts = [...byPrimary.values()];
+    const seen = new Set<string>();
+    for (const prompt of this.result.prompts) {
+      for (const candidate of prompt.candidates) {
+        const key = `${candidate.file}:${candidate.start}:${candidate.end}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        try {
+          const found = this.delegation(prompt, candidate);
+          if (found) this.result.delegations.push(found);
+        } catch (error) {
+          this.result.failed.set(candidate.file, (error as Error).message);
+        }
+      }
+    }
+    this.result.stateKeys = this.resolver.stateKeys();
+    return this.result;
+  }
+
+  /** Groups hits into prompts: hits of one call sharing a group are one prompt; others stand alone. */
+  private groups(hits: Hit[]): Hit[][] {
+    const grouped = new Map<Expr, Hit[]>();
+    const out: Hit[][] = [];
+    for (const hit of hits) {
+      if (!hit.group || hit.role !== 'system') {
+        out.push([hit]);
+        continue;
+      }
+      const list = grouped.get(hit.group);
+      if (list) list.push(hit);
+      else {
+        const fresh = [hit];
+        grouped.set(hit.group, fresh);
+        out.push(fresh);
+      }
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ sinks
+
+  private hitsIn(file: string, module: ModuleSummary): Hit[] {
+    const hits: Hit[] = [];
+    const language = module.language;
+    const rules = SINK_RULES.filter((r) => r.languages.includes(language));
+    for (const root of module.roots) {
+      const loc: Loc = { file, scope: root.scope };
+      walk(root.expr, (e) => {
+        if (e.k === 'call') this.callHits(e, loc, module, rules, hits);
+        else if (e.k === 'dict') this.roleDictHit(e, loc, module, hits);
+        else if (e.k === 'list' && !e.tuple) this.roleTupleHits(e, loc, module, hits);
+        else if (e.k === 'list' && e.tuple && language === 'python') this.roleTupleHits({ ...e, tuple: false }, loc, module, hits, true);
+      });
+    }
+    for (const scope of module.scopes) {
+      for (const decorator of scope.decorators) {
+        const target = decorator.k === 'call' ? decorator.callee : decorator;
+        const rule = rules.find((r) => r.kind === 'decorator' && target.k === 'attr' && r.callee?.test(target.name));
+        if (!rule || !scope.name) continue;
+        const fnExpr: Expr = { k: 'func', start: scope.start, end: scope.start, fn: { params: scope.params, body: { from: 0, to: 0, tokens: [] }, name: scope.name, scope: scope.id } };
+        hits.push({ role: rule.role, framework: rule.framework, anchor: `@${chainText(target)} ${scope.name}`, value: fnExpr, loc: { file, scope: scope.parent }, frames: [], sinkStart: decorator.start, byName: false });
+      }
+    }
+    for (const [key, defs] of module.defs) {
+      const name = key.slice(key.indexOf(':') + 1);
+      if (!this.namePattern.test(name)) continue;
+      for (const def of defs) {
+        if (def.value.k === 'func') continue;
+        hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
+      }
+    }
+    for (const [key, defs] of module.attrDefs) {
+      const name = key.slice(key.indexOf(':') + 1);
+      if (!this.namePattern.test(name)) continue;
+      for (const def of defs) hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
+    }
+    return hits;
+  }
+
+  /** Keyword arguments and object-argument properties of a call (spreads and named config objects followed). */
+  private keywords(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary): Map<string, Expr> {
+    const out = new Map<string, Expr>();
+    const addDict = (dict: Extract<Expr, { k: 'dict' }>, depth: number) => {
+      for (const entry of dict.entries) {
+        if (entry.key !== undefined && !out.has(entry.key)) out.set(entry.key, entry.value);
+        else if (entry.spread && depth < 3) for (const v of this.resolver.values(entry.value, loc, [])) if (v.expr.k === 'dict') addDict(v.expr, depth + 1);
+      }
+    };
+    for (const arg of call.args) {
+      if (arg.name !== undefined) {
+        if (!out.has(arg.name)) out.set(arg.name, arg.value);
+        continue;
+      }
+      if (module.language === 'python' && !arg.spread) continue;
+      if (arg.value.k === 'dict') addDict(arg.value, 0);
+      else if (arg.value.k === 'name' || arg.spread) {
+        this.resolver.begin();
+        for (const v of this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'dict') addDict(v.expr, 1);
+      }
+    }
+    return out;
+  }
+
+  private callHits(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary, rules: readonly SinkRule[], hits: Hit[]): void {
+    const name = lastName(call.callee);
+    if (!name) return;
+    const chain = chainText(call.callee);
+    const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
+    const keywords = this.keywords(call, loc, module);
+    const positional = call.args.filter((a: Arg) => a.name === undefined && !a.spread && (module.language === 'python' || a.value.k !== 'dict')).map((a) => a.value);
+    const allPositional = call.args.filter((a: Arg) => a.name === undefined && !a.spread).map((a) => a.value);
+    const claimed = new Set<string>();
+    const add = (role: SinkRole, framework: string, key: string, value: Expr, group: boolean, style?: PlaceholderStyle) => {
+      hits.push({ role, framework, anchor: `${name}(${key})`, value, loc, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
+    };
+    for (const rule of rules) {
+      if (rule.kind !== undefined && rule.kind !== 'argument') continue;
+      if (rule.callee && !rule.callee.test(name)) continue;
+      if (rule.chain && !rule.chain.test(chain)) continue;
+      if (!rule.callee && !rule.chain) continue;
+      if (rule.requires && !rule.requires.some((k) => keywords.has(k))) continue;
+      if (rule.path) {
+        for (const value of this.atPath(keywords, rule.path, loc)) add(rule.role, rule.framework, rule.path.join('.'), value, false, rule.placeholders);
+        continue;
+      }
+      let value = rule.key ? keywords.get(rule.key) : undefined;
+      let label = rule.key ? `${rule.key}=` : '';
+      if (!value && rule.index !== undefined) {
+        value = (module.language === 'python' ? positional : allPositional)[rule.index];
+        label = rule.index === 0 ? '…' : `…, #${rule.index + 1}`;
+        if (value?.k === 'dict' && module.language === 'typescript') value = undefined;
+      }
+      if (!value) continue;
+      if (rule.key) claimed.add(rule.key);
+      add(rule.role, rule.framework, label, value, rule.requires !== undefined || rule.role === 'system', rule.placeholders);
+    }
+    for (const key of SYSTEM_KEYWORDS) {
+      if (claimed.has(key)) continue;
+      const value = keywords.get(key);
+      if (value) add('system', 'any framework', `${key}=`, value, true, ADK_KEYS.has(key) ? 'adk-state' : undefined);
+    }
+    for (const [key, value] of keywords) {
+      if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.namePattern.test(key)) continue;
+      hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value, loc, frames: [], sinkStart: value.start, group: call, byName: true });
+    }
+    if (isModelCall(name, receiver) || (name === 'query' && /claude/.test(module.imports.get('query')?.module ?? ''))) {
+      const first = allPositional[0];
+      if (first && first.k !== 'list' && first.k !== 'dict') add('message', 'model call', '…', first, false);
+      for (const key of MODEL_PROMPT_KEYS) {
+        const value = keywords.get(key);
+        if (value && value.k !== 'list') add('message', 'model call', `${key}=`, value, false);
+      }
+    }
+  }
+
+  private atPath(keywords: Map<string, Expr>, path: readonly string[], loc: Loc): Expr[] {
+    let current: Expr[] = keywords.has(path[0]) ? [keywords.get(path[0])!] : [];
+    for (const step of path.slice(1)) {
+      const next: Expr[] = [];
+      for (const e of current) {
+        for (const v of this.resolver.values(e, loc, [])) {
+          if (v.expr.k !== 'dict') continue;
+          for (const entry of v.expr.entries) if (step === '*' ? entry.key !== undefined : entry.key === step) next.push(entry.value);
+        }
+      }
+      current = next;
+    }
+    return current;
+  }
+
+  private roleDictHit(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, module: ModuleSummary, hits: Hit[]): void {
+    const roleEntry = dict.entries.find((e) => e.key === 'role');
+    const role = roleEntry ? ROLE_OF[plain(module, roleEntry.value) ?? ''] : undefined;
+    const content = dict.entries.find((e) => e.key === 'content')?.value;
+    if (!role || !content) return;
+    hits.push({ role, framework: 'chat API', anchor: `role: ${plain(module, roleEntry!.value)}`, value: content, loc, frames: [], sinkStart: content.start, byName: false });
+  }
+
+  private roleTupleHits(list: Extract<Expr, { k: 'list' }>, loc: Loc, module: ModuleSummary, hits: Hit[], fromTuple = false): void {
+    for (const item of list.items) {
+      if (item.k !== 'list' || item.items.length !== 2) continue;
+      if (fromTuple && !item.tuple) continue;
+      const name = plain(module, item.items[0]);
+      const role = ROLE_OF[name ?? ''];
+      if (!role || plain(module, item.items[1]) !== undefined && ROLE_OF[plain(module, item.items[1])!] !== undefined) continue;
+      hits.push({ role, framework: 'LangChain / LangGraph', anchor: `(${name}, ...)`, value: item.items[1], loc, frames: [], sinkStart: item.items[1].start, byName: false, placeholders: 'template' });
+    }
+  }
+
+  // ------------------------------------------------------------------ prompts
+
+  private promptOf(group: Hit[]): FoundPrompt | undefined {
+    const first = group[0];
+    const texts: PromptText[] = group.map((hit) => {
+      this.resolver.begin();
+      return this.resolver.promptText(hit.value, hit.loc, hit.frames);
+    });
+    const pieces = texts.flatMap((t) => t.pieces);
+    for (const t of texts) for (const read of t.reads) this.result.reads.push({ ...read, role: first.role });
+    const useful = pieces.filter((p) => meaningful(this.resolver.text(p.file), p));
+    const primary = useful.find((p) => !p.nested) ?? useful[0];
+    const wrapped = texts.some((t) => t.wrapped);
+    if (!primary) {
+      const reasons = texts.flatMap((t) => t.reasons);
+      if (first.role === 'system' && !first.byName && !wrapped && reasons.length > 0 && texts.every((t) => t.reads.length === 0)) {
+        this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reason: reasons[0] });
+      }
+      if (!wrapped) {
+        // The value itself may be another agent's output (`content=reply.content`).
+        const value = first.value;
+        if (value.k !== 'list' && value.k !== 'dict' && value.k !== 'func' && !isHistory(this.resolver.text(first.loc.file).slice(value.start, value.end))) {
+          const candidate: Candidate = { kind: 'value', file: first.loc.file, start: value.start, end: value.end, expr: value, loc: first.loc, frames: first.frames, text: this.resolver.text(first.loc.file).slice(value.start, value.end) };
+          const pseudo: FoundPrompt = { role: first.role, framework: first.framework, anchor: first.anchor, sink: { file: first.loc.file, start: first.sinkStart }, pieces: [], primary: undefined as unknown as Piece, hardened: false, byName: false, candidates: [] };
+          const found = this.delegation(pseudo, candidate);
+          if (found) this.result.delegations.push(found);
+        }
+      }
+      return undefined;
+    }
+    if (first.byName && (group.every((h) => h.byName) && wordCount(this.resolver.text(primary.file), primary) < 3)) return undefined;
+    const refs = texts.flatMap((t) => t.refs);
+    const joined = pieces.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd)).join('\n');
+    const hardened = wrapped || refs.some((r) => /immunity_?warning/i.test(r)) || containsImmunityWarning(joined);
+    const candidates = texts.flatMap((t) => t.candidates);
+    const style = group.find((h) => h.placeholders)?.placeholders;
+    if (style) candidates.push(...this.placeholderCandidates(pieces, style));
+    return {
+      role: group.some((h) => h.role === 'system') ? 'system' : 'message',
+      framework: first.framework,
+      anchor: first.anchor,
+      sink: { file: first.loc.file, start: first.sinkStart },
+      pieces,
+      primary,
+      hardened,
+      byName: group.every((h) => h.byName),
+      candidates,
+      placeholders: style,
+    };
+  }
+
+  /** `{name}` placeholders of plain literals filled by the framework (ADK state) or by a template call in the same file. */
+  private placeholderCandidates(pieces: Piece[], style: PlaceholderStyle): Candidate[] {
+    const out: Candidate[] = [];
+    for (const piece of pieces) {
+      if (piece.literal.template) continue;
+      const text = this.resolver.text(piece.file);
+      for (const ph of placeholders(text, piece.literal)) {
+        if (!/^[A-Za-z_]/.test(ph.name)) continue;
+        const base: Candidate = { kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, loc: { file: piece.file, scope: piece.scope }, frames: [], literal: piece.literal, name: ph.name, text: ph.name };
+        if (style === 'adk-state') out.push(base);
+        else for (const fill of this.templateFills(piece.file).get(ph.name) ?? []) out.push({ ...base, expr: fill.expr, loc: fill.loc });
+      }
+    }
+    return out;
+  }
+
+  /** Values passed for template variables in a file: `.invoke({"name": v})`, `.format_messages(name=v)`, `kickoff(inputs={...})`. */
+  private templateFills(file: string): Map<string, { expr: Expr; loc: Loc }[]> {
+    let fills = this.fills.get(file);
+    if (fills) return fills;
+    fills = new Map();
+    this.fills.set(file, fills);
+    const module = this.project.module(file);
+    if (!module) return fills;
+    const add = (key: string, expr: Expr, loc: Loc) => {
+      const list = fills!.get(key);
+      if (list) list.push({ expr, loc });
+      else fills!.set(key, [{ expr, loc }]);
+    };
+    for (const root of module.roots) {
+      walk(root.expr, (e) => {
+        if (e.k !== 'call') return;
+        const name = lastName(e.callee) ?? '';
+        if (!/^(?:a?invoke|a?stream|a?batch|format_messages|format_prompt|format|partial|kickoff(?:_async)?)$/.test(name)) return;
+        const loc = { file, scope: root.scope };
+        for (const arg of e.args) {
+          if (arg.name === 'inputs' && arg.value.k === 'dict') for (const entry of arg.value.entries) if (entry.key) add(entry.key, entry.value, loc);
+          if (arg.name !== undefined && arg.name !== 'inputs') add(arg.name, arg.value, loc);
+          if (arg.name === undefined && arg.value.k === 'dict') for (const entry of arg.value.entries) if (entry.key) add(entry.key, entry.value, loc);
+        }
+      });
+    }
+    return fills;
+  }
+
+  // ------------------------------------------------------------------ delegation
+
+  private delegation(prompt: FoundPrompt, candidate: Candidate): FoundDelegation | undefined {
+    const context = this.contextOf(candidate, prompt);
+    const text = this.resolver.text(candidate.file);
+    if (context && isInsideBoundary(text.slice(context.start, context.end), candidate.start - context.start, candidate.end - context.start)) return undefined;
+    let why: string | undefined;
+    if (candidate.kind === 'placeholder' && !candidate.expr) {
+      const writer = this.resolver.stateKeys().get(candidate.name!);
+      why = writer ? `state key "${candidate.name}" ${writer}` : delegatedByName(candidate.name!) ? `named ${candidate.name}` : undefined;
+    } else if (delegatedByName(candidate.text)) why = `named ${candidate.text}`;
+    else if (candidate.expr) {
+      this.resolver.begin();
+      why = this.resolver.agentOutput(candidate.expr, candidate.loc, candidate.frames);
+    }
+    if (!why) return undefined;
+    return { candidate, why, prompt, context: context ?? { start: candidate.start, end: candidate.end } };
+  }
+
+  /** The text a boundary around the candidate would sit in: its literal's content, or the prompt's pieces in its file. */
+  private contextOf(candidate: Candidate, prompt: FoundPrompt): { start: number; end: number } | undefined {
+    if (candidate.literal) return { start: candidate.literal.contentStart, end: candidate.literal.contentEnd };
+    const inFile = prompt.pieces.filter((p) => p.file === candidate.file);
+    if (inFile.length === 0) return undefined;
+    return { start: Math.min(candidate.start, ...inFile.map((p) => p.literal.start)), end: Math.max(candidate.end, ...inFile.map((p) => p.literal.end)) };
+  }
+}
+
+function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
+  const preferred = a.byName && !b.byName ? b : a;
+  return {
+    ...preferred,
+    role: a.role === 'system' || b.role === 'system' ? 'system' : 'message',
+    hardened: a.hardened || b.hardened,
+    byName: a.byName && b.byName,
+    candidates: [...a.candidates, ...b.candidates],
+    pieces: a.pieces.length >= b.pieces.length ? a.pieces : b.pieces,
+  };
+}
+
+/** A conversation passed on as a whole (a message list, not text spliced into a prompt). */
+function isHistory(text: string): boolean {
+  return /(?:^|[._])(?:messages|history|chat_history|conversation|input_list|to_input_list\(\))$/i.test(text.trim()) || /to_input_list|\.messages\b/.test(text);
+}
+
+/**
+ * Discovers the prompts, delegations and unreadable sinks in the code files `files` of a project; `stateKeys` are
+ * state keys written by agents defined outside the code (YAML agent configs).
+ */
+export function discoverCode(project: ProjectModel, files: Iterable<string>, systemPromptNames: RegExp, stateKeys: ReadonlyMap<string, string> = new Map()): CodeDiscovery {
+  return new Discoverer(project, systemPromptNames, stateKeys).run(files);
+}

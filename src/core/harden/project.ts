@@ -1,0 +1,186 @@
+// The files of one project as prompt discovery sees them: each code file scanned on first use, imports resolved to
+// other files of the same project (Python packages and relative modules, TypeScript relative imports), and an
+// index of calls by callee name so a parameter can be traced to the arguments its callers pass.
+import type { CodeLanguage } from './lexer';
+import { scanModule, walk, type ModuleSummary, type Scope } from './module';
+import type { Expr } from './syntax';
+
+/** A code file of the project: its language and the source discovery reads (a notebook's cells joined). */
+export interface CodeSource {
+  path: string;
+  language: CodeLanguage;
+  text: string;
+}
+
+/** A call found in the project, with where it is evaluated. */
+export interface CallSite {
+  file: string;
+  scope: number;
+  call: Extract<Expr, { k: 'call' }>;
+}
+
+const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+function dirname(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i === -1 ? '' : path.slice(0, i);
+}
+
+/** Joins POSIX path segments, resolving `.` and `..` (never above the root: the result then is undefined). */
+export function joinPath(base: string, relative: string): string | undefined {
+  const parts = base === '' ? [] : base.split('/');
+  for (const segment of relative.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.join('/');
+}
+
+/** The code files of a project and what is derived from them on demand. */
+export class ProjectModel {
+  private readonly sources = new Map<string, CodeSource>();
+  private readonly summaries = new Map<string, ModuleSummary>();
+  /** Python files by module path (`pkg/prompts` for pkg/prompts.py and pkg/prompts/__init__.py). */
+  private readonly pythonModules = new Map<string, string[]>();
+  private callIndex?: Map<string, CallSite[]>;
+
+  constructor(sources: Iterable<CodeSource>) {
+    for (const source of sources) {
+      this.sources.set(source.path, source);
+      if (source.language === 'python' && /\.pyi?$/.test(source.path)) {
+        const module = source.path.replace(/\.pyi?$/, '').replace(/\/__init__$/, '');
+        const parts = module.split('/');
+        // Every suffix, so `import pkg.prompts` finds src/pkg/prompts.py.
+        for (let i = 0; i < parts.length; i++) push(this.pythonModules, parts.slice(i).join('/'), source.path);
+      }
+    }
+  }
+
+  /** Paths of every code file. */
+  paths(): string[] {
+    return [...this.sources.keys()];
+  }
+
+  has(path: string): boolean {
+    return this.sources.has(path);
+  }
+
+  source(path: string): CodeSource | undefined {
+    return this.sources.get(path);
+  }
+
+  /** The scanned module of a file (scanned once, on first use). */
+  module(path: string): ModuleSummary | undefined {
+    let summary = this.summaries.get(path);
+    if (!summary) {
+      const source = this.sources.get(path);
+      if (!source) return undefined;
+      summary = scanModule(source.text, source.language);
+      this.summaries.set(path, summary);
+    }
+    return summary;
+  }
+
+  /** The file an import names, from the file that imports it (undefined for packages outside the project). */
+  resolveModule(from: string, spec: string): string | undefined {
+    const source = this.sources.get(from);
+    if (!source) return undefined;
+    return source.language === 'python' ? this.resolvePython(from, spec) : this.resolveScript(from, spec);
+  }
+
+  private resolvePython(from: string, spec: string): string | undefined {
+    const dots = /^\.*/.exec(spec)![0].length;
+    const rest = spec.slice(dots).split('.').filter(Boolean).join('/');
+    if (dots > 0) {
+      let base: string | undefined = dirname(from);
+      for (let i = 1; i < dots && base !== undefined; i++) base = joinPath(base, '..');
+      if (base === undefined) return undefined;
+      const target = rest ? joinPath(base, rest) : base;
+      if (target === undefined) return undefined;
+      for (const candidate of [`${target}.py`, `${target}/__init__.py`, `${target}.pyi`]) if (this.sources.has(candidate)) return candidate;
+      return undefined;
+    }
+    const candidates = this.pythonModules.get(rest);
+    if (!candidates || candidates.length === 0) return undefined;
+    // The candidate sharing the longest folder prefix with the importing file.
+    const shared = (path: string) => {
+      const a = from.split('/');
+      const b = path.split('/');
+      let n = 0;
+      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      return n;
+    };
+    return [...candidates].sort((x, y) => shared(y) - shared(x) || x.length - y.length)[0];
+  }
+
+  private resolveScript(from: string, spec: string): string | undefined {
+    if (!spec.startsWith('.')) return undefined;
+    const target = joinPath(dirname(from), spec);
+    if (target === undefined) return undefined;
+    const stem = target.replace(/\.(?:[cm]?js|jsx)$/, '');
+    const candidates = [target, ...TS_EXTENSIONS.map((ext) => stem + ext), ...TS_EXTENSIONS.map((ext) => `${target}/index${ext}`)];
+    return candidates.find((candidate) => this.sources.has(candidate));
+  }
+
+  /** Every call in the project whose callee's last name is `name`. */
+  callsNamed(name: string): CallSite[] {
+    if (!this.callIndex) {
+      this.callIndex = new Map();
+      for (const path of this.sources.keys()) {
+        const module = this.module(path)!;
+        for (const root of module.roots) {
+          walk(root.expr, (e) => {
+            if (e.k !== 'call') return;
+            const last = lastName(e.callee);
+            if (last) push(this.callIndex!, last, { file: path, scope: root.scope, call: e });
+          });
+        }
+      }
+    }
+    return this.callIndex.get(name) ?? [];
+  }
+
+  /** The scope object of a file. */
+  scope(path: string, id: number): Scope | undefined {
+    return this.module(path)?.scopes[id];
+  }
+}
+
+/** The last name of a callee (`create` of `client.messages.create`, `Agent` of `new Agent`). */
+export function lastName(callee: Expr): string | undefined {
+  if (callee.k === 'name') return callee.id;
+  if (callee.k === 'attr') return callee.name;
+  return undefined;
+}
+
+/** The dotted text of a callee's receiver chain (`client.messages` of `client.messages.create`; `()` for a call). */
+export function chainText(e: Expr): string {
+  const parts: string[] = [];
+  let node: Expr | undefined = e;
+  for (let guard = 0; node && guard < 64; guard++) {
+    if (node.k === 'name') {
+      parts.push(node.id);
+      break;
+    }
+    if (node.k === 'attr') {
+      parts.push(node.name);
+      node = node.obj;
+    } else if (node.k === 'call') {
+      parts.push('()');
+      node = node.callee;
+    } else if (node.k === 'index') {
+      parts.push('[]');
+      node = node.obj;
+    } else break;
+  }
+  return parts.reverse().join('.');
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
