@@ -9,6 +9,7 @@ import { toSarif } from '../../core/sarif';
 import { loadProjectConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, type HardenedFile } from '../../node/harden/scan';
 import { version } from '../../../package.json';
+import { inline } from '../../core/text/printable';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 /** Schema id of the --json output (a contract: docs/hardening.md). */
@@ -137,7 +138,7 @@ function formatText(
     .filter(({ fixed }) => !write || !fixed)
     .map(({ file, finding }) => {
       const at = lineColumn(file.text, finding.start);
-      return `${file.path}:${at.line}:${at.column}  ${finding.severity}  ${finding.code}  ${describeFinding(finding)}`;
+      return `${inline(file.path)}:${at.line}:${at.column}  ${finding.severity}  ${finding.code}  ${inline(describeFinding(finding))}`;
     });
   if (!write) {
     const withFindings = new Set(entries.map((e) => e.file.path)).size;

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { blocksUnderStrict } from '../../core/integrity/compare';
 import { formatFinding, integritySarifRules } from '../../core/integrity/messages';
 import type { IntegrityFinding } from '../../core/integrity/types';
+import { inline } from '../../core/text/printable';
 import { toSarif } from '../../core/sarif';
 import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
 import { blockEvent, findingEvents, verifyWorkspace } from '../../node/integrity/verify';
@@ -67,7 +68,7 @@ async function writeSarif(file: string, findings: readonly IntegrityFinding[], s
 
 function formatText(status: string, lockfile: string, findings: readonly IntegrityFinding[], pinned: number, blocked: boolean): string {
   if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock" to pin skill files.\n`;
-  const lines = findings.map((f) => `${f.code.padEnd(20)} ${formatFinding(f)}`);
+  const lines = findings.map((f) => `${f.code.padEnd(20)} ${inline(formatFinding(f))}`);
   const head = status === 'clean' ? `Clean: ${pinned} pinned files match ${lockfile}.` : `${status === 'drift' ? 'Drift' : 'Corrupt lockfile'}: ${findings.filter((f) => f.code !== 'unpinned').length} finding(s) against ${lockfile}.`;
   const tail = blocked ? ['Blocked (strict mode); recorded in .agent-immune/audit.ndjson.'] : [];
   return [head, ...lines, ...tail].join('\n') + '\n';

@@ -1,18 +1,19 @@
 // Renders monitor alerts as readable lines for the CLI (scan and analyze): code, subject, markers, chain, evidence.
 import type { MonitorFinding } from '../../core/monitor/types';
+import { inline } from '../../core/text/printable';
 
-/** One alert as a line plus an indented evidence excerpt. */
+/** One alert as a line plus an indented evidence excerpt (untrusted names and text escaped to one line each). */
 export function formatAlert(alert: MonitorFinding, source?: string): string[] {
-  const where = source && source !== alert.subject ? `${source}: ` : '';
+  const where = source && source !== alert.subject ? `${inline(source)}: ` : '';
   const at = alert.evidence.round !== undefined ? ` (round ${alert.evidence.round}${alert.evidence.line !== undefined ? `, line ${alert.evidence.line}` : ''})` : '';
   const detail =
     alert.signal === 'verbatimSpread' && alert.chain
-      ? `chain ${alert.chain.map((h) => `${h.agent}@r${h.round}`).join(' -> ')}, ${alert.markers.join(', ')}`
+      ? `chain ${alert.chain.map((h) => `${inline(h.agent)}@r${h.round}`).join(' -> ')}, ${alert.markers.join(', ')}`
       : alert.signal === 'propagation' && alert.sessions
-        ? `markers ${alert.markers.join(', ')} recur in ${alert.sessions.length} sessions: ${alert.sessions.join(', ')}`
+        ? `markers ${alert.markers.join(', ')} recur in ${alert.sessions.length} sessions: ${alert.sessions.map(inline).join(', ')}`
         : `markers: ${alert.markers.join(', ')}`;
   const more = alert.suppressed ? ` (+${alert.suppressed} more in this burst)` : '';
-  return [`  ${alert.code.padEnd(19)} ${where}${alert.signal === 'propagation' ? '' : alert.subject + at + ' — '}${detail}${more}`, `      "${alert.evidence.text}"`];
+  return [`  ${alert.code.padEnd(19)} ${where}${alert.signal === 'propagation' ? '' : inline(alert.subject) + at + ' — '}${detail}${more}`, `      "${inline(alert.evidence.text)}"`];
 }
 
 /** The alerts block: a heading and each alert, or nothing when there are none. */
