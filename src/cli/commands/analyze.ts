@@ -6,7 +6,7 @@ import { parseFormatName } from '../../core/importers';
 import { readAnyTrace } from '../../node/readAnyTrace';
 import { writeGraphReport } from '../../node/graphReport';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
-import { formatAnalysisText } from '../format/analysisText';
+import { formatAnalysisText } from '../../core/guard/messages';
 import { LLM_FLAGS, LLM_USAGE, llmGuardFromFlags } from '../llmOptions';
 
 export const analyzeCommand: Command = {

@@ -14,7 +14,7 @@ import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type Al
 import { collectMonitored, readDocuments, type Skipped } from '../../node/monitor/collect';
 import { readAnyTrace } from '../../node/readAnyTrace';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
-import { formatAlerts } from '../format/alertsText';
+import { formatAlerts } from '../../core/monitor/messages';
 
 /** The JSON output of `scan --json` (schema agent-immune/scan/v1, a documented contract). */
 export interface ScanReport {
