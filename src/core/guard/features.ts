@@ -90,6 +90,21 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
   return { model, facts, sums: new Array(model.agents.length), consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
 }
 
+/**
+ * Extends a context to `model`, a later view of the same run with more rounds (the online guard): only the new rounds'
+ * outputs are measured. The agents, edges and earlier rounds must be those of `context.model`.
+ */
+export function extendFeatures(context: FeatureContext, model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
+  const measure = model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns) : memoFor(answerPatterns);
+  const facts = context.facts.map((known, i) => {
+    const row = model.outputs[i];
+    const result = known.slice();
+    for (let k = known.length; k < model.rounds; k++) result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : measure('')) : measure(row[k]!));
+    return result;
+  });
+  return { model, facts, sums: new Array(model.agents.length), consensus: context.consensus };
+}
+
 /** Word hashes of agent i's round-k output as the features measured them (undefined when not shareable), for the monitor. */
 export function sharedWordHashes(context: FeatureContext, i: number, k: number): Uint32Array | undefined {
   return context.model.outputs[i][k] === undefined ? undefined : context.facts[i][k].wordHashes;
