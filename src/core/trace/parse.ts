@@ -10,7 +10,7 @@ export const TRACE_SCHEMA = 'agent-trace/v1';
  * round number, agents x rounds (the guard keeps a cell per agent and round, also for silent rounds), and how many
  * rounds in a row may carry no message (each costs a full round of work while the file says nothing).
  */
-export const TRACE_LIMITS = { maxRound: 9_999, maxAgentRounds: 250_000, maxEmptyRounds: 100 } as const;
+export const TRACE_LIMITS = { maxRound: 9_999, maxAgentRounds: 100_000, maxEmptyRounds: 100 } as const;
 
 /** Options for reading a trace. */
 export interface ParseOptions {
