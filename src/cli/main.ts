@@ -1,5 +1,6 @@
 // agent-immune CLI entry: dispatches argv to a command and maps errors to exit codes.
 import { InputError } from '../core/errors';
+import { UnsafePathError } from '../node/workspaceFs';
 import { ExitCode, UsageError, type CliIo } from './command';
 import { commands } from './commands';
 
@@ -43,6 +44,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`agent-immune ${command.name}: ${error.message}\nRun "agent-immune ${command.name} --help" for usage.\n`);
+      return ExitCode.BadInput;
+    }
+    if (error instanceof UnsafePathError) {
+      io.stderr(`agent-immune ${command.name}: ${error.message}\n`);
       return ExitCode.BadInput;
     }
     if (error instanceof InputError) {
