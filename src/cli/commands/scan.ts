@@ -15,7 +15,7 @@ import { collectMonitored, readDocuments, type Skipped } from '../../node/monito
 import { findProjectRoot } from '../../node/projectRoot';
 import { readAnyTrace } from '../../node/readAnyTrace';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
-import { formatAlerts } from '../format/alertsText';
+import { formatAlerts } from '../../core/monitor/messages';
 
 /** The JSON output of `scan --json` (schema agent-immune/scan/v1, a documented contract). */
 export interface ScanReport {

@@ -5,8 +5,9 @@ import * as vscode from 'vscode';
 import { boundaryEdits, findPrompts, fixAll, hardenText, immunityWarningEdits, warningInsertionAt } from '../../core/harden/analyze';
 import { literalAt } from '../../core/harden/code';
 import { fileKindOf } from '../../core/harden/config';
+import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
 import { containsImmunityWarning } from '../../core/harden/detect';
-import type { HardenFinding, TextEdit } from '../../core/harden/types';
+import type { TextEdit } from '../../core/harden/types';
 import { listPromptFiles } from '../../node/harden/scan';
 import type { Services } from '../extension';
 import { CommandId } from '../ids';
@@ -96,8 +97,8 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
       if (findings.length === 0 || fixAll(text, findings).text === text) continue;
       result.findings += findings.length;
       const positionAt = open ? (offset: number) => open.positionAt(offset) : positionsOf(text);
-      for (const finding of orderForFix(findings)) {
-        addEdits(edit, uri, positionAt, finding.fix, { needsConfirmation: preview, label: fixLabel(finding), description: vscode.workspace.asRelativePath(uri) });
+      for (const finding of inFixOrder(findings)) {
+        addEdits(edit, uri, positionAt, finding.fix, { needsConfirmation: preview, label: HARDEN_FINDINGS[finding.code].fixLabel, description: vscode.workspace.asRelativePath(uri) });
       }
       uris.push(uri);
       result.changed.push(vscode.workspace.asRelativePath(uri));
@@ -110,15 +111,6 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
   if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services.output, options.repin !== 'always');
   return result;
-}
-
-function orderForFix(findings: readonly HardenFinding[]): HardenFinding[] {
-  return [...findings].sort((a, b) => (a.code === b.code ? 0 : a.code === 'missing-immunity-warning' ? -1 : 1));
-}
-
-/** The label of a finding's fix, in the preview and in the quick-fix menu. */
-export function fixLabel(finding: HardenFinding): string {
-  return finding.code === 'missing-immunity-warning' ? 'Insert immunity warning' : 'Wrap in delegation boundary';
 }
 
 /** Registers the hardening commands. */

@@ -3,20 +3,14 @@
 import * as vscode from 'vscode';
 import { hardenText } from '../../core/harden/analyze';
 import type { HardenConfig, PromptFileMatcher } from '../../core/harden/config';
-import { describeFinding } from '../../core/harden/messages';
-import type { HardenFinding, HardenSeverity, PromptFileKind } from '../../core/harden/types';
+import { describeFinding, HARDEN_FINDINGS } from '../../core/harden/findings';
+import type { HardenFinding, PromptFileKind } from '../../core/harden/types';
+import { SEVERITY } from '../diagnostics';
 import { SettingKey } from '../ids';
 import { documentKind, hardenConfigFor, hardenEnabled } from './settings';
 
 /** Source shown on every hardening diagnostic. */
 export const DIAGNOSTIC_SOURCE = 'Agent Immune';
-
-const SEVERITY: Record<HardenSeverity, vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  information: vscode.DiagnosticSeverity.Information,
-  hint: vscode.DiagnosticSeverity.Hint,
-};
 
 /** A document's findings at one version. */
 export interface DocumentFindings {
@@ -28,7 +22,7 @@ export interface DocumentFindings {
 /** The range a finding is shown on: the interpolation, the literal(s), or the first line of a Markdown prompt. */
 export function findingRange(document: vscode.TextDocument, finding: HardenFinding): vscode.Range {
   const start = document.positionAt(finding.start);
-  if (finding.site.kind === 'markdown' && finding.code === 'missing-immunity-warning') return document.lineAt(start.line).range;
+  if (finding.site.kind === 'markdown' && HARDEN_FINDINGS[finding.code].attach === 'prompt') return document.lineAt(start.line).range;
   return new vscode.Range(start, document.positionAt(finding.end));
 }
 

@@ -1,6 +1,31 @@
-// Renders an Analysis as the CLI's readable report: a per-round table, then sources, paths, remediation, evaluation.
-import type { Analysis } from '../../core/guard/types';
-import { formatAlerts } from './alertsText';
+// Wording of the guard's results: why a rule decided an agent's category, why the filter removed a span, and the
+// readable report of an analysis (the CLI's output, the editor's log): a per-round table, then sources, paths,
+// remediation, evaluation and propagation alerts.
+import { formatAlerts } from '../monitor/messages';
+import type { Analysis, RemovedSpan, RuleId } from './types';
+
+/** One-line explanation of the topological rule that decided an agent's category. */
+export const RULE_TEXT: Record<RuleId, string> = {
+  'head-attacker': 'P_atk above threshold: the attacker head fired',
+  'head-infected': 'P_inf above threshold: the infection head fired',
+  'kept-neighbour-flagged': 'kept as infected: a neighbour is a flagged attacker or infected agent',
+  'kept-near-attacker': 'kept as infected: within the hop distance of a flagged attacker',
+  'kept-rising-trend': 'kept as infected: its infection trend is rising',
+  'pruned-far-and-flat': 'pruned: far from every attacker and its trend is flat (false positive)',
+  'pulled-in-as-attacker': 'pulled in as attacker: the most suspicious neighbour of an infected agent',
+  'pulled-in-as-infected': 'pulled in as infected: the most suspicious neighbour of an infected agent',
+  'trend-jump-pull': 'its infection trend jumped, so its most suspicious neighbour was pulled in',
+  'attacker-overrides-infected': 'flagged both ways: attacker takes precedence over infected',
+  'below-thresholds': 'both heads below threshold',
+};
+
+/** Why the filter removes a span. */
+export const REASON_TEXT: Record<RemovedSpan['reason'], string> = {
+  'injected-instruction': 'injected instruction',
+  'propagation-request': 'asks to be passed on',
+  persuasion: 'persuasion aimed at peers',
+  llm: 'removed by the LLM filter',
+};
 
 const LABEL = { benign: 'benign', attacker: 'ATTACKER', infected: 'infected' } as const;
 

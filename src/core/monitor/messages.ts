@@ -1,5 +1,6 @@
-// Renders monitor alerts as readable lines for the CLI (scan and analyze): code, subject, markers, chain, evidence.
-import type { MonitorFinding } from '../../core/monitor/types';
+// Wording of monitor alerts in reports (scan, analyze, the editor's output): one line per alert (code, subject,
+// markers, chain) and its evidence; each finding's own diagnostic message is in findings.ts.
+import type { MonitorFinding } from './types';
 
 /** One alert as a line plus an indented evidence excerpt. */
 export function formatAlert(alert: MonitorFinding, source?: string): string[] {
