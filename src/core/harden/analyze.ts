@@ -5,10 +5,11 @@ import type { HardenConfig } from './config';
 import { discoverCode, type FoundDelegation, type FoundPrompt } from './discover';
 import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { encodeForLiteral } from './encode';
-import type { StringLiteral } from './lexer';
+import { inFixOrder } from './findings';
+import { tokenize, type CodeLanguage, type StringLiteral } from './lexer';
 import { frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markdown';
 import { notebookOffset, notebookSource, notebookText, withinOneString, type NotebookSource } from './notebook';
-import { ProjectModel, type CodeSource } from './project';
+import { ProjectModel, type CodeSource, type ModuleCache } from './project';
 import { delegatedByName } from './resolve';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
 import type { FileAnalysis, HardenFinding, PromptFileKind, PromptSite, TextEdit } from './types';
@@ -169,9 +170,9 @@ function toNotebook(finding: HardenFinding, source: NotebookSource): HardenFindi
 /**
  * Analyses a project: every file in `files` is read as context (imports, callers, state keys); findings are
  * reported for the files `report` selects (all by default). One file that cannot be analysed gets an error of its
- * own and does not stop the others.
+ * own and does not stop the others. `cache` keeps scanned modules between calls (the editor's re-checks).
  */
-export function analyzeProject(files: readonly ProjectFile[], config: HardenConfig, report: (path: string) => boolean = () => true): FileAnalysis[] {
+export function analyzeProject(files: readonly ProjectFile[], config: HardenConfig, report: (path: string) => boolean = () => true, cache?: ModuleCache): FileAnalysis[] {
   const notebooks = new Map<string, NotebookSource>();
   const sources: CodeSource[] = [];
   const results = new Map<string, FileAnalysis>();
@@ -191,8 +192,11 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
       for (const [key, who] of found.outputKeys) stateKeys.set(key, who);
     }
   }
-  const project = new ProjectModel(sources);
-  const code = discoverCode(project, sources.map((s) => s.path), new RegExp(config.systemPromptNames, 'i'), stateKeys);
+  const project = new ProjectModel(sources, cache);
+  // Sinks that can reach a reported file's literals are in that file, in files importing it, or in files it imports.
+  const reported = sources.map((s) => s.path).filter(report);
+  const sinkFiles = reported.length === sources.length ? reported : [...project.neighbourhood(reported)];
+  const code = discoverCode(project, sinkFiles, new RegExp(config.systemPromptNames, 'i'), stateKeys);
   for (const [key, who] of code.stateKeys) if (!stateKeys.has(key)) stateKeys.set(key, who);
 
   const codeKinds = new Map(files.map((f) => [f.path, f.kind]));
@@ -277,8 +281,7 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): { text: st
 
 /** The whole file with every finding fixed (warning edits before boundary edits at a shared offset). */
 export function fixAll(text: string, findings: readonly HardenFinding[]): { text: string; skipped: TextEdit[] } {
-  const ordered = [...findings].sort((a, b) => (a.code === b.code ? 0 : a.code === 'missing-immunity-warning' ? -1 : 1));
-  return applyEdits(text, ordered.flatMap((finding) => finding.fix));
+  return applyEdits(text, inFixOrder(findings).flatMap((finding) => finding.fix));
 }
 
 /** The edit inserting the immunity warning as its own paragraph at `offset`, encoded for the literal when inside one. */
@@ -286,4 +289,13 @@ export function warningInsertionAt(text: string, offset: number, literal?: Strin
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const newText = literal ? encodeForLiteral(`${MIND_VIRUS_IMMUNITY_WARNING}\n\n`, literal) : `${MIND_VIRUS_IMMUNITY_WARNING}${eol}${eol}`;
   return newText === undefined ? [] : [{ start: offset, end: offset, newText }];
+}
+
+/** The string literal whose content holds `offset` (top-level literals only), for edits at a cursor. */
+export function literalAt(source: string, language: CodeLanguage, offset: number): StringLiteral | undefined {
+  for (const token of tokenize(source, language)) {
+    if (token.start > offset) break;
+    if (token.type === 'string' && token.literal.contentStart <= offset && offset <= token.literal.contentEnd) return token.literal;
+  }
+  return undefined;
 }

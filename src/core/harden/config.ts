@@ -2,7 +2,9 @@
 // and the severity of each finding code. Validated here, merged over the defaults.
 import picomatch from 'picomatch';
 import { InputError } from '../errors';
-import type { HardenCode, HardenSeverity, PromptFileKind } from './types';
+import { SEVERITIES, type Severity } from '../findings';
+import { defaultHardenSeverities, HARDEN_CODES, isHardenCode } from './findings';
+import type { HardenCode, PromptFileKind } from './types';
 
 /** Prompt hardening settings. */
 export interface HardenConfig {
@@ -11,15 +13,10 @@ export interface HardenConfig {
   /** Globs of files and folders never scanned (tests and fixtures among them by default). */
   exclude: string[];
   /** Severity per finding code. */
-  severity: Record<HardenCode, HardenSeverity>;
+  severity: Record<HardenCode, Severity>;
   /** Case-insensitive pattern of names that make a prose string a system prompt even where no sink is seen. */
   systemPromptNames: string;
 }
-
-/** The finding codes, in report order. */
-export const HARDEN_CODES: readonly HardenCode[] = ['missing-immunity-warning', 'unbounded-delegation'];
-
-const SEVERITIES: readonly HardenSeverity[] = ['error', 'warning', 'information', 'hint'];
 
 /** Folders and files of tests and fixtures: their literals are asserted verbatim, so they are out of scope by default. */
 export const TEST_GLOBS: readonly string[] = [
@@ -37,7 +34,7 @@ export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<Harde
     '**/.github/workflows/**', '**/.github/ISSUE_TEMPLATE/**', '**/prompts/**/{README,CHANGELOG,LICENSE,CONTRIBUTING}.md', '**/.ipynb_checkpoints/**',
     ...TEST_GLOBS,
   ],
-  severity: { 'missing-immunity-warning': 'warning', 'unbounded-delegation': 'warning' },
+  severity: defaultHardenSeverities(),
   systemPromptNames: '^(?:\\w*?system_?prompts?|\\w*?system_?messages?|\\w*?system_?instructions?|\\w+_instructions?|developer_?prompt|\\w*?_backstory)(?:_?template|_?text|_?base)?$',
 });
 
@@ -72,19 +69,19 @@ export function resolveHardenConfig(raw: unknown, file?: string): HardenConfig {
   return config;
 }
 
-function resolveSeverity(value: unknown, base: Record<HardenCode, HardenSeverity>, file?: string): Record<HardenCode, HardenSeverity> {
+function resolveSeverity(value: unknown, base: Record<HardenCode, Severity>, file?: string): Record<HardenCode, Severity> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InputError('invalid-config', 'harden.severity must be an object of code -> severity', file, undefined, 'harden.severity');
   }
   const severity = { ...base };
   for (const [code, level] of Object.entries(value)) {
-    if (!HARDEN_CODES.includes(code as HardenCode)) {
+    if (!isHardenCode(code)) {
       throw new InputError('invalid-config', `unknown code harden.severity.${code}; known: ${HARDEN_CODES.join(', ')}`, file, undefined, `harden.severity.${code}`);
     }
-    if (!SEVERITIES.includes(level as HardenSeverity)) {
+    if (!SEVERITIES.includes(level as Severity)) {
       throw new InputError('invalid-config', `harden.severity.${code} must be one of ${SEVERITIES.join(', ')}`, file, undefined, `harden.severity.${code}`);
     }
-    severity[code as HardenCode] = level as HardenSeverity;
+    severity[code] = level as Severity;
   }
   return severity;
 }

@@ -2,7 +2,7 @@
 // sink table, each sink's value is followed to the literals it is made of (in any file of the project), and each
 // interpolation into a prompt is checked for another agent's output. Names alone make a prompt only as a fallback
 // (a constant named like a system prompt holding prose), never to decide delegation on their own.
-import { containsImmunityWarning, isInsideBoundary } from './detect';
+import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
 import { delegatedByName, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
@@ -69,11 +69,18 @@ interface Hit {
   group?: Expr;
   byName: boolean;
   placeholders?: PlaceholderStyle;
+  /** Not reported as unread when its value cannot be followed (a prompt keyword on a call no rule names). */
+  quiet?: boolean;
 }
+
+/** Callees whose prompt keywords are agent or model configuration (an unreadable value there is worth reporting). */
+const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
 
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
 const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'contents', 'query', 'question'];
 const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
+/** Keys that make a dict or object an agent's config (beside a prompt key). */
+const AGENT_CONFIG_KEYS = new Set(['name', 'model', 'tools', 'handoffs', 'sub_agents', 'subAgents', 'output_key', 'outputKey', 'description', 'llm', 'model_client', 'agents', 'provider', 'temperature']);
 
 /** A string literal's plain value when it has no interpolation. */
 function plain(module: ModuleSummary, e: Expr | undefined): string | undefined {
@@ -87,8 +94,11 @@ function meaningful(text: string, piece: Piece): boolean {
   return /\p{L}{2}/u.test(content);
 }
 
-function wordCount(text: string, piece: Piece): number {
-  return (text.slice(piece.literal.contentStart, piece.literal.contentEnd).match(/\p{L}+/gu) ?? []).length;
+/** True when a prompt's text reads as prose (words with spaces or a sentence end), not a key, a name or a flag. */
+function prose(texts: readonly string[]): boolean {
+  const joined = texts.join(' ').trim();
+  const words = detectionWords(joined).filter((w) => /\p{L}/u.test(w));
+  return words.length >= 2 || (words.length === 1 && /\p{L}[.!?]['"]?$/u.test(joined));
 }
 
 class Discoverer {
@@ -178,7 +188,10 @@ class Discoverer {
       const loc: Loc = { file, scope: root.scope };
       walk(root.expr, (e) => {
         if (e.k === 'call') this.callHits(e, loc, module, rules, hits);
-        else if (e.k === 'dict') this.roleDictHit(e, loc, module, hits);
+        else if (e.k === 'dict') {
+          this.roleDictHit(e, loc, module, hits);
+          this.configObjectHits(e, loc, hits);
+        }
         else if (e.k === 'list' && !e.tuple) this.roleTupleHits(e, loc, module, hits);
         else if (e.k === 'list' && e.tuple && language === 'python') this.roleTupleHits({ ...e, tuple: false }, loc, module, hits, true);
       });
@@ -196,37 +209,38 @@ class Discoverer {
       const name = key.slice(key.indexOf(':') + 1);
       if (!this.namePattern.test(name)) continue;
       for (const def of defs) {
-        if (def.value.k === 'func') continue;
+        // A list or dict named like a prompt is data (test cases, payloads, a config), not a prompt.
+        if (def.value.k === 'func' || def.value.k === 'list' || def.value.k === 'dict') continue;
         hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
       }
     }
     for (const [key, defs] of module.attrDefs) {
       const name = key.slice(key.indexOf(':') + 1);
       if (!this.namePattern.test(name)) continue;
-      for (const def of defs) hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
+      for (const def of defs) if (def.value.k !== 'list' && def.value.k !== 'dict') hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
     }
     return hits;
   }
 
-  /** Keyword arguments and object-argument properties of a call (spreads and named config objects followed). */
-  private keywords(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary): Map<string, Expr> {
-    const out = new Map<string, Expr>();
-    const addDict = (dict: Extract<Expr, { k: 'dict' }>, depth: number) => {
+  /** Keyword arguments and object-argument properties of a call, each with where it is evaluated (spreads and named config objects followed). */
+  private keywords(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary): Map<string, { expr: Expr; loc: Loc }> {
+    const out = new Map<string, { expr: Expr; loc: Loc }>();
+    const addDict = (dict: Extract<Expr, { k: 'dict' }>, at: Loc, depth: number) => {
       for (const entry of dict.entries) {
-        if (entry.key !== undefined && !out.has(entry.key)) out.set(entry.key, entry.value);
-        else if (entry.spread && depth < 3) for (const v of this.resolver.values(entry.value, loc, [])) if (v.expr.k === 'dict') addDict(v.expr, depth + 1);
+        if (entry.key !== undefined && !out.has(entry.key)) out.set(entry.key, { expr: entry.value, loc: at });
+        else if (entry.spread && depth < 3) for (const v of this.resolver.values(entry.value, at, [])) if (v.expr.k === 'dict') addDict(v.expr, v.loc, depth + 1);
       }
     };
     for (const arg of call.args) {
       if (arg.name !== undefined) {
-        if (!out.has(arg.name)) out.set(arg.name, arg.value);
+        if (!out.has(arg.name)) out.set(arg.name, { expr: arg.value, loc });
         continue;
       }
       if (module.language === 'python' && !arg.spread) continue;
-      if (arg.value.k === 'dict') addDict(arg.value, 0);
+      if (arg.value.k === 'dict') addDict(arg.value, loc, 0);
       else if (arg.value.k === 'name' || arg.spread) {
         this.resolver.begin();
-        for (const v of this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'dict') addDict(v.expr, 1);
+        for (const v of this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'dict') addDict(v.expr, v.loc, 1);
       }
     }
     return out;
@@ -241,8 +255,8 @@ class Discoverer {
     const positional = call.args.filter((a: Arg) => a.name === undefined && !a.spread && (module.language === 'python' || a.value.k !== 'dict')).map((a) => a.value);
     const allPositional = call.args.filter((a: Arg) => a.name === undefined && !a.spread).map((a) => a.value);
     const claimed = new Set<string>();
-    const add = (role: SinkRole, framework: string, key: string, value: Expr, group: boolean, style?: PlaceholderStyle) => {
-      hits.push({ role, framework, anchor: `${name}(${key})`, value, loc, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
+    const add = (role: SinkRole, framework: string, key: string, value: Expr, group: boolean, style?: PlaceholderStyle, at: Loc = loc) => {
+      hits.push({ role, framework, anchor: `${name}(${key})`, value, loc: at, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
     };
     for (const rule of rules) {
       if (rule.kind !== undefined && rule.kind !== 'argument') continue;
@@ -251,52 +265,67 @@ class Discoverer {
       if (!rule.callee && !rule.chain) continue;
       if (rule.requires && !rule.requires.some((k) => keywords.has(k))) continue;
       if (rule.path) {
-        for (const value of this.atPath(keywords, rule.path, loc)) add(rule.role, rule.framework, rule.path.join('.'), value, false, rule.placeholders);
+        for (const found of this.atPath(keywords, rule.path)) add(rule.role, rule.framework, rule.path.join('.'), found.expr, false, rule.placeholders, found.loc);
         continue;
       }
-      let value = rule.key ? keywords.get(rule.key) : undefined;
+      let found = rule.key ? keywords.get(rule.key) : undefined;
       let label = rule.key ? `${rule.key}=` : '';
-      if (!value && rule.index !== undefined) {
-        value = (module.language === 'python' ? positional : allPositional)[rule.index];
+      if (!found && rule.index !== undefined) {
+        const value = (module.language === 'python' ? positional : allPositional)[rule.index];
         label = rule.index === 0 ? '…' : `…, #${rule.index + 1}`;
-        if (value?.k === 'dict' && module.language === 'typescript') value = undefined;
+        found = value && !(value.k === 'dict' && module.language === 'typescript') ? { expr: value, loc } : undefined;
       }
-      if (!value) continue;
+      if (!found) continue;
       if (rule.key) claimed.add(rule.key);
-      add(rule.role, rule.framework, label, value, rule.requires !== undefined || rule.role === 'system', rule.placeholders);
+      add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined || rule.role === 'system', rule.placeholders, found.loc);
     }
     for (const key of SYSTEM_KEYWORDS) {
       if (claimed.has(key)) continue;
-      const value = keywords.get(key);
-      if (value) add('system', 'any framework', `${key}=`, value, true, ADK_KEYS.has(key) ? 'adk-state' : undefined);
+      const found = keywords.get(key);
+      if (!found) continue;
+      // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
+      hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, group: call, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
     }
-    for (const [key, value] of keywords) {
+    for (const [key, found] of keywords) {
       if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.namePattern.test(key)) continue;
-      hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value, loc, frames: [], sinkStart: value.start, group: call, byName: true });
+      hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, group: call, byName: true });
     }
     if (isModelCall(name, receiver) || (name === 'query' && /claude/.test(module.imports.get('query')?.module ?? ''))) {
       const first = allPositional[0];
       if (first && first.k !== 'list' && first.k !== 'dict') add('message', 'model call', '…', first, false);
       for (const key of MODEL_PROMPT_KEYS) {
-        const value = keywords.get(key);
-        if (value && value.k !== 'list') add('message', 'model call', `${key}=`, value, false);
+        const found = keywords.get(key);
+        if (found && found.expr.k !== 'list') add('message', 'model call', `${key}=`, found.expr, false, undefined, found.loc);
       }
     }
   }
 
-  private atPath(keywords: Map<string, Expr>, path: readonly string[], loc: Loc): Expr[] {
-    let current: Expr[] = keywords.has(path[0]) ? [keywords.get(path[0])!] : [];
+  private atPath(keywords: Map<string, { expr: Expr; loc: Loc }>, path: readonly string[]): { expr: Expr; loc: Loc }[] {
+    let current = keywords.has(path[0]) ? [keywords.get(path[0])!] : [];
     for (const step of path.slice(1)) {
-      const next: Expr[] = [];
+      const next: { expr: Expr; loc: Loc }[] = [];
       for (const e of current) {
-        for (const v of this.resolver.values(e, loc, [])) {
+        for (const v of this.resolver.values(e.expr, e.loc, [])) {
           if (v.expr.k !== 'dict') continue;
-          for (const entry of v.expr.entries) if (step === '*' ? entry.key !== undefined : entry.key === step) next.push(entry.value);
+          for (const entry of v.expr.entries) if (step === '*' ? entry.key !== undefined : entry.key === step) next.push({ expr: entry.value, loc: v.loc });
         }
       }
       current = next;
     }
     return current;
+  }
+
+  /**
+   * An agent config written as a dict or object before it reaches its constructor (`{ name, instructions }`,
+   * `{"system_message": ...}`): a prompt key beside another agent key, found by name (the call may be elsewhere).
+   */
+  private configObjectHits(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, hits: Hit[]): void {
+    const keys = new Set(dict.entries.map((e) => e.key));
+    if (![...keys].some((k) => k !== undefined && AGENT_CONFIG_KEYS.has(k))) return;
+    for (const entry of dict.entries) {
+      if (entry.key === undefined || !SYSTEM_KEYWORDS.includes(entry.key)) continue;
+      hits.push({ role: 'system', framework: 'agent config', anchor: `{ ${entry.key}: … }`, value: entry.value, loc, frames: [], sinkStart: entry.value.start, group: dict, byName: true });
+    }
   }
 
   private roleDictHit(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, module: ModuleSummary, hits: Hit[]): void {
@@ -333,7 +362,7 @@ class Discoverer {
     const wrapped = texts.some((t) => t.wrapped);
     if (!primary) {
       const reasons = texts.flatMap((t) => t.reasons);
-      if (first.role === 'system' && !first.byName && !wrapped && reasons.length > 0 && texts.every((t) => t.reads.length === 0)) {
+      if (first.role === 'system' && !first.byName && !first.quiet && !wrapped && reasons.length > 0 && texts.every((t) => t.reads.length === 0)) {
         this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reason: reasons[0] });
       }
       if (!wrapped) {
@@ -348,7 +377,8 @@ class Discoverer {
       }
       return undefined;
     }
-    if (first.byName && (group.every((h) => h.byName) && wordCount(this.resolver.text(primary.file), primary) < 3)) return undefined;
+    const contents = useful.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd));
+    if (group.every((h) => h.byName) && !prose(contents)) return undefined;
     const refs = texts.flatMap((t) => t.refs);
     const joined = pieces.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd)).join('\n');
     const hardened = wrapped || refs.some((r) => /immunity_?warning/i.test(r)) || containsImmunityWarning(joined);

@@ -39,15 +39,22 @@ export function joinPath(base: string, relative: string): string | undefined {
   return parts.join('/');
 }
 
+/** Scanned modules kept between analyses (the editor re-analyses on every change): reused while the text is the same. */
+export type ModuleCache = Map<string, { text: string; summary: ModuleSummary }>;
+
 /** The code files of a project and what is derived from them on demand. */
 export class ProjectModel {
   private readonly sources = new Map<string, CodeSource>();
   private readonly summaries = new Map<string, ModuleSummary>();
+  private readonly importers = new Map<string, Set<string>>();
   /** Python files by module path (`pkg/prompts` for pkg/prompts.py and pkg/prompts/__init__.py). */
   private readonly pythonModules = new Map<string, string[]>();
   private callIndex?: Map<string, CallSite[]>;
 
-  constructor(sources: Iterable<CodeSource>) {
+  constructor(
+    sources: Iterable<CodeSource>,
+    private readonly cache?: ModuleCache,
+  ) {
     for (const source of sources) {
       this.sources.set(source.path, source);
       if (source.language === 'python' && /\.pyi?$/.test(source.path)) {
@@ -78,10 +85,62 @@ export class ProjectModel {
     if (!summary) {
       const source = this.sources.get(path);
       if (!source) return undefined;
-      summary = scanModule(source.text, source.language);
+      const cached = this.cache?.get(path);
+      summary = cached && cached.text === source.text && cached.summary.language === source.language ? cached.summary : scanModule(source.text, source.language);
+      this.cache?.set(path, { text: source.text, summary });
       this.summaries.set(path, summary);
     }
     return summary;
+  }
+
+  /** Files that import `file` (so their sinks and calls may reach its literals and functions). */
+  importersOf(file: string): Set<string> {
+    let set = this.importers.get(file);
+    if (!set) {
+      set = new Set();
+      for (const path of this.sources.keys()) {
+        const module = this.module(path)!;
+        const specs = [...new Set([...[...module.imports.values()].map((b) => b.module), ...module.starExports, ...[...module.exports.values()].flatMap((e) => (e.module ? [e.module] : []))])];
+        if (specs.some((spec) => this.resolveModule(path, spec) === file || (/^\.+$/.test(spec) && [...module.imports.values()].some((b) => b.module === spec && b.name && this.resolveModule(path, spec + b.name) === file)))) set.add(path);
+      }
+      this.importers.set(file, set);
+    }
+    return set;
+  }
+
+  /** The project files `file` imports. */
+  importsOf(file: string): Set<string> {
+    const module = this.module(file);
+    const out = new Set<string>();
+    if (!module) return out;
+    for (const binding of module.imports.values()) {
+      const target = this.resolveModule(file, binding.module) ?? (binding.name && /^\.+$/.test(binding.module) ? this.resolveModule(file, binding.module + binding.name) : undefined);
+      if (target) out.add(target);
+    }
+    return out;
+  }
+
+  /**
+   * `files` with the files whose sinks can reach their literals: the files importing them (through up to `depth`
+   * re-exporting modules) and the files they import (a factory defined elsewhere that receives their prompt).
+   */
+  neighbourhood(files: Iterable<string>, depth = 3): Set<string> {
+    const out = new Set(files);
+    for (const step of [(f: string) => this.importersOf(f), (f: string) => this.importsOf(f)]) {
+      let frontier = [...out];
+      for (let level = 0; level < depth && frontier.length > 0; level++) {
+        const next: string[] = [];
+        for (const file of frontier) {
+          for (const other of step(file)) {
+            if (out.has(other)) continue;
+            out.add(other);
+            next.push(other);
+          }
+        }
+        frontier = next;
+      }
+    }
+    return out;
   }
 
   /** The file an import names, from the file that imports it (undefined for packages outside the project). */

@@ -111,7 +111,6 @@ export class Resolver {
   private steps = 0;
   private readonly taintMemo = new Map<string, string | null>();
   private stateKeysCache?: Map<string, string>;
-  private readonly importers = new Map<string, Set<string>>();
 
   constructor(
     readonly project: ProjectModel,
@@ -255,25 +254,6 @@ export class Resolver {
     return [];
   }
 
-  /** Files that import `file` (so their calls may bind its functions' parameters). */
-  private importersOf(file: string): Set<string> {
-    let set = this.importers.get(file);
-    if (!set) {
-      set = new Set();
-      for (const path of this.project.paths()) {
-        const module = this.project.module(path)!;
-        for (const binding of module.imports.values()) {
-          if (this.project.resolveModule(path, binding.module) === file) {
-            set.add(path);
-            break;
-          }
-        }
-      }
-      this.importers.set(file, set);
-    }
-    return set;
-  }
-
   /** The calls in the project that bind the parameters of function scope `fn` of `file`. */
   private callersOf(file: string, fn: number): { file: string; scope: number; args: Arg[]; method: boolean }[] {
     const module = this.project.module(file);
@@ -282,7 +262,7 @@ export class Resolver {
     const isConstructor = scope.name === '__init__' || scope.name === 'constructor';
     const name = isConstructor ? (scope.classScope !== undefined ? module.scopes[scope.classScope].name : undefined) : scope.name;
     if (!name) return [];
-    const importers = this.importersOf(file);
+    const importers = this.project.importersOf(file);
     const selfParam = module.language === 'python' && scope.classScope !== undefined && ['self', 'cls'].includes(scope.params[0]?.name ?? '');
     return this.project
       .callsNamed(name)
@@ -637,7 +617,7 @@ export class Resolver {
             }
             if (frames.length > 0) this.taintMemo.delete(key);
           }
-          return delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
+          return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
         }
         if (found.kind === 'param') return this.paramOutput(loc.file, found.scope, found.index, expr.id, frames, depth);
         if (found.kind === 'import') {
@@ -646,19 +626,24 @@ export class Resolver {
             if (why) return why;
           }
         }
-        return delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
+        return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
       }
       case 'attr': {
         const state = this.stateRead(expr.obj, expr.name);
         if (state) return state;
-        const inner = this.agentOutput(expr.obj, loc, frames, depth + 1);
-        if (inner) return inner;
-        for (const v of this.attrValues(expr, loc, frames, depth + 1)) {
-          if (v.expr === expr) continue;
-          const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
-          if (why) return why;
+        // A member that resolves (a field of a dict or config call) carries what its value carries; only an opaque
+        // object (a model reply) passes its own taint on to its members.
+        const members = this.attrValues(expr, loc, frames, depth + 1).filter((v) => v.expr !== expr);
+        if (members.length > 0) {
+          for (const v of members) {
+            const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
+            if (why) return why;
+          }
+        } else {
+          const inner = this.agentOutput(expr.obj, loc, frames, depth + 1);
+          if (inner) return inner;
         }
-        return delegatedByName(expr.name) ? `named ${text.slice(expr.start, expr.end)}` : undefined;
+        return depth <= 1 && delegatedByName(expr.name) ? `named ${text.slice(expr.start, expr.end)}` : undefined;
       }
       case 'index': {
         if (expr.index.k === 'str' && expr.index.holes.length === 0) {
@@ -710,7 +695,7 @@ export class Resolver {
       const why = this.agentOutput(arg, { file: caller.file, scope: caller.scope }, [], depth + 1);
       if (why) return why;
     }
-    return delegatedByName(name) ? `named ${name}` : undefined;
+    return depth <= 1 && delegatedByName(name) ? `named ${name}` : undefined;
   }
 
   private callOutput(expr: Extract<Expr, { k: 'call' }>, loc: Loc, frames: readonly Frame[], depth: number): string | undefined {

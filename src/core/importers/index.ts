@@ -2,6 +2,7 @@
 import { InputError } from '../errors';
 import { TraceBuilder, parseTraceText, type ParseOptions } from '../trace/parse';
 import type { Trace } from '../trace/types';
+import { agentDojoFormat } from './agentdojo';
 import { autogenFormat } from './autogen';
 import { detectFormat, unknownFormatError, type Detected } from './detect';
 import { infaGuardFormat } from './infaGuard';
@@ -20,6 +21,7 @@ export const FORMATS: Record<Exclude<ImportFormat, 'agent-trace'>, FormatSpec> =
   autogen: autogenFormat,
   langsmith: langsmithFormat,
   'infa-guard': infaGuardFormat,
+  agentdojo: agentDojoFormat,
 };
 
 /** Names accepted by --from, with the aliases people will type. */
@@ -34,6 +36,7 @@ const ALIASES: Record<string, ImportFormat> = {
   'g-safeguard': 'infa-guard',
   gsafeguard: 'infa-guard',
   infaguard: 'infa-guard',
+  'agent-dojo': 'agentdojo',
 };
 
 /** Resolves a --from value to a format; throws InputError('unknown-format') listing the valid names. */

@@ -7,7 +7,7 @@ import { InputError } from '../../core/errors';
 import type { GraphViewPayload } from '../../core/graphview/types';
 import type { Analysis } from '../../core/guard/types';
 import { runAnalysisJob, type AnalysisJobInput } from '../../node/analysisJob';
-import { formatAnalysisText } from '../../cli/format/analysisText';
+import { formatAnalysisText } from '../../core/guard/messages';
 import type { Services } from '../extension';
 import { CommandId } from '../ids';
 import { assertRunAllowed } from '../integrity/runGuard';

@@ -1,10 +1,9 @@
 // Quick fixes on hardening diagnostics: insert the warning, wrap in a boundary, fix all in this file or the workspace;
 // on a pinned file the fix says so and runs the re-pin offer right after the edit.
 import * as vscode from 'vscode';
-import { HARDEN_CODES } from '../../core/harden/config';
-import type { HardenCode, HardenFinding } from '../../core/harden/types';
+import { HARDEN_FINDINGS, isHardenCode } from '../../core/harden/findings';
+import type { HardenFinding } from '../../core/harden/types';
 import { CommandId } from '../ids';
-import { fixLabel } from './commands';
 import { DIAGNOSTIC_SOURCE, findingRange, type HardenDiagnostics } from './diagnostics';
 import { addEdits, isPinned } from './edits';
 
@@ -39,11 +38,11 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     }
 
     const actions: vscode.CodeAction[] = [];
-    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && HARDEN_CODES.includes(d.code as HardenCode));
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && isHardenCode(d.code));
     for (const diagnostic of ours) {
       const finding = fixable.find((f) => f.code === diagnostic.code && findingRange(document, f).isEqual(diagnostic.range));
       if (!finding) continue;
-      const action = new vscode.CodeAction(`${fixLabel(finding)}${suffix}`, vscode.CodeActionKind.QuickFix);
+      const action = new vscode.CodeAction(`${HARDEN_FINDINGS[finding.code].fixLabel}${suffix}`, vscode.CodeActionKind.QuickFix);
       action.diagnostics = [diagnostic];
       action.isPreferred = true;
       action.edit = edit([finding]);

@@ -1,34 +1,30 @@
 // Hardening diagnostics: re-checks prompt files as they open and change (throttled, stale results dropped) and keeps
 // each document's findings, with their fixes, for the code actions.
 import * as vscode from 'vscode';
-import { hardenText } from '../../core/harden/analyze';
+import { analyzeProject } from '../../core/harden/analyze';
 import type { HardenConfig, PromptFileMatcher } from '../../core/harden/config';
-import { describeFinding } from '../../core/harden/messages';
-import type { HardenFinding, HardenSeverity, PromptFileKind } from '../../core/harden/types';
+import { describeFinding, HARDEN_FINDINGS } from '../../core/harden/findings';
+import type { HardenFinding, PromptFileKind, PromptSite } from '../../core/harden/types';
+import { SEVERITY } from '../diagnostics';
 import { SettingKey } from '../ids';
+import { FolderSources } from './folderSources';
 import { documentKind, hardenConfigFor, hardenEnabled } from './settings';
 
 /** Source shown on every hardening diagnostic. */
 export const DIAGNOSTIC_SOURCE = 'Agent Immune';
 
-const SEVERITY: Record<HardenSeverity, vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  information: vscode.DiagnosticSeverity.Information,
-  hint: vscode.DiagnosticSeverity.Hint,
-};
-
-/** A document's findings at one version. */
+/** A document's findings at one version, and the prompts found in it. */
 export interface DocumentFindings {
   version: number;
   kind: PromptFileKind;
   findings: HardenFinding[];
+  prompts: PromptSite[];
 }
 
 /** The range a finding is shown on: the interpolation, the literal(s), or the first line of a Markdown prompt. */
 export function findingRange(document: vscode.TextDocument, finding: HardenFinding): vscode.Range {
   const start = document.positionAt(finding.start);
-  if (finding.site.kind === 'markdown' && finding.code === 'missing-immunity-warning') return document.lineAt(start.line).range;
+  if (finding.site.kind === 'markdown' && HARDEN_FINDINGS[finding.code].attach === 'prompt') return document.lineAt(start.line).range;
   return new vscode.Range(start, document.positionAt(finding.end));
 }
 
@@ -39,6 +35,7 @@ export class HardenDiagnostics implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly generations = new Map<string, number>();
   private readonly configs = new Map<string, Promise<{ config: HardenConfig; matcher: PromptFileMatcher }>>();
+  private readonly sources = new Map<string, Promise<FolderSources>>();
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   /** Fires after a document's diagnostics were published. */
   readonly onDidUpdate = this.emitter.event;
@@ -74,6 +71,26 @@ export class HardenDiagnostics implements vscode.Disposable {
     return entry;
   }
 
+  /**
+   * The files of the folder of `uri` as the analysis reads them (cached; a change on disk re-checks the open
+   * documents of the folder, whose findings may depend on it).
+   */
+  sourcesFor(folder: vscode.WorkspaceFolder): Promise<FolderSources> {
+    const key = folder.uri.toString();
+    let entry = this.sources.get(key);
+    if (!entry) {
+      entry = this.configFor(folder.uri).then(({ matcher }) => {
+        const sources = new FolderSources(folder, matcher);
+        sources.onDidChange(() => {
+          for (const document of vscode.workspace.textDocuments) if (vscode.workspace.getWorkspaceFolder(document.uri) === folder) this.schedule(document, 300);
+        });
+        return sources;
+      });
+      this.sources.set(key, entry);
+    }
+    return entry;
+  }
+
   /** Findings of the document at its current version (computed now when missing or stale). */
   async findingsFor(document: vscode.TextDocument): Promise<DocumentFindings | undefined> {
     const known = this.results.get(document.uri.toString());
@@ -84,6 +101,8 @@ export class HardenDiagnostics implements vscode.Disposable {
   /** Drops cached configs and re-checks every open document. */
   reset(): void {
     this.configs.clear();
+    for (const entry of this.sources.values()) void entry.then((s) => s.dispose());
+    this.sources.clear();
     this.collection.clear();
     this.results.clear();
     for (const document of vscode.workspace.textDocuments) this.schedule(document, 0);
@@ -123,8 +142,13 @@ export class HardenDiagnostics implements vscode.Disposable {
       return undefined;
     }
     const version = document.version;
-    const findings = hardenText(document.getText(), kind, vscode.workspace.asRelativePath(document.uri), config);
-    const result = { version, kind, findings };
+    const sources = await this.sourcesFor(folder!);
+    const files = await sources.files();
+    if (this.generations.get(key) !== generation || document.isClosed || document.version !== version) return undefined;
+    const rel = sources.pathOf(document.uri);
+    const analysis = analyzeProject(files, config, (p) => p === rel, sources.cache)[0];
+    const result = { version, kind, findings: analysis?.findings ?? [], prompts: analysis?.prompts ?? [] };
+    const findings = result.findings;
     this.results.set(key, result);
     this.collection.set(
       document.uri,
@@ -141,6 +165,7 @@ export class HardenDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const entry of this.sources.values()) void entry.then((s) => s.dispose());
     this.collection.dispose();
     this.emitter.dispose();
   }

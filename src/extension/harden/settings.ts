@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveHardenConfig, type HardenConfig } from '../../core/harden/config';
-import type { HardenCode, HardenSeverity, PromptFileKind } from '../../core/harden/types';
+import type { Severity } from '../../core/findings';
+import type { HardenCode, PromptFileKind } from '../../core/harden/types';
 import { PromptFileMatcher } from '../../core/harden/config';
 import { loadProjectConfig } from '../../node/config';
 import { SettingKey } from '../ids';
@@ -34,7 +35,7 @@ export async function hardenConfigFor(folder: vscode.WorkspaceFolder | undefined
   if (include) config.include = include;
   if (exclude) config.exclude = exclude;
   for (const [code, key] of Object.entries(SEVERITY_SETTINGS) as [HardenCode, SettingKey][]) {
-    const level = explicit<HardenSeverity>(section, key);
+    const level = explicit<Severity>(section, key);
     if (level) config.severity[code] = level;
   }
   return { config, matcher: new PromptFileMatcher(config) };

@@ -2,7 +2,7 @@
 // current. Writing commands refuse in an untrusted workspace.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { formatFinding } from '../../core/integrity/messages';
+import { verifySkillsSummary } from '../../core/integrity/messages';
 import { auditActor } from '../../node/integrity/auditLog';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, type LockResult, type RepinResult } from '../../node/integrity/lock';
@@ -77,15 +77,9 @@ async function pinSkills(services: Services, controller: IntegrityController): P
 async function verifySkills(controller: IntegrityController): Promise<VerifyReport[]> {
   await controller.verifyAll();
   const reports = controller.all().flatMap((f) => (f.state ? [f.state.report] : []));
-  const findings = reports.flatMap((r) => r.findings);
-  const blocking = findings.filter((f) => f.code !== 'unpinned');
-  if (reports.every((r) => r.status === 'no-lockfile')) {
-    void vscode.window.showInformationMessage('Agent Immune: no lockfile, nothing to verify. Run "Agent Immune: Pin Skills (write lockfile)" to pin your skills.');
-  } else if (blocking.length === 0) {
-    void vscode.window.showInformationMessage(`Agent Immune: skills clean${findings.length ? ` (${findings.length} unpinned file(s))` : ''}.`);
-  } else {
-    void vscode.window.showWarningMessage(`Agent Immune: ${blocking.length} skill integrity finding(s): ${formatFinding(blocking[0])}${blocking.length > 1 ? ' See the Problems view for the rest.' : ''}`);
-  }
+  const summary = verifySkillsSummary(reports);
+  if (summary.level === 'warning') void vscode.window.showWarningMessage(`Agent Immune: ${summary.text}`);
+  else void vscode.window.showInformationMessage(`Agent Immune: ${summary.text}`);
   return reports;
 }
 

@@ -3,9 +3,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { blocksUnderStrict } from '../../core/integrity/compare';
+import { auditKey, blockEvent, blockingFindings, findingEvents } from '../../core/integrity/findings';
+import { integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
 import type { IntegrityFinding } from '../../core/integrity/types';
 import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
-import { blockEvent, findingEvents } from '../../node/integrity/verify';
 import { integrityDiagnostics } from './diagnostics';
 import { FolderIntegrity, type IntegrityRoot } from './folderWatch';
 import { extraRoots, integrityEnabled, integrityOverrides } from './settings';
@@ -19,8 +20,6 @@ const EXTRA_PREFIX = 'extra-root:';
 export function extraRoot(dir: string): IntegrityRoot {
   return { key: EXTRA_PREFIX + dir, name: dir, uri: vscode.Uri.file(dir), overrides: () => ({}) };
 }
-
-const findingKey = (f: IntegrityFinding) => `${f.code}\0${f.path}\0${'actual' in f ? f.actual : 'reason' in f ? f.reason : ''}`;
 
 /** Owns every folder's integrity state and what the editor shows of it. */
 export class IntegrityController implements vscode.Disposable {
@@ -118,9 +117,9 @@ export class IntegrityController implements vscode.Disposable {
     if (!state || !vscode.workspace.isTrusted) return;
     const key = folder.root.key;
     // Compared with what was recorded for this root (kept across restarts), so a finding is recorded once.
-    const seen = new Set((this.recordedFindings.get(key) ?? []).map(findingKey));
+    const seen = new Set((this.recordedFindings.get(key) ?? []).map(auditKey));
     this.recordedFindings.set(key, state.report.findings);
-    const events = findingEvents(state.report.findings.filter((f) => !seen.has(findingKey(f))), 'warn');
+    const events = findingEvents(state.report.findings.filter((f) => !seen.has(auditKey(f))), 'warn');
     if (events.length === 0) return;
     appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${(error as Error).message}`));
   }
@@ -137,21 +136,10 @@ export class IntegrityController implements vscode.Disposable {
       this.statusBar.hide();
       return;
     }
-    const findings = states.flatMap((s) => s.report.findings.filter((f) => f.code !== 'unpinned'));
-    const corrupt = states.some((s) => s.report.status === 'corrupt-lockfile');
-    const strictBlock = states.some((s) => s.report.strict && blocksUnderStrict(s.report.findings));
-    const files = new Set(findings.map((f) => f.path)).size;
-    if (strictBlock) {
-      this.statusBar.text = `$(error) Skills: strict block (${files})`;
-      this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-    } else if (corrupt || findings.length > 0) {
-      this.statusBar.text = corrupt ? '$(warning) Skills: lockfile corrupt' : `$(warning) Skills: ${files} drifted`;
-      this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-    } else {
-      this.statusBar.text = '$(shield) Skills: clean';
-      this.statusBar.backgroundColor = undefined;
-    }
-    this.statusBar.tooltip = findings.length > 0 ? `Skill integrity: ${findings.length} finding(s). Click to open the Problems view.` : 'Skill integrity: every pinned file matches the lockfile.';
+    const { state, text, tooltip } = integrityStatusBar(states.map((s) => s.report));
+    this.statusBar.text = text;
+    this.statusBar.tooltip = tooltip;
+    this.statusBar.backgroundColor = state === 'clean' ? undefined : new vscode.ThemeColor(`statusBarItem.${state}Background`);
     this.statusBar.show();
   }
 
@@ -160,7 +148,7 @@ export class IntegrityController implements vscode.Disposable {
     await Promise.all(this.all().map((f) => (f.state ? undefined : f.verifyNow(true))));
     const blocked = this.all().flatMap((f) => (f.state && f.state.report.strict && blocksUnderStrict(f.state.report.findings) ? [f.state] : []));
     if (blocked.length === 0) return true;
-    const findings = blocked.flatMap((s) => s.report.findings.filter((f) => f.code !== 'unpinned'));
+    const findings = blocked.flatMap((s) => blockingFindings(s.report.findings));
     if (vscode.workspace.isTrusted) {
       for (const state of blocked) {
         const events = [...findingEvents(state.report.findings, 'block'), blockEvent(state.report.findings, action)];
@@ -169,9 +157,7 @@ export class IntegrityController implements vscode.Disposable {
     }
     const files = [...new Set(findings.map((f) => f.path))];
     this.output.warn(`${action} refused (strict skill integrity): ${files.join(', ')}`);
-    void vscode.window.showErrorMessage(
-      `Agent Immune: ${action} refused — strict mode is on and ${files.length} pinned skill/prompt file(s) drifted or the lockfile is corrupt (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}). Approve the change (quick fix) or revert it, then try again.`,
-    );
+    void vscode.window.showErrorMessage(`Agent Immune: ${runRefusedText(action, files)}`);
     return false;
   }
 

@@ -4,7 +4,6 @@
 import * as vscode from 'vscode';
 import { decideLlmCall, type LlmBackendKind } from '../../core/llm/policy';
 import { analyseForView } from '../../node/analysisJob';
-import { defaultCacheDir } from '../../node/llm/cache';
 import { createLlmGuard, DEFAULT_BASE_URL, DEFAULT_MODEL, openAiTransport } from '../../node/llm/setup';
 import type { ChatTransport } from '../../node/llm/transport';
 import { pickTrace, type PresentTrace } from '../analyze/analyzeTraceCommand';
@@ -85,7 +84,7 @@ async function analyzeWithLlm(services: Services, present: PresentTrace, uri?: v
   const transport = await buildTransport(settings, apiKey);
   if (!transport) return undefined;
   const root = vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath;
-  const llm = createLlmGuard(transport, { scorer: true, filter: true, samples: settings.judgeSamples, cacheDir: root ? defaultCacheDir(root) : undefined, session: { maxCalls: settings.maxCalls, secrets: apiKey ? [apiKey] : [] } });
+  const llm = createLlmGuard(transport, { scorer: true, filter: true, samples: settings.judgeSamples, cacheRoot: root, session: { maxCalls: settings.maxCalls, secrets: apiKey ? [apiKey] : [] } });
   // In-process: the judge and filter hold the transport and the session, which cannot cross into a worker.
   const analysis = await present(target, (input, signal, onRound) => analyseForView(input, signal, onRound, llm), { label: 'Analyze Trace with LLM', cancellable: true });
   const warning = analysis?.warnings.find((w) => w.code.startsWith('llm-'));

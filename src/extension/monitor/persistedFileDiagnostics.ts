@@ -4,13 +4,13 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import * as vscode from 'vscode';
 import { resolveMonitorConfig, type MonitorConfig } from '../../core/monitor/config';
+import { describeMonitorFinding } from '../../core/monitor/findings';
 import { propagationRequest } from '../../core/monitor/propagationRequest';
 import type { MonitorFinding } from '../../core/monitor/types';
 import { viralPersona } from '../../core/monitor/viralPersona';
 import { loadProjectConfig } from '../../node/config';
 import type { Services } from '../extension';
 import { SettingKey } from '../ids';
-import { describeMonitorFinding } from './messages';
 
 /** Source shown on every monitor diagnostic. */
 export const MONITOR_DIAGNOSTIC_SOURCE = 'Agent Immune (monitor)';
