@@ -77,7 +77,7 @@ interface Hit {
 const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
 
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
-const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'contents', 'query', 'question'];
+const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'messages', 'contents', 'query', 'question'];
 const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
 /** Keys that make a dict or object an agent's config (beside a prompt key). */
 const AGENT_CONFIG_KEYS = new Set(['name', 'model', 'tools', 'handoffs', 'sub_agents', 'subAgents', 'output_key', 'outputKey', 'description', 'llm', 'model_client', 'agents', 'provider', 'temperature']);
@@ -129,12 +129,11 @@ class Discoverer {
     const byPrimary = new Map<string, FoundPrompt>();
     for (const group of this.groups(hits)) {
       try {
-        const prompt = this.promptOf(group);
-        if (!prompt) continue;
-        const key = `${prompt.primary.file}:${prompt.primary.literal.start}`;
-        const known = byPrimary.get(key);
-        if (!known) byPrimary.set(key, prompt);
-        else byPrimary.set(key, merge(known, prompt));
+        for (const prompt of this.promptsOf(group)) {
+          const key = `${prompt.primary.file}:${prompt.primary.literal.start}`;
+          const known = byPrimary.get(key);
+          byPrimary.set(key, known ? merge(known, prompt) : prompt);
+        }
       } catch (error) {
         this.result.failed.set(group[0].loc.file, (error as Error).message);
       }
@@ -277,18 +276,18 @@ class Discoverer {
       }
       if (!found) continue;
       if (rule.key) claimed.add(rule.key);
-      add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined || rule.role === 'system', rule.placeholders, found.loc);
+      add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
     }
     for (const key of SYSTEM_KEYWORDS) {
       if (claimed.has(key)) continue;
       const found = keywords.get(key);
       if (!found) continue;
       // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
-      hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, group: call, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
+      hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
     }
     for (const [key, found] of keywords) {
       if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.namePattern.test(key)) continue;
-      hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, group: call, byName: true });
+      hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
     if (isModelCall(name, receiver) || (name === 'query' && /claude/.test(module.imports.get('query')?.module ?? ''))) {
       const first = allPositional[0];
@@ -324,7 +323,7 @@ class Discoverer {
     if (![...keys].some((k) => k !== undefined && AGENT_CONFIG_KEYS.has(k))) return;
     for (const entry of dict.entries) {
       if (entry.key === undefined || !SYSTEM_KEYWORDS.includes(entry.key)) continue;
-      hits.push({ role: 'system', framework: 'agent config', anchor: `{ ${entry.key}: … }`, value: entry.value, loc, frames: [], sinkStart: entry.value.start, group: dict, byName: true });
+      hits.push({ role: 'system', framework: 'agent config', anchor: `{ ${entry.key}: … }`, value: entry.value, loc, frames: [], sinkStart: entry.value.start, byName: true });
     }
   }
 
@@ -349,34 +348,57 @@ class Discoverer {
 
   // ------------------------------------------------------------------ prompts
 
-  private promptOf(group: Hit[]): FoundPrompt | undefined {
+  /** The prompts of a group of hits: one per alternative value of a single hit; one for a group (CrewAI's fields). */
+  private promptsOf(group: Hit[]): FoundPrompt[] {
     const first = group[0];
-    const texts: PromptText[] = group.map((hit) => {
-      this.resolver.begin();
-      return this.resolver.promptText(hit.value, hit.loc, hit.frames);
-    });
+    const alternatives: PromptText[][] = group.length === 1
+      ? (this.resolver.begin(), this.resolver.promptAlternatives(first.value, first.loc, first.frames)).map((t) => [t])
+      : [group.map((hit) => {
+          this.resolver.begin();
+          return this.resolver.promptText(hit.value, hit.loc, hit.frames);
+        })];
+    const prompts = alternatives.flatMap((texts) => this.promptOf(group, texts) ?? []);
+    if (prompts.length > 0) return prompts;
+    const all = alternatives.flat();
+    const wrapped = all.some((t) => t.wrapped);
+    const reasons = all.flatMap((t) => t.reasons);
+    if (first.role === 'system' && !first.byName && !first.quiet && !wrapped && reasons.length > 0 && all.every((t) => t.reads.length === 0)) {
+      this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reason: reasons[0] });
+    }
+    if (!wrapped) this.valueDelegations(first);
+    return [];
+  }
+
+  /**
+   * A sink whose value is not text written here may be another agent's output as a whole (`content=reply.content`):
+   * checked at the sink, or, when the value is a parameter, at each caller's argument (where a boundary can go).
+   */
+  private valueDelegations(hit: Hit): void {
+    const value = hit.value;
+    const text = this.resolver.text(hit.loc.file);
+    if (value.k === 'list' || value.k === 'dict' || value.k === 'func' || value.k === 'str' || isHistory(text.slice(value.start, value.end))) return;
+    const pseudo: FoundPrompt = { role: hit.role, framework: hit.framework, anchor: hit.anchor, sink: { file: hit.loc.file, start: hit.sinkStart }, pieces: [], primary: undefined as unknown as Piece, hardened: false, byName: false, candidates: [] };
+    this.resolver.begin();
+    const callers = this.resolver.callerArguments(value, hit.loc);
+    const places = callers.length > 0 ? callers : [{ expr: value, loc: hit.loc }];
+    for (const place of places) {
+      if (place.expr.k === 'str' || place.expr.k === 'concat' || place.expr.k === 'list' || place.expr.k === 'dict') continue;
+      const placeText = this.resolver.text(place.loc.file).slice(place.expr.start, place.expr.end);
+      if (isHistory(placeText)) continue;
+      const candidate: Candidate = { kind: 'value', file: place.loc.file, start: place.expr.start, end: place.expr.end, expr: place.expr, loc: place.loc, frames: place === places[0] && callers.length === 0 ? hit.frames : [], text: placeText };
+      const found = this.delegation(pseudo, candidate);
+      if (found) this.result.delegations.push(found);
+    }
+  }
+
+  private promptOf(group: Hit[], texts: PromptText[]): FoundPrompt | undefined {
+    const first = group[0];
     const pieces = texts.flatMap((t) => t.pieces);
     for (const t of texts) for (const read of t.reads) this.result.reads.push({ ...read, role: first.role });
     const useful = pieces.filter((p) => meaningful(this.resolver.text(p.file), p));
     const primary = useful.find((p) => !p.nested) ?? useful[0];
+    if (!primary) return undefined;
     const wrapped = texts.some((t) => t.wrapped);
-    if (!primary) {
-      const reasons = texts.flatMap((t) => t.reasons);
-      if (first.role === 'system' && !first.byName && !first.quiet && !wrapped && reasons.length > 0 && texts.every((t) => t.reads.length === 0)) {
-        this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reason: reasons[0] });
-      }
-      if (!wrapped) {
-        // The value itself may be another agent's output (`content=reply.content`).
-        const value = first.value;
-        if (value.k !== 'list' && value.k !== 'dict' && value.k !== 'func' && !isHistory(this.resolver.text(first.loc.file).slice(value.start, value.end))) {
-          const candidate: Candidate = { kind: 'value', file: first.loc.file, start: value.start, end: value.end, expr: value, loc: first.loc, frames: first.frames, text: this.resolver.text(first.loc.file).slice(value.start, value.end) };
-          const pseudo: FoundPrompt = { role: first.role, framework: first.framework, anchor: first.anchor, sink: { file: first.loc.file, start: first.sinkStart }, pieces: [], primary: undefined as unknown as Piece, hardened: false, byName: false, candidates: [] };
-          const found = this.delegation(pseudo, candidate);
-          if (found) this.result.delegations.push(found);
-        }
-      }
-      return undefined;
-    }
     const contents = useful.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd));
     if (group.every((h) => h.byName) && !prose(contents)) return undefined;
     const refs = texts.flatMap((t) => t.refs);
@@ -458,6 +480,7 @@ class Discoverer {
     else if (candidate.expr) {
       this.resolver.begin();
       why = this.resolver.agentOutput(candidate.expr, candidate.loc, candidate.frames);
+      if (why && candidate.kind === 'placeholder') why = `filled with \`${this.resolver.text(candidate.loc.file).slice(candidate.expr.start, candidate.expr.end)}\`, ${why}`;
     }
     if (!why) return undefined;
     return { candidate, why, prompt, context: context ?? { start: candidate.start, end: candidate.end } };

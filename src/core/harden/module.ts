@@ -241,6 +241,41 @@ class ModuleScanner {
     }
   }
 
+  /**
+   * Binds the targets of a `for` loop to elements of what it iterates; the index of `enumerate(xs)` / `xs.entries()`
+   * and the key of `Object.entries(o)` / `d.items()` are numbers and keys, not elements.
+   */
+  private bindLoop(names: { id: string; start: number }[], iter: Expr, scope: number): void {
+    let source = iter;
+    let skipFirst = false;
+    if (iter.k === 'call') {
+      const callee = iter.callee;
+      const name = callee.k === 'name' ? callee.id : callee.k === 'attr' ? callee.name : '';
+      if ((name === 'enumerate' || name === 'entries' || name === 'items') && names.length > 1) {
+        skipFirst = true;
+        source = callee.k === 'attr' && name !== 'entries' ? callee.obj : callee.k === 'attr' && callee.obj.k !== 'name' ? callee.obj : iter.args[0]?.value ?? (callee.k === 'attr' ? callee.obj : iter);
+        if (callee.k === 'attr' && name === 'entries' && !(callee.obj.k === 'name' && callee.obj.id === 'Object')) source = callee.obj;
+      }
+    }
+    names.forEach((n, i) => {
+      const value: Expr = skipFirst && i === 0 ? { k: 'other', start: n.start, end: n.start, parts: [] } : { k: 'elem', start: source.start, end: source.end, of: source };
+      this.addDef(scope, n.id, { value, scope, start: n.start });
+    });
+  }
+
+  /** `xs.append(v)` / `xs.push(v)` / `xs.extend(vs)`: the list gets the values (for what flows out of it later). */
+  private mutation(value: Expr, scope: number): void {
+    if (value.k !== 'call' || value.callee.k !== 'attr') return;
+    const method = value.callee.name;
+    if (!['append', 'push', 'extend', 'unshift', 'insert', 'add'].includes(method)) return;
+    const target = value.callee.obj;
+    if (target.k !== 'name' && target.k !== 'attr') return;
+    const args = value.args.filter((a) => a.name === undefined).map((a) => a.value);
+    const items = method === 'insert' ? args.slice(1) : args;
+    const added: Expr = method === 'extend' && items[0] ? items[0] : { k: 'list', start: value.start, end: value.end, items, tuple: false };
+    this.assign(target, added, scope, true);
+  }
+
   private enclosingClass(scope: number): number | undefined {
     for (let s = this.summary.scopes[scope]; s; s = this.summary.scopes[s.parent]) {
       if (s.classScope !== undefined) return s.classScope;
@@ -397,10 +432,12 @@ class ModuleScanner {
         p.pos = inAt + 1;
         const iter = this.parseList(p, colon);
         this.root(iter, scope, p);
+        const names: { id: string; start: number }[] = [];
         for (let j = at + 1; j < inAt; j++) {
           const n = p.tokens[j];
-          if (n.type === 'name') this.addDef(scope, n.value, { value: { k: 'elem', start: iter.start, end: iter.end, of: iter }, scope, start: n.start });
+          if (n.type === 'name') names.push({ id: n.value, start: n.start });
         }
+        this.bindLoop(names, iter, scope);
         i = colon + 1;
         continue;
       }
@@ -474,6 +511,7 @@ class ModuleScanner {
         break;
       }
       for (const target of targets) this.assign(target, value, scope, augment);
+      if (targets.length === 0) this.mutation(value, scope);
       this.root(value, scope, p);
       i = Math.max(end, i + 1);
     }
@@ -618,10 +656,12 @@ class ModuleScanner {
         p.pos = of + 1;
         const iter = p.expression();
         this.root(iter, scope, p);
+        const names: { id: string; start: number }[] = [];
         for (let j = open + 1; j < of; j++) {
           const n = p.tokens[j];
-          if (n.type === 'name' && !['const', 'let', 'var'].includes(n.value)) this.addDef(scope, n.value, { value: { k: 'elem', start: iter.start, end: iter.end, of: iter }, scope, start: n.start });
+          if (n.type === 'name' && !['const', 'let', 'var', 'await'].includes(n.value)) names.push({ id: n.value, start: n.start });
         }
+        this.bindLoop(names, iter, scope);
       } else this.rootsIn(p, open + 1, close, scope);
       return close + 1;
     }
@@ -655,6 +695,7 @@ class ModuleScanner {
       value = p.expression();
     }
     for (const target of targets) this.assign(target, value, scope, augment);
+    if (targets.length === 0) this.mutation(value, scope);
     this.root(value, scope, p);
     return p.pos;
   }

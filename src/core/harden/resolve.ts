@@ -75,6 +75,7 @@ export interface PromptText {
 const MAX_DEPTH = 48;
 const STEP_BUDGET = 20_000;
 const MAX_CALLERS = 40;
+const MAX_ALTERNATIVES = 50;
 const TEXT_KEYS = new Set(['text', 'content', 'append', 'prompt', 'template', 'instructions', 'system', 'system_prompt', 'systemPrompt']);
 const MESSAGE_CLASSES = /^(?:SystemMessage|HumanMessage|AIMessage|ChatMessage|UserMessage|AssistantMessage|TextMessage|SystemMessagePromptTemplate|HumanMessagePromptTemplate)$/;
 const READS = /^(?:read_text|read|readFileSync|readFile|load_prompt|loadPrompt|read_prompt|readPrompt)$/;
@@ -317,12 +318,16 @@ export class Resolver {
       return out;
     }
     if (e.k === 'call') {
-      const keyword = e.args.find((a) => a.name === name);
+      const keyword = /^[A-Z]/.test(lastName(e.callee) ?? '') || lastName(e.callee) === 'dict' ? e.args.find((a) => a.name === name) : undefined;
       if (keyword) return this.values(keyword.value, v.loc, v.frames, depth + 1);
       const out: Value[] = [];
-      for (const arg of e.args) {
-        if (arg.name !== undefined) continue;
-        if (arg.value.k === 'dict') out.push(...this.memberValues({ ...v, expr: arg.value }, name, depth + 1));
+      // A constructor's config object (`new Agent({ instructions })`) holds its members; a model call's argument is its input, not its result.
+      const callee = lastName(e.callee) ?? '';
+      if (/^[A-Z]/.test(callee) || callee === 'dict') {
+        for (const arg of e.args) {
+          if (arg.name !== undefined) continue;
+          if (arg.value.k === 'dict') out.push(...this.memberValues({ ...v, expr: arg.value }, name, depth + 1));
+        }
       }
       const classes = this.values(e.callee, v.loc, v.frames, depth + 1).filter((c) => c.classRef);
       for (const c of classes) {
@@ -439,6 +444,41 @@ export class Resolver {
     return acc;
   }
 
+  /**
+   * The prompts a sink's value may be, one per alternative: each definition, caller argument, branch or returned
+   * value is a prompt of its own (a factory called with three prompts has three), while the parts of one value
+   * (concatenation, interpolations) stay together.
+   */
+  promptAlternatives(expr: Expr, loc: Loc, frames: readonly Frame[] = []): PromptText[] {
+    const values = this.values(expr, loc, frames);
+    if (values.length === 0) return [this.promptText(expr, loc, frames)];
+    const expanded: Value[] = [];
+    for (const v of values.slice(0, MAX_ALTERNATIVES)) {
+      if (v.expr.k === 'func' && v.expr.fn.scope !== undefined) {
+        const fnScope = v.expr.fn.scope;
+        for (const r of this.project.scope(v.loc.file, fnScope)?.returns ?? []) expanded.push(...this.values(r, { file: v.loc.file, scope: fnScope }, v.frames));
+      } else expanded.push(v);
+    }
+    return expanded.slice(0, MAX_ALTERNATIVES).map((v) => {
+      const acc: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
+      this.collectValue(v, acc, 1, false);
+      return acc;
+    });
+  }
+
+  /** The arguments callers pass for a parameter named by `expr` (empty when it is not a parameter), each where it is evaluated. */
+  callerArguments(expr: Expr, loc: Loc): { expr: Expr; loc: Loc }[] {
+    if (expr.k !== 'name') return [];
+    const found = this.lookup(expr.id, loc);
+    if (found.kind !== 'param' || found.field !== undefined) return [];
+    const scope = this.project.scope(loc.file, found.scope);
+    if (!scope) return [];
+    return this.callersOf(loc.file, found.scope).flatMap((caller) => {
+      const arg = this.argumentFor(caller.args, scope.params, found.index, caller.method);
+      return arg ? [{ expr: arg, loc: { file: caller.file, scope: caller.scope } }] : [];
+    });
+  }
+
   private collect(expr: Expr, loc: Loc, frames: readonly Frame[], acc: PromptText, depth: number, nested: boolean): void {
     if (depth > MAX_DEPTH || this.spent()) return;
     const values = this.values(expr, loc, frames, depth);
@@ -541,7 +581,7 @@ export class Resolver {
             continue;
           }
         }
-        if (arg) acc.candidates.push({ kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, expr: arg, loc: v.loc, frames: v.frames, literal: piece.literal, name: ph.name, text: this.text(v.loc.file).slice(arg.start, arg.end) });
+        if (arg) acc.candidates.push({ kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, expr: arg, loc: v.loc, frames: v.frames, literal: piece.literal, name: ph.name || String(auto - 1), text: ph.name || this.text(v.loc.file).slice(arg.start, arg.end) });
       }
     }
     acc.pieces.push(...sub.pieces);
@@ -736,9 +776,9 @@ export class Resolver {
 
   /** A bare `query(...)` counts as an agent run only when it is the Claude Agent SDK's. */
   private isModelCallIn(name: string, receiver: string, loc: Loc): boolean {
-    if (name === 'query' && receiver === '') {
-      const binding = this.project.module(loc.file)?.imports.get('query');
-      return binding !== undefined && /claude/.test(binding.module);
+    if ((name === 'query' || name === 'run') && receiver === '') {
+      const binding = this.project.module(loc.file)?.imports.get(name);
+      return binding !== undefined && (name === 'query' ? /claude/ : /^(?:@openai\/agents|agents)(?:$|[/.])/).test(binding.module);
     }
     return isModelCall(name, receiver);
   }
@@ -783,7 +823,11 @@ export class Resolver {
           if (r.k !== 'dict') continue;
           for (const entry of r.entries) {
             if (entry.key === undefined || keys.has(entry.key)) continue;
+            // Each key gets a budget of its own (this runs inside whichever question first needed the keys).
+            const saved = this.steps;
+            this.steps = 0;
             const why = this.agentOutput(entry.value, { file: path, scope: scope.id }, []);
+            this.steps = saved;
             if (why) keys.set(entry.key, `written by node ${scope.name ?? '(anonymous)'} from ${why}`);
           }
         }

@@ -107,6 +107,8 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Claude Agent SDK', form: 'AgentDefinition(description=…, prompt=…)', languages: PY, callee: /^AgentDefinition$/, key: 'prompt', role: 'system', fixture: 'claude_agent_sdk.py' },
   { framework: 'Claude Agent SDK', form: 'query(prompt=…)', languages: PY, callee: /^query$/, key: 'prompt', role: 'message', fixture: 'claude_agent_sdk.py' },
   { framework: 'Claude Agent SDK', form: 'query({ prompt, options: { systemPrompt, appendSystemPrompt } })', languages: TS, callee: /^query$/, key: 'prompt', role: 'message', fixture: 'claude_agent_sdk.ts' },
+  { framework: 'Claude Agent SDK', form: 'query({ options: { systemPrompt: … | { type: "preset", append } } })', languages: TS, callee: /^query$/, path: ['options', 'systemPrompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },
+  { framework: 'Claude Agent SDK', form: 'query({ options: { appendSystemPrompt } })', languages: TS, callee: /^query$/, path: ['options', 'appendSystemPrompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },
   { framework: 'Claude Agent SDK', form: 'options.agents: { name: { description, prompt } }', languages: TS, callee: /^query$/, path: ['options', 'agents', '*', 'prompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },
   // Vercel AI SDK
   { framework: 'Vercel AI SDK', form: 'generateText / streamText / generateObject / streamObject({ system, prompt })', languages: TS, callee: /^(?:generateText|streamText|generateObject|streamObject)$/, key: 'system', role: 'system', fixture: 'vercel_ai.ts' },
@@ -136,7 +138,6 @@ export const MODEL_CALLS: readonly ModelCall[] = [
   { callee: /^(?:invoke|ainvoke|batch|abatch|stream|astream|astream_events|kickoff|kickoff_async|kickoff_for_each|initiate_chat|a_initiate_chat|initiate_chats|generate_reply|a_generate_reply|generate_content|generate_content_async|generateContent|generateText|streamText|generateObject|streamObject|completion|acompletion|run_sync|run_streamed|run_async|run_live|on_messages|on_messages_stream|get_response|get_chat_message_content|get_chat_message_contents|receive_response|receive_messages|predict|apredict|send_message|call_llm|call_model|ask_llm|chat_completion)$/ },
   { callee: /^create$/, receiver: /(?:completions|messages|responses|model_client|chat|llm|client)$/i },
   { callee: /^(?:run|arun|run_stream|generate|agenerate|chat|achat|complete|acomplete|query|aquery|stream_chat|astream_chat|execute|step)$/, receiver: AGENTISH },
-  { callee: /^query$/ },
 ];
 
 /** Module names whose bare `query` function is the Claude Agent SDK's (an agent run). */
