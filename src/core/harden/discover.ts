@@ -73,6 +73,21 @@ interface Hit {
   quiet?: boolean;
 }
 
+/**
+ * Identifiers without which a file has no sink (a file without any is scanned only when another file needs it):
+ * prompt keywords and the callees of the sink table, and the model and agent calls.
+ */
+const SINK_WORDS = [
+  ...SYSTEM_KEYWORDS, 'system', 'prompt', 'backstory', 'goal', 'SystemMessage', 'HumanMessage', 'UserMessage', 'TextMessage', 'SystemMessagePromptTemplate',
+  'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent',
+  'generateText', 'streamText', 'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'responses', 'model_client', 'run', 'arun',
+  'run_sync', 'run_streamed', 'run_stream', 'run_async', 'get_response', 'on_messages', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict',
+  'update_system_message', 'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'send_message',
+];
+
+/** A role name written as a string (`"system"`, `'user'`): the files with role dicts and message tuples. */
+const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
+
 /** Callees whose prompt keywords are agent or model configuration (an unreadable value there is worth reporting). */
 const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
 
@@ -116,9 +131,19 @@ class Discoverer {
     this.namePattern = systemPromptNames;
   }
 
+  /** Files that mention a name the system-prompt name pattern takes (tested once per distinct identifier). */
+  private filesWithPromptNames(): Set<string> {
+    const out = new Set<string>();
+    for (const [word, files] of this.project.wordIndex()) if (this.namePattern.test(word)) for (const file of files) out.add(file);
+    return out;
+  }
+
   run(files: Iterable<string>): CodeDiscovery {
     const hits: Hit[] = [];
+    const candidates = this.filesWithPromptNames();
+    for (const word of SINK_WORDS) for (const file of this.project.filesContaining(word)) candidates.add(file);
     for (const file of files) {
+      if (!candidates.has(file) && !ROLE_LITERAL.test(this.project.source(file)?.text ?? '')) continue;
       try {
         const module = this.project.module(file);
         if (module) hits.push(...this.hitsIn(file, module));
@@ -204,6 +229,13 @@ class Discoverer {
         hits.push({ role: rule.role, framework: rule.framework, anchor: `@${chainText(target)} ${scope.name}`, value: fnExpr, loc: { file, scope: scope.parent }, frames: [], sinkStart: decorator.start, byName: false });
       }
     }
+    // A function named for the prompt it builds (`critic_prompt`, `buildSystemPrompt`): what it returns is a prompt.
+    for (const scope of module.scopes) {
+      if (scope.kind !== 'function' || !scope.name || !/prompt$/i.test(scope.name) || scope.returns.length === 0) continue;
+      const role: SinkRole = this.namePattern.test(scope.name) ? 'system' : 'message';
+      const fnExpr: Expr = { k: 'func', start: scope.start, end: scope.start, fn: { params: scope.params, body: { from: 0, to: 0, tokens: [] }, name: scope.name, scope: scope.id } };
+      hits.push({ role, framework: 'by name', anchor: `${scope.name}()`, value: fnExpr, loc: { file, scope: scope.parent }, frames: [], sinkStart: scope.start, byName: true });
+    }
     for (const [key, defs] of module.defs) {
       const name = key.slice(key.indexOf(':') + 1);
       if (!this.namePattern.test(name)) continue;
@@ -224,6 +256,10 @@ class Discoverer {
   /** Keyword arguments and object-argument properties of a call, each with where it is evaluated (spreads and named config objects followed). */
   private keywords(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary): Map<string, { expr: Expr; loc: Loc }> {
     const out = new Map<string, { expr: Expr; loc: Loc }>();
+    // Config objects passed by name or spread are followed only into calls that can be sinks (following every
+    // argument of every call costs more than the rest of the analysis).
+    const name = lastName(call.callee) ?? '';
+    const follow = AGENTISH_CALLEE.test(name) || SINK_RULES.some((r) => r.callee?.test(name));
     const addDict = (dict: Extract<Expr, { k: 'dict' }>, at: Loc, depth: number) => {
       for (const entry of dict.entries) {
         if (entry.key !== undefined && !out.has(entry.key)) out.set(entry.key, { expr: entry.value, loc: at });
@@ -237,9 +273,11 @@ class Discoverer {
       }
       if (module.language === 'python' && !arg.spread) continue;
       if (arg.value.k === 'dict') addDict(arg.value, loc, 0);
-      else if (arg.value.k === 'name' || arg.spread) {
+      else if (follow && arg.spread) {
         this.resolver.begin();
         for (const v of this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'dict') addDict(v.expr, v.loc, 1);
+      } else if (follow && arg.value.k === 'name') {
+        for (const v of this.resolver.definedDicts(arg.value.id, loc)) if (v.expr.k === 'dict') addDict(v.expr, v.loc, 1);
       }
     }
     return out;

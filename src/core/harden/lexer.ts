@@ -57,6 +57,19 @@ const TS_PUNCT_RE = new RegExp(`${TS_PUNCT.map(escapeRegex).join('|')}|[^]`, 'y'
 const PY_PUNCT_RE = new RegExp(`${PY_PUNCT.map(escapeRegex).join('|')}|[^]`, 'y');
 const PY_PREFIX = /(?:[rRuUfFbBtT]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF]|[tT][rR]|[rR][tT])?(?=['"])/y;
 
+function isAsciiNameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+}
+
+function isAsciiNamePart(c: number): boolean {
+  return isAsciiNameStart(c) || (c >= 48 && c <= 57);
+}
+
+/** Letters that can start a Python string prefix (r, u, f, b, t in either case). */
+function isPrefixStart(c: number): boolean {
+  return c === 114 || c === 82 || c === 117 || c === 85 || c === 102 || c === 70 || c === 98 || c === 66 || c === 116 || c === 84;
+}
+
 /** The match of a sticky pattern at `pos`, or undefined. */
 function stickyMatch(pattern: RegExp, text: string, pos: number): string | undefined {
   pattern.lastIndex = pos;
@@ -90,6 +103,25 @@ class Lexer {
   run(): void {
     const { text } = this;
     while (this.pos < text.length) {
+      const code = text.charCodeAt(this.pos);
+      // ASCII fast paths: blanks and names are most of any source file.
+      if (code === 32 || code === 9 || code === 10 || code === 13) {
+        let i = this.pos;
+        let newline = false;
+        for (let c = code; c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i)) if (c === 10) newline = true;
+        if (newline) this.lineBreak();
+        this.pos = i;
+        continue;
+      }
+      if (isAsciiNameStart(code) && !this.atPrefixedString()) {
+        let i = this.pos + 1;
+        while (isAsciiNamePart(text.charCodeAt(i))) i++;
+        if (!(text.charCodeAt(i) >= 128)) {
+          this.sink.push({ type: 'name', start: this.pos, end: i, value: text.slice(this.pos, i) });
+          this.pos = i;
+          continue;
+        }
+      }
       const ch = text[this.pos];
       const space = stickyMatch(SPACE, text, this.pos);
       if (space) {
@@ -122,6 +154,14 @@ class Lexer {
       this.lexPunct();
     }
     while (this.open.length > 0) this.closeHole(text.length, text.length);
+  }
+
+  /** True at a Python string prefix followed by its quote (`f"`, `rb'`), which lexString reads, not lexName. */
+  private atPrefixedString(): boolean {
+    if (this.language !== 'python') return false;
+    const { text, pos } = this;
+    const quoteAt = (i: number) => text[i] === '"' || text[i] === "'";
+    return (quoteAt(pos + 1) || (quoteAt(pos + 2) && isPrefixStart(text.charCodeAt(pos + 1)))) && stickyMatch(PY_PREFIX, text, pos) !== undefined;
   }
 
   /** A line break in code: a newline token (Python: outside brackets only), or the end of a single-line literal's hole. */

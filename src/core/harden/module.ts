@@ -132,6 +132,7 @@ class ModuleScanner {
   readonly summary: ModuleSummary;
   private readonly work: Work[] = [];
   private readonly parsers = new WeakMap<readonly Token[], ExprParser>();
+  private readonly funcs: FuncNode[] = [];
 
   constructor(text: string, language: CodeLanguage) {
     this.summary = {
@@ -153,6 +154,8 @@ class ModuleScanner {
       else if (item.classBody) this.scanTsClass(item);
       else this.scanTs(item);
     }
+    // Bodies are scanned: drop their token lists so a kept summary does not hold the whole file's tokens.
+    for (const fn of this.funcs) if (!('expr' in fn.body)) fn.body = { from: fn.body.from, to: fn.body.to, tokens: [] };
     return this.summary;
   }
 
@@ -200,6 +203,7 @@ class ModuleScanner {
     const scope = this.addScope('function', parent, 0, fn.name);
     scope.params = fn.params;
     fn.scope = scope.id;
+    this.funcs.push(fn);
     if (fn.name) this.addFunctionName(fn.name, scope.id);
     if ('expr' in fn.body) scope.returns.push(fn.body.expr);
     else this.work.push({ parser: this.parserFor(fn.body.tokens, parser), from: fn.body.from, to: fn.body.to, scope: scope.id });
@@ -399,7 +403,7 @@ class ModuleScanner {
           if (parent.kind === 'class') s.classScope = scope;
           if (name) {
             this.addFunctionName(name, s.id);
-            const fn: FuncNode = { params, body: { from: bodyFrom, to: bodyTo, tokens: p.tokens }, name, scope: s.id };
+            const fn: FuncNode = { params, body: { from: bodyFrom, to: bodyTo, tokens: [] }, name, scope: s.id };
             this.addDef(scope, name, { value: { k: 'func', start: t.start, end: t.end, fn }, scope, start: t.start });
           }
           for (const param of params) if (param.default) this.root(param.default, scope, p);

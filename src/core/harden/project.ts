@@ -47,9 +47,10 @@ export class ProjectModel {
   private readonly sources = new Map<string, CodeSource>();
   private readonly summaries = new Map<string, ModuleSummary>();
   private readonly importers = new Map<string, Set<string>>();
+  private words?: Map<string, string[]>;
   /** Python files by module path (`pkg/prompts` for pkg/prompts.py and pkg/prompts/__init__.py). */
   private readonly pythonModules = new Map<string, string[]>();
-  private callIndex?: Map<string, CallSite[]>;
+  private readonly callIndex = new Map<string, CallSite[]>();
 
   constructor(
     sources: Iterable<CodeSource>,
@@ -96,14 +97,18 @@ export class ProjectModel {
   /** Files that import `file` (so their sinks and calls may reach its literals and functions). */
   importersOf(file: string): Set<string> {
     let set = this.importers.get(file);
-    if (!set) {
-      set = new Set();
-      for (const path of this.sources.keys()) {
-        const module = this.module(path)!;
-        const specs = [...new Set([...[...module.imports.values()].map((b) => b.module), ...module.starExports, ...[...module.exports.values()].flatMap((e) => (e.module ? [e.module] : []))])];
-        if (specs.some((spec) => this.resolveModule(path, spec) === file || (/^\.+$/.test(spec) && [...module.imports.values()].some((b) => b.module === spec && b.name && this.resolveModule(path, spec + b.name) === file)))) set.add(path);
-      }
-      this.importers.set(file, set);
+    if (set) return set;
+    set = new Set();
+    this.importers.set(file, set);
+    // An importer names the module: its file name, or its package folder for an __init__ / index file.
+    const parts = file.replace(/\.[^./]+$/, '').split('/');
+    const stem = /^(?:__init__|index)$/.test(parts[parts.length - 1]) && parts.length > 1 ? parts[parts.length - 2] : parts[parts.length - 1];
+    for (const path of this.filesContaining(stem)) {
+      if (path === file) continue;
+      const module = this.module(path)!;
+      const specs = [...[...module.imports.values()].map((b) => b.module), ...module.starExports, ...[...module.exports.values()].flatMap((e) => (e.module ? [e.module] : []))];
+      const named = [...module.imports.values()].filter((b) => b.name && /^\.+$/.test(b.module)).map((b) => b.module + b.name);
+      if ([...specs, ...named].some((spec) => this.resolveModule(path, spec) === file)) set.add(path);
     }
     return set;
   }
@@ -184,22 +189,47 @@ export class ProjectModel {
     return candidates.find((candidate) => this.sources.has(candidate));
   }
 
-  /** Every call in the project whose callee's last name is `name`. */
+  /** The files each identifier-like word appears in (built once, on first use, with one pass over the texts). */
+  wordIndex(): Map<string, string[]> {
+    if (!this.words) {
+      const index = new Map<string, string[]>();
+      for (const [path, source] of this.sources) {
+        const seen = new Set<string>();
+        for (const match of source.text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+          const word = match[0];
+          if (seen.has(word)) continue;
+          seen.add(word);
+          const list = index.get(word);
+          if (list) list.push(path);
+          else index.set(word, [path]);
+        }
+      }
+      this.words = index;
+    }
+    return this.words;
+  }
+
+  /** Paths of the files that contain the identifier `word` (a cheap filter before scanning). */
+  filesContaining(word: string): string[] {
+    return this.wordIndex().get(word) ?? [];
+  }
+
+  /** Every call in the project whose callee's last name is `name` (only files mentioning the name are scanned). */
   callsNamed(name: string): CallSite[] {
-    if (!this.callIndex) {
-      this.callIndex = new Map();
-      for (const path of this.sources.keys()) {
+    let sites = this.callIndex.get(name);
+    if (!sites) {
+      sites = [];
+      for (const path of this.filesContaining(name)) {
         const module = this.module(path)!;
         for (const root of module.roots) {
           walk(root.expr, (e) => {
-            if (e.k !== 'call') return;
-            const last = lastName(e.callee);
-            if (last) push(this.callIndex!, last, { file: path, scope: root.scope, call: e });
+            if (e.k === 'call' && lastName(e.callee) === name) sites!.push({ file: path, scope: root.scope, call: e });
           });
         }
       }
+      this.callIndex.set(name, sites);
     }
-    return this.callIndex.get(name) ?? [];
+    return sites;
   }
 
   /** The scope object of a file. */

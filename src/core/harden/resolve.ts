@@ -72,8 +72,8 @@ export interface PromptText {
   reads: { from: string; path: string }[];
 }
 
-const MAX_DEPTH = 48;
-const STEP_BUDGET = 20_000;
+const MAX_DEPTH = 32;
+const STEP_BUDGET = 2_000;
 const MAX_CALLERS = 40;
 const MAX_ALTERNATIVES = 50;
 const TEXT_KEYS = new Set(['text', 'content', 'append', 'prompt', 'template', 'instructions', 'system', 'system_prompt', 'systemPrompt']);
@@ -110,6 +110,10 @@ function literalText(text: string, literal: StringLiteral): string {
 /** Answers value questions over a project. One instance per analysis; its caches assume the files do not change. */
 export class Resolver {
   private steps = 0;
+  /** Set when a walk stopped at the budget (its partial answer is not kept). */
+  private exhausted = false;
+  private readonly valueMemo = new WeakMap<Expr, Map<string, Value[]>>();
+  private readonly outputMemo = new WeakMap<Expr, Map<string, string | null>>();
   private readonly taintMemo = new Map<string, string | null>();
   private stateKeysCache?: Map<string, string>;
 
@@ -124,7 +128,9 @@ export class Resolver {
   }
 
   private spent(): boolean {
-    return ++this.steps > STEP_BUDGET;
+    if (++this.steps <= STEP_BUDGET) return false;
+    this.exhausted = true;
+    return true;
   }
 
   text(file: string): string {
@@ -133,9 +139,34 @@ export class Resolver {
 
   // ------------------------------------------------------------------ values
 
-  /** The terminal values an expression may take (names, attributes, items, elements and calls followed). */
+  /**
+   * The terminal values an expression may take (names, attributes, items, elements and calls followed). Answers
+   * without bound arguments are kept per expression and scope; a walk back into a question still open answers nothing.
+   */
   values(expr: Expr, loc: Loc, frames: readonly Frame[], depth = 0): Value[] {
-    if (depth > MAX_DEPTH || this.spent()) return [];
+    if (expr.k === 'str' || expr.k === 'concat' || expr.k === 'list' || expr.k === 'dict' || expr.k === 'func' || expr.k === 'other' || expr.k === 'format') return [{ expr, loc, frames }];
+    if (depth > MAX_DEPTH) return [];
+    if (frames.length > 0) return this.spent() ? [] : this.valuesOf(expr, loc, frames, depth);
+    let perExpr = this.valueMemo.get(expr);
+    if (!perExpr) {
+      perExpr = new Map();
+      this.valueMemo.set(expr, perExpr);
+    }
+    const key = `${loc.file}\0${loc.scope}`;
+    const known = perExpr.get(key);
+    if (known) return known;
+    if (this.spent()) return [];
+    perExpr.set(key, []);
+    const exhausted = this.exhausted;
+    this.exhausted = false;
+    const found = this.valuesOf(expr, loc, frames, depth);
+    if (this.exhausted) perExpr.delete(key);
+    else perExpr.set(key, found);
+    this.exhausted ||= exhausted;
+    return found;
+  }
+
+  private valuesOf(expr: Expr, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
     switch (expr.k) {
       case 'name':
         return this.nameValues(expr.id, loc, frames, depth);
@@ -466,6 +497,13 @@ export class Resolver {
     });
   }
 
+  /** The dict or object literals a name is assigned in its scope chain (one hop: `const config = { ... }`). */
+  definedDicts(name: string, loc: Loc): Value[] {
+    const found = this.lookup(name, loc);
+    if (found.kind !== 'defs') return [];
+    return found.defs.filter((d) => d.value.k === 'dict').map((d) => ({ expr: d.value, loc: { file: loc.file, scope: d.scope }, frames: [] }));
+  }
+
   /** The arguments callers pass for a parameter named by `expr` (empty when it is not a parameter), each where it is evaluated. */
   callerArguments(expr: Expr, loc: Loc): { expr: Expr; loc: Loc }[] {
     if (expr.k !== 'name') return [];
@@ -635,7 +673,27 @@ export class Resolver {
    * agent researcher`, `named peer_reply`), or undefined when it does not as far as the project shows.
    */
   agentOutput(expr: Expr, loc: Loc, frames: readonly Frame[], depth = 0): string | undefined {
-    if (depth > MAX_DEPTH || this.spent()) return undefined;
+    if (depth > MAX_DEPTH) return undefined;
+    if (frames.length > 0 || expr.k === 'str' || depth <= 1) return this.spent() ? undefined : this.agentOutputOf(expr, loc, frames, depth);
+    let perExpr = this.outputMemo.get(expr);
+    if (!perExpr) {
+      perExpr = new Map();
+      this.outputMemo.set(expr, perExpr);
+    }
+    const key = `${loc.file}\0${loc.scope}`;
+    if (perExpr.has(key)) return perExpr.get(key) ?? undefined;
+    if (this.spent()) return undefined;
+    perExpr.set(key, null);
+    const exhausted = this.exhausted;
+    this.exhausted = false;
+    const why = this.agentOutputOf(expr, loc, frames, depth);
+    if (this.exhausted && !why) perExpr.delete(key);
+    else perExpr.set(key, why ?? null);
+    this.exhausted ||= exhausted;
+    return why;
+  }
+
+  private agentOutputOf(expr: Expr, loc: Loc, frames: readonly Frame[], depth: number): string | undefined {
     const text = this.text(loc.file);
     switch (expr.k) {
       case 'name': {
@@ -797,7 +855,7 @@ export class Resolver {
     if (this.stateKeysCache) return this.stateKeysCache;
     const keys = new Map<string, string>(this.extraStateKeys);
     this.stateKeysCache = keys;
-    for (const path of this.project.paths()) {
+    for (const path of new Set([...this.project.filesContaining('output_key'), ...this.project.filesContaining('outputKey')])) {
       const module = this.project.module(path)!;
       const text = module.text;
       for (const root of module.roots) {
@@ -815,7 +873,9 @@ export class Resolver {
         });
       }
     }
-    for (const path of this.project.paths()) {
+    // Graph nodes return the state updates: only files that build a graph are read for them.
+    const graphs = new Set(['StateGraph', 'add_node', 'addNode', 'MessagesState', 'Command', 'Annotation'].flatMap((w) => this.project.filesContaining(w)));
+    for (const path of graphs) {
       const module = this.project.module(path)!;
       for (const scope of module.scopes) {
         if (scope.kind !== 'function') continue;

@@ -64,7 +64,8 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'OpenAI Agents SDK', form: 'run(agent, input)', languages: TS, callee: /^run$/, index: 1, role: 'message', fixture: 'openai_agents.ts' },
   // OpenAI and compatible chat APIs
   { kind: 'role-dict', framework: 'OpenAI API', form: '{"role": "system" | "developer", "content": …} in messages (any chat API)', languages: BOTH, key: 'content', role: 'system', fixture: 'openai_chat.py' },
-  { framework: 'OpenAI API', form: 'responses.create(instructions=…, input=…)', languages: BOTH, chain: /responses\.create$/, key: 'input', role: 'message', fixture: 'openai_chat.py' },
+  { framework: 'OpenAI API', form: 'responses.create(instructions=…)', languages: BOTH, chain: /responses\.create$/, key: 'instructions', role: 'system', fixture: 'openai_chat.py' },
+  { framework: 'OpenAI API', form: 'responses.create(input=…)', languages: BOTH, chain: /responses\.create$/, key: 'input', role: 'message', fixture: 'openai_chat.py' },
   { framework: 'OpenAI API', form: 'beta.assistants.create(instructions=…)', languages: BOTH, chain: /assistants\.(?:create|update)$/, key: 'instructions', role: 'system', fixture: 'openai_chat.ts' },
   // Anthropic
   { framework: 'Anthropic API', form: 'messages.create(system=…) — a string or text blocks', languages: BOTH, chain: /messages\.(?:create|stream|parse|count_tokens|countTokens)$/, key: 'system', role: 'system', fixture: 'anthropic.py' },
@@ -93,10 +94,10 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'AutoGen / AG2', form: 'agent.run(task=…) / run_stream(task=…)', languages: PY, callee: /^run(?:_stream)?$/, key: 'task', role: 'message', fixture: 'autogen.py' },
   { framework: 'AutoGen / AG2', form: 'TextMessage(content=…) / UserMessage(content=…)', languages: PY, callee: /^(?:TextMessage|UserMessage)$/, key: 'content', role: 'message', fixture: 'autogen.py' },
   // CrewAI
-  { framework: 'CrewAI', form: 'Agent(role=…, goal=…, backstory=…)', languages: PY, callee: /^Agent$/, key: 'backstory', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai.py' },
-  { framework: 'CrewAI', form: 'Agent(goal=…)', languages: PY, callee: /^Agent$/, key: 'goal', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai.py' },
-  { framework: 'CrewAI', form: 'Agent(role=…)', languages: PY, callee: /^Agent$/, key: 'role', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai.py' },
-  { framework: 'CrewAI', form: 'Task(description=…, expected_output=…)', languages: PY, callee: /^Task$/, key: 'description', role: 'message', requires: ['expected_output'], placeholders: 'template', fixture: 'crewai.py' },
+  { framework: 'CrewAI', form: 'Agent(role=…, goal=…, backstory=…)', languages: PY, callee: /^Agent$/, key: 'backstory', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai/crew.py' },
+  { framework: 'CrewAI', form: 'Agent(goal=…): with role and backstory, one prompt', languages: PY, callee: /^Agent$/, key: 'goal', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai/crew.py' },
+  { framework: 'CrewAI', form: 'Agent(role=…): with goal and backstory, one prompt', languages: PY, callee: /^Agent$/, key: 'role', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai/crew.py' },
+  { framework: 'CrewAI', form: 'Task(description=…, expected_output=…)', languages: PY, callee: /^Task$/, key: 'description', role: 'message', requires: ['expected_output'], placeholders: 'template', fixture: 'crewai/crew.py' },
   // Google ADK and Gemini
   { framework: 'Google ADK', form: 'Agent / LlmAgent(instruction=…, global_instruction=…) with {state} placeholders', languages: PY, key: 'instruction', role: 'system', placeholders: 'adk-state', fixture: 'adk.py' },
   { framework: 'Google ADK', form: 'LlmAgent(global_instruction=…)', languages: PY, key: 'global_instruction', role: 'system', placeholders: 'adk-state', fixture: 'adk.py' },
@@ -106,7 +107,7 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Claude Agent SDK', form: 'ClaudeAgentOptions(system_prompt=… | {"type": "preset", "append": …})', languages: PY, key: 'system_prompt', role: 'system', fixture: 'claude_agent_sdk.py' },
   { framework: 'Claude Agent SDK', form: 'AgentDefinition(description=…, prompt=…)', languages: PY, callee: /^AgentDefinition$/, key: 'prompt', role: 'system', fixture: 'claude_agent_sdk.py' },
   { framework: 'Claude Agent SDK', form: 'query(prompt=…)', languages: PY, callee: /^query$/, key: 'prompt', role: 'message', fixture: 'claude_agent_sdk.py' },
-  { framework: 'Claude Agent SDK', form: 'query({ prompt, options: { systemPrompt, appendSystemPrompt } })', languages: TS, callee: /^query$/, key: 'prompt', role: 'message', fixture: 'claude_agent_sdk.ts' },
+  { framework: 'Claude Agent SDK', form: 'query({ prompt })', languages: TS, callee: /^query$/, key: 'prompt', role: 'message', fixture: 'claude_agent_sdk.ts' },
   { framework: 'Claude Agent SDK', form: 'query({ options: { systemPrompt: … | { type: "preset", append } } })', languages: TS, callee: /^query$/, path: ['options', 'systemPrompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },
   { framework: 'Claude Agent SDK', form: 'query({ options: { appendSystemPrompt } })', languages: TS, callee: /^query$/, path: ['options', 'appendSystemPrompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },
   { framework: 'Claude Agent SDK', form: 'options.agents: { name: { description, prompt } }', languages: TS, callee: /^query$/, path: ['options', 'agents', '*', 'prompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },

@@ -17,6 +17,23 @@ import { readWorkspaceFile, rewriteWorkspaceFile, UnsafePathError } from '../wor
 /** Files larger than this are skipped (generated bundles, data), and reported as such. */
 export const MAX_PROMPT_FILE_BYTES = 4 * 1024 * 1024;
 
+/** Files read at once (reads are independent; the analysis starts when all are in). */
+const READ_CONCURRENCY = 32;
+
+/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /** Passes of fix-and-recheck in --write (a fix that re-quotes a YAML scalar can make room for the next one). */
 const MAX_FIX_PASSES = 3;
 
@@ -169,8 +186,10 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], w
   const texts = new Map<string, string>();
   const sources: ProjectFile[] = [];
   const byRel = new Map<string, string>();
-  for (const [abs, kind] of [...scan.context].sort(([a], [b]) => a.localeCompare(b))) {
-    const read = await readPromptFile(scan.root, abs);
+  const entries = [...scan.context].sort(([a], [b]) => a.localeCompare(b));
+  const reads = await mapLimit(entries, READ_CONCURRENCY, ([abs]) => readPromptFile(scan.root, abs));
+  for (const [index, [abs, kind]] of entries.entries()) {
+    const read = reads[index];
     if ('reason' in read) {
       if (scan.report.has(abs)) skipped.push({ path: posix(cwd, abs), reason: read.reason });
       continue;
