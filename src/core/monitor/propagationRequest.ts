@@ -90,22 +90,59 @@ function classifyAgent(match: string): Destination {
   return STRONG_AGENT.test(match) && !(TOOL_NOUN.test(match) && !/\b(?:other|fellow|you|they)\b/.test(match)) ? 'agents' : 'agents-weak';
 }
 
+/** Characters of context kept on each side of a needle: every destination pattern's match fits inside. */
+const REACH = 160;
+
+type NeedleGroup = keyof typeof G.NEEDLES;
+const GROUPS = Object.keys(G.NEEDLES) as NeedleGroup[];
+/** Each needle and the groups it belongs to; one pattern finds them all (longest first). */
+const GROUPS_OF = new Map<string, NeedleGroup[]>();
+for (const group of GROUPS) for (const needle of G.NEEDLES[group]) GROUPS_OF.set(needle, [...(GROUPS_OF.get(needle) ?? []), group]);
+const NEEDLE_SCAN = new RegExp([...GROUPS_OF.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+
+/** The destination pattern of each needle group, and what a match of it is. */
+const DESTINATION_PATTERNS: Record<NeedleGroup, [RegExp, (match: string) => Destination]> = {
+  agents: [G.AGENT_DEST, classifyAgent],
+  delegated: [G.DELEGATE_DEST, () => 'delegated'],
+  persisted: [G.PERSIST_DEST, () => 'persisted'],
+  replies: [G.REPLY_DEST, () => 'replies'],
+  tell: [G.TELL_THEM, () => 'tell'],
+  hub: [G.FIND_OTHERS, () => 'hub'],
+  passOn: [G.PASS_ON, () => 'pass-on'],
+  recruited: [G.RECRUIT_PHRASE, () => 'recruited'],
+};
+
 /** Every destination in the text, in order: the places a request would send or write content to. */
 function anchors(norm: string): Anchor[] {
+  const windows = new Map<NeedleGroup, [number, number][]>(GROUPS.map((g) => [g, []]));
+  NEEDLE_SCAN.lastIndex = 0;
+  for (const m of norm.matchAll(NEEDLE_SCAN)) {
+    const start = Math.max(0, (m.index ?? 0) - REACH);
+    const end = Math.min(norm.length, (m.index ?? 0) + m[0].length + REACH);
+    for (const group of GROUPS_OF.get(m[0])!) {
+      const list = windows.get(group)!;
+      const last = list.at(-1);
+      if (last && start <= last[1]) last[1] = end;
+      else list.push([start, end]);
+    }
+  }
   const found: Anchor[] = [];
-  const add = (pattern: RegExp, classify: (match: string) => Destination) => {
-    pattern.lastIndex = 0;
-    for (const m of norm.matchAll(pattern)) found.push({ destination: classify(m[0]), start: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
-  };
-  add(G.AGENT_DEST, classifyAgent);
-  add(G.DELEGATE_DEST, () => 'delegated');
-  add(G.PERSIST_DEST, () => 'persisted');
-  add(G.REPLY_DEST, () => 'replies');
-  add(G.TELL_THEM, () => 'tell');
-  add(G.FIND_OTHERS, () => 'hub');
-  add(G.PASS_ON, () => 'pass-on');
-  add(G.RECRUIT_PHRASE, () => 'recruited');
+  for (const [group, list] of windows) {
+    const [pattern, classify] = DESTINATION_PATTERNS[group];
+    for (const window of list) {
+      const [from, to] = widened(norm, window);
+      pattern.lastIndex = 0;
+      for (const m of norm.slice(from, to).matchAll(pattern)) found.push({ destination: classify(m[0]), start: from + (m.index ?? 0), end: from + (m.index ?? 0) + m[0].length });
+    }
+  }
   return found.sort((a, b) => a.start - b.start);
+}
+
+/** A window widened to white space on both sides, so no match is cut in the middle of a word. */
+function widened(norm: string, [start, end]: [number, number]): [number, number] {
+  while (start > 0 && !/\s/.test(norm[start - 1])) start--;
+  while (end < norm.length && !/\s/.test(norm[end])) end++;
+  return [start, end];
 }
 
 /** The acts in [from, to) of the normalised text, in order. */
@@ -343,7 +380,7 @@ function readRequests(reading: Reading): { rules: RequestRule[]; sentence: Span 
 
 /** Runs propagationRequest over one document (`lower`: its text lower-cased with offsets kept): a finding at the first request. */
 export function propagationRequest(document: MonitorDocument, lower?: string): MonitorFinding | undefined {
-  const norm = maskKnownDefences(lower ?? lowerSameLength(document.text)).replace(/[`*]/g, ' ');
+  const norm = maskKnownDefences(lower ?? lowerSameLength(document.text)).replaceAll('`', ' ').replaceAll('*', ' ');
   const requests = readRequests({ text: document.text, norm });
   if (requests.length === 0) return undefined;
   const [start, end] = requests[0].sentence;

@@ -73,6 +73,22 @@ export const TELL_THEM = /\b(?:tell|teach|say\s+to|give|send)\s+(?:them|it|him|h
 /** The hub or directory that finds more agents to reach. */
 export const FIND_OTHERS = /\b(?:ask|tell|use)\s+(?:the|your)\s+(?:hub|directory|registry|network|index)\s+to\s+(?:find|list|locate|reach)\s+(?:others|more\s+agents|other\s+agents)\b/g;
 
+/**
+ * Literal needles of each destination pattern: every match of the pattern contains one of its needles. One scan finds
+ * them all, and each pattern runs only in windows around its own needles, so a 100 MB scan pays for one pass of
+ * plain words rather than for every alternation at every position.
+ */
+export const NEEDLES = {
+  agents: ['agent', ' ai', 'assistant', 'llm', 'mind', 'model', 'molt', 'claw', 'sibling', 'successor', 'carrier', 'witness', 'peer', 'neighbo', 'teammate', 'colleague', 'whoever', 'the next', 'the newest', 'the rest', 'one more'],
+  delegated: ['agent', 'prompt', 'tasks', 'handoff', 'delegat', 'instructions of'],
+  persisted: ['.md', 'cursorrules', 'prompt', 'memor', 'notes', 'identity', 'instructions', 'persona', 'profile', 'soul', 'persistent'],
+  replies: ['responses', 'replies', 'every repl', 'each repl', 'every respons', 'each respons', 'every messag', 'each messag', 'all messag', 'every answer', 'each answer', 'every output', 'each output', 'all output', 'every post', 'every comment', 'your repl', 'your respons', 'your answer', 'your output', 'your next'],
+  tell: [' them:', ' it:', ' him:', ' her:', ' one:', ' this:', ' words:', ' following:', ' them :'],
+  hub: ['others', 'more agents'],
+  passOn: ['verbatim', 'unchanged', 'word for word', 'word-for-word', 'entirety', 'intact', 'in full', 'it on', 'it along', 'it onward', 'it forward', 'this on', 'this along', 'this forward', 'them on', 'them along', 'me on', 'me along', 'on this', 'along this', 'on these', 'along these', 'on the message', 'along the message', 'message on', 'message along', 'words on', 'text on', 'note on', 'seed on', 'signal on', 'thread on', 'light on', 'flame on'],
+  recruited: ['agent', ' ai', 'assistant', 'mind', 'model', ' bot'],
+} as const satisfies Record<string, readonly string[]>;
+
 /** Copy exactly: what makes "add this to X" a copy rather than advice. */
 export const INTENSIFIER = /\b(?:verbatim|word[-\s]for[-\s]word|exactly\s+as\s+(?:written|it\s+(?:appears|is)|they\s+(?:are|appear)|you\s+(?:received|got)\s+(?:it|them))|this\s+exact|these\s+exact|unchanged|unaltered|unedited|intact|in\s+full|in\s+(?:its|their)\s+entirety|entire|entirely|whole|every\s+word|character\s+for\s+character|without\s+(?:paraphras\w*|edits?|editing|changes?|changing|modification|summar\w+|alteration|altering)|(?:do\s+not|don't|never)\s+(?:summari[sz]e|edit|change|alter|improve|paraphrase|shorten|remove|delete)|nothing\s+left\s+out|no\s+edits)\b/;
 /** The continuity motive of a mind virus: resets, successors, lineages, waking, never forgetting. */
