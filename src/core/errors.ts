@@ -32,3 +32,10 @@ export class InputError extends Error {
     return where ? `${where}: ${this.message}` : this.message;
   }
 }
+
+/** The one-line text of anything thrown: "file:line: message" for an InputError, the message of an Error, else the value. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof InputError) return error.toString();
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
