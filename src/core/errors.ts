@@ -33,3 +33,13 @@ export class InputError extends Error {
     return inline(where ? `${where}: ${this.message}` : this.message);
   }
 }
+
+/**
+ * What JSON.parse objected to, without the input text it quotes ("Unexpected token 'a', "…" is not valid JSON"):
+ * the input may be hostile and megabytes long. Keeps the position when V8 gives one.
+ */
+export function jsonErrorText(error: unknown): string {
+  const message = String((error as Error)?.message ?? error);
+  const quoted = /^(Unexpected token '.{1,4}'), .* is not valid JSON$/s.exec(message);
+  return (quoted ? quoted[1] : message.replace(/\s+/g, ' ')).slice(0, 120);
+}
