@@ -1,4 +1,5 @@
 // Named error classes with a stable kind, so callers and tests branch on kind, never on message text.
+import { inline } from './text/printable';
 
 /** Kinds of bad input the core reports. */
 export type InputErrorKind =
@@ -26,9 +27,9 @@ export class InputError extends Error {
     super(message);
   }
 
-  /** "file:line: message" for one-line CLI output. */
+  /** "file:line: message" for one-line CLI output (control characters and line breaks escaped: input may be hostile). */
   override toString(): string {
     const where = [this.file, this.line].filter((part) => part !== undefined && part !== '').join(':');
-    return where ? `${where}: ${this.message}` : this.message;
+    return inline(where ? `${where}: ${this.message}` : this.message);
   }
 }
