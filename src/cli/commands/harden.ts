@@ -6,6 +6,7 @@ import { describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
 import { loadProjectConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, type HardenedFile } from '../../node/harden/scan';
+import { inline } from '../../core/text/printable';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
 
@@ -132,7 +133,7 @@ function formatText(
     .filter(({ fixed }) => !write || !fixed)
     .map(({ file, finding }) => {
       const at = lineColumn(file.text, finding.start);
-      return `${file.path}:${at.line}:${at.column}  ${finding.severity}  ${finding.code}  ${describeFinding(finding)}`;
+      return `${inline(file.path)}:${at.line}:${at.column}  ${finding.severity}  ${finding.code}  ${inline(describeFinding(finding))}`;
     });
   if (!write) {
     const withFindings = new Set(entries.map((e) => e.file.path)).size;

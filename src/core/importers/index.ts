@@ -1,5 +1,5 @@
 // The importers' registry and the in-memory entry points: pick a format, turn its episodes into validated Traces.
-import { InputError } from '../errors';
+import { InputError, jsonErrorText } from '../errors';
 import { TraceBuilder, parseTraceText, type ParseOptions } from '../trace/parse';
 import type { Trace } from '../trace/types';
 import { agentDojoFormat } from './agentdojo';
@@ -89,7 +89,7 @@ export function importEpisodes(text: string, format: Exclude<ImportFormat, 'agen
         value = JSON.parse(line);
       } catch (error) {
         if (importer.addText?.(line, i + 1)) return;
-        throw new InputError('invalid-json', `not valid JSON (${(error as Error).message}); expected ${spec.title} as JSON Lines`, file, i + 1);
+        throw new InputError('invalid-json', `not valid JSON (${jsonErrorText(error)}); expected ${spec.title} as JSON Lines`, file, i + 1);
       }
       importer.add(value, i + 1);
     });

@@ -3,6 +3,7 @@
 import { AUDIT_LOG } from './audit';
 import { blockingFindings, countIntegrityFindings, formatFinding } from './findings';
 import type { IntegrityFinding, IntegrityStatus } from './types';
+import { inline } from '../text/printable';
 
 /** What a summary needs of one verify report. */
 export interface ReportSummary {
@@ -21,7 +22,7 @@ export function verifyText(report: ReportSummary, pinnedFiles: number, blocked: 
     report.status === 'clean'
       ? `Clean: ${pinnedFiles} pinned files match ${lockfile}${findings.length > 0 ? `; ${findings.length} advisory finding(s)${counted}` : ''}.`
       : `${report.status === 'drift' ? 'Drift' : 'Corrupt lockfile'}: ${findings.length} finding(s) against ${lockfile}${counted}.`;
-  const lines = findings.map((f) => `${f.code.padEnd(20)} ${formatFinding(f)}`);
+  const lines = findings.map((f) => `${f.code.padEnd(20)} ${inline(formatFinding(f))}`);
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];
   return [head, ...lines, ...tail].join('\n') + '\n';
 }
