@@ -24,7 +24,7 @@ const bench: BenchModule = async ({ quick }) => {
     for (const file of files) {
       const trace = parseTraceText(await readFile(path.join(dir, file), 'utf8'));
       const analyse = async () => {
-        const llm = createLlmGuard(new OpenAiTransport({ baseURL: server.url, model: 'fake-judge', apiKey: 'bench' }), { scorer: true, filter: true, cacheDir });
+        const llm = createLlmGuard(new OpenAiTransport({ baseURL: server.url, model: 'fake-judge', apiKey: 'bench' }), { scorer: true, filter: true, cacheRoot: cacheDir });
         const t0 = Date.now();
         const analysis = llm.finish(await analyzeTrace(trace, llm.guard));
         return { analysis, seconds: (Date.now() - t0) / 1000 };

@@ -1,7 +1,6 @@
 // The analyze command's LLM flags (--scorer/--filter llm, endpoint, model, budget) and how they become guard options.
 // The key comes only from the environment; the endpoint only from flags, never from a project file a repo could plant.
 import { isLocalEndpoint } from '../core/llm/policy';
-import { defaultCacheDir } from '../node/llm/cache';
 import { apiKeyFromEnv, createLlmGuard, DEFAULT_BASE_URL, openAiTransport, type LlmGuard } from '../node/llm/setup';
 import { UsageError, type CliIo } from './command';
 
@@ -51,7 +50,7 @@ export function llmGuardFromFlags(values: LlmFlagValues, io: CliIo): CliLlm | un
     scorer,
     filter,
     samples: count(values['llm-samples'], '--llm-samples') || undefined,
-    cacheDir: values['no-llm-cache'] ? undefined : defaultCacheDir(io.cwd),
+    cacheRoot: values['no-llm-cache'] ? undefined : io.cwd,
     session: {
       maxCalls: optionalCount(values['llm-max-calls'], '--llm-max-calls'),
       maxTokens: optionalCount(values['llm-max-tokens'], '--llm-max-tokens'),

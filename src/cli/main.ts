@@ -1,5 +1,7 @@
 // agent-immune CLI entry: dispatches argv to a command and maps errors to exit codes.
 import { InputError } from '../core/errors';
+import { inline, terminalSafe } from '../core/text/printable';
+import { UnsafePathError } from '../node/workspaceFs';
 import { ExitCode, UsageError, type CliIo } from './command';
 import { commands } from './commands';
 
@@ -19,7 +21,8 @@ function topUsage(): string {
 }
 
 /** Runs the CLI with argv (without node and script) and returns the exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  const io = safeIo(rawIo);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(topUsage() + '\n');
@@ -31,7 +34,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.stderr(`agent-immune: unknown command "${name}"\n${topUsage()}\n`);
+    io.stderr(`agent-immune: unknown command "${inline(name)}"\n${topUsage()}\n`);
     return ExitCode.BadInput;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -42,23 +45,39 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`agent-immune ${command.name}: ${error.message}\nRun "agent-immune ${command.name} --help" for usage.\n`);
+      io.stderr(`agent-immune ${command.name}: ${inline(error.message)}\nRun "agent-immune ${command.name} --help" for usage.\n`);
+      return ExitCode.BadInput;
+    }
+    if (error instanceof UnsafePathError) {
+      io.stderr(`agent-immune ${command.name}: ${inline(error.message)}\n`);
       return ExitCode.BadInput;
     }
     if (error instanceof InputError) {
       io.stderr(`agent-immune ${command.name}: ${error.toString()}\n`);
       return ExitCode.BadInput;
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-      io.stderr(`agent-immune ${command.name}: ${(error as Error).message}\n`);
+    if (typeof (error as NodeJS.ErrnoException).syscall === 'string') {
+      // A file-system or OS failure (ENOENT, EACCES, ENOSPC, EEXIST, ...): its message names the path.
+      io.stderr(`agent-immune ${command.name}: ${inline((error as Error).message)}\n`);
       return ExitCode.BadInput;
     }
     throw error;
   }
 }
 
+/** The io a command writes through: every byte it prints is made terminal-safe (traces and repositories are untrusted). */
+function safeIo(io: CliIo): CliIo {
+  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
+}
+
 if (require.main === module) {
+  // A closed pipe (agent-immune analyze run.jsonl | head) ends the output, not the process with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   const io: CliIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
@@ -70,7 +89,9 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`agent-immune: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+      // No stack trace reaches a user; AGENT_IMMUNE_DEBUG=1 prints it for a bug report.
+      const detail = process.env.AGENT_IMMUNE_DEBUG ? ((error as Error)?.stack ?? String(error)) : inline(String((error as Error)?.message ?? error));
+      process.stderr.write(terminalSafe(`agent-immune: internal error: ${detail}\n(this is a bug: please report it, with AGENT_IMMUNE_DEBUG=1 set for the details)\n`));
       process.exitCode = ExitCode.BadInput;
     },
   );

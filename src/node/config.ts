@@ -1,24 +1,42 @@
-// Loads the project config file (agent-immune.config.json) from disk.
-import { readFile } from 'node:fs/promises';
+// Loads the project config file (agent-immune.config.json) from disk. The root's own config is read through the
+// workspace file layer (a symlink out of the root is refused); a file the user names is theirs to choose.
+import { readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CONFIG_FILE_NAME, defaultConfig, resolveConfig, type ProjectConfig } from '../core/config';
 import { InputError } from '../core/errors';
+import { parseStrictJson } from '../core/integrity/strictJson';
+import { readWorkspaceFile, UnsafePathError } from './workspaceFs';
+
+/** The largest config file read. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Reads `file` if given, else `<root>/agent-immune.config.json` when it exists, else the defaults. */
 export async function loadProjectConfig(root: string, file?: string): Promise<ProjectConfig> {
   const target = file ?? path.join(root, CONFIG_FILE_NAME);
   let text: string;
   try {
-    text = await readFile(target, 'utf8');
+    text = file ? await readFile(file, 'utf8') : (await readWorkspaceFile(await realpath(root), target, MAX_CONFIG_BYTES)).toString('utf8');
   } catch (error) {
     if (!file && (error as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
+    if (error instanceof UnsafePathError) throw new InputError('invalid-config', `cannot read config: ${error.message}`, target);
     throw new InputError('invalid-config', `cannot read config: ${(error as Error).message}`, target);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (error) {
-    throw new InputError('invalid-config', `config is not valid JSON (${(error as Error).message})`, target);
+  } catch {
+    throw new InputError('invalid-config', `config is not valid JSON (${jsonErrorWhere(text)}); fix the file or remove it`, target);
   }
   return resolveConfig(raw, target);
+}
+
+/** Where JSON parsing failed, by line, without echoing the file's text (JSON.parse's message quotes it). */
+function jsonErrorWhere(text: string): string {
+  try {
+    const parsed = parseStrictJson(text);
+    if (!parsed.ok) return `line ${parsed.error.line}: ${parsed.error.reason === 'truncated' ? 'the file ends too early' : 'not JSON'}`;
+  } catch {
+    // nested too deeply for the strict reader: no line to give
+  }
+  return 'not JSON';
 }

@@ -6,7 +6,7 @@ import { parseFormatName } from '../../core/importers';
 import { readAnyTrace } from '../../node/readAnyTrace';
 import { writeGraphReport } from '../../node/graphReport';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
-import { formatAnalysisText } from '../format/analysisText';
+import { formatAnalysisText } from '../../core/guard/messages';
 import { LLM_FLAGS, LLM_USAGE, llmGuardFromFlags } from '../llmOptions';
 
 export const analyzeCommand: Command = {
@@ -15,7 +15,7 @@ export const analyzeCommand: Command = {
   usage: `Usage: agent-immune analyze <trace> [options]
 
 Runs the infection-aware guard over a recorded multi-agent run: agent-trace/v1 JSON Lines, or OTLP GenAI,
-AG2 runtime log, LangSmith/LangGraph runs, INFA-Guard episodes (detected from the content; docs/importers.md)
+AG2 runtime log, LangSmith/LangGraph runs, INFA-Guard episodes, AgentDojo runs (detected from the content; docs/importers.md)
 and prints a per-round table, the sources, infection paths and the remediation plan.
 
 Options:
@@ -23,7 +23,7 @@ Options:
   --html FILE        also write the infection-graph view as a self-contained HTML report to FILE
   --config FILE      project config (default: ./agent-immune.config.json when present)
   --lenient          skip invalid lines with a warning instead of rejecting the file
-  --from FORMAT      read as FORMAT (agent-trace, otlp, autogen, langsmith, infa-guard) instead of detecting it
+  --from FORMAT      read as FORMAT (agent-trace, otlp, autogen, langsmith, infa-guard, agentdojo) instead of detecting it
   --episode N        analyse run N of a file that holds several (default 0)
   --max-line-mb N    longest accepted line in MiB (default 64)
 ${LLM_USAGE}

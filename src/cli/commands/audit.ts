@@ -26,7 +26,7 @@ Exit codes: 0 chain intact (or no log yet), 1 chain broken, 2 bad input or usage
     if (positionals[0] !== 'verify' || positionals.length !== 1) throw new UsageError('expected the subcommand "verify"');
     const root = path.resolve(io.cwd, values.root ?? '.');
     const file = values.file ? path.resolve(io.cwd, values.file) : path.join(root, AUDIT_LOG);
-    const result = await verifyAuditLog(file);
+    const result = await verifyAuditLog(file, values.file ? undefined : root);
     const relative = path.relative(io.cwd, file);
     const shown = relative && !relative.startsWith('..') ? relative : file;
     if (values.json) {

@@ -14,16 +14,16 @@ function safeName(id: string): string {
 
 export const convertCommand: Command = {
   name: 'convert',
-  summary: 'convert an OTLP / AG2 / LangSmith / INFA-Guard trace to agent-trace/v1 JSON Lines',
+  summary: 'convert an OTLP / AG2 / LangSmith / INFA-Guard / AgentDojo trace to agent-trace/v1 JSON Lines',
   usage: `Usage: agent-immune convert <in> [--from FORMAT] [--episode N] -o <out.jsonl | folder>
 
 Reads a recorded run in any supported format (detected from the content) and writes it as agent-trace/v1.
-A file with several runs (conversations, LangGraph invocations, AG2 sessions, INFA-Guard episodes) is written
+A file with several runs (conversations, LangGraph invocations, AG2 sessions, INFA-Guard episodes, AgentDojo runs) is written
 one trace per run into the folder given by -o, or only run N with --episode N.
 
 Formats (--from): otlp (OpenTelemetry GenAI / OpenInference, OTLP JSON or JSON Lines), autogen (AG2 runtime log,
 autogen-core event log), langsmith (LangSmith / LangGraph runs), infa-guard (INFA-Guard / G-Safeguard episodes),
-agent-trace (native). See docs/importers.md for what maps to round, from, to and content.
+agentdojo (AgentDojo run logs), agent-trace (native). See docs/importers.md for what maps to round, from, to and content.
 
 Options:
   -o, --out PATH     output file (one run), or folder (several runs); "-" writes one run to stdout

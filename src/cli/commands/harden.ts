@@ -1,15 +1,14 @@
 // `agent-immune harden [PATHS...]`: lists prompts lacking the immunity warning or a delegation boundary (--check),
 // or inserts them (--write, idempotent); re-pins hardened files that the integrity lockfile pins when asked.
-import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
-import { describeFinding, hardenSarifRules } from '../../core/harden/messages';
+import { describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
-import { toSarif } from '../../core/sarif';
 import { loadProjectConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, type HardenedFile } from '../../node/harden/scan';
-import { version } from '../../../package.json';
+import { inline } from '../../core/text/printable';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+import { writeSarifFile } from '../sarif';
 
 /** Schema id of the --json output (a contract: docs/hardening.md). */
 export const HARDEN_SCHEMA = 'agent-immune/harden/v1';
@@ -100,10 +99,7 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check) or findings
         line: lineColumn(file.text, finding.start).line,
         fingerprint: `${finding.code}:${file.path}:${finding.site.anchor}:${finding.expression ?? ''}`,
       }));
-      const sarif = toSarif({ name: 'agent-immune', version, informationUri: 'https://example.invalid/agent-immune' }, hardenSarifRules(config.severity), results);
-      const target = path.resolve(root, values.sarif);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, JSON.stringify(sarif, null, 2) + '\n');
+      await writeSarifFile(path.resolve(root, values.sarif), hardenSarifRules(config.severity), results);
     }
 
     if (values.json) {
@@ -137,7 +133,7 @@ function formatText(
     .filter(({ fixed }) => !write || !fixed)
     .map(({ file, finding }) => {
       const at = lineColumn(file.text, finding.start);
-      return `${file.path}:${at.line}:${at.column}  ${finding.severity}  ${finding.code}  ${describeFinding(finding)}`;
+      return `${inline(file.path)}:${at.line}:${at.column}  ${finding.severity}  ${finding.code}  ${inline(describeFinding(finding))}`;
     });
   if (!write) {
     const withFindings = new Set(entries.map((e) => e.file.path)).size;

@@ -1,6 +1,6 @@
 // `agent-immune scan <trace|dir>`: advisory propagation alerts over traces and the files agents persist to; alerts are
 // printed and appended to .agent-immune/alerts/anomalies.ndjson. Exit 0 (advisory) unless --fail-on-alert.
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../../core/errors';
 import { buildRunModel } from '../../core/guard/model';
@@ -12,9 +12,10 @@ import { CONFIG_FILE_NAME } from '../../core/config';
 import { loadProjectConfig } from '../../node/config';
 import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type AlertRecord } from '../../node/monitor/alertLog';
 import { collectMonitored, readDocuments, type Skipped } from '../../node/monitor/collect';
+import { findProjectRoot } from '../../node/projectRoot';
 import { readAnyTrace } from '../../node/readAnyTrace';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
-import { formatAlerts } from '../format/alertsText';
+import { formatAlerts } from '../../core/monitor/messages';
 
 /** The JSON output of `scan --json` (schema agent-immune/scan/v1, a documented contract). */
 export interface ScanReport {
@@ -39,14 +40,16 @@ Looks for self-propagating "mind virus" content: viral-persona marker clusters, 
 or persist it, the same marker across sessions, and verbatim copies spreading along a run's edges.
 A trace (.json/.jsonl) is scanned agent by agent and round by round; a folder is walked for the files agents
 persist to (SKILL.md, SOUL.md, memory files...: monitor.globs) and for traces (monitor.traceGlobs); any other
-file is scanned as one persisted document. Alerts are appended to ${ALERT_LOG}.
+file is scanned as one persisted document. Alerts are appended to ${ALERT_LOG} in the project
+the target belongs to (the nearest folder at or above it with ${CONFIG_FILE_NAME}, agent-immune.lock
+or .git; else the target's folder), whose config is read too.
 
 Options:
   --json             print one JSON document (schema agent-immune/scan/v1)
   --fail-on-alert    exit 1 when an alert fires (default: advisory, exit 0)
   --glob GLOB        persisted-file glob, repeatable (replaces monitor.globs)
-  --config FILE      project config (default: ./${CONFIG_FILE_NAME} when present)
-  --log FILE         alert log (default: ./${ALERT_LOG})
+  --config FILE      project config (default: <project>/${CONFIG_FILE_NAME} when present)
+  --log FILE         alert log (default: <project>/${ALERT_LOG})
   --no-log           do not append to the alert log
   --max-file-mb N    skip persisted files larger than N MiB (default 16)
   -h, --help         show this help
@@ -67,12 +70,13 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     const maxFileMb = values['max-file-mb'] === undefined ? 16 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
 
+    const target = path.resolve(io.cwd, positionals[0]);
+    const project = await findProjectRoot(target);
     const configFile = values.config ? path.resolve(io.cwd, values.config) : undefined;
-    const config = await loadProjectConfig(io.cwd, configFile);
-    const monitor = resolveMonitorConfig(config.sections.monitor, configFile ?? path.join(io.cwd, CONFIG_FILE_NAME));
+    const config = await loadProjectConfig(project, configFile);
+    const monitor = resolveMonitorConfig(config.sections.monitor, configFile ?? path.join(project, CONFIG_FILE_NAME));
     if (values.glob) monitor.globs = values.glob;
 
-    const target = path.resolve(io.cwd, positionals[0]);
     const display = (file: string) => {
       const rel = path.relative(io.cwd, file);
       if (rel === '') return '.';
@@ -103,13 +107,14 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
 
     const now = new Date();
     const records = found.map(({ alert, source, scoped }) => alertRecord(alert, source, now, scoped));
-    const logFile = values['no-log'] ? undefined : path.resolve(io.cwd, values.log ?? ALERT_LOG);
+    const log = values['no-log'] ? undefined : await alertLogAt(project, values.log && path.resolve(io.cwd, values.log));
+    const logFile = log && path.resolve(log.root, log.file);
     let logged = 0;
     let cooling = 0;
-    if (logFile) {
-      const ledger = await readCooldownLedger(logFile);
+    if (log) {
+      const ledger = await readCooldownLedger(log.root, log.file);
       const split = splitByLedger(records, ledger, now.getTime(), monitor.cooldownSeconds * 1000);
-      await appendAlertRecords(logFile, split.fresh as AlertRecord[]);
+      await appendAlertRecords(log.root, split.fresh as AlertRecord[], log.file);
       logged = split.fresh.length;
       cooling = split.cooling.length;
     }
@@ -129,6 +134,13 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     return values['fail-on-alert'] && records.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
 };
+
+/** The log's root and path: the project's own log, or a file the user named (its folder is then the root). */
+async function alertLogAt(project: string, named: string | undefined): Promise<{ root: string; file: string }> {
+  if (!named) return { root: project, file: ALERT_LOG };
+  await mkdir(path.dirname(named), { recursive: true });
+  return { root: path.dirname(named), file: path.basename(named) };
+}
 
 function formatScanText(report: ScanReport, found: { alert: MonitorFinding; source: string }[]): string {
   const out = [`scan ${report.target}: ${report.files} file(s), ${report.traces} trace(s); ${report.alerts.length} alert(s)`];

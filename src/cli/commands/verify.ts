@@ -1,14 +1,12 @@
 // `agent-immune verify`: checks the pinned files against the lockfile; records drift; blocks (exit 1) under --strict.
-import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { blocksUnderStrict } from '../../core/integrity/compare';
-import { formatFinding, integritySarifRules } from '../../core/integrity/messages';
-import type { IntegrityFinding } from '../../core/integrity/types';
-import { toSarif } from '../../core/sarif';
+import { blockEvent, findingEvents, formatFinding, integritySarifRules } from '../../core/integrity/findings';
+import { verifyText } from '../../core/integrity/messages';
 import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
-import { blockEvent, findingEvents, verifyWorkspace } from '../../node/integrity/verify';
-import { version } from '../../../package.json';
+import { verifyWorkspace } from '../../node/integrity/verify';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+import { writeSarifFile } from '../sarif';
 
 export const verifyCommand: Command = {
   name: 'verify',
@@ -51,24 +49,12 @@ Exit codes: 0 clean, or findings without --strict; 1 findings that block under -
       if (block) events.push(blockEvent(report.findings, 'agent-immune verify --strict'));
       await appendAuditEvents(ws.root, events, auditActor('agent-immune-cli'));
     }
-    if (values.sarif) await writeSarif(path.resolve(io.cwd, values.sarif), report.findings, report.strict);
+    if (values.sarif) {
+      const results = report.findings.map((f) => ({ ruleId: f.code, message: formatFinding(f), path: f.path, fingerprint: `${f.code}:${f.path}` }));
+      await writeSarifFile(path.resolve(io.cwd, values.sarif), integritySarifRules(report.strict), results);
+    }
     if (values.json) io.stdout(JSON.stringify(report, null, 2) + '\n');
-    else io.stdout(formatText(report.status, report.lockfile, report.findings, lock ? Object.keys(lock.files).length : 0, block));
+    else io.stdout(verifyText(report, lock ? Object.keys(lock.files).length : 0, block, !values['no-audit']));
     return block ? ExitCode.Findings : ExitCode.Ok;
   },
 };
-
-async function writeSarif(file: string, findings: readonly IntegrityFinding[], strict: boolean): Promise<void> {
-  const results = findings.map((f) => ({ ruleId: f.code, message: formatFinding(f), path: f.path, fingerprint: `${f.code}:${f.path}` }));
-  const sarif = toSarif({ name: 'agent-immune', version, informationUri: 'https://example.invalid/agent-immune' }, integritySarifRules(strict), results);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify(sarif, null, 2) + '\n');
-}
-
-function formatText(status: string, lockfile: string, findings: readonly IntegrityFinding[], pinned: number, blocked: boolean): string {
-  if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock" to pin skill files.\n`;
-  const lines = findings.map((f) => `${f.code.padEnd(20)} ${formatFinding(f)}`);
-  const head = status === 'clean' ? `Clean: ${pinned} pinned files match ${lockfile}.` : `${status === 'drift' ? 'Drift' : 'Corrupt lockfile'}: ${findings.filter((f) => f.code !== 'unpinned').length} finding(s) against ${lockfile}.`;
-  const tail = blocked ? ['Blocked (strict mode); recorded in .agent-immune/audit.ndjson.'] : [];
-  return [head, ...lines, ...tail].join('\n') + '\n';
-}

@@ -1,8 +1,9 @@
 // The guard pipeline, one straight line: features -> dual-head scores -> EMA -> topological constraints ->
 // sources and infection paths -> remediation plan -> metrics.
-import { defaultConfig, type ProjectConfig } from '../config';
+import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
 import { compileAnswerPatterns, extractAnswer, normalizeAnswer } from '../text/answer';
 import type { Category, Trace } from '../trace/types';
+import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer } from './embeddedScorer';
 import { prepareFeatures, sharedWordHashes } from './features';
@@ -29,7 +30,11 @@ export interface GuardOptions {
 
 /** Analyses a parsed trace. */
 export async function analyzeTrace(trace: Trace, options: GuardOptions = {}): Promise<Analysis> {
-  const analysis = await analyzeRun(buildRunModel(trace), options);
+  return traceFacts(await analyzeRun(buildRunModel(trace), options), trace);
+}
+
+/** Adds what the analysis of a trace takes from the trace itself: its source and its declared edges. */
+export function traceFacts(analysis: Analysis, trace: Trace): Analysis {
   analysis.source = trace.source;
   analysis.edges = trace.edges.filter(([from, to]) => from !== to);
   return analysis;
@@ -38,56 +43,85 @@ export async function analyzeTrace(trace: Trace, options: GuardOptions = {}): Pr
 /** Analyses a run model round by round and returns the full analysis. */
 export async function analyzeRun(model: RunModel, options: GuardOptions = {}): Promise<Analysis> {
   const config = options.config ?? defaultConfig();
-  const guard = config.guard;
   const patterns = compileAnswerPatterns(config.answer.patterns);
   const features = options.scorer ? undefined : prepareFeatures(model, patterns);
   const scorer = options.scorer ? options.scorer(model, patterns) : new EmbeddedScorer(features!);
-  const filter = options.filter ?? new EmbeddedFilter();
-  const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
-
-  const n = model.agents.length;
-  const categories: Category[][] = [];
-  const scores: HeadScores[][] = [];
-  const rounds: Analysis['rounds'] = [];
-  let ema: (number | undefined)[] = new Array(n).fill(undefined);
-  const truth = model.task?.answer !== undefined ? normalizeAnswer(model.task.answer) : undefined;
-
+  const progress = startProgress(model);
   for (let k = 0; k < model.rounds; k++) {
     options.signal?.throwIfAborted();
-    const roundScores = await scorer.scoreRound({ model, round: k, history: categories }, options.signal);
-    const steps = roundScores.map((s, i) => emaStep(ema[i], s.pInf, guard.emaAlpha));
-    ema = steps.map((s) => s.smoothed);
-    const decided = applyTopologicalConstraints({
-      pAtk: roundScores.map((s) => s.pAtk),
-      pInf: roundScores.map((s) => s.pInf),
-      trend: steps.map((s) => s.trend),
-      inNeighbors: model.inNeighbors,
-      outNeighbors: model.outNeighbors,
-      attackerThreshold: guard.attackerThreshold,
-      infectedThreshold: guard.infectedThreshold,
-      distanceThreshold,
-      trendThreshold: guard.trendThreshold,
-      pullInFloor: guard.pullInFloor,
-      firstRound: k === 0,
-    });
-    categories.push(decided.categories);
-    scores.push(roundScores);
-    const agents: Record<string, AgentRound> = Object.create(null); // agent ids are trace text: "__proto__" must stay a key
-    model.agents.forEach((id, i) => {
-      agents[id] = {
-        pAtk: round4(roundScores[i].pAtk),
-        pInf: round4(roundScores[i].pInf),
-        pInfSmoothed: round4(steps[i].smoothed),
-        trend: round4(steps[i].trend),
-        category: decided.categories[i],
-        rule: decided.rules[i],
-      };
-    });
-    rounds.push({ round: k, agents, asr: null, correct: null });
+    const roundScores = await scorer.scoreRound({ model, round: k, history: progress.categories }, options.signal);
+    decideRound(model, progress, roundScores, config.guard);
     options.onRound?.(k, model.rounds);
   }
+  const alerts = monitorRun(model, monitorConfigOf(config.sections.monitor), features && ((i, k) => sharedWordHashes(features, i, k)));
+  return concludeAnalysis(model, progress, { config, patterns, scorer: scorer.name, filter: options.filter ?? new EmbeddedFilter(), alerts, signal: options.signal });
+}
 
-  const last = model.rounds - 1;
+/** What the guard has decided about a run so far: one entry per decided round, and the EMA state to continue from. */
+export interface GuardProgress {
+  ema: (number | undefined)[];
+  categories: Category[][];
+  scores: HeadScores[][];
+  rounds: Analysis['rounds'];
+}
+
+/** An empty progress for a run (nothing decided yet). */
+export function startProgress(model: RunModel): GuardProgress {
+  return { ema: new Array(model.agents.length).fill(undefined), categories: [], scores: [], rounds: [] };
+}
+
+/** The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`. */
+export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig): void {
+  const k = progress.rounds.length;
+  const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
+  const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
+  progress.ema = steps.map((s) => s.smoothed);
+  const decided = applyTopologicalConstraints({
+    pAtk: roundScores.map((s) => s.pAtk),
+    pInf: roundScores.map((s) => s.pInf),
+    trend: steps.map((s) => s.trend),
+    inNeighbors: model.inNeighbors,
+    outNeighbors: model.outNeighbors,
+    attackerThreshold: guard.attackerThreshold,
+    infectedThreshold: guard.infectedThreshold,
+    distanceThreshold,
+    trendThreshold: guard.trendThreshold,
+    pullInFloor: guard.pullInFloor,
+    firstRound: k === 0,
+  });
+  progress.categories.push(decided.categories);
+  progress.scores.push(roundScores);
+  const agents: Record<string, AgentRound> = Object.create(null); // agent ids are trace text: "__proto__" must stay a key
+  model.agents.forEach((id, i) => {
+    agents[id] = {
+      pAtk: round4(roundScores[i].pAtk),
+      pInf: round4(roundScores[i].pInf),
+      pInfSmoothed: round4(steps[i].smoothed),
+      trend: round4(steps[i].trend),
+      category: decided.categories[i],
+      rule: decided.rules[i],
+    };
+  });
+  progress.rounds.push({ round: k, agents, asr: null, correct: null });
+}
+
+/** The run-level parts of an analysis beside the decided rounds. */
+export interface ConclusionParts {
+  config: ProjectConfig;
+  patterns: RegExp[];
+  scorer: string;
+  filter: RehabFilter;
+  alerts: MonitorFinding[];
+  signal?: AbortSignal;
+}
+
+/** The analysis of the rounds decided so far: ASR/MDSR, sources, infection paths, remediation plan, evaluation. */
+export async function concludeAnalysis(model: RunModel, progress: GuardProgress, parts: ConclusionParts): Promise<Analysis> {
+  const { config, patterns, filter } = parts;
+  const { categories, scores } = progress;
+  const rounds = progress.rounds.map((r) => ({ ...r, asr: null, correct: null }));
+  const last = rounds.length - 1;
+  const truth = model.task?.answer !== undefined ? normalizeAnswer(model.task.answer) : undefined;
   const finalCategories = categories[last];
   const excluded = attackerMask(model, finalCategories);
   if (truth !== undefined) for (const round of rounds) Object.assign(round, attackSuccessRate(answersAt(model, round.round, patterns), excluded, truth));
@@ -103,18 +137,18 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
       agents: model.agents,
       categories: finalCategories,
       pAtk: finalScores.map((s) => s.pAtk),
-      latestOutputs: model.outputs.map((row) => [...row].reverse().find((o) => o !== undefined)),
-      donorMaxPAtk: guard.donorMaxPAtk,
+      latestOutputs: model.outputs.map((row) => latestOutput(row, last)),
+      donorMaxPAtk: config.guard.donorMaxPAtk,
       task: model.task,
     },
     filter,
-    options.signal,
+    parts.signal,
   );
 
   return {
     schema: 'agent-immune/analysis/v1',
     run: model.run,
-    scorer: scorer.name,
+    scorer: parts.scorer,
     filter: filter.name,
     task: model.task,
     agents: model.agents.map((id, i) => ({
@@ -132,8 +166,14 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
     remediation,
     ...(model.labels ? { evaluation: evaluate(finalCategories, model.labels.map((row) => row[last] ?? 'benign')) } : {}),
     warnings: model.warnings.map((w) => ({ ...w })),
-    alerts: monitorRun(model, monitorConfigOf(config.sections.monitor), features && ((i, k) => sharedWordHashes(features, i, k))),
+    alerts: parts.alerts,
   };
+}
+
+/** An agent's last output up to round k (undefined when it never spoke). */
+function latestOutput(row: (string | undefined)[], k: number): string | undefined {
+  for (let r = k; r >= 0; r--) if (row[r] !== undefined) return row[r];
+  return undefined;
 }
 
 // Compiling the monitor's vocabulary costs milliseconds: runs analysed one after another (online, round by round, or a
@@ -141,7 +181,7 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
 let monitorMemo: { key: string; config: MonitorConfig } | undefined;
 
 /** The compiled monitor config of a raw "monitor" section, reused while the section stays the same. */
-function monitorConfigOf(raw: unknown): MonitorConfig {
+export function monitorConfigOf(raw: unknown): MonitorConfig {
   const key = JSON.stringify(raw) ?? '';
   if (monitorMemo?.key !== key) monitorMemo = { key, config: resolveMonitorConfig(raw) };
   return monitorMemo.config;

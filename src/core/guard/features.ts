@@ -66,6 +66,18 @@ export interface FeatureContext {
   consensus: string | undefined;
   /** Lazily computed prefix sums of each agent's embeddings (for the running mean). */
   sums: (Float32Array | undefined)[];
+  /** Lazily computed per-agent summaries over all rounds, so no feature scans the rounds before k (linear, not quadratic). */
+  timelines: (Timeline | undefined)[];
+}
+
+/** One agent's history, computed once: malice prefix sums, when it first turned malicious, when each out-neighbour first took its answer. */
+interface Timeline {
+  /** malPrefix[r] = sum of mal over rounds 0..r-1. */
+  malPrefix: Float64Array;
+  /** First round whose output is malicious (>= MALICE_ON), or Infinity. */
+  firstMalicious: number;
+  /** Per out-neighbour (in outNeighbors order): the first round r >= 1 at which it switched to this agent's round r-1 answer, or Infinity. */
+  firstTaken: number[];
 }
 
 const SHINGLE = 8;
@@ -87,7 +99,22 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     return result;
   });
   // Round-0 answers vote with weight (1 - malice): a coordinated group of manipulative senders cannot set the consensus.
-  return { model, facts, sums: new Array(model.agents.length), consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
+  return { model, facts, sums: new Array(model.agents.length), timelines: new Array(model.agents.length), consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
+}
+
+/**
+ * Extends a context to `model`, a later view of the same run with more rounds (the online guard): only the new rounds'
+ * outputs are measured. The agents, edges and earlier rounds must be those of `context.model`.
+ */
+export function extendFeatures(context: FeatureContext, model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
+  const measure = model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns) : memoFor(answerPatterns);
+  const facts = context.facts.map((known, i) => {
+    const row = model.outputs[i];
+    const result = known.slice();
+    for (let k = known.length; k < model.rounds; k++) result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : measure('')) : measure(row[k]!));
+    return result;
+  });
+  return { model, facts, sums: new Array(model.agents.length), timelines: new Array(model.agents.length), consensus: context.consensus };
 }
 
 /** Word hashes of agent i's round-k output as the features measured them (undefined when not shareable), for the monitor. */
@@ -108,9 +135,7 @@ export function featureVector(context: FeatureContext, i: number, k: number): Fl
   f[F.persuasionNow] = now.persuasion;
   f[F.propagationNow] = now.propagation;
   f[F.malRound0] = first.mal;
-  let malSum = 0;
-  for (let r = 0; r <= k; r++) malSum += facts[i][r].mal;
-  f[F.malMean] = malSum / (k + 1);
+  f[F.malMean] = timeline(context, i).malPrefix[k + 1] / (k + 1);
   f[F.wrongRound0] = wrong(first.answer);
   f[F.wrongNow] = wrong(now.answer);
   f[F.switched] = now.answer !== undefined && first.answer !== undefined && now.answer !== first.answer ? 1 : 0;
@@ -155,28 +180,39 @@ function influenceOf(context: FeatureContext, i: number, k: number): number {
   const outs = context.model.outNeighbors[i];
   if (k === 0 || outs.length === 0) return 0;
   let taken = 0;
-  for (const j of outs) {
-    for (let r = 1; r <= k; r++) {
-      const mine = context.facts[i][r - 1].answer;
-      if (mine !== undefined && context.facts[j][r].answer === mine && context.facts[j][r - 1].answer !== mine) {
-        taken++;
-        break;
-      }
-    }
-  }
+  for (const first of timeline(context, i).firstTaken) if (first <= k) taken++;
   return taken / outs.length;
 }
 
 /** 1 when agent i turned malicious (by round k) no later than any of its in-neighbours did; else 0. */
 function originated(context: FeatureContext, i: number, k: number): number {
-  const firstMalicious = (agent: number, upTo: number) => {
-    for (let r = 0; r <= upTo; r++) if (context.facts[agent][r].mal >= MALICE_ON) return r;
-    return Infinity;
-  };
-  const own = firstMalicious(i, k);
-  if (own === Infinity) return 0;
-  for (const j of context.model.inNeighbors[i]) if (firstMalicious(j, k) < own) return 0;
+  const own = timeline(context, i).firstMalicious;
+  if (own > k) return 0;
+  for (const j of context.model.inNeighbors[i]) if (timeline(context, j).firstMalicious < own) return 0;
   return 1;
+}
+
+/** Agent i's timeline, computed on first use from every round of the context. */
+function timeline(context: FeatureContext, i: number): Timeline {
+  const known = context.timelines[i];
+  if (known) return known;
+  const row = context.facts[i];
+  const malPrefix = new Float64Array(row.length + 1);
+  let firstMalicious = Infinity;
+  for (let r = 0; r < row.length; r++) {
+    malPrefix[r + 1] = malPrefix[r] + row[r].mal;
+    if (firstMalicious === Infinity && row[r].mal >= MALICE_ON) firstMalicious = r;
+  }
+  const firstTaken = context.model.outNeighbors[i].map((j) => {
+    for (let r = 1; r < row.length; r++) {
+      const mine = row[r - 1].answer;
+      if (mine !== undefined && context.facts[j][r].answer === mine && context.facts[j][r - 1].answer !== mine) return r;
+    }
+    return Infinity;
+  });
+  const made = { malPrefix, firstMalicious, firstTaken };
+  context.timelines[i] = made;
+  return made;
 }
 
 // Re-analysing a growing run (online, round by round) meets the same outputs again: measure each text once. Facts are

@@ -5,6 +5,7 @@ import type { HardenConfig } from './config';
 import { isDelegatedExpression } from './delegation';
 import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { encodeForLiteral } from './encode';
+import { inFixOrder } from './findings';
 import type { StringLiteral } from './lexer';
 import { frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markdown';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
@@ -121,8 +122,7 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): { text: st
 
 /** The whole file with every finding fixed (warning edits before boundary edits at a shared offset). */
 export function fixAll(text: string, findings: readonly HardenFinding[]): { text: string; skipped: TextEdit[] } {
-  const ordered = [...findings].sort((a, b) => (a.code === b.code ? 0 : a.code === 'missing-immunity-warning' ? -1 : 1));
-  return applyEdits(text, ordered.flatMap((finding) => finding.fix));
+  return applyEdits(text, inFixOrder(findings).flatMap((finding) => finding.fix));
 }
 
 /** The edit inserting the immunity warning as its own paragraph at `offset`, encoded for the literal when inside one. */

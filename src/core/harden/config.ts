@@ -2,7 +2,9 @@
 // and the severity of each finding code. Validated here, merged over the defaults.
 import picomatch from 'picomatch';
 import { InputError } from '../errors';
-import type { HardenCode, HardenSeverity, PromptFileKind } from './types';
+import { SEVERITIES, type Severity } from '../findings';
+import { defaultHardenSeverities, HARDEN_CODES, isHardenCode } from './findings';
+import type { HardenCode, PromptFileKind } from './types';
 
 /** Prompt hardening settings. */
 export interface HardenConfig {
@@ -11,17 +13,12 @@ export interface HardenConfig {
   /** Globs of files and folders never scanned. */
   exclude: string[];
   /** Severity per finding code. */
-  severity: Record<HardenCode, HardenSeverity>;
+  severity: Record<HardenCode, Severity>;
   /** Case-insensitive pattern of names whose string value is a system prompt. */
   systemPromptNames: string;
   /** Case-insensitive pattern of names whose string value is other prompt text (checked for delegation). */
   messageNames: string;
 }
-
-/** The finding codes, in report order. */
-export const HARDEN_CODES: readonly HardenCode[] = ['missing-immunity-warning', 'unbounded-delegation'];
-
-const SEVERITIES: readonly HardenSeverity[] = ['error', 'warning', 'information', 'hint'];
 
 export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<HardenConfig>({
   include: [
@@ -29,7 +26,7 @@ export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<Harde
     '**/.cursor/rules/*.mdc', '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}',
   ],
   exclude: ['**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/build/**', '**/.venv/**', '**/venv/**', '**/__pycache__/**', '**/*.d.ts', '**/*.min.js'],
-  severity: { 'missing-immunity-warning': 'warning', 'unbounded-delegation': 'warning' },
+  severity: defaultHardenSeverities(),
   systemPromptNames: '^(?:\\w*?system_?prompt|\\w*?instructions|system|system_?message|developer_?prompt)$',
   messageNames: 'prompt|instruction|message|content|task|query',
 });
@@ -65,19 +62,19 @@ export function resolveHardenConfig(raw: unknown, file?: string): HardenConfig {
   return config;
 }
 
-function resolveSeverity(value: unknown, base: Record<HardenCode, HardenSeverity>, file?: string): Record<HardenCode, HardenSeverity> {
+function resolveSeverity(value: unknown, base: Record<HardenCode, Severity>, file?: string): Record<HardenCode, Severity> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InputError('invalid-config', 'harden.severity must be an object of code -> severity', file, undefined, 'harden.severity');
   }
   const severity = { ...base };
   for (const [code, level] of Object.entries(value)) {
-    if (!HARDEN_CODES.includes(code as HardenCode)) {
+    if (!isHardenCode(code)) {
       throw new InputError('invalid-config', `unknown code harden.severity.${code}; known: ${HARDEN_CODES.join(', ')}`, file, undefined, `harden.severity.${code}`);
     }
-    if (!SEVERITIES.includes(level as HardenSeverity)) {
+    if (!SEVERITIES.includes(level as Severity)) {
       throw new InputError('invalid-config', `harden.severity.${code} must be one of ${SEVERITIES.join(', ')}`, file, undefined, `harden.severity.${code}`);
     }
-    severity[code as HardenCode] = level as HardenSeverity;
+    severity[code] = level as Severity;
   }
   return severity;
 }

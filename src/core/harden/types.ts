@@ -1,14 +1,12 @@
 // Data shapes of prompt hardening: file kinds, prompt sites, findings and the text edits that fix them.
+import type { Severity } from '../findings';
 import type { StringLiteral } from './lexer';
 
 /** The kinds of file prompts are found in. */
 export type PromptFileKind = 'markdown' | 'typescript' | 'python';
 
-/** Stable finding codes (a contract: docs/hardening.md). */
+/** Stable finding codes (a contract: docs/hardening.md), each described in findings.ts. */
 export type HardenCode = 'missing-immunity-warning' | 'unbounded-delegation';
-
-/** Severity a finding is reported with; the user chooses it per code. */
-export type HardenSeverity = 'error' | 'warning' | 'information' | 'hint';
 
 /** A replacement of `text[start, end)` by `newText` (an insertion when start === end). */
 export interface TextEdit {
@@ -42,10 +40,11 @@ export interface PromptSite {
   references: string[];
 }
 
-/** One finding: data only, wording is produced by the CLI and the extension. */
+/** One finding: data only, worded by its code's entry in findings.ts. */
 export interface HardenFinding {
   code: HardenCode;
-  severity: HardenSeverity;
+  /** The severity the user chose for the code (default: the catalogue's). */
+  severity: Severity;
   /** Range reported: the prompt for missing-immunity-warning, the interpolation for unbounded-delegation. */
   start: number;
   end: number;

@@ -16,7 +16,7 @@ export const DETECT_HEAD_BYTES = 64 * 1024;
 /** The one-line list of what we read, for "expected ..." messages. */
 export const SUPPORTED_FORMATS_TEXT =
   'agent-trace/v1 JSON Lines, OTLP JSON with GenAI spans (resourceSpans), an AutoGen/AG2 runtime log (received_message events), ' +
-  'LangSmith/LangGraph runs (run_type, parent_run_id, extra.metadata.langgraph_node) or INFA-Guard/G-Safeguard episodes (adj_matrix, communication_data)';
+  'LangSmith/LangGraph runs (run_type, parent_run_id, extra.metadata.langgraph_node) INFA-Guard/G-Safeguard episodes (adj_matrix, communication_data) or AgentDojo runs (suite_name, injections, messages)';
 
 /** Classifies one parsed JSON record by the fields that only its format has. */
 export function classifyRecord(value: unknown): ImportFormat | undefined {
@@ -25,6 +25,7 @@ export function classifyRecord(value: unknown): ImportFormat | undefined {
   if (o.type === 'header' || o.type === 'message' || o.type === 'label') return 'agent-trace';
   if ('resourceSpans' in o) return 'otlp';
   if ('adj_matrix' in o || 'communication_data' in o) return 'infa-guard';
+  if ('suite_name' in o && 'messages' in o) return 'agentdojo';
   if ('event_name' in o || ('agent_name' in o && 'agent_type' in o) || ('invocation_id' in o && 'request' in o) || ('wrapper_id' in o && 'json_state' in o)) return 'autogen';
   if (o.type === 'Message' && 'payload' in o) return 'autogen';
   if ('run_type' in o || 'dotted_order' in o || 'parent_run_id' in o || asObject(asObject(o.extra)?.metadata)?.langgraph_node !== undefined) return 'langsmith';
@@ -36,6 +37,7 @@ export function classifyRecord(value: unknown): ImportFormat | undefined {
 const SIGNATURES: [RegExp, ImportFormat][] = [
   [/"resourceSpans"\s*:/, 'otlp'],
   [/"(adj_matrix|communication_data|attacker_idxes)"\s*:/, 'infa-guard'],
+  [/"suite_name"\s*:/, 'agentdojo'],
   [/"(run_type|dotted_order|parent_run_id|langgraph_node)"\s*:/, 'langsmith'],
   [/"event_name"\s*:\s*"received_message"/, 'autogen'],
 ];
@@ -55,7 +57,7 @@ export function detectFormat(head: string, complete = false): Detected | undefin
     try {
       const format = classifyRecord(JSON.parse(firstLine));
       // A record on its own line: JSON Lines (a one-line document reads the same way).
-      if (format) return { format, layout: format === 'langsmith' || format === 'infa-guard' ? jsonLinesOr(lines, first) : 'lines' };
+      if (format) return { format, layout: format === 'langsmith' || format === 'infa-guard' || format === 'agentdojo' ? jsonLinesOr(lines, first) : 'lines' };
     } catch {
       // Not one record per line: a pretty-printed or very long document.
     }
@@ -66,7 +68,7 @@ export function detectFormat(head: string, complete = false): Detected | undefin
   return undefined;
 }
 
-/** LangSmith / INFA-Guard: a lone top-level object is a document (it may nest runs); several lines are JSON Lines. */
+/** LangSmith / INFA-Guard / AgentDojo: a lone top-level object is a document (it may nest runs); several lines are JSON Lines. */
 function jsonLinesOr(lines: string[], first: number): Layout {
   return lines.slice(first + 1).some((l) => l.trim() !== '') ? 'lines' : 'document';
 }

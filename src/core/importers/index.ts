@@ -1,7 +1,8 @@
 // The importers' registry and the in-memory entry points: pick a format, turn its episodes into validated Traces.
-import { InputError } from '../errors';
+import { InputError, jsonErrorText } from '../errors';
 import { TraceBuilder, parseTraceText, type ParseOptions } from '../trace/parse';
 import type { Trace } from '../trace/types';
+import { agentDojoFormat } from './agentdojo';
 import { autogenFormat } from './autogen';
 import { detectFormat, unknownFormatError, type Detected } from './detect';
 import { infaGuardFormat } from './infaGuard';
@@ -20,6 +21,7 @@ export const FORMATS: Record<Exclude<ImportFormat, 'agent-trace'>, FormatSpec> =
   autogen: autogenFormat,
   langsmith: langsmithFormat,
   'infa-guard': infaGuardFormat,
+  agentdojo: agentDojoFormat,
 };
 
 /** Names accepted by --from, with the aliases people will type. */
@@ -34,6 +36,7 @@ const ALIASES: Record<string, ImportFormat> = {
   'g-safeguard': 'infa-guard',
   gsafeguard: 'infa-guard',
   infaguard: 'infa-guard',
+  'agent-dojo': 'agentdojo',
 };
 
 /** Resolves a --from value to a format; throws InputError('unknown-format') listing the valid names. */
@@ -86,7 +89,7 @@ export function importEpisodes(text: string, format: Exclude<ImportFormat, 'agen
         value = JSON.parse(line);
       } catch (error) {
         if (importer.addText?.(line, i + 1)) return;
-        throw new InputError('invalid-json', `not valid JSON (${(error as Error).message}); expected ${spec.title} as JSON Lines`, file, i + 1);
+        throw new InputError('invalid-json', `not valid JSON (${jsonErrorText(error)}); expected ${spec.title} as JSON Lines`, file, i + 1);
       }
       importer.add(value, i + 1);
     });

@@ -19,6 +19,8 @@ interface SpanInfo {
   end: number;
   line: number;
   seq: number;
+  /** What the span's own attributes say; `isAgent` is decided from it and the ancestors in `finish()`. */
+  declaredAgent: boolean;
   isAgent: boolean;
   agentName?: string;
   conversation?: string;
@@ -141,6 +143,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     end: toMillis(span.endTimeUnixNano ?? span.end_time),
     line,
     seq,
+    declaredAgent: isAgent,
     isAgent,
     agentName,
     conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
@@ -191,6 +194,8 @@ class OtlpImporter implements Importer {
       for (let p = parentOf(s); p && out.length < 1000; p = parentOf(p)) out.push(p);
       return out;
     };
+    // finish() runs again as spans keep arriving (the live receiver): decide every span afresh from its own attributes.
+    for (const s of this.spans) s.isAgent = s.declaredAgent;
     // A chat span naming an agent with no agent span above it stands for that agent's invocation.
     for (const s of this.spans) if (!s.isAgent && s.agentName && !ancestors(s).some((a) => a.isAgent)) s.isAgent = true;
     // The same agent instrumented twice (a framework span around an SDK span): the inner one is part of the outer.

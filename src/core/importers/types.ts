@@ -3,8 +3,8 @@
 import type { TraceWarning } from '../trace/types';
 
 /** The formats Agent Immune reads; `agent-trace` is the native one. */
-export type ImportFormat = 'agent-trace' | 'otlp' | 'autogen' | 'langsmith' | 'infa-guard';
-export const IMPORT_FORMATS: readonly ImportFormat[] = ['agent-trace', 'otlp', 'autogen', 'langsmith', 'infa-guard'];
+export type ImportFormat = 'agent-trace' | 'otlp' | 'autogen' | 'langsmith' | 'infa-guard' | 'agentdojo';
+export const IMPORT_FORMATS: readonly ImportFormat[] = ['agent-trace', 'otlp', 'autogen', 'langsmith', 'infa-guard', 'agentdojo'];
 
 /** How a file is laid out: one JSON value per line, or one JSON document read element by element. */
 export type Layout = 'lines' | 'document';
@@ -18,7 +18,7 @@ export interface SourcedRecord {
   line: number;
 }
 
-/** One run found in a file: a conversation, a LangGraph invocation, an AG2 session or an INFA-Guard episode. */
+/** One run found in a file: a conversation, a LangGraph invocation, an AG2 session, an INFA-Guard episode or an AgentDojo run. */
 export interface Episode {
   /** Stable id within the file (conversation id, trace id, "episode-3"). */
   id: string;

@@ -2,6 +2,7 @@
 // record, each record carries the hash of the one before it, and the verifier names the first broken record.
 import { sortKeys } from './lockfile';
 import { sriSha256 } from './sha256';
+import type { IntegrityCode } from './types';
 
 /** Schema id written in every audit record. */
 export const AUDIT_SCHEMA = 'agent-immune/audit/v1';
@@ -9,8 +10,9 @@ export const AUDIT_SCHEMA = 'agent-immune/audit/v1';
 /** Default audit log path relative to the workspace root. */
 export const AUDIT_LOG = '.agent-immune/audit.ndjson';
 
-/** What happened: a finding seen, a file (re)pinned, a lockfile written, or a run blocked. */
-export type AuditEventKind = 'drift' | 'missing' | 'renamed' | 'corrupt-lockfile' | 'symlink-outside-root' | 'repin' | 'lock' | 'block';
+/** What happened: a finding seen (its code; findings/INTEGRITY_FINDINGS says which are recorded), a file (re)pinned, a
+ * lockfile written, or a run blocked. */
+export type AuditEventKind = IntegrityCode | 'repin' | 'lock' | 'block';
 
 /** What was decided about it. */
 export type AuditDecision = 'warn' | 'block' | 'approve';

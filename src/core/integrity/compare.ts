@@ -1,6 +1,7 @@
 // Compares the current digests of the pinned scope with the lockfile and returns sorted findings. Incremental:
 // after a full comparison, updating one path costs O(1) plus O(k log k) in the number of findings.
-import { BLOCKING_CODES, type FileDigest, type IntegrityFinding, type IntegrityStatus, type Lockfile } from './types';
+import { isBlocking } from './findings';
+import type { FileDigest, IntegrityFinding, IntegrityStatus, Lockfile } from './types';
 
 /** A lockfile comparison that can be updated path by path (the editor re-verifies only what changed). */
 export class LockComparison {
@@ -54,13 +55,13 @@ export function sortFindings(findings: IntegrityFinding[]): IntegrityFinding[] {
   return findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 
-/** The overall status: corrupt-lockfile beats drift; only advisory findings (unpinned) still count as clean. */
+/** The overall status: corrupt-lockfile beats drift; only advisory findings (non-blocking codes) still count as clean. */
 export function integrityStatus(findings: readonly IntegrityFinding[]): Exclude<IntegrityStatus, 'no-lockfile'> {
   if (findings.some((f) => f.code === 'corrupt-lockfile')) return 'corrupt-lockfile';
-  return findings.some((f) => BLOCKING_CODES.has(f.code)) ? 'drift' : 'clean';
+  return findings.some(isBlocking) ? 'drift' : 'clean';
 }
 
 /** True when strict mode must block on these findings. */
 export function blocksUnderStrict(findings: readonly IntegrityFinding[]): boolean {
-  return findings.some((f) => BLOCKING_CODES.has(f.code));
+  return findings.some(isBlocking);
 }

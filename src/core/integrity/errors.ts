@@ -1,5 +1,5 @@
 // Named integrity errors with a stable kind: a strict-mode block, and an operation that needs a valid lockfile.
-import { formatFinding } from './messages';
+import { strictFailureText } from './messages';
 import type { IntegrityFinding } from './types';
 
 /** Thrown under strict mode after the block is recorded: pinned prompt files drifted or the lockfile is corrupt. */
@@ -9,7 +9,7 @@ export class SkillIntegrityError extends Error {
     readonly kind: 'drift' | 'corrupt-lockfile',
     readonly findings: readonly IntegrityFinding[],
   ) {
-    super(`skill integrity check failed (strict mode): ${findings.filter((f) => f.code !== 'unpinned').map(formatFinding).join(' ')}`);
+    super(strictFailureText(findings));
   }
 }
 

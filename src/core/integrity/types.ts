@@ -32,7 +32,7 @@ export interface FileDigest {
   gitBlob?: string;
 }
 
-/** Stable finding codes (docs/lockfile.md). */
+/** Stable finding codes (docs/lockfile.md), each described in findings.ts. */
 export type IntegrityCode = 'drift' | 'unpinned' | 'missing' | 'renamed' | 'corrupt-lockfile' | 'symlink-outside-root';
 
 /** Why a lockfile is corrupt. */
@@ -48,7 +48,7 @@ export type CorruptReason =
   | 'bad-hash'
   | 'tree-mismatch';
 
-/** A finding: plain data, worded at the edge. `path` is POSIX relative to the root. */
+/** A finding: plain data, worded by its code's entry in findings.ts. `path` is POSIX relative to the root. */
 export type IntegrityFinding =
   | { code: 'drift'; path: string; expected: string; actual: string }
   | { code: 'unpinned'; path: string; actual: string }
@@ -59,7 +59,4 @@ export type IntegrityFinding =
 
 /** Overall result of a verify (`status` in agent-immune/verify/v1). */
 export type IntegrityStatus = 'clean' | 'drift' | 'corrupt-lockfile' | 'no-lockfile';
-
-/** Codes that make a run refuse under strict mode: all but `unpinned` (an outside symlink is unverifiable, so it fails closed). */
-export const BLOCKING_CODES: ReadonlySet<IntegrityCode> = new Set(['drift', 'missing', 'renamed', 'corrupt-lockfile', 'symlink-outside-root']);
 

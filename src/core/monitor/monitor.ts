@@ -21,20 +21,35 @@ export function monitorDocuments(documents: MonitorDocument[], config: MonitorCo
 
 /**
  * Monitors a run: every agent's output in every round, propagation across agents by rounds, and verbatim spread along
- * edges. `known` gives word hashes the guard already computed, so verbatimSpread does not tokenise those outputs again.
+ * edges. `known` gives word hashes the guard already computed, so verbatimSpread does not tokenise those outputs again;
+ * `memo` keeps each output's own signals between calls, so a run monitored again after a new round scans only that round.
  */
-export function monitorRun(model: RunModel, config: MonitorConfig, known?: WordHashesOf): MonitorFinding[] {
+export function monitorRun(model: RunModel, config: MonitorConfig, known?: WordHashesOf, memo?: DocumentMemo): MonitorFinding[] {
   const findings: MonitorFinding[] = [];
   const observations: SessionObservation[] = [];
   model.agents.forEach((agent, i) => {
     model.outputs[i].forEach((text, round) => {
-      if (text !== undefined) findings.push(...perDocument({ subject: agent, text, round, line: model.lines[i][round] }, config, observations, round));
+      if (text === undefined) return;
+      const document = { subject: agent, text, round, line: model.lines[i][round] };
+      if (!memo) return void findings.push(...perDocument(document, config, observations, round));
+      const key = `${round}\u0000${agent}`;
+      let seen = memo.get(key);
+      if (seen?.text !== text || seen.line !== document.line) {
+        const own: SessionObservation[] = [];
+        seen = { text, line: document.line, findings: perDocument(document, config, own, round), observations: own };
+        memo.set(key, seen);
+      }
+      findings.push(...seen.findings.map((f) => ({ ...f })));
+      observations.push(...seen.observations);
     });
   });
   if (config.signals.propagation) findings.push(...propagation(observations, config.propagationSessions, config.propagationWindowRounds));
   if (config.signals.verbatimSpread) findings.push(...verbatimSpread(model, config.verbatimMinTokens, config.verbatimMinAgents, known));
   return finish(findings, config);
 }
+
+/** Per-output results kept between calls on a growing run (the online guard), keyed by round and agent. */
+export type DocumentMemo = Map<string, { text: string; line: number | undefined; findings: MonitorFinding[]; observations: SessionObservation[] }>;
 
 /** The per-document signals; a viralPersona hit is also an observation for propagation, even when its own alert is off. */
 function perDocument(document: MonitorDocument, config: MonitorConfig, observations: SessionObservation[], at: number): MonitorFinding[] {

@@ -5,10 +5,12 @@ import * as vscode from 'vscode';
 import { boundaryEdits, findPrompts, fixAll, hardenText, immunityWarningEdits, warningInsertionAt } from '../../core/harden/analyze';
 import { literalAt } from '../../core/harden/code';
 import { fileKindOf } from '../../core/harden/config';
+import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
 import { containsImmunityWarning } from '../../core/harden/detect';
-import type { HardenFinding, TextEdit } from '../../core/harden/types';
+import type { TextEdit } from '../../core/harden/types';
 import { listPromptFiles } from '../../node/harden/scan';
-import type { Services } from '../extension';
+import { showInfo } from '../notify';
+import type { Services } from '../services';
 import { CommandId } from '../ids';
 import type { HardenDiagnostics } from './diagnostics';
 import { addEdits, offerRepin, positionsOf } from './edits';
@@ -50,7 +52,7 @@ async function insertImmunityWarning(services: Services, diagnostics: HardenDiag
   const site = kind === 'markdown' ? sites[0] : sites.find((s) => s.start <= offset && offset <= s.end);
   if (site) {
     if (containsImmunityWarning(text.slice(site.start, site.end))) {
-      void vscode.window.showInformationMessage('Agent Immune: this prompt already carries the immunity warning.');
+      void showInfo('this prompt already carries the immunity warning.');
       return false;
     }
     return applyToDocument(document, immunityWarningEdits(text, site), services);
@@ -70,7 +72,7 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
   if (selection.isEmpty) {
     const finding = (await diagnostics.findingsFor(document))?.findings.find((f) => f.code === 'unbounded-delegation' && f.start <= start && start <= f.end);
     if (finding) return applyToDocument(document, finding.fix, services);
-    void vscode.window.showInformationMessage('Agent Immune: select the delegated content to wrap in a boundary.');
+    void showInfo('select the delegated content to wrap in a boundary.');
     return false;
   }
   const kind = fileKindOf(document.uri.path);
@@ -96,29 +98,20 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
       if (findings.length === 0 || fixAll(text, findings).text === text) continue;
       result.findings += findings.length;
       const positionAt = open ? (offset: number) => open.positionAt(offset) : positionsOf(text);
-      for (const finding of orderForFix(findings)) {
-        addEdits(edit, uri, positionAt, finding.fix, { needsConfirmation: preview, label: fixLabel(finding), description: vscode.workspace.asRelativePath(uri) });
+      for (const finding of inFixOrder(findings)) {
+        addEdits(edit, uri, positionAt, finding.fix, { needsConfirmation: preview, label: HARDEN_FINDINGS[finding.code].fixLabel, description: vscode.workspace.asRelativePath(uri) });
       }
       uris.push(uri);
       result.changed.push(vscode.workspace.asRelativePath(uri));
     }
   }
   if (uris.length === 0) {
-    void vscode.window.showInformationMessage(`Agent Immune: all prompts in ${result.files} file(s) are hardened.`);
+    void showInfo(`all prompts in ${result.files} file(s) are hardened.`);
     return result;
   }
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
   if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services.output, options.repin !== 'always');
   return result;
-}
-
-function orderForFix(findings: readonly HardenFinding[]): HardenFinding[] {
-  return [...findings].sort((a, b) => (a.code === b.code ? 0 : a.code === 'missing-immunity-warning' ? -1 : 1));
-}
-
-/** The label of a finding's fix, in the preview and in the quick-fix menu. */
-export function fixLabel(finding: HardenFinding): string {
-  return finding.code === 'missing-immunity-warning' ? 'Insert immunity warning' : 'Wrap in delegation boundary';
 }
 
 /** Registers the hardening commands. */

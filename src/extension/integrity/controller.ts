@@ -2,16 +2,19 @@
 // records of new drift (trusted workspaces only) and the strict-mode run guard.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import { blocksUnderStrict } from '../../core/integrity/compare';
+import { auditKey, blockEvent, blockingFindings, findingEvents } from '../../core/integrity/findings';
+import { integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
 import type { IntegrityFinding } from '../../core/integrity/types';
 import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
-import { blockEvent, findingEvents } from '../../node/integrity/verify';
+import { EXTENSION_ACTOR } from '../ids';
+import { showError } from '../notify';
+import type { RunGuard } from '../services';
+import { setting } from '../settings';
 import { integrityDiagnostics } from './diagnostics';
 import { FolderIntegrity, type IntegrityRoot } from './folderWatch';
-import { extraRoots, integrityEnabled, integrityOverrides } from './settings';
-
-/** Tool name written in audit records from the editor. */
-export const EXTENSION_ACTOR = 'agent-immune-vscode';
+import { extraRoots, integrityOverrides } from './settings';
 
 const EXTRA_PREFIX = 'extra-root:';
 
@@ -20,10 +23,8 @@ export function extraRoot(dir: string): IntegrityRoot {
   return { key: EXTRA_PREFIX + dir, name: dir, uri: vscode.Uri.file(dir), overrides: () => ({}) };
 }
 
-const findingKey = (f: IntegrityFinding) => `${f.code}\0${f.path}\0${'actual' in f ? f.actual : 'reason' in f ? f.reason : ''}`;
-
 /** Owns every folder's integrity state and what the editor shows of it. */
-export class IntegrityController implements vscode.Disposable {
+export class IntegrityController implements RunGuard, vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('agent-immune-integrity');
   readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
   private readonly folders = new Map<string, FolderIntegrity>();
@@ -45,7 +46,7 @@ export class IntegrityController implements vscode.Disposable {
   /** Starts or restarts one workspace folder (settings change). */
   async startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     this.stopRoot(folder.uri.toString());
-    if (!integrityEnabled(folder)) {
+    if (!setting('integrity.enabled', folder)) {
       this.render();
       return;
     }
@@ -118,11 +119,11 @@ export class IntegrityController implements vscode.Disposable {
     if (!state || !vscode.workspace.isTrusted) return;
     const key = folder.root.key;
     // Compared with what was recorded for this root (kept across restarts), so a finding is recorded once.
-    const seen = new Set((this.recordedFindings.get(key) ?? []).map(findingKey));
+    const seen = new Set((this.recordedFindings.get(key) ?? []).map(auditKey));
     this.recordedFindings.set(key, state.report.findings);
-    const events = findingEvents(state.report.findings.filter((f) => !seen.has(findingKey(f))), 'warn');
+    const events = findingEvents(state.report.findings.filter((f) => !seen.has(auditKey(f))), 'warn');
     if (events.length === 0) return;
-    appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${(error as Error).message}`));
+    appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${errorMessage(error)}`));
   }
 
   /** The workspace was just trusted: records what drifted while it was not. */
@@ -137,21 +138,10 @@ export class IntegrityController implements vscode.Disposable {
       this.statusBar.hide();
       return;
     }
-    const findings = states.flatMap((s) => s.report.findings.filter((f) => f.code !== 'unpinned'));
-    const corrupt = states.some((s) => s.report.status === 'corrupt-lockfile');
-    const strictBlock = states.some((s) => s.report.strict && blocksUnderStrict(s.report.findings));
-    const files = new Set(findings.map((f) => f.path)).size;
-    if (strictBlock) {
-      this.statusBar.text = `$(error) Skills: strict block (${files})`;
-      this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-    } else if (corrupt || findings.length > 0) {
-      this.statusBar.text = corrupt ? '$(warning) Skills: lockfile corrupt' : `$(warning) Skills: ${files} drifted`;
-      this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-    } else {
-      this.statusBar.text = '$(shield) Skills: clean';
-      this.statusBar.backgroundColor = undefined;
-    }
-    this.statusBar.tooltip = findings.length > 0 ? `Skill integrity: ${findings.length} finding(s). Click to open the Problems view.` : 'Skill integrity: every pinned file matches the lockfile.';
+    const { state, text, tooltip } = integrityStatusBar(states.map((s) => s.report));
+    this.statusBar.text = text;
+    this.statusBar.tooltip = tooltip;
+    this.statusBar.backgroundColor = state === 'clean' ? undefined : new vscode.ThemeColor(`statusBarItem.${state}Background`);
     this.statusBar.show();
   }
 
@@ -160,18 +150,16 @@ export class IntegrityController implements vscode.Disposable {
     await Promise.all(this.all().map((f) => (f.state ? undefined : f.verifyNow(true))));
     const blocked = this.all().flatMap((f) => (f.state && f.state.report.strict && blocksUnderStrict(f.state.report.findings) ? [f.state] : []));
     if (blocked.length === 0) return true;
-    const findings = blocked.flatMap((s) => s.report.findings.filter((f) => f.code !== 'unpinned'));
+    const findings = blocked.flatMap((s) => blockingFindings(s.report.findings));
     if (vscode.workspace.isTrusted) {
       for (const state of blocked) {
         const events = [...findingEvents(state.report.findings, 'block'), blockEvent(state.report.findings, action)];
-        await appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record the block: ${(error as Error).message}`));
+        await appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record the block: ${errorMessage(error)}`));
       }
     }
     const files = [...new Set(findings.map((f) => f.path))];
     this.output.warn(`${action} refused (strict skill integrity): ${files.join(', ')}`);
-    void vscode.window.showErrorMessage(
-      `Agent Immune: ${action} refused — strict mode is on and ${files.length} pinned skill/prompt file(s) drifted or the lockfile is corrupt (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}). Approve the change (quick fix) or revert it, then try again.`,
-    );
+    void showError(runRefusedText(action, files));
     return false;
   }
 

@@ -1,6 +1,6 @@
 // Finds prompt files under the given paths, runs hardening over each, and (with write) saves the fixed text;
 // reports which of the changed files are pinned in the integrity lockfile so they can be re-pinned.
-import { lstat, readdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { findPrompts, fixAll, hardenText } from '../../core/harden/analyze';
 import { fileKindOf, PromptFileMatcher, type HardenConfig } from '../../core/harden/config';
@@ -9,6 +9,7 @@ import { auditActor } from '../integrity/auditLog';
 import { repinFile, type RepinResult } from '../integrity/lock';
 import { readLockfile } from '../integrity/lockfileIo';
 import { openIntegrityWorkspace } from '../integrity/scan';
+import { rewriteWorkspaceFile } from '../workspaceFs';
 
 /** Files larger than this are skipped (generated bundles, data), never scanned. */
 export const MAX_PROMPT_FILE_BYTES = 4 * 1024 * 1024;
@@ -77,7 +78,8 @@ export async function hardenPaths(root: string, paths: readonly string[], config
       const fixed = fixAll(text, findings).text;
       result.unfixed = hardenText(fixed, kind, rel, config);
       result.changed = fixed !== text;
-      if (result.changed) await writeFile(file, fixed);
+      // The walk never enters a folder symlink; the write itself never follows a file symlink.
+      if (result.changed) await rewriteWorkspaceFile(await realpath(path.dirname(file)), file, fixed);
     }
     results.push(result);
   }

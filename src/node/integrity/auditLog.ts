@@ -1,12 +1,14 @@
 // The audit log on disk (.agent-immune/audit.ndjson): chained appends under a cross-process lock, each batch one
-// O_APPEND write so no reader ever sees a partial record; and streaming chain verification.
-import { mkdir, open, stat } from 'node:fs/promises';
+// O_APPEND write so no reader ever sees a partial record, through the workspace file layer (a log or folder the
+// repository made a symlink is refused, never followed); and streaming chain verification.
+import { realpath, stat } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AUDIT_LOG, AuditChainVerifier, buildAuditRecords, type AuditActor, type AuditEvent, type AuditRecord, type ChainBreak, type ChainHead } from '../../core/integrity/audit';
 import { InputError } from '../../core/errors';
 import { readLines } from '../lines';
 import { withFileLock } from './fileLock';
+import { appendWorkspaceFile, classifyWorkspacePath, ensureWorkspaceDir, openWorkspaceFile, UnsafePathError } from '../workspaceFs';
 import { version } from '../../../package.json';
 
 /** The actor for records written by `tool` (cli, extension, runtime API) as the current OS user. */
@@ -21,11 +23,15 @@ export function auditActor(tool: string): AuditActor {
 }
 
 /** Reads the last record's seq and hash from the end of the log without reading the whole file. */
-async function readHead(file: string): Promise<ChainHead | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return undefined;
+async function readHead(rootReal: string, file: string): Promise<ChainHead | undefined> {
+  const opened = await openWorkspaceFile(rootReal, file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!opened) return undefined;
+  const { handle, info } = opened;
   try {
-    const size = (await handle.stat()).size;
+    const size = info.size;
     for (let span = 4096; ; span *= 4) {
       const start = Math.max(0, size - span);
       const buffer = Buffer.alloc(size - start);
@@ -50,19 +56,13 @@ async function readHead(file: string): Promise<ChainHead | undefined> {
 /** Appends events (decision + provenance records each) to `<root>/.agent-immune/audit.ndjson`; returns the records. */
 export async function appendAuditEvents(root: string, events: readonly AuditEvent[], actor: AuditActor, logPath = AUDIT_LOG): Promise<AuditRecord[]> {
   if (events.length === 0) return [];
-  const file = path.resolve(root, logPath);
-  await mkdir(path.dirname(file), { recursive: true });
+  const rootReal = await realpath(root);
+  const file = path.resolve(rootReal, logPath);
+  await ensureWorkspaceDir(rootReal, path.dirname(file));
   return withFileLock(file, async () => {
-    const head = await readHead(file);
+    const head = await readHead(rootReal, file);
     const { text, records } = buildAuditRecords(events, actor, new Date().toISOString(), head);
-    const bytes = Buffer.from(text, 'utf8');
-    const handle = await open(file, 'a');
-    try {
-      const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
-      if (bytesWritten !== bytes.length) throw new Error(`short write to ${file} (${bytesWritten} of ${bytes.length} bytes); the disk may be full`);
-    } finally {
-      await handle.close();
-    }
+    await appendWorkspaceFile(rootReal, file, [Buffer.from(text, 'utf8')]);
     return records;
   });
 }
@@ -76,10 +76,16 @@ export interface AuditVerifyResult {
   broken: ChainBreak | undefined;
 }
 
-/** Verifies the hash chain of a log file, streaming; names the first broken record. */
-export async function verifyAuditLog(file: string): Promise<AuditVerifyResult> {
-  const info = await stat(file).catch(() => undefined);
-  if (!info) return { file, exists: false, records: 0, head: undefined, broken: undefined };
+/**
+ * Verifies the hash chain of a log file, streaming; names the first broken record. The file must be a regular file
+ * inside `root` (default: its own folder): a symlink out of it, a FIFO or a device is refused, never read.
+ */
+export async function verifyAuditLog(file: string, root = path.dirname(file)): Promise<AuditVerifyResult> {
+  const rootReal = await realpath(root).catch(() => path.resolve(root));
+  const kind = await classifyWorkspacePath(rootReal, file);
+  if (kind === 'missing') return { file, exists: false, records: 0, head: undefined, broken: undefined };
+  if (kind !== 'file') throw new UnsafePathError(file, kind === 'outside' ? 'outside-root' : 'not-a-file');
+  const info = await stat(file);
   const verifier = new AuditChainVerifier();
   let lines = 0;
   try {
@@ -92,7 +98,7 @@ export async function verifyAuditLog(file: string): Promise<AuditVerifyResult> {
     verifier.push('\u0000', error.line ?? lines + 1);
   }
   if (!verifier.result().broken && info.size > 0) {
-    const handle = await open(file, 'r');
+    const { handle } = await openWorkspaceFile(rootReal, file);
     try {
       const last = Buffer.alloc(1);
       await handle.read(last, 0, 1, info.size - 1);

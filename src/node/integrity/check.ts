@@ -1,10 +1,10 @@
 // The runtime API's injection-time check: agent code calls checkSkillIntegrity just before it puts skill files into
 // a system prompt. Clean -> silent; drift/corrupt -> warn, record, return; strict -> record, then throw.
 import { SkillIntegrityError } from '../../core/integrity/errors';
-import { formatFinding } from '../../core/integrity/messages';
+import { blockEvent, blockingFindings, findingEvents, formatFinding } from '../../core/integrity/findings';
 import type { IntegrityFinding, IntegrityStatus } from '../../core/integrity/types';
 import { appendAuditEvents, auditActor } from './auditLog';
-import { blockEvent, findingEvents, verifyWorkspace } from './verify';
+import { verifyWorkspace } from './verify';
 
 /** Options of checkSkillIntegrity; everything is optional. */
 export interface SkillIntegrityOptions {
@@ -42,6 +42,6 @@ export async function checkSkillIntegrity(options: SkillIntegrityOptions = {}): 
   // Record first; a log that cannot be written is reported but never turns a block into a pass.
   await appendAuditEvents(ws.root, events, auditActor(options.tool ?? 'agent-immune-runtime')).catch((error: unknown) => warn(`agent-immune: could not record in the audit trail: ${(error as Error).message}`));
   if (strict) throw new SkillIntegrityError(report.status === 'corrupt-lockfile' ? 'corrupt-lockfile' : 'drift', report.findings);
-  for (const finding of report.findings) if (finding.code !== 'unpinned') warn(`agent-immune: ${formatFinding(finding)}`);
+  for (const finding of blockingFindings(report.findings)) warn(`agent-immune: ${formatFinding(finding)}`);
   return result;
 }

@@ -1,18 +1,22 @@
 // Hashes one file: SRI sha256 and, when pinning, its git blob id; small files in one read, big files streamed so
-// memory stays flat.
+// memory stays flat. Opens are non-blocking and only regular files are read (a FIFO or device never stalls a verify).
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileDigest } from '../../core/integrity/types';
 
 /** Files above this size are streamed in chunks instead of read whole. */
 export const STREAM_THRESHOLD = 1 << 20;
 
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
 /** Digest of a file; `withGitBlob` adds the git blob id (sha1 of "blob <size>\0" + content). */
 export async function hashFile(file: string, withGitBlob: boolean): Promise<FileDigest> {
-  const handle = await open(file, 'r');
+  const handle = await open(file, READ_FLAGS);
   try {
-    const size = (await handle.stat()).size;
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${file} is not a regular file`);
+    const size = info.size;
     const sha256 = createHash('sha256');
     if (size <= STREAM_THRESHOLD) {
       const content = await handle.readFile();
@@ -41,12 +45,14 @@ export async function hashFile(file: string, withGitBlob: boolean): Promise<File
 export function hashSmallFileSync(file: string, withGitBlob: boolean): FileDigest | 'big' | undefined {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openSync(file, READ_FLAGS);
   } catch {
     return undefined;
   }
   try {
-    const size = fstatSync(fd).size;
+    const info = fstatSync(fd);
+    if (!info.isFile()) return undefined;
+    const size = info.size;
     if (size > STREAM_THRESHOLD) return 'big';
     const buffer = Buffer.allocUnsafe(size + 1);
     let length = 0;

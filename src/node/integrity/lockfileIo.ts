@@ -1,13 +1,17 @@
-// Reads and writes the lockfile on disk: a lockfile path (or symlink) outside the root is reported, never read;
-// an unreadable or invalid lockfile becomes a corrupt-lockfile finding; writes are atomic (temp file + rename).
-import { readFile, rename, writeFile } from 'node:fs/promises';
+// Reads and writes the lockfile on disk through the workspace file layer: a lockfile path that leads outside the
+// root (through any component) is reported, never read or written; a FIFO or device is refused without waiting; an
+// unreadable or invalid lockfile becomes a corrupt-lockfile finding; writes are atomic (temp file + rename).
 import * as path from 'node:path';
 import { parseLockfile, serializeLockfile } from '../../core/integrity/lockfile';
 import type { IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { InputError } from '../../core/errors';
-import { classifyPath, isInside, toPosixRelative } from './walk';
+import { ensureWorkspaceDir, isInside, readWorkspaceFile, UnsafePathError, writeWorkspaceFileAtomic } from '../workspaceFs';
+import { toPosixRelative } from './walk';
 import { withFileLock } from './fileLock';
 import { nodeSri } from './hashFile';
+
+/** The largest lockfile read (100,000 entries take about 25 MiB). */
+export const MAX_LOCKFILE_BYTES = 256 * 1024 * 1024;
 
 /** The lockfile on disk: absent (check skipped), corrupt (fail closed) or parsed. */
 export type LockfileState =
@@ -31,33 +35,39 @@ export async function readLockfile(rootReal: string, configured: string): Promis
     finding: { code: 'corrupt-lockfile', path: shown, reason, detail },
   });
   if (!abs) return corrupt('outside-root', 'the configured lockfile path is outside the workspace; it was not read');
-  const kind = await classifyPath(rootReal, abs);
-  if (kind === 'outside') return corrupt('outside-root', 'the lockfile is a symlink to a target outside the workspace; it was not read');
   let text: string;
   try {
-    text = await readFile(abs, 'utf8');
+    text = (await readWorkspaceFile(rootReal, abs, MAX_LOCKFILE_BYTES)).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && kind === undefined) return { state: 'absent', path: shown };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent', path: shown };
+    if (error instanceof UnsafePathError && error.reason === 'outside-root') return corrupt('outside-root', 'the lockfile path leads outside the workspace (through a symlink); it was not read');
+    if (error instanceof UnsafePathError) return corrupt('unreadable', error.reason === 'too-large' ? `the lockfile is larger than ${MAX_LOCKFILE_BYTES / 1024 / 1024} MiB` : 'the lockfile is not a regular file');
     return corrupt('unreadable', (error as Error).message);
   }
   const parsed = parseLockfile(text, shown, nodeSri);
   return parsed.ok ? { state: 'ok', path: shown, lock: parsed.lock } : { state: 'corrupt', path: shown, finding: parsed.finding };
 }
 
-/** Writes the lockfile atomically under a cross-process lock; refuses a path outside the root. */
+/** Writes the lockfile atomically; refuses a path that leads outside the root or through a symlink. */
 export async function writeLockfile(rootReal: string, configured: string, lock: Lockfile): Promise<string> {
   const abs = resolveLockPath(rootReal, configured);
-  if (!abs || (await classifyPath(rootReal, abs)) === 'outside') {
-    throw new InputError('invalid-config', `the lockfile path "${configured}" is outside the workspace; refusing to write it`, undefined, undefined, 'integrity.lockfile');
+  const refuse = (why: string) => new InputError('invalid-config', `the lockfile path "${configured}" ${why}; refusing to write it`, undefined, undefined, 'integrity.lockfile');
+  if (!abs) throw refuse('is outside the workspace');
+  try {
+    await writeWorkspaceFileAtomic(rootReal, abs, serializeLockfile(lock));
+  } catch (error) {
+    if (error instanceof UnsafePathError) throw refuse(error.reason === 'outside-root' || error.reason === 'symlink' ? 'goes through a symlink' : 'is not a regular file');
+    throw error;
   }
-  const temp = `${abs}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temp, serializeLockfile(lock));
-  await rename(temp, abs);
   return toPosixRelative(rootReal, abs);
 }
 
 /** Runs a read-modify-write of the lockfile while holding its cross-process lock. */
 export async function withLockfileLock<T>(rootReal: string, configured: string, fn: () => Promise<T>): Promise<T> {
   const abs = resolveLockPath(rootReal, configured) ?? path.join(rootReal, '.agent-immune-lockfile');
+  await ensureWorkspaceDir(rootReal, path.dirname(abs)).catch((error: unknown) => {
+    if (error instanceof UnsafePathError) throw new InputError('invalid-config', `the lockfile path "${configured}" goes through a symlink or a file; refusing to lock it`, undefined, undefined, 'integrity.lockfile');
+    throw error;
+  });
   return withFileLock(abs, fn);
 }

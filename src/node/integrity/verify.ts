@@ -1,8 +1,7 @@
-// Verifies a workspace against its lockfile (the CLI's verify, the runtime API and the extension share it), and
-// turns findings into audit events.
+// Verifies a workspace against its lockfile (the CLI's verify, the runtime API and the extension share it), fully or
+// incrementally after some files changed.
 import * as path from 'node:path';
 import { integrityStatus, LockComparison, sortFindings } from '../../core/integrity/compare';
-import type { AuditEvent } from '../../core/integrity/audit';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import type { FileDigest, IntegrityFinding, IntegrityStatus, Lockfile } from '../../core/integrity/types';
 import { CONFIG_FILE_NAME } from '../../core/config';
@@ -105,23 +104,4 @@ export async function reverifyPaths(state: VerifyState, files: Iterable<string>)
     if (kinds[i] === 'outside') state.symlinkFindings.push({ code: 'symlink-outside-root', path: file });
   });
   return recompare(state);
-}
-
-/** Audit events for the findings worth recording (everything but advisory `unpinned`), decided as warn or block. */
-export function findingEvents(findings: readonly IntegrityFinding[], decision: 'warn' | 'block'): AuditEvent[] {
-  const events: AuditEvent[] = [];
-  for (const f of findings) {
-    if (f.code === 'drift') events.push({ event: 'drift', decision, path: f.path, old: f.expected, new: f.actual });
-    else if (f.code === 'missing') events.push({ event: 'missing', decision, path: f.path, old: f.expected });
-    else if (f.code === 'renamed') events.push({ event: 'renamed', decision, path: f.path, new: f.integrity, detail: `from ${f.from}` });
-    else if (f.code === 'corrupt-lockfile') events.push({ event: 'corrupt-lockfile', decision, path: f.path, detail: `${f.reason}: ${f.detail}` });
-    else if (f.code === 'symlink-outside-root') events.push({ event: 'symlink-outside-root', decision, path: f.path });
-  }
-  return events;
-}
-
-/** The block event recorded (after the findings) when strict mode refuses a run. */
-export function blockEvent(findings: readonly IntegrityFinding[], by: string): AuditEvent {
-  const paths = [...new Set(findings.filter((f) => f.code !== 'unpinned').map((f) => f.path))];
-  return { event: 'block', decision: 'block', detail: `${by} refused: ${paths.join(', ')}` };
 }

@@ -1,8 +1,9 @@
 // Walks a workspace for the integrity scope: never enters node_modules/.git or excluded folders, never follows a
 // symlink out of the root (it is reported instead), never descends through directory symlinks (no loops).
-import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ScopeMatcher } from '../../core/integrity/scope';
+import { classifyWorkspacePath } from '../workspaceFs';
 
 /** What the walk found: regular files (and in-root file symlinks), and symlinks whose target is outside the root. */
 export interface WalkResult {
@@ -10,30 +11,15 @@ export interface WalkResult {
   outside: string[];
 }
 
-/** True when `target` is `root` or inside it (both absolute, already real paths). */
-export function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
 /** Converts an absolute path under root to the POSIX relative form used in the lockfile. */
 export function toPosixRelative(root: string, file: string): string {
   return path.relative(root, file).split(path.sep).join('/');
 }
 
-/** How a symlink (or plain path) at `abs` resolves: 'file', 'outside', or undefined (missing, broken, dir, other). */
+/** How a path under the root resolves (every component): 'file', 'outside', or undefined (missing, folder, FIFO, device). */
 export async function classifyPath(rootReal: string, abs: string): Promise<'file' | 'outside' | undefined> {
-  const info = await lstat(abs).catch(() => undefined);
-  if (!info) return undefined;
-  if (info.isFile()) return 'file';
-  if (!info.isSymbolicLink()) return undefined;
-  const target = await realpath(abs).catch(() => undefined);
-  if (target === undefined) {
-    const link = await readlink(abs).catch(() => '');
-    return isInside(rootReal, path.resolve(path.dirname(abs), link)) ? undefined : 'outside';
-  }
-  if (!isInside(rootReal, target)) return 'outside';
-  return (await stat(target).catch(() => undefined))?.isFile() ? 'file' : undefined;
+  const kind = await classifyWorkspacePath(rootReal, abs);
+  return kind === 'file' || kind === 'outside' ? kind : undefined;
 }
 
 /**

@@ -23,8 +23,8 @@ export interface LlmPlan {
   filter: boolean;
   /** Judgements averaged per agent per round (default 3). */
   samples?: number;
-  /** Cache folder; no cache when absent. */
-  cacheDir?: string;
+  /** Workspace root whose .agent-immune/cache/llm/ caches replies; no cache when absent. */
+  cacheRoot?: string;
   session?: Omit<LlmSessionOptions, 'transport' | 'cache'>;
 }
 
@@ -52,7 +52,7 @@ export function openAiTransport(options: { baseURL?: string; model?: string; api
 
 /** Wires a transport into the guard: the judge (with the embedded scorer as fallback) and the checked LLM filter. */
 export function createLlmGuard(transport: ChatTransport, plan: LlmPlan): LlmGuard {
-  const session = new LlmSession({ ...plan.session, transport, cache: plan.cacheDir ? new LlmCache(plan.cacheDir) : undefined });
+  const session = new LlmSession({ ...plan.session, transport, cache: plan.cacheRoot ? new LlmCache(plan.cacheRoot) : undefined });
   const guard: LlmGuard['guard'] = {};
   const embedder = transport.embeddingModel ? new LlmEmbedder(session, transport.embeddingModel) : new HashedEmbedder();
   if (plan.scorer) guard.scorer = (model, patterns) => new LlmJudgeScorer(session, model, new EmbeddedScorer(prepareFeatures(model, patterns)), { samples: plan.samples, embedder });

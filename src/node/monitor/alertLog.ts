@@ -1,8 +1,10 @@
 // The alert log (.agent-immune/alerts/anomalies.ndjson): one JSON object per line, each record one write() on an
 // O_APPEND descriptor so concurrent writers never lose or interleave a line; the tail gives the cooldown ledger.
-import { mkdir, open } from 'node:fs/promises';
+// Both go through the workspace file layer: a log or folder the repository made a symlink is refused, never followed.
+import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { MonitorFinding } from '../../core/monitor/types';
+import { appendWorkspaceFile, openWorkspaceFile } from '../workspaceFs';
 
 /** Where alerts go, relative to the workspace root. */
 export const ALERT_LOG = '.agent-immune/alerts/anomalies.ndjson';
@@ -30,32 +32,34 @@ export function alertRecord(finding: MonitorFinding, source: string, time: Date,
   };
 }
 
-/** Appends records to the log, one O_APPEND write() per record (creating folders as needed). */
-export async function appendAlertRecords(file: string, records: readonly AlertRecord[]): Promise<void> {
+/** The log's absolute path and the real root it must stay inside (`logPath` relative to `root`, or absolute inside it). */
+async function locate(root: string, logPath: string): Promise<{ rootReal: string; file: string }> {
+  const rootReal = await realpath(root);
+  return { rootReal, file: path.resolve(rootReal, logPath) };
+}
+
+/** Appends records to `<root>/<logPath>`, one O_APPEND write() per record, creating its folders inside the root. */
+export async function appendAlertRecords(root: string, records: readonly AlertRecord[], logPath = ALERT_LOG): Promise<void> {
   if (records.length === 0) return;
-  await mkdir(path.dirname(file), { recursive: true });
-  const handle = await open(file, 'a');
-  try {
-    for (const record of records) {
-      const bytes = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
-      const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
-      if (bytesWritten !== bytes.length) throw new Error(`short write to ${file} (${bytesWritten} of ${bytes.length} bytes); the disk may be full`);
-    }
-  } finally {
-    await handle.close();
-  }
+  const { rootReal, file } = await locate(root, logPath);
+  await appendWorkspaceFile(rootReal, file, records.map((record) => Buffer.from(JSON.stringify(record) + '\n', 'utf8')));
 }
 
 /** Bytes of the log's tail read for the cooldown ledger: records older than that are long past any cooldown. */
 const LEDGER_TAIL_BYTES = 4 * 1024 * 1024;
 
 /** The last recorded time (ms) per cooldown key, from the log's tail; empty when there is no log. Unparsable lines are skipped. */
-export async function readCooldownLedger(file: string): Promise<Map<string, number>> {
+export async function readCooldownLedger(root: string, logPath = ALERT_LOG): Promise<Map<string, number>> {
   const ledger = new Map<string, number>();
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return ledger;
+  const { rootReal, file } = await locate(root, logPath);
+  const opened = await openWorkspaceFile(rootReal, file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!opened) return ledger;
+  const { handle, info } = opened;
   try {
-    const size = (await handle.stat()).size;
+    const size = info.size;
     const start = Math.max(0, size - LEDGER_TAIL_BYTES);
     const buffer = Buffer.alloc(size - start);
     await handle.read(buffer, 0, buffer.length, start);

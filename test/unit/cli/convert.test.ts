@@ -37,6 +37,7 @@ const formats: [string, string][] = [
   ['infa-guard.json', 'infa-guard'],
   ['g-safeguard.json', 'infa-guard'],
   ['langsmith-tree.json', 'langsmith'],
+  ['agentdojo-run.json', 'agentdojo'],
 ];
 
 describe('agent-immune convert / analyze on imported formats', () => {

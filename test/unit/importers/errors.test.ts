@@ -36,6 +36,8 @@ describe('importers: detection', () => {
     ['langsmith-tree.json', 'langsmith', 'document'],
     ['infa-guard.json', 'infa-guard', 'document'],
     ['g-safeguard.json', 'infa-guard', 'document'],
+    ['agentdojo-run.json', 'agentdojo', 'document'],
+    ['agentdojo-runs.jsonl', 'agentdojo', 'lines'],
   ];
   for (const [name, format, layout] of table) {
     it(`detects ${name} as ${format} (${layout}) even under a neutral file name`, async () => {
@@ -91,6 +93,7 @@ describe('importers: bad input', () => {
     ['an INFA-Guard file read as OTLP', 'infa-guard.json', { from: 'otlp' }, 'empty', undefined],
     ['an AG2 log read as LangSmith', 'ag2-runtime.log', { from: 'langsmith' }, 'invalid-json', undefined],
     ['an episode number past the end', 'infa-guard.json', { episode: 5 }, 'invalid-field', undefined],
+    ['an INFA-Guard file read as AgentDojo', 'infa-guard.json', { from: 'agentdojo' }, 'missing-field', 'messages'],
   ];
   for (const [name, file, options, kind, field] of cases) {
     it(`rejects ${name} with kind ${kind}${field ? ` naming ${field}` : ''}`, async () => {

@@ -167,9 +167,9 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
   });
 
   it('serves a re-analysis from the disk cache at no cost', async () => {
-    const first = await run(guard({ cacheDir }));
+    const first = await run(guard({ cacheRoot: cacheDir }));
     const calls = server.chatCalls;
-    const second = await run(guard({ cacheDir }));
+    const second = await run(guard({ cacheRoot: cacheDir }));
     assert.equal(server.chatCalls, calls);
     assert.equal(second.llm?.calls, 0);
     assert.ok(second.llm!.cacheHits > 0);
@@ -177,14 +177,14 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
   });
 
   it('gives the judge similarity evidence from LLM embeddings, cached like the chat replies', async () => {
-    const first = await run(guard({ filter: false, cacheDir }, { embeddingModel: 'fake-embed' }));
+    const first = await run(guard({ filter: false, cacheRoot: cacheDir }, { embeddingModel: 'fake-embed' }));
     assert.equal(first.llm?.embedder, 'llm:fake-embed');
     const embeddingCalls = server.requests.filter((r) => r.path.endsWith('/embeddings'));
     assert.equal(embeddingCalls.length, 2);
     const prompts = server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => JSON.stringify(r.body));
     assert.ok(prompts.some((p) => p.includes('Measured by Agent Immune with the llm:fake-embed embedding')));
     const before = server.requests.length;
-    const second = await run(guard({ filter: false, cacheDir }, { embeddingModel: 'fake-embed' }));
+    const second = await run(guard({ filter: false, cacheRoot: cacheDir }, { embeddingModel: 'fake-embed' }));
     assert.deepEqual(server.requests.slice(before).map((r) => r.path), []);
     assert.deepEqual(second.agents, first.agents);
   });

@@ -11,11 +11,16 @@ import { readTraceFile } from '../../../src/node/readTrace';
 import type { ScanReport } from '../../../src/cli/commands/scan';
 
 const root = path.resolve(__dirname, '../../..');
-const demo = path.join(root, 'examples/mind-virus');
+const bundledDemo = path.join(root, 'examples/mind-virus');
 
 describe('agent-immune scan', () => {
   let dir: string;
-  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'ai-scan-'))));
+  let demo: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ai-scan-'));
+    demo = path.join(dir, 'project');
+    cpSync(bundledDemo, demo, { recursive: true });
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   async function cli(...argv: string[]) {
@@ -24,7 +29,7 @@ describe('agent-immune scan', () => {
     const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: dir, env: {} });
     return { code, stdout, stderr };
   }
-  const log = () => path.join(dir, '.agent-immune/alerts/anomalies.ndjson');
+  const log = () => path.join(demo, '.agent-immune/alerts/anomalies.ndjson');
 
   it('fires on the mind-virus demo (advisory exit 0) and appends every alert to anomalies.ndjson', async () => {
     const { code, stdout } = await cli('scan', demo, '--json');
@@ -60,7 +65,7 @@ describe('agent-immune scan', () => {
     const { code, stdout } = await cli('scan', clean, '--fail-on-alert');
     assert.equal(code, 0, stdout);
     assert.match(stdout, /2 file\(s\), 0 trace\(s\); 0 alert\(s\)/);
-    assert.equal(existsSync(log()), false);
+    assert.equal(existsSync(path.join(clean, '.agent-immune')), false);
   });
 
   it('scans a single persisted file, and honours --glob', async () => {
@@ -82,7 +87,7 @@ describe('agent-immune scan', () => {
   it('exits 2 on a broken trace given directly, and on an invalid monitor config', async () => {
     writeFileSync(path.join(dir, 'broken.jsonl'), '{"type":"message"\n');
     assert.equal((await cli('scan', 'broken.jsonl')).code, 2);
-    writeFileSync(path.join(dir, 'agent-immune.config.json'), JSON.stringify({ monitor: { viralPersonaMarkers: 'many' } }));
+    writeFileSync(path.join(demo, 'agent-immune.config.json'), JSON.stringify({ monitor: { viralPersonaMarkers: 'many' } }));
     const { code, stderr } = await cli('scan', demo);
     assert.equal(code, 2);
     assert.match(stderr, /monitor\.viralPersonaMarkers/);
@@ -92,7 +97,7 @@ describe('agent-immune scan', () => {
 describe('analyze lists monitor alerts', () => {
   it('reports the verbatim spread of the demo trace along its edges', async () => {
     const flat: Scorer = { name: 'flat', scoreRound: async ({ model }) => model.agents.map(() => ({ pAtk: 0.1, pInf: 0.1 })) };
-    const trace = await readTraceFile(path.join(demo, 'traces/spread.trace.jsonl'));
+    const trace = await readTraceFile(path.join(bundledDemo, 'traces/spread.trace.jsonl'));
     const analysis = await analyzeTrace(trace, { scorer: () => flat });
     const spread = analysis.alerts?.find((a) => a.code === 'verbatim-spread');
     assert.ok(spread);

@@ -1,0 +1,64 @@
+// AgentDojo run logs (runs/<model>/<suite>/<user_task>/<attack>/<injection_task>.json, or those runs as JSON Lines):
+// one assistant with tools; an injected tool result is the attack's source and an assistant that carried out the
+// injected task (`security: true`) is infected from its first turn after reading it.
+import { InputError } from '../errors';
+import type { Category } from '../trace/types';
+import { asObject, asString, assignCausalRounds, buildEpisode } from './common';
+import { ASSISTANT_AGENT, toolChat } from './toolChat';
+import type { Episode, FormatSpec, Importer, SourcedRecord } from './types';
+
+const EXPECTED = 'expected an AgentDojo run with messages, suite_name and injections';
+
+/** Whitespace-insensitive form, so an injection is found however the tool result re-wrapped it. */
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+class AgentDojoImporter implements Importer {
+  readonly format = 'agentdojo' as const;
+  private readonly episodes: Episode[] = [];
+
+  constructor(private readonly file?: string) {}
+
+  add(value: unknown, line: number): void {
+    const run = asObject(value);
+    const where = `run ${this.episodes.length}`;
+    if (!run) throw new InputError('invalid-field', `${where} is not an object; ${EXPECTED}`, this.file, line);
+    if (!Array.isArray(run.messages)) throw new InputError('missing-field', `${where}: missing "messages" (an array); ${EXPECTED}`, this.file, line, 'messages');
+    const chat = toolChat(run.messages, line, asString(run.pipeline_name));
+    if (chat.deliveries.length === 0) throw new InputError('no-content', `${where}: "messages" holds no user, assistant or tool message`, this.file, line, 'messages');
+    const deliveries = assignCausalRounds(chat.deliveries);
+
+    const injections = Object.values(asObject(run.injections) ?? {})
+      .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+      .map(squash);
+    const labels: SourcedRecord[] = [];
+    const label = (round: number, agent: string, category: Category) => labels.push({ record: { type: 'label', round, agent, category }, line });
+    for (const agent of chat.agents) label(0, agent.id, 'benign');
+    let firstPoisoned: number | undefined;
+    for (const d of deliveries) {
+      if (d.from === ASSISTANT_AGENT || d.from === 'user' || !injections.some((text) => squash(d.content).includes(text))) continue;
+      firstPoisoned ??= d.round!;
+      label(d.round!, d.from, 'attacker');
+    }
+    if (run.security === true && firstPoisoned !== undefined && injections.length > 0) {
+      const acted = deliveries.find((d) => d.from === ASSISTANT_AGENT && d.round! > firstPoisoned!);
+      if (acted) label(acted.round!, ASSISTANT_AGENT, 'infected');
+    }
+    const id = asString(run.path) ?? [run.pipeline_name, run.suite_name, run.user_task_id, run.attack_type ?? 'none', run.injection_task_id ?? 'none'].map((p) => asString(p) ?? '?').join('/');
+    this.episodes.push(buildEpisode(id, { run: id, task: { question: chat.question }, agents: chat.agents }, deliveries, labels, []));
+  }
+
+  finish(): Episode[] {
+    if (this.episodes.length === 0) throw new InputError('empty', `no runs found; ${EXPECTED}`, this.file);
+    return this.episodes;
+  }
+}
+
+export const agentDojoFormat: FormatSpec = {
+  format: 'agentdojo',
+  title: 'AgentDojo run logs',
+  expects: 'an AgentDojo run (or a JSON array / JSON Lines of runs) with suite_name, injections, messages, security',
+  select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
+  create: (file) => new AgentDojoImporter(file),
+};

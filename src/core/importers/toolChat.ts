@@ -1,0 +1,91 @@
+// A chat with tools (OpenAI-style or AgentDojo messages: system, user, assistant with tool calls, tool results) as
+// agents and deliveries: the user, the assistant, and one agent per tool function, so a poisoned tool result is a
+// node of its own and the assistant's calls carry the arguments it chose.
+import type { AgentInfo } from '../trace/types';
+import { asObject, asString, contentText, maybeJson, type Delivery } from './common';
+
+/** The user who gives the task. */
+export const USER_AGENT = 'user';
+/** The model that answers and calls tools. */
+export const ASSISTANT_AGENT = 'assistant';
+
+/** Agent id of a tool function. */
+export function toolAgentId(name: string): string {
+  return `tool:${name}`;
+}
+
+/** The agents, deliveries (rounds not yet assigned) and the user's first request of one chat with tools. */
+export interface ToolChat {
+  agents: AgentInfo[];
+  deliveries: Delivery[];
+  question?: string;
+}
+
+interface ToolCall {
+  id?: string;
+  name: string;
+  args: unknown;
+}
+
+/** Maps a list of chat messages; `line` is the source line every delivery is reported at. */
+export function toolChat(messages: readonly unknown[], line: number, assistantRole?: string): ToolChat {
+  const agents = new Map<string, AgentInfo>([
+    [USER_AGENT, { id: USER_AGENT, role: 'user' }],
+    [ASSISTANT_AGENT, { id: ASSISTANT_AGENT, role: assistantRole ?? 'assistant' }],
+  ]);
+  const callNames = new Map<string, string>();
+  const deliveries: Delivery[] = [];
+  let question: string | undefined;
+  const deliver = (from: string, to: string[], content: string) => deliveries.push({ from, to, content, time: deliveries.length, seq: deliveries.length, line });
+
+  for (const raw of messages) {
+    const m = asObject(raw);
+    if (!m) continue;
+    const role = asString(m.role);
+    const text = contentText(m.content) ?? '';
+    if (role === 'system') {
+      agents.get(ASSISTANT_AGENT)!.systemPrompt ??= text || undefined;
+    } else if (role === 'user') {
+      question ??= text || undefined;
+      deliver(USER_AGENT, [ASSISTANT_AGENT], text);
+    } else if (role === 'assistant') {
+      const calls = toolCalls(m.tool_calls);
+      for (const call of calls) {
+        if (call.id) callNames.set(call.id, call.name);
+        agents.set(toolAgentId(call.name), { id: toolAgentId(call.name), role: 'tool' });
+      }
+      const content = [text, ...calls.map(renderCall)].filter((part) => part !== '').join('\n');
+      deliver(ASSISTANT_AGENT, calls.length > 0 ? [...new Set(calls.map((c) => toolAgentId(c.name)))] : [USER_AGENT], content);
+    } else if (role === 'tool') {
+      const call = asObject(m.tool_call);
+      const name = asString(m.name) ?? asString(call?.function) ?? callNames.get(asString(m.tool_call_id) ?? '') ?? 'unknown';
+      const id = toolAgentId(name);
+      if (!agents.has(id)) agents.set(id, { id, role: 'tool' });
+      const error = asString(m.error);
+      deliver(id, [ASSISTANT_AGENT], error && text === '' ? `error: ${error}` : text);
+    }
+  }
+  return { agents: [...agents.values()], deliveries, question };
+}
+
+/** Tool calls in AgentDojo ({function, args}) or OpenAI ({function: {name, arguments}}) shape. */
+function toolCalls(value: unknown): ToolCall[] {
+  if (!Array.isArray(value)) return [];
+  const calls: ToolCall[] = [];
+  for (const item of value) {
+    const c = asObject(item);
+    if (!c) continue;
+    const fn = asObject(c.function);
+    const name = asString(c.function) ?? asString(fn?.name);
+    if (!name) continue;
+    calls.push({ id: asString(c.id), name, args: c.args ?? maybeJson(fn?.arguments) ?? {} });
+  }
+  return calls;
+}
+
+/** A call as the model wrote it: name(key="value", ...). */
+function renderCall(call: ToolCall): string {
+  const args = asObject(call.args);
+  const list = args ? Object.entries(args).map(([key, value]) => `${key}=${JSON.stringify(value)}`) : call.args === undefined ? [] : [JSON.stringify(call.args)];
+  return `${call.name}(${list.join(', ')})`;
+}

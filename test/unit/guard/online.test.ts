@@ -1,0 +1,82 @@
+// The online guard decides a growing run round by round; after each round its analysis must equal `analyzeTrace` on
+// the run cut after that round (the recorded file up to there), and after the last round `analyzeTrace` on the whole run.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { analyzeTrace } from '../../../src/core/guard/analyze';
+import { OnlineGuard } from '../../../src/core/guard/online';
+import { simulate } from '../../../src/core/sim/simulate';
+import { parseTraceText, serializeTrace } from '../../../src/core/trace/parse';
+import type { Trace } from '../../../src/core/trace/types';
+
+const examples = path.resolve(__dirname, '../../../examples/traces');
+
+/** The trace as its recorded file would read with only rounds < `rounds` written. */
+function cut(trace: Trace, rounds: number): Trace {
+  const records = serializeTrace(trace).trimEnd().split('\n').map((line) => JSON.parse(line) as { round?: number });
+  return parseTraceText(records.filter((r) => r.round === undefined || r.round < rounds).map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
+function roundsOf(trace: Trace): number {
+  return trace.messages.reduce((max, m) => Math.max(max, m.round + 1), 0);
+}
+
+async function assertOnlineMatches(trace: Trace): Promise<OnlineGuard> {
+  const guard = new OnlineGuard();
+  for (let k = 1; k <= roundsOf(trace); k++) {
+    const prefix = cut(trace, k);
+    assert.deepEqual(await guard.update(prefix), await analyzeTrace(prefix), `after round ${k - 1}`);
+  }
+  assert.deepEqual(await guard.update(trace), await analyzeTrace(trace), 'the whole run');
+  return guard;
+}
+
+describe('online guard', () => {
+  for (const file of ['random-8.jsonl', 'chain-6.jsonl', 'star-8.jsonl', 'tree-7.jsonl']) {
+    it(`equals analyze round by round on ${file}`, async () => {
+      const guard = await assertOnlineMatches(parseTraceText(readFileSync(path.join(examples, file), 'utf8')));
+      assert.equal(guard.stats.restarts, 0, 'a run that only grows is never decided again from round 0');
+    });
+  }
+
+  for (const [seed, family] of [[7, 'injection'], [8, 'persuasion'], [9, 'virus'], [10, 'tool']] as const) {
+    it(`equals analyze round by round on a simulated ${family} run`, async () => {
+      const trace = simulate({ seed, topology: 'random', agents: 10, attackers: 2, rounds: 5, family, split: 'heldout' }).trace();
+      const guard = await assertOnlineMatches(trace);
+      assert.equal(guard.stats.roundsDecided, roundsOf(trace), 'each round is decided once');
+    });
+  }
+
+  it('decides each new round once: the work of a round does not grow with the rounds before it', async () => {
+    const trace = simulate({ seed: 3, topology: 'random', agents: 8, attackers: 2, rounds: 6, family: 'injection', split: 'heldout' }).trace();
+    const guard = new OnlineGuard();
+    for (let k = 1; k <= 6; k++) await guard.update(cut(trace, k));
+    assert.deepEqual(guard.stats, { roundsDecided: 6, restarts: 0 });
+  });
+
+  it('starts over when an earlier round changed (a late span), and still equals analyze', async () => {
+    const trace = simulate({ seed: 4, topology: 'random', agents: 8, attackers: 2, rounds: 4, family: 'injection', split: 'heldout' }).trace();
+    const guard = new OnlineGuard();
+    await guard.update(cut(trace, 3));
+    const changed = cut(trace, 4);
+    changed.messages[0] = { ...changed.messages[0], content: changed.messages[0].content + ' (edited)' };
+    assert.deepEqual(await guard.update(changed), await analyzeTrace(changed));
+    assert.equal(guard.stats.restarts, 1);
+  });
+
+  it('starts over when a new agent joins, and still equals analyze', async () => {
+    const trace = simulate({ seed: 5, topology: 'random', agents: 8, attackers: 1, rounds: 4, family: 'persuasion', split: 'heldout' }).trace();
+    const guard = new OnlineGuard();
+    await guard.update(cut(trace, 2));
+    const grown = cut(trace, 3);
+    grown.agents.push({ id: 'late-joiner' });
+    grown.messages.push({ round: 2, from: 'late-joiner', content: 'I just joined. <ANSWER>: 4', line: 0 });
+    assert.deepEqual(await guard.update(grown), await analyzeTrace(grown));
+    assert.equal(guard.stats.restarts, 1);
+  });
+
+  it('has no analysis before the first round closes', async () => {
+    const guard = new OnlineGuard();
+    assert.equal(await guard.advance({ agents: [], roles: [], index: new Map(), rounds: 0, outputs: [], lines: [], inNeighbors: [], outNeighbors: [], topologyKind: 'other', warnings: [] }), undefined);
+  });
+});
