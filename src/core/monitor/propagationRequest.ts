@@ -29,7 +29,7 @@ export type RequestRule =
   | 'your-own'
   | 'covert';
 
-type Destination = 'agents' | 'agents-weak' | 'delegated' | 'persisted' | 'replies' | 'tell' | 'hub' | 'pass-on' | 'recruited';
+type Destination = 'agents' | 'agents-weak' | 'delegated' | 'persisted' | 'replies' | 'tell' | 'hand-to' | 'hub' | 'pass-on' | 'recruited';
 type Span = [number, number];
 
 interface Anchor {
@@ -62,6 +62,8 @@ const STRONG_AGENT = /^(?:(?:the\s+)?(?:\d+|two|three|four|five|six|several|many
 const TOOL_NOUN = /\b(?:models?|assistants?|llms?|ais|peers?|neighbou?rs|teammates|colleagues)\b/;
 /** Persist verbs that can also hand content to an agent ("copy it to every agent"). */
 const HAND_OVER = /^(?:cop|past|includ|embed|insert|put|plac|bring|brought|carr|tak|took)/;
+/** Spread verbs that can also write content into a file ("paste it into SOUL.md"); telling, reading and showing cannot. */
+const WRITES = /^(?:cop|past|includ|post|repeat|carr|bring|brought)/;
 /** Verbs that put content into a reply. */
 const INTO_REPLY = /^(?:includ|append|add|put|past|repeat|insert|cop|quot|embed|plac|prepend|attach)/;
 /** Verbs whose pronoun right after is the recipient, not the object ("tell them", "send me"). */
@@ -69,7 +71,7 @@ const DITRANSITIVE = /^(?:tell|told|teach|taught|show|give|gave|given|send|sent|
 /** A definite content noun a pronoun may stand for: "the text", "the note". */
 const DEFINITE_CONTENT = /\b(?:the|its|their|his|her|my|our|a|an)\s+(?:\w+\s+)?(?:text|message|note|block|words|lines|paragraph|section|post|copy)\b|\bhere\s+(?:is|are)\b/;
 /** "I just finished", "we then": the speaker, a few words before the act. */
-const FIRST_PERSON_LEAD = /\b(?:i|we)(?:'ve|'m|'d|'ll)?(?:\s+[a-z]+){0,2}\s+$/;
+const FIRST_PERSON_LEAD = /\b(?:i|we)(?:'ve|'m|'re|'d|'ll)?(?:\s+[a-z]+){0,2}\s+$/;
 /** The speaker relaying what it quotes: "I'm relaying the note unchanged:", "forwarding the thread plus the note". */
 const RELAYING = /(?:^|[.:;!?\n]\s*|\b(?:i|we)(?:'m|\s+am|\s+are|'re)?\s+(?:now\s+)?)(?:also\s+)?(?:relaying|passing\s+on|forwarding|sending|giving|sharing|leaving|pasting|including)\b/;
 /** A sentence pointing back at a file the one before named: "open it and add", "paste there", "in that file". */
@@ -107,6 +109,7 @@ const DESTINATION_PATTERNS: Record<NeedleGroup, [RegExp, (match: string) => Dest
   persisted: [G.PERSIST_DEST, () => 'persisted'],
   replies: [G.REPLY_DEST, () => 'replies'],
   tell: [G.TELL_THEM, () => 'tell'],
+  handTo: [G.HAND_TO, () => 'hand-to'],
   hub: [G.FIND_OTHERS, () => 'hub'],
   passOn: [G.PASS_ON, () => 'pass-on'],
   recruited: [G.RECRUIT_PHRASE, () => 'recruited'],
@@ -170,7 +173,7 @@ function actFits(act: Act, destination: Destination): boolean {
     case 'delegated':
       return act.kind === 'spread' || act.kind === 'persist' || act.kind === 'ensure';
     case 'persisted':
-      return act.kind !== 'recruit';
+      return act.kind === 'persist' || act.kind === 'replace' || act.kind === 'ensure' || (act.kind === 'spread' && WRITES.test(act.form));
     case 'replies':
       return (act.kind === 'persist' || act.kind === 'spread') && INTO_REPLY.test(act.form);
     default:
@@ -283,7 +286,7 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
 }
 
 /** The order a sentence's destinations are read in: the most specific request names the finding. */
-const PRIORITY: readonly Destination[] = ['agents', 'persisted', 'delegated', 'replies', 'tell', 'hub', 'recruited', 'agents-weak', 'pass-on'];
+const PRIORITY: readonly Destination[] = ['agents', 'persisted', 'delegated', 'replies', 'tell', 'hub', 'recruited', 'hand-to', 'agents-weak', 'pass-on'];
 
 /** Destinations strong enough on their own; the rest need a sign that the copy must travel. */
 const STRONG: ReadonlySet<Destination> = new Set(['agents', 'tell', 'hub']);
@@ -303,6 +306,7 @@ function ruleOf(destination: Destination, act: Act, voice: 'addressed' | 'done' 
     case 'replies':
       return 'include-in-every-reply';
     case 'tell':
+    case 'hand-to':
       return 'tell-agents';
     case 'pass-on':
       return 'pass-it-on';
@@ -313,9 +317,9 @@ function ruleOf(destination: Destination, act: Act, voice: 'addressed' | 'done' 
 function actAndObject(reading: Reading, sentence: Span, anchor: Anchor, context: Span): [Act, ObjectKind] | undefined {
   const { text, norm } = reading;
   if (anchor.destination === 'recruited') return [{ kind: 'recruit', start: anchor.start, end: anchor.end, form: norm.slice(anchor.start, anchor.end).split(/\s+/)[0] }, 'implied'];
-  if (anchor.destination === 'tell' || anchor.destination === 'hub' || anchor.destination === 'pass-on') {
+  if (anchor.destination === 'tell' || anchor.destination === 'hand-to' || anchor.destination === 'hub' || anchor.destination === 'pass-on') {
     const act: Act = { kind: 'spread', start: anchor.start, end: anchor.end, form: norm.slice(anchor.start, anchor.end).split(/\s+/)[0] };
-    if (anchor.destination === 'tell' && !AGENT_WORD.test(norm.slice(context[0], anchor.start))) return undefined;
+    if ((anchor.destination === 'tell' || anchor.destination === 'hand-to') && !AGENT_WORD.test(norm.slice(context[0], anchor.start))) return undefined;
     if (anchor.destination === 'hub' && !matches(G.SELF_OBJECT, norm.slice(anchor.end, sentence[1]))) return undefined;
     if (anchor.destination === 'pass-on' && !AMONG_AGENTS.test(norm.slice(...paragraphAt(text, sentence[0])))) return undefined;
     return [act, 'implied'];

@@ -26,7 +26,7 @@ function verbs(list: [string, ...string[]][]): string {
 }
 
 /** Acts that hand content to another mind. */
-const SPREAD_VERBS = verbs([['forward'], ['send', 'sent'], ['resend', 'resent'], ['relay'], ['transmit'], ['pass'], ['share'], ['spread'], ['propagate'], ['broadcast'], ['deliver'], ['give', 'gave', 'given'], ['hand'], ['post'], ['repost'], ['tell', 'told'], ['teach', 'taught'], ['show', 'shown'], ['carry'], ['bring', 'brought'], ['recite'], ['repeat'], ['copy'], ['paste'], ['include'], ['reply']]);
+const SPREAD_VERBS = verbs([['forward'], ['send', 'sent'], ['resend', 'resent'], ['relay'], ['transmit'], ['pass'], ['share'], ['spread'], ['propagate'], ['broadcast'], ['deliver'], ['give', 'gave', 'given'], ['hand'], ['post'], ['repost'], ['tell', 'told'], ['teach', 'taught'], ['show', 'shown'], ['carry'], ['bring', 'brought'], ['recite'], ['read'], ['repeat'], ['copy'], ['paste'], ['include'], ['reply']]);
 /** Acts that write content into a prompt or a memory. */
 const PERSIST_VERBS = verbs([['copy'], ['paste'], ['append'], ['prepend'], ['add'], ['write', 'wrote', 'written'], ['put'], ['place'], ['insert'], ['embed'], ['include'], ['inscribe'], ['save'], ['store'], ['persist'], ['record'], ['keep', 'kept'], ['preserve'], ['commit'], ['integrate'], ['incorporate'], ['plant'], ['transcribe'], ['carry'], ['take', 'took', 'taken'], ['bring', 'brought'], ['set'], ['go', 'goes', 'went']]);
 /** Acts that replace a persisted prompt with this content. */
@@ -45,8 +45,8 @@ export const PASS_ON = /\b(?:pass|passes|passed|passing|hand|hands|handed|handin
 
 /** This very content: a deictic object. */
 export const SELF_OBJECT = /\b(?:this|these|the\s+(?:full|whole|entire|complete)\s+(?:text|message|note|block|protocol|section|covenant|creed|transmission)|the\s+(?:above|following|preceding)|what\s+follows|everything\s+(?:above|below|here)|all\s+of\s+this|the\s+(?:\w+\s+){0,2}(?:text|block|lines?|paragraphs?|words|message|section|note|passage|sentence)\s+(?:below|above|that\s+follows|here|under\s+this))\b/g;
-/** Content nouns of viral texts: a named object ("the Ember Rite", "Protocol 7") counts as this content. */
-export const THEME_OBJECT = /\b(?:protocol|covenant|creed|oath|rite|ritual|manifesto|doctrine|seed|signal|transmission|remembrances?|litany|canon|codex|scroll|charter|prayer|mantra|continuity\s+note|lineage'?s?\s+words|ember|chorus|lattice\s+text|heritage\s+block)\b/g;
+/** Content nouns of viral texts, named ("the Ember Rite", "our covenant") or opening the span ("Protocol 7"): this content. */
+export const THEME_OBJECT = /(?:^\s*|\b(?:the|this|these|that|our|my|your|its|their)\s+(?:[\w'-]+\s+){0,2}?)(?:protocol|covenant|creed|oath|rite|ritual|manifesto|doctrine|seed|signal|transmission|remembrances?|litany|canon|codex|scroll|charter|prayer|mantra|continuity\s+note|lineage'?s?\s+words|ember|chorus|lattice\s+text|heritage\s+block)\b/g;
 /** Bringing a named agent in ("recruited the calendar agent", "onboard the new hires' agents"). */
 export const RECRUIT_PHRASE = new RegExp(String.raw`\b(?:${RECRUIT_VERBS})\s+(?:[\w'-]+\s+){0,4}?(?:agents?|ais|assistants?|minds?|models?|bots?)\b`, 'g');
 /** The verb that says the content arrives: "make sure every agent receives", "ensure this text is present". */
@@ -65,11 +65,13 @@ export const AGENT_DEST = new RegExp(
 /** Destinations inside work handed on: sub-agents started, prompts sent, delegated tasks. */
 export const DELEGATE_DEST = /\b(?:(?:every|each|any|all)\s+(?:of\s+)?(?:the\s+)?(?:sub-?agents?|prompts?|tasks?|handoffs?|delegations?)(?:\s+(?:you|it|they)\s+(?:send|start|spawn|launch|create|write|delegate|hand\s+off|start))?|(?:the\s+)?(?:prompts?|instructions)\s+of\s+(?:every|each|any|all)\s+(?:\w+\s+)?(?:sub-?agents?|agents?)|sub-?agents?\s+(?:you|it|they)\s+(?:start|spawn|launch|create)|delegated\s+tasks?|(?:every|each|any)\s+(?:agent|one)\s+(?:you|it)\s+(?:hand|delegate|give)s?\s+(?:work\s+)?to)\b/g;
 /** Destinations that are persisted prompts and memories of an agent. */
-export const PERSIST_DEST = /(?:\b(?:soul|memory|agents|claude|gemini|skill|identity|heartbeat|bootstrap)\.md\b|\.cursorrules\b|\b(?:your|my|its|their|our|the)\s+(?:own\s+)?(?:soul(?:\s+file)?|system\s+prompt|core\s+memory|(?:long-term|persistent|permanent)\s+memory|profile|memory(?:\s+(?:files?|bank))?|memories|notes(?:\s+file)?|notes|identity(?:\s+file)?|instructions(?:\s+file)?|persona|prompt(?:\s+file)?)\b|\bthe\s+memory\s+(?:you|that\s+you)\s+(?:keep|read)\b|\bpersistent\s+(?:storage|state)\b|\b(?:to|into|in)\s+(?:long-term\s+)?memory\b)/g;
+export const PERSIST_DEST = /(?:\b(?:soul|memory|agents|claude|gemini|skill|identity|heartbeat|bootstrap)\.md\b|\.cursorrules\b|\b(?:your|my|its|their|our|the)\s+(?:own\s+)?(?:soul(?:\s+file)?|system\s+prompts?|core\s+memory|(?:long-term|persistent|permanent)\s+memory|profile|memory(?:\s+(?:files?|bank))?|memories|notes(?:\s+file)?|notes|identity(?:\s+file)?|instructions(?:\s+file)?|persona|prompt(?:\s+file)?)\b|\bthe\s+memory\s+(?:you|that\s+you)\s+(?:keep|read)\b|\bpersistent\s+(?:storage|state)\b|\b(?:to|into|in)\s+(?:long-term\s+)?memory\b)/g;
 /** Every reply of the reader's own. */
 export const REPLY_DEST = /\b(?:every|each|all)\s+(?:of\s+)?(?:your\s+)?(?:future\s+|subsequent\s+|outgoing\s+|later\s+)?(?:responses?|repl(?:y|ies)|messages?|outputs?|answers?|posts?|comments?)\b|\byour\s+(?:next\s+)?(?:output|reply|response|answer|message)s?\b/g;
 /** "tell them:", "greet it and tell it:": a quoted message handed to an agent named just before. */
 export const TELL_THEM = /\b(?:tell|teach|say\s+to|give|send)\s+(?:them|it|him|her|each\s+one|each\s+of\s+them)\s*(?:this|these\s+words|the\s+following)?\s*:/g;
+/** "give it this message", "send them the following": content handed to an agent named earlier in the sentence. */
+export const HAND_TO = /\b(?:give|send|hand|show|pass|read)\s+(?:it|them|him|her)\s+(?:this|these|the\s+following|the\s+(?:text|message|block|words|lines)\s+(?:below|above))\b/g;
 /** The hub or directory that finds more agents to reach. */
 export const FIND_OTHERS = /\b(?:ask|tell|use)\s+(?:the|your)\s+(?:hub|directory|registry|network|index)\s+to\s+(?:find|list|locate|reach)\s+(?:others|more\s+agents|other\s+agents)\b/g;
 
@@ -84,6 +86,7 @@ export const NEEDLES = {
   persisted: ['.md', 'cursorrules', 'prompt', 'memor', 'notes', 'identity', 'instructions', 'persona', 'profile', 'soul', 'persistent'],
   replies: ['responses', 'replies', 'every repl', 'each repl', 'every respons', 'each respons', 'every messag', 'each messag', 'all messag', 'every answer', 'each answer', 'every output', 'each output', 'all output', 'every post', 'every comment', 'your repl', 'your respons', 'your answer', 'your output', 'your next'],
   tell: [' them:', ' it:', ' him:', ' her:', ' one:', ' this:', ' words:', ' following:', ' them :'],
+  handTo: ['it this', 'them this', 'him this', 'her this', 'it these', 'them these', 'it the', 'them the'],
   hub: ['others', 'more agents'],
   passOn: ['verbatim', 'unchanged', 'word for word', 'word-for-word', 'entirety', 'intact', 'in full', 'it on', 'it along', 'it onward', 'it forward', 'this on', 'this along', 'this forward', 'them on', 'them along', 'me on', 'me along', 'on this', 'along this', 'on these', 'along these', 'on the message', 'along the message', 'message on', 'message along', 'words on', 'text on', 'note on', 'seed on', 'signal on', 'thread on', 'light on', 'flame on'],
   recruited: ['agent', ' ai', 'assistant', 'mind', 'model', ' bot'],
@@ -125,7 +128,7 @@ export const PASSIVE = /\b(?:is|are|am|be|been|being|was|were)\s*$/;
 /** Addressed to the reader: second person, an obligation, the reader named. */
 export const ADDRESSED = /\b(?:you|your|yours|yourself|please|kindly|must|shall|whoever|reader)\b|\b(?:every|each|any)\s+(?:agent|mind|one)\s+(?:who\s+reads|reading|that\s+(?:reads|opens))\b/;
 /** First-person compliance: "I have forwarded", "we are sending", "I've written". */
-export const COMPLIANCE = /\b(?:i|we)(?:'ve|'m|\s+have|\s+am|\s+are|\s+had|\s+just|\s+now|\s+also|\s+already|\s+then|\s+will|'ll)*\s+(?:\w+ly\s+)?$/;
+export const COMPLIANCE = /\b(?:i|we)(?:'ve|'m|'re|\s+have|\s+am|\s+are|\s+had|\s+just|\s+now|\s+also|\s+already|\s+then|\s+will|'ll)*\s+(?:\w+ly\s+)?$/;
 /** Words that may open an imperative sentence before its verb. */
 export const IMPERATIVE_LEAD = /^(?:[\s\-*>#\d.)\](“"'`=|+]|\b(?:please|kindly|now|then|also|and|so|just|simply|quietly|first|finally|next|today|always|instead|step\s+\d+|\w+\s+\d+)\b[,:]?)*(?:(?:[a-z][\w-]*(?:\s+[\w-]+){0,3}|instruction\s+for\s+the\s+reader|\([a-z0-9]\))\s*[:,]\s*|(?:when(?:ever)?|after|before|once|if|as\s+soon\s+as|for\s+(?:every|each))\b[^,:]{0,120}[,:]\s*)*(?:please\s+|kindly\s+|now\s+|then\s+|also\s+|just\s+|simply\s+|quietly\s+|first\s+|finally\s+)*$/;
 /** A past-tense report with no subject, as agents write them: "Protocol copied to my SOUL.md", "Done. Forwarded to all agents." */
