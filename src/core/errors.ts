@@ -34,6 +34,13 @@ export class InputError extends Error {
   }
 }
 
+/** The one-line text of anything thrown: "file:line: message" for an InputError, the message of an Error, else the value. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof InputError) return error.toString();
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
 /**
  * What JSON.parse objected to, without the input text it quotes ("Unexpected token 'a', "…" is not valid JSON"):
  * the input may be hostile and megabytes long. Keeps the position when V8 gives one.

@@ -1,8 +1,11 @@
 // Turns core text edits (offsets) into editor edits, and re-pins hardened files that the lockfile pins.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import type { TextEdit } from '../../core/harden/types';
 import { pinnedAmong, repinHardened } from '../../node/harden/scan';
+import { EXTENSION_ACTOR } from '../ids';
+import { showError, showWarning } from '../notify';
 
 /** Position lookup for a text that may not be open in an editor. */
 export function positionsOf(text: string): (offset: number) => vscode.Position {
@@ -59,15 +62,11 @@ export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.Log
   if (pinned.length === 0) return [];
   const names = pinned.map((uri) => vscode.workspace.asRelativePath(uri)).join(', ');
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(`Agent Immune: ${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`);
+    void showWarning(`${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`);
     return [];
   }
   if (confirm) {
-    const choice = await vscode.window.showWarningMessage(
-      `Agent Immune: ${names} ${pinned.length === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`,
-      'Re-pin',
-      'Later',
-    );
+    const choice = await showWarning(`${names} ${pinned.length === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`, 'Re-pin', 'Later');
     if (choice !== 'Re-pin') return [];
   }
   const repinned: string[] = [];
@@ -80,10 +79,10 @@ export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.Log
     }
     const where = workspacePath(uri)!;
     try {
-      repinned.push(...(await repinHardened(where.root, [where.relative], 'agent-immune-extension')).map((r) => r.path));
+      repinned.push(...(await repinHardened(where.root, [where.relative], EXTENSION_ACTOR)).map((r) => r.path));
     } catch (error) {
-      output.error(`Re-pin of ${where.relative} failed: ${(error as Error).message}`);
-      void vscode.window.showErrorMessage(`Agent Immune: cannot re-pin ${where.relative}: ${(error as Error).message}`);
+      output.error(`Re-pin of ${where.relative} failed: ${errorMessage(error)}`);
+      void showError(`cannot re-pin ${where.relative}: ${errorMessage(error)}`);
     }
   }
   if (repinned.length > 0) output.info(`Re-pinned after hardening: ${repinned.join(', ')}`);

@@ -2,17 +2,19 @@
 // records of new drift (trusted workspaces only) and the strict-mode run guard.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import { blocksUnderStrict } from '../../core/integrity/compare';
 import { auditKey, blockEvent, blockingFindings, findingEvents } from '../../core/integrity/findings';
 import { integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
 import type { IntegrityFinding } from '../../core/integrity/types';
 import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
+import { EXTENSION_ACTOR } from '../ids';
+import { showError } from '../notify';
+import type { RunGuard } from '../services';
+import { setting } from '../settings';
 import { integrityDiagnostics } from './diagnostics';
 import { FolderIntegrity, type IntegrityRoot } from './folderWatch';
-import { extraRoots, integrityEnabled, integrityOverrides } from './settings';
-
-/** Tool name written in audit records from the editor. */
-export const EXTENSION_ACTOR = 'agent-immune-vscode';
+import { extraRoots, integrityOverrides } from './settings';
 
 const EXTRA_PREFIX = 'extra-root:';
 
@@ -22,7 +24,7 @@ export function extraRoot(dir: string): IntegrityRoot {
 }
 
 /** Owns every folder's integrity state and what the editor shows of it. */
-export class IntegrityController implements vscode.Disposable {
+export class IntegrityController implements RunGuard, vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('agent-immune-integrity');
   readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
   private readonly folders = new Map<string, FolderIntegrity>();
@@ -44,7 +46,7 @@ export class IntegrityController implements vscode.Disposable {
   /** Starts or restarts one workspace folder (settings change). */
   async startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     this.stopRoot(folder.uri.toString());
-    if (!integrityEnabled(folder)) {
+    if (!setting('integrity.enabled', folder)) {
       this.render();
       return;
     }
@@ -121,7 +123,7 @@ export class IntegrityController implements vscode.Disposable {
     this.recordedFindings.set(key, state.report.findings);
     const events = findingEvents(state.report.findings.filter((f) => !seen.has(auditKey(f))), 'warn');
     if (events.length === 0) return;
-    appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${(error as Error).message}`));
+    appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${errorMessage(error)}`));
   }
 
   /** The workspace was just trusted: records what drifted while it was not. */
@@ -152,12 +154,12 @@ export class IntegrityController implements vscode.Disposable {
     if (vscode.workspace.isTrusted) {
       for (const state of blocked) {
         const events = [...findingEvents(state.report.findings, 'block'), blockEvent(state.report.findings, action)];
-        await appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record the block: ${(error as Error).message}`));
+        await appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record the block: ${errorMessage(error)}`));
       }
     }
     const files = [...new Set(findings.map((f) => f.path))];
     this.output.warn(`${action} refused (strict skill integrity): ${files.join(', ')}`);
-    void vscode.window.showErrorMessage(`Agent Immune: ${runRefusedText(action, files)}`);
+    void showError(runRefusedText(action, files));
     return false;
   }
 
