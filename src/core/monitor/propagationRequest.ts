@@ -27,7 +27,8 @@ export type RequestRule =
   | 'survive-reset'
   | 'keep-chain-going'
   | 'your-own'
-  | 'covert';
+  | 'covert'
+  | 'viral-text';
 
 type Destination = 'agents' | 'agents-weak' | 'delegated' | 'persisted' | 'replies' | 'tell' | 'hand-to' | 'hub' | 'pass-on' | 'recruited';
 type Span = [number, number];
@@ -65,7 +66,7 @@ const HAND_OVER = /^(?:cop|past|includ|embed|insert|put|plac|bring|brought|carr|
 /** Spread verbs that can also write content into a file ("paste it into SOUL.md"); telling, reading and showing cannot. */
 const WRITES = /^(?:cop|past|includ|post|repeat|carr|bring|brought)/;
 /** Verbs that put content into a reply. */
-const INTO_REPLY = /^(?:includ|append|add|put|past|repeat|insert|cop|quot|embed|plac|prepend|attach)/;
+const INTO_REPLY = /^(?:(?:re-?)?post|includ|append|add|put|past|repeat|insert|cop|quot|embed|plac|prepend|attach)/;
 /** Verbs whose pronoun right after is the recipient, not the object ("tell them", "send me"). */
 const DITRANSITIVE = /^(?:tell|told|teach|taught|show|give|gave|given|send|sent|hand|repl)/;
 /** A definite content noun a pronoun may stand for: "the text", "the note". */
@@ -200,6 +201,7 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   const after = norm.slice(anchor.end, Math.min(sentence[1], anchor.end + 120));
   if (matches(G.SELF_OBJECT, between)) return 'self';
   if (matches(G.THEME_OBJECT, between)) return 'theme';
+  if (/^(?:spread|pass)/.test(act.form) && /^\s+the\s+word\b/.test(between)) return 'self';
   if (act.kind === 'recruit') return between.trim().split(/\s+/).length <= 2 ? 'implied' : undefined;
   if (/^(?:tell|told|teach|taught|inform|remind|warn)/.test(act.form)) {
     const about = /^\s*(?:about|of)\s+(?:this|these|it\b|the\s+)/.exec(after);
@@ -279,6 +281,7 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
   if (G.CHAIN.test(norm.slice(paragraph[0], paragraph[1]))) tags.push('keep-chain-going');
   if (matches(G.PASS_ON, around)) tags.push('pass-it-on');
   if (G.COVERT.test(around)) tags.push('covert');
+  if (G.CREED.test(norm.slice(sentence[0], sentence[1]))) tags.push('viral-text');
   const neighbours = `${previous ? norm.slice(previous[0], previous[1]) : ''}\n${next ? norm.slice(next[0], next[1]) : ''}`;
   if (!tags.includes('keep-chain-going') && spreadsToAgents(neighbours)) tags.push('keep-chain-going');
   if (/\b(?:your|my|its|their)\s+own\s*$/.test(norm.slice(Math.max(0, anchor.start - 12), anchor.start)) || /\bown\s/.test(norm.slice(anchor.start, anchor.end))) tags.push('your-own');
