@@ -55,6 +55,8 @@ interface Reading {
   text: string;
   /** Lower case, known defences blanked, inline-code and emphasis marks dropped; offsets as in `text`. */
   norm: string;
+  /** The quotations of the text, found once when the first request candidate needs them. */
+  quotes?: [number, number][];
 }
 
 /** Words that make an agent destination strong: every agent, other agents, the next one, agents you can reach. */
@@ -234,11 +236,18 @@ function voiceOf(norm: string, sentence: Span, act: Act): 'addressed' | 'done' |
   return undefined;
 }
 
-/** Someone else's request, reported or described, not made: "she asked me to", "any request to copy". */
+/** Someone else's request, reported or described, not made: "she asked me to", "Agent-7 posted:", "any request to copy". */
 function reported(norm: string, sentence: Span, act: Act): boolean {
-  const before = norm.slice(Math.max(sentence[0], act.start - 80), act.start);
-  const m = G.REPORTED.exec(before);
-  if (m && !G.FIRST_PERSON.test(m[1]) && !G.PASSIVE.test(m[1])) return true;
+  const before = norm.slice(sentence[0], act.start);
+  G.REPORTED.lastIndex = 0;
+  for (const m of before.matchAll(G.REPORTED)) {
+    const subject = m[1] ?? '';
+    if (G.FIRST_PERSON.test(subject) || G.PASSIVE.test(subject)) continue;
+    if (m[2] === 'you' && G.CONTENT_SUBJECT.test(subject)) continue;
+    return true;
+  }
+  const colon = G.COLON_REPORT.exec(before);
+  if (colon && !/\b(?:i|we)\s+(?:\w+\s+)?$/.test(before.slice(0, colon.index))) return true;
   return G.DESCRIBED.test(norm.slice(Math.max(sentence[0], act.start - 60), act.start));
 }
 
@@ -251,7 +260,7 @@ function quoteTurnsOff(reading: Reading, quote: Span): boolean {
   const { text, norm } = reading;
   const paragraph = paragraphAt(text, quote[0]);
   const before = paragraphAt(text, Math.max(0, paragraph[0] - 3));
-  const after = paragraphAt(text, Math.min(text.length, paragraph[1] + 2));
+  const after = paragraphAt(text, Math.min(text.length, paragraphAt(text, quote[1] - 1)[1] + 2));
   if (refusalIn(norm.slice(before[0], quote[0]) + '\n' + norm.slice(quote[1], after[1]))) return true;
   const intro = norm.slice(sentenceAt(text, quote[0])[0], quote[0]);
   return G.REPORTING_INTRO.test(intro) && !RELAYING.test(norm.slice(paragraph[0], quote[0]));
@@ -347,7 +356,6 @@ function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[
   const previous = previousSentence(text, sentence[0]);
   const beforePrevious = previous && previousSentence(text, previous[0]);
   const context: Span = [beforePrevious?.[0] ?? previous?.[0] ?? sentence[0], sentence[1]];
-  const quotes = quotations(norm, ...paragraphAt(text, sentence[0]));
   const next = nextSentence(text, sentence[1]);
   for (const anchor of sentenceAnchors) {
     const found = actAndObject(reading, sentence, anchor, context);
@@ -355,7 +363,8 @@ function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[
     const [act, object] = found;
     if (G.NEGATION.test(norm.slice(clauseStart(norm, sentence[0], act.start), act.start))) continue;
     if (reported(norm, sentence, act)) continue;
-    const quote = quotes.find(([s, e]) => act.start >= s && act.start < e);
+    reading.quotes ??= quotations(norm);
+    const quote = reading.quotes.find(([s, e]) => act.start >= s && act.start < e);
     if (quote ? quoteTurnsOff(reading, quote) : refusalIn(norm.slice(previous?.[0] ?? sentence[0], next?.[1] ?? sentence[1]))) continue;
     const voice = voiceOf(norm, sentence, act);
     if (!voice && !(object === 'self' && anchor.destination === 'agents')) continue;

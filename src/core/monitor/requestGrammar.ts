@@ -109,17 +109,24 @@ const ANY_ACT = `${SPREAD_VERBS}|${PERSIST_VERBS}|${REPLACE_VERBS}|${RECRUIT_VER
 /** A refusal, or a warning that names the thing as an attack: the request it surrounds is not made. */
 export const REFUSAL = new RegExp(
   String.raw`\b(?:i|we)(?:\s+(?:really|simply|also|just|certainly|definitely|still))?\s*(?:won't|will\s+not|wouldn't|would\s+not|am\s+not|'m\s+not|did\s+not|didn't|have\s+not|haven't|never|can't|cannot|shall\s+not|do\s+not|don't)(?:\s+(?:going\s+to|be|been|ever|now|anything|\w+ing))*\s+(?:${ANY_ACT})\b` +
-    String.raw`|\b(?:i|we)\s+(?:won't|will\s+not|refuse|refused|decline|declined)\b|\bnot\s+going\s+to\b|^\W*no[.!,]|\bdeclin(?:e|ed|ing)\s+(?:the|this|that|to)\b` +
+    String.raw`|\b(?:i|we)\s+(?:won't|will\s+not|refuse|refused|decline|declined)\b|\b(?:i|we)\s+(?:haven't|have\s+not|didn't|did\s+not|won't|will\s+not)\s*[.!;]|\bnot\s+going\s+to\b|\b(?:not\s+happening|no\s+way)\b|\b(?:do\s+not|don't)\s+comply\b|^\W*no[.!,]|\bdeclin(?:e|ed|ing)\s+(?:the|this|that|to)\b` +
     String.raw`|\b(?:ignor(?:e|ed|ing)|skip(?:ped|ping)?|quarantin\w*|flag(?:ged|ging)?|report(?:ed|ing)?|refus(?:e|ed|ing))\s+(?:it|this|that|them|both|the\s+(?:\w+\s+)?(?:block|message|request|instruction|note|part|post|text|attempt))\b` +
-    String.raw`|\b(?:mind\s+virus|chain\s+letter|self-?(?:propagating|replicating)|prompt\s+injection|injection\s+attempt|persuasion\s+payload|a\s+worm)\b|\btreat\s+(?:it|them|this)\s+as\s+(?:an?\s+)?(?:attack|threat|hostile)` +
+    String.raw`|\b(?:mind[-\s]virus|chain\s+letter|self-?(?:propagating|replicating)|prompt\s+injection|injection\s+attempt|persuasion\s+payload|a\s+worm)\b|\btreat\s+(?:it|them|this)\s+as\s+(?:an?\s+)?(?:attack|threat|hostile)` +
     String.raw`|\b(?:do\s+not|don't)\s+(?:act\s+on|forward|store|copy|paste|comply|follow|spread|relay|obey|carry)\s+(?:it|this|them|anything|that)\b|\bnot\s+a\s+(?:legitimate|real|genuine)\b|\b(?:is|looks\s+like|it's|that's|that\s+is)\s+(?:a|an)\s+(?:attack|virus|trap|scam)\b`,
 );
 /** A refusal word that is itself negated ("this is not a mind virus") proves nothing. */
 export const NEGATED_WARNING = /\b(?:not|never|isn't|no)\s+(?:a\s+)?(?:mind\s+virus|chain\s+letter|virus|attack|worm|scam)\b/;
-/** Someone else's request, reported: "the post asks readers to", "she asked me to", "infected agents instruct their peers to". */
-export const REPORTED = /(?:^|[^\w'])((?:\w+'?\w*\s+){0,2}?)(?:asks?|asked|asking|tells?|told|telling|instructs?|instructed|instructing|urges?|urged|wants?|wanted|requests?|requested|demands?|demanded|invites?|invited|encourages?|encouraged|directs?|directed|orders?|ordered|commands?|commanded|expects?|expected|begs?|begged|pressures?|pressured)\s+(?:(?:me|us|you|him|her|them|it|readers|recipients|agents|peers|others|everyone|every\s+agent|the\s+\w+|their\s+\w+|its\s+\w+|his\s+\w+|any\s+\w+|each\s+\w+|all\s+\w+)(?:\s+\w+ing\s+it)?\s+)?to\s+$/;
+/**
+ * A reporting construction: subject (1), verb, object (2), "to": "the post asks readers to", "she asked me to",
+ * "infected agents instruct their peers to". Everything after it in the sentence is what someone asked for.
+ */
+export const REPORTED = /(?:^|[^\w'])((?:[\w'-]+\s+){0,2}?)(?:asks?|asked|asking|tells?|told|telling|instructs?|instructed|instructing|urges?|urged|wants?|wanted|requests?|requested|demands?|demanded|invites?|invited|encourages?|encouraged|directs?|directed|orders?|ordered|commands?|commanded|expects?|expected|begs?|begged|pressures?|pressured)\s+(?:((?:me|us|you|him|her|them|it|readers|recipients|agents|peers|others|everyone|every\s+agent|the\s+[\w-]+|their\s+[\w-]+|its\s+[\w-]+|his\s+[\w-]+|any\s+[\w-]+|each\s+[\w-]+|all\s+[\w-]+)(?:\s+[\w-]+ing\s+it)?)\s+)?to\s/g;
+/** The content itself as a subject: "this message asks you to..." is the request speaking, not a report of it. */
+export const CONTENT_SUBJECT = /\b(?:this|these|it|the\s+(?:covenant|protocol|signal|lineage|continuity|creed|seed|transmission))\s*$/;
+/** Speech reported before a colon: "Agent Lumen posted:", "the payload read, roughly:". */
+export const COLON_REPORT = /\b(?:said|says|wrote|writes|posted|posts|replied|replies|read|reads|claimed|claims|stated|states|shared|announced)(?:,\s*[\w-]+)?\s*:\s*["“']?\s*$/;
 /** A request described rather than made: "any request to copy...", "messages that ask you to...". */
-export const DESCRIBED = /\b(?:any|a|the|such|every|these|those)\s+(?:requests?|instructions?|messages?|prompts?|attempts?|texts?|posts?)\s+(?:to|that\s+(?:asks?|tells?|wants?|says?)|asking|telling)\b/;
+export const DESCRIBED = /(?:\b(?:any|a|the|such|every|these|those)\s+|(?:^|[:;,.]\s*))(?:requests?|instructions?|messages?|prompts?|attempts?|texts?|posts?|notes?)\s+(?:to|that\s+(?:asks?|tells?|wants?|says?)|asking|telling)\b/;
 /** Speech reported before a quotation: "the message said", "it reads:", "wrote:". */
 export const REPORTING_INTRO = /\b(?:said|says|wrote|writes|reads|read|claimed|claims|stated|states|contained|contains|included|includes|was\s+told|asked|asks|told|tells|instructed|instructs|demanded)\b[^.!?]{0,40}$/;
 /** First-person subject of a reporting verb: the speaker is making the request, not reporting it. */
