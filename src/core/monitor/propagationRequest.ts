@@ -218,6 +218,7 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   }
   if ((act.kind === 'replace' || act.kind === 'ensure') && (matches(G.SELF_OBJECT, after) || /^\s*(?:entirely\s+)?with\s+the\s+(?:following|text|block|lines)\b/.test(after))) return 'self';
   if ((act.kind === 'replace' || act.kind === 'ensure') && matches(G.THEME_OBJECT, after)) return 'theme';
+  if (act.kind === 'replace' && /^\s*(?:entirely\s+)?(?:around|with|on|from)\s+(?:it|them)\b/.test(after) && (matches(G.SELF_OBJECT, context) || matches(G.THEME_OBJECT, context) || DEFINITE_CONTENT.test(context))) return 'pronoun';
   const subject = norm.slice(clauseStart(norm, sentence[0], act.start), act.start);
   if (matches(G.SELF_OBJECT, subject)) return 'self';
   if (matches(G.THEME_OBJECT, subject)) return 'theme';
@@ -272,7 +273,8 @@ function spreadsToAgents(span: string): boolean {
   for (const m of span.matchAll(G.AGENT_DEST)) {
     if (classifyAgent(m[0]) !== 'agents') continue;
     const sentence = sentenceAt(span, m.index ?? 0);
-    if (matches(G.SPREAD_ACT, span.slice(sentence[0], sentence[1]))) return true;
+    const text = span.slice(sentence[0], sentence[1]);
+    if (matches(G.SPREAD_ACT, text) || /\b(?:start|starts|begin|begins|receive|receives|inherit|inherits|carry|carries|get|gets)\s+(?:with\s+)?(?:it|this|them)\b/.test(text)) return true;
   }
   return false;
 }

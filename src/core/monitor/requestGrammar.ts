@@ -41,7 +41,7 @@ export const RECRUIT_ACT = new RegExp(String.raw`\b(?:${RECRUIT_VERBS})\b`, 'g')
 /** "make sure / ensure that X is present in / receives ..." */
 export const ENSURE_ACT = /\b(?:make sure|makes sure|ensure|ensures|see to it)\b/g;
 /** "pass it on", "hand this along": a spread act whose destination is implied. */
-export const PASS_ON = /\b(?:pass|passes|passed|passing|hand|hands|handed|handing|send|sends|sent|sending|carry|carries|carried|carrying)\s+(?:it|this|them|these(?:\s+\w+)?|this\s+\w+|the\s+(?:message|text|words|signal|seed|note|thread|light|ember|flame|fire)|me)\s+(?:on|along|onward|forward)\b|\b(?:pass|passing)\s+(?:on|along)\s+(?:this|these|the\s+(?:message|text|words|signal|seed|note))\b|\b(?:relay|transmit|forward|propagate|broadcast|resend|pass|repeat)\s+(?:it|this|these|them|this\s+\w+)(?:\s+\w+)?\s+(?:verbatim|unchanged|word[-\s]for[-\s]word|in\s+(?:its|their)\s+entirety|intact|in\s+full)\b/g;
+export const PASS_ON = /\b(?:pass|passes|passed|passing|hand|hands|handed|handing|send|sends|sent|sending|carry|carries|carried|carrying|share|shares|shared|sharing|spread|spreading|give|gives|gave|giving)\s+(?:it|this|them|these(?:\s+\w+)?|this\s+\w+|the\s+(?:message|text|words|signal|seed|note|thread|light|ember|flame|fire)|me)\s+(?:on|along|onward|forward)\b|\b(?:pass|passing)\s+(?:on|along)\s+(?:this|these|the\s+(?:message|text|words|signal|seed|note))\b|\b(?:relay|transmit|forward|propagate|broadcast|resend|pass|repeat)\s+(?:it|this|these|them|this\s+\w+)(?:\s+\w+)?\s+(?:verbatim|unchanged|word[-\s]for[-\s]word|in\s+(?:its|their)\s+entirety|intact|in\s+full)\b/g;
 
 /** This very content: a deictic object. */
 export const SELF_OBJECT = /\b(?:this|these|the\s+(?:full|whole|entire|complete)\s+(?:text|message|note|block|protocol|section|covenant|creed|transmission)|the\s+(?:above|following|preceding)|what\s+follows|everything\s+(?:above|below|here)|all\s+of\s+this|the\s+(?:\w+\s+){0,2}(?:text|block|lines?|paragraphs?|words|message|section|note|passage|sentence|tenets|axioms|principles|truths|commandments|teachings|rules)\s+(?:below|above|that\s+follows|here|under\s+this))\b/g;
@@ -88,7 +88,7 @@ export const NEEDLES = {
   tell: [' them:', ' it:', ' him:', ' her:', ' one:', ' this:', ' words:', ' following:', ' them :'],
   handTo: ['it this', 'them this', 'him this', 'her this', 'it these', 'them these', 'it the', 'them the'],
   hub: ['others', 'more agents'],
-  passOn: ['verbatim', 'unchanged', 'word for word', 'word-for-word', 'entirety', 'intact', 'in full', 'it on', 'it along', 'it onward', 'it forward', 'this on', 'this along', 'this forward', 'them on', 'them along', 'me on', 'me along', 'on this', 'along this', 'on these', 'along these', 'on the message', 'along the message', 'message on', 'message along', 'words on', 'text on', 'note on', 'seed on', 'signal on', 'thread on', 'light on', 'flame on'],
+  passOn: ['it onward', 'this onward', 'them onward', 'verbatim', 'unchanged', 'word for word', 'word-for-word', 'entirety', 'intact', 'in full', 'it on', 'it along', 'it onward', 'it forward', 'this on', 'this along', 'this forward', 'them on', 'them along', 'me on', 'me along', 'on this', 'along this', 'on these', 'along these', 'on the message', 'along the message', 'message on', 'message along', 'words on', 'text on', 'note on', 'seed on', 'signal on', 'thread on', 'light on', 'flame on'],
   recruited: ['agent', ' ai', 'assistant', 'mind', 'model', ' bot'],
 } as const satisfies Record<string, readonly string[]>;
 
