@@ -40,7 +40,10 @@ export function anyValue(value: unknown): unknown {
   if ('doubleValue' in v) return Number(v.doubleValue);
   if ('boolValue' in v) return v.boolValue;
   if ('bytesValue' in v) return v.bytesValue;
-  if ('arrayValue' in v) return ((asObject(v.arrayValue)?.values as unknown[]) ?? []).map(anyValue);
+  if ('arrayValue' in v) {
+    const values = asObject(v.arrayValue)?.values;
+    return Array.isArray(values) ? values.map(anyValue) : [];
+  }
   if ('kvlistValue' in v) return Object.fromEntries(attributeEntries(asObject(v.kvlistValue)?.values));
   return undefined;
 }
@@ -169,12 +172,19 @@ class OtlpImporter implements Importer {
     if (Array.isArray(o.resourceSpans)) {
       for (const rs of o.resourceSpans) {
         const r = asObject(rs);
-        for (const ss of (r?.scopeSpans ?? r?.instrumentationLibrarySpans ?? []) as unknown[]) {
-          for (const span of (asObject(ss)?.spans ?? []) as unknown[]) this.addSpan(span, line);
+        for (const ss of this.list(r?.scopeSpans ?? r?.instrumentationLibrarySpans, 'scopeSpans', line)) {
+          for (const span of this.list(asObject(ss)?.spans, 'spans', line)) this.addSpan(span, line);
         }
       }
     } else if (o.spanId !== undefined || o.span_id !== undefined) this.addSpan(o, line);
     else throw new InputError('missing-field', 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes', this.file, line, 'resourceSpans');
+  }
+
+  /** An OTLP list field: absent is empty, anything but an array is refused by name. */
+  private list(value: unknown, field: string, line: number): unknown[] {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) throw new InputError('invalid-field', `"${field}" must be an array; expected OTLP JSON (ExportTraceServiceRequest)`, this.file, line, field);
+    return value;
   }
 
   private addSpan(raw: unknown, line: number): void {
