@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import { AUDIT_LOG } from '../../core/integrity/audit';
 import { verifyAuditLog } from '../../node/integrity/auditLog';
+import { existingFile, existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 export const auditCommand: Command = {
@@ -24,8 +25,8 @@ Exit codes: 0 chain intact (or no log yet), 1 chain broken, 2 bad input or usage
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { root: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean' } });
     if (positionals[0] !== 'verify' || positionals.length !== 1) throw new UsageError('expected the subcommand "verify"');
-    const root = path.resolve(io.cwd, values.root ?? '.');
-    const file = values.file ? path.resolve(io.cwd, values.file) : path.join(root, AUDIT_LOG);
+    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
+    const file = values.file ? await existingFile(io.cwd, values.file, { flag: '--file' }) : path.join(root, AUDIT_LOG);
     const result = await verifyAuditLog(file, values.file ? undefined : root);
     const relative = path.relative(io.cwd, file);
     const shown = relative && !relative.startsWith('..') ? relative : file;

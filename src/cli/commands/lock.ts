@@ -1,7 +1,7 @@
 // `agent-immune lock`: pins the skill folders and always-on prompt files into the lockfile and records the re-pins.
-import * as path from 'node:path';
 import { auditActor } from '../../node/integrity/auditLog';
 import { lockWorkspace } from '../../node/integrity/lock';
+import { existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 export const lockCommand: Command = {
@@ -31,7 +31,7 @@ Exit codes: 0 written, 2 bad input or usage.`,
       'no-audit': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const root = path.resolve(io.cwd, values.root ?? '.');
+    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder whose skills to pin' });
     const result = await lockWorkspace(root, values['no-audit'] ? undefined : auditActor('agent-immune-cli'), { lockfile: values.lockfile });
     if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/lock/v1', ...result }, null, 2) + '\n');
     else {

@@ -14,6 +14,7 @@ import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type Al
 import { collectMonitored, errorCode, isSystemError, readDocuments, type Skipped } from '../../node/monitor/collect';
 import { findProjectRoot } from '../../node/projectRoot';
 import { readAnyTrace } from '../../node/readAnyTrace';
+import { existingFile, existingPath } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { formatAlerts } from '../../core/monitor/messages';
 import { inline } from '../../core/text/printable';
@@ -72,9 +73,9 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     const maxFileMb = values['max-file-mb'] === undefined ? 16 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
 
-    const target = path.resolve(io.cwd, positionals[0]);
+    const target = await existingPath(io.cwd, positionals[0], {});
     const project = await findProjectRoot(target);
-    const configFile = values.config ? path.resolve(io.cwd, values.config) : undefined;
+    const configFile = values.config ? await existingFile(io.cwd, values.config, { flag: '--config' }) : undefined;
     const config = await loadProjectConfig(project, configFile);
     const monitor = resolveMonitorConfig(config.sections.monitor, configFile ?? path.join(project, CONFIG_FILE_NAME));
     if (values.glob) monitor.globs = values.glob;

@@ -1,10 +1,10 @@
 // `agent-immune verify`: checks the pinned files against the lockfile; records drift; blocks (exit 1) under --strict.
-import * as path from 'node:path';
 import { blocksUnderStrict } from '../../core/integrity/compare';
 import { blockEvent, findingEvents, formatFinding, integritySarifRules } from '../../core/integrity/findings';
 import { verifyText } from '../../core/integrity/messages';
 import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
 import { verifyWorkspace } from '../../node/integrity/verify';
+import { existingFolder, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
 
@@ -41,7 +41,8 @@ Exit codes: 0 clean, or findings without --strict; 1 findings that block under -
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.sarif === '') throw new UsageError('--sarif needs a file name');
-    const root = path.resolve(io.cwd, values.root ?? '.');
+    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
+    const sarif = values.sarif && (await outputFile(io.cwd, values.sarif, { flag: '--sarif' }));
     const { report, ws, lock } = await verifyWorkspace(root, { strict: values.strict || undefined, lockfile: values.lockfile });
     const block = report.strict && blocksUnderStrict(report.findings);
     if (!values['no-audit']) {
@@ -49,9 +50,9 @@ Exit codes: 0 clean, or findings without --strict; 1 findings that block under -
       if (block) events.push(blockEvent(report.findings, 'agent-immune verify --strict'));
       await appendAuditEvents(ws.root, events, auditActor('agent-immune-cli'));
     }
-    if (values.sarif) {
+    if (sarif) {
       const results = report.findings.map((f) => ({ ruleId: f.code, message: formatFinding(f), path: f.path, fingerprint: `${f.code}:${f.path}` }));
-      await writeSarifFile(path.resolve(io.cwd, values.sarif), integritySarifRules(report.strict), results);
+      await writeSarifFile(sarif, integritySarifRules(report.strict), results);
     }
     if (values.json) io.stdout(JSON.stringify(report, null, 2) + '\n');
     else io.stdout(verifyText(report, lock ? Object.keys(lock.files).length : 0, block, !values['no-audit']));

@@ -159,7 +159,6 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
 
 /** OTLP importer: collects compact spans, then builds one episode per conversation. */
 class OtlpImporter implements Importer {
-  readonly format = 'otlp' as const;
   private readonly spans: SpanInfo[] = [];
   private seq = 0;
   private values = 0;
@@ -295,8 +294,14 @@ function selectSpan(path: JsonPath): boolean {
 }
 
 export const otlpFormat: FormatSpec = {
-  format: 'otlp',
   title: 'OTLP JSON (OpenTelemetry GenAI / OpenInference)',
+  aliases: ['otel', 'opentelemetry', 'openinference'],
+  detect: {
+    record: (o) => 'resourceSpans' in o,
+    keys: 'resourceSpans',
+    signature: /"resourceSpans"\s*:/,
+    loneObjectIsDocument: false,
+  },
   expects: 'resourceSpans[].scopeSpans[].spans[] with gen_ai.* or openinference.* attributes',
   select: selectSpan,
   create: (file) => new OtlpImporter(file),

@@ -1,5 +1,6 @@
 // The runtime API's injection-time check: agent code calls checkSkillIntegrity just before it puts skill files into
 // a system prompt. Clean -> silent; drift/corrupt -> warn, record, return; strict -> record, then throw.
+import { errorMessage } from '../../core/errors';
 import { SkillIntegrityError } from '../../core/integrity/errors';
 import { blockEvent, blockingFindings, findingEvents, formatFinding } from '../../core/integrity/findings';
 import type { IntegrityFinding, IntegrityStatus } from '../../core/integrity/types';
@@ -40,7 +41,7 @@ export async function checkSkillIntegrity(options: SkillIntegrityOptions = {}): 
   if (strict) events.push(blockEvent(report.findings, 'checkSkillIntegrity'));
   const warn = options.warn ?? ((message: string) => console.warn(message));
   // Record first; a log that cannot be written is reported but never turns a block into a pass.
-  await appendAuditEvents(ws.root, events, auditActor(options.tool ?? 'agent-immune-runtime')).catch((error: unknown) => warn(`agent-immune: could not record in the audit trail: ${(error as Error).message}`));
+  await appendAuditEvents(ws.root, events, auditActor(options.tool ?? 'agent-immune-runtime')).catch((error: unknown) => warn(`agent-immune: could not record in the audit trail: ${errorMessage(error)}`));
   if (strict) throw new SkillIntegrityError(report.status === 'corrupt-lockfile' ? 'corrupt-lockfile' : 'drift', report.findings);
   for (const finding of blockingFindings(report.findings)) warn(`agent-immune: ${formatFinding(finding)}`);
   return result;

@@ -1,6 +1,7 @@
 // One run's use of an LLM: retries with backoff on 429/5xx/timeouts, a cap on concurrent requests, a budget of calls
 // and tokens, the reply cache, accounting, and the fallback rule: a failing endpoint is reported once and every later
 // call returns undefined at once, so callers use the embedded default and the run never hangs.
+import { errorMessage } from '../../core/errors';
 import type { LlmReport } from '../../core/guard/types';
 import type { ChatMessage, ReplySchema } from '../../core/llm/prompts';
 import type { Parsed } from '../../core/llm/replies';
@@ -191,7 +192,7 @@ export class LlmSession {
         return await call();
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
-        const failure = error instanceof TransportError ? error : new TransportError('connection', String((error as Error)?.message ?? error));
+        const failure = error instanceof TransportError ? error : new TransportError('connection', errorMessage(error));
         if (failure.kind === 'aborted') throw error;
         if (failure.kind === 'unsupported-format' && passFormat) throw failure;
         const transient = failure.kind === 'rate-limit' || failure.kind === 'server' || failure.kind === 'timeout' || failure.kind === 'connection';

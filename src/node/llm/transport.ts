@@ -1,5 +1,6 @@
 // The wire to an LLM: one chat completion (and, optionally, embeddings) per call, with failures classified into
 // kinds the session can act on. OpenAiTransport speaks the OpenAI wire format through the `openai` client.
+import { errorMessage } from '../../core/errors';
 import OpenAI from 'openai';
 import { redactSecrets } from '../../core/llm/policy';
 import type { ChatMessage, ReplySchema } from '../../core/llm/prompts';
@@ -156,7 +157,7 @@ export class OpenAiTransport implements ChatTransport {
       return new TransportError('bad-request', `HTTP ${status}: ${detail}`, status);
     }
     if ((error as Error)?.name === 'AbortError') return new TransportError('aborted', 'cancelled');
-    return new TransportError('connection', say(`unexpected failure: ${(error as Error)?.message ?? String(error)}`));
+    return new TransportError('connection', say(`unexpected failure: ${errorMessage(error)}`));
   }
 }
 
