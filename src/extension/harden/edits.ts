@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TextEdit } from '../../core/harden/types';
 import { pinnedAmong, repinHardened } from '../../node/harden/scan';
+import type { Services } from '../extension';
+import { editorAuditWriter } from '../integrity/auditKey';
 
 /** Position lookup for a text that may not be open in an editor. */
 export function positionsOf(text: string): (offset: number) => vscode.Position {
@@ -53,7 +55,8 @@ async function savedToDisk(document: vscode.TextDocument, timeoutMs = 5000): Pro
  * After hardening changed pinned files: says their hash changed and offers to re-pin them now (saving them first);
  * `confirm: false` re-pins without asking. Returns the re-pinned paths.
  */
-export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.LogOutputChannel, confirm = true): Promise<string[]> {
+export async function offerRepin(uris: readonly vscode.Uri[], services: Services, confirm = true): Promise<string[]> {
+  const output = services.output;
   const pinned: vscode.Uri[] = [];
   for (const uri of uris) if (await isPinned(uri)) pinned.push(uri);
   if (pinned.length === 0) return [];
@@ -80,7 +83,7 @@ export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.Log
     }
     const where = workspacePath(uri)!;
     try {
-      repinned.push(...(await repinHardened(where.root, [where.relative], 'agent-immune-extension')).map((r) => r.path));
+      repinned.push(...(await repinHardened(where.root, [where.relative], await editorAuditWriter(services.context.secrets, where.root, output, 'agent-immune-extension'))).map((r) => r.path));
     } catch (error) {
       output.error(`Re-pin of ${where.relative} failed: ${(error as Error).message}`);
       void vscode.window.showErrorMessage(`Agent Immune: cannot re-pin ${where.relative}: ${(error as Error).message}`);

@@ -2,8 +2,9 @@
 // current. Writing commands refuse in an untrusted workspace.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { countIntegrityFindings, formatFinding } from '../../core/integrity/findings';
 import { verifySkillsSummary } from '../../core/integrity/messages';
-import { auditActor } from '../../node/integrity/auditLog';
+import { editorAuditWriter } from './auditKey';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, type LockResult, type RepinResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
@@ -60,8 +61,14 @@ async function pinSkills(services: Services, controller: IntegrityController): P
     return undefined;
   }
   try {
-    const results = await Promise.all(roots.map((root) => lockWorkspace(root.dir, auditActor(EXTENSION_ACTOR), root.overrides)));
+    const results = await Promise.all(roots.map(async (root) => lockWorkspace(root.dir, await editorAuditWriter(services.context.secrets, root.dir, services.output, EXTENSION_ACTOR), root.overrides)));
     await controller.startAll();
+    const refused = results.flatMap((r) => (r.written ? [] : r.findings));
+    if (refused.length > 0) {
+      for (const finding of refused) services.output.error(`Pin Skills: ${formatFinding(finding)}`);
+      void vscode.window.showErrorMessage(`Agent Immune: Pin Skills wrote nothing where ${refused.length} path(s) cannot be pinned (${countIntegrityFindings(refused)}): ${formatFinding(refused[0])}`);
+      return results;
+    }
     const files = results.reduce((n, r) => n + r.files, 0);
     services.output.info(`Pinned ${files} files: ${results.map((r) => r.lockfile).join(', ')}`);
     void vscode.window.showInformationMessage(`Agent Immune: pinned ${files} skill and prompt files in ${results.map((r) => r.lockfile).join(', ')}.`);
@@ -91,7 +98,7 @@ async function approveChange(services: Services, controller: IntegrityController
   if (refuseUntrusted('Approve change')) return undefined;
   const rel = path.relative(folder.state.ws.root, target.fsPath).split(path.sep).join('/');
   try {
-    const result = await repinFile(folder.root.uri.fsPath, rel, auditActor(EXTENSION_ACTOR), folder.root.overrides());
+    const result = await repinFile(folder.root.uri.fsPath, rel, await editorAuditWriter(services.context.secrets, folder.root.uri.fsPath, services.output, EXTENSION_ACTOR), folder.root.overrides());
     services.output.info(`Re-pinned ${rel}: ${result.old ?? '(unpinned)'} -> ${result.new ?? '(removed)'} (recorded in the audit trail)`);
     await folder.verifyNow(true);
     return result;

@@ -9,7 +9,7 @@ import { setRunGuardController } from './runGuard';
 
 /** Registers the integrity feature; the first verify runs in the background. */
 export function registerIntegrity(services: Services): IntegrityController {
-  const controller = new IntegrityController(services.output);
+  const controller = new IntegrityController(services.output, services.context.secrets);
   setRunGuardController(controller);
   services.context.subscriptions.push(
     controller,

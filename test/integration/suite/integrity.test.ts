@@ -152,7 +152,7 @@ suite('Skill integrity', function () {
         await Promise.all(Array.from({ length: 100 }, (_, j) => fs.promises.writeFile(path.join(dir, `f${batch * 100 + j}.txt`), `generated ${batch * 100 + j}\n`)));
       }
       const marker = workspaceFile('integrity/skills/pinned/generated/f1999.txt');
-      await waitFor('unpinned diagnostics for the burst', () => integrityDiagnostics(marker).some((d) => codeOf(d) === 'unpinned'), 60_000);
+      await waitFor('skill-file-added diagnostics for the burst', () => integrityDiagnostics(marker).some((d) => codeOf(d) === 'skill-file-added'), 60_000);
     } finally {
       clearInterval(timer);
       fs.rmSync(dir, { recursive: true, force: true });

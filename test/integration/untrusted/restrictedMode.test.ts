@@ -10,7 +10,7 @@ import type { HardenAllResult } from '../../../src/extension/harden/commands';
 import { CommandId, SettingKey } from '../../../src/extension/ids';
 import { INTEGRITY_SOURCE } from '../../../src/extension/integrity/diagnostics';
 import { MONITOR_DIAGNOSTIC_SOURCE } from '../../../src/extension/monitor/persistedFileDiagnostics';
-import { auditActor } from '../../../src/node/integrity/auditLog';
+import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { FakeLlmServer } from '../../support/fakeLlmServer';
 import { graphTabs } from '../graphView';
@@ -83,7 +83,7 @@ suite('Restricted Mode (untrusted workspace)', function () {
 
   test('drift is still reported, without the re-pin quick fix, and Approve change refuses', async () => {
     // Pinned outside the editor (as `agent-immune lock` would), so the folder has a lockfile to drift from.
-    await lockWorkspace(workspaceRoot().fsPath, auditActor('integration-test'));
+    await lockWorkspace(workspaceRoot().fsPath, auditWriter('integration-test'));
     auditAfterPin = readOrNone('.agent-immune/audit.ndjson');
     const lock = readOrNone('agent-immune.lock');
     assert.ok(lock && auditAfterPin);
