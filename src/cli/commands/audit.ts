@@ -5,6 +5,7 @@ import { AUDIT_LOG, type ChainGuarantee } from '../../core/integrity/audit';
 import type { AuditVerifyResult } from '../../node/integrity/auditLog';
 import { verifyAuditLog } from '../../node/integrity/auditLog';
 import { AUDIT_KEY_ENV, auditKeyFile, createAuditKeyFile, loadAuditKey, type LoadedAuditKey } from '../../node/integrity/auditKey';
+import { existingFile, existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 /** What an intact chain proves, in words. */
@@ -19,8 +20,8 @@ function guaranteeText(result: AuditVerifyResult, key: LoadedAuditKey | undefine
 
 async function verify(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
   const { values } = parseFlags(args, { root: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean' }, keyed: { type: 'boolean' } }, false);
-  const root = path.resolve(io.cwd, values.root ?? '.');
-  const file = values.file ? path.resolve(io.cwd, values.file) : path.join(root, AUDIT_LOG);
+  const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
+  const file = values.file ? await existingFile(io.cwd, values.file, { flag: '--file' }) : path.join(root, AUDIT_LOG);
   const key = await loadAuditKey(io.env, values.file ? path.dirname(file) : root);
   const result = await verifyAuditLog(file, values.file ? undefined : root, key?.key);
   const relative = path.relative(io.cwd, file);
@@ -43,7 +44,7 @@ async function verify(args: string[], io: Parameters<Command['run']>[1]): Promis
 
 async function key(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
   const { values } = parseFlags(args, { root: { type: 'string' }, create: { type: 'boolean' }, json: { type: 'boolean' } }, false);
-  const root = path.resolve(io.cwd, values.root ?? '.');
+  const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder the key must stay out of' });
   const loaded = values.create ? await createAuditKeyFile(io.env, root) : await loadAuditKey(io.env, root);
   if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/audit-key/v1', key: loaded ? { id: loaded.key.id, source: loaded.source } : null, file: auditKeyFile(io.env) }, null, 2) + '\n');
   else if (!loaded) io.stdout(`No audit key: records are unkeyed. Create one with "agent-immune audit key --create" (written to ${auditKeyFile(io.env)}), or set ${AUDIT_KEY_ENV}.\n`);

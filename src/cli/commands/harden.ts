@@ -1,6 +1,5 @@
 // `agent-immune harden [PATHS...]`: lists prompts lacking the immunity warning or a delegation boundary (--check),
 // or inserts them (--write, idempotent); re-pins hardened files that the integrity lockfile pins when asked.
-import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
@@ -9,6 +8,7 @@ import { hardenPaths, pinnedAmong, repinHardened, type HardenedFile } from '../.
 import { auditWriter } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { inline } from '../../core/text/printable';
+import { existingFile, existingPath, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
 
@@ -76,9 +76,10 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check) or findings
     if (values.repin && !values.write) throw new UsageError('--repin needs --write');
     if (values.sarif === '') throw new UsageError('--sarif needs a file name');
     const root = io.cwd;
-    const project = await loadProjectConfig(root, values.config && path.resolve(root, values.config));
+    const project = await loadProjectConfig(root, values.config && (await existingFile(root, values.config, { flag: '--config' })));
     const config = resolveHardenConfig(project.sections.harden, values.config ?? 'agent-immune.config.json');
-    const targets = (positionals.length > 0 ? positionals : ['.']).map((p) => path.resolve(root, p));
+    const targets = await Promise.all((positionals.length > 0 ? positionals : ['.']).map((p) => existingPath(root, p, {})));
+    const sarif = values.sarif && (await outputFile(root, values.sarif, { flag: '--sarif' }));
     const write = values.write === true;
     const files = await hardenPaths(root, targets, config, write);
 
@@ -93,7 +94,7 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check) or findings
     );
     const unfixed = write ? files.reduce((n, f) => n + (f.unfixed?.length ?? 0), 0) : entries.length;
 
-    if (values.sarif) {
+    if (sarif) {
       const results = entries.map(({ file, finding }) => ({
         ruleId: finding.code,
         message: describeFinding(finding),
@@ -101,7 +102,7 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check) or findings
         line: lineColumn(file.text, finding.start).line,
         fingerprint: `${finding.code}:${file.path}:${finding.site.anchor}:${finding.expression ?? ''}`,
       }));
-      await writeSarifFile(path.resolve(root, values.sarif), hardenSarifRules(config.severity), results);
+      await writeSarifFile(sarif, hardenSarifRules(config.severity), results);
     }
 
     if (values.json) {

@@ -1,10 +1,10 @@
 // `agent-immune lock`: pins the skill folders and always-on prompt files into the lockfile and records the re-pins;
 // writes nothing (exit 1) when a path in the scope cannot be pinned, naming each one.
-import * as path from 'node:path';
 import { lockRefusedText } from '../../core/integrity/messages';
 import { auditWriter } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { lockWorkspace } from '../../node/integrity/lock';
+import { existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 export const lockCommand: Command = {
@@ -36,7 +36,7 @@ Exit codes: 0 written, 1 not written (a path cannot be pinned), 2 bad input or u
       'no-audit': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const root = path.resolve(io.cwd, values.root ?? '.');
+    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder whose skills to pin' });
     const writer = values['no-audit'] ? undefined : auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
     const result = await lockWorkspace(root, writer, { lockfile: values.lockfile });
     if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/lock/v1', ...result }, null, 2) + '\n');

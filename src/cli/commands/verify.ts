@@ -1,6 +1,5 @@
 // `agent-immune verify`: checks the pinned files against the lockfile; records each change of state in the audit
 // trail; blocks (exit 1) under --strict.
-import * as path from 'node:path';
 import { integrityVerdict } from '../../core/integrity/compare';
 import { formatFinding, integritySarifRules, tallyIntegrityFindings } from '../../core/integrity/findings';
 import { verifyText } from '../../core/integrity/messages';
@@ -10,6 +9,7 @@ import { auditWriter, recordIntegrityRun } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { FileLockTimeoutError } from '../../node/integrity/fileLock';
 import { verifyWorkspace } from '../../node/integrity/verify';
+import { existingFolder, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
 
@@ -54,7 +54,8 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.sarif === '') throw new UsageError('--sarif needs a file name');
-    const root = path.resolve(io.cwd, values.root ?? '.');
+    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
+    const sarif = values.sarif && (await outputFile(io.cwd, values.sarif, { flag: '--sarif' }));
     const { report, ws, lock } = await verifyWorkspace(root, { strict: values.strict || undefined, lockfile: values.lockfile });
     const verdict = integrityVerdict(report);
     let recorded = false;
@@ -71,9 +72,9 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
         },
       );
     }
-    if (values.sarif) {
+    if (sarif) {
       const results = report.findings.map((f) => ({ ruleId: f.code, message: formatFinding(f), path: f.path, fingerprint: fingerprint(f) }));
-      await writeSarifFile(path.resolve(io.cwd, values.sarif), integritySarifRules(report.strict), results);
+      await writeSarifFile(sarif, integritySarifRules(report.strict), results);
     }
     if (values.json) io.stdout(JSON.stringify({ ...report, counts: tallyIntegrityFindings(report.findings) }, null, 2) + '\n');
     else io.stdout(verifyText(report, lock ? Object.keys(lock.files).length : 0, verdict.blocked, recorded));

@@ -22,14 +22,16 @@ export interface LiveLimits {
   maxOpenTraces: number;
   /** Most spans kept per trace; spans past it are rejected (partial success). */
   maxSpansPerTrace: number;
-  /** A span whose parent has not arrived waits this long for it (children are exported before their parents). */
+  /** A span whose parent has not arrived waits this long for it (children are exported before their parents, and a
+   * parent that ended just after them comes in the exporter's next batch); a parent that arrives later still counts, and
+   * makes the guard decide the run again. */
   parentWaitMs: number;
 }
 
 /** Closed runs whose analysis stays in memory for GET /v1/runs/{id}; older ones are listed with their summary only. */
 const KEPT_CLOSED_ANALYSES = 20;
 
-export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({ roundIdleMs: 2000, runIdleMs: 5 * 60_000, maxOpenTraces: 1000, maxSpansPerTrace: 100_000, parentWaitMs: 1000 });
+export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({ roundIdleMs: 2000, runIdleMs: 5 * 60_000, maxOpenTraces: 1000, maxSpansPerTrace: 100_000, parentWaitMs: 100 });
 
 /** A run as listed by GET /v1/runs and the editor's tree. */
 export interface RunSummary {
@@ -90,6 +92,8 @@ interface TraceGroup {
   /** Spans waiting for their parent, by parent id, in arrival order, and since when each parent is awaited. */
   waiting: Map<string, { span: Record<string, unknown>; line: number }[]>;
   waitingSince: Map<string, number>;
+  /** Ids of the spans waiting: a parent among them has arrived, and its children go in when it does. */
+  held: Set<string>;
   /** Parents waited for in vain: their children are taken as they come. */
   absent: Set<string>;
 }
@@ -146,6 +150,7 @@ export class LiveRuns {
     result.accepted++;
     // A child is exported before its parent: it waits for the parent, whose agent name decides who sent its input.
     if (parent && !group.fed.has(parent) && !group.absent.has(parent)) {
+      group.held.add(asString(span.spanId)!);
       const list = group.waiting.get(parent);
       if (list) list.push({ span, line });
       else {
@@ -183,13 +188,18 @@ export class LiveRuns {
     if (!children) return;
     group.waiting.delete(parent);
     group.waitingSince.delete(parent);
-    for (const { span, line } of children) if (!this.feed(group, span, line)) group.spans--;
+    for (const { span, line } of children) {
+      group.held.delete(asString(span.spanId)!);
+      if (!this.feed(group, span, line)) group.spans--;
+    }
   }
 
-  /** Gives up on parents awaited past the limit (or all of them): their children go in as they are. */
+  /** Gives up on parents awaited past the limit (or all of them): their children go in as they are. A parent that has
+   * arrived but waits for its own parent is not given up on: its children go in with it. */
   private releaseOverdue(group: TraceGroup, now: number, all: boolean): void {
     for (const [parent, since] of [...group.waitingSince]) {
-      if (!all && now - since < this.limits.parentWaitMs) continue;
+      if (!all && (now - since < this.limits.parentWaitMs || group.held.has(parent))) continue;
+      if (!group.waitingSince.has(parent)) continue; // went in with its own parent, just now
       group.absent.add(parent);
       this.release(group, parent);
     }
@@ -201,7 +211,7 @@ export class LiveRuns {
       this.traces.delete(oldest.traceId);
       this.enqueue(() => this.finalize(oldest));
     }
-    const group: TraceGroup = { traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false, runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), absent: new Set() };
+    const group: TraceGroup = { traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false, runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), held: new Set(), absent: new Set() };
     this.traces.set(traceId, group);
     return group;
   }
@@ -224,6 +234,18 @@ export class LiveRuns {
       if (now - group.updatedAt >= this.limits.runIdleMs) await this.closeTrace(group);
       else if (group.dirty || (!group.ended && now - group.updatedAt >= this.limits.roundIdleMs && this.hasOpenRound(group))) await this.update(group, group.ended || now - group.updatedAt >= this.limits.roundIdleMs);
     }
+  }
+
+  /** When `process()` next has something to do without a new span (a parent given up on, a last round or a trace gone
+   * idle); undefined with no open trace. The receiver sleeps until then. */
+  nextDeadline(): number | undefined {
+    let next = Infinity;
+    for (const group of this.traces.values()) {
+      next = Math.min(next, group.updatedAt + this.limits.runIdleMs);
+      for (const [parent, since] of group.waitingSince) if (!group.held.has(parent)) next = Math.min(next, since + this.limits.parentWaitMs);
+      if (group.waiting.size > 0 || (!group.ended && this.hasOpenRound(group))) next = Math.min(next, group.updatedAt + this.limits.roundIdleMs);
+    }
+    return next === Infinity ? undefined : next;
   }
 
   private hasOpenRound(group: TraceGroup): boolean {

@@ -9,7 +9,8 @@ import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
 import { containsImmunityWarning } from '../../core/harden/detect';
 import type { TextEdit } from '../../core/harden/types';
 import { listPromptFiles } from '../../node/harden/scan';
-import type { Services } from '../extension';
+import { showInfo } from '../notify';
+import type { Services } from '../services';
 import { CommandId } from '../ids';
 import type { HardenDiagnostics } from './diagnostics';
 import { addEdits, offerRepin, positionsOf } from './edits';
@@ -51,7 +52,7 @@ async function insertImmunityWarning(services: Services, diagnostics: HardenDiag
   const site = kind === 'markdown' ? sites[0] : sites.find((s) => s.start <= offset && offset <= s.end);
   if (site) {
     if (containsImmunityWarning(text.slice(site.start, site.end))) {
-      void vscode.window.showInformationMessage('Agent Immune: this prompt already carries the immunity warning.');
+      void showInfo('this prompt already carries the immunity warning.');
       return false;
     }
     return applyToDocument(document, immunityWarningEdits(text, site), services);
@@ -71,7 +72,7 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
   if (selection.isEmpty) {
     const finding = (await diagnostics.findingsFor(document))?.findings.find((f) => f.code === 'unbounded-delegation' && f.start <= start && start <= f.end);
     if (finding) return applyToDocument(document, finding.fix, services);
-    void vscode.window.showInformationMessage('Agent Immune: select the delegated content to wrap in a boundary.');
+    void showInfo('select the delegated content to wrap in a boundary.');
     return false;
   }
   const kind = fileKindOf(document.uri.path);
@@ -105,7 +106,7 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     }
   }
   if (uris.length === 0) {
-    void vscode.window.showInformationMessage(`Agent Immune: all prompts in ${result.files} file(s) are hardened.`);
+    void showInfo(`all prompts in ${result.files} file(s) are hardened.`);
     return result;
   }
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });

@@ -1,18 +1,20 @@
 // The editor's skill-integrity service: one watcher per workspace folder and extra root, diagnostics, the status bar item, audit
-// records of new drift (trusted workspaces only) and the strict-mode run guard.
+// records of each change of state (trusted workspaces only, keyed with the editor's audit key) and the strict-mode run
+// guard, deciding as the CLI and the runtime API do (integrityVerdict).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import { integrityVerdict } from '../../core/integrity/compare';
 import { integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
 import { recordIntegrityRun, type IntegrityRun } from '../../node/integrity/auditLog';
 import type { VerifyState } from '../../node/integrity/verify';
+import { showError } from '../notify';
+import type { BaseServices, RunGuard } from '../services';
+import { setting } from '../settings';
 import { editorAuditWriter } from './auditKey';
 import { integrityDiagnostics } from './diagnostics';
 import { FolderIntegrity, type IntegrityRoot } from './folderWatch';
-import { extraRoots, integrityEnabled, integrityOverrides } from './settings';
-
-/** Tool name written in audit records from the editor. */
-export const EXTENSION_ACTOR = 'agent-immune-vscode';
+import { extraRoots, integrityOverrides } from './settings';
 
 const EXTRA_PREFIX = 'extra-root:';
 
@@ -22,16 +24,16 @@ export function extraRoot(dir: string): IntegrityRoot {
 }
 
 /** Owns every folder's integrity state and what the editor shows of it. */
-export class IntegrityController implements vscode.Disposable {
+export class IntegrityController implements RunGuard, vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('agent-immune-integrity');
   readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
   private readonly folders = new Map<string, FolderIntegrity>();
   private readonly published = new Map<string, string[]>();
 
-  constructor(
-    private readonly output: vscode.LogOutputChannel,
-    private readonly secrets: vscode.SecretStorage,
-  ) {
+  private readonly output: vscode.LogOutputChannel;
+
+  constructor(private readonly services: BaseServices) {
+    this.output = services.output;
     this.statusBar.name = 'Agent Immune: Skill Integrity';
     this.statusBar.command = 'workbench.actions.view.problems';
   }
@@ -44,7 +46,7 @@ export class IntegrityController implements vscode.Disposable {
   /** Starts or restarts one workspace folder (settings change). */
   async startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     this.stopRoot(folder.uri.toString());
-    if (!integrityEnabled(folder)) {
+    if (!setting('integrity.enabled', folder)) {
       this.render();
       return;
     }
@@ -121,9 +123,9 @@ export class IntegrityController implements vscode.Disposable {
 
   private async record(state: VerifyState, run: IntegrityRun, failure: string): Promise<void> {
     try {
-      await recordIntegrityRun(state.ws.root, run, await editorAuditWriter(this.secrets, state.ws.root, this.output, EXTENSION_ACTOR));
+      await recordIntegrityRun(state.ws.root, run, await editorAuditWriter(this.services, state.ws.root));
     } catch (error) {
-      this.output.error(`${failure}: ${(error as Error).message}`);
+      this.output.error(`${failure}: ${errorMessage(error)}`);
     }
   }
 
@@ -146,7 +148,8 @@ export class IntegrityController implements vscode.Disposable {
     this.statusBar.show();
   }
 
-  /** Strict-mode guard for run-related commands: false (and the block recorded, and the user told why) while drift exists. */
+  /** Strict-mode guard for run-related commands: false (and the block recorded, and the user told why) while any
+   * finding exists. */
   async assertRunAllowed(action: string): Promise<boolean> {
     await Promise.all(this.all().map((f) => (f.state ? undefined : f.verifyNow(true))));
     const blocked = this.all().flatMap((f) => (f.state && integrityVerdict(f.state.report).blocked ? [f.state] : []));
@@ -157,7 +160,7 @@ export class IntegrityController implements vscode.Disposable {
     }
     const files = [...new Set(findings.map((f) => f.path))];
     this.output.warn(`${action} refused (strict skill integrity): ${files.join(', ')}`);
-    void vscode.window.showErrorMessage(`Agent Immune: ${runRefusedText(action, files)}`);
+    void showError(runRefusedText(action, files));
     return false;
   }
 

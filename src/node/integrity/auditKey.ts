@@ -61,14 +61,16 @@ export async function loadAuditKey(env: NodeJS.ProcessEnv, workspace: string): P
   return { key: keyOfText(await readFile(real, 'utf8'), file), source: file };
 }
 
-/** Creates a new random key in the user-level key file (mode 0600; refuses to replace one, or to write it inside
- * `workspace`); returns it. */
-export async function createAuditKeyFile(env: NodeJS.ProcessEnv, workspace: string): Promise<LoadedAuditKey> {
+/** Writes `text` as the key of the user-level key file (mode 0600); refuses to replace a key file, or to write one
+ * inside any of `workspaces`. */
+export async function writeAuditKeyFile(env: NodeJS.ProcessEnv, workspaces: readonly string[], text: string): Promise<LoadedAuditKey> {
   const file = auditKeyFile(env);
-  const root = await realpath(workspace).catch(() => path.resolve(workspace));
-  if (isInside(root, file) || isInside(path.resolve(workspace), file)) throw new InputError('invalid-config', `refusing to create the audit key file ${file} inside the workspace, where an agent could read it`, file, undefined, AUDIT_KEY_FILE_ENV);
+  for (const workspace of workspaces) {
+    const root = await realpath(workspace).catch(() => path.resolve(workspace));
+    if (isInside(root, file) || isInside(path.resolve(workspace), file)) throw new InputError('invalid-config', `refusing to write the audit key file ${file} inside the workspace, where an agent could read it`, file, undefined, AUDIT_KEY_FILE_ENV);
+  }
+  const key = keyOfText(text, file);
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const text = randomBytes(32).toString('base64url');
   const handle = await open(file, 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {
     throw error.code === 'EEXIST' ? new InputError('invalid-config', `the audit key file ${file} already exists; it was kept (delete it first to replace it, which leaves older records unverifiable)`, file) : error;
   });
@@ -78,5 +80,10 @@ export async function createAuditKeyFile(env: NodeJS.ProcessEnv, workspace: stri
     await handle.close();
   }
   await chmod(file, 0o600);
-  return { key: keyOfText(text, file), source: file };
+  return { key, source: file };
+}
+
+/** Creates a new random key in the user-level key file (see writeAuditKeyFile); returns it. */
+export function createAuditKeyFile(env: NodeJS.ProcessEnv, workspace: string): Promise<LoadedAuditKey> {
+  return writeAuditKeyFile(env, [workspace], randomBytes(32).toString('base64url'));
 }

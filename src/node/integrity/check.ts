@@ -1,6 +1,7 @@
 // The runtime API's injection-time check: agent code calls checkSkillIntegrity just before it puts skill files into
 // a system prompt. Clean -> silent; findings -> warn, record, return; strict -> record, then throw. The decision is the
 // CLI's and the editor's (integrityVerdict), and so is the audit trail's record-once rule.
+import { errorMessage } from '../../core/errors';
 import { integrityVerdict } from '../../core/integrity/compare';
 import { SkillIntegrityError } from '../../core/integrity/errors';
 import { formatFinding } from '../../core/integrity/findings';
@@ -39,7 +40,7 @@ export async function checkSkillIntegrity(options: SkillIntegrityOptions = {}): 
   const { report, ws } = await verifyWorkspace(options.root ?? process.cwd(), { strict: options.strict, lockfile: options.lockfile });
   const verdict = integrityVerdict(report);
   const warn = options.warn ?? ((message: string) => console.warn(message));
-  const fail = (what: string) => (error: unknown) => warn(`agent-immune: ${what}: ${(error as Error).message}`);
+  const fail = (what: string) => (error: unknown) => warn(`agent-immune: ${what}: ${errorMessage(error)}`);
   // Record first; a trail that cannot be written is reported but never turns a block into a pass.
   const key = await loadAuditKey(process.env, ws.root).catch((error: unknown) => void fail('the audit key is not usable; recording without it')(error));
   const run = { findings: report.findings, decision: verdict.blocked ? ('block' as const) : ('warn' as const), ...(verdict.blocked ? { blockedBy: 'checkSkillIntegrity' } : {}) };

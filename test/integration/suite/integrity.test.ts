@@ -6,22 +6,23 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { INTEGRITY_FINDINGS } from '../../../src/core/integrity/findings';
+import { ourCode } from '../../../src/extension/diagnostics';
 import { CommandId } from '../../../src/extension/ids';
 import { verifyAuditLog } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
-import { activeExtension, waitFor as waitForShort, workspaceFile, workspaceRoot } from '../helpers';
+import { activeExtension, findingDiagnostics, waitFor as waitForShort, workspaceFile, workspaceRoot } from '../helpers';
 
 const waitFor = <T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000) => waitForShort(what, check, timeoutMs);
 
 const DRIFTED = 'integrity/skills/drifted/SKILL.md';
-const SOURCE = 'agent-immune integrity';
 
 const started = Date.now();
 /** Logs a step with the time since the suite started (the shared test machine is slow; this shows where). */
 const step = (what: string) => console.log(`[integrity] ${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
 
-const integrityDiagnostics = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
-const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
+const integrityDiagnostics = (uri: vscode.Uri) => findingDiagnostics(uri, INTEGRITY_FINDINGS);
+const codeOf = ourCode;
 const auditRecords = () =>
   fs.readFileSync(path.join(workspaceRoot().fsPath, '.agent-immune', 'audit.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; type: string; path?: string });
 
