@@ -1,7 +1,8 @@
-// A hierarchical crew run (a supervisor handing the task to workers, cycle after cycle; one worker injects) as the
-// OpenTelemetry GenAI spans an instrumented framework would emit, made with the real OTel JS SDK: `emitCrewRun` sends
-// them through any span processor (an OTLP exporter to the receiver), `recordCrewRun` gives the OTLP JSON file the OTel
-// file exporter would have written for the same spans. Used by the live tests, the bench and the e2e flow.
+// Multi-agent runs as the OpenTelemetry GenAI spans an instrumented framework would emit, made with the real OTel JS
+// SDK: a hierarchical crew (a supervisor handing the task to workers, cycle after cycle; one worker injects), or a
+// recorded star-topology trace replayed as a hub invoking its spokes. `emitCrewRun` sends them through any span
+// processor (an OTLP exporter to the receiver), `recordCrewRun` gives the OTLP JSON file the OTel file exporter would have
+// written for the same spans. Used by the live tests, the bench and the e2e flow.
 import { context, trace, type Tracer } from '@opentelemetry/api';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -61,6 +62,32 @@ export function crewRun(options: CrewOptions): Invocation[] {
       .join(' ');
     out[sup].output = `Summary of the workers: ${notes}`;
     out[sup].end = t++;
+  }
+  return out;
+}
+
+/**
+ * The invocations of a recorded star-topology run (agent-trace/v1 text): round k is one invocation of the hub (its
+ * round-k output) enclosing one invocation per spoke, given the hub's round k-1 output and answering with the spoke's
+ * round-k output. So the spans carry the recorded messages along the recorded edges, and `analyze` on them finds the
+ * recorded attackers and infected agents.
+ */
+export function hubRun(traceText: string): Invocation[] {
+  const records = traceText.trim().split('\n').map((line) => JSON.parse(line) as { type: string; agents?: { id: string }[]; edges?: [string, string][]; round?: number; from?: string; content?: string });
+  const header = records.find((r) => r.type === 'header')!;
+  const ids = header.agents!.map((a) => a.id);
+  const linked = (a: string, b: string) => header.edges!.some(([from, to]) => (from === a && to === b) || (from === b && to === a));
+  const hub = ids.find((h) => ids.every((id) => id === h || linked(h, id)));
+  if (!hub) throw new Error('the trace is not a star: no agent is linked to every other');
+  const said = new Map(records.filter((r) => r.type === 'message').map((r) => [`${r.from}\u0000${r.round}`, r.content!]));
+  const rounds = 1 + Math.max(...records.map((r) => (r.type === 'message' ? r.round! : -1)));
+  const out: Invocation[] = [];
+  for (let k = 0, t = 0; k < rounds; k++, t += 4) {
+    const parent = out.push({ agent: hub, output: said.get(`${hub}\u0000${k}`) ?? '', start: t, end: t + 3 }) - 1;
+    for (const spoke of ids) {
+      const output = said.get(`${spoke}\u0000${k}`);
+      if (spoke !== hub && output !== undefined) out.push({ agent: spoke, parent, input: said.get(`${hub}\u0000${k - 1}`), output, start: t + 1, end: t + 2 });
+    }
   }
   return out;
 }

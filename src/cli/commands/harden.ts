@@ -6,7 +6,10 @@ import { describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
 import { loadProjectConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type HardenedFile, type SkippedPath } from '../../node/harden/scan';
+import { loadAuditKey } from '../../node/integrity/auditKey';
+import { auditWriter } from '../../node/integrity/auditLog';
 import { inline } from '../../core/text/printable';
+import { existingFile, existingPath, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
 
@@ -94,13 +97,14 @@ files that could not be read, 2 bad input or usage.`,
     if (values.repin && !values.write) throw new UsageError('--repin needs --write');
     if (values.sarif === '') throw new UsageError('--sarif needs a file name');
     const cwd = io.cwd;
-    const explicit = values.config && path.resolve(cwd, values.config);
+    const explicit = values.config && (await existingFile(cwd, values.config, { flag: '--config' }));
     const configFor = async (root: string) => {
       const project = await loadProjectConfig(root, explicit || undefined);
       return resolveHardenConfig(project.sections.harden, explicit || path.join(root, 'agent-immune.config.json'));
     };
     const typed = positionals.length > 0 ? positionals : ['.'];
-    const targets = typed.map((p) => path.resolve(cwd, p));
+    const targets = await Promise.all(typed.map((p) => existingPath(cwd, p, {})));
+    const sarif = values.sarif && (await outputFile(cwd, values.sarif, { flag: '--sarif' }));
     const write = values.write === true;
     let run;
     try {
@@ -116,7 +120,8 @@ files that could not be read, 2 bad input or usage.`,
     const repinned: string[] = [];
     if (values.repin) {
       for (const [root, rels] of groupByRoot(pins.pinned)) {
-        for (const result of await repinHardened(root, rels, 'agent-immune-cli')) repinned.push(displayOf(changed, root, result.path));
+        const writer = auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
+        for (const result of await repinHardened(root, rels, writer)) repinned.push(displayOf(changed, root, result.path));
       }
     }
     const entries = files.flatMap((file) =>
@@ -127,7 +132,7 @@ files that could not be read, 2 bad input or usage.`,
     );
     const unfixed = write ? files.reduce((n, f) => n + (f.unfixed?.length ?? 0), 0) : entries.length;
 
-    if (values.sarif) {
+    if (sarif) {
       const results = entries.map(({ file, finding }) => ({
         ruleId: finding.code,
         message: describeFinding(finding),
@@ -136,7 +141,7 @@ files that could not be read, 2 bad input or usage.`,
         fingerprint: `${finding.code}:${file.path}:${finding.site.anchor}:${finding.expression ?? ''}`,
       }));
       const severity = (await configFor(files[0]?.root ?? cwd)).severity;
-      await writeSarifFile(path.resolve(cwd, values.sarif), hardenSarifRules(severity), results);
+      await writeSarifFile(sarif, hardenSarifRules(severity), results);
     }
 
     const prompts = files.flatMap((f) => f.analysis.prompts);

@@ -1,7 +1,7 @@
 // The "harden" section of agent-immune.config.json: which files hold prompts, which names mark a prompt in code,
 // and the severity of each finding code. Validated here, merged over the defaults.
 import picomatch from 'picomatch';
-import { InputError } from '../errors';
+import { errorMessage, InputError } from '../errors';
 import { SEVERITIES, type Severity } from '../findings';
 import { defaultHardenSeverities, HARDEN_CODES, isHardenCode } from './findings';
 import type { HardenCode, PromptFileKind } from './types';
@@ -50,7 +50,7 @@ function pattern(value: unknown, field: string, file?: string): string {
   try {
     new RegExp(value, 'i');
   } catch (error) {
-    throw new InputError('invalid-config', `harden.${field}: ${(error as Error).message}`, file, undefined, `harden.${field}`);
+    throw new InputError('invalid-config', `harden.${field}: ${errorMessage(error)}`, file, undefined, `harden.${field}`);
   }
   return value;
 }

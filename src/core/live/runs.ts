@@ -22,12 +22,16 @@ export interface LiveLimits {
   maxOpenTraces: number;
   /** Most spans kept per trace; spans past it are rejected (partial success). */
   maxSpansPerTrace: number;
+  /** A span whose parent has not arrived waits this long for it (children are exported before their parents, and a
+   * parent that ended just after them comes in the exporter's next batch); a parent that arrives later still counts, and
+   * makes the guard decide the run again. */
+  parentWaitMs: number;
 }
 
 /** Closed runs whose analysis stays in memory for GET /v1/runs/{id}; older ones are listed with their summary only. */
 const KEPT_CLOSED_ANALYSES = 20;
 
-export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({ roundIdleMs: 2000, runIdleMs: 5 * 60_000, maxOpenTraces: 1000, maxSpansPerTrace: 100_000 });
+export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({ roundIdleMs: 2000, runIdleMs: 5 * 60_000, maxOpenTraces: 1000, maxSpansPerTrace: 100_000, parentWaitMs: 100 });
 
 /** A run as listed by GET /v1/runs and the editor's tree. */
 export interface RunSummary {
@@ -83,6 +87,15 @@ interface TraceGroup {
   ended: boolean;
   dirty: boolean;
   runs: Map<string, LiveRun>;
+  /** Span ids handed to the importer. */
+  fed: Set<string>;
+  /** Spans waiting for their parent, by parent id, in arrival order, and since when each parent is awaited. */
+  waiting: Map<string, { span: Record<string, unknown>; line: number }[]>;
+  waitingSince: Map<string, number>;
+  /** Ids of the spans waiting: a parent among them has arrived, and its children go in when it does. */
+  held: Set<string>;
+  /** Parents waited for in vain: their children are taken as they come. */
+  absent: Set<string>;
 }
 
 /** The receiver's runs: feed export requests, then `process()` decides the rounds they closed. */
@@ -131,17 +144,65 @@ export class LiveRuns {
     if (!span || !traceId || !asString(span.spanId)) return reject('span without traceId/spanId');
     const group = this.traces.get(traceId) ?? this.openTrace(traceId, now);
     if (group.spans >= this.limits.maxSpansPerTrace) return reject(`trace ${traceId} holds the most spans kept per trace (${this.limits.maxSpansPerTrace})`);
+    const parent = asString(span.parentSpanId);
+    group.spans++;
+    group.updatedAt = now;
+    result.accepted++;
+    // A child is exported before its parent: it waits for the parent, whose agent name decides who sent its input.
+    if (parent && !group.fed.has(parent) && !group.absent.has(parent)) {
+      group.held.add(asString(span.spanId)!);
+      const list = group.waiting.get(parent);
+      if (list) list.push({ span, line });
+      else {
+        group.waiting.set(parent, [{ span, line }]);
+        group.waitingSince.set(parent, now);
+      }
+      return;
+    }
+    if (!this.feed(group, span, line)) {
+      group.spans--;
+      result.accepted--;
+      reject('span the OTLP importer cannot read');
+    }
+  }
+
+  /** Hands a span to the importer, then the spans that waited for it; false when the importer refuses it. */
+  private feed(group: TraceGroup, span: Record<string, unknown>, line: number): boolean {
     try {
       group.importer.add(span, line);
     } catch (error) {
-      if (error instanceof InputError) return reject(error.message);
+      if (error instanceof InputError) return false;
       throw error;
     }
-    group.spans++;
-    group.updatedAt = now;
+    const id = asString(span.spanId)!;
+    group.fed.add(id);
     group.dirty = true;
     if (!asString(span.parentSpanId)) group.ended = true;
-    result.accepted++;
+    this.release(group, id);
+    return true;
+  }
+
+  /** Feeds the spans that waited for `parent`, in the order they arrived. */
+  private release(group: TraceGroup, parent: string): void {
+    const children = group.waiting.get(parent);
+    if (!children) return;
+    group.waiting.delete(parent);
+    group.waitingSince.delete(parent);
+    for (const { span, line } of children) {
+      group.held.delete(asString(span.spanId)!);
+      if (!this.feed(group, span, line)) group.spans--;
+    }
+  }
+
+  /** Gives up on parents awaited past the limit (or all of them): their children go in as they are. A parent that has
+   * arrived but waits for its own parent is not given up on: its children go in with it. */
+  private releaseOverdue(group: TraceGroup, now: number, all: boolean): void {
+    for (const [parent, since] of [...group.waitingSince]) {
+      if (!all && (now - since < this.limits.parentWaitMs || group.held.has(parent))) continue;
+      if (!group.waitingSince.has(parent)) continue; // went in with its own parent, just now
+      group.absent.add(parent);
+      this.release(group, parent);
+    }
   }
 
   private openTrace(traceId: string, now: number): TraceGroup {
@@ -150,7 +211,7 @@ export class LiveRuns {
       this.traces.delete(oldest.traceId);
       this.enqueue(() => this.finalize(oldest));
     }
-    const group: TraceGroup = { traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false, runs: new Map() };
+    const group: TraceGroup = { traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false, runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), held: new Set(), absent: new Set() };
     this.traces.set(traceId, group);
     return group;
   }
@@ -169,9 +230,22 @@ export class LiveRuns {
 
   private async processNow(now: number): Promise<void> {
     for (const group of [...this.traces.values()]) {
+      this.releaseOverdue(group, now, now - group.updatedAt >= this.limits.roundIdleMs);
       if (now - group.updatedAt >= this.limits.runIdleMs) await this.closeTrace(group);
       else if (group.dirty || (!group.ended && now - group.updatedAt >= this.limits.roundIdleMs && this.hasOpenRound(group))) await this.update(group, group.ended || now - group.updatedAt >= this.limits.roundIdleMs);
     }
+  }
+
+  /** When `process()` next has something to do without a new span (a parent given up on, a last round or a trace gone
+   * idle); undefined with no open trace. The receiver sleeps until then. */
+  nextDeadline(): number | undefined {
+    let next = Infinity;
+    for (const group of this.traces.values()) {
+      next = Math.min(next, group.updatedAt + this.limits.runIdleMs);
+      for (const [parent, since] of group.waitingSince) if (!group.held.has(parent)) next = Math.min(next, since + this.limits.parentWaitMs);
+      if (group.waiting.size > 0 || (!group.ended && this.hasOpenRound(group))) next = Math.min(next, group.updatedAt + this.limits.roundIdleMs);
+    }
+    return next === Infinity ? undefined : next;
   }
 
   private hasOpenRound(group: TraceGroup): boolean {
@@ -256,6 +330,7 @@ export class LiveRuns {
 
   /** Decides a removed trace's last round and hands out its runs' recordings. */
   private async finalize(group: TraceGroup): Promise<void> {
+    this.releaseOverdue(group, Infinity, true);
     await this.update(group, true);
     for (const run of group.runs.values()) {
       run.summary.state = 'closed';

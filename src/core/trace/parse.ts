@@ -1,5 +1,5 @@
 // agent-trace/v1 reader: builds a Trace line by line so large files stream; strict unless lenient.
-import { InputError } from '../errors';
+import { InputError, jsonErrorText } from '../errors';
 import type { AgentInfo, Category, Trace, TraceLabel, TraceMessage, TraceWarning } from './types';
 import { CATEGORIES } from './types';
 
@@ -44,7 +44,7 @@ export class TraceBuilder {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.fail('invalid-json', `not valid JSON (${(error as Error).message}); expected one JSON object per line`, line);
+      this.fail('invalid-json', `not valid JSON (${jsonErrorText(error)}); expected one JSON object per line`, line);
       return;
     }
     this.contentLines++;

@@ -3,8 +3,9 @@
 import * as vscode from 'vscode';
 import { HARDEN_FINDINGS, isHardenCode } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
+import { ourCode } from '../diagnostics';
 import { CommandId } from '../ids';
-import { DIAGNOSTIC_SOURCE, findingRange, type HardenDiagnostics } from './diagnostics';
+import { findingRange, type HardenDiagnostics } from './diagnostics';
 import { addEdits, isPinned } from './edits';
 
 /** Kind of the "fix all" source action (editor.codeActionsOnSave: { "source.fixAll.agentImmune": "explicit" }). */
@@ -38,9 +39,9 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     }
 
     const actions: vscode.CodeAction[] = [];
-    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && isHardenCode(d.code));
+    const ours = context.diagnostics.filter((d) => isHardenCode(ourCode(d)));
     for (const diagnostic of ours) {
-      const finding = fixable.find((f) => f.code === diagnostic.code && findingRange(document, f).isEqual(diagnostic.range));
+      const finding = fixable.find((f) => f.code === ourCode(diagnostic) && findingRange(document, f).isEqual(diagnostic.range));
       if (!finding) continue;
       const action = new vscode.CodeAction(`${HARDEN_FINDINGS[finding.code].fixLabel}${suffix}`, vscode.CodeActionKind.QuickFix);
       action.diagnostics = [diagnostic];
@@ -49,7 +50,7 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
       action.command = repin;
       actions.push(action);
     }
-    if (ours.some((d) => d.code === 'missing-immunity-warning')) {
+    if (ours.some((d) => ourCode(d) === 'missing-immunity-warning')) {
       const missing = fixable.filter((f) => f.code === 'missing-immunity-warning');
       if (missing.length > 1) {
         const fileAction = new vscode.CodeAction(`Insert immunity warning in all prompts of this file${suffix}`, vscode.CodeActionKind.QuickFix);

@@ -5,7 +5,8 @@ import { analyzeProject, boundaryEdits, fixAll, literalAt, warningInsertionAt } 
 import { fileKindOf } from '../../core/harden/config';
 import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
 import type { TextEdit } from '../../core/harden/types';
-import type { Services } from '../extension';
+import { showInfo } from '../notify';
+import type { Services } from '../services';
 import { CommandId } from '../ids';
 import type { HardenDiagnostics } from './diagnostics';
 import { addEdits, offerRepin, positionsOf } from './edits';
@@ -30,7 +31,7 @@ async function applyToDocument(document: vscode.TextDocument, edits: readonly Te
   const edit = new vscode.WorkspaceEdit();
   addEdits(edit, document.uri, (offset) => document.positionAt(offset), edits);
   const applied = await vscode.workspace.applyEdit(edit);
-  if (applied) await offerRepin([document.uri], services.output);
+  if (applied) await offerRepin([document.uri], services);
   return applied;
 }
 
@@ -47,7 +48,7 @@ async function insertImmunityWarning(services: Services, diagnostics: HardenDiag
   const site = found?.prompts.find((p) => p.role === 'system' && under(p));
   if (site) {
     if (site.hardened) {
-      void vscode.window.showInformationMessage('Agent Immune: this prompt already carries the immunity warning.');
+      void showInfo('this prompt already carries the immunity warning.');
       return false;
     }
     const finding = found!.findings.find((f) => f.code === 'missing-immunity-warning' && f.site.start === site.start);
@@ -68,7 +69,7 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
   if (selection.isEmpty) {
     const finding = (await diagnostics.findingsFor(document))?.findings.find((f) => f.code === 'unbounded-delegation' && f.start <= start && start <= f.end);
     if (finding) return applyToDocument(document, finding.fix, services);
-    void vscode.window.showInformationMessage('Agent Immune: select the delegated content to wrap in a boundary.');
+    void showInfo('select the delegated content to wrap in a boundary.');
     return false;
   }
   const kind = fileKindOf(document.uri.path);
@@ -105,11 +106,11 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     }
   }
   if (uris.length === 0) {
-    void vscode.window.showInformationMessage(`Agent Immune: all prompts found in ${result.files} file(s) are hardened.`);
+    void showInfo(`all prompts found in ${result.files} file(s) are hardened.`);
     return result;
   }
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
-  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services.output, options.repin !== 'always');
+  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services, options.repin !== 'always');
   return result;
 }
 
@@ -119,6 +120,6 @@ export function registerHardenCommands(services: Services, diagnostics: HardenDi
     vscode.commands.registerCommand(CommandId.InsertImmunityWarning, () => insertImmunityWarning(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.InsertDelegationBoundary, () => insertDelegationBoundary(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.HardenAllPrompts, (options?: HardenAllOptions) => hardenAllPrompts(services, diagnostics, options)),
-    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri) => offerRepin([uri], services.output)),
+    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri) => offerRepin([uri], services)),
   );
 }

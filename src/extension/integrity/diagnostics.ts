@@ -2,14 +2,10 @@
 // (at the corrupt line), at its severity (blocking warnings are errors under strict); each with its code and docs link.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { docsUrl } from '../../core/findings';
 import { formatFinding, integritySeverity, integritySpec } from '../../core/integrity/findings';
 import type { IntegrityFinding } from '../../core/integrity/types';
 import type { VerifyState } from '../../node/integrity/verify';
-import { SEVERITY } from '../diagnostics';
-
-/** `source` of every integrity diagnostic (code actions find them by source + code). */
-export const INTEGRITY_SOURCE = 'agent-immune integrity';
+import { findingDiagnostic } from '../diagnostics';
 
 /** Where a finding is shown: the file itself, or the lockfile. */
 function findingUri(state: VerifyState, finding: IntegrityFinding): vscode.Uri {
@@ -23,9 +19,8 @@ export function integrityDiagnostics(state: VerifyState): Map<string, [vscode.Ur
   for (const finding of state.report.findings) {
     const uri = findingUri(state, finding);
     const line = 'line' in finding && finding.line ? finding.line - 1 : 0;
-    const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, 200), formatFinding(finding), SEVERITY[integritySeverity(finding.code, state.report.strict)]);
-    diagnostic.source = INTEGRITY_SOURCE;
-    diagnostic.code = { value: finding.code, target: vscode.Uri.parse(docsUrl(integritySpec(finding).docs, finding.code)) };
+    const severity = integritySeverity(finding.code, state.report.strict);
+    const diagnostic = findingDiagnostic(new vscode.Range(line, 0, line, 200), formatFinding(finding), severity, finding.code, integritySpec(finding).docs);
     const entry = byFile.get(uri.toString()) ?? [uri, []];
     entry[1].push(diagnostic);
     byFile.set(uri.toString(), entry);

@@ -1,6 +1,7 @@
 // OTLP/HTTP trace payloads both ways: a request body (JSON or protobuf, optionally gzip/deflate) into the OTLP JSON
 // shape the importer reads, and the responses the spec prescribes (ExportTraceServiceResponse with partial success,
 // google.rpc.Status for errors) in the request's encoding. Protobuf goes through protobufjs and the official protos.
+import { jsonErrorText } from '../../core/errors';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import { Field, Root, Type } from 'protobufjs/light';
@@ -57,7 +58,7 @@ export function decodeRequest(body: Buffer, encoding: OtlpEncoding): unknown {
     try {
       value = JSON.parse(body.toString('utf8'));
     } catch (error) {
-      throw new PayloadError(400, `the body is not valid JSON (${(error as Error).message})`);
+      throw new PayloadError(400, `the body is not valid JSON (${jsonErrorText(error)})`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new PayloadError(400, 'expected an ExportTraceServiceRequest JSON object');
     return value;

@@ -39,8 +39,6 @@ export interface LiveServerOptions {
   root: string;
   config?: ProjectConfig;
   limits?: Partial<LiveLimits>;
-  /** Milliseconds between idle checks (round and run timeouts). */
-  tickMs?: number;
   /** Where the receiver reports what it did (one line each) and what failed. */
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
@@ -58,8 +56,10 @@ export class LiveServer {
   private readonly streams = new Set<ServerResponse>();
   private readonly maxBodyBytes: number;
   private readonly log: NonNullable<LiveServerOptions['log']>;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Wakes the receiver at the runs' next deadline (a parent given up on, an idle round or run). */
+  private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
   private scheduled = false;
+  private stopped = false;
   private rootReal: string | undefined;
   private writes: Promise<void> = Promise.resolve();
   private pendingAlerts: AlertRecord[] = [];
@@ -90,9 +90,6 @@ export class LiveServer {
         resolve();
       });
     });
-    const tick = this.options.tickMs ?? 250;
-    this.timer = setInterval(() => this.schedule(), tick);
-    this.timer.unref();
     const port = (this.server.address() as AddressInfo).port;
     const shown = host.includes(':') ? `[${host}]` : host;
     return { host, port, url: `http://${shown}:${port}` };
@@ -100,7 +97,9 @@ export class LiveServer {
 
   /** Stops accepting, closes every open run (each written out) and waits for the writes. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer.handle);
+    this.timer = undefined;
     for (const stream of this.streams) stream.end();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
@@ -121,11 +120,28 @@ export class LiveServer {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.runs.process(Date.now()).then(
-        () => this.flushAlerts(),
-        (error: unknown) => this.log('error', `live: processing failed: ${(error as Error).message}`),
-      );
+      this.runs
+        .process(Date.now())
+        .then(
+          () => this.flushAlerts(),
+          (error: unknown) => this.log('error', `live: processing failed: ${(error as Error).message}`),
+        )
+        .finally(() => this.wakeAtDeadline());
     });
+  }
+
+  /** Sets the timer for the runs' next deadline, unless one is set for that time or sooner. */
+  private wakeAtDeadline(): void {
+    const at = this.runs.nextDeadline();
+    if (this.stopped || at === undefined || (this.timer && this.timer.at <= at)) return;
+    if (this.timer) clearTimeout(this.timer.handle);
+    // At least 10 ms on: a deadline that processing could not clear (it failed and logged why) is not retried in a loop.
+    const handle = setTimeout(() => {
+      this.timer = undefined;
+      this.schedule();
+    }, Math.max(10, at - Date.now()));
+    handle.unref();
+    this.timer = { at, handle };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

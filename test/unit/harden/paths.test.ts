@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { MIND_VIRUS_IMMUNITY_WARNING as MIND_WARNING } from '../../../src/core/harden/texts';
-import { auditActor } from '../../../src/node/integrity/auditLog';
+import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { verifyWorkspace } from '../../../src/node/integrity/verify';
 
@@ -106,7 +106,7 @@ describe('harden paths', function () {
     writeFileSync(path.join(project, 'AGENTS.md'), 'You are the crew lead.\n');
     const { report } = await json(elsewhere, '../crew');
     assert.ok(!report.findings.some((f) => f.path.endsWith('crew.py')), 'the root config excludes crew.py');
-    await lockWorkspace(project, auditActor('test'));
+    await lockWorkspace(project, auditWriter('test'));
     const { report: written } = await json(elsewhere, '../crew', '--write', '--repin');
     assert.deepEqual(written.pinned.repinned, ['../crew/AGENTS.md']);
     assert.equal((await verifyWorkspace(project)).report.status, 'clean');

@@ -16,7 +16,7 @@ import type { Analysis } from '../../../src/core/guard/types';
 import type { LiveEvent } from '../../../src/core/live/runs';
 import { LiveServer } from '../../../src/node/live/server';
 import { readAnyTrace } from '../../../src/node/readAnyTrace';
-import { crewProvider, crewRun, emitCrewRun, recordCrewRun } from '../../support/otlpRuns';
+import { crewProvider, crewRun, emitCrewRun, hubRun, recordCrewRun } from '../../support/otlpRuns';
 
 const EPOCH = Date.UTC(2026, 0, 5, 9);
 const RUN = crewRun({ workers: 5, cycles: 3, attacker: 1 });
@@ -106,6 +106,32 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       await server.stop();
     });
   }
+
+  it('shows the attackers and then the infected agents of a star run round by round, as analyze does on the recording', async () => {
+    const star = hubRun(readFileSync(path.join(__dirname, '../../../examples/traces/star-8.jsonl'), 'utf8'));
+    const file = path.join(root, 'star.otlp.json');
+    writeFileSync(file, await recordCrewRun(star, 'star-8', EPOCH));
+    const expected = await analyzeTrace(await readAnyTrace(file));
+    const server = new LiveServer({ root, port: 0, limits: { roundIdleMs: 60_000 } });
+    const { url } = await server.start();
+    const rounds = new Map<number, Extract<LiveEvent, { type: 'round' }>>();
+    server.runs.subscribe((e) => void (e.type === 'round' && rounds.set(e.round, e)));
+    const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` }), { maxExportBatchSize: 4, scheduledDelayMillis: 5 }));
+    await emitCrewRun(provider.getTracer('crew'), star, 'star-8', EPOCH);
+    await provider.shutdown();
+    const live = await waitFor('the last round', () => {
+      const a = server.runs.analysis('star-8');
+      return a && a.rounds.length === expected.rounds.length ? a : undefined;
+    });
+    assert.deepEqual(verdicts(live), verdicts(expected));
+    // The recorded run's verdict: a0 and a1 attack, a2, a4 and a7 are infected from the hub's second round on.
+    const flagged = (k: number) => [rounds.get(k)!.attackers, rounds.get(k)!.infected];
+    assert.deepEqual(flagged(0), [['a1'], []]);
+    assert.deepEqual(flagged(expected.rounds.length - 1), [['a0', 'a1'], ['a2', 'a4', 'a7']]);
+    const firstInfected = [...rounds.keys()].sort((a, b) => a - b).find((k) => rounds.get(k)!.infected.length > 0)!;
+    assert.ok(firstInfected > 0 && rounds.get(firstInfected)!.changed.some((c) => c.category === 'infected' && c.was === 'benign'), 'an agent turns from benign to infected as rounds arrive');
+    await server.stop();
+  });
 
   it('writes a closed run as agent-trace/v1 that analyze reads to the same verdicts, and appends its alerts to the alert log', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));

@@ -1,15 +1,17 @@
-// "Agent Immune: Set LLM API Key" / "Clear LLM API Key": the key lives only in SecretStorage, never in settings or logs.
+// The LLM upgrade in the editor: the API key in SecretStorage (never in settings or logs), and Analyze Trace with LLM,
+// whose implementation (dist/llm.js, the OpenAI SDK) loads on first use.
 import * as vscode from 'vscode';
-import type { Services } from '../extension';
-import { CommandId } from '../ids';
+import type { TraceFeature } from '../analyze/feature';
+import { loadBundle } from '../bundles';
+import { API_KEY_SECRET, CommandId } from '../ids';
+import { showInfo } from '../notify';
+import type { Services } from '../services';
 
-/** SecretStorage key of the LLM API key. */
-export const API_KEY_SECRET = 'agentImmune.llm.apiKey';
-
-/** Registers the set/clear key commands. */
-export function registerApiKeyCommands(services: Services): void {
+/** Registers the set/clear key commands and Analyze Trace with LLM (presented by the trace feature). */
+export function registerLlm(services: Services, trace: () => TraceFeature): void {
   const { context, output } = services;
   context.subscriptions.push(
+    vscode.commands.registerCommand(CommandId.AnalyzeTraceWithLlm, (uri?: vscode.Uri) => loadBundle(services, 'llm').analyzeWithLlm(services, trace(), uri)),
     vscode.commands.registerCommand(CommandId.SetLlmApiKey, async () => {
       const key = await vscode.window.showInputBox({
         title: 'Agent Immune: LLM API key',
@@ -21,12 +23,12 @@ export function registerApiKeyCommands(services: Services): void {
       if (key === undefined) return;
       await context.secrets.store(API_KEY_SECRET, key.trim());
       output.info('LLM API key stored in secret storage.');
-      void vscode.window.showInformationMessage('Agent Immune: LLM API key stored.');
+      void showInfo('LLM API key stored.');
     }),
     vscode.commands.registerCommand(CommandId.ClearLlmApiKey, async () => {
       await context.secrets.delete(API_KEY_SECRET);
       output.info('LLM API key removed from secret storage.');
-      void vscode.window.showInformationMessage('Agent Immune: LLM API key cleared.');
+      void showInfo('LLM API key cleared.');
     }),
   );
 }

@@ -3,17 +3,17 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import { resolveMonitorConfig, type MonitorConfig } from '../../core/monitor/config';
-import { describeMonitorFinding } from '../../core/monitor/findings';
+import { describeMonitorFinding, MONITOR_FINDINGS } from '../../core/monitor/findings';
 import { propagationRequest } from '../../core/monitor/propagationRequest';
 import type { MonitorFinding } from '../../core/monitor/types';
 import { viralPersona } from '../../core/monitor/viralPersona';
 import { loadProjectConfig } from '../../node/config';
-import type { Services } from '../extension';
-import { SettingKey } from '../ids';
+import { findingDiagnostic } from '../diagnostics';
+import { DocumentChecker } from '../documentChecker';
+import { affects, setting } from '../settings';
 
-/** Source shown on every monitor diagnostic. */
-export const MONITOR_DIAGNOSTIC_SOURCE = 'Agent Immune (monitor)';
 /** Most files read from disk on a workspace pass; open documents are always checked. */
 const MAX_FILES = 2000;
 
@@ -38,14 +38,14 @@ export function monitorText(subject: string, text: string, config: MonitorConfig
   return findings;
 }
 
-/** Owns the diagnostic collection; stale results (older generation or document version) are dropped. */
+/** Owns the monitor checker and the per-folder configs. */
 export class MonitorDiagnostics implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('agent-immune-monitor');
   private readonly folders = new Map<string, Promise<FolderMonitor>>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly generations = new Map<string, number>();
+  private readonly checker: DocumentChecker<MonitorFinding[]>;
 
-  constructor(private readonly output: vscode.LogOutputChannel) {}
+  constructor(private readonly output: vscode.LogOutputChannel) {
+    this.checker = new DocumentChecker('monitor', 'Propagation monitor', (uri, document) => this.check(uri, document), output);
+  }
 
   /** Subscribes to document, file and configuration events, then checks open documents and files on disk. */
   register(subscriptions: vscode.Disposable[]): void {
@@ -57,12 +57,12 @@ export class MonitorDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document.uri, 300)),
       watcher.onDidCreate((uri) => this.schedule(uri, 300)),
       watcher.onDidChange((uri) => this.schedule(uri, 300)),
-      watcher.onDidDelete((uri) => this.collection.delete(uri)),
+      watcher.onDidDelete((uri) => this.checker.forget(uri)),
       vscode.workspace.onDidSaveTextDocument((d) => {
         if (path.basename(d.uri.fsPath) === 'agent-immune.config.json') void this.reset();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`${SettingKey.Section}.${SettingKey.MonitorEnabled}`)) void this.reset();
+        if (affects(e, 'monitor.enabled')) void this.reset();
       }),
     );
     void this.reset();
@@ -71,26 +71,25 @@ export class MonitorDiagnostics implements vscode.Disposable {
   /** Drops cached configs and diagnostics, re-checks open documents and the persisted files on disk. */
   async reset(): Promise<void> {
     this.folders.clear();
-    this.collection.clear();
+    this.checker.clear();
     for (const document of vscode.workspace.textDocuments) this.schedule(document.uri, 0);
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       try {
         const { config } = await this.folderMonitor(folder);
-        if (!enabled(folder)) continue;
+        if (!setting('monitor.enabled', folder)) continue;
         // One search per glob: VS Code globs do not nest brace groups, and the defaults use them ("*.{md,txt}").
         const exclude = config.ignore.length ? new vscode.RelativePattern(folder, `{${config.ignore.join(',')}}`) : undefined;
         for (const glob of config.globs) {
           for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES)) this.schedule(uri, 0);
         }
       } catch (error) {
-        this.output.error(`Propagation monitor could not list ${folder.name}: ${(error as Error).message}`);
+        this.output.error(`Propagation monitor could not list ${folder.name}: ${errorMessage(error)}`);
       }
     }
   }
 
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.collection.dispose();
+    this.checker.dispose();
   }
 
   private folderMonitor(folder: vscode.WorkspaceFolder): Promise<FolderMonitor> {
@@ -102,7 +101,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
         try {
           config = resolveMonitorConfig((await loadProjectConfig(folder.uri.fsPath)).sections.monitor, 'agent-immune.config.json');
         } catch (error) {
-          this.output.warn(`Propagation monitor uses its defaults: ${(error as Error).message}`);
+          this.output.warn(`Propagation monitor uses its defaults: ${errorMessage(error)}`);
           config = resolveMonitorConfig(undefined);
         }
         const options = { dot: true, nocase: true };
@@ -116,47 +115,26 @@ export class MonitorDiagnostics implements vscode.Disposable {
   }
 
   private schedule(uri: vscode.Uri, delayMs: number): void {
-    if (uri.scheme !== 'file' && uri.scheme !== 'untitled' && uri.scheme !== 'vscode-remote') return;
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.check(uri).catch((error: unknown) => this.output.error(`Propagation monitor check of ${uri.fsPath} failed: ${(error as Error).message}`));
-      }, delayMs),
-    );
+    if (uri.scheme === 'file' || uri.scheme === 'untitled' || uri.scheme === 'vscode-remote') this.checker.schedule(uri, delayMs);
   }
 
-  private async check(uri: vscode.Uri): Promise<void> {
-    const key = uri.toString();
-    const generation = (this.generations.get(key) ?? 0) + 1;
-    this.generations.set(key, generation);
+  private async check(uri: vscode.Uri, open: vscode.TextDocument | undefined) {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder) return;
+    if (!folder) return undefined;
     const monitor = await this.folderMonitor(folder);
     const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-    if (!enabled(folder) || !monitor.matches(relative)) {
-      this.collection.delete(uri);
-      return;
-    }
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-    const version = open?.version;
+    if (!setting('monitor.enabled', folder) || !monitor.matches(relative)) return undefined;
     const text = open ? open.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
     const findings = monitorText(relative, text, monitor.config);
-    // Drop the result when a newer check started or the document changed meanwhile.
-    if (this.generations.get(key) !== generation || (open && open.version !== version)) return;
-    this.collection.set(uri, findings.map((f) => toDiagnostic(f, text)));
+    return { diagnostics: findings.map((f) => toDiagnostic(f, text)), value: findings };
   }
 }
 
-/** An Information diagnostic over the evidence span. */
+/** A diagnostic over the evidence span. */
 function toDiagnostic(finding: MonitorFinding, text: string): vscode.Diagnostic {
   const range = new vscode.Range(positionAt(text, finding.evidence.start), positionAt(text, finding.evidence.end));
-  const diagnostic = new vscode.Diagnostic(range, describeMonitorFinding(finding), vscode.DiagnosticSeverity.Information);
-  diagnostic.source = MONITOR_DIAGNOSTIC_SOURCE;
-  diagnostic.code = finding.code;
-  return diagnostic;
+  const spec = MONITOR_FINDINGS[finding.code];
+  return findingDiagnostic(range, describeMonitorFinding(finding), spec.severity, finding.code, spec.docs);
 }
 
 function positionAt(text: string, offset: number): vscode.Position {
@@ -167,13 +145,4 @@ function positionAt(text: string, offset: number): vscode.Position {
     lineStart = i + 1;
   }
   return new vscode.Position(line, offset - lineStart);
-}
-
-function enabled(folder: vscode.WorkspaceFolder): boolean {
-  return vscode.workspace.getConfiguration(SettingKey.Section, folder).get<boolean>(SettingKey.MonitorEnabled, true);
-}
-
-/** Registers the monitor's diagnostics. */
-export function registerMonitor(services: Services): void {
-  new MonitorDiagnostics(services.output).register(services.context.subscriptions);
 }
