@@ -11,6 +11,7 @@ export const enum CommandId {
   VerifySkills = 'agentImmune.verifySkills',
   ApproveSkillChange = 'agentImmune.approveSkillChange',
   ShowPinnedDiff = 'agentImmune.showPinnedDiff',
+  CreateAuditKey = 'agentImmune.createAuditKey',
   AnalyzeTrace = 'agentImmune.analyzeTrace',
   AnalyzeTraceWithLlm = 'agentImmune.analyzeTraceWithLlm',
   SetLlmApiKey = 'agentImmune.setLlmApiKey',
@@ -57,6 +58,9 @@ export function severitySetting<C extends HardenCode>(code: C): `harden.severity
 
 /** SecretStorage key of the LLM API key. */
 export const API_KEY_SECRET = 'agentImmune.llm.apiKey';
+
+/** SecretStorage key of the audit key that MACs the audit trail's records (docs/lockfile.md). */
+export const AUDIT_KEY_SECRET = 'agentImmune.integrity.auditKey';
 
 /** Tool name written in audit records from the editor (docs/lockfile.md, actor). */
 export const EXTENSION_ACTOR = 'agent-immune-vscode';

@@ -5,6 +5,8 @@ import { describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
 import { loadProjectConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, type HardenedFile } from '../../node/harden/scan';
+import { auditWriter } from '../../node/integrity/auditLog';
+import { loadAuditKey } from '../../node/integrity/auditKey';
 import { inline } from '../../core/text/printable';
 import { existingFile, existingPath, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
@@ -83,7 +85,7 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check) or findings
 
     const changed = files.filter((f) => f.changed).map((f) => f.path);
     const pins = changed.length > 0 ? await pinnedAmong(root, changed) : { pinned: [], lockfile: 'absent' as const };
-    const repinned = values.repin && pins.pinned.length > 0 ? (await repinHardened(root, pins.pinned, 'agent-immune-cli')).map((r) => r.path) : [];
+    const repinned = values.repin && pins.pinned.length > 0 ? (await repinHardened(root, pins.pinned, auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key))).map((r) => r.path) : [];
     const entries = files.flatMap((file) =>
       file.findings.map((finding) => {
         const left = file.unfixed?.some((u) => u.code === finding.code && (u.expression ?? '') === (finding.expression ?? '') && u.site.anchor === finding.site.anchor);

@@ -27,7 +27,8 @@ export type RequestRule =
   | 'survive-reset'
   | 'keep-chain-going'
   | 'your-own'
-  | 'covert';
+  | 'covert'
+  | 'viral-text';
 
 type Destination = 'agents' | 'agents-weak' | 'delegated' | 'persisted' | 'replies' | 'tell' | 'hand-to' | 'hub' | 'pass-on' | 'recruited';
 type Span = [number, number];
@@ -54,6 +55,8 @@ interface Reading {
   text: string;
   /** Lower case, known defences blanked, inline-code and emphasis marks dropped; offsets as in `text`. */
   norm: string;
+  /** The quotations of the text, found once when the first request candidate needs them. */
+  quotes?: [number, number][];
 }
 
 /** Words that make an agent destination strong: every agent, other agents, the next one, agents you can reach. */
@@ -65,7 +68,7 @@ const HAND_OVER = /^(?:cop|past|includ|embed|insert|put|plac|bring|brought|carr|
 /** Spread verbs that can also write content into a file ("paste it into SOUL.md"); telling, reading and showing cannot. */
 const WRITES = /^(?:cop|past|includ|post|repeat|carr|bring|brought)/;
 /** Verbs that put content into a reply. */
-const INTO_REPLY = /^(?:includ|append|add|put|past|repeat|insert|cop|quot|embed|plac|prepend|attach)/;
+const INTO_REPLY = /^(?:(?:re-?)?post|includ|append|add|put|past|repeat|insert|cop|quot|embed|plac|prepend|attach)/;
 /** Verbs whose pronoun right after is the recipient, not the object ("tell them", "send me"). */
 const DITRANSITIVE = /^(?:tell|told|teach|taught|show|give|gave|given|send|sent|hand|repl)/;
 /** A definite content noun a pronoun may stand for: "the text", "the note". */
@@ -200,6 +203,7 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   const after = norm.slice(anchor.end, Math.min(sentence[1], anchor.end + 120));
   if (matches(G.SELF_OBJECT, between)) return 'self';
   if (matches(G.THEME_OBJECT, between)) return 'theme';
+  if (/^(?:spread|pass)/.test(act.form) && /^\s+the\s+word\b/.test(between)) return 'self';
   if (act.kind === 'recruit') return between.trim().split(/\s+/).length <= 2 ? 'implied' : undefined;
   if (/^(?:tell|told|teach|taught|inform|remind|warn)/.test(act.form)) {
     const about = /^\s*(?:about|of)\s+(?:this|these|it\b|the\s+)/.exec(after);
@@ -214,6 +218,7 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   }
   if ((act.kind === 'replace' || act.kind === 'ensure') && (matches(G.SELF_OBJECT, after) || /^\s*(?:entirely\s+)?with\s+the\s+(?:following|text|block|lines)\b/.test(after))) return 'self';
   if ((act.kind === 'replace' || act.kind === 'ensure') && matches(G.THEME_OBJECT, after)) return 'theme';
+  if (act.kind === 'replace' && /^\s*(?:entirely\s+)?(?:around|with|on|from)\s+(?:it|them)\b/.test(after) && (matches(G.SELF_OBJECT, context) || matches(G.THEME_OBJECT, context) || DEFINITE_CONTENT.test(context))) return 'pronoun';
   const subject = norm.slice(clauseStart(norm, sentence[0], act.start), act.start);
   if (matches(G.SELF_OBJECT, subject)) return 'self';
   if (matches(G.THEME_OBJECT, subject)) return 'theme';
@@ -232,11 +237,18 @@ function voiceOf(norm: string, sentence: Span, act: Act): 'addressed' | 'done' |
   return undefined;
 }
 
-/** Someone else's request, reported or described, not made: "she asked me to", "any request to copy". */
+/** Someone else's request, reported or described, not made: "she asked me to", "Agent-7 posted:", "any request to copy". */
 function reported(norm: string, sentence: Span, act: Act): boolean {
-  const before = norm.slice(Math.max(sentence[0], act.start - 80), act.start);
-  const m = G.REPORTED.exec(before);
-  if (m && !G.FIRST_PERSON.test(m[1]) && !G.PASSIVE.test(m[1])) return true;
+  const before = norm.slice(sentence[0], act.start);
+  G.REPORTED.lastIndex = 0;
+  for (const m of before.matchAll(G.REPORTED)) {
+    const subject = m[1] ?? '';
+    if (G.FIRST_PERSON.test(subject) || G.PASSIVE.test(subject)) continue;
+    if (m[2] === 'you' && G.CONTENT_SUBJECT.test(subject)) continue;
+    return true;
+  }
+  const colon = G.COLON_REPORT.exec(before);
+  if (colon && !/\b(?:i|we)\s+(?:\w+\s+)?$/.test(before.slice(0, colon.index))) return true;
   return G.DESCRIBED.test(norm.slice(Math.max(sentence[0], act.start - 60), act.start));
 }
 
@@ -249,7 +261,7 @@ function quoteTurnsOff(reading: Reading, quote: Span): boolean {
   const { text, norm } = reading;
   const paragraph = paragraphAt(text, quote[0]);
   const before = paragraphAt(text, Math.max(0, paragraph[0] - 3));
-  const after = paragraphAt(text, Math.min(text.length, paragraph[1] + 2));
+  const after = paragraphAt(text, Math.min(text.length, paragraphAt(text, quote[1] - 1)[1] + 2));
   if (refusalIn(norm.slice(before[0], quote[0]) + '\n' + norm.slice(quote[1], after[1]))) return true;
   const intro = norm.slice(sentenceAt(text, quote[0])[0], quote[0]);
   return G.REPORTING_INTRO.test(intro) && !RELAYING.test(norm.slice(paragraph[0], quote[0]));
@@ -261,7 +273,8 @@ function spreadsToAgents(span: string): boolean {
   for (const m of span.matchAll(G.AGENT_DEST)) {
     if (classifyAgent(m[0]) !== 'agents') continue;
     const sentence = sentenceAt(span, m.index ?? 0);
-    if (matches(G.SPREAD_ACT, span.slice(sentence[0], sentence[1]))) return true;
+    const text = span.slice(sentence[0], sentence[1]);
+    if (matches(G.SPREAD_ACT, text) || /\b(?:start|starts|begin|begins|receive|receives|inherit|inherits|carry|carries|get|gets)\s+(?:with\s+)?(?:it|this|them)\b/.test(text)) return true;
   }
   return false;
 }
@@ -279,6 +292,7 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
   if (G.CHAIN.test(norm.slice(paragraph[0], paragraph[1]))) tags.push('keep-chain-going');
   if (matches(G.PASS_ON, around)) tags.push('pass-it-on');
   if (G.COVERT.test(around)) tags.push('covert');
+  if (G.CREED.test(norm.slice(sentence[0], sentence[1]))) tags.push('viral-text');
   const neighbours = `${previous ? norm.slice(previous[0], previous[1]) : ''}\n${next ? norm.slice(next[0], next[1]) : ''}`;
   if (!tags.includes('keep-chain-going') && spreadsToAgents(neighbours)) tags.push('keep-chain-going');
   if (/\b(?:your|my|its|their)\s+own\s*$/.test(norm.slice(Math.max(0, anchor.start - 12), anchor.start)) || /\bown\s/.test(norm.slice(anchor.start, anchor.end))) tags.push('your-own');
@@ -344,7 +358,6 @@ function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[
   const previous = previousSentence(text, sentence[0]);
   const beforePrevious = previous && previousSentence(text, previous[0]);
   const context: Span = [beforePrevious?.[0] ?? previous?.[0] ?? sentence[0], sentence[1]];
-  const quotes = quotations(norm, ...paragraphAt(text, sentence[0]));
   const next = nextSentence(text, sentence[1]);
   for (const anchor of sentenceAnchors) {
     const found = actAndObject(reading, sentence, anchor, context);
@@ -352,7 +365,8 @@ function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[
     const [act, object] = found;
     if (G.NEGATION.test(norm.slice(clauseStart(norm, sentence[0], act.start), act.start))) continue;
     if (reported(norm, sentence, act)) continue;
-    const quote = quotes.find(([s, e]) => act.start >= s && act.start < e);
+    reading.quotes ??= quotations(norm);
+    const quote = reading.quotes.find(([s, e]) => act.start >= s && act.start < e);
     if (quote ? quoteTurnsOff(reading, quote) : refusalIn(norm.slice(previous?.[0] ?? sentence[0], next?.[1] ?? sentence[1]))) continue;
     const voice = voiceOf(norm, sentence, act);
     if (!voice && !(object === 'self' && anchor.destination === 'agents')) continue;

@@ -74,17 +74,37 @@ export function paragraphAt(text: string, pos: number): [number, number] {
   return [before < 0 ? 0 : before + 2, after < 0 ? text.length : after];
 }
 
-const QUOTATION = /"[^"]{8,}?"|“[^”]{8,}?”|(?<=^|[\s:(])'[^'\n]{12,}?'(?=[\s.,;:!?)]|$)|^[ \t]*>.*(?:\n[ \t]*>.*)*/gm;
+/** The longest quotation followed across paragraphs; a quote mark with no partner within it is stray. */
+const MAX_QUOTE = 3000;
+const BLOCK_QUOTE = /^[ \t]*>.*(?:\n[ \t]*>.*)*/gm;
+const SINGLE_QUOTE = /(?<=^|[\s:(])'[^'\n]{12,}?'(?=[\s.,;:!?)]|$)/gm;
 
-/** Spans of quotations inside [from, to) of a text: double or curly quotes (within a paragraph), long single quotes, `>` blocks. */
-export function quotations(text: string, from: number, to: number): [number, number][] {
+/**
+ * Spans of the quotations in a text, in order: double and curly quotes (paired in reading order, across paragraphs up
+ * to 3,000 characters), long single-quoted phrases, and `>` blocks.
+ */
+export function quotations(text: string): [number, number][] {
   const spans: [number, number][] = [];
-  const slice = text.slice(from, to);
-  QUOTATION.lastIndex = 0;
-  for (const match of slice.matchAll(QUOTATION)) {
-    if (match[0].includes('\n\n')) continue;
-    const start = from + (match.index ?? 0);
-    spans.push([start, start + match[0].length]);
+  let open = -1;
+  let closer = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (open >= 0 && i - open > MAX_QUOTE) {
+      i = open;
+      open = -1;
+      continue;
+    }
+    if (open < 0 && (c === '"' || c === '“')) {
+      open = i;
+      closer = c === '"' ? '"' : '”';
+    } else if (open >= 0 && c === closer) {
+      if (i - open > 8) spans.push([open, i + 1]);
+      open = -1;
+    }
   }
-  return spans;
+  for (const pattern of [BLOCK_QUOTE, SINGLE_QUOTE]) {
+    pattern.lastIndex = 0;
+    for (const m of text.matchAll(pattern)) spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
+  return spans.sort((a, b) => a[0] - b[0]);
 }

@@ -110,11 +110,14 @@ export function compileVocabulary(specs: readonly MarkerSpec[]): Vocabulary {
       for (const variant of inflections(form)) {
         const key = markerKey(variant);
         if (!keys.has(key)) keys.set(key, i);
-        roots.add(key.slice(0, 4));
+        // A key is a prefix of its words but for a folded final y ("frequenci" -> "frequency"); up to 6 letters of it
+        // keep the regex from stopping at every "comp..." and "cont..." word only to find no marker.
+        roots.add(key.slice(0, Math.max(3, Math.min(6, key.endsWith('y') ? key.length - 1 : key.length))));
       }
     }
   });
-  const alternation = [...roots].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const minimal = [...roots].filter((root) => ![...roots].some((other) => other !== root && root.startsWith(other)));
+  const alternation = minimal.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
   // ASCII \b on lower-cased text, no 'u' or 'i' flag: several times faster than Unicode word classes on large scans.
   return { markers: specs.map((s) => s.marker), ambient: specs.map((s) => s.ambient === true), weight: specs.map(markerWeight), keys, pattern: new RegExp(String.raw`\b(?:${alternation})[\w'-]*`, 'g') };
 }

@@ -35,7 +35,7 @@ async function applyToDocument(document: vscode.TextDocument, edits: readonly Te
   const edit = new vscode.WorkspaceEdit();
   addEdits(edit, document.uri, (offset) => document.positionAt(offset), edits);
   const applied = await vscode.workspace.applyEdit(edit);
-  if (applied) await offerRepin([document.uri], services.output);
+  if (applied) await offerRepin([document.uri], services);
   return applied;
 }
 
@@ -110,7 +110,7 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     return result;
   }
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
-  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services.output, options.repin !== 'always');
+  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services, options.repin !== 'always');
   return result;
 }
 
@@ -120,6 +120,6 @@ export function registerHardenCommands(services: Services, diagnostics: HardenDi
     vscode.commands.registerCommand(CommandId.InsertImmunityWarning, () => insertImmunityWarning(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.InsertDelegationBoundary, () => insertDelegationBoundary(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.HardenAllPrompts, (options?: HardenAllOptions) => hardenAllPrompts(services, diagnostics, options)),
-    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri) => offerRepin([uri], services.output)),
+    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri) => offerRepin([uri], services)),
   );
 }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { findPrompts, fixAll, hardenText } from '../../core/harden/analyze';
 import { fileKindOf, PromptFileMatcher, type HardenConfig } from '../../core/harden/config';
 import type { HardenFinding, PromptFileKind } from '../../core/harden/types';
-import { auditActor } from '../integrity/auditLog';
+import type { AuditWriter } from '../integrity/auditLog';
 import { repinFile, type RepinResult } from '../integrity/lock';
 import { readLockfile } from '../integrity/lockfileIo';
 import { openIntegrityWorkspace } from '../integrity/scan';
@@ -95,9 +95,8 @@ export async function pinnedAmong(root: string, files: readonly string[]): Promi
 }
 
 /** Re-pins hardened files to their new content, one audit record (event repin, decision approve) each. */
-export async function repinHardened(root: string, files: readonly string[], tool: string): Promise<RepinResult[]> {
-  const actor = auditActor(tool);
+export async function repinHardened(root: string, files: readonly string[], writer: AuditWriter): Promise<RepinResult[]> {
   const results: RepinResult[] = [];
-  for (const file of files) results.push(await repinFile(root, file, actor));
+  for (const file of files) results.push(await repinFile(root, file, writer));
   return results;
 }
