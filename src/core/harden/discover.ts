@@ -6,7 +6,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
 import { delegatedByName, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { isModelCall, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
+import { isAgentMethod, isModelCall, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 
 /** A prompt found in code: the literals it is made of, and where it meets its sink. */
@@ -239,9 +239,11 @@ class Discoverer {
     for (const [key, defs] of module.defs) {
       const name = key.slice(key.indexOf(':') + 1);
       if (!this.namePattern.test(name)) continue;
+      // Inside a function only a variable named outright a system prompt or message counts (`feedback_instruction` is a fragment).
+      const local = (scope: number) => module.scopes[scope]?.kind === 'function' && !/system_?(?:prompt|message)/i.test(name);
       for (const def of defs) {
         // A list or dict named like a prompt is data (test cases, payloads, a config), not a prompt.
-        if (def.value.k === 'func' || def.value.k === 'list' || def.value.k === 'dict') continue;
+        if (def.value.k === 'func' || def.value.k === 'list' || def.value.k === 'dict' || local(def.scope)) continue;
         hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
       }
     }
@@ -327,7 +329,8 @@ class Discoverer {
       if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.namePattern.test(key)) continue;
       hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
-    if (isModelCall(name, receiver) || (name === 'query' && /claude/.test(module.imports.get('query')?.module ?? ''))) {
+    // A tool's `invoke` takes arguments, not a prompt; a model's or an agent's takes prompt text.
+    if (!/tool/i.test(receiver) && (isModelCall(name, receiver) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc)))) {
       const first = allPositional[0];
       if (first && first.k !== 'list' && first.k !== 'dict') add('message', 'model call', '…', first, false);
       for (const key of MODEL_PROMPT_KEYS) {
@@ -422,7 +425,10 @@ class Discoverer {
     for (const place of places) {
       if (place.expr.k === 'str' || place.expr.k === 'concat' || place.expr.k === 'list' || place.expr.k === 'dict') continue;
       const placeText = this.resolver.text(place.loc.file).slice(place.expr.start, place.expr.end);
-      if (isHistory(placeText)) continue;
+      if (isHistory(placeText) || STRUCTURED.test(placeText.trim())) continue;
+      // A dict or list handed to an agent (its state, its inputs) is not text spliced into a prompt.
+      this.resolver.begin();
+      if (this.resolver.values(place.expr, place.loc, []).some((v) => v.expr.k === 'dict' || v.expr.k === 'list')) continue;
       const candidate: Candidate = { kind: 'value', file: place.loc.file, start: place.expr.start, end: place.expr.end, expr: place.expr, loc: place.loc, frames: place === places[0] && callers.length === 0 ? hit.frames : [], text: placeText };
       const found = this.delegation(pseudo, candidate);
       if (found) this.result.delegations.push(found);
@@ -533,17 +539,23 @@ class Discoverer {
   }
 }
 
+/** One prompt reached two ways: a sink decides its role over a name (a constant named `*_instructions` sent as a user message is message text). */
 function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
   const preferred = a.byName && !b.byName ? b : a;
+  const deciding = [a, b].filter((p) => !p.byName);
+  const roles = (deciding.length > 0 ? deciding : [a, b]).map((p) => p.role);
   return {
     ...preferred,
-    role: a.role === 'system' || b.role === 'system' ? 'system' : 'message',
+    role: roles.includes('system') ? 'system' : 'message',
     hardened: a.hardened || b.hardened,
     byName: a.byName && b.byName,
     candidates: [...a.candidates, ...b.candidates],
     pieces: a.pieces.length >= b.pieces.length ? a.pieces : b.pieces,
   };
 }
+
+/** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
+const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;
 
 /** A conversation passed on as a whole (a message list, not text spliced into a prompt). */
 function isHistory(text: string): boolean {

@@ -12,13 +12,19 @@ export type Expr =
   | { k: 'attr'; start: number; end: number; obj: Expr; name: string }
   | { k: 'index'; start: number; end: number; obj: Expr; index: Expr }
   | { k: 'call'; start: number; end: number; callee: Expr; args: Arg[]; isNew: boolean }
-  | { k: 'list'; start: number; end: number; items: Expr[]; tuple: boolean }
+  | { k: 'list'; start: number; end: number; items: Expr[]; tuple: boolean; bindings?: Comprehension[] }
   | { k: 'dict'; start: number; end: number; entries: Entry[] }
   | { k: 'cond'; start: number; end: number; options: Expr[] }
   | { k: 'func'; start: number; end: number; fn: FuncNode }
   | { k: 'format'; start: number; end: number; template: Expr; args: Arg[] }
   | { k: 'elem'; start: number; end: number; of: Expr }
   | { k: 'other'; start: number; end: number; parts: Expr[] };
+
+/** The `for names in iterable` clauses of a comprehension: the names stand for elements of the iterable. */
+export interface Comprehension {
+  names: { id: string; start: number }[];
+  iter: Expr;
+}
 
 /** A call argument: positional, keyword (`name=`), or spread (`*x`, `**x`, `...x`). */
 export interface Arg {
@@ -661,10 +667,13 @@ export class ExprParser {
       }
       items.push(this.expression());
       if (this.py && this.is('for')) {
-        // A comprehension: the element expression stands for every item.
+        // A comprehension: the element expression stands for every item; its loop names are bound to the iterable.
         const element = items.pop()!;
         items.push({ k: 'elem', start: element.start, end: element.end, of: element });
-        break;
+        const bindings = this.comprehension(end);
+        this.nest--;
+        this.pos = this.after(open);
+        return { k: 'list', start, end: this.endOf(this.pos), items, tuple: false, bindings };
       }
       if (this.pos === before) this.pos++;
       if (this.pos < end && !this.is(',')) this.skipToBoundary();
@@ -672,6 +681,32 @@ export class ExprParser {
     this.nest--;
     this.pos = this.after(open);
     return { k: 'list', start, end: this.endOf(this.pos), items, tuple: false };
+  }
+
+  /** The `for x in xs` clauses from `pos` up to `end` (filters skipped). */
+  private comprehension(end: number): Comprehension[] {
+    const out: Comprehension[] = [];
+    while (this.pos < end && (this.is('for') || this.is('async'))) {
+      if (this.is('async')) this.pos++;
+      this.pos++;
+      const names: { id: string; start: number }[] = [];
+      while (this.pos < end && !this.is('in')) {
+        const t = this.tokens[this.pos];
+        if (t.type === 'name') names.push({ id: t.value, start: t.start });
+        this.pos++;
+      }
+      if (!this.is('in')) break;
+      this.pos++;
+      const iter = this.pyOr();
+      out.push({ names, iter });
+      while (this.pos < end && !this.is('for')) {
+        const before = this.pos;
+        this.skipToBoundary();
+        if (this.is(',') || this.pos === before) this.pos++;
+        if (this.tokens[this.pos]?.type === 'punct' && /^[)\]}]$/.test(this.val()!)) break;
+      }
+    }
+    return out;
   }
 
   private dictLiteral(): Expr {
