@@ -6,7 +6,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
 import { delegatedByName, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { isAgentMethod, isModelCall, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
+import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 
 /** A prompt found in code: the literals it is made of, and where it meets its sink. */
@@ -121,6 +121,8 @@ class Discoverer {
   private readonly namePattern: RegExp;
   readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], reads: [], failed: new Map(), stateKeys: new Map() };
   private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
+  /** Option objects of speech, image and other non-agent calls (their `instructions` are no prompt). */
+  private readonly notAgentConfigs = new Set<Expr>();
 
   constructor(
     readonly project: ProjectModel,
@@ -163,7 +165,9 @@ class Discoverer {
         this.result.failed.set(group[0].loc.file, (error as Error).message);
       }
     }
-    this.result.prompts = [...byPrimary.values()];
+    // A constant found by its name that is spliced into a prompt found at a sink is part of that prompt, not another one.
+    const parts = new Set([...byPrimary.values()].filter((p) => !p.byName).flatMap((p) => p.pieces.map((piece) => `${piece.file}:${piece.literal.start}`)));
+    this.result.prompts = [...byPrimary.values()].filter((p) => !p.byName || !parts.has(`${p.primary.file}:${p.primary.literal.start}`));
     const seen = new Set<string>();
     for (const prompt of this.result.prompts) {
       for (const candidate of prompt.candidates) {
@@ -288,6 +292,7 @@ class Discoverer {
   private callHits(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary, rules: readonly SinkRule[], hits: Hit[]): void {
     const name = lastName(call.callee);
     if (!name) return;
+    if (NOT_AGENT_CALLEES.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.notAgentConfigs.add(arg.value);
     const chain = chainText(call.callee);
     const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
     const keywords = this.keywords(call, loc, module);
@@ -319,7 +324,7 @@ class Discoverer {
       add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
     }
     for (const key of SYSTEM_KEYWORDS) {
-      if (claimed.has(key)) continue;
+      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name)) continue;
       const found = keywords.get(key);
       if (!found) continue;
       // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
@@ -330,7 +335,7 @@ class Discoverer {
       hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
     // A tool's `invoke` takes arguments, not a prompt; a model's or an agent's takes prompt text.
-    if (!/tool/i.test(receiver) && (isModelCall(name, receiver) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc)))) {
+    if (!/tool/i.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
       const first = allPositional[0];
       if (first && first.k !== 'list' && first.k !== 'dict') add('message', 'model call', '…', first, false);
       for (const key of MODEL_PROMPT_KEYS) {
@@ -360,6 +365,7 @@ class Discoverer {
    * `{"system_message": ...}`): a prompt key beside another agent key, found by name (the call may be elsewhere).
    */
   private configObjectHits(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, hits: Hit[]): void {
+    if (this.notAgentConfigs.has(dict)) return;
     const keys = new Set(dict.entries.map((e) => e.key));
     if (![...keys].some((k) => k !== undefined && AGENT_CONFIG_KEYS.has(k))) return;
     for (const entry of dict.entries) {

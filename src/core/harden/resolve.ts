@@ -6,7 +6,7 @@
 import type { StringLiteral } from './lexer';
 import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
-import { AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TRANSPARENT_CALLS } from './sinks';
+import { AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
 import type { Arg, Expr, Param } from './syntax';
 
 /** Where an expression is evaluated. */
@@ -799,13 +799,21 @@ export class Resolver {
         return arg ? this.agentOutput(arg, frame.loc, frame.outer, depth + 1) : undefined;
       }
     }
-    for (const caller of this.callersOf(file, fn)) {
+    const callers = this.callersOf(file, fn);
+    for (const caller of callers) {
       const arg = this.argumentFor(caller.args, scope.params, index, caller.method);
       if (!arg) continue;
       const why = this.agentOutput(arg, { file: caller.file, scope: caller.scope }, [], depth + 1);
       if (why) return why;
     }
+    if (callers.length === 0 && this.isTool(file, scope)) return `an argument the model chose for the tool ${scope.name === 'execute' ? '' : `${scope.name} `}(its parameter ${name})`.replace('  ', ' ');
     return depth <= 1 && delegatedByName(name) ? `named ${name}` : undefined;
+  }
+
+  /** A function the model calls as a tool: `@tool` / `@function_tool` decorated, or a tool object's `execute` (TypeScript). */
+  private isTool(file: string, scope: Scope): boolean {
+    if (scope.name === 'execute' && this.project.source(file)?.language === 'typescript') return true;
+    return scope.decorators.some((d) => TOOL_DECORATORS.test(lastName(d.k === 'call' ? d.callee : d) ?? ''));
   }
 
   private callOutput(expr: Extract<Expr, { k: 'call' }>, loc: Loc, frames: readonly Frame[], depth: number): string | undefined {
@@ -850,14 +858,14 @@ export class Resolver {
    * model (`roulette = Agent(...)` then `roulette.run_sync(...)`); a bare `query` / `run` only when imported from an
    * agent SDK.
    */
-  isModelCallExpr(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0): boolean {
+  isModelCallExpr(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0, tools = true): boolean {
     const name = lastName(expr.callee) ?? '';
     const receiver = expr.callee.k === 'attr' ? chainText(expr.callee.obj) : '';
     if ((name === 'query' || name === 'run') && receiver === '') {
       const binding = this.project.module(loc.file)?.imports.get(name);
       return binding !== undefined && (name === 'query' ? /claude/ : /^(?:@openai\/agents|agents)(?:$|[/.])/).test(binding.module);
     }
-    if (isModelCall(name, receiver)) return true;
+    if (isModelCall(name, receiver, tools)) return true;
     if (expr.callee.k !== 'attr' || name.startsWith('_')) return false;
     const agentMethod = isAgentMethod(name);
     // The receiver is constructed as an agent or a model: one of their run methods, or any method of a class

@@ -128,6 +128,8 @@ export const SINK_RULES: readonly SinkRule[] = [
 export interface ModelCall {
   /** The callee's last name. */
   callee: RegExp;
+  /** A tool that brings outside content in: its result is untrusted, but what it is given is not a prompt. */
+  tool?: boolean;
   /** Words one of which the receiver chain must contain (`agent.run`, not `subprocess.run`); undefined: any receiver. */
   receiver?: RegExp;
 }
@@ -144,14 +146,20 @@ export const MODEL_CALLS: readonly ModelCall[] = [
   { callee: /^(?:\w+_)?(?:chat_)?completions?$|^(?:create|get|make|call|run|send|ask|query|invoke|fetch)_\w*?(?:completion|llm|model|gpt|chat|claude|gemini|openai|anthropic)(?:_response|_reply|_answer)?$|^(?:call|ask|query|prompt)(?:Llm|LLM|Model|Gpt|GPT|Claude|Gemini|OpenAI)$/ },
   { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|query|aquery|stream_chat|astream_chat|execute|step|send_message)$/, receiver: AGENTISH },
   // Tools that bring outside content in (web search, fetch, retrieval): what they return is as untrusted as a peer's reply.
-  { callee: /^(?:search|asearch|search_async|results|fetch|afetch|scrape|crawl|browse|extract|get_relevant_documents|aget_relevant_documents|similarity_search|asimilarity_search|retrieve|aretrieve)$/, receiver: TOOLISH },
+  { callee: /^(?:search|asearch|search_async|results|fetch|afetch|scrape|crawl|browse|extract|get_relevant_documents|aget_relevant_documents|similarity_search|asimilarity_search|retrieve|aretrieve)$/, receiver: TOOLISH, tool: true },
 ];
 
 /** Module names whose bare `query` function is the Claude Agent SDK's (an agent run). */
 export const CLAUDE_SDK_MODULES = /^(?:claude_agent_sdk|claude_code_sdk|@anthropic-ai\/claude-agent-sdk|@anthropic-ai\/claude-code)$/;
 
 /** Calls whose value is their first argument (or receiver), for resolution: `dedent(...)`, `.strip()`, `String.raw`. */
-export const TRANSPARENT_CALLS = /^(?:dedent|cleandoc|indent|outdent|stripIndent|stripIndents|oneLine|oneLineTrim|stripMargin|str|String|strip|lstrip|rstrip|trim|trimStart|trimEnd|trimEnd|replace|replaceAll|format_map|lower|upper|raw|from_template|fromTemplate|PromptTemplate|SystemMessagePromptTemplate|ChatPromptTemplate|Template|prompt_with_handoff_instructions|textwrap|encode|decode|toString|removeprefix|removesuffix|expandtabs|substitute|safe_substitute|render|partial)$/;
+export const TRANSPARENT_CALLS = /^(?:repeat|padEnd|padStart|slice|substring|substr|normalize|toLowerCase|toUpperCase|capitalize|title|dedent|cleandoc|indent|outdent|stripIndent|stripIndents|oneLine|oneLineTrim|stripMargin|str|String|strip|lstrip|rstrip|trim|trimStart|trimEnd|trimEnd|replace|replaceAll|format_map|lower|upper|raw|from_template|fromTemplate|PromptTemplate|SystemMessagePromptTemplate|ChatPromptTemplate|Template|prompt_with_handoff_instructions|textwrap|encode|decode|toString|removeprefix|removesuffix|expandtabs|substitute|safe_substitute|render|partial)$/;
+
+/** Callees whose `instructions` are not an agent's prompt: speech, image, audio and embedding generation. */
+export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|voice/i;
+
+/** Decorators that make a function a tool the model calls (its parameters are the model's choice). */
+export const TOOL_DECORATORS = /^(?:tool|function_tool|tool_plain|kernel_function|mcp_tool)$/;
 
 /** Functions that prove a prompt hardened (the runtime API). */
 export const HARDENING_CALLS = /^(?:withImmunityWarning|with_immunity_warning)$/;
@@ -179,9 +187,9 @@ export const CONTENT_WORDS = new Set([
   'docs', 'documents', 'context', 'data', 'observation',
 ]);
 
-/** True when a callee matches a model/agent call, given its last name and receiver chain. */
-export function isModelCall(name: string, receiver: string): boolean {
-  return MODEL_CALLS.some((rule) => rule.callee.test(name) && (!rule.receiver || rule.receiver.test(receiver)));
+/** True when a callee matches a model/agent call (or, with `tools`, a tool bringing content in), given its last name and receiver chain. */
+export function isModelCall(name: string, receiver: string, tools = true): boolean {
+  return MODEL_CALLS.some((rule) => (tools || !rule.tool) && rule.callee.test(name) && (!rule.receiver || rule.receiver.test(receiver)));
 }
 
 /** True when a method name is a model/agent call on a receiver that is an agent or a model (whatever it is named). */

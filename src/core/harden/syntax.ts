@@ -337,7 +337,7 @@ export class ExprParser {
     return { k: 'func', start, end: body.end, fn: { params, body: { expr: body } } };
   }
 
-  private skipNewlinesAlways(): void {
+  skipNewlinesAlways(): void {
     while (this.tokens[this.pos]?.type === 'newline') this.pos++;
   }
 
@@ -551,7 +551,8 @@ export class ExprParser {
 
   /** A primary expression: literal, name, bracketed expression, list, dict/object, `new`, function expression. */
   primary(): Expr {
-    this.skipNewlines();
+    // An operand is never empty: a line break before it (`x =\n  'text'`) is insignificant.
+    this.skipNewlinesAlways();
     const t = this.tokens[this.pos];
     if (!t) return { k: 'other', start: this.startOf(this.pos), end: this.startOf(this.pos), parts: [] };
     if (t.type === 'string') return this.strings();
@@ -778,7 +779,10 @@ export class ExprParser {
     if (this.is('?')) this.pos++;
     if (this.is(':')) {
       this.pos++;
-      entries.push({ key, keyStart, value: this.expression() });
+      const value = this.expression();
+      // A function written as a property is named by it (`execute: async (args) => ...`).
+      if (value.k === 'func' && key !== undefined) value.fn.name ??= key;
+      entries.push({ key, keyStart, value });
       return;
     }
     if (this.is('(') || this.is('<')) {
