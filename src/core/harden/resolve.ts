@@ -106,6 +106,8 @@ export function nameWords(expression: string): string[] {
 export function delegatedByName(expression: string): boolean {
   if (BOUNDARY_CALLS.test(expression.replace(/\s*\(.*$/s, '').replace(/^.*\./, ''))) return false;
   const words = nameWords(expression);
+  // Content a name says a person wrote (`human_feedback`, `user_answer`) is not another agent's.
+  if (words.some((w) => w === 'human' || w === 'user' || w === 'customer')) return false;
   return words.some((word, i) => DELEGATION_WORDS.has(word) || (i > 0 && SOURCE_WORDS.has(words[i - 1]) && CONTENT_WORDS.has(word) && words[i - 1] !== word));
 }
 
@@ -607,7 +609,9 @@ export class Resolver {
     acc.candidates.push(...sub.candidates);
     acc.refs.push(...sub.refs);
     acc.wrapped ||= sub.wrapped;
-    acc.candidates.push({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: exprText });
+    // A hole that is text written here (a constant, a template) is checked through its own interpolations instead.
+    const written = sub.pieces.some((p) => /\p{L}{2}/u.test(this.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd)));
+    if (!written) acc.candidates.push({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: exprText });
   }
 
   /** `template.format(...)`, `template % args`: the template's pieces, and each placeholder bound to its argument. */
@@ -686,7 +690,7 @@ export class Resolver {
    */
   agentOutput(expr: Expr, loc: Loc, frames: readonly Frame[], depth = 0): string | undefined {
     if (depth > MAX_DEPTH) return undefined;
-    if (frames.length > 0 || expr.k === 'str' || depth <= 1) return this.spent() ? undefined : this.agentOutputOf(expr, loc, frames, depth);
+    if (frames.length > 0 || depth <= 1) return this.spent() ? undefined : this.agentOutputOf(expr, loc, frames, depth);
     let perExpr = this.outputMemo.get(expr);
     if (!perExpr) {
       perExpr = new Map();
@@ -771,7 +775,6 @@ export class Resolver {
       case 'elem':
       case 'format':
         for (const child of expr.k === 'concat' ? expr.parts : expr.k === 'cond' ? expr.options : expr.k === 'list' ? expr.items : expr.k === 'other' ? expr.parts : expr.k === 'elem' ? [expr.of] : expr.args.map((a) => a.value)) {
-          if (child.k === 'str') continue;
           const why = this.agentOutput(child, loc, frames, depth + 1);
           if (why) return why;
         }
@@ -779,6 +782,13 @@ export class Resolver {
       case 'dict':
         for (const entry of expr.entries) {
           const why = this.agentOutput(entry.value, loc, frames, depth + 1);
+          if (why) return why;
+        }
+        return undefined;
+      case 'str':
+        // Text built with another agent's output carries it (`"\n".join(f"{s}" for s in sections)`).
+        for (const { expr: hole } of expr.holes) {
+          const why = this.agentOutput(hole, loc, frames, depth + 1);
           if (why) return why;
         }
         return undefined;
@@ -806,7 +816,8 @@ export class Resolver {
       const why = this.agentOutput(arg, { file: caller.file, scope: caller.scope }, [], depth + 1);
       if (why) return why;
     }
-    if (callers.length === 0 && this.isTool(file, scope)) return `an argument the model chose for the tool ${scope.name === 'execute' ? '' : `${scope.name} `}(its parameter ${name})`.replace('  ', ' ');
+    // A tool's framework context (`ctx: RunContext`, `tool_context`) is not the model's choice; its other parameters are.
+    if (callers.length === 0 && this.isTool(file, scope) && !/^(?:ctx|context|run_context|wrapper|self|cls|tool_context|callback_context|config|deps|runtime)$/.test(name)) return `an argument the model chose for the tool ${scope.name === 'execute' ? '' : `${scope.name} `}(its parameter ${name})`.replace('  ', ' ');
     return depth <= 1 && delegatedByName(name) ? `named ${name}` : undefined;
   }
 
@@ -927,11 +938,18 @@ export class Resolver {
         if (graphs.has(path) || scope.params.some((p) => /state$/i.test(p.name))) nodes.push({ path, scope });
       }
     }
+    // A node's state update: a returned dict, `Command(update={...})`, and the payloads of `Send(node, {...})`.
     const updates = (scope: Scope) =>
       scope.returns.flatMap((returned) => {
-        // A node returns its state update: a dict, or `Command(update={...})`.
-        const r = returned.k === 'call' && lastName(returned.callee) === 'Command' ? returned.args.find((a) => a.name === 'update')?.value : returned;
-        return r?.k === 'dict' ? [r] : [];
+        const found: Extract<Expr, { k: 'dict' }>[] = [];
+        if (returned.k === 'dict') found.push(returned);
+        walk(returned, (e) => {
+          if (e.k !== 'call') return;
+          const name = lastName(e.callee);
+          const payload = name === 'Command' ? e.args.find((a) => a.name === 'update')?.value : name === 'Send' ? e.args[1]?.value : undefined;
+          if (payload?.k === 'dict') found.push(payload);
+        });
+        return found;
       });
     for (const { scope } of nodes) for (const r of updates(scope)) for (const entry of r.entries) if (entry.key !== undefined) this.namedKeys.add(entry.key);
     for (let pass = 0, added = true; added && pass < STATE_PASSES; pass++) {
