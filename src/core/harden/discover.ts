@@ -74,17 +74,18 @@ interface Hit {
 }
 
 /**
- * Identifiers without which a file has no sink (a file without any is scanned only when another file needs it):
- * prompt keywords and the callees of the sink table, and the model and agent calls.
+ * Identifiers that make a file worth scanning for sinks (a file without any is scanned only when another file needs
+ * it): prompt keywords and the callees of the sink table. Common method names of model calls (`run`, `invoke`,
+ * `chat`...) count only beside the name of an AI library the file imports.
  */
 const SINK_WORDS = [
   ...SYSTEM_KEYWORDS, 'system', 'prompt', 'backstory', 'goal', 'SystemMessage', 'HumanMessage', 'UserMessage', 'TextMessage', 'SystemMessagePromptTemplate',
-  'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent',
-  'generateText', 'streamText', 'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'responses', 'model_client', 'run', 'arun',
-  'run_sync', 'run_streamed', 'run_stream', 'run_async', 'get_response', 'on_messages', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict',
-  'update_system_message', 'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'send_message',
+  'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent', 'generateText', 'streamText',
+  'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'model_client', 'run_sync', 'run_streamed', 'update_system_message',
+  'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner',
 ];
-
+const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages'];
+const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|ai|sdk)$/;
 /** A role name written as a string (`"system"`, `'user'`): the files with role dicts and message tuples. */
 const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
 
@@ -144,6 +145,8 @@ class Discoverer {
     const hits: Hit[] = [];
     const candidates = this.filesWithPromptNames();
     for (const word of SINK_WORDS) for (const file of this.project.filesContaining(word)) candidates.add(file);
+    const aiFiles = this.project.filesWithWordMatching(AI_LIBRARIES);
+    for (const word of CALL_WORDS) for (const file of this.project.filesContaining(word)) if (aiFiles.has(file)) candidates.add(file);
     for (const file of files) {
       if (!candidates.has(file) && !ROLE_LITERAL.test(this.project.source(file)?.text ?? '')) continue;
       try {
@@ -526,8 +529,7 @@ class Discoverer {
     if (candidate.kind === 'placeholder' && !candidate.expr) {
       const writer = this.resolver.stateKeys().get(candidate.name!);
       why = writer ? `state key "${candidate.name}" ${writer}` : delegatedByName(candidate.name!) ? `named ${candidate.name}` : undefined;
-    } else if (delegatedByName(candidate.text)) why = `named ${candidate.text}`;
-    else if (candidate.expr) {
+    } else if (candidate.expr) {
       this.resolver.begin();
       why = this.resolver.agentOutput(candidate.expr, candidate.loc, candidate.frames);
       if (why && candidate.kind === 'placeholder') why = `filled with \`${this.resolver.text(candidate.loc.file).slice(candidate.expr.start, candidate.expr.end)}\`, ${why}`;

@@ -731,14 +731,18 @@ export class Resolver {
             }
             if (frames.length > 0) this.taintMemo.delete(key);
           }
-          return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
+          // A name holding text written here (a constant) is that text, whatever it is called.
+          const written = found.defs.every((d) => d.value.k === 'str' || d.value.k === 'concat' || d.value.k === 'format');
+          return depth <= 1 && !written && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
         }
         if (found.kind === 'param') return this.paramOutput(loc.file, found.scope, found.index, expr.id, frames, depth);
         if (found.kind === 'import') {
-          for (const v of this.importValues(loc.file, found.module, found.name, depth)) {
+          const imported = this.importValues(loc.file, found.module, found.name, depth);
+          for (const v of imported) {
             const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
             if (why) return why;
           }
+          if (imported.length > 0 && imported.every((v) => v.expr.k === 'str' || v.expr.k === 'concat' || v.expr.k === 'format')) return undefined;
         }
         return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
       }

@@ -62,8 +62,8 @@ export interface FuncNode {
 
 const MAX_DEPTH = 120;
 const PY_STOP_NAMES = new Set(['for', 'if', 'else', 'in', 'is', 'and', 'or', 'not', 'as', 'from', 'import', 'lambda', 'async', 'yield', 'return', 'with']);
-const TS_BINARY = new Set(['===', '!==', '==', '!=', '<', '>', '<=', '>=', '-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>', 'instanceof', 'in']);
-const PY_BINARY = new Set(['==', '!=', '<', '>', '<=', '>=', '-', '*', '/', '//', '**', '&', '|', '^', '<<', '>>', '@', 'in', 'is', 'not']);
+const TS_BINARY = new Set(['===', '!==', '==', '!=', '<', '>', '<=', '>=', '-', '&', '|', '^', '<<', '>>', '>>>', 'instanceof', 'in']);
+const PY_BINARY = new Set(['==', '!=', '<', '>', '<=', '>=', '-', '&', '|', '^', '<<', '>>', 'in', 'is', 'not']);
 const TS_UNARY = new Set(['!', '-', '+', '~', 'typeof', 'void', 'delete', 'await', '++', '--']);
 const CONTINUES_LINE = new Set(['.', '?.', '+', '-', '*', '/', '%', '**', '&&', '||', '??', '?', ':', '=>', '==', '===', '!=', '!==', '<', '>', '<=', '>=', '&', '|', '^', ',', ')', ']', '}', 'as', 'satisfies', 'instanceof', 'in']);
 
@@ -242,30 +242,44 @@ export class ExprParser {
     return this.pyBinary();
   }
 
+  /** `*`, `/`, `//`, `@`, `%` (a string `%` is formatting): tighter than `+`. */
+  private pyMultiplicative(): Expr {
+    const start = this.startOf(this.pos);
+    let left = this.pyUnary();
+    for (;;) {
+      const v = this.val();
+      if (v === '%' && (left.k === 'str' || left.k === 'concat')) {
+        this.pos++;
+        const right = this.pyUnary();
+        const args = right.k === 'list' && right.tuple ? right.items.map((value) => ({ value })) : right.k === 'dict' ? right.entries.map((e) => ({ name: e.key, value: e.value })) : [{ value: right }];
+        left = { k: 'format', start, end: right.end, template: left, args };
+      } else if (v === '*' || v === '/' || v === '//' || v === '@' || v === '%') {
+        this.pos++;
+        const right = this.pyUnary();
+        left = { k: 'other', start, end: right.end, parts: [left, right] };
+      } else return left;
+    }
+  }
+
   private pyBinary(): Expr {
     const start = this.startOf(this.pos);
-    const first = this.pyUnary();
+    const first = this.pyMultiplicative();
     let left = first;
     const parts: Expr[] = [];
     for (;;) {
       const v = this.val();
       if (v === '+') {
         this.pos++;
-        const right = this.pyUnary();
+        const right = this.pyMultiplicative();
         const prior = left.k === 'concat' ? left.parts : [left];
         left = { k: 'concat', start, end: right.end, parts: [...prior, right] };
-      } else if (v === '%' && (left.k === 'str' || left.k === 'concat')) {
-        this.pos++;
-        const right = this.pyUnary();
-        const args = right.k === 'list' && right.tuple ? right.items.map((value) => ({ value })) : right.k === 'dict' ? right.entries.map((e) => ({ name: e.key, value: e.value })) : [{ value: right }];
-        left = { k: 'format', start, end: right.end, template: left, args };
       } else if (v !== undefined && PY_BINARY.has(v) && this.tokens[this.pos]?.type !== 'string') {
         if (v === 'not' && !this.is('in', this.pos + 1)) break;
         if (v === 'is' && this.is('not', this.pos + 1)) this.pos++;
         if (v === 'not') this.pos++;
         this.pos++;
         parts.push(left);
-        left = this.pyUnary();
+        left = this.pyMultiplicative();
       } else break;
     }
     if (parts.length === 0) return left;
@@ -388,9 +402,25 @@ export class ExprParser {
     return i;
   }
 
-  private tsBinary(): Expr {
+  /** `*`, `/`, `%`, `**`: tighter than `+`. */
+  private tsMultiplicative(): Expr {
     const start = this.startOf(this.pos);
     let left = this.tsUnary();
+    for (;;) {
+      this.skipNewlines();
+      const v = this.val();
+      if ((v === '*' || v === '/' || v === '%' || v === '**') && this.tokens[this.pos]?.type === 'punct') {
+        this.pos++;
+        this.skipNewlinesAlways();
+        const right = this.tsUnary();
+        left = { k: 'other', start, end: right.end, parts: [left, right] };
+      } else return left;
+    }
+  }
+
+  private tsBinary(): Expr {
+    const start = this.startOf(this.pos);
+    let left = this.tsMultiplicative();
     const parts: Expr[] = [];
     let options: Expr[] | undefined;
     for (;;) {
@@ -399,7 +429,7 @@ export class ExprParser {
       if (v === '+') {
         this.pos++;
         this.skipNewlinesAlways();
-        const right = this.tsUnary();
+        const right = this.tsMultiplicative();
         const prior = left.k === 'concat' ? left.parts : [left];
         left = { k: 'concat', start, end: right.end, parts: [...prior, right] };
       } else if (v === '||' || v === '??' || v === '&&') {
@@ -407,7 +437,7 @@ export class ExprParser {
         this.skipNewlinesAlways();
         options ??= [];
         options.push(left);
-        left = this.tsUnary();
+        left = this.tsMultiplicative();
       } else if (v === 'as' || v === 'satisfies') {
         this.pos = this.skipType(this.pos + 1, true);
       } else if (v === '!' && this.tokens[this.pos - 1]?.end === this.tokens[this.pos]?.start) {
@@ -416,11 +446,11 @@ export class ExprParser {
         this.pos++;
         this.skipNewlinesAlways();
         parts.push(left);
-        left = this.tsUnary();
+        left = this.tsMultiplicative();
       } else if (v === 'instanceof' || v === 'in') {
         this.pos++;
         parts.push(left);
-        left = this.tsUnary();
+        left = this.tsMultiplicative();
       } else break;
     }
     if (options) {
