@@ -1,4 +1,4 @@
-// Builds the bundles: the extension (activation, and the trace and LLM features it loads on first use), CLI, library
+// Builds the bundles: the extension (activation, and the trace, LLM and live features it loads on first use), CLI, library
 // API, webview and analysis worker, plus the integration tests. `--production` (vscode:prepublish, before vsce
 // packages) minifies without source maps and leaves the tests out; the webview is always minified, since HTML reports
 // inline it.
@@ -16,6 +16,8 @@ const shipped = [
   { entryPoints: ['src/extension/analyze/feature.ts'], outfile: 'dist/trace.js', ...extension },
   // Loaded on the first Analyze Trace with LLM: the OpenAI SDK and the LLM judge and filter.
   { entryPoints: ['src/extension/llm/feature.ts'], outfile: 'dist/llm.js', ...extension },
+  // Loaded on the first Watch Live Runs: the OTLP receiver (protobufjs), its client, the online guard, the graph panel.
+  { entryPoints: ['src/extension/live/feature.ts'], outfile: 'dist/live.js', ...extension },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/lib.ts'], outfile: 'dist/lib.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', minify: true },

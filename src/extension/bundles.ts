@@ -1,7 +1,9 @@
 // The feature bundles loaded on first use, not at activation (esbuild.js builds each as dist/<name>.js): the trace
-// feature (guard, graphology, importers, graph panel) and the LLM upgrade (the OpenAI SDK).
+// feature (guard, graphology, importers, graph panel), the LLM upgrade (the OpenAI SDK) and Watch Live Runs (the
+// receiver, protobufjs, the guard and the graph panel).
 import * as path from 'node:path';
 import type { createTraceFeature } from './analyze/feature';
+import type { createLiveFeature } from './live/feature';
 import type { analyzeWithLlm } from './llm/feature';
 import type { BaseServices } from './services';
 
@@ -9,6 +11,7 @@ import type { BaseServices } from './services';
 interface Bundles {
   trace: { createTraceFeature: typeof createTraceFeature };
   llm: { analyzeWithLlm: typeof analyzeWithLlm };
+  live: { createLiveFeature: typeof createLiveFeature };
 }
 
 /** Loads a feature bundle (Node caches it: the second call returns the same module). */

@@ -15,12 +15,19 @@ export const enum CommandId {
   AnalyzeTraceWithLlm = 'agentImmune.analyzeTraceWithLlm',
   SetLlmApiKey = 'agentImmune.setLlmApiKey',
   ClearLlmApiKey = 'agentImmune.clearLlmApiKey',
+  WatchLiveRuns = 'agentImmune.watchLiveRuns',
+  StopWatchingLiveRuns = 'agentImmune.stopWatchingLiveRuns',
+  OpenLiveRun = 'agentImmune.openLiveRun',
 }
 
-/** Webview panel view types. */
+/** Webview panel view types and tree views. */
 export const enum ViewId {
   GraphPanel = 'agentImmune.graphView',
+  LiveRuns = 'agentImmune.liveRuns',
 }
+
+/** Context key (when clauses): Watch Live Runs is receiving or connected. */
+export const LIVE_WATCHING_CONTEXT = 'agentImmune.liveWatching';
 
 /** The section every setting is under. */
 export const SETTINGS_SECTION = 'agentImmune';
@@ -45,6 +52,9 @@ export type SettingValues = {
   'llm.model': string;
   'llm.judgeSamples': number;
   'llm.maxCalls': number;
+  'live.host': string;
+  'live.port': number;
+  'live.connectUrl': string;
 } & { [C in HardenCode as `harden.severity.${CamelCase<C>}`]: Severity };
 
 /** A setting id, relative to the section. */
@@ -57,6 +67,9 @@ export function severitySetting<C extends HardenCode>(code: C): `harden.severity
 
 /** SecretStorage key of the LLM API key. */
 export const API_KEY_SECRET = 'agentImmune.llm.apiKey';
+
+/** SecretStorage key of the bearer token of the receiver in agentImmune.live.connectUrl. */
+export const LIVE_TOKEN_SECRET = 'agentImmune.live.token';
 
 /** Tool name written in audit records from the editor (docs/lockfile.md, actor). */
 export const EXTENSION_ACTOR = 'agent-immune-vscode';

@@ -69,9 +69,11 @@ export class LiveClient {
     return { analysis: analysis as unknown as Analysis, recording: await this.get(`${path}/trace`, signal) };
   }
 
-  /** Reads the event stream (GET /v1/events, NDJSON) until it ends or `signal` aborts; malformed lines are skipped. */
-  async events(onEvent: (event: WireEvent) => void, signal: AbortSignal): Promise<void> {
+  /** Reads the event stream (GET /v1/events, NDJSON) until it ends or `signal` aborts; malformed lines are skipped.
+   * `onOpen` is called once the receiver accepted the stream (what happened before is for GET /v1/runs to say). */
+  async events(onEvent: (event: WireEvent) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
     const res = await this.open('/v1/events', signal);
+    onOpen?.();
     let pending = '';
     let skipping = false;
     await new Promise<void>((resolve, reject) => {

@@ -321,13 +321,13 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
-/** A run's records as agent-trace/v1 JSON Lines. */
-function recordingText(records: { record: Record<string, unknown> }[]): string {
+/** A run's records as agent-trace/v1 JSON Lines (what GET /v1/runs/{id}/trace answers and closed runs are written as). */
+export function recordingText(records: { record: Record<string, unknown> }[]): string {
   return records.map(({ record }) => JSON.stringify(record)).join('\n') + '\n';
 }
 
 /** A file name for a run id: letters, digits, '.', '_' and '-' only, short enough for any file system. */
-function safeName(id: string): string {
+export function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'run';
 }
 
