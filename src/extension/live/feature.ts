@@ -265,8 +265,10 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       return picked === watchIt ? connect(url) : undefined;
     }
     const settings = 'Open Settings';
-    const picked = await showError(`cannot listen on ${host}:${port} (${code}): another program uses it. Set agentImmune.live.port (0 picks a free port${port === DEFAULT_PORT ? '; 4318 is also the OpenTelemetry Collector\'s port' : ''}).`, settings);
-    if (picked === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentImmune.live');
+    output.error(`Watch Live Runs: cannot listen on ${host}:${port} (${code})`);
+    void showError(`cannot listen on ${host}:${port} (${code}): another program uses it. Set agentImmune.live.port (0 picks a free port${port === DEFAULT_PORT ? '; 4318 is also the OpenTelemetry Collector\'s port' : ''}).`, settings).then((picked) => {
+      if (picked === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentImmune.live');
+    });
     return undefined;
   }
 

@@ -19,10 +19,12 @@ export function registerLive(services: Services): void {
     view,
     vscode.commands.registerCommand(CommandId.WatchLiveRuns, async () => {
       if (!vscode.workspace.isTrusted) {
+        // The command returns at once; the notification waits for the user on its own.
         const manage = 'Manage Workspace Trust';
-        const picked = await showWarning('Watch Live Runs is off in Restricted Mode: it opens a network port and writes alerts and closed runs into this folder. Trust the folder to watch live runs.', manage);
-        if (picked === manage) await vscode.commands.executeCommand('workbench.trust.manage');
-        return;
+        void showWarning('Watch Live Runs is off in Restricted Mode: it opens a network port and writes alerts and closed runs into this folder. Trust the folder to watch live runs.', manage).then((picked) => {
+          if (picked === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+        });
+        return undefined;
       }
       return live().watch();
     }),

@@ -4,6 +4,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import { request } from 'http';
+import * as net from 'net';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -102,6 +103,19 @@ suite('Watch Live Runs', function () {
     const written = path.join(workspaceRoot().fsPath, '.agent-immune', 'live', 'star-8.jsonl');
     assert.ok(fs.existsSync(written), `${written} was written`);
     assert.deepStrictEqual(flaggedOf(await analyzeTrace(await readAnyTrace(written))), flaggedOf(expected));
+  });
+
+  test('says so when another program holds the port, and watches nothing', async () => {
+    const other = net.createServer((socket) => socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      await updateSetting('live.port', (other.address() as net.AddressInfo).port, vscode.ConfigurationTarget.Global);
+      assert.strictEqual(await vscode.commands.executeCommand(CommandId.WatchLiveRuns), undefined);
+      assert.strictEqual(await vscode.commands.executeCommand(CommandId.OpenLiveRun, 'star-8'), undefined, 'not watching');
+    } finally {
+      await updateSetting('live.port', 0, vscode.ConfigurationTarget.Global);
+      other.close();
+    }
   });
 
   test('connects to a running agent-immune serve given in agentImmune.live.connectUrl, and leaves it running', async () => {
