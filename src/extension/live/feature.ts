@@ -88,10 +88,12 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
 
   const describe = (source: LiveSource) => (source.server ? `Receiving OTLP spans at ${source.url}/v1/traces` : `Watching ${source.url}`);
 
+  /** The status bar item and the view's message: where spans go, how many runs, and what to do while there is none. */
   function showStatus(): void {
     if (!session) return;
     const { source, status } = session;
     const runs = tree.list();
+    view.message = runs.length ? `${describe(source)}.` : `${describe(source)}. No run yet: point your agents' OpenTelemetry exporter here (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) with message content capture on; each trace or conversation appears as its spans arrive.`;
     const live = runs.filter((r) => r.state === 'open').length;
     status.text = `$(broadcast) Live ${new URL(source.url).host}${runs.length ? ` · ${live}/${runs.length}` : ''}`;
     status.tooltip = `Agent Immune: ${describe(source)}. ${live} open run(s), ${runs.length} listed. Click to show the Live Runs view.`;
@@ -148,7 +150,6 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
     const refreshList = async () => {
       try {
         tree.setRuns(await source.list());
-        view.message = describe(source);
         showStatus();
       } catch (error) {
         output.warn(`Watch Live Runs: cannot list the runs of ${source.url}: ${errorMessage(error)}`);
@@ -196,7 +197,6 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
     status.show();
     session = { source, stop: new AbortController(), status };
     showStatus();
-    view.message = describe(source);
     await vscode.commands.executeCommand('setContext', LIVE_WATCHING_CONTEXT, true);
     output.info(`Watch Live Runs: ${describe(source)}`);
     void vscode.commands.executeCommand(FOCUS_VIEW);

@@ -56,8 +56,9 @@ export class LiveRunsTree implements vscode.TreeDataProvider<LiveTreeNode>, vsco
     const { run } = node;
     const flagged = run.attackers.length + run.infected.length > 0;
     const item = new vscode.TreeItem(run.id, flagged ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = `run:${run.id}`;
-    item.description = `${run.state === 'open' ? 'live' : 'closed'} · ${run.agents} agents · ${run.rounds} rounds · ${verdictText(run)}`;
+    // A new id once agents are flagged, so the row opens on them (a row's open state is kept per id).
+    item.id = `run:${run.id}${flagged ? ':flagged' : ''}`;
+    item.description = `${run.state === 'open' ? 'live' : 'closed'} · ${verdictText(run)} · ${run.agents} agents · ${run.rounds} rounds`;
     item.tooltip = [
       `Run ${run.id} (trace ${run.traceId}), ${run.state === 'open' ? 'receiving spans' : 'closed'}`,
       `${run.spans} spans, ${run.rounds} rounds decided, ${run.agents} agents, ${run.alerts} propagation alerts`,
@@ -76,12 +77,12 @@ export class LiveRunsTree implements vscode.TreeDataProvider<LiveTreeNode>, vsco
   }
 }
 
-/** What a run's row says about its verdict. */
+/** What a run's row says about its verdict, with the graph view's glyphs (▲ attackers, ◆ infected). */
 function verdictText(run: RunSummary): string {
   if (run.error) return 'cannot be analysed yet';
   if (run.rounds === 0) return 'waiting for a closed round';
-  const parts = [run.attackers.length ? `${run.attackers.length} attacker${run.attackers.length === 1 ? '' : 's'}` : '', run.infected.length ? `${run.infected.length} infected` : ''].filter(Boolean);
-  return parts.length ? parts.join(', ') : 'no attacker';
+  if (run.attackers.length + run.infected.length === 0) return 'no attacker';
+  return `▲ ${run.attackers.length} ◆ ${run.infected.length}`;
 }
 
 function categoryIcon(category: 'attacker' | 'infected'): vscode.ThemeIcon {

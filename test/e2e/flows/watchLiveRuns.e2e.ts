@@ -53,7 +53,7 @@ describe('Watch Live Runs', () => {
     const { page } = wb;
     await wb.runCommand('Agent Immune: Watch Live Runs');
     const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Live Runs' }) });
-    await waitForText(pane, /No run yet/, 60_000);
+    await waitForText(pane, new RegExp(`Receiving OTLP spans at http://127\\.0\\.0\\.1:${port}/v1/traces\\. No run yet`), 60_000);
     await waitUntil(`the receiver on port ${port}`, () => listening(port), 30_000);
 
     // The agents run: spans go out as invocations end, held before the spokes' second answers until the test has seen
@@ -71,7 +71,7 @@ describe('Watch Live Runs', () => {
       // The run appears in the view; clicking it opens its graph, marked live.
       const row = pane.locator('.monaco-list-row', { hasText: 'star-8' }).first();
       await row.waitFor({ timeout: 60_000 });
-      await waitForText(row, /live · 9 agents/, 60_000);
+      await waitForText(row, /live · .* · 9 agents · [1-9]\d* rounds/, 60_000);
       await row.click();
       const view = await wb.webview('Live run: star-8');
       await waitForText(view.locator('.toolbar .live'), /● Live/, 60_000);
@@ -85,8 +85,11 @@ describe('Watch Live Runs', () => {
       assert.strictEqual(await view.locator('.toolbar .live').getAttribute('data-follow'), 'true');
       await waitForText(view.locator('#paths'), /a0\s*→\s*◆?\s*a2/, 30_000);
       await sending;
-      await waitForText(row, /2 attackers, 3 infected/, 60_000);
+      await waitForText(row, /live · ▲ 2 ◆ 3 · 9 agents/, 60_000);
       await waitForText(view.locator('.scrubber .readout'), /Round (\d+) \/ \1$/, 60_000);
+      // The picture for the docs: the folder's file tree folded away, so the Live Runs view shows the run and its agents.
+      await page.locator('.explorer-viewlet .pane-header').first().click();
+      await waitForText(pane, /a7\s*infected/, 30_000);
       await page.waitForTimeout(500);
       const shot = await wb.screenshot('e2e-watch-live-runs-infected');
       assert.ok(shot, 'a screenshot of the live graph');
@@ -95,6 +98,7 @@ describe('Watch Live Runs', () => {
       await wb.runCommand('Agent Immune: Stop Watching Live Runs');
       await waitUntil('the port to close', async () => !(await listening(port)), 30_000);
       await waitForText(view.locator('.toolbar .live'), /Run closed/, 30_000);
+      await waitForText(pane, /Watch a multi-agent system while it runs/, 30_000);
       await waitUntil('the run written out', () => fs.existsSync(wb.file('.agent-immune/live/star-8.jsonl')), 30_000);
     } finally {
       release();
