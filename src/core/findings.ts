@@ -58,10 +58,17 @@ export function sarifRules<C extends string>(catalogue: Record<C, FindingSpec<ne
   return (Object.keys(catalogue) as C[]).map((id) => ({ id, description: catalogue[id].description, level: sarifLevel(severityOf(id)), helpUri: docsUrl(catalogue[id].docs, id) }));
 }
 
-/** "2 drift, 1 unpinned": how many findings of each code, in catalogue order (codes with none are left out). */
-export function countByCode<C extends string>(codes: readonly C[], order: readonly C[]): string {
-  return order.flatMap((code) => {
+/** How many findings of each code, in catalogue order (codes with none are left out). */
+export function tallyByCode<C extends string>(codes: readonly C[], order: readonly C[]): Partial<Record<C, number>> {
+  const tally: Partial<Record<C, number>> = {};
+  for (const code of order) {
     const n = codes.filter((c) => c === code).length;
-    return n > 0 ? [`${n} ${code}`] : [];
-  }).join(', ');
+    if (n > 0) tally[code] = n;
+  }
+  return tally;
+}
+
+/** "2 drift, 1 unpinned-skill": the tally as text. */
+export function countByCode<C extends string>(codes: readonly C[], order: readonly C[]): string {
+  return Object.entries(tallyByCode(codes, order)).map(([code, n]) => `${n} ${code}`).join(', ');
 }

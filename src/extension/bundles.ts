@@ -1,6 +1,7 @@
 // The feature bundles loaded on first use, not at activation (esbuild.js builds each as dist/<name>.js): the trace
-// feature (guard, graphology, importers, graph panel), the LLM upgrade (the OpenAI SDK) and Watch Live Runs (the
-// receiver, protobufjs, the guard and the graph panel).
+// feature (the graph panel; it loads the analysis engine, dist/engine.js: guard, graphology, importers), the LLM
+// upgrade (the OpenAI SDK) and Watch Live Runs (the receiver, protobufjs and the online guard; its graph panel loads
+// the engine too).
 import * as path from 'node:path';
 import type { createTraceFeature } from './analyze/feature';
 import type { createLiveFeature } from './live/feature';

@@ -11,6 +11,7 @@ export const enum CommandId {
   VerifySkills = 'agentImmune.verifySkills',
   ApproveSkillChange = 'agentImmune.approveSkillChange',
   ShowPinnedDiff = 'agentImmune.showPinnedDiff',
+  CreateAuditKey = 'agentImmune.createAuditKey',
   AnalyzeTrace = 'agentImmune.analyzeTrace',
   AnalyzeTraceWithLlm = 'agentImmune.analyzeTraceWithLlm',
   SetLlmApiKey = 'agentImmune.setLlmApiKey',
@@ -67,6 +68,9 @@ export function severitySetting<C extends HardenCode>(code: C): `harden.severity
 
 /** SecretStorage key of the LLM API key. */
 export const API_KEY_SECRET = 'agentImmune.llm.apiKey';
+
+/** SecretStorage key of the audit key that MACs the audit trail's records (docs/lockfile.md). */
+export const AUDIT_KEY_SECRET = 'agentImmune.integrity.auditKey';
 
 /** SecretStorage key of the bearer token of the receiver in agentImmune.live.connectUrl. */
 export const LIVE_TOKEN_SECRET = 'agentImmune.live.token';

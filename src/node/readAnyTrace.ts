@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { InputError, jsonErrorText } from '../core/errors';
 import { DETECT_HEAD_BYTES, detectFormat, unknownFormatError, type Detected } from '../core/importers/detect';
-import { FORMATS, episodeToTrace, guessLayout, selectEpisode, type Episode, type ImportFormat, type Layout } from '../core/importers';
+import { FORMATS, episodeToTrace, guessLayout, selectEpisode, type Episode, type ForeignFormat, type ImportFormat, type Layout } from '../core/importers';
 import { JsonSplitter, MAX_JSON_DEPTH } from '../core/importers/jsonStream';
 import type { Trace, TraceWarning } from '../core/trace/types';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
@@ -65,7 +65,7 @@ export async function detectFileFormat(file: string, from?: ImportFormat): Promi
 /** Streams a foreign-format file through its importer and returns every episode it holds. */
 export async function readEpisodes(
   file: string,
-  format: Exclude<ImportFormat, 'agent-trace'>,
+  format: ForeignFormat,
   layout: Layout,
   { maxLineBytes = DEFAULT_MAX_LINE_BYTES, lenient = false }: { maxLineBytes?: number; lenient?: boolean } = {},
 ): Promise<Episode[]> {

@@ -40,7 +40,10 @@ export function anyValue(value: unknown): unknown {
   if ('doubleValue' in v) return Number(v.doubleValue);
   if ('boolValue' in v) return v.boolValue;
   if ('bytesValue' in v) return v.bytesValue;
-  if ('arrayValue' in v) return ((asObject(v.arrayValue)?.values as unknown[]) ?? []).map(anyValue);
+  if ('arrayValue' in v) {
+    const values = asObject(v.arrayValue)?.values;
+    return Array.isArray(values) ? values.map(anyValue) : [];
+  }
   if ('kvlistValue' in v) return Object.fromEntries(attributeEntries(asObject(v.kvlistValue)?.values));
   return undefined;
 }
@@ -156,7 +159,6 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
 
 /** OTLP importer: collects compact spans, then builds one episode per conversation. */
 class OtlpImporter implements Importer {
-  readonly format = 'otlp' as const;
   private readonly spans: SpanInfo[] = [];
   private seq = 0;
   private values = 0;
@@ -170,12 +172,19 @@ class OtlpImporter implements Importer {
     if (Array.isArray(o.resourceSpans)) {
       for (const rs of o.resourceSpans) {
         const r = asObject(rs);
-        for (const ss of (r?.scopeSpans ?? r?.instrumentationLibrarySpans ?? []) as unknown[]) {
-          for (const span of (asObject(ss)?.spans ?? []) as unknown[]) this.addSpan(span, line);
+        for (const ss of this.list(r?.scopeSpans ?? r?.instrumentationLibrarySpans, 'scopeSpans', line)) {
+          for (const span of this.list(asObject(ss)?.spans, 'spans', line)) this.addSpan(span, line);
         }
       }
     } else if (o.spanId !== undefined || o.span_id !== undefined) this.addSpan(o, line);
     else throw new InputError('missing-field', 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes', this.file, line, 'resourceSpans');
+  }
+
+  /** An OTLP list field: absent is empty, anything but an array is refused by name. */
+  private list(value: unknown, field: string, line: number): unknown[] {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) throw new InputError('invalid-field', `"${field}" must be an array; expected OTLP JSON (ExportTraceServiceRequest)`, this.file, line, field);
+    return value;
   }
 
   private addSpan(raw: unknown, line: number): void {
@@ -285,8 +294,14 @@ function selectSpan(path: JsonPath): boolean {
 }
 
 export const otlpFormat: FormatSpec = {
-  format: 'otlp',
   title: 'OTLP JSON (OpenTelemetry GenAI / OpenInference)',
+  aliases: ['otel', 'opentelemetry', 'openinference'],
+  detect: {
+    record: (o) => 'resourceSpans' in o,
+    keys: 'resourceSpans',
+    signature: /"resourceSpans"\s*:/,
+    loneObjectIsDocument: false,
+  },
   expects: 'resourceSpans[].scopeSpans[].spans[] with gen_ai.* or openinference.* attributes',
   select: selectSpan,
   create: (file) => new OtlpImporter(file),

@@ -1,7 +1,7 @@
 // Each skill-integrity finding code, described once: severity, whether it blocks under strict mode, where the editor
 // shows it, what the audit trail records of it, its description and its message (docs/lockfile.md#<code>).
 import type { AuditEvent } from './audit';
-import { countByCode, sarifRules, specOf, type FindingSpec, type Severity, type Variant } from '../findings';
+import { countByCode, sarifRules, tallyByCode, specOf, type FindingSpec, type Severity, type Variant } from '../findings';
 import type { SarifRule } from '../sarif';
 import type { IntegrityCode, IntegrityFinding } from './types';
 
@@ -12,8 +12,8 @@ export type AuditFields = Pick<AuditEvent, 'path' | 'old' | 'new' | 'detail'>;
 export interface IntegrityFindingSpec<F> extends FindingSpec<F> {
   /** Where the editor shows it: on the file itself, or on the lockfile (a gone file has no document to carry it). */
   attach: 'file' | 'lockfile';
-  /** What the audit trail records when the finding appears; null: nothing (advisory findings). */
-  audit: ((finding: F) => AuditFields) | null;
+  /** What the audit trail records when the finding appears (and when it clears). */
+  audit: (finding: F) => AuditFields;
 }
 
 /** The integrity codes (docs/lockfile.md, Findings). */
@@ -27,14 +27,23 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     message: (f) => `${f.path} changed since it was pinned (pinned ${f.expected}, now ${f.actual}).`,
     audit: (f) => ({ path: f.path, old: f.expected, new: f.actual }),
   },
-  unpinned: {
-    severity: 'information',
-    blocking: false,
+  'skill-file-added': {
+    severity: 'warning',
+    blocking: true,
     attach: 'file',
     docs: 'lockfile',
-    description: 'A file in the pinned scope is not in the lockfile.',
-    message: (f) => `${f.path} is not pinned; run "agent-immune lock" to pin it.`,
-    audit: null,
+    description: 'A file appeared in a pinned skill folder: the skill changed since it was pinned.',
+    message: (f) => `${f.path} was added to the pinned skill ${f.skill} (the skill changed since it was pinned).`,
+    audit: (f) => ({ path: f.path, new: f.actual, detail: `added to skill ${f.skill}` }),
+  },
+  'unpinned-skill': {
+    severity: 'warning',
+    blocking: true,
+    attach: 'file',
+    docs: 'lockfile',
+    description: 'A skill folder or prompt file the pinned globs match is not in the lockfile.',
+    message: (f) => (f.skill !== undefined ? `${f.path} belongs to the skill ${f.skill}, which is not pinned` : `${f.path} is a prompt file that is not pinned`) + '; review it, then run "agent-immune lock" to pin it.',
+    audit: (f) => ({ path: f.path, new: f.actual, ...(f.skill !== undefined ? { detail: `skill ${f.skill}` } : {}) }),
   },
   missing: {
     severity: 'warning',
@@ -63,6 +72,15 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     message: (f) => `${f.path} cannot be trusted (${f.reason}${f.line ? `, line ${f.line}` : ''}): ${f.detail}.`,
     audit: (f) => ({ path: f.path, detail: `${f.reason}: ${f.detail}` }),
   },
+  'lockfile-missing': {
+    severity: 'warning',
+    blocking: true,
+    attach: 'lockfile',
+    docs: 'lockfile',
+    description: 'The project adopted a lockfile (integrity.strict in its config, or git tracks it) and it is gone.',
+    message: (f) => `${f.path} is gone, but ${f.adopted === 'config' ? 'the project config sets integrity.strict' : 'git tracks it'}; restore it (git checkout) or run "agent-immune lock".`,
+    audit: (f) => ({ path: f.path, detail: f.adopted === 'config' ? 'integrity.strict is set' : 'tracked in git' }),
+  },
   'symlink-outside-root': {
     severity: 'warning',
     blocking: true,
@@ -71,6 +89,15 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     description: 'A symlink in the pinned scope points outside the workspace; it is never followed.',
     message: (f) => `${f.path} is a symlink to a target outside the workspace; it was not followed.`,
     audit: (f) => ({ path: f.path }),
+  },
+  unpinnable: {
+    severity: 'warning',
+    blocking: true,
+    attach: 'file',
+    docs: 'lockfile',
+    description: 'A path in the pinned scope cannot be hashed (not a regular file, a folder symlink, unreadable, or changing).',
+    message: (f) => `${f.path} cannot be pinned (${f.reason}): ${f.detail}; fix it or exclude it (integrity.exclude).`,
+    audit: (f) => ({ path: f.path, detail: `${f.reason}: ${f.detail}` }),
   },
 };
 
@@ -108,12 +135,9 @@ export function integritySarifRules(strict: boolean): SarifRule[] {
   return sarifRules(INTEGRITY_FINDINGS, (code) => integritySeverity(code, strict));
 }
 
-/** Audit events for the findings the audit trail records, decided as warn or block. */
-export function findingEvents(findings: readonly IntegrityFinding[], decision: 'warn' | 'block'): AuditEvent[] {
-  return findings.flatMap((finding) => {
-    const audit = integritySpec(finding).audit;
-    return audit ? [{ event: finding.code, decision, ...audit(finding) }] : [];
-  });
+/** The audit event of a finding, decided as warn or block. */
+export function findingEvent(finding: IntegrityFinding, decision: 'warn' | 'block'): AuditEvent {
+  return { event: finding.code, decision, ...integritySpec(finding).audit(finding) };
 }
 
 /** The block event recorded (after the findings) when strict mode refuses a run. */
@@ -122,13 +146,12 @@ export function blockEvent(findings: readonly IntegrityFinding[], by: string): A
   return { event: 'block', decision: 'block', detail: `${by} refused: ${paths.join(', ')}` };
 }
 
-/** A finding's identity for "recorded once": its audit record (undefined for findings never recorded). */
-export function auditKey(finding: IntegrityFinding): string | undefined {
-  const audit = integritySpec(finding).audit;
-  return audit ? JSON.stringify([finding.code, audit(finding)]) : undefined;
-}
-
-/** "2 drift, 1 unpinned". */
+/** "2 drift, 1 unpinned-skill". */
 export function countIntegrityFindings(findings: readonly IntegrityFinding[]): string {
   return countByCode(findings.map((f) => f.code), INTEGRITY_CODES);
+}
+
+/** {"drift": 2, "unpinned-skill": 1}: the same count as an object (verify --json `counts`). */
+export function tallyIntegrityFindings(findings: readonly IntegrityFinding[]): Partial<Record<IntegrityCode, number>> {
+  return tallyByCode(findings.map((f) => f.code), INTEGRITY_CODES);
 }

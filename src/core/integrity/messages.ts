@@ -12,19 +12,31 @@ export interface ReportSummary {
   findings: readonly IntegrityFinding[];
 }
 
-/** The verify text of the CLI: a head line, one line per finding (code, message), and the block when strict refused
- * (`recorded`: the block went to the audit trail). */
+const STATUS_LABEL: Record<IntegrityStatus, string> = { clean: 'Clean', drift: 'Drift', 'corrupt-lockfile': 'Corrupt lockfile', 'no-lockfile': 'No lockfile' };
+
+/** One line per finding: its code, then its message. */
+export function findingLines(findings: readonly IntegrityFinding[]): string[] {
+  return findings.map((f) => `${f.code.padEnd(20)} ${inline(formatFinding(f))}`);
+}
+
+/** The verify text of the CLI: a head line counting the findings by code, one line per finding (code, message), and
+ * the block when strict refused (`recorded`: the run was recorded in the audit trail). */
 export function verifyText(report: ReportSummary, pinnedFiles: number, blocked: boolean, recorded: boolean): string {
-  if (report.status === 'no-lockfile') return `No lockfile (${report.lockfile}): nothing to verify. Run "agent-immune lock" to pin skill files.\n`;
-  const { findings, lockfile } = report;
-  const counted = findings.length > 0 ? ` (${countIntegrityFindings(findings)})` : '';
-  const head =
-    report.status === 'clean'
-      ? `Clean: ${pinnedFiles} pinned files match ${lockfile}${findings.length > 0 ? `; ${findings.length} advisory finding(s)${counted}` : ''}.`
-      : `${report.status === 'drift' ? 'Drift' : 'Corrupt lockfile'}: ${findings.length} finding(s) against ${lockfile}${counted}.`;
-  const lines = findings.map((f) => `${f.code.padEnd(20)} ${inline(formatFinding(f))}`);
+  const { findings, lockfile, status } = report;
+  if (findings.length === 0) {
+    if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock" to pin skill files.\n`;
+    return `Clean: ${pinnedFiles} pinned files match ${lockfile}.\n`;
+  }
+  const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];
-  return [head, ...lines, ...tail].join('\n') + '\n';
+  return [head, ...findingLines(findings), ...tail].join('\n') + '\n';
+}
+
+/** The text of a `lock` that wrote nothing because some paths in the scope cannot be pinned. */
+export function lockRefusedText(lockfile: string, findings: readonly IntegrityFinding[]): string {
+  const head = `Not written: ${findings.length} path(s) in the pinned scope cannot be pinned (${countIntegrityFindings(findings)}); ${lockfile} was left as it was.`;
+  const tail = 'Fix them, or exclude them (integrity.exclude in agent-immune.config.json), then run "agent-immune lock" again.';
+  return [head, ...findingLines(findings), tail].join('\n') + '\n';
 }
 
 /** The status bar of the editor: its state, text and tooltip over every watched folder's report. */
@@ -34,16 +46,17 @@ export function integrityStatusBar(reports: readonly (ReportSummary & { strict: 
   const tooltip = blocking.length > 0 ? `Skill integrity: ${blocking.length} blocking finding(s) (${countIntegrityFindings(blocking)}) in ${files} file(s). Click to open the Problems view.` : 'Skill integrity: every pinned file matches the lockfile.';
   if (reports.some((r) => r.strict && blockingFindings(r.findings).length > 0)) return { state: 'error', text: `$(error) Skills: strict block (${files})`, tooltip };
   if (reports.some((r) => r.status === 'corrupt-lockfile')) return { state: 'warning', text: '$(warning) Skills: lockfile corrupt', tooltip };
+  if (reports.some((r) => r.status === 'no-lockfile' && r.findings.length > 0)) return { state: 'warning', text: '$(warning) Skills: lockfile missing', tooltip };
   if (blocking.length > 0) return { state: 'warning', text: `$(warning) Skills: ${files} drifted`, tooltip };
   return { state: 'clean', text: '$(shield) Skills: clean', tooltip };
 }
 
 /** The notification after Verify Skills. */
 export function verifySkillsSummary(reports: readonly ReportSummary[]): { level: 'information' | 'warning'; text: string } {
-  if (reports.every((r) => r.status === 'no-lockfile')) return { level: 'information', text: 'no lockfile, nothing to verify. Run "Agent Immune: Pin Skills (write lockfile)" to pin your skills.' };
+  if (reports.every((r) => r.status === 'no-lockfile' && r.findings.length === 0)) return { level: 'information', text: 'no lockfile, nothing to verify. Run "Agent Immune: Pin Skills (write lockfile)" to pin your skills.' };
   const findings = reports.flatMap((r) => r.findings);
   const blocking = blockingFindings(findings);
-  if (blocking.length === 0) return { level: 'information', text: `skills clean${findings.length ? ` (${findings.length} advisory finding(s): ${countIntegrityFindings(findings)})` : ''}.` };
+  if (blocking.length === 0) return { level: 'information', text: 'skills clean.' };
   const more = blocking.length > 1 ? ' See the Problems view for the rest.' : '';
   return { level: 'warning', text: `${blocking.length} skill integrity finding(s) (${countIntegrityFindings(blocking)}): ${formatFinding(blocking[0])}${more}` };
 }
@@ -51,7 +64,7 @@ export function verifySkillsSummary(reports: readonly ReportSummary[]): { level:
 /** Why a run-related command refused under strict mode, naming the first files. */
 export function runRefusedText(action: string, files: readonly string[]): string {
   const shown = `${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}`;
-  return `${action} refused — strict mode is on and ${files.length} pinned skill/prompt file(s) drifted or the lockfile is corrupt (${shown}). Approve the change (quick fix) or revert it, then try again.`;
+  return `${action} refused — strict mode is on and ${files.length} skill/prompt file(s) or the lockfile do not match what was pinned (${shown}). Approve the change (quick fix) or revert it, then try again.`;
 }
 
 /** The message of a strict-mode failure of the runtime API: every blocking finding. */

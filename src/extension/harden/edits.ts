@@ -4,8 +4,9 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { TextEdit } from '../../core/harden/types';
 import { pinnedAmong, repinHardened } from '../../node/harden/scan';
-import { EXTENSION_ACTOR } from '../ids';
+import { editorAuditWriter } from '../integrity/auditKey';
 import { showError, showWarning } from '../notify';
+import type { BaseServices } from '../services';
 
 /** Position lookup for a text that may not be open in an editor. */
 export function positionsOf(text: string): (offset: number) => vscode.Position {
@@ -56,7 +57,8 @@ async function savedToDisk(document: vscode.TextDocument, timeoutMs = 5000): Pro
  * After hardening changed pinned files: says their hash changed and offers to re-pin them now (saving them first);
  * `confirm: false` re-pins without asking. Returns the re-pinned paths.
  */
-export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.LogOutputChannel, confirm = true): Promise<string[]> {
+export async function offerRepin(uris: readonly vscode.Uri[], services: BaseServices, confirm = true): Promise<string[]> {
+  const output = services.output;
   const pinned: vscode.Uri[] = [];
   for (const uri of uris) if (await isPinned(uri)) pinned.push(uri);
   if (pinned.length === 0) return [];
@@ -79,7 +81,7 @@ export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.Log
     }
     const where = workspacePath(uri)!;
     try {
-      repinned.push(...(await repinHardened(where.root, [where.relative], EXTENSION_ACTOR)).map((r) => r.path));
+      repinned.push(...(await repinHardened(where.root, [where.relative], await editorAuditWriter(services, where.root))).map((r) => r.path));
     } catch (error) {
       output.error(`Re-pin of ${where.relative} failed: ${errorMessage(error)}`);
       void showError(`cannot re-pin ${where.relative}: ${errorMessage(error)}`);

@@ -1,16 +1,17 @@
 // Integrity commands: Pin Skills (write lockfile), Verify Skills, Approve change (re-pin one file), Show pinned vs
-// current. Writing commands refuse in an untrusted workspace.
+// current, Create Audit Key. Writing commands refuse in an untrusted workspace.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
+import { countIntegrityFindings, formatFinding } from '../../core/integrity/findings';
 import { verifySkillsSummary } from '../../core/integrity/messages';
-import { auditActor } from '../../node/integrity/auditLog';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, type LockResult, type RepinResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
-import { CommandId, EXTENSION_ACTOR } from '../ids';
+import { CommandId } from '../ids';
 import { showError, showInfo, showWarning } from '../notify';
 import type { BaseServices } from '../services';
+import { editorAuditWriter, registerAuditKeyCommand } from './auditKey';
 import type { IntegrityController } from './controller';
 import { extraRoots, integrityOverrides } from './settings';
 
@@ -33,6 +34,7 @@ export function registerIntegrityCommands(services: BaseServices, controller: In
     vscode.commands.registerCommand(CommandId.PinSkills, () => pinSkills(services, controller)),
     vscode.commands.registerCommand(CommandId.VerifySkills, () => verifySkills(controller)),
     vscode.commands.registerCommand(CommandId.ApproveSkillChange, (uri?: vscode.Uri) => approveChange(services, controller, uri)),
+    registerAuditKeyCommand(services, CommandId.CreateAuditKey),
     vscode.commands.registerCommand(CommandId.ShowPinnedDiff, async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target) return false;
@@ -62,8 +64,14 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     return undefined;
   }
   try {
-    const results = await Promise.all(roots.map((root) => lockWorkspace(root.dir, auditActor(EXTENSION_ACTOR), root.overrides)));
+    const results = await Promise.all(roots.map(async (root) => lockWorkspace(root.dir, await editorAuditWriter(services, root.dir), root.overrides)));
     await controller.startAll();
+    const refused = results.flatMap((r) => (r.written ? [] : r.findings));
+    if (refused.length > 0) {
+      for (const finding of refused) services.output.error(`Pin Skills: ${formatFinding(finding)}`);
+      void showError(`Pin Skills wrote nothing where ${refused.length} path(s) cannot be pinned (${countIntegrityFindings(refused)}): ${formatFinding(refused[0])}`);
+      return results;
+    }
     const files = results.reduce((n, r) => n + r.files, 0);
     services.output.info(`Pinned ${files} files: ${results.map((r) => r.lockfile).join(', ')}`);
     void showInfo(`pinned ${files} skill and prompt files in ${results.map((r) => r.lockfile).join(', ')}.`);
@@ -92,7 +100,7 @@ async function approveChange(services: BaseServices, controller: IntegrityContro
   if (refuseUntrusted('Approve change')) return undefined;
   const rel = path.relative(folder.state.ws.root, target.fsPath).split(path.sep).join('/');
   try {
-    const result = await repinFile(folder.root.uri.fsPath, rel, auditActor(EXTENSION_ACTOR), folder.root.overrides());
+    const result = await repinFile(folder.root.uri.fsPath, rel, await editorAuditWriter(services, folder.root.uri.fsPath), folder.root.overrides());
     services.output.info(`Re-pinned ${rel}: ${result.old ?? '(unpinned)'} -> ${result.new ?? '(removed)'} (recorded in the audit trail)`);
     await folder.verifyNow(true);
     return result;

@@ -10,7 +10,7 @@ import { IntegrityController } from './controller';
 
 /** Registers the integrity feature and returns its run guard; the first verify runs in the background. */
 export function registerIntegrity(services: BaseServices): RunGuard {
-  const controller = new IntegrityController(services.output);
+  const controller = new IntegrityController(services);
   services.context.subscriptions.push(
     controller,
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new IntegrityCodeActions(), { providedCodeActionKinds: IntegrityCodeActions.kinds }),

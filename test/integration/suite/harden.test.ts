@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { HardenAllResult } from '../../../src/extension/harden/commands';
 import { CommandId } from '../../../src/extension/ids';
 import { containsImmunityWarning } from '../../../src/core/harden/detect';
-import { auditActor } from '../../../src/node/integrity/auditLog';
+import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { verifyWorkspace } from '../../../src/node/integrity/verify';
 import { HARDEN_FINDINGS } from '../../../src/core/harden/findings';
@@ -71,7 +71,7 @@ suite('Prompt hardening', function () {
   });
 
   test('Harden All Prompts fixes the workspace and re-pins the pinned SKILL.md with an audit record', async () => {
-    await lockWorkspace(workspaceRoot().fsPath, auditActor('integration-test'));
+    await lockWorkspace(workspaceRoot().fsPath, auditWriter('integration-test'));
     assert.strictEqual((await verifyWorkspace(workspaceRoot().fsPath)).report.status, 'clean');
     const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'always' });
     assert.ok(result.applied);

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { docsUrl, sarifLevel, type FindingSpec } from '../../../src/core/findings';
 import { TRACE_FINDINGS } from '../../../src/core/guard/findings';
 import { HARDEN_FINDINGS, hardenSarifRules } from '../../../src/core/harden/findings';
-import { findingEvents, INTEGRITY_FINDINGS, integritySarifRules } from '../../../src/core/integrity/findings';
+import { findingEvent, INTEGRITY_FINDINGS, integritySarifRules } from '../../../src/core/integrity/findings';
 import { integrityStatusBar, verifySkillsSummary, verifyText } from '../../../src/core/integrity/messages';
 import type { IntegrityFinding } from '../../../src/core/integrity/types';
 import { MONITOR_FINDINGS } from '../../../src/core/monitor/findings';
@@ -23,7 +23,7 @@ const sri = (c: string) => `sha256-${c.repeat(43)}=`;
 const DRIFT: IntegrityFinding[] = [
   { code: 'drift', path: 'a/SKILL.md', expected: sri('A'), actual: sri('B') },
   { code: 'drift', path: 'b/SKILL.md', expected: sri('C'), actual: sri('D') },
-  { code: 'unpinned', path: 'c/SKILL.md', actual: sri('E') },
+  { code: 'unpinned-skill', path: 'c/SKILL.md', actual: sri('E'), skill: 'c' },
 ];
 
 describe('finding catalogues', () => {
@@ -43,18 +43,19 @@ describe('finding catalogues', () => {
     assert.equal(new Set(codes).size, codes.length);
   });
 
-  it('integrity: a blocking code always reaches the audit trail, an advisory one never does', () => {
-    for (const [code, spec] of Object.entries(INTEGRITY_FINDINGS)) assert.equal(spec.audit !== null, spec.blocking, code);
-    assert.deepEqual(findingEvents(DRIFT, 'warn').map((e) => [e.event, e.path, e.old, e.new]), [
-      ['drift', 'a/SKILL.md', sri('A'), sri('B')],
-      ['drift', 'b/SKILL.md', sri('C'), sri('D')],
+  it('integrity: every code blocks under strict and reaches the audit trail with its path and hashes', () => {
+    for (const [code, spec] of Object.entries(INTEGRITY_FINDINGS)) assert.equal(spec.blocking, true, code);
+    assert.deepEqual(DRIFT.map((f) => findingEvent(f, 'warn')).map((e) => [e.event, e.path, e.old, e.new, e.detail]), [
+      ['drift', 'a/SKILL.md', sri('A'), sri('B'), undefined],
+      ['drift', 'b/SKILL.md', sri('C'), sri('D'), undefined],
+      ['unpinned-skill', 'c/SKILL.md', undefined, sri('E'), 'skill c'],
     ]);
   });
 
-  it('SARIF levels: blocking integrity codes are errors under strict, advisory ones notes; harden follows its settings', () => {
+  it('SARIF levels: blocking integrity codes are errors under strict; harden follows its settings', () => {
     const level = (rules: { id: string; level: string }[], id: string) => rules.find((r) => r.id === id)?.level;
-    assert.deepEqual(['drift', 'unpinned', 'corrupt-lockfile'].map((id) => level(integritySarifRules(false), id)), ['warning', 'note', 'error']);
-    assert.deepEqual(['drift', 'unpinned', 'symlink-outside-root'].map((id) => level(integritySarifRules(true), id)), ['error', 'note', 'error']);
+    assert.deepEqual(['drift', 'unpinned-skill', 'corrupt-lockfile'].map((id) => level(integritySarifRules(false), id)), ['warning', 'warning', 'error']);
+    assert.deepEqual(['drift', 'skill-file-added', 'unpinned-skill', 'symlink-outside-root'].map((id) => level(integritySarifRules(true), id)), ['error', 'error', 'error', 'error']);
     const harden = hardenSarifRules({ 'missing-immunity-warning': 'hint', 'unbounded-delegation': 'error' });
     assert.deepEqual([level(harden, 'missing-immunity-warning'), level(harden, 'unbounded-delegation')], ['note', 'error']);
     assert.deepEqual((['error', 'warning', 'information', 'hint'] as const).map(sarifLevel), ['error', 'warning', 'note', 'note']);
@@ -64,15 +65,17 @@ describe('finding catalogues', () => {
 describe('integrity summaries count what they list', () => {
   it('verify: the head line counts every finding line below it, per code', () => {
     const [head, ...lines] = verifyText({ status: 'drift', lockfile: 'agent-immune.lock', findings: DRIFT }, 3, false, true).trimEnd().split('\n');
-    assert.equal(head, 'Drift: 3 finding(s) against agent-immune.lock (2 drift, 1 unpinned).');
+    assert.equal(head, 'Drift: 3 finding(s) against agent-immune.lock (2 drift, 1 unpinned-skill).');
     assert.equal(lines.length, 3);
     assert.equal(lines.filter((l) => l.startsWith('drift ')).length, 2);
   });
 
-  it('verify: a clean report with an unpinned file says so above the line it prints', () => {
-    const text = verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [DRIFT[2]] }, 4, false, true).trimEnd().split('\n');
-    assert.deepEqual(text.map((l) => l.split(' ')[0]), ['Clean:', 'unpinned']);
-    assert.match(text[0], /4 pinned files match agent-immune\.lock; 1 advisory finding\(s\) \(1 unpinned\)\.$/);
+  it('verify: "Clean" only ever stands alone; a missing lockfile the project adopted is counted like any finding', () => {
+    assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, 4, false, true), 'Clean: 4 pinned files match agent-immune.lock.\n');
+    const missing: IntegrityFinding[] = [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }];
+    const text = verifyText({ status: 'no-lockfile', lockfile: 'agent-immune.lock', findings: missing }, 0, true, true).trimEnd().split('\n');
+    assert.deepEqual(text.map((l) => l.split(' ')[0]), ['No', 'lockfile-missing', 'Blocked']);
+    assert.equal(text[0], 'No lockfile: 1 finding(s) against agent-immune.lock (1 lockfile-missing).');
   });
 
   it('verify: a strict block says it was recorded only when it was (--no-audit records nothing)', () => {
@@ -81,13 +84,14 @@ describe('integrity summaries count what they list', () => {
     assert.equal(last(false), 'Blocked (strict mode).');
   });
 
-  it('status bar and Verify Skills count blocking findings only, and the files they are in', () => {
+  it('status bar and Verify Skills count the blocking findings and the files they are in', () => {
     const bar = integrityStatusBar([{ status: 'drift', lockfile: 'l', strict: false, findings: DRIFT }]);
-    assert.equal(bar.text, '$(warning) Skills: 2 drifted');
-    assert.match(bar.tooltip, /2 blocking finding\(s\) \(2 drift\) in 2 file\(s\)/);
-    assert.equal(integrityStatusBar([{ status: 'clean', lockfile: 'l', strict: true, findings: [DRIFT[2]] }]).text, '$(shield) Skills: clean');
-    assert.equal(integrityStatusBar([{ status: 'drift', lockfile: 'l', strict: true, findings: DRIFT }]).text, '$(error) Skills: strict block (2)');
-    assert.match(verifySkillsSummary([{ status: 'drift', lockfile: 'l', findings: DRIFT }]).text, /^2 skill integrity finding\(s\) \(2 drift\): a\/SKILL\.md changed/);
-    assert.equal(verifySkillsSummary([{ status: 'clean', lockfile: 'l', findings: [DRIFT[2]] }]).text, 'skills clean (1 advisory finding(s): 1 unpinned).');
+    assert.equal(bar.text, '$(warning) Skills: 3 drifted');
+    assert.match(bar.tooltip, /3 blocking finding\(s\) \(2 drift, 1 unpinned-skill\) in 3 file\(s\)/);
+    assert.equal(integrityStatusBar([{ status: 'clean', lockfile: 'l', strict: true, findings: [] }]).text, '$(shield) Skills: clean');
+    assert.equal(integrityStatusBar([{ status: 'no-lockfile', lockfile: 'l', strict: false, findings: [{ code: 'lockfile-missing', path: 'l', adopted: 'config' }] }]).text, '$(warning) Skills: lockfile missing');
+    assert.equal(integrityStatusBar([{ status: 'drift', lockfile: 'l', strict: true, findings: DRIFT }]).text, '$(error) Skills: strict block (3)');
+    assert.match(verifySkillsSummary([{ status: 'drift', lockfile: 'l', findings: DRIFT }]).text, /^3 skill integrity finding\(s\) \(2 drift, 1 unpinned-skill\): a\/SKILL\.md changed/);
+    assert.equal(verifySkillsSummary([{ status: 'clean', lockfile: 'l', findings: [] }]).text, 'skills clean.');
   });
 });
