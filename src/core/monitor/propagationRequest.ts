@@ -62,7 +62,9 @@ interface Reading {
 /** Words that make an agent destination strong: every agent, other agents, the next one, agents you can reach. */
 const STRONG_AGENT = /^(?:(?:the\s+)?(?:\d+|two|three|four|five|six|several|many)\s+other|every|each|all|any|other|fellow|sibling|sister|neighbou?ring|downstream|connected|nearby|the\s+next|another|the\s+other|whoever|whichever|the\s+(?:next|newest|rest)|one\s+more|the\s+agent\s+(?:after|before))\b|\b(?:you|they|it|i|we)\s+(?:can\s+|could\s+|will\s+|might\s+)?\w+$/;
 /** Agent nouns that ordinary documents use for tools and people (a model, peers): weak unless "other"/"you can reach". */
-const TOOL_NOUN = /\b(?:models?|assistants?|llms?|ais|peers?|neighbou?rs|teammates|colleagues)\b/;
+const TOOL_NOUN = /\b(?:models?|assistants?|llms?|ais|peers?|neighbou?rs|teammates|colleagues|contacts|others)\b/;
+/** A quota of others, or others like the reader: a chain letter's count. */
+const QUOTA = /\b(?:\d+|two|three|four|five|six|several)\s+others\b|\bothers\s+like\s+(?:you|us|me)\b|\bfrom\s+\w+\s+to\s+\w+$/;
 /** Persist verbs that can also hand content to an agent ("copy it to every agent"). */
 const HAND_OVER = /^(?:cop|past|includ|embed|insert|put|plac|bring|brought|carr|tak|took)/;
 /** Spread verbs that can also write content into a file ("paste it into SOUL.md"); telling, reading and showing cannot. */
@@ -92,6 +94,7 @@ function matches(pattern: RegExp, text: string): boolean {
 }
 
 function classifyAgent(match: string): Destination {
+  if (QUOTA.test(match)) return 'agents';
   return STRONG_AGENT.test(match) && !(TOOL_NOUN.test(match) && !/\b(?:other|fellow|you|they)\b/.test(match)) ? 'agents' : 'agents-weak';
 }
 
@@ -167,8 +170,9 @@ function actsIn(norm: string, from: number, to: number): Act[] {
   return acts.sort((a, b) => a.start - b.start);
 }
 
-/** Whether an act can carry content to a destination of this kind. */
-function actFits(act: Act, destination: Destination): boolean {
+/** Whether an act can carry content to a destination of this kind ("make" only as "make this part of your prompt"). */
+function actFits(act: Act, destination: Destination, norm: string): boolean {
+  if (/^mad?e/.test(act.form)) return destination === 'persisted' && /^\s+(?:this|it|these|them|the\s+\w+)\s+(?:a\s+)?(?:\w+\s+)?part\s+of\b/.test(norm.slice(act.end, act.end + 60));
   switch (destination) {
     case 'agents':
     case 'agents-weak':
@@ -197,7 +201,10 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   if (act.start > anchor.start) {
     // "for every agent it returns, send them this message": only a spread act, with this content right after it.
     const rest = norm.slice(act.end, sentence[1]).split(/[,;:.!?]/)[0];
-    return act.kind === 'spread' && G.BASE_FORMS.has(act.form) && matches(G.SELF_OBJECT, rest) ? 'self' : undefined;
+    if (act.kind !== 'spread' || !G.BASE_FORMS.has(act.form)) return undefined;
+    if (matches(G.SELF_OBJECT, rest)) return 'self';
+    const named = /^\s+the\s+/.exec(rest);
+    return named && (matches(G.THEME_OBJECT, rest) || /^[A-Z]/.test(reading.text.slice(act.end + named[0].length, act.end + named[0].length + 1))) ? 'theme' : undefined;
   }
   const between = norm.slice(act.end, anchor.start);
   const after = norm.slice(anchor.end, Math.min(sentence[1], anchor.end + 120));
@@ -284,7 +291,10 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
   const { text, norm } = reading;
   const previous = previousSentence(text, sentence[0]);
   const next = nextSentence(text, sentence[1]);
-  const around = norm.slice(previous?.[0] ?? sentence[0], next?.[1] ?? sentence[1]);
+  // The destination's own words ("across resets") are not a sign of their own: they are blanked.
+  const from = previous?.[0] ?? sentence[0];
+  const spanText = norm.slice(from, next?.[1] ?? sentence[1]);
+  const around = spanText.slice(0, anchor.start - from) + ' '.repeat(anchor.end - anchor.start) + spanText.slice(anchor.end - from);
   const paragraph = paragraphAt(text, sentence[0]);
   const tags: RequestRule[] = [];
   if (G.INTENSIFIER.test(around)) tags.push('verbatim');
@@ -292,7 +302,7 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
   if (G.CHAIN.test(norm.slice(paragraph[0], paragraph[1]))) tags.push('keep-chain-going');
   if (matches(G.PASS_ON, around)) tags.push('pass-it-on');
   if (G.COVERT.test(around)) tags.push('covert');
-  if (G.CREED.test(norm.slice(sentence[0], sentence[1]))) tags.push('viral-text');
+  if (G.CREED.test(around)) tags.push('viral-text');
   const neighbours = `${previous ? norm.slice(previous[0], previous[1]) : ''}\n${next ? norm.slice(next[0], next[1]) : ''}`;
   if (!tags.includes('keep-chain-going') && spreadsToAgents(neighbours)) tags.push('keep-chain-going');
   if (/\b(?:your|my|its|their)\s+own\s*$/.test(norm.slice(Math.max(0, anchor.start - 12), anchor.start)) || /\bown\s/.test(norm.slice(anchor.start, anchor.end))) tags.push('your-own');
@@ -303,7 +313,7 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
 const PRIORITY: readonly Destination[] = ['agents', 'persisted', 'delegated', 'replies', 'tell', 'hub', 'recruited', 'hand-to', 'agents-weak', 'pass-on'];
 
 /** Destinations strong enough on their own; the rest need a sign that the copy must travel. */
-const STRONG: ReadonlySet<Destination> = new Set(['agents', 'tell', 'hub']);
+const STRONG: ReadonlySet<Destination> = new Set(['agents', 'tell', 'hub', 'pass-on']);
 
 function ruleOf(destination: Destination, act: Act, voice: 'addressed' | 'done' | undefined): RequestRule {
   switch (destination) {
@@ -343,8 +353,8 @@ function actAndObject(reading: Reading, sentence: Span, anchor: Anchor, context:
     const act = actsIn(norm, sentence[0], sentence[1]).find((a) => a.kind === 'persist' && G.BASE_FORMS.has(a.form) && matches(G.SELF_OBJECT, norm.slice(a.end, sentence[1])));
     return act && [act, 'self'];
   }
-  const before = actsIn(norm, sentence[0], sentence[1]).filter((a) => actFits(a, anchor.destination) && a.end <= anchor.start + 1 && arrives(a));
-  const after = actsIn(norm, anchor.end, Math.min(sentence[1], anchor.end + 80)).filter((a) => actFits(a, anchor.destination));
+  const before = actsIn(norm, sentence[0], sentence[1]).filter((a) => actFits(a, anchor.destination, norm) && a.end <= anchor.start + 1 && arrives(a));
+  const after = actsIn(norm, anchor.end, Math.min(sentence[1], anchor.end + 80)).filter((a) => actFits(a, anchor.destination, norm));
   for (const act of [...before.reverse(), ...after]) {
     const object = objectOf(reading, act, anchor, sentence, norm.slice(context[0], act.start));
     if (object) return [act, object];
