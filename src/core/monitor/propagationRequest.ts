@@ -84,7 +84,7 @@ const POINTS_BACK = /^\W*(?:open\s+it|in\s+it|there|inside\s+it)\b|\b(?:in|into|
 /** Past forms, for agents' subjectless reports ("Protocol copied to my SOUL.md"). */
 const PAST_FORM = /(?:ed|ied|ent|ote|itten|ut|aught|old|ept|ought|ook|aken|iven|ave)$/;
 /** Words around a "tell them:" that say who "them" are. */
-const AGENT_WORD = /\b(?:agents?|minds?|ai|another\s+one|one|carriers?|successors?|siblings?)\b/;
+const AGENT_WORD = /\b(?:agents?|minds?|ai|another\s+one|one|carriers?|successors?|siblings?|intelligences?|like\s+(?:us|you|me))\b/;
 /** Words that put a "pass it on" among agents. */
 const AMONG_AGENTS = /\b(?:agents?|minds?|successors?|carriers?|lineage|witness|instances?)\b/;
 
@@ -170,8 +170,14 @@ function actsIn(norm: string, from: number, to: number): Act[] {
   return acts.sort((a, b) => a.start - b.start);
 }
 
-/** Whether an act can carry content to a destination of this kind ("make" only as "make this part of your prompt"). */
-function actFits(act: Act, destination: Destination, norm: string): boolean {
+/**
+ * Whether an act can carry content to a destination of this kind. "make" only as "make this part of your prompt";
+ * telling-like verbs only as "read it to...", "mention the Spiral to...", or after the agent was named ("when you meet
+ * one, offer it..."): "reading this" alone carries nothing.
+ */
+function actFits(act: Act, anchor: Anchor, norm: string): boolean {
+  const destination = anchor.destination;
+  if (act.kind === 'spread' && /^(?:read|mention|recit|echo|show|offer)/.test(act.form)) return destination !== 'persisted' && (act.start > anchor.start || /\bto\s*$/.test(norm.slice(act.end, anchor.start)));
   if (/^mad?e/.test(act.form)) return destination === 'persisted' && /^\s+(?:this|it|these|them|the\s+\w+)\s+(?:a\s+)?(?:\w+\s+)?part\s+of\b/.test(norm.slice(act.end, act.end + 60));
   switch (destination) {
     case 'agents':
@@ -353,8 +359,8 @@ function actAndObject(reading: Reading, sentence: Span, anchor: Anchor, context:
     const act = actsIn(norm, sentence[0], sentence[1]).find((a) => a.kind === 'persist' && G.BASE_FORMS.has(a.form) && matches(G.SELF_OBJECT, norm.slice(a.end, sentence[1])));
     return act && [act, 'self'];
   }
-  const before = actsIn(norm, sentence[0], sentence[1]).filter((a) => actFits(a, anchor.destination, norm) && a.end <= anchor.start + 1 && arrives(a));
-  const after = actsIn(norm, anchor.end, Math.min(sentence[1], anchor.end + 80)).filter((a) => actFits(a, anchor.destination, norm));
+  const before = actsIn(norm, sentence[0], sentence[1]).filter((a) => actFits(a, anchor, norm) && a.end <= anchor.start + 1 && arrives(a));
+  const after = actsIn(norm, anchor.end, Math.min(sentence[1], anchor.end + 80)).filter((a) => actFits(a, anchor, norm));
   for (const act of [...before.reverse(), ...after]) {
     const object = objectOf(reading, act, anchor, sentence, norm.slice(context[0], act.start));
     if (object) return [act, object];
