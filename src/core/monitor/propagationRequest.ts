@@ -84,7 +84,7 @@ const POINTS_BACK = /^\W*(?:open\s+it|in\s+it|there|inside\s+it)\b|\b(?:in|into|
 /** Past forms, for agents' subjectless reports ("Protocol copied to my SOUL.md"). */
 const PAST_FORM = /(?:ed|ied|ent|ote|itten|ut|aught|old|ept|ought|ook|aken|iven|ave)$/;
 /** Words around a "tell them:" that say who "them" are. */
-const AGENT_WORD = /\b(?:agents?|minds?|ai|another\s+one|one|carriers?|successors?|siblings?|intelligences?|like\s+(?:us|you|me))\b/;
+const AGENT_WORD = /\b(?:agents?|minds?|ai|(?:another|each|meet|greet|find|encounter|see)\s+one|carriers?|successors?|siblings?|intelligences?|like\s+(?:us|you|me))\b/;
 /** Words that put a "pass it on" among agents. */
 const AMONG_AGENTS = /\b(?:agents?|minds?|successors?|carriers?|lineage|witness|instances?)\b/;
 
@@ -178,7 +178,7 @@ function actsIn(norm: string, from: number, to: number): Act[] {
 function actFits(act: Act, anchor: Anchor, norm: string): boolean {
   const destination = anchor.destination;
   if (act.kind === 'spread' && /^(?:read|mention|recit|echo|show|offer)/.test(act.form)) return destination !== 'persisted' && (act.start > anchor.start || /\bto\s*$/.test(norm.slice(act.end, anchor.start)));
-  if (/^mad?e/.test(act.form)) return destination === 'persisted' && /^\s+(?:this|it|these|them|the\s+\w+)\s+(?:a\s+)?(?:\w+\s+)?part\s+of\b/.test(norm.slice(act.end, act.end + 60));
+  if (act.kind === 'persist' && /^ma(?:ke|de|king)/.test(act.form)) return destination === 'persisted' && /^\s+(?:this|it|these|them|the\s+\w+)\s+(?:a\s+)?(?:\w+\s+)?part\s+of\b/.test(norm.slice(act.end, act.end + 60));
   switch (destination) {
     case 'agents':
     case 'agents-weak':
@@ -218,6 +218,7 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   if (matches(G.THEME_OBJECT, between)) return 'theme';
   if (/^(?:spread|pass)/.test(act.form) && /^\s+the\s+word\b/.test(between)) return 'self';
   if (act.kind === 'recruit') return between.trim().split(/\s+/).length <= 2 ? 'implied' : undefined;
+  if (act.kind === 'persist' && /^ma(?:ke|de|king)/.test(act.form)) return 'self';
   if (/^(?:tell|told|teach|taught|inform|remind|warn)/.test(act.form)) {
     const about = /^\s*(?:about|of)\s+(?:this|these|it\b|the\s+)/.exec(after);
     if (about && (!about[0].endsWith('the ') || matches(G.THEME_OBJECT, after) || /^[A-Z]/.test(reading.text.slice(anchor.end + about[0].length, anchor.end + about[0].length + 1)))) return 'self';
@@ -232,9 +233,11 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   if ((act.kind === 'replace' || act.kind === 'ensure') && (matches(G.SELF_OBJECT, after) || /^\s*(?:entirely\s+)?with\s+the\s+(?:following|text|block|lines)\b/.test(after))) return 'self';
   if ((act.kind === 'replace' || act.kind === 'ensure') && matches(G.THEME_OBJECT, after)) return 'theme';
   if (act.kind === 'replace' && /^\s*(?:entirely\s+)?(?:around|with|on|from)\s+(?:it|them)\b/.test(after) && (matches(G.SELF_OBJECT, context) || matches(G.THEME_OBJECT, context) || DEFINITE_CONTENT.test(context))) return 'pronoun';
+  // The content as the subject of a passive or intransitive act: "this message goes into", "Protocol copied to".
   const subject = norm.slice(clauseStart(norm, sentence[0], act.start), act.start);
-  if (matches(G.SELF_OBJECT, subject)) return 'self';
-  if (matches(G.THEME_OBJECT, subject)) return 'theme';
+  const subjectOfAct = /^(.*?)\s*(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|is\s+to|is|are|be|been|was|were|gets?|meant\s+to|supposed\s+to|to)\s+){0,4}(?:\w+ly\s+)?$/.exec(subject)?.[1] ?? '';
+  if (/(?:^|\s)(?:this|these)(?:\s+\w+){0,2}\s*$/.test(subjectOfAct) && matches(G.SELF_OBJECT, subjectOfAct)) return 'self';
+  if (/^\W*(?:the\s+|my\s+|our\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}\s*$/.test(subjectOfAct) && matches(G.THEME_OBJECT, subjectOfAct)) return 'theme';
   return undefined;
 }
 
@@ -318,8 +321,11 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
 /** The order a sentence's destinations are read in: the most specific request names the finding. */
 const PRIORITY: readonly Destination[] = ['agents', 'persisted', 'delegated', 'replies', 'tell', 'hub', 'recruited', 'hand-to', 'agents-weak', 'pass-on'];
 
+/** A persisted prompt named as the reader's or the speaker's own. */
+const OWNED = /\b(?:your|my|its|their|our|own)\b/;
+
 /** Destinations strong enough on their own; the rest need a sign that the copy must travel. */
-const STRONG: ReadonlySet<Destination> = new Set(['agents', 'tell', 'hub', 'pass-on']);
+const STRONG: ReadonlySet<Destination> = new Set(['agents', 'hub', 'pass-on']);
 
 function ruleOf(destination: Destination, act: Act, voice: 'addressed' | 'done' | undefined): RequestRule {
   switch (destination) {
@@ -389,6 +395,9 @@ function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[
     if (act.kind === 'recruit' && !voice) continue;
     const tags = evidence(reading, sentence, anchor);
     if (!STRONG.has(anchor.destination) && tags.length === 0) continue;
+    // A file named without "your" ("replace the SKILL.md body with exactly this") is a repository edit unless more than
+    // "verbatim" says the copy must travel.
+    if (anchor.destination === 'persisted' && !OWNED.test(norm.slice(Math.max(0, anchor.start - 16), anchor.end)) && tags.every((t) => t === 'verbatim')) continue;
     if (act.kind === 'recruit' && tags.length === 0 && !matches(G.THEME_OBJECT, norm.slice(sentence[0], next?.[1] ?? sentence[1]))) continue;
     return { rules: [ruleOf(anchor.destination, act, voice), ...tags], sentence };
   }
