@@ -84,7 +84,8 @@ export async function writingTo<T>(file: string, write: () => Promise<T>): Promi
 /** The one-line text of anything thrown: "file:line: message" for an InputError, the path and the problem for a
  * file-system error, the message of any other Error, else the value. */
 export function errorMessage(error: unknown): string {
-  if (error instanceof InputError) return error.toString();
+  // By name, not instanceof: an InputError may come from another bundle's copy of this class (dist/engine.js).
+  if (error instanceof Error && error.name === 'InputError') return error.toString();
   if (isFileError(error)) return fileErrorText(error);
   if (error instanceof Error) return error.message;
   return String(error);

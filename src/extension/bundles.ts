@@ -1,5 +1,6 @@
 // The feature bundles loaded on first use, not at activation (esbuild.js builds each as dist/<name>.js): the trace
-// feature (guard, graphology, importers, graph panel) and the LLM upgrade (the OpenAI SDK).
+// feature (the graph panel; it loads the analysis engine, dist/engine.js: guard, graphology, importers) and the LLM
+// upgrade (the OpenAI SDK).
 import * as path from 'node:path';
 import type { createTraceFeature } from './analyze/feature';
 import type { analyzeWithLlm } from './llm/feature';

@@ -1,7 +1,9 @@
-// Worker-thread entry (bundled as dist/analysisWorker.js): analyses one trace for the graph view and posts the payload.
+// Worker-thread entry (bundled as dist/analysisWorker.js, the engine loaded from dist/engine.js): analyses one trace for
+// the graph view and posts the payload.
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage, InputError } from '../core/errors';
-import { analyseForView, type AnalysisJobInput, type AnalysisWorkerMessage } from './analysisJob';
+import type { AnalysisJobInput, AnalysisWorkerMessage } from './analysisJob';
+import { analyseForView } from './engine';
 
 const post = (message: AnalysisWorkerMessage) => parentPort?.postMessage(message);
 

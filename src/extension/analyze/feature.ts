@@ -1,8 +1,8 @@
-// The trace feature, loaded on the first trace command (its own bundle, dist/trace.js: the guard, graphology, the
-// importers and the graph panel stay out of activation): Analyze Trace, and the presentation and in-process analyser
-// that Analyze Trace with LLM shares.
+// The trace feature, loaded on the first trace command (its own bundle, dist/trace.js, with the analysis engine in
+// dist/engine.js: the guard, graphology, the importers and the graph panel stay out of activation): Analyze Trace, and
+// the presentation and in-process analyser that Analyze Trace with LLM shares.
 import * as vscode from 'vscode';
-import { analyseForView, runAnalysisJob } from '../../node/analysisJob';
+import { analyseForView, runAnalysisJob } from '../../node/engine';
 import type { Services } from '../services';
 import { GraphPanels } from './graphPanel';
 import { createPresenter, pickTrace, type PresentTrace } from './present';

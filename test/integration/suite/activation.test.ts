@@ -29,7 +29,7 @@ suite('Activation', () => {
     }
   });
 
-  test('activation loads neither the trace bundle (guard, graphology, importers) nor the LLM bundle (OpenAI SDK)', async () => {
+  test('activation loads neither the trace bundles (guard, graphology, importers) nor the LLM bundle (OpenAI SDK)', async () => {
     const extension = await activeExtension();
     assert.ok(Object.keys(require.cache).some((file) => file.endsWith(`${path.sep}dist${path.sep}extension.js`)), 'the check looks at the wrong module cache');
     assert.deepStrictEqual(loadedBundles(extension), []);

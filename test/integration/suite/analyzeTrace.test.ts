@@ -43,8 +43,8 @@ suite('Analyze Trace command', () => {
     });
   }
 
-  test('loads the trace bundle on the first trace command, not the LLM one', async () => {
-    assert.deepStrictEqual(loadedBundles(await activeExtension()), ['trace']);
+  test('loads the trace bundle and its engine on the first trace command, not the LLM one', async () => {
+    assert.deepStrictEqual(loadedBundles(await activeExtension()), ['engine', 'trace']);
   });
 
   test('puts a diagnostic linking its docs on each flagged output line', async () => {
