@@ -40,7 +40,12 @@ export function formatAnalysisText(analysis: Analysis): string {
   if (analysis.remediation.length) {
     out.push('Remediation:');
     for (const step of analysis.remediation) {
-      const what = step.action === 'replace' ? `replace${step.donor ? ` with donor ${step.donor}` : ''}` : `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
+      const what =
+        step.action === 'replace'
+          ? `replace${step.donor ? ` with donor ${step.donor}` : ''}`
+          : step.restore
+            ? `rehabilitate: restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${step.restore.answer})` : ''}`
+            : `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
       out.push(`  ${step.agent}: ${what} — ${step.reason}`);
     }
   }
