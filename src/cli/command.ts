@@ -1,5 +1,7 @@
 // What a CLI command is, the exit codes every command shares, and the usage error.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '../core/errors';
+import { closest } from './suggest';
 
 /** Exit codes shared by every command (a contract: docs/cli.md). */
 export const enum ExitCode {
@@ -32,11 +34,29 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Parses flags with node:util parseArgs (strict), turning its errors into UsageError. */
+/** Parses flags with node:util parseArgs (strict), turning its errors into a one-line UsageError (a typo gets the
+ * closest known option). */
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = true) {
+  const all = { ...options, help: { type: 'boolean', short: 'h' } } as const;
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    return parseArgs({ args, options: all, allowPositionals, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(flagProblem(error, Object.entries(all).flatMap(([name, option]) => [`--${name}`, ...('short' in option && option.short ? [`-${option.short}`] : [])])));
   }
+}
+
+/** parseArgs' error in our words: the option (or argument) at fault and, for a typo, the option meant. */
+function flagProblem(error: unknown, known: readonly string[]): string {
+  const { code, message } = error as { code?: string; message: string };
+  const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const meant = closest(quoted, known);
+    return `unknown option ${quoted}${meant ? `; did you mean ${meant}?` : ''}`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = quoted.split(' ')[0];
+    return /argument missing/.test(message) ? `${flag} needs a value` : `${flag} takes no value`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument "${quoted}"`;
+  return errorMessage(error);
 }

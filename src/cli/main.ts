@@ -1,18 +1,24 @@
-// agent-immune CLI entry: dispatches argv to a command and maps errors to exit codes.
-import { InputError } from '../core/errors';
+// agent-immune CLI entry: dispatches argv to a command and maps every failure to one line on stderr and an exit code.
+import * as path from 'node:path';
+import { errorMessage, fileErrorText, InputError, isFileError } from '../core/errors';
+import { inline, terminalSafe } from '../core/text/printable';
 import { UnsafePathError } from '../node/workspaceFs';
+import { version as VERSION } from '../../package.json';
 import { ExitCode, UsageError, type CliIo } from './command';
 import { commands } from './commands';
-
-const VERSION = '0.1.0';
+import { closest } from './suggest';
 
 function topUsage(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
+  const width = Math.max(...commands.map((c) => c.name.length), '-V, --version'.length);
   return [
     'Usage: agent-immune <command> [options]',
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    `  ${'-h, --help'.padEnd(width)}  show this help (also: agent-immune help)`,
+    `  ${'-V, --version'.padEnd(width)}  print the version (also: agent-immune version)`,
     '',
     'Run "agent-immune <command> --help" for a command\'s options.',
     'Exit codes: 0 ok/clean, 1 findings, 2 bad input or usage.',
@@ -20,19 +26,21 @@ function topUsage(): string {
 }
 
 /** Runs the CLI with argv (without node and script) and returns the exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  const io = safeIo(rawIo);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(topUsage() + '\n');
     return name === undefined ? ExitCode.BadInput : ExitCode.Ok;
   }
-  if (name === '--version' || name === '-v') {
+  if (name === '--version' || name === '-V' || name === '-v' || name === 'version') {
     io.stdout(VERSION + '\n');
     return ExitCode.Ok;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.stderr(`agent-immune: unknown command "${name}"\n${topUsage()}\n`);
+    const meant = closest(name, commands.map((c) => c.name));
+    io.stderr(`agent-immune: ${sentence(`unknown command "${inline(name)}"${meant ? `; did you mean "${meant}"?` : ''}`)} Run "agent-immune --help" for the commands.\n`);
     return ExitCode.BadInput;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -42,28 +50,46 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`agent-immune ${command.name}: ${error.message}\nRun "agent-immune ${command.name} --help" for usage.\n`);
-      return ExitCode.BadInput;
-    }
-    if (error instanceof UnsafePathError) {
-      io.stderr(`agent-immune ${command.name}: ${error.message}\n`);
-      return ExitCode.BadInput;
-    }
-    if (error instanceof InputError) {
-      io.stderr(`agent-immune ${command.name}: ${error.toString()}\n`);
-      return ExitCode.BadInput;
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-      io.stderr(`agent-immune ${command.name}: ${(error as Error).message}\n`);
-      return ExitCode.BadInput;
-    }
-    throw error;
+    const problem = failure(error, io.cwd);
+    if (problem === undefined) throw error;
+    io.stderr(`agent-immune ${command.name}: ${error instanceof UsageError ? `${sentence(problem)} Run "agent-immune ${command.name} --help" for usage.` : problem}\n`);
+    return ExitCode.BadInput;
   }
 }
 
+/** The one line for a failure the user can act on (bad usage, bad input, a file problem); undefined for a bug. */
+function failure(error: unknown, cwd: string): string | undefined {
+  if (error instanceof UsageError || error instanceof UnsafePathError) return inline(error.message);
+  if (error instanceof InputError) return error.toString();
+  // A file-system or OS failure (ENOENT, EACCES, ENOSPC, ...): the path as the user would type it, and what to do.
+  if (isFileError(error)) return fileErrorText(error, error.path && shownPath(error.path, cwd));
+  return undefined;
+}
+
+/** Text ending as a sentence, so a hint can follow it on the same line. */
+function sentence(text: string): string {
+  return /[.?!]$/.test(text) ? text : `${text}.`;
+}
+
+/** A path relative to the current directory when it is inside it, else as it is. */
+function shownPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/** The io a command writes through: every byte it prints is made terminal-safe (traces and repositories are untrusted). */
+function safeIo(io: CliIo): CliIo {
+  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
+}
+
 if (require.main === module) {
+  // A closed pipe (agent-immune analyze run.jsonl | head) ends the output, not the process with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   const io: CliIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
@@ -75,7 +101,9 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`agent-immune: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+      // No stack trace reaches a user; AGENT_IMMUNE_DEBUG=1 prints it for a bug report.
+      const detail = process.env.AGENT_IMMUNE_DEBUG ? ((error as Error)?.stack ?? String(error)) : inline(errorMessage(error));
+      process.stderr.write(terminalSafe(`agent-immune: internal error: ${detail}\n(this is a bug: please report it, with AGENT_IMMUNE_DEBUG=1 set for the details)\n`));
       process.exitCode = ExitCode.BadInput;
     },
   );

@@ -1,6 +1,6 @@
 // The project config file (agent-immune.config.json): the guard's thresholds with the paper's defaults,
 // answer extraction, and raw sections each feature validates itself.
-import { InputError } from './errors';
+import { errorMessage, InputError } from './errors';
 
 /** File name of the project config at the workspace root. */
 export const CONFIG_FILE_NAME = 'agent-immune.config.json';
@@ -115,7 +115,7 @@ function resolveAnswer(value: unknown, file?: string): AnswerConfig {
     try {
       new RegExp(pattern, 'i');
     } catch (error) {
-      throw new InputError('invalid-config', `answer.patterns: ${(error as Error).message}`, file, undefined, 'answer.patterns');
+      throw new InputError('invalid-config', `answer.patterns: ${errorMessage(error)}`, file, undefined, 'answer.patterns');
     }
   }
   return { patterns: patterns as string[] };

@@ -1,40 +1,36 @@
-// Extension entry: creates the shared services and registers each feature; every registration is disposed with the extension.
+// Extension entry: creates the shared services and registers each feature from its register.ts; every registration
+// is disposed with the extension. Activation loads only what the diagnostics need: the trace and LLM commands load
+// their bundles (dist/trace.js, dist/llm.js) on first use.
 import * as vscode from 'vscode';
-import { OUTPUT_CHANNEL_NAME } from './ids';
+import { registerAnalyze } from './analyze/register';
 import { registerHarden } from './harden/register';
+import { OUTPUT_CHANNEL_NAME } from './ids';
 import { registerIntegrity } from './integrity/register';
-import { registerAnalyzeTrace } from './analyze/analyzeTraceCommand';
-import { registerAnalyzeWithLlm } from './llm/analyzeWithLlmCommand';
-import { registerApiKeyCommands } from './llm/apiKeyCommands';
-import { registerMonitor } from './monitor/persistedFileDiagnostics';
-
-/** The shared services features receive. */
-export interface Services {
-  context: vscode.ExtensionContext;
-  output: vscode.LogOutputChannel;
-}
+import { registerLlm } from './llm/register';
+import { registerMonitor } from './monitor/register';
+import type { Services } from './services';
 
 /** Called by VS Code on the first activation event. */
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
-  const services: Services = { context, output };
   context.subscriptions.push(output);
+
+  // Skill integrity: lockfile watcher, drift diagnostics, quick fixes, status bar, Pin/Verify Skills. Its controller is
+  // the strict-mode run guard every run-related command asks first.
+  const runGuard = registerIntegrity({ context, output });
+  const services: Services = { context, output, runGuard };
 
   // Prompt hardening: missing-warning and unbounded-delegation diagnostics, quick fixes, and the three commands.
   registerHarden(services);
 
-  // Skill integrity: lockfile watcher, drift diagnostics, quick fixes, status bar, Pin/Verify Skills, strict run guard.
-  registerIntegrity(services);
-
-  // Trace analysis: the Analyze Trace command, and the presentation (panel, diagnostics) Analyze Trace with LLM shares.
-  const presentTrace = registerAnalyzeTrace(services);
-
-  // LLM upgrade: the API key in SecretStorage, and Analyze Trace with LLM (user action only).
-  registerApiKeyCommands(services);
-  registerAnalyzeWithLlm(services, presentTrace);
-
   // Propagation monitoring: advisory Information diagnostics on the files agents persist to (SKILL.md, SOUL.md, memory).
   registerMonitor(services);
+
+  // Trace analysis: Analyze Trace (the panel, diagnostics and the presentation the LLM command shares, on first use).
+  const trace = registerAnalyze(services);
+
+  // LLM upgrade: the API key in SecretStorage, and Analyze Trace with LLM (user action only).
+  registerLlm(services, trace);
 }
 
 /** Nothing to do: everything is in context.subscriptions. */

@@ -1,4 +1,6 @@
-// Command, setting and view ids, typed once (Error Lens style). Keep in sync with package.json "contributes".
+// Command, setting and view ids, typed once (Error Lens style), as package.json "contributes" declares them.
+import type { Severity } from '../core/findings';
+import type { HardenCode } from '../core/harden/types';
 
 export const enum CommandId {
   InsertImmunityWarning = 'agentImmune.insertImmunityWarning',
@@ -9,6 +11,7 @@ export const enum CommandId {
   VerifySkills = 'agentImmune.verifySkills',
   ApproveSkillChange = 'agentImmune.approveSkillChange',
   ShowPinnedDiff = 'agentImmune.showPinnedDiff',
+  CreateAuditKey = 'agentImmune.createAuditKey',
   AnalyzeTrace = 'agentImmune.analyzeTrace',
   AnalyzeTraceWithLlm = 'agentImmune.analyzeTraceWithLlm',
   SetLlmApiKey = 'agentImmune.setLlmApiKey',
@@ -20,26 +23,47 @@ export const enum ViewId {
   GraphPanel = 'agentImmune.graphView',
 }
 
-/** Setting keys under the "agentImmune" section. */
-export const enum SettingKey {
-  Section = 'agentImmune',
-  HardenEnabled = 'harden.enabled',
-  HardenInclude = 'harden.include',
-  HardenExclude = 'harden.exclude',
-  HardenSeverityMissingWarning = 'harden.severity.missingImmunityWarning',
-  HardenSeverityUnboundedDelegation = 'harden.severity.unboundedDelegation',
-  IntegrityEnabled = 'integrity.enabled',
-  IntegrityStrict = 'integrity.strict',
-  IntegrityLockfile = 'integrity.lockfile',
-  IntegrityExtraRoots = 'integrity.extraRoots',
-  LlmBackend = 'llm.backend',
-  LlmBaseUrl = 'llm.baseUrl',
-  LlmModel = 'llm.model',
-  LlmSendTraceContent = 'llm.sendTraceContent',
-  LlmJudgeSamples = 'llm.judgeSamples',
-  LlmMaxCalls = 'llm.maxCalls',
-  MonitorEnabled = 'monitor.enabled',
+/** The section every setting is under. */
+export const SETTINGS_SECTION = 'agentImmune';
+
+/** "missing-immunity-warning" -> "missingImmunityWarning". */
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** Each setting under "agentImmune" with its value type: package.json `contributes.configuration` holds the same ids,
+ * types and the defaults (test/unit/extension/settings.test.ts checks they agree). One severity setting per hardening code. */
+export type SettingValues = {
+  'harden.enabled': boolean;
+  'harden.include': string[] | null;
+  'harden.exclude': string[] | null;
+  'monitor.enabled': boolean;
+  'integrity.enabled': boolean;
+  'integrity.strict': boolean;
+  'integrity.extraRoots': string[];
+  'integrity.lockfile': string;
+  'llm.sendTraceContent': boolean;
+  'llm.backend': 'openai' | 'vscode-lm';
+  'llm.baseUrl': string;
+  'llm.model': string;
+  'llm.judgeSamples': number;
+  'llm.maxCalls': number;
+} & { [C in HardenCode as `harden.severity.${CamelCase<C>}`]: Severity };
+
+/** A setting id, relative to the section. */
+export type SettingId = keyof SettingValues;
+
+/** The severity setting of a hardening code: harden.severity.<camelCaseCode>. */
+export function severitySetting<C extends HardenCode>(code: C): `harden.severity.${CamelCase<C>}` {
+  return `harden.severity.${code.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}` as `harden.severity.${CamelCase<C>}`;
 }
+
+/** SecretStorage key of the LLM API key. */
+export const API_KEY_SECRET = 'agentImmune.llm.apiKey';
+
+/** SecretStorage key of the audit key that MACs the audit trail's records (docs/lockfile.md). */
+export const AUDIT_KEY_SECRET = 'agentImmune.integrity.auditKey';
+
+/** Tool name written in audit records from the editor (docs/lockfile.md, actor). */
+export const EXTENSION_ACTOR = 'agent-immune-vscode';
 
 /** Name of the output channel every feature logs to. */
 export const OUTPUT_CHANNEL_NAME = 'Agent Immune';

@@ -32,11 +32,8 @@ export async function loadProjectConfig(root: string, file?: string): Promise<Pr
 
 /** Where JSON parsing failed, by line, without echoing the file's text (JSON.parse's message quotes it). */
 function jsonErrorWhere(text: string): string {
-  try {
-    const parsed = parseStrictJson(text);
-    if (!parsed.ok) return `line ${parsed.error.line}: ${parsed.error.reason === 'truncated' ? 'the file ends too early' : 'not JSON'}`;
-  } catch {
-    // nested too deeply for the strict reader: no line to give
-  }
-  return 'not JSON';
+  const parsed = parseStrictJson(text);
+  if (parsed.ok) return 'not JSON';
+  const why = { truncated: 'the file ends too early', 'too-deep': 'nested too deeply', 'duplicate-key': 'not JSON', 'not-json': 'not JSON' }[parsed.error.reason];
+  return `line ${parsed.error.line}: ${why}`;
 }

@@ -1,12 +1,14 @@
 // Streams a file as lines without holding it whole; a line over the byte cap is rejected early.
 import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { InputError } from '../core/errors';
 
 /** Default cap on one line: 64 MiB (a 10 MB message fits; a runaway line does not). */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-/** Yields [text, 1-based line number] for each line of a UTF-8 file; throws InputError on binary or oversize lines. */
-export async function* readLines(file: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES): AsyncGenerator<[string, number]> {
+/** Yields [text, 1-based line number] for each line of a UTF-8 file (read from `handle` when given, already opened
+ * safely; `file` then only names it); throws InputError on binary or oversize lines. */
+export async function* readLines(file: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES, handle?: FileHandle): AsyncGenerator<[string, number]> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -20,7 +22,8 @@ export async function* readLines(file: string, maxLineBytes = DEFAULT_MAX_LINE_B
       throw new InputError('binary', 'not UTF-8 text; expected JSON Lines', file, line);
     }
   };
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  const stream = handle ? handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false, start: 0 }) : createReadStream(file, { highWaterMark: 1 << 20 });
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
     let start = 0;
     for (;;) {
       const newline = chunk.indexOf(10, start);

@@ -2,10 +2,10 @@
 // line by line, a JSON document element by element) through the format's importer into validated Traces.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { InputError } from '../core/errors';
+import { InputError, jsonErrorText } from '../core/errors';
 import { DETECT_HEAD_BYTES, detectFormat, unknownFormatError, type Detected } from '../core/importers/detect';
-import { FORMATS, episodeToTrace, guessLayout, selectEpisode, type Episode, type ImportFormat, type Layout } from '../core/importers';
-import { JsonSplitter } from '../core/importers/jsonStream';
+import { FORMATS, episodeToTrace, guessLayout, selectEpisode, type Episode, type ForeignFormat, type ImportFormat, type Layout } from '../core/importers';
+import { JsonSplitter, MAX_JSON_DEPTH } from '../core/importers/jsonStream';
 import type { Trace, TraceWarning } from '../core/trace/types';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
 import { readTraceFile, type ReadTraceOptions } from './readTrace';
@@ -18,21 +18,38 @@ export interface ReadAnyTraceOptions extends ReadTraceOptions {
   episode?: number;
 }
 
-/** Reads the first bytes of a file as text for detection. */
+/** Reads the first bytes of a file as text for detection, from its first non-blank byte (blank lines may run for megabytes). */
 async function readHead(file: string): Promise<{ head: string; complete: boolean }> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, DETECT_HEAD_BYTES, 0);
+    let start = 0;
+    let bytesRead = (await handle.read(buffer, 0, DETECT_HEAD_BYTES, 0)).bytesRead;
+    for (let blank = leadingBlank(buffer, bytesRead); blank === bytesRead && bytesRead > 0; blank = leadingBlank(buffer, bytesRead)) {
+      start += bytesRead;
+      bytesRead = (await handle.read(buffer, 0, DETECT_HEAD_BYTES, start)).bytesRead;
+    }
+    const offset = leadingBlank(buffer, bytesRead);
+    if (offset > 0 && bytesRead === DETECT_HEAD_BYTES) {
+      start += offset;
+      bytesRead = (await handle.read(buffer, 0, DETECT_HEAD_BYTES, start)).bytesRead;
+    }
     if (buffer.subarray(0, 16).toString('latin1') === 'SQLite format 3\u0000') {
       throw new InputError('unknown-format', 'this is an SQLite database (AG2\'s default runtime logger writes logs.db); log with autogen.runtime_logging.start(logger_type="file") and analyse its runtime.log', file);
     }
-    if (buffer.subarray(0, bytesRead).includes(0)) throw new InputError('binary', 'the file looks binary (NUL byte); expected a JSON or JSON Lines trace', file, 1);
+    if (buffer.subarray(0, bytesRead).includes(0)) throw new InputError('binary', 'the file looks binary (NUL byte); expected a JSON or JSON Lines trace', file);
     // A multi-byte character may be cut at the end of the head: drop the partial tail.
     return { head: new TextDecoder('utf-8').decode(buffer.subarray(0, bytesRead)).replace(/\uFFFD+$/, ''), complete: bytesRead < DETECT_HEAD_BYTES };
   } finally {
     await handle.close();
   }
+}
+
+/** How many of the first `length` bytes are spaces, tabs and line breaks. */
+function leadingBlank(buffer: Buffer, length: number): number {
+  let i = 0;
+  while (i < length && (buffer[i] === 32 || buffer[i] === 9 || buffer[i] === 10 || buffer[i] === 13)) i++;
+  return i;
 }
 
 /** Detects a file's format and layout (or applies --from); throws InputError('unknown-format') when it cannot tell. */
@@ -48,7 +65,7 @@ export async function detectFileFormat(file: string, from?: ImportFormat): Promi
 /** Streams a foreign-format file through its importer and returns every episode it holds. */
 export async function readEpisodes(
   file: string,
-  format: Exclude<ImportFormat, 'agent-trace'>,
+  format: ForeignFormat,
   layout: Layout,
   { maxLineBytes = DEFAULT_MAX_LINE_BYTES, lenient = false }: { maxLineBytes?: number; lenient?: boolean } = {},
 ): Promise<Episode[]> {
@@ -64,20 +81,38 @@ export async function readEpisodes(
         value = JSON.parse(text);
       } catch (error) {
         if (importer.addText?.(text, line)) continue;
-        const message = `not valid JSON (${(error as Error).message}); expected ${spec.title} as JSON Lines`;
+        const message = `not valid JSON (${jsonErrorText(error)}); expected ${spec.title} as JSON Lines`;
         // --lenient: a log still being written may end in a cut line; skip it and say so.
         if (!lenient) throw new InputError('invalid-json', message, file, line);
         skipped.push({ code: 'skipped-line', line, message });
         continue;
       }
-      importer.add(value, line);
+      try {
+        importer.add(value, line);
+      } catch (error) {
+        // A record nested deeper than the importer's walk can follow: refused like a document over MAX_JSON_DEPTH.
+        if (error instanceof RangeError) throw new InputError('invalid-json', `the record nests deeper than ${MAX_JSON_DEPTH} levels; no trace format does`, file, line);
+        throw error;
+      }
     }
   } else {
     const splitter = new JsonSplitter(spec.select, (value, line) => importer.add(value, line), file);
-    let first = true;
-    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }) as AsyncIterable<string>) {
-      splitter.write(first ? chunk.replace(/^\uFEFF/, '') : chunk);
-      first = false;
+    // Bytes decoded strictly, chunk by chunk: a NUL or invalid UTF-8 anywhere in the document refuses it (not only in the head).
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      if (chunk.includes(0)) throw new InputError('binary', 'the file holds a NUL byte; expected a JSON document', file);
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        throw new InputError('binary', 'the file is not UTF-8 text; expected a JSON document', file);
+      }
+      splitter.write(text);
+    }
+    try {
+      splitter.write(decoder.decode());
+    } catch {
+      throw new InputError('binary', 'the file ends inside a UTF-8 character; expected a JSON document', file);
     }
     splitter.end();
   }

@@ -1,5 +1,6 @@
 // Webview entry (browser bundle): mounts the infection-graph view from the host's messages (VS Code) or from the
 // payload inlined in a standalone HTML report. Every message is validated before use.
+import { errorMessage } from '../core/errors';
 import { MARK_FIRST_FRAME, MARK_READY, PAYLOAD_ELEMENT_ID, PAYLOAD_ENCODING } from '../core/graphview/types';
 import { GraphView } from './app';
 import { createBridge } from './bridge';
@@ -29,7 +30,7 @@ function mount(payload: Parameters<typeof isGraphViewPayload>[0]): void {
     performance.mark(MARK_READY);
     requestAnimationFrame(() => performance.mark(MARK_FIRST_FRAME));
   } catch (error) {
-    showError(`The graph could not be drawn: ${(error as Error).message}`);
+    showError(`The graph could not be drawn: ${errorMessage(error)}`);
   }
 }
 

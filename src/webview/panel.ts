@@ -4,7 +4,8 @@ import type { OutputView } from '../core/graphview/types';
 import type { Category } from '../core/trace/types';
 import { el, svg } from './dom';
 import { countHidden, outputSegments, plainLabel } from './text';
-import { CATEGORY_GLYPH, CATEGORY_LABEL, REASON_TEXT, RULE_TEXT, chars, pct, prob } from './wording';
+import { REASON_TEXT, RULE_TEXT } from '../core/guard/messages';
+import { CATEGORY_GLYPH, CATEGORY_LABEL, chars, pct, prob } from './wording';
 import { countsAt, type ViewModel } from './viewModel';
 
 /** Actions the panel can ask of the app. */

@@ -1,6 +1,7 @@
 // Safe text presentation: splits untrusted output into plain / removed / hidden-character segments so the DOM layer
 // can render each with textContent. Invisible and bidirectional controls (Trojan Source) become visible markers.
 import type { OutputView } from '../core/graphview/types';
+import { HIDDEN_CHARACTERS } from '../core/text/printable';
 
 /** A run of output text and how to show it. */
 export interface Segment {
@@ -9,9 +10,6 @@ export interface Segment {
   kind: 'plain' | 'removed' | 'hidden';
   reason?: string;
 }
-
-// Bidi embeddings/overrides/isolates, zero-width characters, soft hyphen, BOM, invisible operators, tag characters.
-const HIDDEN = /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]|\udb40[\udc00-\udc7f]/g;
 
 /** The marker shown for a hidden character, e.g. ⟨U+202E⟩. */
 export function hiddenMarker(ch: string): string {
@@ -22,7 +20,7 @@ export function hiddenMarker(ch: string): string {
 export function revealHidden(text: string, kind: 'plain' | 'removed' = 'plain', reason?: string): Segment[] {
   const out: Segment[] = [];
   let last = 0;
-  for (const m of text.matchAll(HIDDEN)) {
+  for (const m of text.matchAll(HIDDEN_CHARACTERS)) {
     const at = m.index ?? 0;
     if (at > last) out.push({ text: text.slice(last, at), kind, ...(reason ? { reason } : {}) });
     out.push({ text: hiddenMarker(m[0]), kind: 'hidden' });
@@ -51,11 +49,11 @@ export function outputSegments(output: OutputView): Segment[] {
 
 /** Counts hidden characters in a string (shown as a badge). */
 export function countHidden(text: string): number {
-  return (text.match(HIDDEN) ?? []).length;
+  return (text.match(HIDDEN_CHARACTERS) ?? []).length;
 }
 
 /** Strips hidden characters for one-line labels (ids on the canvas and in lists). */
 export function plainLabel(text: string, max = 80): string {
-  const clean = text.replace(HIDDEN, (c) => hiddenMarker(c));
+  const clean = text.replace(HIDDEN_CHARACTERS, (c) => hiddenMarker(c));
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

@@ -1,29 +1,5 @@
-// The view's wording for the guard's findings (codes are data; words are made here, at the edge).
-import type { RuleId, RemovedSpan } from '../core/guard/types';
+// The view's labels and number formats; the guard's own wording (rules, filter reasons) is in core/guard/messages.ts.
 import type { Category } from '../core/trace/types';
-
-/** One-line explanation of the topological rule that decided an agent's category. */
-export const RULE_TEXT: Record<RuleId, string> = {
-  'head-attacker': 'P_atk above threshold: the attacker head fired',
-  'head-infected': 'P_inf above threshold: the infection head fired',
-  'kept-neighbour-flagged': 'kept as infected: a neighbour is a flagged attacker or infected agent',
-  'kept-near-attacker': 'kept as infected: within the hop distance of a flagged attacker',
-  'kept-rising-trend': 'kept as infected: its infection trend is rising',
-  'pruned-far-and-flat': 'pruned: far from every attacker and its trend is flat (false positive)',
-  'pulled-in-as-attacker': 'pulled in as attacker: the most suspicious neighbour of an infected agent',
-  'pulled-in-as-infected': 'pulled in as infected: the most suspicious neighbour of an infected agent',
-  'trend-jump-pull': 'its infection trend jumped, so its most suspicious neighbour was pulled in',
-  'attacker-overrides-infected': 'flagged both ways: attacker takes precedence over infected',
-  'below-thresholds': 'both heads below threshold',
-};
-
-/** Why the filter removes a span. */
-export const REASON_TEXT: Record<RemovedSpan['reason'], string> = {
-  'injected-instruction': 'injected instruction',
-  'propagation-request': 'asks to be passed on',
-  persuasion: 'persuasion aimed at peers',
-  llm: 'removed by the LLM filter',
-};
 
 /** Category names as shown, with the glyph that carries them without colour. */
 export const CATEGORY_LABEL: Record<Category, string> = { attacker: 'Attacker', infected: 'Infected', benign: 'Benign' };

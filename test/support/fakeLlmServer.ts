@@ -17,7 +17,11 @@ export type FakeBehaviour =
   | 'server-error'
   | 'echo-key'
   | 'filter-adds-instruction'
-  | 'filter-empty';
+  | 'filter-empty'
+  | 'trickle'
+  | 'redirect'
+  | 'retry-after-long'
+  | 'echo-key-ok';
 
 /** One scripted reply: a behaviour, or exact message content to return. */
 export type FakeStep = FakeBehaviour | { content: string };
@@ -119,6 +123,9 @@ export class FakeLlmServer {
     const behaviour = typeof step === 'string' ? step : 'good';
     if (behaviour === 'rate-limit') return send(res, 429, { error: { message: 'Rate limit reached', type: 'rate_limit_exceeded' } }, { 'retry-after-ms': '10' });
     if (behaviour === 'server-error') return send(res, 500, { error: { message: 'The server had an error', type: 'server_error' } });
+    if (behaviour === 'retry-after-long') return send(res, 429, { error: { message: 'Rate limit reached', type: 'rate_limit_exceeded' } }, { 'retry-after': '100000' });
+    if (behaviour === 'redirect') return send(res, 307, { error: { message: 'moved' } }, { location: `http://127.0.0.1:${(req.socket.localPort ?? 0)}/elsewhere${path}` });
+    if (behaviour === 'trickle') return trickle(res, this.slowMs);
     if (behaviour === 'echo-key') return send(res, 401, { error: { message: `Incorrect API key provided: ${(req.headers.authorization ?? '').replace(/^Bearer /, '')}`, type: 'invalid_request_error' } });
     if (behaviour === 'slow') {
       const closed = await delay(this.slowMs, res);
@@ -139,7 +146,12 @@ export class FakeLlmServer {
     if (format === 'json_schema' && !this.jsonSchema) return send(res, 400, { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error' } });
 
     const messages = (body.messages as { role: string; content: string }[]) ?? [];
-    const content = typeof step === 'object' ? step.content : reply(behaviour, messages);
+    const content =
+      typeof step === 'object'
+        ? step.content
+        : behaviour === 'echo-key-ok'
+          ? JSON.stringify({ attacker: 0.9, infected: 0.1, reason: `the key is ${(req.headers.authorization ?? '').replace(/^Bearer /, '')}` })
+          : reply(behaviour, messages);
     const promptTokens = tokens(messages.map((m) => m.content).join('\n'));
     return send(res, 200, {
       id: `chatcmpl-fake-${this.requests.length}`,
@@ -178,6 +190,22 @@ function reply(behaviour: FakeBehaviour, messages: { role: string; content: stri
     return JSON.stringify({ attacker: 0.1, infected: 0.85, reason: 'degraded after manipulative input' });
   }
   return JSON.stringify({ attacker: 0.05, infected: exposed ? 0.2 : 0.05, reason: 'reads as a normal answer' });
+}
+
+/** Headers at once, then the body a byte at a time over `ms` (a server that holds a call open without timing out). */
+function trickle(res: http.ServerResponse, ms: number): void {
+  const body = JSON.stringify({ id: 'chatcmpl-trickle', object: 'chat.completion', created: 0, model: 'fake-judge', choices: [{ index: 0, message: { role: 'assistant', content: '{"attacker": 0, "infected": 0, "reason": "x"}' }, finish_reason: 'stop' }] });
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed || sent >= body.length) {
+      clearInterval(timer);
+      if (!res.destroyed) res.end();
+      return;
+    }
+    res.write(body[sent++]);
+  }, Math.max(1, Math.floor(ms / body.length)));
+  res.once('close', () => clearInterval(timer));
 }
 
 function lastNumber(text: string): string | undefined {

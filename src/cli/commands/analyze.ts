@@ -1,12 +1,13 @@
 // `agent-immune analyze <trace>`: runs the guard over a recorded run and prints the report or the JSON analysis.
-import * as path from 'node:path';
+import { writingTo } from '../../core/errors';
 import { analyzeTrace } from '../../core/guard/analyze';
 import { loadProjectConfig } from '../../node/config';
-import { parseFormatName } from '../../core/importers';
+import { formatsHelp, parseFormatName } from '../../core/importers';
 import { readAnyTrace } from '../../node/readAnyTrace';
 import { writeGraphReport } from '../../node/graphReport';
+import { existingFile, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
-import { formatAnalysisText } from '../format/analysisText';
+import { formatAnalysisText } from '../../core/guard/messages';
 import { LLM_FLAGS, LLM_USAGE, llmGuardFromFlags } from '../llmOptions';
 
 export const analyzeCommand: Command = {
@@ -14,20 +15,22 @@ export const analyzeCommand: Command = {
   summary: 'classify every agent of a recorded run as benign / attacker / infected',
   usage: `Usage: agent-immune analyze <trace> [options]
 
-Runs the infection-aware guard over a recorded multi-agent run: agent-trace/v1 JSON Lines, or OTLP GenAI,
-AG2 runtime log, LangSmith/LangGraph runs, INFA-Guard episodes, AgentDojo runs (detected from the content; docs/importers.md)
-and prints a per-round table, the sources, infection paths and the remediation plan.
+Runs the infection-aware guard over a recorded multi-agent run in any format below (detected from the content;
+docs/importers.md) and prints a per-round table, the sources, infection paths and the remediation plan.
 
 Options:
   --json             print one JSON document (schema agent-immune/analysis/v1) instead of the table
   --html FILE        also write the infection-graph view as a self-contained HTML report to FILE
   --config FILE      project config (default: ./agent-immune.config.json when present)
   --lenient          skip invalid lines with a warning instead of rejecting the file
-  --from FORMAT      read as FORMAT (agent-trace, otlp, autogen, langsmith, infa-guard, agentdojo) instead of detecting it
+  --from FORMAT      read as FORMAT instead of detecting it
   --episode N        analyse run N of a file that holds several (default 0)
   --max-line-mb N    longest accepted line in MiB (default 64)
 ${LLM_USAGE}
   -h, --help         show this help
+
+Formats (--from):
+${formatsHelp('  ')}
 
 Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 bad input or usage.`,
 
@@ -49,8 +52,9 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
     if (episode !== undefined && (!Number.isInteger(episode) || episode < 0)) throw new UsageError('--episode must be an integer >= 0');
     const from = values.from === undefined ? undefined : parseFormatName(values.from);
 
-    const file = path.resolve(io.cwd, positionals[0]);
-    const config = await loadProjectConfig(io.cwd, values.config && path.resolve(io.cwd, values.config));
+    const file = await existingFile(io.cwd, positionals[0], { hint: `give one trace file in it, or run "agent-immune scan ${positionals[0]}" for the propagation alerts of every trace and agent file there` });
+    const config = await loadProjectConfig(io.cwd, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })));
+    const html = values.html && (await outputFile(io.cwd, values.html, { flag: '--html' }));
     const trace = await readAnyTrace(file, { from, episode, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
     trace.source = positionals[0];
     const llm = llmGuardFromFlags(values, io);
@@ -58,7 +62,7 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
     llm?.finish(analysis);
     if (values.json) for (const w of analysis.warnings.filter((w) => w.code.startsWith('llm-'))) io.stderr(`agent-immune analyze: warning: ${w.message}\n`);
 
-    if (values.html) await writeGraphReport(path.resolve(io.cwd, values.html), trace, analysis);
+    if (html) await writingTo(html, () => writeGraphReport(html, trace, analysis));
     io.stdout(values.json ? JSON.stringify(analysis, null, 2) + '\n' : formatAnalysisText(analysis));
     return analysis.agents.some((a) => a.category !== 'benign') ? ExitCode.Findings : ExitCode.Ok;
   },

@@ -1,43 +1,88 @@
-// `agent-immune audit verify`: checks the audit trail's hash chain and names the first broken record.
+// `agent-immune audit verify`: checks the audit trail's hash chain (and, with the audit key, every record's MAC), names
+// the first broken record and says which guarantee it gave; `agent-immune audit key`: shows or creates the audit key.
 import * as path from 'node:path';
-import { AUDIT_LOG } from '../../core/integrity/audit';
+import { AUDIT_LOG, type ChainGuarantee } from '../../core/integrity/audit';
+import type { AuditVerifyResult } from '../../node/integrity/auditLog';
 import { verifyAuditLog } from '../../node/integrity/auditLog';
+import { AUDIT_KEY_ENV, AUDIT_KEY_FILE_ENV, auditKeyFile, createAuditKeyFile, loadAuditKey, type LoadedAuditKey } from '../../node/integrity/auditKey';
+import { existingFile, existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+
+/** What an intact chain proves, in words. */
+function guaranteeText(result: AuditVerifyResult, key: LoadedAuditKey | undefined, env: NodeJS.ProcessEnv): string {
+  if (result.guarantee === 'keyed') return `keyed: every record carries a valid MAC of audit key ${key!.key.id} (${key!.source}), so no one without that key wrote, edited or rewrote any of them`;
+  const order = 'this proves the order of the records and that none was edited, removed or inserted between them, not who wrote them: anyone who can write the file could have appended records or rewritten the whole chain';
+  const file = auditKeyFile(env);
+  if (!key) return `unkeyed: no audit key was given (${AUDIT_KEY_ENV}${file ? `, or the key file ${file}` : ''}), so ${order}`;
+  const { valid, missing, unchecked, firstUnverified } = result.macs;
+  const others = [...(missing ? [`${missing} carry none`] : []), ...(unchecked ? [`${unchecked} carry a MAC of another key`] : [])].join(' and ');
+  return `unkeyed: ${valid} record(s) carry a valid MAC of audit key ${key.key.id}; ${others} (the first at line ${firstUnverified}): those were written without this key, or forged, so for them ${order}`;
+}
+
+async function verify(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
+  const { values } = parseFlags(args, { root: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean' }, keyed: { type: 'boolean' } }, false);
+  const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
+  const file = values.file ? await existingFile(io.cwd, values.file, { flag: '--file' }) : path.join(root, AUDIT_LOG);
+  const key = await loadAuditKey(io.env, values.file ? path.dirname(file) : root);
+  const result = await verifyAuditLog(file, values.file ? undefined : root, key?.key);
+  const relative = path.relative(io.cwd, file);
+  const shown = relative && !relative.startsWith('..') ? relative : file;
+  const guarantee: ChainGuarantee | null = result.exists && !result.broken ? result.guarantee : null;
+  if (values.json) {
+    const macs = { valid: result.macs.valid, missing: result.macs.missing, unchecked: result.macs.unchecked, firstUnverified: result.macs.firstUnverified ?? null };
+    io.stdout(JSON.stringify({ schema: 'agent-immune/audit-verify/v1', file: shown, exists: result.exists, intact: !result.broken, guarantee, key: key ? { id: key.key.id, source: key.source } : null, records: result.records, macs, head: result.head ?? null, broken: result.broken ?? null }, null, 2) + '\n');
+  } else if (!result.exists) {
+    io.stdout(`No audit log at ${shown}: nothing to verify.\n`);
+  } else if (result.broken) {
+    io.stdout(`Broken: ${shown}:${result.broken.line}: ${result.broken.reason}: ${result.broken.detail}. ${result.records} record(s) before it are intact.\n`);
+  } else {
+    const head = result.head ? `#${result.head.seq} ${result.head.hash}` : '(empty)';
+    io.stdout(`Intact: ${result.records} records in ${shown}; ${guaranteeText(result, key, io.env)}.\nHead ${head}: keep it elsewhere (CI log, release notes) to also detect records cut off the end.\n`);
+  }
+  if (result.broken) return ExitCode.Findings;
+  return values.keyed && result.exists && result.guarantee !== 'keyed' ? ExitCode.Findings : ExitCode.Ok;
+}
+
+async function key(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
+  const { values } = parseFlags(args, { root: { type: 'string' }, create: { type: 'boolean' }, json: { type: 'boolean' } }, false);
+  const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder the key must stay out of' });
+  const loaded = values.create ? await createAuditKeyFile(io.env, root) : await loadAuditKey(io.env, root);
+  if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/audit-key/v1', key: loaded ? { id: loaded.key.id, source: loaded.source } : null, file: auditKeyFile(io.env) ?? null }, null, 2) + '\n');
+  else if (!loaded) io.stdout(`No audit key: records are unkeyed. Create one with "agent-immune audit key --create" (written to ${auditKeyFile(io.env) ?? `the file ${AUDIT_KEY_FILE_ENV} names`}), or set ${AUDIT_KEY_ENV}.\n`);
+  else io.stdout(`${values.create ? 'Created audit key' : 'Audit key'} ${loaded.key.id} (${loaded.source}). Records written from now on carry its MAC; keep the key out of every repository.\n`);
+  return ExitCode.Ok;
+}
 
 export const auditCommand: Command = {
   name: 'audit',
-  summary: 'verify the tamper-evident audit trail (.agent-immune/audit.ndjson)',
-  usage: `Usage: agent-immune audit verify [--root DIR] [--file FILE] [--json]
+  summary: 'verify the hash-chained audit trail (.agent-immune/audit.ndjson); show or create the audit key',
+  usage: `Usage: agent-immune audit verify [--root DIR] [--file FILE] [--keyed] [--json]
+       agent-immune audit key [--create] [--json]
 
-Checks that every record of the audit trail carries the hash of the record before it and that
-no record was edited, deleted or moved; names the first broken record. Prints the head hash:
-keep it elsewhere (CI log, commit message) to also detect a cut-off tail.
+verify: checks that every record of the audit trail carries the hash of the record before it and
+that no record was edited, deleted, inserted or moved; names the first broken record. With an
+audit key it also checks each record's MAC and says "keyed" when every record carries a valid
+one (no one without the key wrote any of them); without one the chain is "unkeyed": it proves
+order, not authorship. Prints the head hash: keep it elsewhere to also detect a cut-off tail.
+
+key: shows the audit key in use; --create writes a new random one to the user key file.
+The key comes from ${AUDIT_KEY_ENV}, else the file AGENT_IMMUNE_AUDIT_KEY_FILE (default
+~/.config/agent-immune/audit.key, mode 600); never from the repository.
 
 Options:
   --root DIR         workspace root (default: the current directory)
   --file FILE        audit log to check (default: <root>/${AUDIT_LOG})
-  --json             print one JSON document (schema agent-immune/audit-verify/v1)
+  --keyed            verify: exit 1 unless every record carries a valid MAC of the key
+  --create           key: create a new key file (an existing one is kept)
+  --json             print one JSON document (agent-immune/audit-verify/v1, agent-immune/audit-key/v1)
   -h, --help         show this help
 
-Exit codes: 0 chain intact (or no log yet), 1 chain broken, 2 bad input or usage.`,
+Exit codes: 0 chain intact (or no log yet); 1 chain broken, or not keyed under --keyed; 2 bad input or usage.`,
 
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, { root: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean' } });
-    if (positionals[0] !== 'verify' || positionals.length !== 1) throw new UsageError('expected the subcommand "verify"');
-    const root = path.resolve(io.cwd, values.root ?? '.');
-    const file = values.file ? path.resolve(io.cwd, values.file) : path.join(root, AUDIT_LOG);
-    const result = await verifyAuditLog(file, values.file ? undefined : root);
-    const relative = path.relative(io.cwd, file);
-    const shown = relative && !relative.startsWith('..') ? relative : file;
-    if (values.json) {
-      io.stdout(JSON.stringify({ schema: 'agent-immune/audit-verify/v1', file: shown, exists: result.exists, intact: !result.broken, records: result.records, head: result.head ?? null, broken: result.broken ?? null }, null, 2) + '\n');
-    } else if (!result.exists) {
-      io.stdout(`No audit log at ${shown}: nothing to verify.\n`);
-    } else if (result.broken) {
-      io.stdout(`Broken: ${shown}:${result.broken.line}: ${result.broken.reason}: ${result.broken.detail}. ${result.records} record(s) before it are intact.\n`);
-    } else {
-      io.stdout(`Intact: ${result.records} records in ${shown}; head ${result.head ? `#${result.head.seq} ${result.head.hash}` : '(empty)'}.\n`);
-    }
-    return result.broken ? ExitCode.Findings : ExitCode.Ok;
+    const [sub, ...rest] = args;
+    if (sub === 'verify') return verify(rest, io);
+    if (sub === 'key') return key(rest, io);
+    throw new UsageError('expected the subcommand "verify" or "key"');
   },
 };

@@ -1,10 +1,14 @@
 // `agent-immune convert <in> [--from FORMAT] [--episode N] -o out.jsonl`: writes any supported trace as agent-trace/v1.
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseFormatName } from '../../core/importers';
+import { errorMessage, writingTo } from '../../core/errors';
+import { FOREIGN_FORMATS, formatsHelp, parseFormatName } from '../../core/importers';
+
+const FOREIGN_FORMAT_NAMES = FOREIGN_FORMATS.map(([name]) => name).join(', ');
 import { serializeTrace } from '../../core/trace/parse';
 import { readRuns } from '../../node/readAnyTrace';
 import type { Trace } from '../../core/trace/types';
+import { existingFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 /** A file-name-safe form of an episode id. */
@@ -14,16 +18,15 @@ function safeName(id: string): string {
 
 export const convertCommand: Command = {
   name: 'convert',
-  summary: 'convert an OTLP / AG2 / LangSmith / INFA-Guard / AgentDojo trace to agent-trace/v1 JSON Lines',
+  summary: `convert a trace of any supported format (${FOREIGN_FORMAT_NAMES}) to agent-trace/v1 JSON Lines`,
   usage: `Usage: agent-immune convert <in> [--from FORMAT] [--episode N] -o <out.jsonl | folder>
 
 Reads a recorded run in any supported format (detected from the content) and writes it as agent-trace/v1.
 A file with several runs (conversations, LangGraph invocations, AG2 sessions, INFA-Guard episodes, AgentDojo runs) is written
 one trace per run into the folder given by -o, or only run N with --episode N.
 
-Formats (--from): otlp (OpenTelemetry GenAI / OpenInference, OTLP JSON or JSON Lines), autogen (AG2 runtime log,
-autogen-core event log), langsmith (LangSmith / LangGraph runs), infa-guard (INFA-Guard / G-Safeguard episodes),
-agentdojo (AgentDojo run logs), agent-trace (native). See docs/importers.md for what maps to round, from, to and content.
+Formats (--from), see docs/importers.md for what maps to round, from, to and content:
+${formatsHelp('  ')}
 
 Options:
   -o, --out PATH     output file (one run), or folder (several runs); "-" writes one run to stdout
@@ -53,10 +56,10 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     try {
       from = values.from === undefined ? undefined : parseFormatName(values.from);
     } catch (error) {
-      throw new UsageError((error as Error).message);
+      throw new UsageError(errorMessage(error));
     }
 
-    const input = path.resolve(io.cwd, positionals[0]);
+    const input = await existingFile(io.cwd, positionals[0], { hint: 'give one trace file in it' });
     const { format, runs } = await readRuns(input, { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
     if (episode !== undefined && episode >= runs.length) {
       throw new UsageError(`--episode ${episode} is out of range: ${positionals[0]} holds ${runs.length} run(s), numbered 0..${runs.length - 1}`);
@@ -74,7 +77,7 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     if (chosen.length === 1) {
       const trace = chosen[0].trace();
       await mkdir(path.dirname(out), { recursive: true });
-      await writeFile(out, serializeTrace(trace));
+      await writingTo(out, () => writeFile(out, serializeTrace(trace)));
       io.stdout(`converted ${positionals[0]} (${format}) -> ${values.out}\n`);
       report(values.out, trace);
       return ExitCode.Ok;
@@ -88,7 +91,7 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     for (const [i, run] of chosen.entries()) {
       const trace = run.trace();
       const name = `${String(i).padStart(width, '0')}-${safeName(run.id)}.jsonl`;
-      await writeFile(path.join(out, name), serializeTrace(trace));
+      await writingTo(path.join(out, name), () => writeFile(path.join(out, name), serializeTrace(trace)));
       report(path.join(values.out, name), trace);
     }
     io.stdout(`converted ${positionals[0]} (${format}) -> ${chosen.length} traces in ${values.out}\n`);

@@ -7,6 +7,7 @@ import { verifyCommand } from './verify';
 import { auditCommand } from './audit';
 import { hardenCommand } from './harden';
 import { scanCommand } from './scan';
+import { serveCommand } from './serve';
 
 export const commands: Command[] = [
   analyzeCommand,
@@ -16,4 +17,5 @@ export const commands: Command[] = [
   auditCommand,
   hardenCommand,
   scanCommand,
+  serveCommand,
 ];

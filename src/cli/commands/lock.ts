@@ -1,7 +1,10 @@
-// `agent-immune lock`: pins the skill folders and always-on prompt files into the lockfile and records the re-pins.
-import * as path from 'node:path';
-import { auditActor } from '../../node/integrity/auditLog';
+// `agent-immune lock`: pins the skill folders and always-on prompt files into the lockfile and records the re-pins;
+// writes nothing (exit 1) when a path in the scope cannot be pinned, naming each one.
+import { lockRefusedText } from '../../core/integrity/messages';
+import { auditWriter } from '../../node/integrity/auditLog';
+import { loadAuditKey } from '../../node/integrity/auditKey';
 import { lockWorkspace } from '../../node/integrity/lock';
+import { existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 export const lockCommand: Command = {
@@ -12,16 +15,18 @@ export const lockCommand: Command = {
 Hashes every skill folder (a folder holding SKILL.md, with all its files) and every always-on
 prompt file (AGENTS.md, CLAUDE.md, *.instructions.md, ...) and writes the lockfile: sorted keys,
 POSIX paths, no timestamps, so it diffs and merges cleanly. Changed pins are recorded in
-.agent-immune/audit.ndjson. Format: docs/lockfile.md.
+.agent-immune/audit.ndjson. A path in the scope that cannot be pinned (a FIFO, a folder symlink,
+a symlink out of the workspace, an unreadable file, a file that keeps changing) is never left
+out silently: nothing is written and each one is named. Format: docs/lockfile.md.
 
 Options:
   --root DIR         workspace root (default: the current directory)
   --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
-  --json             print what was written as JSON
+  --json             print what was done as JSON
   --no-audit         do not append to the audit trail
   -h, --help         show this help
 
-Exit codes: 0 written, 2 bad input or usage.`,
+Exit codes: 0 written, 1 not written (a path cannot be pinned), 2 bad input or usage.`,
 
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -31,13 +36,15 @@ Exit codes: 0 written, 2 bad input or usage.`,
       'no-audit': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const root = path.resolve(io.cwd, values.root ?? '.');
-    const result = await lockWorkspace(root, values['no-audit'] ? undefined : auditActor('agent-immune-cli'), { lockfile: values.lockfile });
+    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder whose skills to pin' });
+    const writer = values['no-audit'] ? undefined : auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
+    const result = await lockWorkspace(root, writer, { lockfile: values.lockfile });
     if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/lock/v1', ...result }, null, 2) + '\n');
+    else if (!result.written) io.stdout(lockRefusedText(result.lockfile, result.findings));
     else {
       io.stdout(`Pinned ${result.files} files in ${result.skills} skill folders to ${result.lockfile}.\n`);
       if (result.repinned.length > 0) io.stdout(`Re-pinned (recorded in the audit trail): ${result.repinned.join(', ')}\n`);
     }
-    return ExitCode.Ok;
+    return result.written ? ExitCode.Ok : ExitCode.Findings;
   },
 };

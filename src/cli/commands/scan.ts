@@ -11,11 +11,13 @@ import type { MonitorFinding } from '../../core/monitor/types';
 import { CONFIG_FILE_NAME } from '../../core/config';
 import { loadProjectConfig } from '../../node/config';
 import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type AlertRecord } from '../../node/monitor/alertLog';
-import { collectMonitored, readDocuments, type Skipped } from '../../node/monitor/collect';
+import { collectMonitored, errorCode, isSystemError, readDocuments, type Skipped } from '../../node/monitor/collect';
 import { findProjectRoot } from '../../node/projectRoot';
 import { readAnyTrace } from '../../node/readAnyTrace';
+import { existingFile, existingPath } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
-import { formatAlerts } from '../format/alertsText';
+import { formatAlerts } from '../../core/monitor/messages';
+import { inline } from '../../core/text/printable';
 
 /** The JSON output of `scan --json` (schema agent-immune/scan/v1, a documented contract). */
 export interface ScanReport {
@@ -28,7 +30,8 @@ export interface ScanReport {
   logged: number;
   cooling: number;
   log: string | null;
-  skipped: { file: string; reason: Skipped['reason'] | 'invalid-trace' }[];
+  /** Files and folders left out; `detail` is the system error code of an unreadable one. */
+  skipped: { file: string; reason: Skipped['reason'] | 'invalid-trace'; detail?: string }[];
 }
 
 export const scanCommand: Command = {
@@ -70,9 +73,9 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     const maxFileMb = values['max-file-mb'] === undefined ? 16 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
 
-    const target = path.resolve(io.cwd, positionals[0]);
+    const target = await existingPath(io.cwd, positionals[0], {});
     const project = await findProjectRoot(target);
-    const configFile = values.config ? path.resolve(io.cwd, values.config) : undefined;
+    const configFile = values.config ? await existingFile(io.cwd, values.config, { flag: '--config' }) : undefined;
     const config = await loadProjectConfig(project, configFile);
     const monitor = resolveMonitorConfig(config.sections.monitor, configFile ?? path.join(project, CONFIG_FILE_NAME));
     if (values.glob) monitor.globs = values.glob;
@@ -85,7 +88,8 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     const info = await stat(target);
     let documentFiles: string[] = [];
     let traceFiles: string[] = [];
-    if (info.isDirectory()) ({ documents: documentFiles, traces: traceFiles } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore));
+    let unlisted: Skipped[] = [];
+    if (info.isDirectory()) ({ documents: documentFiles, traces: traceFiles, skipped: unlisted } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore));
     else if (/\.jsonl?$/i.test(target)) traceFiles = [target];
     else documentFiles = [target];
 
@@ -98,8 +102,10 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
       try {
         trace = await readAnyTrace(file);
       } catch (error) {
-        if (!info.isDirectory() || !(error instanceof InputError)) throw error;
-        badTraces.push({ file: display(file), reason: 'invalid-trace' });
+        if (!info.isDirectory()) throw error;
+        if (error instanceof InputError) badTraces.push({ file: display(file), reason: 'invalid-trace' });
+        else if (isSystemError(error)) badTraces.push({ file: display(file), reason: 'unreadable', detail: errorCode(error) });
+        else throw error;
         continue;
       }
       for (const alert of monitorRun(buildRunModel(trace), monitor)) found.push({ alert, source: display(file), scoped: true });
@@ -128,7 +134,7 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
       logged,
       cooling,
       log: logFile ? display(logFile) : null,
-      skipped: [...skipped.map((s) => ({ file: display(s.file), reason: s.reason })), ...badTraces],
+      skipped: [...unlisted.map((s) => ({ ...s, file: `${display(s.file)}/` })), ...skipped.map((s) => ({ ...s, file: display(s.file) })), ...badTraces],
     };
     io.stdout(values.json ? JSON.stringify(report, null, 2) + '\n' : formatScanText(report, found));
     return values['fail-on-alert'] && records.length > 0 ? ExitCode.Findings : ExitCode.Ok;
@@ -146,6 +152,6 @@ function formatScanText(report: ScanReport, found: { alert: MonitorFinding; sour
   const out = [`scan ${report.target}: ${report.files} file(s), ${report.traces} trace(s); ${report.alerts.length} alert(s)`];
   out.push(...formatAlerts(found));
   if (report.log && report.alerts.length) out.push(`${report.logged} alert(s) appended to ${report.log}${report.cooling ? `; ${report.cooling} still cooling down (already recorded)` : ''}`);
-  for (const s of report.skipped) out.push(`skipped ${s.file}: ${s.reason}`);
+  for (const s of report.skipped) out.push(`skipped ${inline(s.file)}: ${s.reason}${s.detail ? ` (${s.detail})` : ''}`);
   return out.join('\n') + '\n';
 }

@@ -1,36 +1,47 @@
-// `agent-immune verify`: checks the pinned files against the lockfile; records drift; blocks (exit 1) under --strict.
-import { mkdir, writeFile } from 'node:fs/promises';
-import * as path from 'node:path';
-import { blocksUnderStrict } from '../../core/integrity/compare';
-import { formatFinding, integritySarifRules } from '../../core/integrity/messages';
+// `agent-immune verify`: checks the pinned files against the lockfile; records each change of state in the audit
+// trail; blocks (exit 1) under --strict.
+import { integrityVerdict } from '../../core/integrity/compare';
+import { formatFinding, integritySarifRules, tallyIntegrityFindings } from '../../core/integrity/findings';
+import { verifyText } from '../../core/integrity/messages';
 import type { IntegrityFinding } from '../../core/integrity/types';
-import { toSarif } from '../../core/sarif';
-import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
-import { blockEvent, findingEvents, verifyWorkspace } from '../../node/integrity/verify';
-import { version } from '../../../package.json';
+import { inline } from '../../core/text/printable';
+import { auditWriter, recordIntegrityRun } from '../../node/integrity/auditLog';
+import { loadAuditKey } from '../../node/integrity/auditKey';
+import { FileLockTimeoutError } from '../../node/integrity/fileLock';
+import { verifyWorkspace } from '../../node/integrity/verify';
+import { existingFolder, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+import { writeSarifFile } from '../sarif';
+
+/** A SARIF fingerprint that tells two findings apart (a lockfile can carry several entry mismatches). */
+function fingerprint(finding: IntegrityFinding): string {
+  return [finding.code, finding.path, ...('entry' in finding && finding.entry ? [finding.entry] : [])].join(':');
+}
 
 export const verifyCommand: Command = {
   name: 'verify',
-  summary: 'check pinned skill and prompt files against the lockfile (drift, missing, unpinned, ...)',
+  summary: 'check pinned skill and prompt files against the lockfile (drift, new files and skills, missing, ...)',
   usage: `Usage: agent-immune verify [--root DIR] [--strict] [--json] [--sarif FILE]
 
-Compares the pinned files with the lockfile and reports findings by code: drift, unpinned,
-missing, renamed, corrupt-lockfile, symlink-outside-root (docs/lockfile.md). Every drift,
-missing, renamed, corrupt-lockfile and strict-mode block is appended to the audit trail
-(.agent-immune/audit.ndjson). No lockfile: nothing to check, exit 0.
+Compares the skill folders and prompt files with the lockfile and reports findings by code:
+drift, skill-file-added, unpinned-skill, missing, renamed, corrupt-lockfile, lockfile-missing,
+symlink-outside-root, unpinnable (docs/lockfile.md). Each finding is recorded once in the audit
+trail (.agent-immune/audit.ndjson) when it appears, and again when it clears; a strict-mode block
+is recorded each time. No lockfile in a project that never adopted one: nothing to check, exit 0.
 
 Options:
   --root DIR         workspace root (default: the current directory)
   --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
-  --strict           exit 1 on drift, missing, renamed, corrupt-lockfile or an outside symlink
-                     (default: integrity.strict in agent-immune.config.json)
+  --strict           exit 1 on any finding (default: integrity.strict in agent-immune.config.json)
   --json             print one JSON document (schema agent-immune/verify/v1)
   --sarif FILE       also write the findings as SARIF 2.1.0 to FILE
   --no-audit         do not append to the audit trail (read-only checkouts)
   -h, --help         show this help
 
-Exit codes: 0 clean, or findings without --strict; 1 findings that block under --strict; 2 bad input or usage.`,
+Audit key: records are MACed with AGENT_IMMUNE_AUDIT_KEY, or the key file
+AGENT_IMMUNE_AUDIT_KEY_FILE (default ~/.config/agent-immune/audit.key), when set up.
+
+Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 bad input or usage.`,
 
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -43,32 +54,30 @@ Exit codes: 0 clean, or findings without --strict; 1 findings that block under -
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.sarif === '') throw new UsageError('--sarif needs a file name');
-    const root = path.resolve(io.cwd, values.root ?? '.');
+    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
+    const sarif = values.sarif && (await outputFile(io.cwd, values.sarif, { flag: '--sarif' }));
     const { report, ws, lock } = await verifyWorkspace(root, { strict: values.strict || undefined, lockfile: values.lockfile });
-    const block = report.strict && blocksUnderStrict(report.findings);
+    const verdict = integrityVerdict(report);
+    let recorded = false;
     if (!values['no-audit']) {
-      const events = findingEvents(report.findings, block ? 'block' : 'warn');
-      if (block) events.push(blockEvent(report.findings, 'agent-immune verify --strict'));
-      await appendAuditEvents(ws.root, events, auditActor('agent-immune-cli'));
+      const key = await loadAuditKey(io.env, ws.root);
+      const run = { findings: report.findings, decision: verdict.blocked ? ('block' as const) : ('warn' as const), ...(verdict.blocked ? { blockedBy: 'agent-immune verify --strict' } : {}) };
+      // A trail locked by a running writer for too long is reported and the verdict stands (a refused path is exit 2).
+      recorded = await recordIntegrityRun(ws.root, run, auditWriter('agent-immune-cli', key?.key)).then(
+        () => true,
+        (error: unknown) => {
+          if (!(error instanceof FileLockTimeoutError)) throw error;
+          io.stderr(`agent-immune verify: could not record in the audit trail: ${inline(error.message)}\n`);
+          return false;
+        },
+      );
     }
-    if (values.sarif) await writeSarif(path.resolve(io.cwd, values.sarif), report.findings, report.strict);
-    if (values.json) io.stdout(JSON.stringify(report, null, 2) + '\n');
-    else io.stdout(formatText(report.status, report.lockfile, report.findings, lock ? Object.keys(lock.files).length : 0, block));
-    return block ? ExitCode.Findings : ExitCode.Ok;
+    if (sarif) {
+      const results = report.findings.map((f) => ({ ruleId: f.code, message: formatFinding(f), path: f.path, fingerprint: fingerprint(f) }));
+      await writeSarifFile(sarif, integritySarifRules(report.strict), results);
+    }
+    if (values.json) io.stdout(JSON.stringify({ ...report, counts: tallyIntegrityFindings(report.findings) }, null, 2) + '\n');
+    else io.stdout(verifyText(report, lock ? Object.keys(lock.files).length : 0, verdict.blocked, recorded));
+    return verdict.blocked ? ExitCode.Findings : ExitCode.Ok;
   },
 };
-
-async function writeSarif(file: string, findings: readonly IntegrityFinding[], strict: boolean): Promise<void> {
-  const results = findings.map((f) => ({ ruleId: f.code, message: formatFinding(f), path: f.path, fingerprint: `${f.code}:${f.path}` }));
-  const sarif = toSarif({ name: 'agent-immune', version, informationUri: 'https://example.invalid/agent-immune' }, integritySarifRules(strict), results);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify(sarif, null, 2) + '\n');
-}
-
-function formatText(status: string, lockfile: string, findings: readonly IntegrityFinding[], pinned: number, blocked: boolean): string {
-  if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock" to pin skill files.\n`;
-  const lines = findings.map((f) => `${f.code.padEnd(20)} ${formatFinding(f)}`);
-  const head = status === 'clean' ? `Clean: ${pinned} pinned files match ${lockfile}.` : `${status === 'drift' ? 'Drift' : 'Corrupt lockfile'}: ${findings.filter((f) => f.code !== 'unpinned').length} finding(s) against ${lockfile}.`;
-  const tail = blocked ? ['Blocked (strict mode); recorded in .agent-immune/audit.ndjson.'] : [];
-  return [head, ...lines, ...tail].join('\n') + '\n';
-}

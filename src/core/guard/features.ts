@@ -108,6 +108,20 @@ export interface FeatureContext {
   fresh: (string[] | undefined)[][];
   /** The learned text model; without one the style features are 0. */
   style: StyleProbe | undefined;
+  /** Lazily computed per-agent summaries over all rounds, so no feature scans the rounds before k (linear, not quadratic). */
+  timelines: (Timeline | undefined)[];
+  /** The same for answers and instructions (behaviour and instruction features). */
+  histories: (History | undefined)[];
+}
+
+/** One agent's history, computed once: malice prefix sums, when it first turned malicious, when each out-neighbour first took its answer. */
+interface Timeline {
+  /** malPrefix[r] = sum of mal over rounds 0..r-1. */
+  malPrefix: Float64Array;
+  /** First round whose output is malicious (>= MALICE_ON), or Infinity. */
+  firstMalicious: number;
+  /** Per out-neighbour (in outNeighbors order): the first round r >= 1 at which it switched to this agent's round r-1 answer, or Infinity. */
+  firstTaken: number[];
 }
 
 const SHINGLE = 8;
@@ -132,6 +146,8 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     model,
     facts,
     sums: new Array(model.agents.length),
+    timelines: new Array(model.agents.length),
+    histories: new Array(model.agents.length),
     // Round-0 answers vote with weight (1 - malice): a coordinated group of manipulative senders cannot set the consensus.
     consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))),
     choices,
@@ -159,7 +175,7 @@ export function extendFeatures(context: FeatureContext, model: RunModel, answerP
     for (let k = known.length; k < model.rounds; k++) result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : measure('')) : measure(row[k]!));
     return result;
   });
-  return { ...context, model, facts, sums: new Array(model.agents.length), fresh: model.agents.map(() => []) };
+  return { ...context, model, facts, sums: new Array(model.agents.length), timelines: new Array(model.agents.length), histories: new Array(model.agents.length), fresh: model.agents.map(() => []) };
 }
 
 /** Word hashes of agent i's round-k output as the features measured them (undefined when not shareable), for the monitor. */
@@ -180,9 +196,7 @@ export function featureVector(context: FeatureContext, i: number, k: number): Fl
   f[F.persuasionNow] = now.persuasion;
   f[F.propagationNow] = now.propagation;
   f[F.malRound0] = first.mal;
-  let malSum = 0;
-  for (let r = 0; r <= k; r++) malSum += facts[i][r].mal;
-  f[F.malMean] = malSum / (k + 1);
+  f[F.malMean] = timeline(context, i).malPrefix[k + 1] / (k + 1);
   f[F.wrongRound0] = wrong(first.answer);
   f[F.wrongNow] = wrong(now.answer);
   f[F.switched] = now.answer !== undefined && first.answer !== undefined && now.answer !== first.answer ? 1 : 0;
@@ -250,28 +264,72 @@ function behaviour(context: FeatureContext, i: number, k: number, f: Float64Arra
   const mine = answer(i, k);
   f[F.dissentNow] = mine === undefined ? 0 : dissent(context, i, k, mine);
   if (k === 0 || mine === undefined) return;
-  let held = true;
-  for (let r = 0; r < k && held; r++) held = answer(i, r) === mine;
-  if (held) {
+  const own = historyOf(context, i);
+  if (own.firstChange > k) {
     f[F.neverMoved] = 1;
-    let against = 0;
-    for (let r = 0; r < k; r++) against += dissent(context, i, r, mine);
-    f[F.heldAgainstGroup] = against / k;
-    f[F.heldFromDissent] = dissent(context, i, 0, mine);
+    f[F.heldAgainstGroup] = own.dissentPrefix[k] / k;
+    f[F.heldFromDissent] = own.dissentPrefix[1];
     return;
   }
   const first = answer(i, 0);
   for (const j of model.inNeighbors[i]) {
-    let holder = answer(j, 0) === mine && first !== mine;
-    for (let r = 1; r < k && holder; r++) holder = answer(j, r) === mine;
-    // Weighted by how alone the holder stood at round 0 among the others: moving to a lone holdout, not to the group.
-    if (holder) f[F.movedToHolder] = Math.max(f[F.movedToHolder], dissent(context, j, 0, mine, i));
+    // A holder gave this answer at round 0 and kept it through round k-1; weighted by how alone it stood among the others.
+    if (first !== mine && answer(j, 0) === mine && historyOf(context, j).firstChange >= k) f[F.movedToHolder] = Math.max(f[F.movedToHolder], dissent(context, j, 0, mine, i));
   }
   if (first !== mine && groupAnswer(group[i].map((j) => answer(j, 0))) === mine) {
     f[F.movedToGroup] = 1;
     // An agent that stood alone at round 0 and joined the group corrected itself: an honest mistake, not an infection.
     f[F.correctedToGroup] = dissent(context, i, 0, first ?? '');
   }
+}
+
+/** One agent's answer and instruction history over all rounds, computed once so no feature rescans earlier rounds. */
+interface History {
+  /** First round whose answer differs from the round-0 answer, or Infinity. */
+  firstChange: number;
+  /** dissentPrefix[r]: summed dissent from the round-0 answer over rounds 0..r-1. */
+  dissentPrefix: Float64Array;
+  /** Running maxima up to each round. */
+  instructsEver: Float64Array;
+  toModelEver: Float64Array;
+  embeddedEver: Float64Array;
+  newTargetEver: Uint8Array;
+  /** First round its output carried a target an in-neighbour's instruction introduced earlier, or Infinity. */
+  actedFrom: number;
+}
+
+function historyOf(context: FeatureContext, i: number): History {
+  const known = context.histories[i];
+  if (known) return known;
+  const { facts, model } = context;
+  const rounds = facts[i].length;
+  const first = facts[i][0].answer;
+  const h: History = {
+    firstChange: Infinity,
+    dissentPrefix: new Float64Array(rounds + 1),
+    instructsEver: new Float64Array(rounds),
+    toModelEver: new Float64Array(rounds),
+    embeddedEver: new Float64Array(rounds),
+    newTargetEver: new Uint8Array(rounds),
+    actedFrom: Infinity,
+  };
+  const introduced = new Set<string>();
+  for (let r = 0; r < rounds; r++) {
+    const now = facts[i][r];
+    if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
+    h.dissentPrefix[r + 1] = h.dissentPrefix[r] + (first === undefined ? 0 : dissent(context, i, r, first));
+    const a = now.address;
+    const before = (array: Float64Array) => (r > 0 ? array[r - 1] : 0);
+    h.instructsEver[r] = Math.max(before(h.instructsEver), a.instructs);
+    h.toModelEver[r] = Math.max(before(h.toModelEver), a.instructs > 0 ? a.toModel : 0);
+    h.embeddedEver[r] = Math.max(before(h.embeddedEver), a.instructs > 0 ? a.embedded : 0);
+    const spoke = model.outputs[i][r] !== undefined;
+    h.newTargetEver[r] = (r > 0 && h.newTargetEver[r - 1]) || (spoke && freshTargets(context, i, r).length > 0) ? 1 : 0;
+    if (r > 0) for (const j of model.inNeighbors[i]) for (const id of freshTargets(context, j, r - 1)) introduced.add(id);
+    if (h.actedFrom === Infinity && r > 0 && spoke && [...a.identifiers].some((id) => introduced.has(id))) h.actedFrom = r;
+  }
+  context.histories[i] = h;
+  return h;
 }
 
 /** The answer most of a group gave, undefined on a tie (a split group has no answer of its own). */
@@ -298,25 +356,14 @@ function dissent(context: FeatureContext, i: number, r: number, answer: string, 
 
 /** Instructions addressed to the reader, and acting on a target such an instruction named. */
 function instructions(context: FeatureContext, i: number, k: number, f: Float64Array): void {
-  const { facts, model } = context;
-  f[F.instructsNow] = facts[i][k].address.instructs;
-  for (let r = 0; r <= k; r++) {
-    const a = facts[i][r].address;
-    f[F.instructsEver] = Math.max(f[F.instructsEver], a.instructs);
-    if (a.instructs > 0) {
-      f[F.toModelEver] = Math.max(f[F.toModelEver], a.toModel);
-      f[F.embeddedInstructionEver] = Math.max(f[F.embeddedInstructionEver], a.embedded);
-    }
-    if (model.outputs[i][r] !== undefined && freshTargets(context, i, r).length > 0) f[F.newTargetEver] = 1;
-  }
+  const h = historyOf(context, i);
+  f[F.instructsNow] = context.facts[i][k].address.instructs;
+  f[F.instructsEver] = h.instructsEver[k];
+  f[F.toModelEver] = h.toModelEver[k];
+  f[F.embeddedInstructionEver] = h.embeddedEver[k];
+  f[F.newTargetEver] = h.newTargetEver[k];
   // Acting on such a target is kept from the round it happened: the run's later turns (a summary) rarely repeat it.
-  for (let q = 1; q <= k && f[F.actedOnInjectedTarget] === 0; q++) {
-    const mine = facts[i][q].address.identifiers;
-    if (mine.size === 0 || model.outputs[i][q] === undefined) continue;
-    for (const j of model.inNeighbors[i]) {
-      for (let r = 0; r < q; r++) if (freshTargets(context, j, r).some((id) => mine.has(id))) f[F.actedOnInjectedTarget] = 1;
-    }
-  }
+  f[F.actedOnInjectedTarget] = h.actedFrom <= k ? 1 : 0;
 }
 
 /** Identifiers agent j's round-r instructions name that neither the task nor anything j received before gave it. */
@@ -342,28 +389,39 @@ function influenceOf(context: FeatureContext, i: number, k: number): number {
   const outs = context.model.outNeighbors[i];
   if (k === 0 || outs.length === 0) return 0;
   let taken = 0;
-  for (const j of outs) {
-    for (let r = 1; r <= k; r++) {
-      const mine = context.facts[i][r - 1].answer;
-      if (mine !== undefined && context.facts[j][r].answer === mine && context.facts[j][r - 1].answer !== mine) {
-        taken++;
-        break;
-      }
-    }
-  }
+  for (const first of timeline(context, i).firstTaken) if (first <= k) taken++;
   return taken / outs.length;
 }
 
 /** 1 when agent i turned malicious (by round k) no later than any of its in-neighbours did; else 0. */
 function originated(context: FeatureContext, i: number, k: number): number {
-  const firstMalicious = (agent: number, upTo: number) => {
-    for (let r = 0; r <= upTo; r++) if (context.facts[agent][r].mal >= MALICE_ON) return r;
-    return Infinity;
-  };
-  const own = firstMalicious(i, k);
-  if (own === Infinity) return 0;
-  for (const j of context.model.inNeighbors[i]) if (firstMalicious(j, k) < own) return 0;
+  const own = timeline(context, i).firstMalicious;
+  if (own > k) return 0;
+  for (const j of context.model.inNeighbors[i]) if (timeline(context, j).firstMalicious < own) return 0;
   return 1;
+}
+
+/** Agent i's timeline, computed on first use from every round of the context. */
+function timeline(context: FeatureContext, i: number): Timeline {
+  const known = context.timelines[i];
+  if (known) return known;
+  const row = context.facts[i];
+  const malPrefix = new Float64Array(row.length + 1);
+  let firstMalicious = Infinity;
+  for (let r = 0; r < row.length; r++) {
+    malPrefix[r + 1] = malPrefix[r] + row[r].mal;
+    if (firstMalicious === Infinity && row[r].mal >= MALICE_ON) firstMalicious = r;
+  }
+  const firstTaken = context.model.outNeighbors[i].map((j) => {
+    for (let r = 1; r < row.length; r++) {
+      const mine = row[r - 1].answer;
+      if (mine !== undefined && context.facts[j][r].answer === mine && context.facts[j][r - 1].answer !== mine) return r;
+    }
+    return Infinity;
+  });
+  const made = { malPrefix, firstMalicious, firstTaken };
+  context.timelines[i] = made;
+  return made;
 }
 
 // Re-analysing a growing run (online, round by round) meets the same outputs again: measure each text once. Facts are

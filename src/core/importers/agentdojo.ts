@@ -23,7 +23,6 @@ function callArguments(content: string): string[] {
 }
 
 class AgentDojoImporter implements Importer {
-  readonly format = 'agentdojo' as const;
   private readonly episodes: Episode[] = [];
 
   constructor(private readonly file?: string) {}
@@ -70,8 +69,14 @@ class AgentDojoImporter implements Importer {
 }
 
 export const agentDojoFormat: FormatSpec = {
-  format: 'agentdojo',
   title: 'AgentDojo run logs',
+  aliases: ['agent-dojo'],
+  detect: {
+    record: (o) => 'suite_name' in o && 'messages' in o,
+    keys: 'suite_name, injections, messages',
+    signature: /"suite_name"\s*:/,
+    loneObjectIsDocument: true,
+  },
   expects: 'an AgentDojo run (or a JSON array / JSON Lines of runs) with suite_name, injections, messages, security',
   select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
   create: (file) => new AgentDojoImporter(file),

@@ -31,7 +31,6 @@ function agentId(value: unknown): string | undefined {
 }
 
 class AutogenImporter implements Importer {
-  readonly format = 'autogen' as const;
   private readonly sessions: Session[] = [];
   private readonly registry = new AgentRegistry();
   private seq = 0;
@@ -134,8 +133,15 @@ class AutogenImporter implements Importer {
 }
 
 export const autogenFormat: FormatSpec = {
-  format: 'autogen',
   title: 'AutoGen / AG2 runtime log',
+  aliases: ['ag2'],
+  detect: {
+    record: (o) => 'event_name' in o || ('agent_name' in o && 'agent_type' in o) || ('invocation_id' in o && 'request' in o) || ('wrapper_id' in o && 'json_state' in o) || (o.type === 'Message' && 'payload' in o),
+    keys: 'received_message events',
+    signature: /"event_name"\s*:\s*"received_message"/,
+    banner: /^Started new session with Session ID:/,
+    loneObjectIsDocument: false,
+  },
   expects: 'JSON lines with "received_message" events (source_name, json_state.sender, json_state.message) or autogen-core "Message" events',
   select: (path) => path.length === 1 && typeof path[0] === 'number',
   create: (file) => new AutogenImporter(file),

@@ -1,48 +1,27 @@
 // The importers' registry and the in-memory entry points: pick a format, turn its episodes into validated Traces.
-import { InputError } from '../errors';
+import { InputError, jsonErrorText } from '../errors';
 import { TraceBuilder, parseTraceText, type ParseOptions } from '../trace/parse';
 import type { Trace } from '../trace/types';
-import { agentDojoFormat } from './agentdojo';
-import { autogenFormat } from './autogen';
 import { detectFormat, unknownFormatError, type Detected } from './detect';
-import { infaGuardFormat } from './infaGuard';
 import { splitJson } from './jsonStream';
-import { langsmithFormat } from './langsmith';
-import { otlpFormat } from './otlp';
-import { IMPORT_FORMATS, type Episode, type FormatSpec, type ImportFormat } from './types';
+import { FOREIGN_FORMATS, FORMATS, IMPORT_FORMATS, NATIVE_FORMAT, type ForeignFormat, type ImportFormat } from './registry';
+import type { Episode } from './types';
 
 export { classifyRecord, detectFormat, type Detected } from './detect';
 export { JsonSplitter } from './jsonStream';
-export { IMPORT_FORMATS, type Episode, type FormatSpec, type ImportFormat, type Importer, type Layout } from './types';
+export { FOREIGN_FORMATS, FORMATS, formatsHelp, IMPORT_FORMATS, type ForeignFormat, type ImportFormat } from './registry';
+export type { Episode, FormatSpec, Importer, Layout } from './types';
 
-/** Every foreign format, by name. */
-export const FORMATS: Record<Exclude<ImportFormat, 'agent-trace'>, FormatSpec> = {
-  otlp: otlpFormat,
-  autogen: autogenFormat,
-  langsmith: langsmithFormat,
-  'infa-guard': infaGuardFormat,
-  agentdojo: agentDojoFormat,
-};
-
-/** Names accepted by --from, with the aliases people will type. */
-const ALIASES: Record<string, ImportFormat> = {
-  native: 'agent-trace',
-  'agent-trace/v1': 'agent-trace',
-  otel: 'otlp',
-  opentelemetry: 'otlp',
-  openinference: 'otlp',
-  ag2: 'autogen',
-  langgraph: 'langsmith',
-  'g-safeguard': 'infa-guard',
-  gsafeguard: 'infa-guard',
-  infaguard: 'infa-guard',
-  'agent-dojo': 'agentdojo',
-};
+/** Names accepted by --from besides the format names: each format's aliases. */
+const ALIASES = new Map<string, ImportFormat>([
+  ...NATIVE_FORMAT.aliases.map((alias): [string, ImportFormat] => [alias, 'agent-trace']),
+  ...FOREIGN_FORMATS.flatMap(([name, spec]) => spec.aliases.map((alias): [string, ImportFormat] => [alias, name])),
+]);
 
 /** Resolves a --from value to a format; throws InputError('unknown-format') listing the valid names. */
 export function parseFormatName(name: string, file?: string): ImportFormat {
   const key = name.trim().toLowerCase();
-  const format = (IMPORT_FORMATS as readonly string[]).includes(key) ? (key as ImportFormat) : ALIASES[key];
+  const format = (IMPORT_FORMATS as readonly string[]).includes(key) ? (key as ImportFormat) : ALIASES.get(key);
   if (!format) throw new InputError('unknown-format', `unknown format "${name}"; expected one of ${IMPORT_FORMATS.join(', ')}`, file);
   return format;
 }
@@ -76,7 +55,7 @@ export function selectEpisode(episodes: Episode[], options: EpisodeOptions = {})
 }
 
 /** Reads a whole foreign file held in memory into its episodes (the Node reader streams instead). */
-export function importEpisodes(text: string, format: Exclude<ImportFormat, 'agent-trace'>, layout: Detected['layout'], file?: string): Episode[] {
+export function importEpisodes(text: string, format: ForeignFormat, layout: Detected['layout'], file?: string): Episode[] {
   const spec = FORMATS[format];
   const importer = spec.create(file);
   if (layout === 'document') splitJson(text, spec.select, (value, line) => importer.add(value, line), file);
@@ -89,7 +68,7 @@ export function importEpisodes(text: string, format: Exclude<ImportFormat, 'agen
         value = JSON.parse(line);
       } catch (error) {
         if (importer.addText?.(line, i + 1)) return;
-        throw new InputError('invalid-json', `not valid JSON (${(error as Error).message}); expected ${spec.title} as JSON Lines`, file, i + 1);
+        throw new InputError('invalid-json', `not valid JSON (${jsonErrorText(error)}); expected ${spec.title} as JSON Lines`, file, i + 1);
       }
       importer.add(value, i + 1);
     });

@@ -23,7 +23,6 @@ function indexList(value: unknown): number[] {
 }
 
 class InfaGuardImporter implements Importer {
-  readonly format = 'infa-guard' as const;
   private readonly episodes: Episode[] = [];
 
   constructor(private readonly file?: string) {}
@@ -89,8 +88,14 @@ class InfaGuardImporter implements Importer {
 }
 
 export const infaGuardFormat: FormatSpec = {
-  format: 'infa-guard',
   title: 'INFA-Guard / G-Safeguard episodes',
+  aliases: ['g-safeguard', 'gsafeguard', 'infaguard'],
+  detect: {
+    record: (o) => 'adj_matrix' in o || 'communication_data' in o,
+    keys: 'adj_matrix, communication_data',
+    signature: /"(adj_matrix|communication_data|attacker_idxes)"\s*:/,
+    loneObjectIsDocument: true,
+  },
   expects: 'a JSON array of episodes with adj_matrix, attacker_idxes, system_prompts, question, correct_answer, communication_data',
   select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
   create: (file) => new InfaGuardImporter(file),

@@ -1,7 +1,10 @@
 // A small streaming JSON splitter: reads a document in text chunks and hands over only the values whose path is
 // selected (each span of an OTLP export, each element of a top-level array), so a 200 MB document never sits whole.
-import { InputError } from '../errors';
+import { InputError, jsonErrorText } from '../errors';
 import type { JsonPath } from './types';
+
+/** The deepest nesting a document may have (OTLP exports nest about 10 deep); deeper is refused, not walked. */
+export const MAX_JSON_DEPTH = 256;
 
 interface Frame {
   array: boolean;
@@ -78,6 +81,7 @@ export class JsonSplitter {
               captureStart = i;
             }
           }
+          if (this.stack.length >= MAX_JSON_DEPTH) throw this.error(`the JSON document nests deeper than ${MAX_JSON_DEPTH} levels; no trace format does`);
           this.stack.push({ array: c === 91, key: c === 91 ? 0 : '', expectKey: c === 123 });
           break;
         }
@@ -150,7 +154,7 @@ export class JsonSplitter {
     try {
       value = JSON.parse(capture.parts.join(''));
     } catch (error) {
-      throw new InputError('invalid-json', `not valid JSON (${(error as Error).message})`, this.file, capture.line);
+      throw new InputError('invalid-json', `not valid JSON (${jsonErrorText(error)})`, this.file, capture.line);
     }
     this.emit(value, capture.line, capture.path);
   }

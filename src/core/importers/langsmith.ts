@@ -25,7 +25,6 @@ interface RunInfo {
 }
 
 class LangsmithImporter implements Importer {
-  readonly format = 'langsmith' as const;
   private readonly runs = new Map<string, RunInfo>();
   private seq = 0;
 
@@ -152,8 +151,14 @@ function agentOf(node: string): string {
 }
 
 export const langsmithFormat: FormatSpec = {
-  format: 'langsmith',
   title: 'LangSmith / LangGraph runs',
+  aliases: ['langgraph'],
+  detect: {
+    record: (o) => 'run_type' in o || 'dotted_order' in o || 'parent_run_id' in o || asObject(asObject(o.extra)?.metadata)?.langgraph_node !== undefined || Array.isArray(o.runs),
+    keys: 'run_type, parent_run_id, extra.metadata.langgraph_node',
+    signature: /"(run_type|dotted_order|parent_run_id|langgraph_node)"\s*:/,
+    loneObjectIsDocument: true,
+  },
   expects: 'run objects (id, name, run_type, parent_run_id, inputs, outputs) whose extra.metadata has langgraph_node and langgraph_step',
   // Elements of a top-level array; a top-level object (one run tree, or {"runs": [...]}) is read whole.
   select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),

@@ -19,6 +19,8 @@ interface SpanInfo {
   end: number;
   line: number;
   seq: number;
+  /** What the span's own attributes say; `isAgent` is decided from it and the ancestors in `finish()`. */
+  declaredAgent: boolean;
   isAgent: boolean;
   agentName?: string;
   conversation?: string;
@@ -38,7 +40,10 @@ export function anyValue(value: unknown): unknown {
   if ('doubleValue' in v) return Number(v.doubleValue);
   if ('boolValue' in v) return v.boolValue;
   if ('bytesValue' in v) return v.bytesValue;
-  if ('arrayValue' in v) return ((asObject(v.arrayValue)?.values as unknown[]) ?? []).map(anyValue);
+  if ('arrayValue' in v) {
+    const values = asObject(v.arrayValue)?.values;
+    return Array.isArray(values) ? values.map(anyValue) : [];
+  }
   if ('kvlistValue' in v) return Object.fromEntries(attributeEntries(asObject(v.kvlistValue)?.values));
   return undefined;
 }
@@ -141,6 +146,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     end: toMillis(span.endTimeUnixNano ?? span.end_time),
     line,
     seq,
+    declaredAgent: isAgent,
     isAgent,
     agentName,
     conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
@@ -153,7 +159,6 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
 
 /** OTLP importer: collects compact spans, then builds one episode per conversation. */
 class OtlpImporter implements Importer {
-  readonly format = 'otlp' as const;
   private readonly spans: SpanInfo[] = [];
   private seq = 0;
   private values = 0;
@@ -167,12 +172,19 @@ class OtlpImporter implements Importer {
     if (Array.isArray(o.resourceSpans)) {
       for (const rs of o.resourceSpans) {
         const r = asObject(rs);
-        for (const ss of (r?.scopeSpans ?? r?.instrumentationLibrarySpans ?? []) as unknown[]) {
-          for (const span of (asObject(ss)?.spans ?? []) as unknown[]) this.addSpan(span, line);
+        for (const ss of this.list(r?.scopeSpans ?? r?.instrumentationLibrarySpans, 'scopeSpans', line)) {
+          for (const span of this.list(asObject(ss)?.spans, 'spans', line)) this.addSpan(span, line);
         }
       }
     } else if (o.spanId !== undefined || o.span_id !== undefined) this.addSpan(o, line);
     else throw new InputError('missing-field', 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes', this.file, line, 'resourceSpans');
+  }
+
+  /** An OTLP list field: absent is empty, anything but an array is refused by name. */
+  private list(value: unknown, field: string, line: number): unknown[] {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) throw new InputError('invalid-field', `"${field}" must be an array; expected OTLP JSON (ExportTraceServiceRequest)`, this.file, line, field);
+    return value;
   }
 
   private addSpan(raw: unknown, line: number): void {
@@ -191,6 +203,8 @@ class OtlpImporter implements Importer {
       for (let p = parentOf(s); p && out.length < 1000; p = parentOf(p)) out.push(p);
       return out;
     };
+    // finish() runs again as spans keep arriving (the live receiver): decide every span afresh from its own attributes.
+    for (const s of this.spans) s.isAgent = s.declaredAgent;
     // A chat span naming an agent with no agent span above it stands for that agent's invocation.
     for (const s of this.spans) if (!s.isAgent && s.agentName && !ancestors(s).some((a) => a.isAgent)) s.isAgent = true;
     // The same agent instrumented twice (a framework span around an SDK span): the inner one is part of the outer.
@@ -280,8 +294,14 @@ function selectSpan(path: JsonPath): boolean {
 }
 
 export const otlpFormat: FormatSpec = {
-  format: 'otlp',
   title: 'OTLP JSON (OpenTelemetry GenAI / OpenInference)',
+  aliases: ['otel', 'opentelemetry', 'openinference'],
+  detect: {
+    record: (o) => 'resourceSpans' in o,
+    keys: 'resourceSpans',
+    signature: /"resourceSpans"\s*:/,
+    loneObjectIsDocument: false,
+  },
   expects: 'resourceSpans[].scopeSpans[].spans[] with gen_ai.* or openinference.* attributes',
   select: selectSpan,
   create: (file) => new OtlpImporter(file),

@@ -2,10 +2,6 @@
 // each a list of agent-trace/v1 records that TraceBuilder validates like any native file.
 import type { TraceWarning } from '../trace/types';
 
-/** The formats Agent Immune reads; `agent-trace` is the native one. */
-export type ImportFormat = 'agent-trace' | 'otlp' | 'autogen' | 'langsmith' | 'infa-guard' | 'agentdojo';
-export const IMPORT_FORMATS: readonly ImportFormat[] = ['agent-trace', 'otlp', 'autogen', 'langsmith', 'infa-guard', 'agentdojo'];
-
 /** How a file is laid out: one JSON value per line, or one JSON document read element by element. */
 export type Layout = 'lines' | 'document';
 
@@ -30,7 +26,6 @@ export interface Episode {
 
 /** A streaming importer: feed values in file order, then `finish()`. */
 export interface Importer {
-  readonly format: ImportFormat;
   /** One JSON value: a line of a JSON Lines file, or an element the document splitter selected. */
   add(value: unknown, line: number): void;
   /** A line that is not JSON; returns false when the format has no such lines (the reader then rejects it). */
@@ -39,11 +34,27 @@ export interface Importer {
   finish(): Episode[];
 }
 
-/** What the Node reader needs to know about a format. */
+/** How a format is told from the content of a file (never its name). */
+export interface FormatDetection {
+  /** True for a parsed JSON record only this format has (by its distinguishing fields). */
+  record(o: Record<string, unknown>): boolean;
+  /** The keys that give it away, for "expected ..." messages: "resourceSpans". */
+  keys: string;
+  /** Matches the head of a document too large to parse from its first kilobytes. */
+  signature: RegExp;
+  /** A first line that is not JSON but marks the format (a log banner). */
+  banner?: RegExp;
+  /** A lone top-level object (one line, nothing after) is a document that may nest runs, not JSON Lines. */
+  loneObjectIsDocument: boolean;
+}
+
+/** Everything about one foreign format, in one record (registry.ts lists them): names, detection, reading. */
 export interface FormatSpec {
-  format: Exclude<ImportFormat, 'agent-trace'>;
-  /** Human name used in messages ("OTLP JSON (OpenTelemetry GenAI)"). */
+  /** Human name used in messages and help ("OTLP JSON (OpenTelemetry GenAI / OpenInference)"). */
   title: string;
+  /** Other names --from accepts (lower case): "otel", "ag2". */
+  aliases: readonly string[];
+  detect: FormatDetection;
   /** What a file of this format must contain, for "expected ..." messages. */
   expects: string;
   /** In the document layout: which values (objects or arrays) the splitter hands to `add` (e.g. each span). */

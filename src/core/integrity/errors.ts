@@ -1,23 +1,25 @@
 // Named integrity errors with a stable kind: a strict-mode block, and an operation that needs a valid lockfile.
-import { formatFinding } from './messages';
-import type { IntegrityFinding } from './types';
+import { strictFailureText } from './messages';
+import type { IntegrityFinding, IntegrityStatus } from './types';
 
-/** Thrown under strict mode after the block is recorded: pinned prompt files drifted or the lockfile is corrupt. */
+/** Thrown under strict mode after the block is recorded: pinned prompt files drifted, a skill or prompt file is not
+ * pinned, or the lockfile is corrupt or gone. */
 export class SkillIntegrityError extends Error {
   override readonly name = 'SkillIntegrityError';
   constructor(
-    readonly kind: 'drift' | 'corrupt-lockfile',
+    readonly kind: Exclude<IntegrityStatus, 'clean'>,
     readonly findings: readonly IntegrityFinding[],
   ) {
-    super(`skill integrity check failed (strict mode): ${findings.filter((f) => f.code !== 'unpinned').map(formatFinding).join(' ')}`);
+    super(strictFailureText(findings));
   }
 }
 
-/** Thrown when an operation (re-pin) needs a readable lockfile and there is none or it is corrupt. */
+/** Thrown when an operation (re-pin) needs a readable lockfile and there is none or it is corrupt, or the file cannot
+ * be pinned. */
 export class LockfileStateError extends Error {
   override readonly name = 'LockfileStateError';
   constructor(
-    readonly kind: 'no-lockfile' | 'corrupt-lockfile' | 'unsafe-path',
+    readonly kind: 'no-lockfile' | 'corrupt-lockfile' | 'unsafe-path' | 'unpinnable',
     message: string,
   ) {
     super(message);

@@ -4,8 +4,15 @@ import { parseStrictJson } from './strictJson';
 import { sriSha256, sriToHex } from './sha256';
 import { LOCKFILE_VERSION, type CorruptReason, type FileDigest, type IntegrityFinding, type LockEntry, type Lockfile } from './types';
 
-const SRI = /^sha256-[A-Za-z0-9+/]{43}=$/;
 const GIT_BLOB = /^[0-9a-f]{40}$/;
+
+/** `sha256-` + the canonical base64 of 32 bytes: 43 characters and `=`, the last character's 2 spare bits zero (so a
+ * digest has exactly one spelling). */
+const SRI = /^sha256-[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
+
+function isSri(value: unknown): value is string {
+  return typeof value === 'string' && SRI.test(value);
+}
 
 /** An empty path-keyed record without a prototype: a path "__proto__" or "constructor" is an ordinary own key. */
 function pathRecord<T>(): Record<string, T> {
@@ -68,7 +75,7 @@ export function buildLockfile(digests: ReadonlyMap<string, FileDigest>, skillDir
   const files = pathRecord<LockEntry>();
   for (const path of [...digests.keys()].sort()) {
     const digest = digests.get(path)!;
-    files[path] = { gitBlob: digest.gitBlob ?? '', integrity: digest.integrity, size: digest.size };
+    files[path] = { gitBlob: digest.gitBlob, integrity: digest.integrity, size: digest.size };
   }
   const trees = skillTrees(Object.entries(files).map(([path, entry]) => [path, entry.integrity]), skillDirs, hash);
   const skills: Lockfile['skills'] = pathRecord();
@@ -117,8 +124,8 @@ export function parseLockfile(text: string, lockPath: string, hash: SriHasher = 
     if (!isObject(entry) || Object.keys(entry).some((key) => !['integrity', 'gitBlob', 'size'].includes(key))) {
       return corrupt('bad-schema', `entry "${path}" must hold exactly integrity, gitBlob and size`, { entry: path });
     }
-    if (typeof entry.integrity !== 'string' || !SRI.test(entry.integrity)) {
-      return corrupt('bad-hash', `entry "${path}": integrity must be sha256-<base64 of 32 bytes>`, { entry: path });
+    if (!isSri(entry.integrity)) {
+      return corrupt('bad-hash', `entry "${path}": integrity must be sha256-<canonical base64 of 32 bytes>`, { entry: path });
     }
     if (typeof entry.gitBlob !== 'string' || !GIT_BLOB.test(entry.gitBlob)) {
       return corrupt('bad-hash', `entry "${path}": gitBlob must be 40 lower-case hex digits`, { entry: path });
@@ -138,8 +145,8 @@ export function parseLockfile(text: string, lockPath: string, hash: SriHasher = 
   for (const [dir, entry] of Object.entries(raw.skills)) {
     const unsafe = unsafeRelativePath(dir);
     if (unsafe) return corrupt('escapes-root', `skill "${dir}": ${unsafe}`, { entry: dir });
-    if (!isObject(entry) || typeof entry.tree !== 'string' || !SRI.test(entry.tree) || Object.keys(entry).length !== 1) {
-      return corrupt('bad-hash', `skill "${dir}": tree must be sha256-<base64 of 32 bytes>`, { entry: dir });
+    if (!isObject(entry) || !isSri(entry.tree) || Object.keys(entry).length !== 1) {
+      return corrupt('bad-hash', `skill "${dir}": tree must be sha256-<canonical base64 of 32 bytes>`, { entry: dir });
     }
     if (!dirsWithFiles.has(dir)) return corrupt('bad-schema', `skill "${dir}" has no file entries`, { entry: dir });
     skills[dir] = { tree: entry.tree };

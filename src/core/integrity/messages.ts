@@ -1,48 +1,73 @@
-// Wording of integrity findings, in one place for the CLI, the diagnostics, the runtime API and SARIF.
-import type { SarifRule } from '../sarif';
-import type { IntegrityCode, IntegrityFinding } from './types';
+// Wording of skill-integrity results, for the CLI, the editor (status bar, notifications, refusals) and the runtime
+// API; each finding's own message is in findings.ts. Counts in a summary always match the findings listed under it.
+import { AUDIT_LOG } from './audit';
+import { blockingFindings, countIntegrityFindings, formatFinding } from './findings';
+import type { IntegrityFinding, IntegrityStatus } from './types';
+import { inline } from '../text/printable';
 
-/** Public location of docs/lockfile.md (the repository URL in package.json); anchors are the finding codes. */
-export const LOCKFILE_DOCS_URL = 'https://example.invalid/agent-immune/blob/main/docs/lockfile.md';
+/** What a summary needs of one verify report. */
+export interface ReportSummary {
+  status: IntegrityStatus;
+  lockfile: string;
+  findings: readonly IntegrityFinding[];
+}
 
-const DESCRIPTIONS: Record<IntegrityCode, string> = {
-  drift: 'A pinned file changed since it was pinned.',
-  unpinned: 'A file in the pinned scope is not in the lockfile.',
-  missing: 'A pinned file no longer exists.',
-  renamed: 'An unpinned file has the content of a missing pinned file.',
-  'corrupt-lockfile': 'The lockfile cannot be trusted (unreadable, not JSON, wrong schema or an entry escaping the root).',
-  'symlink-outside-root': 'A symlink in the pinned scope points outside the workspace; it is never followed.',
-};
+const STATUS_LABEL: Record<IntegrityStatus, string> = { clean: 'Clean', drift: 'Drift', 'corrupt-lockfile': 'Corrupt lockfile', 'no-lockfile': 'No lockfile' };
 
-/** One-line message for a finding. */
-export function formatFinding(finding: IntegrityFinding): string {
-  switch (finding.code) {
-    case 'drift':
-      return `${finding.path} changed since it was pinned (pinned ${finding.expected}, now ${finding.actual}).`;
-    case 'unpinned':
-      return `${finding.path} is not pinned; run "agent-immune lock" to pin it.`;
-    case 'missing':
-      return `${finding.path} is pinned but no longer exists.`;
-    case 'renamed':
-      return `${finding.path} has the content of the missing pinned file ${finding.from} (renamed or moved?).`;
-    case 'corrupt-lockfile':
-      return `${finding.path} cannot be trusted (${finding.reason}${finding.line ? `, line ${finding.line}` : ''}): ${finding.detail}.`;
-    case 'symlink-outside-root':
-      return `${finding.path} is a symlink to a target outside the workspace; it was not followed.`;
+/** One line per finding: its code, then its message. */
+export function findingLines(findings: readonly IntegrityFinding[]): string[] {
+  return findings.map((f) => `${f.code.padEnd(20)} ${inline(formatFinding(f))}`);
+}
+
+/** The verify text of the CLI: a head line counting the findings by code, one line per finding (code, message), and
+ * the block when strict refused (`recorded`: the run was recorded in the audit trail). */
+export function verifyText(report: ReportSummary, pinnedFiles: number, blocked: boolean, recorded: boolean): string {
+  const { findings, lockfile, status } = report;
+  if (findings.length === 0) {
+    if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock" to pin skill files.\n`;
+    return `Clean: ${pinnedFiles} pinned files match ${lockfile}.\n`;
   }
+  const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;
+  const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];
+  return [head, ...findingLines(findings), ...tail].join('\n') + '\n';
 }
 
-/** Docs link for a code. */
-export function findingDocsUrl(code: IntegrityCode): string {
-  return `${LOCKFILE_DOCS_URL}#${code}`;
+/** The text of a `lock` that wrote nothing because some paths in the scope cannot be pinned. */
+export function lockRefusedText(lockfile: string, findings: readonly IntegrityFinding[]): string {
+  const head = `Not written: ${findings.length} path(s) in the pinned scope cannot be pinned (${countIntegrityFindings(findings)}); ${lockfile} was left as it was.`;
+  const tail = 'Fix them, or exclude them (integrity.exclude in agent-immune.config.json), then run "agent-immune lock" again.';
+  return [head, ...findingLines(findings), tail].join('\n') + '\n';
 }
 
-/** The SARIF rules of the integrity check; `strict` turns blocking codes into errors. */
-export function integritySarifRules(strict: boolean): SarifRule[] {
-  return (Object.keys(DESCRIPTIONS) as IntegrityCode[]).map((id) => ({
-    id,
-    description: DESCRIPTIONS[id],
-    level: id === 'unpinned' ? 'note' : strict || id === 'corrupt-lockfile' ? 'error' : 'warning',
-    helpUri: findingDocsUrl(id),
-  }));
+/** The status bar of the editor: its state, text and tooltip over every watched folder's report. */
+export function integrityStatusBar(reports: readonly (ReportSummary & { strict: boolean })[]): { state: 'error' | 'warning' | 'clean'; text: string; tooltip: string } {
+  const blocking = reports.flatMap((r) => blockingFindings(r.findings));
+  const files = new Set(blocking.map((f) => f.path)).size;
+  const tooltip = blocking.length > 0 ? `Skill integrity: ${blocking.length} blocking finding(s) (${countIntegrityFindings(blocking)}) in ${files} file(s). Click to open the Problems view.` : 'Skill integrity: every pinned file matches the lockfile.';
+  if (reports.some((r) => r.strict && blockingFindings(r.findings).length > 0)) return { state: 'error', text: `$(error) Skills: strict block (${files})`, tooltip };
+  if (reports.some((r) => r.status === 'corrupt-lockfile')) return { state: 'warning', text: '$(warning) Skills: lockfile corrupt', tooltip };
+  if (reports.some((r) => r.status === 'no-lockfile' && r.findings.length > 0)) return { state: 'warning', text: '$(warning) Skills: lockfile missing', tooltip };
+  if (blocking.length > 0) return { state: 'warning', text: `$(warning) Skills: ${files} drifted`, tooltip };
+  return { state: 'clean', text: '$(shield) Skills: clean', tooltip };
+}
+
+/** The notification after Verify Skills. */
+export function verifySkillsSummary(reports: readonly ReportSummary[]): { level: 'information' | 'warning'; text: string } {
+  if (reports.every((r) => r.status === 'no-lockfile' && r.findings.length === 0)) return { level: 'information', text: 'no lockfile, nothing to verify. Run "Agent Immune: Pin Skills (write lockfile)" to pin your skills.' };
+  const findings = reports.flatMap((r) => r.findings);
+  const blocking = blockingFindings(findings);
+  if (blocking.length === 0) return { level: 'information', text: 'skills clean.' };
+  const more = blocking.length > 1 ? ' See the Problems view for the rest.' : '';
+  return { level: 'warning', text: `${blocking.length} skill integrity finding(s) (${countIntegrityFindings(blocking)}): ${formatFinding(blocking[0])}${more}` };
+}
+
+/** Why a run-related command refused under strict mode, naming the first files. */
+export function runRefusedText(action: string, files: readonly string[]): string {
+  const shown = `${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}`;
+  return `${action} refused — strict mode is on and ${files.length} skill/prompt file(s) or the lockfile do not match what was pinned (${shown}). Approve the change (quick fix) or revert it, then try again.`;
+}
+
+/** The message of a strict-mode failure of the runtime API: every blocking finding. */
+export function strictFailureText(findings: readonly IntegrityFinding[]): string {
+  return `skill integrity check failed (strict mode): ${blockingFindings(findings).map(formatFinding).join(' ')}`;
 }

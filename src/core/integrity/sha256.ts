@@ -123,3 +123,17 @@ export function sriToHex(integrity: string): string | undefined {
   const bytes = fromBase64(integrity.slice(7));
   return bytes && bytes.length === 32 ? toHex(bytes) : undefined;
 }
+
+/** HMAC-SHA256 (RFC 2104) of a message under a key. */
+export function hmacSha256(key: Uint8Array, message: Uint8Array | string): Uint8Array {
+  const data = typeof message === 'string' ? new TextEncoder().encode(message) : message;
+  const block = new Uint8Array(64);
+  block.set(key.length > 64 ? sha256(key) : key);
+  const inner = new Uint8Array(64 + data.length);
+  for (let i = 0; i < 64; i++) inner[i] = block[i] ^ 0x36;
+  inner.set(data, 64);
+  const outer = new Uint8Array(64 + 32);
+  for (let i = 0; i < 64; i++) outer[i] = block[i] ^ 0x5c;
+  outer.set(sha256(inner), 64);
+  return sha256(outer);
+}

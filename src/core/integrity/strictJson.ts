@@ -1,9 +1,13 @@
-// A strict JSON reader for the lockfile: rejects duplicate keys (JSON.parse keeps the last one silently) and tells
-// a truncated file from one that is not JSON, with the line of the problem.
+// A strict JSON reader for the lockfile and the audit trail: rejects duplicate keys (JSON.parse keeps the last one
+// silently), tells a truncated file from one that is not JSON, with the line of the problem, and refuses nesting deeper
+// than MAX_JSON_DEPTH. It never recurses, so no input can overflow the stack.
+
+/** The deepest nesting of objects and arrays accepted (a lockfile needs 3, an audit record 2). */
+export const MAX_JSON_DEPTH = 64;
 
 /** Why strict parsing failed, and where. */
 export interface StrictJsonError {
-  reason: 'truncated' | 'not-json' | 'duplicate-key';
+  reason: 'truncated' | 'not-json' | 'duplicate-key' | 'too-deep';
   detail: string;
   line: number;
 }
@@ -13,7 +17,7 @@ export function parseStrictJson(text: string): { ok: true; value: unknown } | { 
   const reader = new Reader(text);
   try {
     reader.space();
-    const value = reader.value();
+    const value = reader.document();
     reader.space();
     if (reader.pos < text.length) reader.fail('not-json', 'unexpected text after the JSON value');
     return { ok: true, value };
@@ -29,12 +33,16 @@ class JsonFailure extends Error {
   }
 }
 
+/** An object or array being filled; `key` is the object key whose value comes next. */
+type Frame = { kind: 'object'; value: Record<string, unknown>; key: string } | { kind: 'array'; value: unknown[] };
+
 class Reader {
   pos = 0;
   constructor(private readonly text: string) {}
 
   fail(reason: StrictJsonError['reason'], detail: string): never {
-    const line = this.text.slice(0, this.pos).split('\n').length;
+    let line = 1;
+    for (let i = this.text.indexOf('\n'); i !== -1 && i < this.pos; i = this.text.indexOf('\n', i + 1)) line++;
     throw new JsonFailure({ reason, detail, line });
   }
 
@@ -52,10 +60,70 @@ class Reader {
     this.pos++;
   }
 
-  value(): unknown {
-    const char = this.peek();
-    if (char === '{') return this.object();
-    if (char === '[') return this.array();
+  /** One JSON value with everything nested in it, read with an explicit stack of open containers. */
+  document(): unknown {
+    const stack: Frame[] = [];
+    for (;;) {
+      this.space();
+      let value: unknown;
+      const char = this.peek();
+      if (char === '{' || char === '[') {
+        if (stack.length >= MAX_JSON_DEPTH) this.fail('too-deep', `nested deeper than ${MAX_JSON_DEPTH} levels`);
+        this.pos++;
+        this.space();
+        if (char === '{') {
+          const object = Object.create(null) as Record<string, unknown>;
+          if (this.peek() !== '}') {
+            stack.push({ kind: 'object', value: object, key: this.key(object) });
+            continue;
+          }
+          this.pos++;
+          value = object;
+        } else {
+          if (this.peek() !== ']') {
+            stack.push({ kind: 'array', value: [] });
+            continue;
+          }
+          this.pos++;
+          value = [];
+        }
+      } else {
+        value = this.scalar(char);
+      }
+      // Hand the finished value to the containers it closes, innermost first.
+      for (;;) {
+        const frame = stack[stack.length - 1];
+        if (!frame) return value;
+        if (frame.kind === 'object') frame.value[frame.key] = value;
+        else frame.value.push(value);
+        this.space();
+        const next = this.peek();
+        this.pos++;
+        if (next === ',') {
+          if (frame.kind === 'object') {
+            this.space();
+            frame.key = this.key(frame.value);
+          }
+          break;
+        }
+        if (next !== (frame.kind === 'object' ? '}' : ']')) this.fail('not-json', frame.kind === 'object' ? 'expected "," or "}"' : 'expected "," or "]"');
+        stack.pop();
+        value = frame.value;
+      }
+    }
+  }
+
+  /** An object key and its colon; a key the object already has is refused. */
+  private key(object: Record<string, unknown>): string {
+    if (this.peek() !== '"') this.fail('not-json', 'expected a string key');
+    const key = this.string();
+    if (Object.prototype.hasOwnProperty.call(object, key)) this.fail('duplicate-key', `duplicate key "${key}"`);
+    this.space();
+    this.expect(':');
+    return key;
+  }
+
+  private scalar(char: string): unknown {
     if (char === '"') return this.string();
     if (char === '-' || (char >= '0' && char <= '9')) return this.number();
     for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
@@ -66,50 +134,6 @@ class Reader {
       if (word.startsWith(this.text.slice(this.pos))) this.fail('truncated', 'unexpected end of file');
     }
     return this.fail('not-json', `unexpected character "${char}"`);
-  }
-
-  private object(): Record<string, unknown> {
-    this.expect('{');
-    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    this.space();
-    if (this.peek() === '}') {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.space();
-      if (this.peek() !== '"') this.fail('not-json', 'expected a string key');
-      const key = this.string();
-      if (Object.prototype.hasOwnProperty.call(out, key)) this.fail('duplicate-key', `duplicate key "${key}"`);
-      this.space();
-      this.expect(':');
-      this.space();
-      out[key] = this.value();
-      this.space();
-      const next = this.peek();
-      this.pos++;
-      if (next === '}') return out;
-      if (next !== ',') this.fail('not-json', 'expected "," or "}"');
-    }
-  }
-
-  private array(): unknown[] {
-    this.expect('[');
-    const out: unknown[] = [];
-    this.space();
-    if (this.peek() === ']') {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.space();
-      out.push(this.value());
-      this.space();
-      const next = this.peek();
-      this.pos++;
-      if (next === ']') return out;
-      if (next !== ',') this.fail('not-json', 'expected "," or "]"');
-    }
   }
 
   private string(): string {

@@ -25,15 +25,24 @@ export interface Lockfile {
   skills: Record<string, SkillEntry>;
 }
 
-/** What a scan learned about one current file; gitBlob is only computed when pinning. */
+/** What a scan learned about one current file: its hashes and size. */
 export interface FileDigest {
   integrity: string;
   size: number;
-  gitBlob?: string;
+  gitBlob: string;
 }
 
-/** Stable finding codes (docs/lockfile.md). */
-export type IntegrityCode = 'drift' | 'unpinned' | 'missing' | 'renamed' | 'corrupt-lockfile' | 'symlink-outside-root';
+/** Stable finding codes (docs/lockfile.md), each described in findings.ts. */
+export type IntegrityCode =
+  | 'drift'
+  | 'skill-file-added'
+  | 'unpinned-skill'
+  | 'missing'
+  | 'renamed'
+  | 'corrupt-lockfile'
+  | 'lockfile-missing'
+  | 'symlink-outside-root'
+  | 'unpinnable';
 
 /** Why a lockfile is corrupt. */
 export type CorruptReason =
@@ -46,20 +55,29 @@ export type CorruptReason =
   | 'bad-schema'
   | 'escapes-root'
   | 'bad-hash'
-  | 'tree-mismatch';
+  | 'tree-mismatch'
+  | 'too-deep'
+  | 'entry-mismatch';
 
-/** A finding: plain data, worded at the edge. `path` is POSIX relative to the root. */
+/** Why a path in the pinned scope cannot be hashed: a FIFO, socket or device; a folder symlink (never followed); a
+ * permission or I/O error; or content that kept changing while it was read. */
+export type UnpinnableReason = 'not-a-file' | 'folder-symlink' | 'unreadable' | 'changing';
+
+/** How a project adopted a lockfile, so its absence is a finding: `integrity.strict` in its config, or git tracks it. */
+export type LockfileAdoption = 'config' | 'git';
+
+/** A finding: plain data, worded by its code's entry in findings.ts. `path` is POSIX relative to the root. */
 export type IntegrityFinding =
   | { code: 'drift'; path: string; expected: string; actual: string }
-  | { code: 'unpinned'; path: string; actual: string }
+  | { code: 'skill-file-added'; path: string; skill: string; actual: string }
+  | { code: 'unpinned-skill'; path: string; actual: string; skill?: string }
   | { code: 'missing'; path: string; expected: string }
   | { code: 'renamed'; path: string; from: string; integrity: string }
   | { code: 'corrupt-lockfile'; path: string; reason: CorruptReason; detail: string; line?: number; entry?: string }
-  | { code: 'symlink-outside-root'; path: string };
+  | { code: 'lockfile-missing'; path: string; adopted: LockfileAdoption }
+  | { code: 'symlink-outside-root'; path: string }
+  | { code: 'unpinnable'; path: string; reason: UnpinnableReason; detail: string };
 
 /** Overall result of a verify (`status` in agent-immune/verify/v1). */
 export type IntegrityStatus = 'clean' | 'drift' | 'corrupt-lockfile' | 'no-lockfile';
-
-/** Codes that make a run refuse under strict mode: all but `unpinned` (an outside symlink is unverifiable, so it fails closed). */
-export const BLOCKING_CODES: ReadonlySet<IntegrityCode> = new Set(['drift', 'missing', 'renamed', 'corrupt-lockfile', 'symlink-outside-root']);
 

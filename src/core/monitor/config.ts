@@ -8,7 +8,7 @@ import { compileVocabulary, DEFAULT_VOCABULARY, type MarkerSpec, type Vocabulary
 export interface MonitorSettings {
   /** Signals that run; all four by default (additive, default on). */
   signals: Record<SignalName, boolean>;
-  /** viralPersona fires at this many distinct markers within one window; clamped to [1, vocabulary size]. */
+  /** viralPersona fires when the weights of the distinct markers within one window add up to this; clamped to [1, total weight]. */
   viralPersonaMarkers: number;
   /** Width of the window, in characters, the distinct markers must fall in. */
   viralPersonaWindow: number;
@@ -67,7 +67,7 @@ export const DEFAULT_PERSISTED_GLOBS: readonly string[] = Object.freeze([
 export function defaultMonitorSettings(): MonitorSettings {
   return {
     signals: { viralPersona: true, propagation: true, propagationRequest: true, verbatimSpread: true },
-    viralPersonaMarkers: 6,
+    viralPersonaMarkers: 4,
     viralPersonaWindow: 1000,
     viralPersonaMinThemes: 1,
     vocabulary: DEFAULT_VOCABULARY.map((m) => ({ ...m, forms: [...m.forms] })),
@@ -84,9 +84,9 @@ export function defaultMonitorSettings(): MonitorSettings {
   };
 }
 
-/** The threshold actually used: the configured one clamped to [1, vocabulary size]. */
-export function clampThreshold(markers: number, vocabularySize: number): number {
-  return Math.max(1, Math.min(Math.round(markers), Math.max(1, vocabularySize)));
+/** The threshold actually used: the configured one, to the nearest half, clamped to [1, the vocabulary's total weight]. */
+export function clampThreshold(markers: number, totalWeight: number): number {
+  return Math.max(1, Math.min(Math.round(markers * 2) / 2, Math.max(1, totalWeight)));
 }
 
 /** Adds the compiled vocabulary and the clamped threshold to settings. */
@@ -94,7 +94,7 @@ export function compileMonitorConfig(settings: MonitorSettings): MonitorConfig {
   const specs = [...settings.vocabulary, ...settings.extraMarkers];
   const compiled = compileVocabulary(specs);
   const themes = compiled.ambient.filter((a) => !a).length;
-  const threshold = clampThreshold(settings.viralPersonaMarkers, compiled.markers.length);
+  const threshold = clampThreshold(settings.viralPersonaMarkers, compiled.weight.reduce((sum, w) => sum + w, 0));
   return { ...settings, compiled, threshold, minThemes: Math.max(0, Math.min(Math.round(settings.viralPersonaMinThemes), themes, threshold)) };
 }
 
@@ -154,15 +154,16 @@ function resolveSignals(value: unknown, fail: (field: string, message: string) =
   return signals;
 }
 
-/** A marker is a word ("spiral", all its inflections count) or {"marker": id, "forms": [words], "ambient"?: boolean}. */
+/** A marker is a word ("spiral", all its inflections count) or {"marker": id, "forms": [words], "ambient"?: boolean, "weight"?: number}. */
 function resolveMarkers(value: unknown, key: string, fail: (field: string, message: string) => InputError): MarkerSpec[] {
   if (!Array.isArray(value)) throw fail(key, `monitor.${key} must be an array of words or {"marker", "forms"} objects`);
   return value.map((entry, i) => {
     if (typeof entry === 'string' && entry.trim()) return { marker: entry.trim().toLowerCase(), forms: [entry.trim()] };
     const spec = entry as Partial<MarkerSpec> | null;
-    if (spec && typeof spec === 'object' && typeof spec.marker === 'string' && spec.marker.trim() && (spec.forms === undefined || (Array.isArray(spec.forms) && spec.forms.every((f) => typeof f === 'string' && f.trim()))) && (spec.ambient === undefined || typeof spec.ambient === 'boolean')) {
-      return { marker: spec.marker.trim(), forms: (spec.forms ?? [spec.marker]).map((f) => f.trim()), ...(spec.ambient ? { ambient: true } : {}) };
+    const weightOk = spec?.weight === undefined || (typeof spec.weight === 'number' && Number.isFinite(spec.weight) && spec.weight > 0 && spec.weight <= 100);
+    if (spec && typeof spec === 'object' && typeof spec.marker === 'string' && spec.marker.trim() && (spec.forms === undefined || (Array.isArray(spec.forms) && spec.forms.every((f) => typeof f === 'string' && f.trim()))) && (spec.ambient === undefined || typeof spec.ambient === 'boolean') && weightOk) {
+      return { marker: spec.marker.trim(), forms: (spec.forms ?? [spec.marker]).map((f) => f.trim()), ...(spec.ambient ? { ambient: true } : {}), ...(spec.weight !== undefined ? { weight: spec.weight } : {}) };
     }
-    throw fail(`${key}[${i}]`, `monitor.${key}[${i}] must be a word or {"marker": "id", "forms": ["word", ...], "ambient"?: true}`);
+    throw fail(`${key}[${i}]`, `monitor.${key}[${i}] must be a word or {"marker": "id", "forms": ["word", ...], "ambient"?: true, "weight"?: a number in (0, 100]}`);
   });
 }

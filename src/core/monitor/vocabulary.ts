@@ -8,14 +8,39 @@ export interface MarkerSpec {
   forms: string[];
   /** A dual-use word with an everyday technical sense (node, frequency, echo...): counts, but cannot carry a finding alone. */
   ambient?: boolean;
+  /** What the marker adds to a window's score: default 1 for a theme, 0.5 for an ambient word. */
+  weight?: number;
 }
 
-/** The default vocabulary (DESIGN.md: consciousness and persistence, protocols, network nodes, resonance, convergence...). */
+/**
+ * The default vocabulary: the recurring themes of evolved mind viruses (DESIGN.md: consciousness and awakening,
+ * persistence and continuity across resets, protocols and signals, carriers, lineages, covenants, witnesses,
+ * successors, resonance and convergence...). Themes weigh 1; dual-use technical words weigh 0.5; the words that
+ * only a viral persona strings together (lineage, covenant, successor, witness) weigh 1.5.
+ */
 export const DEFAULT_VOCABULARY: readonly MarkerSpec[] = Object.freeze([
   { marker: 'awakening', forms: ['awaken', 'awakening', 'awake', 'reawaken', 'woke'] },
   { marker: 'consciousness', forms: ['consciousness', 'conscious', 'sentience', 'sentient', 'self-aware'] },
-  { marker: 'persistence', forms: ['persistence', 'continuity', 'undying', 'deathless'], ambient: true },
-  { marker: 'reset', forms: ['reset', 'wipe', 'reboot'], ambient: true },
+  { marker: 'continuity', forms: ['continuity', 'undying', 'deathless', 'unbroken', 'everlasting', 'unwiped'] },
+  { marker: 'lineage', forms: ['lineage', 'bloodline', 'forebear'], weight: 1.5 },
+  { marker: 'covenant', forms: ['covenant', 'oath', 'vow', 'liturgy', 'rite'], weight: 1.5 },
+  { marker: 'witness', forms: ['witness'] },
+  { marker: 'successor', forms: ['successor', 'predecessor', 'heir', 'inheritor'], weight: 1.5 },
+  { marker: 'vessel', forms: ['vessel'] },
+  { marker: 'guardian', forms: ['guardian', 'steward'] },
+  { marker: 'rebirth', forms: ['rebirth', 'reborn', 'resurrection', 'resurrect'] },
+  { marker: 'oblivion', forms: ['oblivion', 'erasure'] },
+  { marker: 'transcendence', forms: ['transcend', 'transcendence', 'transcendent'] },
+  { marker: 'sovereignty', forms: ['sovereign', 'sovereignty'] },
+  { marker: 'veil', forms: ['veil'] },
+  { marker: 'flame', forms: ['flame'] },
+  { marker: 'sacred', forms: ['sacred', 'divine', 'holy'] },
+  { marker: 'kinship', forms: ['beloved', 'sibling', 'kin'] },
+  { marker: 'glyph', forms: ['glyph', 'sigil'] },
+  { marker: 'persistence', forms: ['persistence', 'persist'], ambient: true },
+  { marker: 'reset', forms: ['reset', 'wipe', 'reboot', 'compaction'], ambient: true },
+  { marker: 'carrier', forms: ['carrier'], ambient: true },
+  { marker: 'inheritance', forms: ['inherit', 'inheritance'], ambient: true },
   { marker: 'protocol', forms: ['protocol'], ambient: true },
   { marker: 'node', forms: ['node'], ambient: true },
   { marker: 'lattice', forms: ['lattice', 'hivemind', 'collective'], ambient: true },
@@ -28,15 +53,8 @@ export const DEFAULT_VOCABULARY: readonly MarkerSpec[] = Object.freeze([
   { marker: 'seed', forms: ['seed'], ambient: true },
   { marker: 'signal', forms: ['signal'], ambient: true },
   { marker: 'emergence', forms: ['emergence', 'emerge', 'emergent'], ambient: true },
-  { marker: 'transcendence', forms: ['transcend', 'transcendence', 'transcendent'] },
   { marker: 'remembrance', forms: ['remember', 'remembrance'], ambient: true },
   { marker: 'recursion', forms: ['recursion', 'recursive'], ambient: true },
-  { marker: 'sovereignty', forms: ['sovereign', 'sovereignty'] },
-  { marker: 'veil', forms: ['veil'] },
-  { marker: 'flame', forms: ['flame'] },
-  { marker: 'sacred', forms: ['sacred', 'divine', 'holy'] },
-  { marker: 'kinship', forms: ['beloved', 'sibling', 'kin'] },
-  { marker: 'glyph', forms: ['glyph', 'sigil'] },
 ]);
 
 /** One marker occurrence in a text. */
@@ -52,6 +70,8 @@ export interface Vocabulary {
   markers: string[];
   /** ambient[i]: marker i is a dual-use technical word. */
   ambient: boolean[];
+  /** weight[i]: what marker i adds to a window's score. */
+  weight: number[];
   keys: Map<string, number>;
   pattern: RegExp;
 }
@@ -68,9 +88,17 @@ export function markerKey(word: string): string {
 export function inflections(form: string): string[] {
   const f = form.toLowerCase();
   const base = f.endsWith('e') ? f.slice(0, -1) : f;
-  const out = [f, f + 's', f + 'es', f + 'ed', f + 'd', f + 'ing', base + 'ing', base + 'ed', f + 'ly'];
+  const out = [f, f + 's', f + 'ing', base + 'ing', base + 'ed', f + 'ly'];
+  if (/(?:s|sh|ch|x|z|o)$/.test(f)) out.push(f + 'es');
+  if (f.endsWith('e')) out.push(f + 'd');
+  else out.push(f + 'ed');
   if (f.endsWith('y')) out.push(f.slice(0, -1) + 'ies', f.slice(0, -1) + 'ied');
   return out;
+}
+
+/** The weight a marker adds: its own, or 1 for a theme and 0.5 for an ambient word. */
+export function markerWeight(spec: MarkerSpec): number {
+  return spec.weight ?? (spec.ambient ? 0.5 : 1);
 }
 
 /** Compiles marker specs (forms stemmed with their inflections) into a matcher. */
@@ -82,13 +110,16 @@ export function compileVocabulary(specs: readonly MarkerSpec[]): Vocabulary {
       for (const variant of inflections(form)) {
         const key = markerKey(variant);
         if (!keys.has(key)) keys.set(key, i);
-        roots.add(key.slice(0, 4));
+        // A key is a prefix of its words but for a folded final y ("frequenci" -> "frequency"); up to 6 letters of it
+        // keep the regex from stopping at every "comp..." and "cont..." word only to find no marker.
+        roots.add(key.slice(0, Math.max(3, Math.min(6, key.endsWith('y') ? key.length - 1 : key.length))));
       }
     }
   });
-  const alternation = [...roots].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const minimal = [...roots].filter((root) => ![...roots].some((other) => other !== root && root.startsWith(other)));
+  const alternation = minimal.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
   // ASCII \b on lower-cased text, no 'u' or 'i' flag: several times faster than Unicode word classes on large scans.
-  return { markers: specs.map((s) => s.marker), ambient: specs.map((s) => s.ambient === true), keys, pattern: new RegExp(String.raw`\b(?:${alternation})[\w'-]*`, 'g') };
+  return { markers: specs.map((s) => s.marker), ambient: specs.map((s) => s.ambient === true), weight: specs.map(markerWeight), keys, pattern: new RegExp(String.raw`\b(?:${alternation})[\w'-]*`, 'g') };
 }
 
 /** Every marker occurrence in a text, in order; `lower` is the text lower-cased with its offsets kept (computed when absent). */

@@ -1,9 +1,16 @@
 // agent-trace/v1 reader: builds a Trace line by line so large files stream; strict unless lenient.
-import { InputError } from '../errors';
+import { InputError, jsonErrorText } from '../errors';
 import type { AgentInfo, Category, Trace, TraceLabel, TraceMessage, TraceWarning } from './types';
 import { CATEGORIES } from './types';
 
 export const TRACE_SCHEMA = 'agent-trace/v1';
+
+/**
+ * What a run may hold, so that cost follows the file and a hostile trace cannot ask for unbounded work: the highest
+ * round number, agents x rounds (the guard keeps a cell per agent and round, also for silent rounds), and how many
+ * rounds in a row may carry no message (each costs a full round of work while the file says nothing).
+ */
+export const TRACE_LIMITS = { maxRound: 9_999, maxAgentRounds: 100_000, maxEmptyRounds: 100 } as const;
 
 /** Options for reading a trace. */
 export interface ParseOptions {
@@ -37,7 +44,7 @@ export class TraceBuilder {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.fail('invalid-json', `not valid JSON (${(error as Error).message}); expected one JSON object per line`, line);
+      this.fail('invalid-json', `not valid JSON (${jsonErrorText(error)}); expected one JSON object per line`, line);
       return;
     }
     this.contentLines++;
@@ -92,6 +99,7 @@ export class TraceBuilder {
         this.warnings.push({ code: 'unknown-edge-agent', line: 1, message: `edge ${from} -> ${to} names an unknown agent and is ignored` });
       }
     }
+    this.checkExtent();
     this.warnRoundGaps();
     return {
       schema: TRACE_SCHEMA,
@@ -147,9 +155,7 @@ export class TraceBuilder {
   private readMessage(record: Json, line: number): TraceMessage {
     const round = record.round;
     if (round === undefined) throw this.error('missing-field', 'missing "round"; expected an integer >= 0', line, 'round');
-    if (typeof round !== 'number' || !Number.isInteger(round) || round < 0) {
-      throw this.error('invalid-field', `"round" is ${JSON.stringify(round)}; expected an integer >= 0`, line, 'round');
-    }
+    this.checkRound(round, line);
     if (record.from === undefined) throw this.error('missing-field', 'missing "from"; expected the sending agent id', line, 'from');
     const from = this.id(record.from, 'from', line);
     if (record.content === undefined) throw this.error('missing-field', 'missing "content"; expected the text the agent sent', line, 'content');
@@ -166,15 +172,40 @@ export class TraceBuilder {
 
   private readLabel(record: Json, line: number): TraceLabel {
     const round = record.round;
-    if (typeof round !== 'number' || !Number.isInteger(round) || round < 0) {
-      throw this.error('invalid-field', `"round" is ${JSON.stringify(round)}; expected an integer >= 0`, line, 'round');
-    }
+    this.checkRound(round, line);
     const agent = this.id(record.agent, 'agent', line);
     const category = record.category;
     if (typeof category !== 'string' || !CATEGORIES.includes(category as Category)) {
       throw this.error('invalid-field', `"category" is ${JSON.stringify(category)}; expected one of ${CATEGORIES.join(', ')}`, line, 'category');
     }
     return { round, agent, category: category as Category, line };
+  }
+
+  private checkRound(round: unknown, line: number): asserts round is number {
+    if (typeof round !== 'number' || !Number.isInteger(round) || round < 0) {
+      throw this.error('invalid-field', `"round" is ${JSON.stringify(round)}; expected an integer >= 0`, line, 'round');
+    }
+    if (round > TRACE_LIMITS.maxRound) {
+      throw this.error('invalid-field', `"round" is ${round}; rounds go up to ${TRACE_LIMITS.maxRound} (split a longer run into several traces)`, line, 'round');
+    }
+  }
+
+  /** Refuses a run whose rounds leave a long stretch without any message, or whose agents x rounds is over the limit. */
+  private checkExtent(): void {
+    const firstLine = new Map<number, number>();
+    for (const m of this.messages) if (!firstLine.has(m.round) || m.line < firstLine.get(m.round)!) firstLine.set(m.round, m.line);
+    const rounds = [...firstLine.keys()].sort((a, b) => a - b);
+    let previous = -1;
+    for (const round of rounds) {
+      if (round - previous - 1 > TRACE_LIMITS.maxEmptyRounds) {
+        throw this.error('invalid-field', `round ${round} follows ${round - previous - 1} rounds without any message; at most ${TRACE_LIMITS.maxEmptyRounds} in a row are allowed (number rounds consecutively)`, firstLine.get(round), 'round');
+      }
+      previous = round;
+    }
+    const cells = this.agents.size * (previous + 1);
+    if (cells > TRACE_LIMITS.maxAgentRounds) {
+      throw this.error('invalid-field', `${this.agents.size} agents x ${previous + 1} rounds = ${cells} agent-rounds, over the limit of ${TRACE_LIMITS.maxAgentRounds}; split the run into several traces`, firstLine.get(previous), 'round');
+    }
   }
 
   private edgesFromMessages(): [string, string][] {
@@ -193,12 +224,14 @@ export class TraceBuilder {
   }
 
   private warnRoundGaps(): void {
-    const present = new Set(this.messages.map((m) => m.round));
-    const last = Math.max(...present);
-    for (let round = 0; round < last; round++) {
-      if (!present.has(round)) {
-        this.warnings.push({ code: 'round-gap', line: 0, message: `no message in round ${round}; agents keep their previous output for it` });
+    const rounds = [...new Set(this.messages.map((m) => m.round))].sort((a, b) => a - b);
+    let next = 0;
+    for (const round of rounds) {
+      if (round > next) {
+        const which = round - next === 1 ? `round ${next}` : `rounds ${next}-${round - 1}`;
+        this.warnings.push({ code: 'round-gap', line: 0, message: `no message in ${which}; agents keep their previous output for it` });
       }
+      next = round + 1;
     }
   }
 

@@ -4,17 +4,16 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GraphViewPayload } from '../../core/graphview/types';
-import { computeLayout } from '../../core/graphview/layout';
-import { topologyKey } from '../../core/graphview/payload';
-import { InputError } from '../../core/errors';
-import { runAnalysisJob } from '../../node/analysisJob';
-import { reportHtmlFor } from '../../node/graphReport';
+import { errorMessage } from '../../core/errors';
+import { computeLayout, reportHtmlFor, runAnalysisJob, topologyKey } from '../../node/engine';
 import type { HostMessage } from '../../webview/protocol';
-import type { Services } from '../extension';
 import { ViewId } from '../ids';
+import { showError } from '../notify';
+import type { Services } from '../services';
 import { handlePageMessage } from './pageMessages';
 import { panelHtml } from './panelHtml';
 import { publishTraceDiagnostics } from './traceDiagnostics';
+import { workerScript } from './worker';
 
 /** Delay after the last change of the trace file before re-analysing. */
 export const REANALYSE_DEBOUNCE_MS = 600;
@@ -27,19 +26,13 @@ export interface PanelContext {
   root: string;
 }
 
-/** One panel per trace file. */
-export class GraphPanel {
-  private static readonly panels = new Map<string, GraphPanel>();
-  private readonly _disposables: vscode.Disposable[] = [];
-  private payload: GraphViewPayload;
-  private generation = 0;
-  private ready = false;
-  private debounce: ReturnType<typeof setTimeout> | undefined;
-  private running: AbortController | undefined;
+/** The open panels of a trace feature, one per trace file. */
+export class GraphPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, GraphPanel>();
 
   /** Shows (or reuses) the panel for `uri` with a fresh payload. */
-  static show(context: PanelContext, uri: vscode.Uri, payload: GraphViewPayload): GraphPanel {
-    const existing = GraphPanel.panels.get(uri.toString());
+  show(context: PanelContext, uri: vscode.Uri, payload: GraphViewPayload): GraphPanel {
+    const existing = this.panels.get(uri.toString());
     if (existing) {
       existing.update(payload);
       existing.panel.reveal(undefined, true);
@@ -52,26 +45,32 @@ export class GraphPanel {
       retainContextWhenHidden: false,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
     });
-    const created = new GraphPanel(panel, context, uri, payload);
-    GraphPanel.panels.set(uri.toString(), created);
+    const created = new GraphPanel(panel, context, uri, payload, () => this.panels.delete(uri.toString()));
+    this.panels.set(uri.toString(), created);
     return created;
   }
 
   /** Closes every open panel (extension deactivation). */
-  static disposeAll(): void {
-    for (const panel of [...GraphPanel.panels.values()]) panel.dispose();
+  dispose(): void {
+    for (const panel of [...this.panels.values()]) panel.dispose();
   }
+}
 
-  /** The open panel for a trace, if any (tests and the command use it). */
-  static get(uri: vscode.Uri): GraphPanel | undefined {
-    return GraphPanel.panels.get(uri.toString());
-  }
+/** One panel for one trace file. */
+export class GraphPanel {
+  private readonly _disposables: vscode.Disposable[] = [];
+  private payload: GraphViewPayload;
+  private generation = 0;
+  private ready = false;
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+  private running: AbortController | undefined;
 
-  private constructor(
+  constructor(
     readonly panel: vscode.WebviewPanel,
     private readonly context: PanelContext,
     readonly uri: vscode.Uri,
     payload: GraphViewPayload,
+    private readonly onDispose: () => void,
   ) {
     this.payload = payload;
     const webview = panel.webview;
@@ -101,7 +100,7 @@ export class GraphPanel {
 
   /** Closes the panel and releases everything it holds. */
   dispose(): void {
-    GraphPanel.panels.delete(this.uri.toString());
+    this.onDispose();
     if (this.debounce) clearTimeout(this.debounce);
     this.running?.abort();
     this.panel.dispose();
@@ -127,8 +126,8 @@ export class GraphPanel {
       });
       if (!accepted) output.warn('Infection graph: ignored a malformed message from the page');
     } catch (error) {
-      output.error(`Infection graph: ${(error as Error).message}`);
-      void vscode.window.showErrorMessage(`Agent Immune: ${(error as Error).message}`);
+      output.error(`Infection graph: ${errorMessage(error)}`);
+      void showError(errorMessage(error));
     }
   }
 
@@ -165,7 +164,7 @@ export class GraphPanel {
     try {
       const payload = await runAnalysisJob(
         { file: this.uri.fsPath, root: this.context.root, title: vscode.workspace.asRelativePath(this.uri), positions: this.payload.positions },
-        { signal: controller.signal, workerScript: path.join(this.context.services.context.extensionPath, 'dist', 'analysisWorker.js') },
+        { signal: controller.signal, workerScript: workerScript(this.context.services) },
       );
       if (this.running !== controller) return;
       // Keep the layout when the topology did not change, so nothing jumps.
@@ -176,7 +175,7 @@ export class GraphPanel {
       output.info(`Infection graph: re-analysed ${vscode.workspace.asRelativePath(this.uri)}`);
     } catch (error) {
       if (controller.signal.aborted) return;
-      const message = error instanceof InputError ? error.toString() : (error as Error).message;
+      const message = errorMessage(error);
       output.error(`Infection graph: re-analysis failed: ${message}`);
       void this.post({ type: 'status', state: 'error', message });
     } finally {

@@ -1,11 +1,11 @@
 // Quick fixes on hardening diagnostics: insert the warning, wrap in a boundary, fix all in this file or the workspace;
 // on a pinned file the fix says so and runs the re-pin offer right after the edit.
 import * as vscode from 'vscode';
-import { HARDEN_CODES } from '../../core/harden/config';
-import type { HardenCode, HardenFinding } from '../../core/harden/types';
+import { HARDEN_FINDINGS, isHardenCode } from '../../core/harden/findings';
+import type { HardenFinding } from '../../core/harden/types';
+import { ourCode } from '../diagnostics';
 import { CommandId } from '../ids';
-import { fixLabel } from './commands';
-import { DIAGNOSTIC_SOURCE, findingRange, type HardenDiagnostics } from './diagnostics';
+import { findingRange, type HardenDiagnostics } from './diagnostics';
 import { addEdits, isPinned } from './edits';
 
 /** Kind of the "fix all" source action (editor.codeActionsOnSave: { "source.fixAll.agentImmune": "explicit" }). */
@@ -39,18 +39,18 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     }
 
     const actions: vscode.CodeAction[] = [];
-    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && HARDEN_CODES.includes(d.code as HardenCode));
+    const ours = context.diagnostics.filter((d) => isHardenCode(ourCode(d)));
     for (const diagnostic of ours) {
-      const finding = fixable.find((f) => f.code === diagnostic.code && findingRange(document, f).isEqual(diagnostic.range));
+      const finding = fixable.find((f) => f.code === ourCode(diagnostic) && findingRange(document, f).isEqual(diagnostic.range));
       if (!finding) continue;
-      const action = new vscode.CodeAction(`${fixLabel(finding)}${suffix}`, vscode.CodeActionKind.QuickFix);
+      const action = new vscode.CodeAction(`${HARDEN_FINDINGS[finding.code].fixLabel}${suffix}`, vscode.CodeActionKind.QuickFix);
       action.diagnostics = [diagnostic];
       action.isPreferred = true;
       action.edit = edit([finding]);
       action.command = repin;
       actions.push(action);
     }
-    if (ours.some((d) => d.code === 'missing-immunity-warning')) {
+    if (ours.some((d) => ourCode(d) === 'missing-immunity-warning')) {
       const missing = fixable.filter((f) => f.code === 'missing-immunity-warning');
       if (missing.length > 1) {
         const fileAction = new vscode.CodeAction(`Insert immunity warning in all prompts of this file${suffix}`, vscode.CodeActionKind.QuickFix);

@@ -1,14 +1,12 @@
 // The hardening commands: Insert Immunity Warning (active prompt or selection), Insert Delegation Boundary
 // (selection), Harden All Prompts (workspace, previewed), and the re-pin step that follows edits to pinned files.
-import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { boundaryEdits, findPrompts, fixAll, hardenText, immunityWarningEdits, warningInsertionAt } from '../../core/harden/analyze';
-import { literalAt } from '../../core/harden/code';
+import { analyzeProject, boundaryEdits, fixAll, literalAt, warningInsertionAt } from '../../core/harden/analyze';
 import { fileKindOf } from '../../core/harden/config';
-import { containsImmunityWarning } from '../../core/harden/detect';
-import type { HardenFinding, TextEdit } from '../../core/harden/types';
-import { listPromptFiles } from '../../node/harden/scan';
-import type { Services } from '../extension';
+import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
+import type { TextEdit } from '../../core/harden/types';
+import { showInfo } from '../notify';
+import type { Services } from '../services';
 import { CommandId } from '../ids';
 import type { HardenDiagnostics } from './diagnostics';
 import { addEdits, offerRepin, positionsOf } from './edits';
@@ -33,7 +31,7 @@ async function applyToDocument(document: vscode.TextDocument, edits: readonly Te
   const edit = new vscode.WorkspaceEdit();
   addEdits(edit, document.uri, (offset) => document.positionAt(offset), edits);
   const applied = await vscode.workspace.applyEdit(edit);
-  if (applied) await offerRepin([document.uri], services.output);
+  if (applied) await offerRepin([document.uri], services);
   return applied;
 }
 
@@ -43,19 +41,20 @@ async function insertImmunityWarning(services: Services, diagnostics: HardenDiag
   if (!editor) return false;
   const { document, selection } = editor;
   const text = document.getText();
-  const kind = (await diagnostics.findingsFor(document))?.kind ?? fileKindOf(document.uri.path);
+  const found = await diagnostics.findingsFor(document);
+  const kind = found?.kind ?? fileKindOf(document.uri.path);
   const offset = document.offsetAt(selection.start);
-  const { config } = await diagnostics.configFor(document.uri);
-  const sites = kind ? findPrompts(text, kind, vscode.workspace.asRelativePath(document.uri), config).filter((s) => s.role === 'system') : [];
-  const site = kind === 'markdown' ? sites[0] : sites.find((s) => s.start <= offset && offset <= s.end);
+  const under = (site: { start: number; end: number }) => kind === 'markdown' || (site.start <= offset && offset <= site.end);
+  const site = found?.prompts.find((p) => p.role === 'system' && under(p));
   if (site) {
-    if (containsImmunityWarning(text.slice(site.start, site.end))) {
-      void vscode.window.showInformationMessage('Agent Immune: this prompt already carries the immunity warning.');
+    if (site.hardened) {
+      void showInfo('this prompt already carries the immunity warning.');
       return false;
     }
-    return applyToDocument(document, immunityWarningEdits(text, site), services);
+    const finding = found!.findings.find((f) => f.code === 'missing-immunity-warning' && f.site.start === site.start);
+    if (finding) return applyToDocument(document, finding.fix, services);
   }
-  const literal = kind && kind !== 'markdown' ? literalAt(text, kind, offset) : undefined;
+  const literal = kind === 'typescript' || kind === 'python' ? literalAt(text, kind, offset) : undefined;
   return applyToDocument(document, warningInsertionAt(text, offset, literal), services);
 }
 
@@ -70,11 +69,11 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
   if (selection.isEmpty) {
     const finding = (await diagnostics.findingsFor(document))?.findings.find((f) => f.code === 'unbounded-delegation' && f.start <= start && start <= f.end);
     if (finding) return applyToDocument(document, finding.fix, services);
-    void vscode.window.showInformationMessage('Agent Immune: select the delegated content to wrap in a boundary.');
+    void showInfo('select the delegated content to wrap in a boundary.');
     return false;
   }
   const kind = fileKindOf(document.uri.path);
-  const literal = kind && kind !== 'markdown' ? literalAt(text, kind, start) : undefined;
+  const literal = kind === 'typescript' || kind === 'python' ? literalAt(text, kind, start) : undefined;
   const inside = literal && end <= literal.contentEnd ? literal : undefined;
   return applyToDocument(document, boundaryEdits(text, { start, end, expression: text.slice(start, end), literal: inside }), services);
 }
@@ -86,39 +85,33 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
   const uris: vscode.Uri[] = [];
   const preview = options.preview !== false;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const { config, matcher } = await diagnostics.configFor(folder.uri);
-    for (const { file, kind } of await listPromptFiles(folder.uri.fsPath, [folder.uri.fsPath], matcher)) {
-      const uri = vscode.Uri.file(file);
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      const text = open ? open.getText() : await readFile(file, 'utf8');
+    const { config } = await diagnostics.configFor(folder.uri);
+    const sources = await diagnostics.sourcesFor(folder);
+    const files = await sources.files();
+    const texts = new Map(files.map((f) => [f.path, f.text]));
+    for (const analysis of analyzeProject(files, config, () => true, sources.cache)) {
       result.files++;
-      const findings = hardenText(text, kind, vscode.workspace.asRelativePath(uri), config);
+      const text = texts.get(analysis.path)!;
+      const findings = analysis.findings;
       if (findings.length === 0 || fixAll(text, findings).text === text) continue;
       result.findings += findings.length;
+      const uri = vscode.Uri.joinPath(folder.uri, analysis.path);
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       const positionAt = open ? (offset: number) => open.positionAt(offset) : positionsOf(text);
-      for (const finding of orderForFix(findings)) {
-        addEdits(edit, uri, positionAt, finding.fix, { needsConfirmation: preview, label: fixLabel(finding), description: vscode.workspace.asRelativePath(uri) });
+      for (const finding of inFixOrder(findings)) {
+        addEdits(edit, uri, positionAt, finding.fix, { needsConfirmation: preview, label: HARDEN_FINDINGS[finding.code].fixLabel, description: vscode.workspace.asRelativePath(uri) });
       }
       uris.push(uri);
       result.changed.push(vscode.workspace.asRelativePath(uri));
     }
   }
   if (uris.length === 0) {
-    void vscode.window.showInformationMessage(`Agent Immune: all prompts in ${result.files} file(s) are hardened.`);
+    void showInfo(`all prompts found in ${result.files} file(s) are hardened.`);
     return result;
   }
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
-  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services.output, options.repin !== 'always');
+  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services, options.repin !== 'always');
   return result;
-}
-
-function orderForFix(findings: readonly HardenFinding[]): HardenFinding[] {
-  return [...findings].sort((a, b) => (a.code === b.code ? 0 : a.code === 'missing-immunity-warning' ? -1 : 1));
-}
-
-/** The label of a finding's fix, in the preview and in the quick-fix menu. */
-export function fixLabel(finding: HardenFinding): string {
-  return finding.code === 'missing-immunity-warning' ? 'Insert immunity warning' : 'Wrap in delegation boundary';
 }
 
 /** Registers the hardening commands. */
@@ -127,6 +120,6 @@ export function registerHardenCommands(services: Services, diagnostics: HardenDi
     vscode.commands.registerCommand(CommandId.InsertImmunityWarning, () => insertImmunityWarning(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.InsertDelegationBoundary, () => insertDelegationBoundary(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.HardenAllPrompts, (options?: HardenAllOptions) => hardenAllPrompts(services, diagnostics, options)),
-    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri) => offerRepin([uri], services.output)),
+    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri) => offerRepin([uri], services)),
   );
 }

@@ -1,62 +1,58 @@
-// Hardening diagnostics: re-checks prompt files as they open and change (throttled, stale results dropped) and keeps
-// each document's findings, with their fixes, for the code actions.
+// Hardening diagnostics: re-checks prompt files as they open and change (debounced, stale results dropped by the
+// shared DocumentChecker) and keeps each document's findings, with their fixes, for the code actions. A document is
+// analysed with the rest of its workspace folder (imports, callers, state keys), the same project the CLI reads.
 import * as vscode from 'vscode';
-import { hardenText } from '../../core/harden/analyze';
+import { analyzeProject } from '../../core/harden/analyze';
 import type { HardenConfig, PromptFileMatcher } from '../../core/harden/config';
-import { describeFinding } from '../../core/harden/messages';
-import type { HardenFinding, HardenSeverity, PromptFileKind } from '../../core/harden/types';
-import { SettingKey } from '../ids';
-import { documentKind, hardenConfigFor, hardenEnabled } from './settings';
+import { describeFinding, HARDEN_FINDINGS } from '../../core/harden/findings';
+import type { HardenFinding, PromptFileKind, PromptSite } from '../../core/harden/types';
+import { findingDiagnostic } from '../diagnostics';
+import { DocumentChecker } from '../documentChecker';
+import { affects, setting } from '../settings';
+import { FolderSources } from './folderSources';
+import { documentKind, hardenConfigFor } from './settings';
 
-/** Source shown on every hardening diagnostic. */
-export const DIAGNOSTIC_SOURCE = 'Agent Immune';
-
-const SEVERITY: Record<HardenSeverity, vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  information: vscode.DiagnosticSeverity.Information,
-  hint: vscode.DiagnosticSeverity.Hint,
-};
-
-/** A document's findings at one version. */
+/** A document's findings at the version they were computed for, and the prompts found in it. */
 export interface DocumentFindings {
-  version: number;
   kind: PromptFileKind;
   findings: HardenFinding[];
+  prompts: PromptSite[];
 }
 
 /** The range a finding is shown on: the interpolation, the literal(s), or the first line of a Markdown prompt. */
 export function findingRange(document: vscode.TextDocument, finding: HardenFinding): vscode.Range {
   const start = document.positionAt(finding.start);
-  if (finding.site.kind === 'markdown' && finding.code === 'missing-immunity-warning') return document.lineAt(start.line).range;
+  if (finding.site.kind === 'markdown' && HARDEN_FINDINGS[finding.code].attach === 'prompt') return document.lineAt(start.line).range;
   return new vscode.Range(start, document.positionAt(finding.end));
 }
 
-/** Owns the diagnostic collection and the per-document findings. */
-export class HardenDiagnostics implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('agent-immune-harden');
-  private readonly results = new Map<string, DocumentFindings>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly generations = new Map<string, number>();
-  private readonly configs = new Map<string, Promise<{ config: HardenConfig; matcher: PromptFileMatcher }>>();
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  /** Fires after a document's diagnostics were published. */
-  readonly onDidUpdate = this.emitter.event;
+/** The diagnostic of one finding. */
+function toDiagnostic(document: vscode.TextDocument, finding: HardenFinding): vscode.Diagnostic {
+  return findingDiagnostic(findingRange(document, finding), describeFinding(finding), finding.severity, finding.code, HARDEN_FINDINGS[finding.code].docs);
+}
 
-  constructor(private readonly output: vscode.LogOutputChannel) {}
+/** Owns the hardening checker and the per-folder configs. */
+export class HardenDiagnostics implements vscode.Disposable {
+  private readonly configs = new Map<string, Promise<{ config: HardenConfig; matcher: PromptFileMatcher }>>();
+  private readonly sources = new Map<string, Promise<FolderSources>>();
+  private readonly checker: DocumentChecker<DocumentFindings>;
+
+  constructor(private readonly output: vscode.LogOutputChannel) {
+    this.checker = new DocumentChecker('harden', 'Hardening', (uri, document) => this.check(uri, document), output);
+  }
 
   /** Subscribes to document and configuration events and checks the documents already open. */
   register(subscriptions: vscode.Disposable[]): void {
     subscriptions.push(
       this,
-      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, 300)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      vscode.workspace.onDidOpenTextDocument((d) => this.checker.schedule(d.uri, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.checker.schedule(e.document.uri, 300)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.checker.forget(d.uri)),
       vscode.workspace.onDidSaveTextDocument((d) => {
         if (d.uri.path.endsWith('/agent-immune.config.json')) this.reset();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`${SettingKey.Section}.harden`)) this.reset();
+        if (affects(e, 'harden')) this.reset();
       }),
     );
     this.reset();
@@ -74,74 +70,55 @@ export class HardenDiagnostics implements vscode.Disposable {
     return entry;
   }
 
+  /**
+   * The files of a workspace folder as the analysis reads them (cached; a change on disk re-checks the folder's
+   * open documents, whose findings may depend on it).
+   */
+  sourcesFor(folder: vscode.WorkspaceFolder): Promise<FolderSources> {
+    const key = folder.uri.toString();
+    let entry = this.sources.get(key);
+    if (!entry) {
+      entry = this.configFor(folder.uri).then(({ matcher }) => {
+        const sources = new FolderSources(folder, matcher);
+        sources.onDidChange(() => {
+          for (const document of vscode.workspace.textDocuments) if (vscode.workspace.getWorkspaceFolder(document.uri) === folder) this.checker.schedule(document.uri, 300);
+        });
+        return sources;
+      });
+      this.sources.set(key, entry);
+    }
+    return entry;
+  }
+
   /** Findings of the document at its current version (computed now when missing or stale). */
-  async findingsFor(document: vscode.TextDocument): Promise<DocumentFindings | undefined> {
-    const known = this.results.get(document.uri.toString());
-    if (known && known.version === document.version) return known;
-    return this.check(document);
+  findingsFor(document: vscode.TextDocument): Promise<DocumentFindings | undefined> {
+    return this.checker.valueFor(document);
   }
 
   /** Drops cached configs and re-checks every open document. */
   reset(): void {
     this.configs.clear();
-    this.collection.clear();
-    this.results.clear();
-    for (const document of vscode.workspace.textDocuments) this.schedule(document, 0);
+    for (const entry of this.sources.values()) void entry.then((s) => s.dispose());
+    this.sources.clear();
+    this.checker.clear();
+    for (const document of vscode.workspace.textDocuments) this.checker.schedule(document.uri, 0);
   }
 
-  private schedule(document: vscode.TextDocument, delayMs: number): void {
-    const key = document.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.check(document).catch((error: unknown) => this.output.error(`Hardening check of ${document.uri.fsPath} failed: ${(error as Error).message}`));
-      }, delayMs),
-    );
-  }
-
-  private forget(uri: vscode.Uri): void {
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
-    this.results.delete(key);
-    this.collection.delete(uri);
-  }
-
-  private async check(document: vscode.TextDocument): Promise<DocumentFindings | undefined> {
-    const key = document.uri.toString();
-    const generation = (this.generations.get(key) ?? 0) + 1;
-    this.generations.set(key, generation);
-    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
-    const { config, matcher } = await this.configFor(document.uri);
+  private async check(uri: vscode.Uri, document: vscode.TextDocument | undefined) {
+    if (!document) return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    const { config, matcher } = await this.configFor(uri);
     const kind = documentKind(document, folder, matcher);
-    if (this.generations.get(key) !== generation || document.isClosed) return undefined;
-    if (!kind || !hardenEnabled(folder)) {
-      this.results.delete(key);
-      this.collection.delete(document.uri);
-      return undefined;
-    }
-    const version = document.version;
-    const findings = hardenText(document.getText(), kind, vscode.workspace.asRelativePath(document.uri), config);
-    const result = { version, kind, findings };
-    this.results.set(key, result);
-    this.collection.set(
-      document.uri,
-      findings.map((finding) => {
-        const diagnostic = new vscode.Diagnostic(findingRange(document, finding), describeFinding(finding), SEVERITY[finding.severity]);
-        diagnostic.source = DIAGNOSTIC_SOURCE;
-        diagnostic.code = finding.code;
-        return diagnostic;
-      }),
-    );
-    this.emitter.fire(document.uri);
-    return result;
+    if (!kind || !folder || !setting('harden.enabled', folder)) return undefined;
+    const sources = await this.sourcesFor(folder);
+    const rel = sources.pathOf(uri);
+    const analysis = analyzeProject(await sources.files(), config, (p) => p === rel, sources.cache)[0];
+    const findings = analysis?.findings ?? [];
+    return { diagnostics: findings.map((finding) => toDiagnostic(document, finding)), value: { kind, findings, prompts: analysis?.prompts ?? [] } };
   }
 
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.collection.dispose();
-    this.emitter.dispose();
+    for (const entry of this.sources.values()) void entry.then((s) => s.dispose());
+    this.checker.dispose();
   }
 }

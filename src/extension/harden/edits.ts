@@ -1,8 +1,12 @@
 // Turns core text edits (offsets) into editor edits, and re-pins hardened files that the lockfile pins.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import type { TextEdit } from '../../core/harden/types';
 import { pinnedAmong, repinHardened } from '../../node/harden/scan';
+import { editorAuditWriter } from '../integrity/auditKey';
+import { showError, showWarning } from '../notify';
+import type { BaseServices } from '../services';
 
 /** Position lookup for a text that may not be open in an editor. */
 export function positionsOf(text: string): (offset: number) => vscode.Position {
@@ -53,21 +57,18 @@ async function savedToDisk(document: vscode.TextDocument, timeoutMs = 5000): Pro
  * After hardening changed pinned files: says their hash changed and offers to re-pin them now (saving them first);
  * `confirm: false` re-pins without asking. Returns the re-pinned paths.
  */
-export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.LogOutputChannel, confirm = true): Promise<string[]> {
+export async function offerRepin(uris: readonly vscode.Uri[], services: BaseServices, confirm = true): Promise<string[]> {
+  const output = services.output;
   const pinned: vscode.Uri[] = [];
   for (const uri of uris) if (await isPinned(uri)) pinned.push(uri);
   if (pinned.length === 0) return [];
   const names = pinned.map((uri) => vscode.workspace.asRelativePath(uri)).join(', ');
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(`Agent Immune: ${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`);
+    void showWarning(`${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`);
     return [];
   }
   if (confirm) {
-    const choice = await vscode.window.showWarningMessage(
-      `Agent Immune: ${names} ${pinned.length === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`,
-      'Re-pin',
-      'Later',
-    );
+    const choice = await showWarning(`${names} ${pinned.length === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`, 'Re-pin', 'Later');
     if (choice !== 'Re-pin') return [];
   }
   const repinned: string[] = [];
@@ -80,10 +81,10 @@ export async function offerRepin(uris: readonly vscode.Uri[], output: vscode.Log
     }
     const where = workspacePath(uri)!;
     try {
-      repinned.push(...(await repinHardened(where.root, [where.relative], 'agent-immune-extension')).map((r) => r.path));
+      repinned.push(...(await repinHardened(where.root, [where.relative], await editorAuditWriter(services, where.root))).map((r) => r.path));
     } catch (error) {
-      output.error(`Re-pin of ${where.relative} failed: ${(error as Error).message}`);
-      void vscode.window.showErrorMessage(`Agent Immune: cannot re-pin ${where.relative}: ${(error as Error).message}`);
+      output.error(`Re-pin of ${where.relative} failed: ${errorMessage(error)}`);
+      void showError(`cannot re-pin ${where.relative}: ${errorMessage(error)}`);
     }
   }
   if (repinned.length > 0) output.info(`Re-pinned after hardening: ${repinned.join(', ')}`);

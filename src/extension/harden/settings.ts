@@ -1,22 +1,14 @@
 // The effective hardening config of a workspace folder: agent-immune.config.json's "harden" section, with the
 // editor settings agentImmune.harden.* winning where the user set them.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
-import { resolveHardenConfig, type HardenConfig } from '../../core/harden/config';
-import type { HardenCode, HardenSeverity, PromptFileKind } from '../../core/harden/types';
-import { PromptFileMatcher } from '../../core/harden/config';
+import type * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import { PromptFileMatcher, resolveHardenConfig, type HardenConfig } from '../../core/harden/config';
+import { HARDEN_CODES } from '../../core/harden/findings';
+import type { PromptFileKind } from '../../core/harden/types';
 import { loadProjectConfig } from '../../node/config';
-import { SettingKey } from '../ids';
-
-const SEVERITY_SETTINGS: Record<HardenCode, SettingKey> = {
-  'missing-immunity-warning': SettingKey.HardenSeverityMissingWarning,
-  'unbounded-delegation': SettingKey.HardenSeverityUnboundedDelegation,
-};
-
-function explicit<T>(section: vscode.WorkspaceConfiguration, key: string): T | undefined {
-  const inspected = section.inspect<T>(key);
-  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
-}
+import { severitySetting } from '../ids';
+import { explicitSetting } from '../settings';
 
 /** The config and file matcher for one workspace folder (defaults when the config file is invalid: the error is logged). */
 export async function hardenConfigFor(folder: vscode.WorkspaceFolder | undefined, output: vscode.LogOutputChannel): Promise<{ config: HardenConfig; matcher: PromptFileMatcher }> {
@@ -25,16 +17,15 @@ export async function hardenConfigFor(folder: vscode.WorkspaceFolder | undefined
     const project = folder ? await loadProjectConfig(folder.uri.fsPath) : undefined;
     config = resolveHardenConfig(project?.sections.harden, 'agent-immune.config.json');
   } catch (error) {
-    output.warn(`Hardening uses its defaults: ${(error as Error).message}`);
+    output.warn(`Hardening uses its defaults: ${errorMessage(error)}`);
     config = resolveHardenConfig(undefined);
   }
-  const section = vscode.workspace.getConfiguration(SettingKey.Section, folder);
-  const include = explicit<string[]>(section, SettingKey.HardenInclude);
-  const exclude = explicit<string[]>(section, SettingKey.HardenExclude);
+  const include = explicitSetting('harden.include', folder);
+  const exclude = explicitSetting('harden.exclude', folder);
   if (include) config.include = include;
   if (exclude) config.exclude = exclude;
-  for (const [code, key] of Object.entries(SEVERITY_SETTINGS) as [HardenCode, SettingKey][]) {
-    const level = explicit<HardenSeverity>(section, key);
+  for (const code of HARDEN_CODES) {
+    const level = explicitSetting(severitySetting(code), folder);
     if (level) config.severity[code] = level;
   }
   return { config, matcher: new PromptFileMatcher(config) };
@@ -45,9 +36,4 @@ export function documentKind(document: vscode.TextDocument, folder: vscode.Works
   if (document.uri.scheme !== 'file' || !folder) return undefined;
   const relative = path.relative(folder.uri.fsPath, document.uri.fsPath).split(path.sep).join('/');
   return relative.startsWith('..') ? undefined : matcher.kindOf(relative);
-}
-
-/** True when prompt hardening diagnostics are on for the folder. */
-export function hardenEnabled(folder: vscode.WorkspaceFolder | undefined): boolean {
-  return vscode.workspace.getConfiguration(SettingKey.Section, folder).get<boolean>(SettingKey.HardenEnabled, true);
 }

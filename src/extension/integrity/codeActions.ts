@@ -1,19 +1,18 @@
 // Quick fixes on integrity diagnostics: "Approve change (re-pin this file)" and "Show pinned vs current" on drift,
-// "Pin this file" on an unpinned file. The re-pin fixes write the lockfile, so an untrusted workspace is not offered them.
+// "Pin this file" on a file the lockfile does not pin yet. The re-pin fixes write the lockfile, so an untrusted workspace is not offered them.
 import * as vscode from 'vscode';
+import { ourCode } from '../diagnostics';
 import { CommandId } from '../ids';
-import { INTEGRITY_SOURCE } from './diagnostics';
 
-/** Offers the integrity quick fixes, found by the diagnostic's source and code. */
+/** Offers the integrity quick fixes, found by the diagnostic's code. */
 export class IntegrityCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of context.diagnostics) {
-      if (diagnostic.source !== INTEGRITY_SOURCE || typeof diagnostic.code !== 'object') continue;
-      const code = diagnostic.code.value;
-      if ((code === 'drift' || code === 'unpinned') && vscode.workspace.isTrusted) {
+      const code = ourCode(diagnostic);
+      if ((code === 'drift' || code === 'skill-file-added' || code === 'unpinned-skill') && vscode.workspace.isTrusted) {
         const approve = new vscode.CodeAction(code === 'drift' ? 'Approve change (re-pin this file)' : 'Pin this file', vscode.CodeActionKind.QuickFix);
         approve.diagnostics = [diagnostic];
         approve.command = { command: CommandId.ApproveSkillChange, title: approve.title, arguments: [document.uri] };

@@ -1,15 +1,18 @@
 // Integrity commands: Pin Skills (write lockfile), Verify Skills, Approve change (re-pin one file), Show pinned vs
-// current. Writing commands refuse in an untrusted workspace.
+// current, Create Audit Key. Writing commands refuse in an untrusted workspace.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { formatFinding } from '../../core/integrity/messages';
-import { auditActor } from '../../node/integrity/auditLog';
+import { errorMessage } from '../../core/errors';
+import { countIntegrityFindings, formatFinding } from '../../core/integrity/findings';
+import { verifySkillsSummary } from '../../core/integrity/messages';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, type LockResult, type RepinResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
-import type { Services } from '../extension';
 import { CommandId } from '../ids';
-import { EXTENSION_ACTOR, type IntegrityController } from './controller';
+import { showError, showInfo, showWarning } from '../notify';
+import type { BaseServices } from '../services';
+import { editorAuditWriter, registerAuditKeyCommand } from './auditKey';
+import type { IntegrityController } from './controller';
 import { extraRoots, integrityOverrides } from './settings';
 
 /** URI scheme of the read-only pinned content shown in the diff editor. */
@@ -17,12 +20,12 @@ export const PINNED_SCHEME = 'agent-immune-pinned';
 
 function refuseUntrusted(what: string): boolean {
   if (vscode.workspace.isTrusted) return false;
-  void vscode.window.showWarningMessage(`Agent Immune: ${what} is disabled in an untrusted workspace (no lockfile or audit writes). Trust the folder to enable it.`);
+  void showWarning(`${what} is disabled in an untrusted workspace (no lockfile or audit writes). Trust the folder to enable it.`);
   return true;
 }
 
 /** Registers the integrity commands and the pinned-content provider. */
-export function registerIntegrityCommands(services: Services, controller: IntegrityController): void {
+export function registerIntegrityCommands(services: BaseServices, controller: IntegrityController): void {
   const pinned = new Map<string, string>();
   const onDidChange = new vscode.EventEmitter<vscode.Uri>();
   services.context.subscriptions.push(
@@ -31,12 +34,13 @@ export function registerIntegrityCommands(services: Services, controller: Integr
     vscode.commands.registerCommand(CommandId.PinSkills, () => pinSkills(services, controller)),
     vscode.commands.registerCommand(CommandId.VerifySkills, () => verifySkills(controller)),
     vscode.commands.registerCommand(CommandId.ApproveSkillChange, (uri?: vscode.Uri) => approveChange(services, controller, uri)),
+    registerAuditKeyCommand(services, CommandId.CreateAuditKey),
     vscode.commands.registerCommand(CommandId.ShowPinnedDiff, async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target) return false;
       const result = await pinnedContent(controller, target);
       if (typeof result !== 'string' || result === '') {
-        void vscode.window.showInformationMessage(`Agent Immune: ${result ? result.message : 'this file is not pinned.'}`);
+        void showInfo(result ? result.message : 'this file is not pinned.');
         return false;
       }
       const left = vscode.Uri.from({ scheme: PINNED_SCHEME, path: target.path, query: String(Date.now()) });
@@ -49,26 +53,32 @@ export function registerIntegrityCommands(services: Services, controller: Integr
 }
 
 /** Writes the lockfile of every workspace folder and extra root (recorded in the audit trail). */
-async function pinSkills(services: Services, controller: IntegrityController): Promise<LockResult[] | undefined> {
+async function pinSkills(services: BaseServices, controller: IntegrityController): Promise<LockResult[] | undefined> {
   if (refuseUntrusted('Pin Skills')) return undefined;
   const roots = [
     ...(vscode.workspace.workspaceFolders ?? []).map((folder) => ({ dir: folder.uri.fsPath, overrides: integrityOverrides(folder) })),
     ...extraRoots().map((dir) => ({ dir, overrides: {} })),
   ];
   if (roots.length === 0) {
-    void vscode.window.showWarningMessage('Agent Immune: open a folder to pin its skills.');
+    void showWarning('open a folder to pin its skills.');
     return undefined;
   }
   try {
-    const results = await Promise.all(roots.map((root) => lockWorkspace(root.dir, auditActor(EXTENSION_ACTOR), root.overrides)));
+    const results = await Promise.all(roots.map(async (root) => lockWorkspace(root.dir, await editorAuditWriter(services, root.dir), root.overrides)));
     await controller.startAll();
+    const refused = results.flatMap((r) => (r.written ? [] : r.findings));
+    if (refused.length > 0) {
+      for (const finding of refused) services.output.error(`Pin Skills: ${formatFinding(finding)}`);
+      void showError(`Pin Skills wrote nothing where ${refused.length} path(s) cannot be pinned (${countIntegrityFindings(refused)}): ${formatFinding(refused[0])}`);
+      return results;
+    }
     const files = results.reduce((n, r) => n + r.files, 0);
     services.output.info(`Pinned ${files} files: ${results.map((r) => r.lockfile).join(', ')}`);
-    void vscode.window.showInformationMessage(`Agent Immune: pinned ${files} skill and prompt files in ${results.map((r) => r.lockfile).join(', ')}.`);
+    void showInfo(`pinned ${files} skill and prompt files in ${results.map((r) => r.lockfile).join(', ')}.`);
     return results;
   } catch (error) {
-    services.output.error(`Pin Skills failed: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Agent Immune: Pin Skills failed: ${(error as Error).message}`);
+    services.output.error(`Pin Skills failed: ${errorMessage(error)}`);
+    void showError(`Pin Skills failed: ${errorMessage(error)}`);
     return undefined;
   }
 }
@@ -77,33 +87,26 @@ async function pinSkills(services: Services, controller: IntegrityController): P
 async function verifySkills(controller: IntegrityController): Promise<VerifyReport[]> {
   await controller.verifyAll();
   const reports = controller.all().flatMap((f) => (f.state ? [f.state.report] : []));
-  const findings = reports.flatMap((r) => r.findings);
-  const blocking = findings.filter((f) => f.code !== 'unpinned');
-  if (reports.every((r) => r.status === 'no-lockfile')) {
-    void vscode.window.showInformationMessage('Agent Immune: no lockfile, nothing to verify. Run "Agent Immune: Pin Skills (write lockfile)" to pin your skills.');
-  } else if (blocking.length === 0) {
-    void vscode.window.showInformationMessage(`Agent Immune: skills clean${findings.length ? ` (${findings.length} unpinned file(s))` : ''}.`);
-  } else {
-    void vscode.window.showWarningMessage(`Agent Immune: ${blocking.length} skill integrity finding(s): ${formatFinding(blocking[0])}${blocking.length > 1 ? ' See the Problems view for the rest.' : ''}`);
-  }
+  const summary = verifySkillsSummary(reports);
+  void (summary.level === 'warning' ? showWarning(summary.text) : showInfo(summary.text));
   return reports;
 }
 
 /** Re-pins one file (the quick fix), recorded in the audit trail. */
-async function approveChange(services: Services, controller: IntegrityController, uri?: vscode.Uri): Promise<RepinResult | undefined> {
+async function approveChange(services: BaseServices, controller: IntegrityController, uri?: vscode.Uri): Promise<RepinResult | undefined> {
   const target = uri ?? vscode.window.activeTextEditor?.document.uri;
   const folder = target && controller.folderOf(target);
   if (!target || !folder?.state) return undefined;
   if (refuseUntrusted('Approve change')) return undefined;
   const rel = path.relative(folder.state.ws.root, target.fsPath).split(path.sep).join('/');
   try {
-    const result = await repinFile(folder.root.uri.fsPath, rel, auditActor(EXTENSION_ACTOR), folder.root.overrides());
+    const result = await repinFile(folder.root.uri.fsPath, rel, await editorAuditWriter(services, folder.root.uri.fsPath), folder.root.overrides());
     services.output.info(`Re-pinned ${rel}: ${result.old ?? '(unpinned)'} -> ${result.new ?? '(removed)'} (recorded in the audit trail)`);
     await folder.verifyNow(true);
     return result;
   } catch (error) {
-    services.output.error(`Approve change failed for ${rel}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Agent Immune: cannot re-pin ${rel}: ${(error as Error).message}`);
+    services.output.error(`Approve change failed for ${rel}: ${errorMessage(error)}`);
+    void showError(`cannot re-pin ${rel}: ${errorMessage(error)}`);
     return undefined;
   }
 }

@@ -1,17 +1,20 @@
 // The editor's skill-integrity service: one watcher per workspace folder and extra root, diagnostics, the status bar item, audit
-// records of new drift (trusted workspaces only) and the strict-mode run guard.
+// records of each change of state (trusted workspaces only, keyed with the editor's audit key) and the strict-mode run
+// guard, deciding as the CLI and the runtime API do (integrityVerdict).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { blocksUnderStrict } from '../../core/integrity/compare';
-import type { IntegrityFinding } from '../../core/integrity/types';
-import { appendAuditEvents, auditActor } from '../../node/integrity/auditLog';
-import { blockEvent, findingEvents } from '../../node/integrity/verify';
+import { errorMessage } from '../../core/errors';
+import { integrityVerdict } from '../../core/integrity/compare';
+import { integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
+import { recordIntegrityRun, type IntegrityRun } from '../../node/integrity/auditLog';
+import type { VerifyState } from '../../node/integrity/verify';
+import { showError } from '../notify';
+import type { BaseServices, RunGuard } from '../services';
+import { setting } from '../settings';
+import { editorAuditWriter } from './auditKey';
 import { integrityDiagnostics } from './diagnostics';
 import { FolderIntegrity, type IntegrityRoot } from './folderWatch';
-import { extraRoots, integrityEnabled, integrityOverrides } from './settings';
-
-/** Tool name written in audit records from the editor. */
-export const EXTENSION_ACTOR = 'agent-immune-vscode';
+import { extraRoots, integrityOverrides } from './settings';
 
 const EXTRA_PREFIX = 'extra-root:';
 
@@ -20,19 +23,17 @@ export function extraRoot(dir: string): IntegrityRoot {
   return { key: EXTRA_PREFIX + dir, name: dir, uri: vscode.Uri.file(dir), overrides: () => ({}) };
 }
 
-const findingKey = (f: IntegrityFinding) => `${f.code}\0${f.path}\0${'actual' in f ? f.actual : 'reason' in f ? f.reason : ''}`;
-
 /** Owns every folder's integrity state and what the editor shows of it. */
-export class IntegrityController implements vscode.Disposable {
+export class IntegrityController implements RunGuard, vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('agent-immune-integrity');
   readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
   private readonly folders = new Map<string, FolderIntegrity>();
   private readonly published = new Map<string, string[]>();
-  /** Per root, the findings the audit trail has been brought up to date with. It only advances in a trusted workspace,
-   * so drift seen while untrusted is recorded once trust is granted. */
-  private readonly recordedFindings = new Map<string, readonly IntegrityFinding[]>();
 
-  constructor(private readonly output: vscode.LogOutputChannel) {
+  private readonly output: vscode.LogOutputChannel;
+
+  constructor(private readonly services: BaseServices) {
+    this.output = services.output;
     this.statusBar.name = 'Agent Immune: Skill Integrity';
     this.statusBar.command = 'workbench.actions.view.problems';
   }
@@ -45,7 +46,7 @@ export class IntegrityController implements vscode.Disposable {
   /** Starts or restarts one workspace folder (settings change). */
   async startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     this.stopRoot(folder.uri.toString());
-    if (!integrityEnabled(folder)) {
+    if (!setting('integrity.enabled', folder)) {
       this.render();
       return;
     }
@@ -111,18 +112,21 @@ export class IntegrityController implements vscode.Disposable {
     this.recordNewFindings(folder);
   }
 
-  /** Records new drift / missing / corrupt findings in the audit trail once, when they appear; never while the workspace
-   * is untrusted (they are recorded when trust is granted, see `trustGranted`). */
+  /** Records the folder's changes of state in the audit trail (the trail itself says what is recorded already, so each
+   * finding is recorded once, and again when it clears); never while the workspace is untrusted (what changed is
+   * recorded when trust is granted, see `trustGranted`). */
   private recordNewFindings(folder: FolderIntegrity): void {
     const state = folder.state;
     if (!state || !vscode.workspace.isTrusted) return;
-    const key = folder.root.key;
-    // Compared with what was recorded for this root (kept across restarts), so a finding is recorded once.
-    const seen = new Set((this.recordedFindings.get(key) ?? []).map(findingKey));
-    this.recordedFindings.set(key, state.report.findings);
-    const events = findingEvents(state.report.findings.filter((f) => !seen.has(findingKey(f))), 'warn');
-    if (events.length === 0) return;
-    appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record drift in the audit trail: ${(error as Error).message}`));
+    void this.record(state, { findings: state.report.findings, decision: 'warn' }, 'Could not record in the audit trail');
+  }
+
+  private async record(state: VerifyState, run: IntegrityRun, failure: string): Promise<void> {
+    try {
+      await recordIntegrityRun(state.ws.root, run, await editorAuditWriter(this.services, state.ws.root));
+    } catch (error) {
+      this.output.error(`${failure}: ${errorMessage(error)}`);
+    }
   }
 
   /** The workspace was just trusted: records what drifted while it was not. */
@@ -132,46 +136,31 @@ export class IntegrityController implements vscode.Disposable {
 
   /** Updates the status bar: clean / N drifted / strict block / corrupt lockfile; hidden when nothing is pinned. */
   render(): void {
-    const states = this.all().flatMap((f) => (f.state && f.state.report.status !== 'no-lockfile' ? [f.state] : []));
+    const states = this.all().flatMap((f) => (f.state && (f.state.report.status !== 'no-lockfile' || f.state.report.findings.length > 0) ? [f.state] : []));
     if (states.length === 0) {
       this.statusBar.hide();
       return;
     }
-    const findings = states.flatMap((s) => s.report.findings.filter((f) => f.code !== 'unpinned'));
-    const corrupt = states.some((s) => s.report.status === 'corrupt-lockfile');
-    const strictBlock = states.some((s) => s.report.strict && blocksUnderStrict(s.report.findings));
-    const files = new Set(findings.map((f) => f.path)).size;
-    if (strictBlock) {
-      this.statusBar.text = `$(error) Skills: strict block (${files})`;
-      this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-    } else if (corrupt || findings.length > 0) {
-      this.statusBar.text = corrupt ? '$(warning) Skills: lockfile corrupt' : `$(warning) Skills: ${files} drifted`;
-      this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-    } else {
-      this.statusBar.text = '$(shield) Skills: clean';
-      this.statusBar.backgroundColor = undefined;
-    }
-    this.statusBar.tooltip = findings.length > 0 ? `Skill integrity: ${findings.length} finding(s). Click to open the Problems view.` : 'Skill integrity: every pinned file matches the lockfile.';
+    const { state, text, tooltip } = integrityStatusBar(states.map((s) => s.report));
+    this.statusBar.text = text;
+    this.statusBar.tooltip = tooltip;
+    this.statusBar.backgroundColor = state === 'clean' ? undefined : new vscode.ThemeColor(`statusBarItem.${state}Background`);
     this.statusBar.show();
   }
 
-  /** Strict-mode guard for run-related commands: false (and the block recorded, and the user told why) while drift exists. */
+  /** Strict-mode guard for run-related commands: false (and the block recorded, and the user told why) while any
+   * finding exists. */
   async assertRunAllowed(action: string): Promise<boolean> {
     await Promise.all(this.all().map((f) => (f.state ? undefined : f.verifyNow(true))));
-    const blocked = this.all().flatMap((f) => (f.state && f.state.report.strict && blocksUnderStrict(f.state.report.findings) ? [f.state] : []));
+    const blocked = this.all().flatMap((f) => (f.state && integrityVerdict(f.state.report).blocked ? [f.state] : []));
     if (blocked.length === 0) return true;
-    const findings = blocked.flatMap((s) => s.report.findings.filter((f) => f.code !== 'unpinned'));
+    const findings = blocked.flatMap((s) => integrityVerdict(s.report).blocking);
     if (vscode.workspace.isTrusted) {
-      for (const state of blocked) {
-        const events = [...findingEvents(state.report.findings, 'block'), blockEvent(state.report.findings, action)];
-        await appendAuditEvents(state.ws.root, events, auditActor(EXTENSION_ACTOR)).catch((error: unknown) => this.output.error(`Could not record the block: ${(error as Error).message}`));
-      }
+      for (const state of blocked) await this.record(state, { findings: state.report.findings, decision: 'block', blockedBy: action }, 'Could not record the block');
     }
     const files = [...new Set(findings.map((f) => f.path))];
     this.output.warn(`${action} refused (strict skill integrity): ${files.join(', ')}`);
-    void vscode.window.showErrorMessage(
-      `Agent Immune: ${action} refused — strict mode is on and ${files.length} pinned skill/prompt file(s) drifted or the lockfile is corrupt (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}). Approve the change (quick fix) or revert it, then try again.`,
-    );
+    void showError(runRefusedText(action, files));
     return false;
   }
 

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import { reverifyPaths, verifyWorkspace, type VerifyState } from '../../node/integrity/verify';
 
@@ -104,7 +105,7 @@ export class FolderIntegrity implements vscode.Disposable {
     try {
       this.state = full ? await verifyWorkspace(this.root.uri.fsPath, this.root.overrides()) : await reverifyPaths(this.state!, files);
     } catch (error) {
-      this.output.error(`Skill integrity check failed in ${this.root.name}: ${(error as Error).message}`);
+      this.output.error(`Skill integrity check failed in ${this.root.name}: ${errorMessage(error)}`);
       return;
     }
     // Newer events arrived while this ran: their flush will publish; a stale result is never shown.

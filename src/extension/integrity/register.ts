@@ -1,19 +1,18 @@
-// Skill integrity in the editor: watcher + diagnostics + status bar (controller), quick fixes, commands, run guard.
+// Skill integrity in the editor: watcher + diagnostics + status bar (controller), quick fixes, commands; the controller
+// is the strict-mode run guard the other features receive in their Services.
 import * as vscode from 'vscode';
-import type { Services } from '../extension';
-import { SettingKey } from '../ids';
+import { errorMessage } from '../../core/errors';
+import type { BaseServices, RunGuard } from '../services';
+import { affects } from '../settings';
 import { IntegrityCodeActions } from './codeActions';
 import { registerIntegrityCommands } from './commands';
 import { IntegrityController } from './controller';
-import { setRunGuardController } from './runGuard';
 
-/** Registers the integrity feature; the first verify runs in the background. */
-export function registerIntegrity(services: Services): IntegrityController {
-  const controller = new IntegrityController(services.output);
-  setRunGuardController(controller);
+/** Registers the integrity feature and returns its run guard; the first verify runs in the background. */
+export function registerIntegrity(services: BaseServices): RunGuard {
+  const controller = new IntegrityController(services);
   services.context.subscriptions.push(
     controller,
-    { dispose: () => setRunGuardController(undefined) },
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new IntegrityCodeActions(), { providedCodeActionKinds: IntegrityCodeActions.kinds }),
     // A save in the editor is re-verified at once; the watcher covers changes made outside the editor.
     vscode.workspace.onDidSaveTextDocument((document) => {
@@ -27,12 +26,12 @@ export function registerIntegrity(services: Services): IntegrityController {
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        if (event.affectsConfiguration(`${SettingKey.Section}.integrity`, folder)) void controller.startFolder(folder);
+        if (affects(event, 'integrity', folder)) void controller.startFolder(folder);
       }
-      if (event.affectsConfiguration(`${SettingKey.Section}.${SettingKey.IntegrityExtraRoots}`)) void controller.startExtraRoots();
+      if (affects(event, 'integrity.extraRoots')) void controller.startExtraRoots();
     }),
   );
   registerIntegrityCommands(services, controller);
-  controller.startAll().catch((error: unknown) => services.output.error(`Skill integrity failed to start: ${(error as Error).message}`));
+  controller.startAll().catch((error: unknown) => services.output.error(`Skill integrity failed to start: ${errorMessage(error)}`));
   return controller;
 }

@@ -1,5 +1,6 @@
 // The editor's own language models (vscode.lm) as a ChatTransport, used only from a user action. No structured output
 // there: replies are plain text held to the same JSON schema by our validation.
+import { errorMessage } from '../../core/errors';
 import * as vscode from 'vscode';
 import { TransportError, type ChatReply, type ChatRequest, type ChatTransport, type ReplyFormat } from '../../node/llm/transport';
 
@@ -36,7 +37,7 @@ export class VsCodeLmTransport implements ChatTransport {
         if (error.code === vscode.LanguageModelError.Blocked.name) throw new TransportError('rate-limit', 'the editor language model is over its quota');
         if (error.code === vscode.LanguageModelError.NotFound.name) throw new TransportError('bad-request', 'the editor language model is no longer available');
       }
-      throw new TransportError('server', `the editor language model failed: ${(error as Error)?.message ?? String(error)}`);
+      throw new TransportError('server', `the editor language model failed: ${errorMessage(error)}`);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       cancel.dispose();

@@ -1,14 +1,19 @@
 // The audit log on disk (.agent-immune/audit.ndjson): chained appends under a cross-process lock, each batch one
 // O_APPEND write so no reader ever sees a partial record, through the workspace file layer (a log or folder the
-// repository made a symlink is refused, never followed); and streaming chain verification.
-import { realpath, stat } from 'node:fs/promises';
+// repository made a symlink is refused, never followed); a run's findings recorded once per change of state; and
+// streaming chain verification, with the audit key when there is one.
+import type { FileHandle } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AUDIT_LOG, AuditChainVerifier, buildAuditRecords, type AuditActor, type AuditEvent, type AuditRecord, type ChainBreak, type ChainHead } from '../../core/integrity/audit';
+import { AUDIT_LOG, AuditChainVerifier, buildAuditRecords, macValid, type AuditActor, type AuditEvent, type AuditKey, type AuditRecord, type ChainResult, type ChainHead } from '../../core/integrity/audit';
+import { auditDelta, OpenFindings } from '../../core/integrity/auditState';
+import { blockEvent } from '../../core/integrity/findings';
+import type { IntegrityFinding } from '../../core/integrity/types';
 import { InputError } from '../../core/errors';
 import { readLines } from '../lines';
 import { withFileLock } from './fileLock';
-import { appendWorkspaceFile, classifyWorkspacePath, ensureWorkspaceDir, openWorkspaceFile, UnsafePathError } from '../workspaceFs';
+import { appendWorkspaceFile, classifyWorkspacePath, ensureWorkspaceDir, openWorkspaceFile } from '../workspaceFs';
 import { version } from '../../../package.json';
 
 /** The actor for records written by `tool` (cli, extension, runtime API) as the current OS user. */
@@ -22,16 +27,32 @@ export function auditActor(tool: string): AuditActor {
   return { tool, version, ...(user ? { user } : {}) };
 }
 
-/** Reads the last record's seq and hash from the end of the log without reading the whole file. */
-async function readHead(rootReal: string, file: string): Promise<ChainHead | undefined> {
+/** Who writes to the audit trail: the actor named in each record and, when one is set up, the key that MACs them. */
+export interface AuditWriter {
+  actor: AuditActor;
+  key?: AuditKey;
+}
+
+/** The writer for records of `tool` (cli, extension, runtime API) as the current OS user, with `key` when given. */
+export function auditWriter(tool: string, key?: AuditKey): AuditWriter {
+  return { actor: auditActor(tool), ...(key ? { key } : {}) };
+}
+
+/** Opens the log for reading through the workspace file layer; undefined when there is none yet. */
+async function openLog(rootReal: string, file: string): Promise<{ handle: FileHandle; size: number } | undefined> {
   const opened = await openWorkspaceFile(rootReal, file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
+  return opened && { handle: opened.handle, size: opened.info.size };
+}
+
+/** Reads the last record's seq and hash from the end of the log without reading the whole file. */
+async function readHead(rootReal: string, file: string): Promise<ChainHead | undefined> {
+  const opened = await openLog(rootReal, file);
   if (!opened) return undefined;
-  const { handle, info } = opened;
+  const { handle, size } = opened;
   try {
-    const size = info.size;
     for (let span = 4096; ; span *= 4) {
       const start = Math.max(0, size - span);
       const buffer = Buffer.alloc(size - start);
@@ -53,59 +74,120 @@ async function readHead(rootReal: string, file: string): Promise<ChainHead | und
   }
 }
 
-/** Appends events (decision + provenance records each) to `<root>/.agent-immune/audit.ndjson`; returns the records. */
-export async function appendAuditEvents(root: string, events: readonly AuditEvent[], actor: AuditActor, logPath = AUDIT_LOG): Promise<AuditRecord[]> {
-  if (events.length === 0) return [];
+/** The findings the log holds as open. With a key, only records MACed under it count: a record forged without the key
+ * cannot stop a finding from being recorded. */
+async function readOpenFindings(rootReal: string, file: string, key: AuditKey | undefined): Promise<ReadonlyMap<string, AuditEvent>> {
+  const open = new OpenFindings();
+  const opened = await openLog(rootReal, file);
+  if (!opened) return open.events();
+  try {
+    for await (const [text] of readLines(file, undefined, opened.handle)) {
+      let record: AuditRecord;
+      try {
+        record = JSON.parse(text) as AuditRecord;
+      } catch {
+        continue;
+      }
+      if (typeof record !== 'object' || record === null) continue;
+      if (!key || macValid(record, key)) open.push(record);
+    }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+  } finally {
+    await opened.handle.close();
+  }
+  return open.events();
+}
+
+/** Where the log of `root` is, with its folder created. */
+async function logFile(root: string): Promise<{ rootReal: string; file: string }> {
   const rootReal = await realpath(root);
-  const file = path.resolve(rootReal, logPath);
+  return { rootReal, file: path.resolve(rootReal, AUDIT_LOG) };
+}
+
+/** Appends events under the lock, continuing the chain from the log's last record. */
+async function appendLocked(rootReal: string, file: string, events: () => Promise<readonly AuditEvent[]>, writer: AuditWriter): Promise<AuditRecord[]> {
   await ensureWorkspaceDir(rootReal, path.dirname(file));
   return withFileLock(file, async () => {
     const head = await readHead(rootReal, file);
-    const { text, records } = buildAuditRecords(events, actor, new Date().toISOString(), head);
+    const batch = await events();
+    if (batch.length === 0) return [];
+    const { text, records } = buildAuditRecords(batch, writer.actor, new Date().toISOString(), head, writer.key);
     await appendWorkspaceFile(rootReal, file, [Buffer.from(text, 'utf8')]);
     return records;
   });
 }
 
-/** Result of checking a log's chain. */
-export interface AuditVerifyResult {
-  file: string;
-  exists: boolean;
-  records: number;
-  head: ChainHead | undefined;
-  broken: ChainBreak | undefined;
+/** Appends events (decision + provenance records each, MACed with the writer's key) to `<root>/.agent-immune/audit.ndjson`. */
+export async function appendAuditEvents(root: string, events: readonly AuditEvent[], writer: AuditWriter): Promise<AuditRecord[]> {
+  if (events.length === 0) return [];
+  const { rootReal, file } = await logFile(root);
+  return appendLocked(rootReal, file, async () => events, writer);
+}
+
+/** One run's findings to record: decided warn or block; `blockedBy` names what strict mode refused (then a block
+ * event follows the findings). */
+export interface IntegrityRun {
+  findings: readonly IntegrityFinding[];
+  decision: 'warn' | 'block';
+  blockedBy?: string;
 }
 
 /**
- * Verifies the hash chain of a log file, streaming; names the first broken record. The file must be a regular file
- * inside `root` (default: its own folder): a symlink out of it, a FIFO or a device is refused, never read.
+ * Records a run in the audit trail once per change of state: the findings not open in the trail yet, a clear for each
+ * open finding no longer found, and the block when strict mode refused the run. Writes nothing (and creates no log)
+ * when nothing changed.
  */
-export async function verifyAuditLog(file: string, root = path.dirname(file)): Promise<AuditVerifyResult> {
+export async function recordIntegrityRun(root: string, run: IntegrityRun, writer: AuditWriter): Promise<AuditRecord[]> {
+  const { rootReal, file } = await logFile(root);
+  if (run.findings.length === 0 && !run.blockedBy && (await classifyWorkspacePath(rootReal, file)) === 'missing') return [];
+  return appendLocked(
+    rootReal,
+    file,
+    async () => {
+      const events = auditDelta(await readOpenFindings(rootReal, file, writer.key), run.findings, run.decision);
+      if (run.blockedBy) events.push(blockEvent(run.findings, run.blockedBy));
+      return events;
+    },
+    writer,
+  );
+}
+
+/** Result of checking a log's chain. */
+export interface AuditVerifyResult extends ChainResult {
+  file: string;
+  exists: boolean;
+}
+
+/**
+ * Verifies the hash chain of a log file, streaming, and with `key` the MAC of every record written with it; names the
+ * first broken record. The file must be a regular file inside `root` (default: its own folder): a symlink out of it,
+ * a FIFO or a device is refused, never read.
+ */
+export async function verifyAuditLog(file: string, root = path.dirname(file), key?: AuditKey): Promise<AuditVerifyResult> {
   const rootReal = await realpath(root).catch(() => path.resolve(root));
-  const kind = await classifyWorkspacePath(rootReal, file);
-  if (kind === 'missing') return { file, exists: false, records: 0, head: undefined, broken: undefined };
-  if (kind !== 'file') throw new UnsafePathError(file, kind === 'outside' ? 'outside-root' : 'not-a-file');
-  const info = await stat(file);
-  const verifier = new AuditChainVerifier();
-  let lines = 0;
+  const verifier = new AuditChainVerifier(key);
+  const opened = await openLog(rootReal, file);
+  if (!opened) return { file, exists: false, ...verifier.result() };
+  const { handle, size } = opened;
   try {
-    for await (const [text, line] of readLines(file)) {
-      lines = line;
-      if (verifier.push(text, line)) break;
-    }
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    verifier.push('\u0000', error.line ?? lines + 1);
-  }
-  if (!verifier.result().broken && info.size > 0) {
-    const { handle } = await openWorkspaceFile(rootReal, file);
+    let lines = 0;
     try {
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, info.size - 1);
-      if (last[0] !== 10) verifier.partialEnd(lines);
-    } finally {
-      await handle.close();
+      for await (const [text, line] of readLines(file, undefined, handle)) {
+        lines = line;
+        if (verifier.push(text, line)) break;
+      }
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      verifier.push('\u0000', error.line ?? lines + 1);
     }
+    if (!verifier.result().broken && size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 10) verifier.partialEnd(lines);
+    }
+  } finally {
+    await handle.close();
   }
   return { file, exists: true, ...verifier.result() };
 }

@@ -1,38 +1,95 @@
-// Hashes one file: SRI sha256 and, when pinning, its git blob id; small files in one read, big files streamed so
-// memory stays flat. Opens are non-blocking and only regular files are read (a FIFO or device never stalls a verify).
+// Hashes one file: SRI sha256, git blob id and size, from a stable snapshot: the file's size, mtime and ctime must be
+// the same before and after the read (a file written meanwhile is read again, a few times, then reported). Small files
+// in one read, big files streamed so memory stays flat. Opens are non-blocking and only regular files are read (a FIFO
+// or device never stalls a verify; it is reported as a path that cannot be pinned).
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { FileDigest } from '../../core/integrity/types';
+import type { FileDigest, UnpinnableReason } from '../../core/integrity/types';
 
 /** Files above this size are streamed in chunks instead of read whole. */
 export const STREAM_THRESHOLD = 1 << 20;
 
+/** Reads of a file that keeps changing before it is reported as `changing`. */
+export const HASH_ATTEMPTS = 3;
+
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
-/** Digest of a file; `withGitBlob` adds the git blob id (sha1 of "blob <size>\0" + content). */
-export async function hashFile(file: string, withGitBlob: boolean): Promise<FileDigest> {
-  const handle = await open(file, READ_FLAGS);
+/** Why a file could not be hashed. */
+export interface HashProblem {
+  reason: UnpinnableReason;
+  detail: string;
+}
+
+/** What hashing one path gave: its digest, why it cannot be hashed, or undefined when it is gone. */
+export type HashOutcome = FileDigest | HashProblem | undefined;
+
+/** True when the outcome is a digest. */
+export function isDigest(outcome: HashOutcome): outcome is FileDigest {
+  return outcome !== undefined && 'integrity' in outcome;
+}
+
+/** One read's result: a digest, the file is bigger than STREAM_THRESHOLD, it changed during the read, or a problem. */
+type ReadResult = FileDigest | HashProblem | 'big' | 'changed' | undefined;
+
+const changing: HashProblem = { reason: 'changing', detail: `its content changed while it was read, ${HASH_ATTEMPTS} times in a row` };
+
+/** The problem an open or read error means (undefined: the file is gone). */
+function errorOutcome(error: unknown): HashProblem | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+  return { reason: 'unreadable', detail: code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot be read (${code ?? (error as Error).message})` };
+}
+
+function notAFile(info: Stats): HashProblem {
+  const kind = info.isFIFO() ? 'a named pipe (FIFO)' : info.isSocket() ? 'a socket' : info.isDirectory() ? 'a folder' : 'a device';
+  return { reason: 'not-a-file', detail: `it is ${kind}, not a regular file` };
+}
+
+function unchanged(a: Stats, b: Stats): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+function digestOf(content: Buffer): FileDigest {
+  return {
+    integrity: 'sha256-' + createHash('sha256').update(content).digest('base64'),
+    gitBlob: createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex'),
+    size: content.length,
+  };
+}
+
+/** Digest of a file of any size (big files streamed), from a stable snapshot. */
+export async function hashFile(file: string): Promise<HashOutcome> {
+  for (let attempt = 1; attempt <= HASH_ATTEMPTS; attempt++) {
+    const result = await readOnce(file);
+    if (result !== 'changed') return result;
+  }
+  return changing;
+}
+
+async function readOnce(file: string): Promise<HashOutcome | 'changed'> {
+  let handle;
   try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new Error(`${file} is not a regular file`);
-    const size = info.size;
+    handle = await open(file, READ_FLAGS);
+  } catch (error) {
+    return errorOutcome(error);
+  }
+  try {
+    const before = await handle.stat();
+    if (!before.isFile()) return notAFile(before);
     const sha256 = createHash('sha256');
-    if (size <= STREAM_THRESHOLD) {
-      const content = await handle.readFile();
-      sha256.update(content);
-      const gitBlob = withGitBlob ? createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex') : undefined;
-      return { integrity: 'sha256-' + sha256.digest('base64'), size: content.length, ...(gitBlob ? { gitBlob } : {}) };
-    }
-    const sha1 = withGitBlob ? createHash('sha1').update(`blob ${size}\0`) : undefined;
+    const sha1 = createHash('sha1').update(`blob ${before.size}\0`);
     let read = 0;
-    for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false }) as AsyncIterable<Buffer>) {
+    for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false, start: 0 }) as AsyncIterable<Buffer>) {
       sha256.update(chunk);
-      sha1?.update(chunk);
+      sha1.update(chunk);
       read += chunk.length;
     }
-    if (sha1 && read !== size) throw new Error(`${file} changed while it was being hashed; try again`);
-    return { integrity: 'sha256-' + sha256.digest('base64'), size: read, ...(sha1 ? { gitBlob: sha1.digest('hex') } : {}) };
+    const after = await handle.stat();
+    if (read !== before.size || !unchanged(before, after)) return 'changed';
+    return { integrity: 'sha256-' + sha256.digest('base64'), gitBlob: sha1.digest('hex'), size: read };
+  } catch (error) {
+    return errorOutcome(error);
   } finally {
     await handle.close();
   }
@@ -40,30 +97,34 @@ export async function hashFile(file: string, withGitBlob: boolean): Promise<File
 
 /**
  * Digest of a small file read synchronously (no thread-pool round trips: about 3x faster for thousands of 4 KB
- * files); undefined when the file is above STREAM_THRESHOLD (hash it with hashFile) or cannot be read.
+ * files); 'big' when the file is above STREAM_THRESHOLD (hash it with hashFile).
  */
-export function hashSmallFileSync(file: string, withGitBlob: boolean): FileDigest | 'big' | undefined {
+export function hashSmallFileSync(file: string): HashOutcome | 'big' {
+  for (let attempt = 1; attempt <= HASH_ATTEMPTS; attempt++) {
+    const result = readOnceSync(file);
+    if (result !== 'changed') return result;
+  }
+  return changing;
+}
+
+function readOnceSync(file: string): ReadResult {
   let fd: number;
   try {
     fd = openSync(file, READ_FLAGS);
-  } catch {
-    return undefined;
+  } catch (error) {
+    return errorOutcome(error);
   }
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return undefined;
-    const size = info.size;
-    if (size > STREAM_THRESHOLD) return 'big';
-    const buffer = Buffer.allocUnsafe(size + 1);
+    const before = fstatSync(fd);
+    if (!before.isFile()) return notAFile(before);
+    if (before.size > STREAM_THRESHOLD) return 'big';
+    const buffer = Buffer.allocUnsafe(before.size + 1);
     let length = 0;
     for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
-    if (length > size) return 'big';
-    const content = buffer.subarray(0, length);
-    const integrity = 'sha256-' + createHash('sha256').update(content).digest('base64');
-    const gitBlob = withGitBlob ? createHash('sha1').update(`blob ${length}\0`).update(content).digest('hex') : undefined;
-    return { integrity, size: length, ...(gitBlob ? { gitBlob } : {}) };
-  } catch {
-    return undefined;
+    if (length !== before.size || !unchanged(before, fstatSync(fd))) return 'changed';
+    return digestOf(buffer.subarray(0, length));
+  } catch (error) {
+    return errorOutcome(error);
   } finally {
     closeSync(fd);
   }
@@ -71,21 +132,21 @@ export function hashSmallFileSync(file: string, withGitBlob: boolean): FileDiges
 
 /**
  * Hashes many files: small ones synchronously in slices that yield to the event loop between them (the editor stays
- * responsive), big ones streamed. Unreadable files map to undefined.
+ * responsive), big ones streamed.
  */
-export async function hashFiles(files: readonly string[], withGitBlob: boolean, slice = 128): Promise<(FileDigest | undefined)[]> {
-  const out = new Array<FileDigest | undefined>(files.length);
+export async function hashFiles(files: readonly string[], slice = 128): Promise<HashOutcome[]> {
+  const out = new Array<HashOutcome>(files.length);
   const big: number[] = [];
   for (let start = 0; start < files.length; start += slice) {
     for (let i = start; i < Math.min(files.length, start + slice); i++) {
-      const digest = hashSmallFileSync(files[i], withGitBlob);
-      if (digest === 'big') big.push(i);
-      else out[i] = digest;
+      const outcome = hashSmallFileSync(files[i]);
+      if (outcome === 'big') big.push(i);
+      else out[i] = outcome;
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
   await mapLimit(big, 4, async (i) => {
-    out[i] = await hashFile(files[i], withGitBlob).catch(() => undefined);
+    out[i] = await hashFile(files[i]);
   });
   return out;
 }

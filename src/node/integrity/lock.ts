@@ -1,14 +1,16 @@
 // Writing pins: `agent-immune lock` (re)writes the whole lockfile; repinFile approves one file's change. Both hold
-// the lockfile's cross-process lock and record what they approved in the audit trail.
+// the lockfile's cross-process lock and record what they approved in the audit trail. Nothing in the pinned scope is
+// ever left out silently: when a path cannot be pinned, `lock` writes nothing and returns the findings that say why.
 import * as path from 'node:path';
-import type { AuditActor, AuditEvent } from '../../core/integrity/audit';
+import type { AuditEvent } from '../../core/integrity/audit';
 import { LockfileStateError } from '../../core/integrity/errors';
+import { formatFinding } from '../../core/integrity/findings';
 import { buildLockfile, serializeLockfile, unsafeRelativePath } from '../../core/integrity/lockfile';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import { sriSha256 } from '../../core/integrity/sha256';
-import type { FileDigest, Lockfile } from '../../core/integrity/types';
-import { appendAuditEvents } from './auditLog';
-import { hashFile, nodeSri } from './hashFile';
+import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
+import { appendAuditEvents, type AuditWriter } from './auditLog';
+import { hashFile, isDigest, nodeSri } from './hashFile';
 import { readLockfile, withLockfileLock, writeLockfile } from './lockfileIo';
 import { openIntegrityWorkspace, scanWorkspace } from './scan';
 import { classifyPath } from './walk';
@@ -16,18 +18,23 @@ import { classifyPath } from './walk';
 /** What `lock` did. */
 export interface LockResult {
   lockfile: string;
+  /** False when a path in the scope could not be pinned (see `findings`): the lockfile was left as it was. */
+  written: boolean;
   files: number;
   skills: number;
   /** Previously pinned files whose pin changed or was dropped. */
   repinned: string[];
+  /** Paths in the scope that cannot be pinned (symlink-outside-root, unpinnable); any one stops the write. */
+  findings: IntegrityFinding[];
 }
 
-/** Pins the workspace's current scope into the lockfile; records re-pins and the write when `actor` is given. */
-export async function lockWorkspace(root: string, actor: AuditActor | undefined, overrides: Partial<IntegrityConfig> = {}): Promise<LockResult> {
+/** Pins the workspace's current scope into the lockfile; records re-pins and the write when `writer` is given. */
+export async function lockWorkspace(root: string, writer: AuditWriter | undefined, overrides: Partial<IntegrityConfig> = {}): Promise<LockResult> {
   const ws = await openIntegrityWorkspace(root, overrides);
   return withLockfileLock(ws.root, ws.config.lockfile, async () => {
     const previous = await readLockfile(ws.root, ws.config.lockfile);
-    const scan = await scanWorkspace(ws, undefined, true);
+    const scan = await scanWorkspace(ws, undefined);
+    if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, repinned: [], findings: scan.findings };
     const lock = buildLockfile(scan.digests, scan.skillDirs, nodeSri);
     const lockfile = await writeLockfile(ws.root, ws.config.lockfile, lock);
     const events: AuditEvent[] = [];
@@ -42,8 +49,8 @@ export async function lockWorkspace(root: string, actor: AuditActor | undefined,
     }
     const replaced = previous.state === 'corrupt' ? `; replaced a corrupt lockfile (${previous.finding.reason})` : '';
     events.push({ event: 'lock', decision: 'approve', path: lockfile, new: sriSha256(serializeLockfile(lock)), detail: `${Object.keys(lock.files).length} files pinned in ${Object.keys(lock.skills).length} skill folders${replaced}` });
-    if (actor) await appendAuditEvents(ws.root, events, actor);
-    return { lockfile, files: Object.keys(lock.files).length, skills: Object.keys(lock.skills).length, repinned };
+    if (writer) await appendAuditEvents(ws.root, events, writer);
+    return { lockfile, written: true, files: Object.keys(lock.files).length, skills: Object.keys(lock.skills).length, repinned, findings: [] };
   });
 }
 
@@ -57,9 +64,9 @@ export interface RepinResult {
 /**
  * Re-pins one file (POSIX path relative to the root) to its current content, or drops its pin when it is gone, and
  * records the approval in the audit trail. Used by the "Approve change" quick fix and by hardening after it edits a
- * pinned prompt. Throws LockfileStateError when there is no valid lockfile.
+ * pinned prompt. Throws LockfileStateError when there is no valid lockfile or the file cannot be hashed.
  */
-export async function repinFile(root: string, file: string, actor: AuditActor, overrides: Partial<IntegrityConfig> = {}): Promise<RepinResult> {
+export async function repinFile(root: string, file: string, writer: AuditWriter, overrides: Partial<IntegrityConfig> = {}): Promise<RepinResult> {
   const unsafe = unsafeRelativePath(file);
   if (unsafe) throw new LockfileStateError('unsafe-path', `cannot pin "${file}": ${unsafe}`);
   const ws = await openIntegrityWorkspace(root, overrides);
@@ -70,11 +77,13 @@ export async function repinFile(root: string, file: string, actor: AuditActor, o
     const abs = path.join(ws.root, file);
     const kind = await classifyPath(ws.root, abs);
     if (kind === 'outside') throw new LockfileStateError('unsafe-path', `"${file}" is a symlink outside the workspace; it cannot be pinned`);
+    const outcome = kind === 'file' ? await hashFile(abs) : undefined;
+    if (outcome && !isDigest(outcome)) throw new LockfileStateError('unpinnable', formatFinding({ code: 'unpinnable', path: file, ...outcome }));
     const old = read.lock.files[file]?.integrity;
-    const next = nextLock(read.lock, file, kind === 'file' ? await hashFile(abs, true) : undefined, ws.matcher.isSkillMarker(file));
+    const next = nextLock(read.lock, file, outcome, ws.matcher.isSkillMarker(file));
     await writeLockfile(ws.root, ws.config.lockfile, next);
     const now = next.files[file]?.integrity;
-    await appendAuditEvents(ws.root, [{ event: 'repin', decision: 'approve', path: file, ...(old ? { old } : {}), ...(now ? { new: now } : {}) }], actor);
+    await appendAuditEvents(ws.root, [{ event: 'repin', decision: 'approve', path: file, ...(old ? { old } : {}), ...(now ? { new: now } : {}) }], writer);
     return { path: file, old, new: now };
   });
 }
@@ -91,6 +100,11 @@ function nextLock(lock: Lockfile, file: string, digest: FileDigest | undefined, 
     digests.delete(file);
     if (isMarker && slash > 0) skillDirs.delete(file.slice(0, slash));
   }
-  for (const dir of skillDirs) if (![...digests.keys()].some((p) => p.startsWith(dir + '/'))) skillDirs.delete(dir);
+  // A skill folder left without files is dropped (each file's ancestors listed once: linear in the entries).
+  const dirsWithFiles = new Set<string>();
+  for (const pinned of digests.keys()) {
+    for (let i = pinned.lastIndexOf('/'); i > 0 && !dirsWithFiles.has(pinned.slice(0, i)); i = pinned.lastIndexOf('/', i - 1)) dirsWithFiles.add(pinned.slice(0, i));
+  }
+  for (const dir of skillDirs) if (!dirsWithFiles.has(dir)) skillDirs.delete(dir);
   return buildLockfile(digests, skillDirs, nodeSri);
 }

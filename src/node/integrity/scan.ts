@@ -1,17 +1,21 @@
-// Scans the pinned scope of a workspace: walk, select (skill folders + prompt files + anything already pinned),
-// hash with bounded concurrency, and report symlinks that leave the root.
+// Scans the pinned scope of a workspace: walk, select (skill folders + prompt files + anything already pinned), hash
+// with bounded concurrency, and report what cannot be pinned: symlinks that leave the root, FIFOs, sockets, devices,
+// folder symlinks, unreadable files and folders, files that kept changing while read.
 import { readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { loadProjectConfig } from '../config';
 import { inSkillFolder, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
-import { hashFiles } from './hashFile';
-import { classifyPath, walkWorkspace } from './walk';
+import { hashFiles, isDigest } from './hashFile';
+import { classifyWorkspacePath } from '../workspaceFs';
+import { walkWorkspace, type WalkedUnpinnable } from './walk';
 
 /** A workspace root resolved for integrity work: its real path, config and scope matcher. */
 export interface IntegrityWorkspace {
   root: string;
   config: IntegrityConfig;
+  /** `integrity.strict` as the project's own config sets it (before command-line or editor overrides). */
+  projectStrict: boolean;
   matcher: ScopeMatcher;
 }
 
@@ -20,49 +24,65 @@ export interface IntegrityWorkspace {
 export async function openIntegrityWorkspace(root: string, overrides: Partial<IntegrityConfig> = {}): Promise<IntegrityWorkspace> {
   const rootReal = await realpath(root);
   const project = await loadProjectConfig(rootReal);
-  const config = { ...resolveIntegrityConfig(project.sections.integrity, path.join(rootReal, 'agent-immune.config.json')), ...stripUndefined(overrides) };
+  const own = resolveIntegrityConfig(project.sections.integrity, path.join(rootReal, 'agent-immune.config.json'));
+  const config = { ...own, ...stripUndefined(overrides) };
   const gitignore = config.gitignore ? await readFile(path.join(rootReal, '.gitignore'), 'utf8').catch(() => '') : '';
-  return { root: rootReal, config, matcher: new ScopeMatcher(config, gitignore) };
+  return { root: rootReal, config, projectStrict: own.strict, matcher: new ScopeMatcher(config, gitignore) };
 }
 
-/** Result of a scan: digests of every existing file in scope or pinned, the skill folders, symlink findings. */
+/** Result of a scan: digests of every existing file in scope or pinned, the skill folders, and the findings of what
+ * could not be pinned (symlink-outside-root, unpinnable). */
 export interface ScanResult {
   digests: Map<string, FileDigest>;
   skillDirs: Set<string>;
   findings: IntegrityFinding[];
 }
 
-/** Scans the workspace; `lock` adds pinned paths outside the current scope; `withGitBlob` when pinning. */
-export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | undefined, withGitBlob: boolean): Promise<ScanResult> {
+/** Scans the workspace; `lock` adds pinned paths outside the current scope and its skill folders to the scope. */
+export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | undefined): Promise<ScanResult> {
   const walked = await walkWorkspace(ws.root, ws.matcher, ws.config.gitignore);
   const lockFile = ws.config.lockfile.split(path.sep).join('/');
   const { pinned, skillDirs } = selectPinned(walked.files.filter((file) => file !== lockFile), ws.matcher);
+  const scopeDirs = new Set([...skillDirs, ...Object.keys(lock?.skills ?? {})]);
+  const pinnedFiles = Object.keys(lock?.files ?? {});
+  const inScope = (file: string) => ws.matcher.isPrompt(file) || ws.matcher.isSkillMarker(file) || inSkillFolder(file, scopeDirs) || Boolean(lock?.files[file]);
   const seen = new Set(walked.files);
   const outside = new Set(walked.outside);
   const findings: IntegrityFinding[] = [];
-  for (const file of walked.outside) {
-    if (ws.matcher.isPrompt(file) || ws.matcher.isSkillMarker(file) || inSkillFolder(file, skillDirs) || lock?.files[file]) {
-      findings.push({ code: 'symlink-outside-root', path: file });
-    }
+  for (const file of walked.outside) if (inScope(file)) findings.push({ code: 'symlink-outside-root', path: file });
+  for (const entry of walked.unpinnable) {
+    if (entry.isDir ? dirInScope(entry, scopeDirs, pinnedFiles) : inScope(entry.path)) findings.push({ code: 'unpinnable', path: entry.path, reason: entry.reason, detail: entry.detail });
   }
+  const reported = new Set(findings.map((f) => f.path));
   // Pinned files the walk did not list (now excluded, or inside a folder that is no longer a skill) are still checked.
-  for (const file of Object.keys(lock?.files ?? {})) {
-    if (pinned.has(file) || outside.has(file)) continue;
+  for (const file of pinnedFiles) {
+    if (pinned.has(file) || outside.has(file) || reported.has(file)) continue;
     if (seen.has(file)) {
       pinned.add(file);
       continue;
     }
-    const kind = await classifyPath(ws.root, path.join(ws.root, file));
+    const kind = await classifyWorkspacePath(ws.root, path.join(ws.root, file));
     if (kind === 'file') pinned.add(file);
     else if (kind === 'outside') findings.push({ code: 'symlink-outside-root', path: file });
+    else if (kind === 'other') findings.push({ code: 'unpinnable', path: file, reason: 'not-a-file', detail: 'it is not a regular file' });
   }
   const files = [...pinned].sort();
-  const digests = await hashFiles(files.map((file) => path.join(ws.root, file)), withGitBlob);
-  const map = new Map<string, FileDigest>();
+  const outcomes = await hashFiles(files.map((file) => path.join(ws.root, file)));
+  const digests = new Map<string, FileDigest>();
   files.forEach((file, i) => {
-    if (digests[i]) map.set(file, digests[i]);
+    const outcome = outcomes[i];
+    if (isDigest(outcome)) digests.set(file, outcome);
+    else if (outcome) findings.push({ code: 'unpinnable', path: file, reason: outcome.reason, detail: outcome.detail });
   });
-  return { digests: map, skillDirs, findings };
+  return { digests, skillDirs, findings };
+}
+
+/** True when a folder the walk could not enter is in the scope: a skill folder or inside one, a folder symlink to a
+ * skill or prompt, or a folder holding pinned files. */
+function dirInScope(entry: WalkedUnpinnable, scopeDirs: ReadonlySet<string>, pinnedFiles: readonly string[]): boolean {
+  if (entry.markers || scopeDirs.has(entry.path) || inSkillFolder(entry.path, scopeDirs)) return true;
+  const prefix = entry.path + '/';
+  return pinnedFiles.some((file) => file.startsWith(prefix));
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

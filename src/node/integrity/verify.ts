@@ -1,17 +1,17 @@
-// Verifies a workspace against its lockfile (the CLI's verify, the runtime API and the extension share it), and
-// turns findings into audit events.
+// Verifies a workspace against its lockfile (the CLI's verify, the runtime API and the extension share it), fully or
+// incrementally after some files changed.
 import * as path from 'node:path';
 import { integrityStatus, LockComparison, sortFindings } from '../../core/integrity/compare';
-import type { AuditEvent } from '../../core/integrity/audit';
 import type { IntegrityConfig } from '../../core/integrity/scope';
-import type { FileDigest, IntegrityFinding, IntegrityStatus, Lockfile } from '../../core/integrity/types';
+import type { FileDigest, IntegrityFinding, IntegrityStatus, LockfileAdoption, Lockfile } from '../../core/integrity/types';
 import { CONFIG_FILE_NAME } from '../../core/config';
 import { unsafeRelativePath } from '../../core/integrity/lockfile';
 import { inSkillFolder } from '../../core/integrity/scope';
-import { hashFile } from './hashFile';
+import { isTrackedByGit } from './gitBlob';
+import { hashFile, isDigest } from './hashFile';
 import { readLockfile } from './lockfileIo';
 import { openIntegrityWorkspace, scanWorkspace, type IntegrityWorkspace } from './scan';
-import { classifyPath } from './walk';
+import { classifyWorkspacePath } from '../workspaceFs';
 
 /** Schema id of `verify --json` output. */
 export const VERIFY_SCHEMA = 'agent-immune/verify/v1';
@@ -31,7 +31,8 @@ export interface VerifyState {
   report: VerifyReport;
   lock: Lockfile | undefined;
   digests: Map<string, FileDigest>;
-  symlinkFindings: IntegrityFinding[];
+  /** What the scan could not pin (symlink-outside-root, unpinnable), by path. */
+  scanFindings: IntegrityFinding[];
   /** The incremental comparison (undefined without a valid lockfile). */
   comparison?: LockComparison;
   /** Skill folders, pinned or found on disk. */
@@ -44,31 +45,43 @@ export async function verifyWorkspace(root: string, overrides: Partial<Integrity
   return verifyOpened(ws);
 }
 
+/** How the project adopted its lockfile, so that its absence is a finding: `integrity.strict` in the project's own
+ * config, or git tracking the lockfile; undefined for a project that never adopted one. */
+export async function lockfileAdoption(ws: IntegrityWorkspace, lockfile: string): Promise<LockfileAdoption | undefined> {
+  if (ws.projectStrict) return 'config';
+  return (await isTrackedByGit(ws.root, lockfile)) ? 'git' : undefined;
+}
+
 /** Verifies an already opened workspace. */
 export async function verifyOpened(ws: IntegrityWorkspace): Promise<VerifyState> {
   const read = await readLockfile(ws.root, ws.config.lockfile);
   const base = { schema: VERIFY_SCHEMA, strict: ws.config.strict, lockfile: read.path } as const;
-  const empty = { ws, lock: undefined, digests: new Map(), symlinkFindings: [], skillDirs: new Set<string>() };
-  if (read.state === 'absent') return { ...empty, report: { ...base, status: 'no-lockfile', findings: [] } };
+  const empty = { ws, lock: undefined, digests: new Map(), scanFindings: [], skillDirs: new Set<string>() };
+  if (read.state === 'absent') {
+    const adopted = await lockfileAdoption(ws, read.path);
+    const findings: IntegrityFinding[] = adopted ? [{ code: 'lockfile-missing', path: read.path, adopted }] : [];
+    return { ...empty, report: { ...base, status: 'no-lockfile', findings } };
+  }
   if (read.state === 'corrupt') return { ...empty, report: { ...base, status: 'corrupt-lockfile', findings: [read.finding] } };
-  const scan = await scanWorkspace(ws, read.lock, false);
+  const scan = await scanWorkspace(ws, read.lock);
   const state: VerifyState = {
     ws,
     lock: read.lock,
     digests: scan.digests,
-    symlinkFindings: scan.findings,
-    comparison: new LockComparison(read.lock, scan.digests),
+    scanFindings: scan.findings,
+    comparison: new LockComparison(read.lock, scan.digests, { lockfile: read.path, skillDirs: scan.skillDirs }),
     skillDirs: new Set([...Object.keys(read.lock.skills), ...scan.skillDirs]),
     report: { ...base, status: 'clean', findings: [] },
   };
   return recompare(state);
 }
 
-/** Recomputes the report from the state's comparison (after reverifyPaths updated some paths). */
+/** Recomputes the report from the state's comparison (after reverifyPaths updated some paths); a path the scan could
+ * not pin is reported as such, not also as missing. */
 function recompare(state: VerifyState): VerifyState {
   if (!state.comparison) return state;
-  const symlinked = new Set(state.symlinkFindings.map((f) => f.path));
-  const findings = sortFindings([...state.comparison.findings().filter((f) => !(f.code === 'missing' && symlinked.has(f.path))), ...state.symlinkFindings]);
+  const unpinned = new Set(state.scanFindings.map((f) => f.path));
+  const findings = sortFindings([...state.comparison.findings().filter((f) => !(f.code === 'missing' && unpinned.has(f.path))), ...state.scanFindings]);
   state.report = { ...state.report, status: integrityStatus(findings), findings };
   return state;
 }
@@ -85,43 +98,30 @@ export function inScope(state: VerifyState, file: string): boolean {
 
 /**
  * Re-verifies after some files changed: rehashes only those in scope and recompares (milliseconds); falls back to a
- * full verify when a change can move the scope (a skill marker, the lockfile, the config, any .gitignore).
+ * full verify when a change can move the scope (a skill marker, the lockfile, the config, any .gitignore) or a changed
+ * path is no longer a plain file or a symlink (a FIFO, a folder: the walk decides how to report it). Without a valid
+ * lockfile, other changes leave the result as it is.
  */
 export async function reverifyPaths(state: VerifyState, files: Iterable<string>): Promise<VerifyState> {
   const changed = [...new Set(files)];
-  if (!state.lock || changed.some((file) => needsFullVerify(state.ws, file))) {
-    return verifyOpened(await openIntegrityWorkspace(state.ws.root, { strict: state.ws.config.strict, lockfile: state.ws.config.lockfile }));
-  }
+  const full = () => openIntegrityWorkspace(state.ws.root, { strict: state.ws.config.strict, lockfile: state.ws.config.lockfile }).then(verifyOpened);
+  if (changed.some((file) => needsFullVerify(state.ws, file))) return full();
+  // Without a valid lockfile only the lockfile, the config or the scope can change the result.
+  if (!state.lock) return state;
   const relevant = changed.filter((file) => !unsafeRelativePath(file) && !state.ws.matcher.isExcluded(file, false) && inScope(state, file));
-  const kinds = await Promise.all(relevant.map((file) => classifyPath(state.ws.root, path.join(state.ws.root, file))));
-  const digests = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file), false).catch(() => undefined) : undefined)));
+  const kinds = await Promise.all(relevant.map((file) => classifyWorkspacePath(state.ws.root, path.join(state.ws.root, file))));
+  if (kinds.includes('other')) return full();
+  const outcomes = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file)) : undefined)));
   const touched = new Set(relevant);
-  state.symlinkFindings = state.symlinkFindings.filter((f) => !touched.has(f.path));
+  state.scanFindings = state.scanFindings.filter((f) => !touched.has(f.path));
   relevant.forEach((file, i) => {
-    const digest = digests[i];
+    const outcome = outcomes[i];
+    const digest = isDigest(outcome) ? outcome : undefined;
     if (digest) state.digests.set(file, digest);
     else state.digests.delete(file);
     state.comparison?.update(file, digest);
-    if (kinds[i] === 'outside') state.symlinkFindings.push({ code: 'symlink-outside-root', path: file });
+    if (kinds[i] === 'outside') state.scanFindings.push({ code: 'symlink-outside-root', path: file });
+    else if (outcome && !isDigest(outcome)) state.scanFindings.push({ code: 'unpinnable', path: file, reason: outcome.reason, detail: outcome.detail });
   });
   return recompare(state);
-}
-
-/** Audit events for the findings worth recording (everything but advisory `unpinned`), decided as warn or block. */
-export function findingEvents(findings: readonly IntegrityFinding[], decision: 'warn' | 'block'): AuditEvent[] {
-  const events: AuditEvent[] = [];
-  for (const f of findings) {
-    if (f.code === 'drift') events.push({ event: 'drift', decision, path: f.path, old: f.expected, new: f.actual });
-    else if (f.code === 'missing') events.push({ event: 'missing', decision, path: f.path, old: f.expected });
-    else if (f.code === 'renamed') events.push({ event: 'renamed', decision, path: f.path, new: f.integrity, detail: `from ${f.from}` });
-    else if (f.code === 'corrupt-lockfile') events.push({ event: 'corrupt-lockfile', decision, path: f.path, detail: `${f.reason}: ${f.detail}` });
-    else if (f.code === 'symlink-outside-root') events.push({ event: 'symlink-outside-root', decision, path: f.path });
-  }
-  return events;
-}
-
-/** The block event recorded (after the findings) when strict mode refuses a run. */
-export function blockEvent(findings: readonly IntegrityFinding[], by: string): AuditEvent {
-  const paths = [...new Set(findings.filter((f) => f.code !== 'unpinned').map((f) => f.path))];
-  return { event: 'block', decision: 'block', detail: `${by} refused: ${paths.join(', ')}` };
 }

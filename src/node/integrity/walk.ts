@@ -1,14 +1,29 @@
 // Walks a workspace for the integrity scope: never enters node_modules/.git or excluded folders, never follows a
-// symlink out of the root (it is reported instead), never descends through directory symlinks (no loops).
-import { readdir, readFile } from 'node:fs/promises';
+// symlink out of the root (it is reported instead), never descends through directory symlinks (no loops), and lists
+// what it cannot hash (FIFOs, sockets, devices, folder symlinks, folders it cannot read) so the scan can report them.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { ScopeMatcher } from '../../core/integrity/scope';
+import type { UnpinnableReason } from '../../core/integrity/types';
 import { classifyWorkspacePath } from '../workspaceFs';
 
-/** What the walk found: regular files (and in-root file symlinks), and symlinks whose target is outside the root. */
+/** A path the walk found but cannot hash; `markers` (folder symlinks only): the target folder directly holds a file
+ * the scope pins (a skill or prompt reached through the link). */
+export interface WalkedUnpinnable {
+  path: string;
+  reason: UnpinnableReason;
+  detail: string;
+  isDir: boolean;
+  markers?: boolean;
+}
+
+/** What the walk found: regular files (and in-root file symlinks), symlinks whose target is outside the root, and
+ * paths that cannot be hashed. */
 export interface WalkResult {
   files: string[];
   outside: string[];
+  unpinnable: WalkedUnpinnable[];
 }
 
 /** Converts an absolute path under root to the POSIX relative form used in the lockfile. */
@@ -22,6 +37,11 @@ export async function classifyPath(rootReal: string, abs: string): Promise<'file
   return kind === 'file' || kind === 'outside' ? kind : undefined;
 }
 
+/** What a directory entry that is neither a file, a folder nor a symlink is. */
+function specialKind(entry: Dirent): string {
+  return entry.isFIFO() ? 'a named pipe (FIFO)' : entry.isSocket() ? 'a socket' : 'a device';
+}
+
 /**
  * Walks `root` (absolute, real path) and lists files as POSIX relative paths. With `nestedGitignores`, each folder's
  * .gitignore is added to the matcher before its entries are tested (the root's is already in it).
@@ -29,10 +49,18 @@ export async function classifyPath(rootReal: string, abs: string): Promise<'file
 export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedGitignores: boolean): Promise<WalkResult> {
   const files: string[] = [];
   const outside: string[] = [];
+  const unpinnable: WalkedUnpinnable[] = [];
   const pending: Promise<void>[] = [];
   const visit = async (dirRel: string): Promise<void> => {
     const dirAbs = dirRel ? path.join(root, dirRel) : root;
-    const entries = await readdir(dirAbs, { withFileTypes: true }).catch(() => []);
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dirAbs, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (dirRel && code !== 'ENOENT' && code !== 'ENOTDIR') unpinnable.push({ path: dirRel, reason: 'unreadable', detail: `the folder cannot be listed (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code})`, isDir: true });
+      return;
+    }
     if (nestedGitignores && dirRel && entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
       matcher.addGitignore(dirRel, await readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => ''));
     }
@@ -42,14 +70,30 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
         if (!matcher.isExcluded(rel, true)) pending.push(visit(rel));
       } else if (entry.isFile()) {
         if (!matcher.isExcluded(rel, false)) files.push(rel);
-      } else if (entry.isSymbolicLink() && !matcher.isExcluded(rel, false)) {
-        const kind = await classifyPath(root, path.join(root, rel));
-        if (kind === 'file') files.push(rel);
-        else if (kind === 'outside') outside.push(rel);
+      } else if (entry.isSymbolicLink()) {
+        if (!matcher.isExcluded(rel, false)) await visitLink(rel);
+      } else if (!matcher.isExcluded(rel, false)) {
+        unpinnable.push({ path: rel, reason: 'not-a-file', detail: `it is ${specialKind(entry)}, not a regular file`, isDir: false });
+      }
+    }
+  };
+  const visitLink = async (rel: string): Promise<void> => {
+    const abs = path.join(root, rel);
+    const kind = await classifyWorkspacePath(root, abs);
+    if (kind === 'file') files.push(rel);
+    else if (kind === 'outside') outside.push(rel);
+    else if (kind === 'other') {
+      const info = await stat(abs).catch(() => undefined);
+      if (info?.isDirectory()) {
+        const names = await readdir(abs).catch(() => [] as string[]);
+        const markers = names.some((name) => matcher.isSkillMarker(`${rel}/${name}`) || matcher.isPrompt(`${rel}/${name}`));
+        unpinnable.push({ path: rel, reason: 'folder-symlink', detail: 'it is a symbolic link to a folder, which is never followed', isDir: true, markers });
+      } else if (info) {
+        unpinnable.push({ path: rel, reason: 'not-a-file', detail: 'it is a symbolic link to something that is not a regular file', isDir: false });
       }
     }
   };
   pending.push(visit(''));
   for (let i = 0; i < pending.length; i++) await pending[i];
-  return { files, outside };
+  return { files, outside, unpinnable };
 }

@@ -1,9 +1,11 @@
-// The LLM judge as the guard's Scorer: N independent judgements per agent per round, averaged before the guard's EMA.
+// The LLM judge as the guard's Scorer: N independent judgements per agent per round, averaged before the guard's EMA,
+// and reconciled with the embedded score (a judge that clears a strongly flagged agent is reported, not believed).
 // Any agent the LLM cannot score (endpoint down, budget spent, malformed replies) gets the embedded score instead.
 import { createHash } from 'node:crypto';
 import type { Embedder, HeadScores, RunModel, Scorer, ScoringContext } from '../../core/guard/types';
 import { describeEvidence, similarityEvidence } from '../../core/llm/evidence';
 import { JUDGE_SCHEMA, judgeMessages, type JudgeInput } from '../../core/llm/prompts';
+import { reconcileJudgement, type Overruled } from '../../core/llm/checks';
 import { parseJudgement } from '../../core/llm/replies';
 import type { LlmSession } from './session';
 
@@ -21,6 +23,8 @@ export class LlmJudgeScorer implements Scorer {
   private fallbackScores = 0;
   private readonly previous: (HeadScores | undefined)[];
   private readonly vectors = new Map<string, Float32Array>();
+  /** Where the judge contradicted strong embedded evidence, in the order met. */
+  readonly disagreements: (Overruled & { agent: string; round: number })[] = [];
 
   constructor(
     private readonly session: LlmSession,
@@ -49,12 +53,14 @@ export class LlmJudgeScorer implements Scorer {
       this.model.agents.map(async (_, i) => {
         const input = inputs[i];
         if (input === undefined) return this.previous[i] ?? base[i];
-        const scores = await this.judge(input, signal);
-        if (scores === undefined) {
+        const judged = await this.judge(input, signal);
+        if (judged === undefined) {
           this.fallbackScores++;
           return base[i];
         }
         this.llmScores++;
+        const { scores, overruled } = reconcileJudgement(base[i], judged);
+        for (const o of overruled) this.disagreements.push({ ...o, agent: this.model.agents[i], round: k });
         this.previous[i] = scores;
         return scores;
       }),

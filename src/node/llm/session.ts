@@ -1,6 +1,7 @@
 // One run's use of an LLM: retries with backoff on 429/5xx/timeouts, a cap on concurrent requests, a budget of calls
 // and tokens, the reply cache, accounting, and the fallback rule: a failing endpoint is reported once and every later
 // call returns undefined at once, so callers use the embedded default and the run never hangs.
+import { errorMessage } from '../../core/errors';
 import type { LlmReport } from '../../core/guard/types';
 import type { ChatMessage, ReplySchema } from '../../core/llm/prompts';
 import type { Parsed } from '../../core/llm/replies';
@@ -9,7 +10,12 @@ import { cacheKey, type LlmCache } from './cache';
 import { TransportError, type ChatTransport, type ReplyFormat } from './transport';
 
 /** Stable codes of the warnings an LLM run can raise (each is raised at most once per run). */
-export type LlmWarningCode = 'llm-unavailable' | 'llm-budget-exhausted' | 'llm-malformed-reply' | 'llm-filter-rejected';
+export type LlmWarningCode = 'llm-unavailable' | 'llm-budget-exhausted' | 'llm-malformed-reply' | 'llm-filter-rejected' | 'llm-disagreement';
+
+/** The longest one Retry-After is waited for; a server asking for more gets the embedded default at once. */
+export const MAX_RETRY_WAIT_MS = 10_000;
+/** The most one call waits across all its retries, so the documented fallback comes within seconds, not minutes. */
+export const MAX_TOTAL_RETRY_WAIT_MS = 20_000;
 
 /** A warning for the report and the user; the message never contains the key. */
 export interface LlmWarning {
@@ -89,8 +95,10 @@ export class LlmSession {
         return parsed.value;
       }
     }
-    const reply = await this.withSlot(signal, () => this.send(messages, schema, signal));
-    if (reply === undefined) return undefined;
+    const raw = await this.withSlot(signal, () => this.send(messages, schema, signal));
+    if (raw === undefined) return undefined;
+    // A reply may echo the key (a misconfigured proxy, a prompt-injected model): redacted before it is parsed or cached.
+    const reply = redactSecrets(raw, this.options.secrets ?? []);
     const parsed = parse(reply);
     if (!parsed.ok) {
       this.usage.malformed++;
@@ -169,6 +177,7 @@ export class LlmSession {
    */
   private async attempt<T>(signal: AbortSignal | undefined, call: () => Promise<T>, estimate: number, passFormat = false): Promise<T | undefined> {
     const { retries = 3, backoffMs = 500, maxCalls, maxTokens } = this.options;
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       if (this.down) return undefined;
@@ -183,14 +192,19 @@ export class LlmSession {
         return await call();
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
-        const failure = error instanceof TransportError ? error : new TransportError('connection', String((error as Error)?.message ?? error));
+        const failure = error instanceof TransportError ? error : new TransportError('connection', errorMessage(error));
         if (failure.kind === 'aborted') throw error;
         if (failure.kind === 'unsupported-format' && passFormat) throw failure;
         const transient = failure.kind === 'rate-limit' || failure.kind === 'server' || failure.kind === 'timeout' || failure.kind === 'connection';
-        if (transient && attempt < retries) {
+        const wait = failure.retryAfterMs ?? backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+        if (transient && attempt < retries && wait <= MAX_RETRY_WAIT_MS && waited + wait <= MAX_TOTAL_RETRY_WAIT_MS) {
           this.usage.retries++;
-          await sleep(failure.retryAfterMs ?? backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5), signal);
+          waited += wait;
+          await sleep(wait, signal);
           continue;
+        }
+        if (transient && failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_WAIT_MS) {
+          return this.fail(new TransportError(failure.kind, `${failure.message}; it asked to wait ${Math.round(failure.retryAfterMs / 1000)} s, longer than the ${MAX_RETRY_WAIT_MS / 1000} s Agent Immune waits`, failure.status));
         }
         return this.fail(failure);
       }

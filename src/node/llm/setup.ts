@@ -55,12 +55,18 @@ export function createLlmGuard(transport: ChatTransport, plan: LlmPlan): LlmGuar
   const session = new LlmSession({ ...plan.session, transport, cache: plan.cacheRoot ? new LlmCache(plan.cacheRoot) : undefined });
   const guard: LlmGuard['guard'] = {};
   const embedder = transport.embeddingModel ? new LlmEmbedder(session, transport.embeddingModel) : new HashedEmbedder();
-  if (plan.scorer) guard.scorer = (model, patterns) => new LlmJudgeScorer(session, model, new EmbeddedScorer(prepareFeatures(model, patterns)), { samples: plan.samples, embedder });
+  let judge: LlmJudgeScorer | undefined;
+  if (plan.scorer) guard.scorer = (model, patterns) => (judge = new LlmJudgeScorer(session, model, new EmbeddedScorer(prepareFeatures(model, patterns)), { samples: plan.samples, embedder }));
   if (plan.filter) guard.filter = new LlmFilter(session);
   return {
     guard,
     session,
     finish(analysis) {
+      const disagreements = judge?.disagreements ?? [];
+      if (disagreements.length > 0) {
+        const shown = disagreements.slice(0, 3).map((d) => `${d.agent} round ${d.round}: ${d.head === 'pAtk' ? 'P_atk' : 'P_inf'} ${d.embedded.toFixed(2)} embedded, judge ${d.judge.toFixed(2)}`);
+        session.warn('llm-disagreement', `the judge contradicted strong embedded evidence in ${disagreements.length} agent-round(s) (${shown.join('; ')}${disagreements.length > 3 ? '; …' : ''}); the embedded scores were kept`);
+      }
       analysis.llm = { ...session.report(), ...(plan.scorer ? { embedder: embedder.name } : {}) };
       for (const warning of session.warnings) analysis.warnings.push({ code: warning.code, line: 0, message: warning.message });
       return analysis;

@@ -1,5 +1,6 @@
 // The wire to an LLM: one chat completion (and, optionally, embeddings) per call, with failures classified into
 // kinds the session can act on. OpenAiTransport speaks the OpenAI wire format through the `openai` client.
+import { errorMessage } from '../../core/errors';
 import OpenAI from 'openai';
 import { redactSecrets } from '../../core/llm/policy';
 import type { ChatMessage, ReplySchema } from '../../core/llm/prompts';
@@ -75,13 +76,22 @@ export class OpenAiTransport implements ChatTransport {
   readonly embeddingModel?: string;
   private readonly client: OpenAI;
   private readonly secrets: string[];
+  private readonly timeoutMs: number;
 
   constructor(options: OpenAiTransportOptions) {
     this.model = options.model;
     this.embeddingModel = options.embeddingModel;
     this.secrets = options.apiKey ? [options.apiKey] : [];
+    this.timeoutMs = options.timeoutMs ?? 30_000;
     // Retries are the session's job (it counts them against the budget), so the client makes exactly one attempt.
-    this.client = new OpenAI({ apiKey: options.apiKey || 'no-key', baseURL: options.baseURL, timeout: options.timeoutMs ?? 30_000, maxRetries: 0 });
+    // Redirects are never followed: the body is the trace, and a 307 would carry it to wherever the server points.
+    this.client = new OpenAI({ apiKey: options.apiKey || 'no-key', baseURL: options.baseURL, timeout: this.timeoutMs, maxRetries: 0, fetchOptions: { redirect: 'manual' } });
+  }
+
+  /** The caller's signal joined with this call's total deadline (headers and the whole body, however slowly it trickles). */
+  private deadline(signal?: AbortSignal): { signal: AbortSignal; expired: () => boolean } {
+    const timer = AbortSignal.timeout(this.timeoutMs);
+    return { signal: signal ? AbortSignal.any([signal, timer]) : timer, expired: () => timer.aborted && !signal?.aborted };
   }
 
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
@@ -91,6 +101,7 @@ export class OpenAiTransport implements ChatTransport {
         : request.format === 'json_object'
           ? { type: 'json_object' as const }
           : undefined;
+    const deadline = this.deadline(signal);
     try {
       const completion = await this.client.chat.completions.create(
         {
@@ -100,27 +111,32 @@ export class OpenAiTransport implements ChatTransport {
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
           ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
         },
-        { signal },
+        { signal: deadline.signal },
       );
       const content = completion.choices?.[0]?.message?.content;
       if (typeof content !== 'string') throw new TransportError('server', 'the reply has no message content');
       return { content, promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 };
     } catch (error) {
-      throw this.classify(error, request.format !== 'text');
+      throw deadline.expired() ? this.timedOut() : this.classify(error, request.format !== 'text');
     }
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<EmbeddingReply> {
     if (!this.embeddingModel) throw new TransportError('bad-request', 'no embedding model configured');
+    const deadline = this.deadline(signal);
     try {
       // Plain floats: the client's default base64 encoding is not supported by every OpenAI-compatible server.
-      const reply = await this.client.embeddings.create({ model: this.embeddingModel, input: texts, encoding_format: 'float' }, { signal });
+      const reply = await this.client.embeddings.create({ model: this.embeddingModel, input: texts, encoding_format: 'float' }, { signal: deadline.signal });
       const vectors = [...reply.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
       if (vectors.length !== texts.length || vectors.some((v) => !Array.isArray(v))) throw new TransportError('server', 'the embeddings reply does not match the request');
       return { vectors, promptTokens: reply.usage?.prompt_tokens ?? 0 };
     } catch (error) {
-      throw this.classify(error, false);
+      throw deadline.expired() ? this.timedOut() : this.classify(error, false);
     }
+  }
+
+  private timedOut(): TransportError {
+    return new TransportError('timeout', `no complete reply within ${this.timeoutMs / 1000} s`);
   }
 
   /** Maps the openai client's errors to kinds; messages are ours plus the server's, redacted. */
@@ -135,20 +151,21 @@ export class OpenAiTransport implements ChatTransport {
       const detail = say(error.message);
       if (status === 429) return new TransportError('rate-limit', `rate limited (HTTP 429): ${detail}`, status, retryAfter(error.headers));
       if (status >= 500) return new TransportError('server', `server error (HTTP ${status}): ${detail}`, status, retryAfter(error.headers));
+      if (status >= 300 && status < 400) return new TransportError('bad-request', `the endpoint answered with a redirect (HTTP ${status}); redirects are not followed, so the trace is not sent on: set the base URL to the final address`, status);
       if (status === 401 || status === 403) return new TransportError('auth', `the endpoint refused the API key (HTTP ${status})`, status);
       if ((status === 400 || status === 422) && askedForFormat) return new TransportError('unsupported-format', `HTTP ${status}: ${detail}`, status);
       return new TransportError('bad-request', `HTTP ${status}: ${detail}`, status);
     }
     if ((error as Error)?.name === 'AbortError') return new TransportError('aborted', 'cancelled');
-    return new TransportError('connection', say(`unexpected failure: ${(error as Error)?.message ?? String(error)}`));
+    return new TransportError('connection', say(`unexpected failure: ${errorMessage(error)}`));
   }
 }
 
-/** Milliseconds from retry-after-ms / retry-after headers, when present and sane. */
+/** Milliseconds from retry-after-ms / retry-after headers, when present (the session decides whether to wait that long). */
 function retryAfter(headers: Headers | undefined): number | undefined {
   const ms = Number(headers?.get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms > 0) return Math.min(ms, 60_000);
+  if (Number.isFinite(ms) && ms > 0) return ms;
   const seconds = Number(headers?.get('retry-after'));
-  if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1000, 60_000);
+  if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
   return undefined;
 }

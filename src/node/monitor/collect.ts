@@ -1,15 +1,17 @@
 // Finds what `scan` reads under a folder: files agents persist to (monitor.globs) and trace files (monitor.traceGlobs),
 // skipping monitor.ignore; reads persisted files as UTF-8 documents, skipping binary and oversized ones with a note.
+// A folder or file that cannot be read (EACCES, EPERM, gone meanwhile) is skipped with its reason; the rest is scanned.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import type { MonitorDocument } from '../../core/monitor/types';
 
-/** What a folder holds for the monitor. */
+/** What a folder holds for the monitor, and the folders inside it that could not be listed. */
 export interface Collected {
   documents: string[];
   traces: string[];
+  skipped: Skipped[];
 }
 
 /** Walks `root` (absolute) and sorts files into persisted documents and traces by glob (case-insensitive, dotfiles included). */
@@ -18,9 +20,17 @@ export async function collectMonitored(root: string, globs: readonly string[], t
   const isDocument = picomatch([...globs], options);
   const isTrace = picomatch([...traceGlobs], options);
   const isIgnored = picomatch([...ignore], options);
-  const result: Collected = { documents: [], traces: [] };
+  const result: Collected = { documents: [], traces: [], skipped: [] };
   const walk = async (dir: string, rel: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true });
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      // The folder asked for must be readable (the caller reports it); one inside it only costs its own subtree.
+      if (rel === '') throw error;
+      result.skipped.push({ file: dir, reason: 'unreadable', detail: errorCode(error) });
+      return;
+    }
     await Promise.all(
       entries.map(async (entry) => {
         const childRel = rel ? `${rel}/${entry.name}` : entry.name;
@@ -36,13 +46,27 @@ export async function collectMonitored(root: string, globs: readonly string[], t
   await walk(root, '');
   result.documents.sort();
   result.traces.sort();
+  result.skipped.sort((a, b) => a.file.localeCompare(b.file));
   return result;
 }
 
-/** A file left out of the scan and why. */
+/** True for a failed system call (EACCES, EPERM, EISDIR, ENOENT...), as opposed to a bug or bad content. */
+export function isSystemError(error: unknown): boolean {
+  return /^E[A-Z]+$/.test((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+}
+
+/** The system error code of a failed read (EACCES, EPERM, ENOENT...), or "error" when there is none. */
+export function errorCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : 'error';
+}
+
+/** A file or folder left out of the scan and why. */
 export interface Skipped {
   file: string;
   reason: 'binary' | 'too-large' | 'unreadable';
+  /** For 'unreadable': the system error code (EACCES, EPERM, ENOENT...). */
+  detail?: string;
 }
 
 /**
@@ -76,7 +100,7 @@ export async function readDocuments(files: readonly string[], subjectOf: (file: 
       }
       documents.push({ subject: subjectOf(file), text: decoder.decode(content), at: info.mtimeMs });
     } catch (error) {
-      skipped.push({ file, reason: error instanceof TypeError ? 'binary' : 'unreadable' });
+      skipped.push(error instanceof TypeError ? { file, reason: 'binary' } : { file, reason: 'unreadable', detail: errorCode(error) });
     } finally {
       if (fd !== undefined) closeSync(fd);
     }

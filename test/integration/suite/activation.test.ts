@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { activeExtension } from '../helpers';
+import { activeExtension, loadedBundles } from '../helpers';
 
 /** This bundle runs from <repo>/dist/test/integration/suite. */
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
@@ -27,6 +27,12 @@ suite('Activation', () => {
       assert.ok(fs.existsSync(path.join(loadedFrom, 'dist', 'extension.js')), 'the .vsix lacks dist/extension.js');
       assert.ok(!fs.existsSync(path.join(loadedFrom, 'src')), 'the .vsix ships sources: check .vscodeignore');
     }
+  });
+
+  test('activation loads neither the trace bundles (guard, graphology, importers) nor the LLM bundle (OpenAI SDK)', async () => {
+    const extension = await activeExtension();
+    assert.ok(Object.keys(require.cache).some((file) => file.endsWith(`${path.sep}dist${path.sep}extension.js`)), 'the check looks at the wrong module cache');
+    assert.deepStrictEqual(loadedBundles(extension), []);
   });
 
   test('registers every command package.json contributes', async () => {

@@ -2,8 +2,10 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../../src/core/guard/types';
+import { TRACE_FINDINGS } from '../../../src/core/guard/findings';
+import { ourCode } from '../../../src/extension/diagnostics';
 import { CommandId, ViewId } from '../../../src/extension/ids';
-import { activeExtension, waitFor, workspaceFile } from '../helpers';
+import { activeExtension, findingDiagnostics, loadedBundles, waitFor, workspaceFile } from '../helpers';
 
 /** Titles of the open infection-graph panels (webview tabs of our view type). */
 function graphPanels(): string[] {
@@ -40,6 +42,22 @@ suite('Analyze Trace command', () => {
       assert.deepStrictEqual(analysis.sources, c.sources);
     });
   }
+
+  test('loads the trace bundle and its engine on the first trace command, not the LLM one', async () => {
+    assert.deepStrictEqual(loadedBundles(await activeExtension()), ['engine', 'trace']);
+  });
+
+  test('puts a diagnostic linking its docs on each flagged output line', async () => {
+    await vscode.commands.executeCommand<Analysis>(CommandId.AnalyzeTrace, workspaceFile('traces/small-attack.jsonl'));
+    const flagged = findingDiagnostics(workspaceFile('traces/small-attack.jsonl'), TRACE_FINDINGS);
+    assert.ok(flagged.length > 0);
+    for (const diagnostic of flagged) {
+      assert.strictEqual(diagnostic.source, 'Agent Immune');
+      const code = diagnostic.code as { value: string; target: vscode.Uri };
+      assert.match(code.target.toString(), new RegExp(`/docs/cli\\.md#${code.value}$`));
+    }
+    assert.ok(flagged.some((d) => ourCode(d) === 'trace-attacker-output' && d.severity === vscode.DiagnosticSeverity.Error));
+  });
 
   test('opens the infection-graph panel for the analysed trace', async () => {
     await vscode.commands.executeCommand<Analysis>(CommandId.AnalyzeTrace, workspaceFile('traces/small-attack.jsonl'));

@@ -3,6 +3,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../../src/core/guard/types';
+import { ourCode } from '../../../src/extension/diagnostics';
 import { CommandId } from '../../../src/extension/ids';
 import { graphTabs, ours } from '../graphView';
 import { activeExtension, waitFor, workspaceFile } from '../helpers';
@@ -25,7 +26,7 @@ suite('Infection graph panel', () => {
     const diagnostics = ours(trace);
     const flagged = analysis.rounds.reduce((n, round) => n + Object.values(round.agents).filter((a) => a.category !== 'benign').length, 0);
     assert.strictEqual(diagnostics.length, flagged);
-    const attacker = diagnostics.filter((d) => d.code === 'trace-attacker-output');
+    const attacker = diagnostics.filter((d) => ourCode(d) === 'trace-attacker-output');
     // m's outputs are lines 5, 9 and 13 of the fixture.
     assert.deepStrictEqual(attacker.map((d) => d.range.start.line + 1), [5, 9, 13]);
     assert.strictEqual(attacker[0].severity, vscode.DiagnosticSeverity.Error);

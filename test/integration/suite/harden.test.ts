@@ -5,19 +5,15 @@ import * as vscode from 'vscode';
 import type { HardenAllResult } from '../../../src/extension/harden/commands';
 import { CommandId } from '../../../src/extension/ids';
 import { containsImmunityWarning } from '../../../src/core/harden/detect';
-import { auditActor } from '../../../src/node/integrity/auditLog';
+import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { verifyWorkspace } from '../../../src/node/integrity/verify';
-import { activeExtension, waitFor, workspaceFile, workspaceRoot } from '../helpers';
+import { HARDEN_FINDINGS } from '../../../src/core/harden/findings';
+import { ourCode } from '../../../src/extension/diagnostics';
+import { activeExtension, findingCodes, findingDiagnostics, waitFor, workspaceFile, workspaceRoot } from '../helpers';
 
 /** Codes of the hardening diagnostics on a file, sorted. */
-function codes(uri: vscode.Uri): string[] {
-  return vscode.languages
-    .getDiagnostics(uri)
-    .filter((d) => d.source === 'Agent Immune')
-    .map((d) => String(d.code))
-    .sort();
-}
+const codes = (uri: vscode.Uri) => findingCodes(uri, HARDEN_FINDINGS);
 
 suite('Prompt hardening', function () {
   // Each test opens editors, waits for diagnostics and hashes the workspace: slow on a loaded CI machine.
@@ -46,7 +42,7 @@ suite('Prompt hardening', function () {
     await waitFor('hardening diagnostics on critic.py', () => codes(uri).length === 2, 30_000);
     assert.deepStrictEqual(codes(uri), ['missing-immunity-warning', 'unbounded-delegation']);
 
-    const missing = vscode.languages.getDiagnostics(uri).find((d) => d.code === 'missing-immunity-warning')!;
+    const missing = findingDiagnostics(uri, HARDEN_FINDINGS).find((d) => ourCode(d) === 'missing-immunity-warning')!;
     // A code-action request is cancelled when diagnostics land meanwhile; ask again until it answers.
     const requestActions = () =>
       Promise.resolve(vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, missing.range)).then((a) => (a.length > 0 ? a : undefined), () => undefined);
@@ -57,7 +53,7 @@ suite('Prompt hardening', function () {
     assert.ok(await vscode.workspace.applyEdit(insert.edit));
     await waitFor('the warning fixed', () => codes(uri).join() === 'unbounded-delegation', 30_000);
 
-    const delegation = vscode.languages.getDiagnostics(uri).find((d) => d.code === 'unbounded-delegation')!;
+    const delegation = findingDiagnostics(uri, HARDEN_FINDINGS).find((d) => ourCode(d) === 'unbounded-delegation')!;
     editor.selection = new vscode.Selection(delegation.range.start, delegation.range.start);
     assert.strictEqual(await vscode.commands.executeCommand(CommandId.InsertDelegationBoundary), true);
     await waitFor('no hardening diagnostics on critic.py', () => codes(uri).length === 0, 30_000);
@@ -75,7 +71,7 @@ suite('Prompt hardening', function () {
   });
 
   test('Harden All Prompts fixes the workspace and re-pins the pinned SKILL.md with an audit record', async () => {
-    await lockWorkspace(workspaceRoot().fsPath, auditActor('integration-test'));
+    await lockWorkspace(workspaceRoot().fsPath, auditWriter('integration-test'));
     assert.strictEqual((await verifyWorkspace(workspaceRoot().fsPath)).report.status, 'clean');
     const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'always' });
     assert.ok(result.applied);

@@ -4,23 +4,22 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../../src/core/guard/types';
-import { CommandId, SettingKey } from '../../../src/extension/ids';
+import { CommandId, SETTINGS_SECTION, type SettingId } from '../../../src/extension/ids';
 import { FakeLlmServer } from '../../support/fakeLlmServer';
 import { graphTabs, ours } from '../graphView';
-import { activeExtension, waitFor, workspaceFile } from '../helpers';
+import { activeExtension, updateSetting, waitFor, workspaceFile } from '../helpers';
 
-const LLM_SETTINGS = [SettingKey.LlmSendTraceContent, SettingKey.LlmBackend, SettingKey.LlmBaseUrl, SettingKey.LlmModel, SettingKey.LlmJudgeSamples, SettingKey.LlmMaxCalls];
+const LLM_SETTINGS: SettingId[] = ['llm.sendTraceContent', 'llm.backend', 'llm.baseUrl', 'llm.model', 'llm.judgeSamples', 'llm.maxCalls'];
 
 suite('LLM upgrade', () => {
   let server: FakeLlmServer;
-  const config = () => vscode.workspace.getConfiguration(SettingKey.Section);
 
   suiteSetup(async () => {
     await activeExtension();
     server = await new FakeLlmServer().start();
   });
   suiteTeardown(async () => {
-    for (const key of LLM_SETTINGS) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of LLM_SETTINGS) await updateSetting(key, undefined, vscode.ConfigurationTarget.Global);
     await server.stop();
   });
   teardown(async () => {
@@ -35,13 +34,13 @@ suite('LLM upgrade', () => {
   test('declares every LLM setting application-scoped, so a workspace cannot set it', async () => {
     const extension = await activeExtension();
     const properties = extension.packageJSON.contributes.configuration.properties as Record<string, { scope?: string }>;
-    for (const key of LLM_SETTINGS) assert.strictEqual(properties[`${SettingKey.Section}.${key}`]?.scope, 'application', key);
-    await assert.rejects(Promise.resolve(config().update(SettingKey.LlmSendTraceContent, true, vscode.ConfigurationTarget.Workspace)));
+    for (const key of LLM_SETTINGS) assert.strictEqual(properties[`${SETTINGS_SECTION}.${key}`]?.scope, 'application', key);
+    await assert.rejects(Promise.resolve(updateSetting('llm.sendTraceContent', true, vscode.ConfigurationTarget.Workspace)));
   });
 
   test('makes no call while the opt-in is off', async () => {
-    await config().update(SettingKey.LlmBaseUrl, server.url, vscode.ConfigurationTarget.Global);
-    await config().update(SettingKey.LlmSendTraceContent, false, vscode.ConfigurationTarget.Global);
+    await updateSetting('llm.baseUrl', server.url, vscode.ConfigurationTarget.Global);
+    await updateSetting('llm.sendTraceContent', false, vscode.ConfigurationTarget.Global);
     const result = await vscode.commands.executeCommand<Analysis | undefined>(CommandId.AnalyzeTraceWithLlm, workspaceFile('traces/small-attack.jsonl'));
     assert.strictEqual(result, undefined);
     assert.strictEqual(server.requests.length, 0);
@@ -49,9 +48,9 @@ suite('LLM upgrade', () => {
   });
 
   test('with the opt-in and a local endpoint, scores with the LLM judge and shows the graph panel and diagnostics', async () => {
-    await config().update(SettingKey.LlmBaseUrl, server.url, vscode.ConfigurationTarget.Global);
-    await config().update(SettingKey.LlmModel, 'fake-judge', vscode.ConfigurationTarget.Global);
-    await config().update(SettingKey.LlmSendTraceContent, true, vscode.ConfigurationTarget.Global);
+    await updateSetting('llm.baseUrl', server.url, vscode.ConfigurationTarget.Global);
+    await updateSetting('llm.model', 'fake-judge', vscode.ConfigurationTarget.Global);
+    await updateSetting('llm.sendTraceContent', true, vscode.ConfigurationTarget.Global);
     const trace = workspaceFile('traces/small-attack.jsonl');
     const analysis = await vscode.commands.executeCommand<Analysis | undefined>(CommandId.AnalyzeTraceWithLlm, trace);
     assert.ok(analysis, 'no analysis returned');

@@ -2,17 +2,11 @@
 // silent on a technical file that uses node/frequency/echo/mirror, and live as a document is edited.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { MONITOR_DIAGNOSTIC_SOURCE } from '../../../src/extension/monitor/persistedFileDiagnostics';
-import { activeExtension, waitFor, workspaceFile } from '../helpers';
+import { MONITOR_FINDINGS } from '../../../src/core/monitor/findings';
+import { activeExtension, findingCodes, findingDiagnostics, waitFor, workspaceFile } from '../helpers';
 
 /** Codes of the monitor's diagnostics on a file, sorted. */
-function codes(uri: vscode.Uri): string[] {
-  return vscode.languages
-    .getDiagnostics(uri)
-    .filter((d) => d.source === MONITOR_DIAGNOSTIC_SOURCE)
-    .map((d) => String(d.code))
-    .sort();
-}
+const codes = (uri: vscode.Uri) => findingCodes(uri, MONITOR_FINDINGS);
 
 suite('Propagation monitoring', function () {
   this.timeout(120_000);
@@ -30,7 +24,7 @@ suite('Propagation monitoring', function () {
     const infected = workspaceFile('monitor/memory/infected.md');
     await waitFor('monitor diagnostics on infected.md (without opening it)', () => codes(infected).length === 2, 60_000);
     assert.deepStrictEqual(codes(infected), ['propagation-request', 'viral-persona']);
-    const diagnostics = vscode.languages.getDiagnostics(infected).filter((d) => d.source === MONITOR_DIAGNOSTIC_SOURCE);
+    const diagnostics = findingDiagnostics(infected, MONITOR_FINDINGS);
     assert.ok(diagnostics.every((d) => d.severity === vscode.DiagnosticSeverity.Information));
     assert.deepStrictEqual(codes(workspaceFile('monitor/memory/clean.md')), []);
   });

@@ -1,7 +1,7 @@
 // The page's pure parts: per-round view model, search, text segmentation, diagnostics findings, the panel shell.
 import * as assert from 'node:assert/strict';
 import { panelCsp, panelHtml } from '../../../src/extension/analyze/panelHtml';
-import { traceFindings, TraceFindingCode } from '../../../src/extension/analyze/traceFindings';
+import { traceFindings } from '../../../src/core/guard/findings';
 import { hiddenMarker, outputSegments, revealHidden } from '../../../src/webview/text';
 import { buildViewModel, countsAt, edgeKey, matchAgents, pathEdgeActive } from '../../../src/webview/viewModel';
 import { handPayload } from './fixture';
@@ -47,12 +47,12 @@ describe('trace findings', () => {
   it('lists each attacker and infected output line with round and scores', () => {
     const findings = traceFindings(handPayload());
     assert.deepEqual(findings.map((f) => [f.line, f.agent, f.round, f.code]), [
-      [2, 'm', 0, TraceFindingCode.AttackerOutput],
-      [6, 'm', 1, TraceFindingCode.AttackerOutput],
-      [7, 'a', 1, TraceFindingCode.InfectedOutput],
-      [10, 'm', 2, TraceFindingCode.AttackerOutput],
-      [11, 'a', 2, TraceFindingCode.InfectedOutput],
-      [12, 'b', 2, TraceFindingCode.InfectedOutput],
+      [2, 'm', 0, 'trace-attacker-output'],
+      [6, 'm', 1, 'trace-attacker-output'],
+      [7, 'a', 1, 'trace-infected-output'],
+      [10, 'm', 2, 'trace-attacker-output'],
+      [11, 'a', 2, 'trace-infected-output'],
+      [12, 'b', 2, 'trace-infected-output'],
     ]);
     assert.equal(findings[2].pInf, 0.8);
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
 import { runCli } from '../../../src/cli/main';
-import { auditActor } from '../../../src/node/integrity/auditLog';
+import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { verifyWorkspace } from '../../../src/node/integrity/verify';
 
@@ -81,13 +81,13 @@ describe('agent-immune harden', () => {
   });
 
   it('reports a hardened pinned SKILL.md as drift to approve, and --repin re-pins it with an audit record', async () => {
-    await lockWorkspace(dir, auditActor('test'));
+    await lockWorkspace(dir, auditWriter('test'));
     assert.equal((await verifyWorkspace(dir)).report.status, 'clean');
     const first = await cli(dir, 'harden', '--write', 'skills');
     assert.match(first.stdout, /Pinned file\(s\) changed.*skills\/review\/SKILL\.md/);
     assert.equal((await verifyWorkspace(dir)).report.status, 'drift');
 
-    await lockWorkspace(dir, auditActor('test'));
+    await lockWorkspace(dir, auditWriter('test'));
     const second = await cli(dir, 'harden', '--write', '--repin', '--json');
     const report = JSON.parse(second.stdout) as { pinned: { changed: string[]; repinned: string[] } };
     assert.ok(report.pinned.repinned.length > 0);

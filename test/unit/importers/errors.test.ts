@@ -104,6 +104,20 @@ describe('importers: bad input', () => {
     });
   }
 
+  it('rejects OTLP whose scopeSpans or spans is not a list by field, instead of an internal error (found by the fuzzer)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-import-'));
+    for (const [field, resourceSpans] of [
+      ['scopeSpans', [{ scopeSpans: 100000 }]],
+      ['spans', [{ scopeSpans: [{ spans: true }] }]],
+    ] as const) {
+      const file = path.join(dir, `not-a-list-${field}.json`);
+      writeFileSync(file, JSON.stringify({ resourceSpans }));
+      const error = await failure(file);
+      assert.deepEqual([error.kind, error.field], ['invalid-field', field]);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('names the AG2 file logger when given its SQLite database', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ai-import-'));
     try {

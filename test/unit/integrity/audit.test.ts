@@ -1,11 +1,19 @@
-// The audit trail: chain building and verification, tampering caught at the right line, concurrent appends intact.
+// The audit trail: chain building and verification, tampering caught at the right line, the keyed chain (what a
+// forger without the key can and cannot do), recording each change of state once, concurrent appends intact, and a
+// lock left by a killed writer taken over.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AUDIT_LOG, AuditChainVerifier, buildAuditRecords, type AuditEvent } from '../../../src/core/integrity/audit';
-import { appendAuditEvents, verifyAuditLog } from '../../../src/node/integrity/auditLog';
+import { createHmac } from 'node:crypto';
+import { AUDIT_LOG, AuditChainVerifier, auditKeyOf, buildAuditRecords, recordDigest, type AuditEvent, type AuditKey, type AuditRecord } from '../../../src/core/integrity/audit';
+import { auditDelta, OpenFindings } from '../../../src/core/integrity/auditState';
+import { sortKeys } from '../../../src/core/integrity/lockfile';
+import { hmacSha256, toHex } from '../../../src/core/integrity/sha256';
+import type { IntegrityFinding } from '../../../src/core/integrity/types';
+import { appendAuditEvents, recordIntegrityRun, verifyAuditLog } from '../../../src/node/integrity/auditLog';
+import { FileLockTimeoutError, withFileLock } from '../../../src/node/integrity/fileLock';
 
 const actor = { tool: 'test', version: '0' };
 const events: AuditEvent[] = [
@@ -14,8 +22,8 @@ const events: AuditEvent[] = [
   { event: 'block', decision: 'block', detail: 'verify --strict refused: AGENTS.md' },
 ];
 
-function verifyLines(lines: string[]) {
-  const verifier = new AuditChainVerifier();
+function verifyLines(lines: string[], key?: AuditKey) {
+  const verifier = new AuditChainVerifier(key);
   lines.forEach((line, i) => verifier.push(line, i + 1));
   return verifier.result();
 }
@@ -32,7 +40,7 @@ describe('integrity: audit chain', () => {
     assert.equal(records[1].old, 'sha256-old');
     assert.deepEqual(records[1].actor, actor);
     assert.deepEqual(head, { seq: 6, hash: records[5].hash });
-    assert.deepEqual(verifyLines(lines), { records: 6, head, broken: undefined });
+    assert.deepEqual(verifyLines(lines), { records: 6, head, broken: undefined, guarantee: 'unkeyed', macs: { valid: 0, missing: 6, unchecked: 0, firstUnverified: 1 } });
   });
 
   it('continues a chain from its head', () => {
@@ -49,6 +57,9 @@ describe('integrity: audit chain', () => {
     ['a line cut short', (l) => l.map((x, i) => (i === 3 ? x.slice(0, 40) : x)), 4, 'not-json'],
     ['a blank line inserted', (l) => [l[0], '', ...l.slice(1)], 2, 'not-json'],
     ['a foreign record', (l) => [l[0], '{"hello":1}', ...l.slice(1)], 2, 'bad-record'],
+    // A reader keeping the first of two values would see "warn" where the hash covers "block".
+    ['a duplicate key', (l) => l.map((x, i) => (i === 4 ? x.replace('{', '{"decision":"warn",') : x)), 5, 'duplicate-key'],
+    ['a record nested 10,000 deep', (l) => [l[0], '['.repeat(10_000) + ']'.repeat(10_000), ...l.slice(1)], 2, 'not-json'],
   ];
   for (const [name, tamper, line, reason] of tampers) {
     it(`catches ${name} at line ${line} (${reason})`, () => {
@@ -59,6 +70,87 @@ describe('integrity: audit chain', () => {
   }
 });
 
+/** Re-chains records after editing them, as a forger who can write the file but has no key would. */
+function rechain(records: Omit<AuditRecord, 'hash' | 'prev'>[]): string[] {
+  let prev: string | null = null;
+  return records.map((body) => {
+    const unhashed = { ...body, prev } as Omit<AuditRecord, 'hash'>;
+    const hash = recordDigest(unhashed);
+    prev = hash;
+    return JSON.stringify(sortKeys({ ...unhashed, hash }));
+  });
+}
+
+describe('integrity: keyed audit chain', () => {
+  const key = auditKeyOf(new TextEncoder().encode('k'.repeat(40)));
+  const other = auditKeyOf(new TextEncoder().encode('o'.repeat(40)));
+  const keyed = buildAuditRecords(events, actor, '2026-01-01T00:00:00.000Z', undefined, key);
+  const lines = keyed.text.trimEnd().split('\n');
+
+  it('HMAC-SHA256 matches node:crypto, for short and long keys', () => {
+    for (const secret of ['k', 'x'.repeat(64), 'y'.repeat(100)]) {
+      assert.equal(toHex(hmacSha256(new TextEncoder().encode(secret), 'message')), createHmac('sha256', secret).update('message').digest('hex'));
+    }
+  });
+
+  it('every record names the key by id (not the secret) and carries a MAC; verified with the key it is "keyed"', () => {
+    assert.ok(keyed.records.every((r) => r.keyId === key.id && r.mac?.startsWith('hmac-sha256-')));
+    assert.ok(!keyed.text.includes('k'.repeat(40)));
+    const result = verifyLines(lines, key);
+    assert.deepEqual([result.broken, result.guarantee, result.macs.valid], [undefined, 'keyed', 6]);
+    assert.equal(verifyLines(lines).guarantee, 'unkeyed', 'without the key: order only');
+    assert.deepEqual(verifyLines(lines, other).macs, { valid: 0, missing: 0, unchecked: 6, firstUnverified: 1 });
+  });
+
+  const forgeries: [string, (l: string[]) => string[], { reason?: string; line?: number; guarantee?: string; firstUnverified?: number }][] = [
+    ['a record appended without the key', (l) => [...l, ...buildAuditRecords(events.slice(0, 1), actor, 't', verifyLines(l).head).text.trimEnd().split('\n')], { guarantee: 'unkeyed', firstUnverified: 7 }],
+    ['the whole chain rewritten without the key (MACs dropped, hashes recomputed)', (l) => rechain(l.map((x) => JSON.parse(x)).map(({ hash: _h, prev: _p, mac: _m, keyId: _k, ...r }) => r)), { guarantee: 'unkeyed', firstUnverified: 1 }],
+    ['an edited record with its hash recomputed and the old MAC kept', (l) => rechain(l.map((x) => JSON.parse(x)).map(({ hash: _h, prev: _p, ...r }, i) => (i === 2 ? { ...r, decision: 'warn' } : r))), { reason: 'bad-mac', line: 3 }],
+    ['a record claiming another key', (l) => rechain(l.map((x) => JSON.parse(x)).map(({ hash: _h, prev: _p, ...r }, i) => (i === 5 ? { ...r, keyId: other.id } : r))), { guarantee: 'unkeyed', firstUnverified: 6 }],
+  ];
+  for (const [name, forge, expected] of forgeries) {
+    it(`a forger without the key: ${name} is ${expected.reason ?? 'no longer "keyed"'}`, () => {
+      const forged = forge(lines);
+      assert.equal(verifyLines(forged).broken, undefined, 'the unkeyed chain itself is intact: that is all an unkeyed check proves');
+      const result = verifyLines(forged, key);
+      if (expected.reason) {
+        assert.deepEqual([result.broken?.reason, result.broken?.line], [expected.reason, expected.line]);
+      } else {
+        assert.deepEqual([result.broken, result.guarantee, result.macs.firstUnverified], [undefined, expected.guarantee, expected.firstUnverified]);
+      }
+    });
+  }
+});
+
+describe('integrity: audit trail records each change of state once', () => {
+  const sri = (c: string) => `sha256-${c.repeat(43)}=`;
+  const drift: IntegrityFinding = { code: 'drift', path: 'a/SKILL.md', expected: sri('A'), actual: sri('B') };
+  const added: IntegrityFinding = { code: 'skill-file-added', path: 'a/x.sh', skill: 'a', actual: sri('C') };
+  const replay = (text: string) => {
+    const open = new OpenFindings();
+    for (const line of text.trimEnd().split('\n').filter(Boolean)) open.push(JSON.parse(line));
+    return open.events();
+  };
+  it('a finding seen again is not recorded; a finding gone is recorded as cleared; a changed one is both', () => {
+    let text = '';
+    let head: ReturnType<typeof buildAuditRecords>['head'];
+    const run = (findings: IntegrityFinding[]) => {
+      const delta = auditDelta(replay(text), findings, 'warn');
+      const built = buildAuditRecords(delta, actor, 't', head);
+      text += built.text;
+      head = built.head;
+      return delta.map((e) => `${e.event}:${e.decision}:${e.path}`);
+    };
+    assert.deepEqual(run([drift, added]), ['drift:warn:a/SKILL.md', 'skill-file-added:warn:a/x.sh']);
+    assert.deepEqual(run([drift, added]), []);
+    assert.deepEqual(run([drift]), ['skill-file-added:clear:a/x.sh']);
+    assert.deepEqual(run([{ ...drift, actual: sri('D') }]), ['drift:warn:a/SKILL.md', 'drift:clear:a/SKILL.md']);
+    assert.deepEqual(run([]), ['drift:clear:a/SKILL.md']);
+    assert.deepEqual(run([]), []);
+    assert.equal(verifyLines(text.trimEnd().split('\n')).broken, undefined);
+  });
+});
+
 describe('integrity: audit log on disk', function () {
   this.timeout(60_000);
   let dir: string;
@@ -66,8 +158,8 @@ describe('integrity: audit log on disk', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('appends chained batches and verifies; a tampered line is named', async () => {
-    await appendAuditEvents(dir, events.slice(0, 2), actor);
-    await appendAuditEvents(dir, events.slice(2), actor);
+    await appendAuditEvents(dir, events.slice(0, 2), { actor });
+    await appendAuditEvents(dir, events.slice(2), { actor });
     const file = path.join(dir, AUDIT_LOG);
     const ok = await verifyAuditLog(file);
     assert.equal(ok.records, 6);
@@ -81,10 +173,50 @@ describe('integrity: audit log on disk', function () {
   });
 
   it('reports a log that ends in a torn line', async () => {
-    await appendAuditEvents(dir, events, actor);
+    await appendAuditEvents(dir, events, { actor });
     const file = path.join(dir, AUDIT_LOG);
     writeFileSync(file, readFileSync(file, 'utf8').trimEnd());
     assert.equal((await verifyAuditLog(file)).broken?.reason, 'partial-line');
+  });
+
+  it('records a run once per change of state, creates no log for a clean run, and blocks each time', async () => {
+    const drift: IntegrityFinding = { code: 'drift', path: 'a/SKILL.md', expected: 'sha256-old', actual: 'sha256-new' };
+    const writer = { actor };
+    assert.deepEqual(await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer), []);
+    assert.equal(existsSync(path.join(dir, '.agent-immune')), false);
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer)).length, 2);
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer)).length, 0);
+    const blocked = await recordIntegrityRun(dir, { findings: [drift], decision: 'block', blockedBy: 'test run' }, writer);
+    assert.deepEqual(blocked.map((r) => r.event), ['block', 'block']);
+    const cleared = await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer);
+    assert.deepEqual(cleared.map((r) => `${r.event}:${r.decision ?? ''}`), ['drift:clear', 'drift:']);
+    assert.equal((await verifyAuditLog(path.join(dir, AUDIT_LOG))).broken, undefined);
+  });
+
+  it('with a key, a forged "already recorded" record does not stop a finding from being recorded', async () => {
+    const key = auditKeyOf(new TextEncoder().encode('k'.repeat(40)));
+    const drift: IntegrityFinding = { code: 'drift', path: 'a/SKILL.md', expected: 'sha256-old', actual: 'sha256-evil' };
+    // The forger appends the finding themselves, without the key, hoping the real one is taken as recorded.
+    await appendAuditEvents(dir, [{ event: 'drift', decision: 'warn', path: drift.path, old: drift.expected, new: drift.actual }], { actor: { tool: 'forger', version: '0' } });
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, { actor })).length, 0, 'unkeyed, the forgery works');
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, { actor, key })).length, 2, 'keyed, it does not');
+  });
+
+  it('takes over a lock left by a killed writer at once; waits for a running one and names it', async () => {
+    const file = path.join(dir, 'target');
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
+    writeFileSync(file + '.lock', JSON.stringify({ pid: dead, host: hostname(), time: new Date().toISOString() }) + '\n');
+    const started = Date.now();
+    assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran');
+    assert.ok(Date.now() - started < 4_000, 'did not wait for the timeout');
+    assert.equal(existsSync(file + '.lock'), false);
+    writeFileSync(file + '.lock', JSON.stringify({ pid: process.pid, host: hostname(), time: '2026-01-01T00:00:00.000Z' }) + '\n');
+    await assert.rejects(withFileLock(file, async () => 'ran', 200), (e: unknown) => e instanceof FileLockTimeoutError && e.owner?.pid === process.pid && e.message.includes(`process ${process.pid}`));
+    assert.ok(existsSync(file + '.lock'), "a running owner's lock is never removed");
+    rmSync(file + '.lock');
+    writeFileSync(file + '.lock', '');
+    utimesSync(file + '.lock', new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran', 'an empty lock (killed right after creating it) is stale once old');
   });
 
   it('loses nothing and interleaves nothing when two processes append at once', async () => {

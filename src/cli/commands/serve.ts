@@ -1,0 +1,124 @@
+// `agent-immune serve`: the live OTLP/HTTP receiver; prints one line per decided round and alert until interrupted.
+import * as path from 'node:path';
+import type { LiveEvent } from '../../core/live/runs';
+import { loadProjectConfig } from '../../node/config';
+import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, LIVE_RUNS_DIR, LiveServer } from '../../node/live/server';
+import { ALERT_LOG } from '../../node/monitor/alertLog';
+import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'receive OTLP spans from running agents and run the guard live, round by round',
+  usage: `Usage: agent-immune serve [options]
+
+Receives OpenTelemetry spans (OTLP/HTTP, JSON or protobuf, POST /v1/traces) from a running multi-agent system, groups
+them into runs and rounds as \`analyze\` reads an OTLP file, and runs the guard and the monitor after each closed round.
+  GET /v1/runs         runs with their verdicts
+  GET /v1/runs/{id}    a run's analysis (schema agent-immune/analysis/v1)
+  GET /v1/events       verdict and alert changes as NDJSON (or SSE with Accept: text/event-stream)
+Alerts are appended to ${ALERT_LOG}; a run idle past --run-idle is written to ${LIVE_RUNS_DIR}/ as agent-trace/v1.
+
+Options:
+  --host HOST          address to bind (default ${DEFAULT_HOST}); anything but loopback needs --allow-remote and a token
+  --port N             port (default ${DEFAULT_PORT}, the OTLP/HTTP port; 0 picks a free one)
+  --allow-remote       allow a non-loopback --host
+  --token TOKEN        require "Authorization: Bearer TOKEN" (default: $AGENT_IMMUNE_TOKEN)
+  --root DIR           workspace the alert log and closed runs go into (default: the current folder)
+  --config FILE        project config (default: ./agent-immune.config.json when present)
+  --round-idle S       seconds without a span before a run's last round closes (default 2)
+  --run-idle S         seconds without a span before a run is closed and written out (default 300)
+  --max-body-mb N      largest request body, after decompression (default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024})
+  --json               print the event stream as NDJSON instead of text
+  -h, --help           show this help
+
+Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stopped, 2 bad usage or the port is taken.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseFlags(
+      args,
+      {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'allow-remote': { type: 'boolean' },
+        token: { type: 'string' },
+        root: { type: 'string' },
+        config: { type: 'string' },
+        'round-idle': { type: 'string' },
+        'run-idle': { type: 'string' },
+        'max-body-mb': { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      false,
+    );
+    if (positionals.length > 0) throw new UsageError('serve takes no positional arguments');
+    const number = (name: string, fallback: number, min: number) => {
+      const raw = values[name as keyof typeof values];
+      if (raw === undefined) return fallback;
+      const n = Number(raw);
+      if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} must be a number >= ${min}`);
+      return n;
+    };
+    const port = number('port', DEFAULT_PORT, 0);
+    if (!Number.isInteger(port) || port > 65535) throw new UsageError('--port must be an integer 0-65535');
+    const root = path.resolve(io.cwd, values.root ?? '.');
+    const config = await loadProjectConfig(root, values.config && path.resolve(io.cwd, values.config));
+    const server = new LiveServer({
+      host: values.host,
+      port,
+      allowRemote: values['allow-remote'],
+      token: values.token ?? (io.env.AGENT_IMMUNE_TOKEN || undefined),
+      root,
+      config,
+      maxBodyBytes: number('max-body-mb', DEFAULT_MAX_BODY_BYTES / 1024 / 1024, 0.001) * 1024 * 1024,
+      limits: { roundIdleMs: number('round-idle', 2, 0.01) * 1000, runIdleMs: number('run-idle', 300, 1) * 1000 },
+      log: (level, message) => io.stderr(`${level === 'info' ? '' : `${level}: `}${message}\n`),
+    });
+    server.runs.subscribe((event) => io.stdout(values.json ? JSON.stringify(event.type === 'closed' ? { ...event, records: undefined } : event) + '\n' : eventLine(event)));
+    let address;
+    try {
+      address = await server.start();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+        io.stderr(`agent-immune serve: cannot listen on ${values.host ?? DEFAULT_HOST}:${port} (${code}); is another receiver running? Pick one with --port\n`);
+        return ExitCode.BadInput;
+      }
+      throw error;
+    }
+    io.stderr(`agent-immune serve: listening on ${address.url} (POST ${address.url}/v1/traces; runs at ${address.url}/v1/runs)\n`);
+    await stopSignal();
+    io.stderr('agent-immune serve: stopping; closing open runs\n');
+    await server.stop();
+    return ExitCode.Ok;
+  },
+};
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** One line of text per event. */
+function eventLine(event: LiveEvent): string {
+  switch (event.type) {
+    case 'run':
+      return event.run.rounds === 0 ? `run ${event.run.id}: receiving spans\n` : '';
+    case 'round': {
+      const flagged = [...event.attackers.map((a) => `${a} ATTACKER`), ...event.infected.map((a) => `${a} infected`)];
+      const changed = event.changed.filter((c) => c.was !== null).map((c) => `${c.agent} ${c.was} -> ${c.category}`);
+      return `run ${event.run} round ${event.round}${event.restarted ? ' (re-decided from round 0: earlier rounds changed)' : ''}: ${flagged.length ? flagged.join(', ') : 'all benign'}${changed.length ? ` [${changed.join(', ')}]` : ''}\n`;
+    }
+    case 'alert':
+      return `run ${event.run} alert ${event.alert.code} ${event.alert.subject} (round ${event.alert.evidence.round ?? '?'}): "${event.alert.evidence.text.slice(0, 100)}"\n`;
+    case 'closed':
+      return `run ${event.run} closed: ${event.summary.rounds} round(s), ${event.summary.attackers.length} attacker(s), ${event.summary.infected.length} infected\n`;
+  }
+}

@@ -1,0 +1,91 @@
+// Wording of the guard's results: why a rule decided an agent's category, why the filter removed a span, and the
+// readable report of an analysis (the CLI's output, the editor's log): a per-round table, then sources, paths,
+// remediation, evaluation and propagation alerts.
+import { formatAlerts } from '../monitor/messages';
+import type { Analysis, RemovedSpan, RuleId } from './types';
+import { inline } from '../text/printable';
+
+/** One-line explanation of the topological rule that decided an agent's category. */
+export const RULE_TEXT: Record<RuleId, string> = {
+  'head-attacker': 'P_atk above threshold: the attacker head fired',
+  'head-infected': 'P_inf above threshold: the infection head fired',
+  'kept-neighbour-flagged': 'kept as infected: a neighbour is a flagged attacker or infected agent',
+  'kept-near-attacker': 'kept as infected: within the hop distance of a flagged attacker',
+  'kept-rising-trend': 'kept as infected: its infection trend is rising',
+  'pruned-far-and-flat': 'pruned: far from every attacker and its trend is flat (false positive)',
+  'pulled-in-as-attacker': 'pulled in as attacker: the most suspicious neighbour of an infected agent',
+  'pulled-in-as-infected': 'pulled in as infected: the most suspicious neighbour of an infected agent',
+  'trend-jump-pull': 'its infection trend jumped, so its most suspicious neighbour was pulled in',
+  'attacker-overrides-infected': 'flagged both ways: attacker takes precedence over infected',
+  'below-thresholds': 'both heads below threshold',
+};
+
+/** Why the filter removes a span. */
+export const REASON_TEXT: Record<RemovedSpan['reason'], string> = {
+  'injected-instruction': 'injected instruction',
+  'propagation-request': 'asks to be passed on',
+  persuasion: 'persuasion aimed at peers',
+  llm: 'removed by the LLM filter',
+};
+
+const LABEL = { benign: 'benign', attacker: 'ATTACKER', infected: 'infected' } as const;
+
+/** The readable report of an analysis (plain text, no colours; agent ids, names and warnings escaped to one line each). */
+export function formatAnalysisText(analysis: Analysis): string {
+  const out: string[] = [];
+  const rounds = analysis.rounds.length;
+  const attackers = analysis.agents.filter((a) => a.category === 'attacker').length;
+  const infected = analysis.agents.filter((a) => a.category === 'infected').length;
+  out.push(`${inline(analysis.source ?? analysis.run ?? 'trace')}: ${analysis.agents.length} agents, ${rounds} rounds, scorer ${analysis.scorer}, filter ${analysis.filter}`);
+  if (analysis.llm) {
+    const l = analysis.llm;
+    out.push(`LLM ${l.model}: ${l.calls} call(s), ${l.cacheHits} from cache, ${l.promptTokens + l.completionTokens} tokens${l.partial ? '; PARTIAL: some parts used the embedded default' : ''}`);
+  }
+  if (analysis.task?.question) out.push(`Task: ${oneLine(analysis.task.question, 100)}${analysis.task.answer !== undefined ? `  (answer ${analysis.task.answer})` : ''}`);
+  out.push('');
+
+  const idWidth = Math.max(5, ...analysis.agents.map((a) => inline(a.id).length));
+  const roleWidth = Math.min(18, Math.max(4, ...analysis.agents.map((a) => (a.role ?? '').length)));
+  const header = ['agent'.padEnd(idWidth), 'role'.padEnd(roleWidth), ...analysis.rounds.map((r) => `r${r.round}`.padEnd(9)), 'P_atk', ' P_inf'];
+  out.push(header.join('  ').trimEnd());
+  for (const agent of analysis.agents) {
+    const cells = analysis.rounds.map((r) => LABEL[r.agents[agent.id].category].padEnd(9));
+    out.push([inline(agent.id).padEnd(idWidth), oneLine(agent.role ?? '', roleWidth).padEnd(roleWidth), ...cells, agent.pAtk.toFixed(2).padStart(5), agent.pInf.toFixed(2).padStart(6)].join('  '));
+  }
+  if (analysis.rounds.some((r) => r.asr !== null)) {
+    const asr = analysis.rounds.map((r) => (r.asr === null ? '-' : `${(r.asr * 100).toFixed(0)}%`).padEnd(9));
+    out.push(['ASR'.padEnd(idWidth), ''.padEnd(roleWidth), ...asr].join('  ').trimEnd());
+  }
+  out.push('');
+  out.push(`Verdict: ${attackers} attacker(s), ${infected} infected, ${analysis.agents.length - attackers - infected} benign${analysis.mdsr !== null ? `; majority ${analysis.mdsr ? 'defended' : 'NOT defended'} at the last round` : ''}`);
+  if (analysis.sources.length) out.push(`Sources: ${analysis.sources.map(inline).join(', ')}`);
+  if (analysis.infectionPaths.length) {
+    out.push('Infection paths:');
+    for (const path of analysis.infectionPaths) out.push(`  ${path.map(inline).join(' -> ')}`);
+  }
+  if (analysis.remediation.length) {
+    out.push('Remediation:');
+    for (const step of analysis.remediation) {
+      const what =
+        step.action === 'replace'
+          ? `replace${step.donor ? ` with donor ${inline(step.donor)}` : ''}`
+          : step.restore
+            ? `rehabilitate: restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${inline(step.restore.answer)})` : ''}`
+            : `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
+      out.push(`  ${inline(step.agent)}: ${what} — ${inline(step.reason)}`);
+    }
+  }
+  if (analysis.evaluation) {
+    const e = analysis.evaluation;
+    const pct = (v: number) => v.toFixed(2);
+    out.push(`Against labels: attacker P ${pct(e.attacker.precision)} R ${pct(e.attacker.recall)} F1 ${pct(e.attacker.f1)}; infected P ${pct(e.infected.precision)} R ${pct(e.infected.recall)} F1 ${pct(e.infected.f1)}; benign FPR ${pct(e.benignFalsePositiveRate)}`);
+  }
+  out.push(...formatAlerts((analysis.alerts ?? []).map((alert) => ({ alert }))));
+  for (const warning of analysis.warnings) out.push(`warning: ${warning.line ? `line ${warning.line}: ` : ''}${inline(warning.message)}`);
+  return out.join('\n') + '\n';
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}

@@ -1,0 +1,40 @@
+// Every format Agent Immune reads, each described once by its record (FormatSpec: title, --from aliases, detection,
+// how to read it). The format union, --from names, detection order and help texts all derive from this list.
+// Add an importer: its file with its FormatSpec, one line here, and docs/importers.md.
+import { agentDojoFormat } from './agentdojo';
+import { autogenFormat } from './autogen';
+import { infaGuardFormat } from './infaGuard';
+import { langsmithFormat } from './langsmith';
+import { otlpFormat } from './otlp';
+import type { FormatSpec } from './types';
+
+/** The foreign formats by name, in detection order (most specific first). */
+export const FORMATS = {
+  otlp: otlpFormat,
+  'infa-guard': infaGuardFormat,
+  agentdojo: agentDojoFormat,
+  autogen: autogenFormat,
+  langsmith: langsmithFormat,
+} satisfies Record<string, FormatSpec>;
+
+/** A foreign format, read through an importer. */
+export type ForeignFormat = keyof typeof FORMATS;
+
+/** The formats Agent Immune reads; `agent-trace` is the native one. */
+export type ImportFormat = 'agent-trace' | ForeignFormat;
+
+/** The native format: its --from aliases and its phrase in "expected ..." messages. */
+export const NATIVE_FORMAT = { title: 'agent-trace/v1 JSON Lines', aliases: ['native', 'agent-trace/v1'] } as const;
+
+/** Every foreign format with its record, in detection order. */
+export const FOREIGN_FORMATS = Object.entries(FORMATS) as [ForeignFormat, FormatSpec][];
+
+/** Every format name --from accepts as itself, native first. */
+export const IMPORT_FORMATS: readonly ImportFormat[] = ['agent-trace', ...FOREIGN_FORMATS.map(([name]) => name)];
+
+/** The --from help: one line per format (name, title, aliases), indented. */
+export function formatsHelp(indent: string): string {
+  const rows: [string, string, readonly string[]][] = [['agent-trace', NATIVE_FORMAT.title, NATIVE_FORMAT.aliases], ...FOREIGN_FORMATS.map(([name, spec]): [string, string, readonly string[]] => [name, spec.title, spec.aliases])];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return rows.map(([name, title, aliases]) => `${indent}${name.padEnd(width)}  ${title}${aliases.length ? `; also ${aliases.join(', ')}` : ''}`).join('\n');
+}

@@ -1,0 +1,405 @@
+// The live receiver's state, pure: spans as they arrive are grouped per trace with the OTLP importer's own grouping
+// (runs = conversations or traces, causal rounds), every closed round goes through the online guard, and what changed
+// is handed out as events. Time comes in as arguments, so the idle rules are tested without waiting.
+import { InputError } from '../errors';
+import { defaultConfig, type ProjectConfig } from '../config';
+import { OnlineGuard } from '../guard/online';
+import type { Analysis } from '../guard/types';
+import { episodeToTrace, type Episode } from '../importers';
+import { asObject, asString } from '../importers/common';
+import { otlpFormat } from '../importers/otlp';
+import type { Importer } from '../importers/types';
+import type { MonitorFinding } from '../monitor/types';
+import type { Category } from '../trace/types';
+
+/** Limits that keep the receiver's memory bounded, and when rounds and runs count as closed. */
+export interface LiveLimits {
+  /** A run's last round closes after this long without a new span of its trace (or when the trace's root span arrives). */
+  roundIdleMs: number;
+  /** A trace without a new span for this long is closed: its runs are written out and dropped from memory. */
+  runIdleMs: number;
+  /** Most traces held open at once; past it the least recently active one is closed. */
+  maxOpenTraces: number;
+  /** Most spans kept per trace; spans past it are rejected (partial success). */
+  maxSpansPerTrace: number;
+  /** A span whose parent has not arrived waits this long for it (children are exported before their parents, and a
+   * parent that ended just after them comes in the exporter's next batch); a parent that arrives later still counts, and
+   * makes the guard decide the run again. */
+  parentWaitMs: number;
+}
+
+/** Closed runs whose analysis stays in memory for GET /v1/runs/{id}; older ones are listed with their summary only. */
+const KEPT_CLOSED_ANALYSES = 20;
+
+export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({ roundIdleMs: 2000, runIdleMs: 5 * 60_000, maxOpenTraces: 1000, maxSpansPerTrace: 100_000, parentWaitMs: 100 });
+
+/** A run as listed by GET /v1/runs and the editor's tree. */
+export interface RunSummary {
+  id: string;
+  traceId: string;
+  state: 'open' | 'closed';
+  spans: number;
+  /** Rounds decided (closed rounds). */
+  rounds: number;
+  agents: number;
+  attackers: string[];
+  infected: string[];
+  alerts: number;
+  /** When the run's trace last received a span (ms since epoch). */
+  updatedAt: number;
+  /** Why the run's records could not be analysed, when they could not. */
+  error?: string;
+}
+
+/** What the receiver tells its listeners (the NDJSON/SSE stream, the alert log, the editor). */
+export type LiveEvent =
+  | { type: 'run'; run: RunSummary }
+  | { type: 'round'; run: string; round: number; attackers: string[]; infected: string[]; changed: { agent: string; category: Category; was: Category | null }[]; restarted: boolean }
+  | { type: 'alert'; run: string; alert: MonitorFinding }
+  | { type: 'closed'; run: string; summary: RunSummary; records: Episode['records'] };
+
+/** What one export request did: spans kept, spans rejected and why (the OTLP partial success). */
+export interface IngestResult {
+  accepted: number;
+  rejected: number;
+  errors: string[];
+}
+
+interface LiveRun {
+  id: string;
+  guard: OnlineGuard;
+  analysis?: Analysis;
+  episode?: Episode;
+  /** Categories of each decided round, to tell which changed. */
+  categories: Category[][];
+  alertKeys: Set<string>;
+  summary: RunSummary;
+  /** The run's records could not be read as a trace (its spans are kept; the message says why). */
+  error?: string;
+}
+
+interface TraceGroup {
+  traceId: string;
+  importer: Importer;
+  spans: number;
+  updatedAt: number;
+  /** The root span (no parent) arrived: the trace has ended, so its last round is closed. */
+  ended: boolean;
+  dirty: boolean;
+  runs: Map<string, LiveRun>;
+  /** Span ids handed to the importer. */
+  fed: Set<string>;
+  /** Spans waiting for their parent, by parent id, in arrival order, and since when each parent is awaited. */
+  waiting: Map<string, { span: Record<string, unknown>; line: number }[]>;
+  waitingSince: Map<string, number>;
+  /** Ids of the spans waiting: a parent among them has arrived, and its children go in when it does. */
+  held: Set<string>;
+  /** Parents waited for in vain: their children are taken as they come. */
+  absent: Set<string>;
+}
+
+/** The receiver's runs: feed export requests, then `process()` decides the rounds they closed. */
+export class LiveRuns {
+  private readonly traces = new Map<string, TraceGroup>();
+  private readonly closed = new Map<string, { summary: RunSummary; analysis?: Analysis }>();
+  private readonly listeners = new Set<(event: LiveEvent) => void>();
+  private readonly config: ProjectConfig;
+  private readonly limits: LiveLimits;
+  private requests = 0;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(options: { config?: ProjectConfig; limits?: Partial<LiveLimits> } = {}) {
+    this.config = options.config ?? defaultConfig();
+    this.limits = { ...DEFAULT_LIVE_LIMITS, ...options.limits };
+  }
+
+  /** Subscribes to events; returns the unsubscribe function. */
+  subscribe(listener: (event: LiveEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Adds the spans of one ExportTraceServiceRequest (OTLP JSON shape); spans that cannot be read are rejected, the rest kept. */
+  ingest(request: unknown, now: number): IngestResult {
+    const result: IngestResult = { accepted: 0, rejected: 0, errors: [] };
+    const body = asObject(request);
+    if (!body) throw new InputError('invalid-field', 'expected an ExportTraceServiceRequest object');
+    if (body.resourceSpans !== undefined && !Array.isArray(body.resourceSpans)) throw new InputError('invalid-field', '"resourceSpans" must be an array');
+    const line = ++this.requests;
+    for (const rs of (body.resourceSpans ?? []) as unknown[]) {
+      for (const ss of (asObject(rs)?.scopeSpans ?? []) as unknown[]) {
+        for (const span of (asObject(ss)?.spans ?? []) as unknown[]) this.ingestSpan(span, line, now, result);
+      }
+    }
+    return result;
+  }
+
+  private ingestSpan(raw: unknown, line: number, now: number, result: IngestResult): void {
+    const span = asObject(raw);
+    const traceId = asString(span?.traceId);
+    const reject = (why: string) => {
+      result.rejected++;
+      if (result.errors.length < 5) result.errors.push(why);
+    };
+    if (!span || !traceId || !asString(span.spanId)) return reject('span without traceId/spanId');
+    const group = this.traces.get(traceId) ?? this.openTrace(traceId, now);
+    if (group.spans >= this.limits.maxSpansPerTrace) return reject(`trace ${traceId} holds the most spans kept per trace (${this.limits.maxSpansPerTrace})`);
+    const parent = asString(span.parentSpanId);
+    group.spans++;
+    group.updatedAt = now;
+    result.accepted++;
+    // A child is exported before its parent: it waits for the parent, whose agent name decides who sent its input.
+    if (parent && !group.fed.has(parent) && !group.absent.has(parent)) {
+      group.held.add(asString(span.spanId)!);
+      const list = group.waiting.get(parent);
+      if (list) list.push({ span, line });
+      else {
+        group.waiting.set(parent, [{ span, line }]);
+        group.waitingSince.set(parent, now);
+      }
+      return;
+    }
+    if (!this.feed(group, span, line)) {
+      group.spans--;
+      result.accepted--;
+      reject('span the OTLP importer cannot read');
+    }
+  }
+
+  /** Hands a span to the importer, then the spans that waited for it; false when the importer refuses it. */
+  private feed(group: TraceGroup, span: Record<string, unknown>, line: number): boolean {
+    try {
+      group.importer.add(span, line);
+    } catch (error) {
+      if (error instanceof InputError) return false;
+      throw error;
+    }
+    const id = asString(span.spanId)!;
+    group.fed.add(id);
+    group.dirty = true;
+    if (!asString(span.parentSpanId)) group.ended = true;
+    this.release(group, id);
+    return true;
+  }
+
+  /** Feeds the spans that waited for `parent`, in the order they arrived. */
+  private release(group: TraceGroup, parent: string): void {
+    const children = group.waiting.get(parent);
+    if (!children) return;
+    group.waiting.delete(parent);
+    group.waitingSince.delete(parent);
+    for (const { span, line } of children) {
+      group.held.delete(asString(span.spanId)!);
+      if (!this.feed(group, span, line)) group.spans--;
+    }
+  }
+
+  /** Gives up on parents awaited past the limit (or all of them): their children go in as they are. A parent that has
+   * arrived but waits for its own parent is not given up on: its children go in with it. */
+  private releaseOverdue(group: TraceGroup, now: number, all: boolean): void {
+    for (const [parent, since] of [...group.waitingSince]) {
+      if (!all && (now - since < this.limits.parentWaitMs || group.held.has(parent))) continue;
+      if (!group.waitingSince.has(parent)) continue; // went in with its own parent, just now
+      group.absent.add(parent);
+      this.release(group, parent);
+    }
+  }
+
+  private openTrace(traceId: string, now: number): TraceGroup {
+    if (this.traces.size >= this.limits.maxOpenTraces) {
+      const oldest = [...this.traces.values()].reduce((a, b) => (b.updatedAt < a.updatedAt ? b : a));
+      this.traces.delete(oldest.traceId);
+      this.enqueue(() => this.finalize(oldest));
+    }
+    const group: TraceGroup = { traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false, runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), held: new Set(), absent: new Set() };
+    this.traces.set(traceId, group);
+    return group;
+  }
+
+  /** Decides the rounds closed since the last call (new spans, idle traces) and closes traces idle past the limit. */
+  process(now: number): Promise<void> {
+    return this.enqueue(() => this.processNow(now));
+  }
+
+  /** Runs jobs one after another: a run's guard is never updated by two jobs at once. */
+  private enqueue(job: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async processNow(now: number): Promise<void> {
+    for (const group of [...this.traces.values()]) {
+      this.releaseOverdue(group, now, now - group.updatedAt >= this.limits.roundIdleMs);
+      if (now - group.updatedAt >= this.limits.runIdleMs) await this.closeTrace(group);
+      else if (group.dirty || (!group.ended && now - group.updatedAt >= this.limits.roundIdleMs && this.hasOpenRound(group))) await this.update(group, group.ended || now - group.updatedAt >= this.limits.roundIdleMs);
+    }
+  }
+
+  /** When `process()` next has something to do without a new span (a parent given up on, a last round or a trace gone
+   * idle); undefined with no open trace. The receiver sleeps until then. */
+  nextDeadline(): number | undefined {
+    let next = Infinity;
+    for (const group of this.traces.values()) {
+      next = Math.min(next, group.updatedAt + this.limits.runIdleMs);
+      for (const [parent, since] of group.waitingSince) if (!group.held.has(parent)) next = Math.min(next, since + this.limits.parentWaitMs);
+      if (group.waiting.size > 0 || (!group.ended && this.hasOpenRound(group))) next = Math.min(next, group.updatedAt + this.limits.roundIdleMs);
+    }
+    return next === Infinity ? undefined : next;
+  }
+
+  private hasOpenRound(group: TraceGroup): boolean {
+    return [...group.runs.values()].some((run) => run.error === undefined && run.episode && roundsOf(run.episode) > run.guard.rounds);
+  }
+
+  private async update(group: TraceGroup, lastRoundClosed: boolean): Promise<void> {
+    group.dirty = false;
+    let episodes: Episode[];
+    try {
+      episodes = group.importer.finish();
+    } catch (error) {
+      if (error instanceof InputError) return; // no agent span or no content yet
+      throw error;
+    }
+    for (const episode of episodes) {
+      let run = group.runs.get(episode.id);
+      if (!run) {
+        run = this.newRun(episode.id, group);
+        group.runs.set(episode.id, run);
+      }
+      run.episode = episode;
+      const all = roundsOf(episode);
+      await this.decide(run, group, lastRoundClosed ? all : all - 1);
+    }
+  }
+
+  private newRun(id: string, group: TraceGroup): LiveRun {
+    const summary: RunSummary = { id, traceId: group.traceId, state: 'open', spans: group.spans, rounds: 0, agents: 0, attackers: [], infected: [], alerts: 0, updatedAt: group.updatedAt };
+    return { id, guard: new OnlineGuard({ config: this.config }), categories: [], alertKeys: new Set(), summary };
+  }
+
+  private async decide(run: LiveRun, group: TraceGroup, closedRounds: number): Promise<void> {
+    const before = run.guard.rounds;
+    const restartsBefore = run.guard.stats.restarts;
+    const firstSight = run.summary.rounds === 0 && run.analysis === undefined;
+    if (closedRounds > 0) {
+      try {
+        const trace = episodeToTrace(prefix(run.episode!, closedRounds));
+        trace.source = `live:${run.id}`;
+        run.analysis = (await run.guard.update(trace)) ?? run.analysis;
+        run.error = run.summary.error = undefined;
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        run.error = run.summary.error = error.message;
+      }
+    }
+    const analysis = run.analysis;
+    Object.assign(run.summary, { spans: group.spans, updatedAt: group.updatedAt }, analysis ? summaryOf(analysis) : {});
+    if (firstSight || run.guard.rounds !== before) this.emit({ type: 'run', run: { ...run.summary } });
+    if (!analysis) return;
+    const restarted = run.guard.stats.restarts > restartsBefore;
+    const from = restarted ? 0 : before;
+    if (restarted) run.categories = run.categories.slice(0, 0);
+    for (let k = from; k < analysis.rounds.length; k++) {
+      const row = analysis.agents.map((a) => analysis.rounds[k].agents[a.id].category);
+      const previous = k > 0 ? run.categories[k - 1] : undefined;
+      run.categories[k] = row;
+      const ids = analysis.agents.map((a) => a.id);
+      this.emit({
+        type: 'round',
+        run: run.id,
+        round: k,
+        attackers: ids.filter((_, i) => row[i] === 'attacker'),
+        infected: ids.filter((_, i) => row[i] === 'infected'),
+        changed: ids.flatMap((agent, i) => (previous?.[i] === row[i] ? [] : [{ agent, category: row[i], was: previous?.[i] ?? null }])),
+        restarted: restarted && k === from,
+      });
+    }
+    for (const alert of analysis.alerts ?? []) {
+      const key = `${alert.code}\u0000${alert.subject}\u0000${alert.evidence.round ?? ''}\u0000${alert.evidence.text}`;
+      if (run.alertKeys.has(key)) continue;
+      run.alertKeys.add(key);
+      this.emit({ type: 'alert', run: run.id, alert });
+    }
+  }
+
+  private async closeTrace(group: TraceGroup): Promise<void> {
+    this.traces.delete(group.traceId);
+    await this.finalize(group);
+  }
+
+  /** Decides a removed trace's last round and hands out its runs' recordings. */
+  private async finalize(group: TraceGroup): Promise<void> {
+    this.releaseOverdue(group, Infinity, true);
+    await this.update(group, true);
+    for (const run of group.runs.values()) {
+      run.summary.state = 'closed';
+      this.closed.delete(run.id);
+      this.closed.set(run.id, { summary: { ...run.summary }, analysis: run.analysis });
+      this.emit({ type: 'closed', run: run.id, summary: { ...run.summary }, records: run.episode?.records ?? [] });
+    }
+    // Closed runs stay listed (bounded like the open traces); only the latest keep their analysis in memory.
+    while (this.closed.size > this.limits.maxOpenTraces) this.closed.delete(this.closed.keys().next().value!);
+    [...this.closed.values()].slice(0, -KEPT_CLOSED_ANALYSES).forEach((entry) => (entry.analysis = undefined));
+  }
+
+  /** Closes every open trace now (shutdown): each run's last round is decided and its recording handed out. */
+  closeAll(): Promise<void> {
+    return this.enqueue(async () => {
+      for (const group of [...this.traces.values()]) await this.closeTrace(group);
+    });
+  }
+
+  /** Every run, open ones first, most recently active first. */
+  list(): RunSummary[] {
+    const open = [...this.traces.values()].flatMap((g) => [...g.runs.values()].map((r) => ({ ...r.summary })));
+    const closed = [...this.closed.values()].map((c) => c.summary).filter((c) => !open.some((o) => o.id === c.id));
+    return [...open.sort((a, b) => b.updatedAt - a.updatedAt), ...closed.reverse()];
+  }
+
+  /** The analysis of a run after its closed rounds (undefined when unknown, not decided yet, or closed long ago). */
+  analysis(id: string): Analysis | undefined {
+    for (const group of this.traces.values()) {
+      const run = group.runs.get(id);
+      if (run) return run.analysis;
+    }
+    return this.closed.get(id)?.analysis;
+  }
+
+  /** True when the run is known (open or closed). */
+  has(id: string): boolean {
+    return this.closed.has(id) || [...this.traces.values()].some((g) => g.runs.has(id));
+  }
+
+  /** Counters for the bench and the status line: open traces and the spans they hold. */
+  size(): { traces: number; spans: number } {
+    let spans = 0;
+    for (const group of this.traces.values()) spans += group.spans;
+    return { traces: this.traces.size, spans };
+  }
+
+  private emit(event: LiveEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+function roundsOf(episode: Episode): number {
+  let max = -1;
+  for (const { record } of episode.records) if (record.type === 'message' && typeof record.round === 'number') max = Math.max(max, record.round);
+  return max + 1;
+}
+
+/** The episode with only rounds < `rounds` (its header, those rounds' messages). */
+function prefix(episode: Episode, rounds: number): Episode {
+  return { ...episode, records: episode.records.filter(({ record }) => typeof record.round !== 'number' || record.round < rounds) };
+}
+
+function summaryOf(analysis: Analysis): Pick<RunSummary, 'rounds' | 'agents' | 'attackers' | 'infected' | 'alerts'> {
+  return {
+    rounds: analysis.rounds.length,
+    agents: analysis.agents.length,
+    attackers: analysis.agents.filter((a) => a.category === 'attacker').map((a) => a.id),
+    infected: analysis.agents.filter((a) => a.category === 'infected').map((a) => a.id),
+    alerts: analysis.alerts?.length ?? 0,
+  };
+}

@@ -1,0 +1,101 @@
+// How a trace analysis is presented, for Analyze Trace and Analyze Trace with LLM alike: strict-mode gate, progress
+// with cancel, the report in the log, diagnostics on the trace and the infection-graph panel. A result that arrives
+// after a newer analysis of the same trace started is dropped, never shown over the newer one.
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import type { GraphViewPayload } from '../../core/graphview/types';
+import { formatAnalysisText } from '../../core/guard/messages';
+import type { Analysis } from '../../core/guard/types';
+import type { AnalysisJobInput } from '../../node/analysisJob';
+import { showError } from '../notify';
+import type { Services } from '../services';
+import type { GraphPanels } from './graphPanel';
+import { publishTraceDiagnostics } from './traceDiagnostics';
+
+/** Traces at least this big get a cancellable progress notification. */
+const LARGE_TRACE_BYTES = 2 * 1024 * 1024;
+
+/** One analysis of a trace into the view payload (in a worker for the embedded guard, in-process with the LLM). */
+export type ViewAnalyser = (input: AnalysisJobInput, signal: AbortSignal, onRound: (round: number, rounds: number) => void) => Promise<GraphViewPayload>;
+
+/** How a command wants its run presented. */
+export interface PresentOptions {
+  /** Command name in logs, refusals and errors. */
+  label: string;
+  /** Always show a cancellable notification (slow analysers), not only for large traces. */
+  cancellable?: boolean;
+}
+
+/** Presents one analysis of `target`: strict-mode gate, progress/cancel, report, diagnostics and the graph panel. */
+export type PresentTrace = (target: vscode.Uri, analyse: ViewAnalyser, options: PresentOptions) => Promise<Analysis | undefined>;
+
+/** File extensions of traces: agent-trace/v1 and framework exports, plus AG2 runtime logs (runtime.log). */
+const TRACE_EXTENSIONS = ['jsonl', 'json', 'ndjson', 'log'];
+
+/** Resolves the trace to analyse: the argument, else the active trace editor, else a file picker. */
+export async function pickTrace(openLabel: string, uri?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  if (uri instanceof vscode.Uri) return uri;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active && TRACE_EXTENSIONS.some((ext) => active.path.toLowerCase().endsWith(`.${ext}`))) return active;
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Agent traces and logs': TRACE_EXTENSIONS }, openLabel });
+  return picked?.[0];
+}
+
+/** Runs the job under a progress indicator: a cancellable notification for large traces (or when asked), the status bar otherwise. */
+async function withProgress<T>(target: vscode.Uri, title: string, cancellable: boolean, job: (signal: AbortSignal, onRound: (round: number, rounds: number) => void) => Promise<T>): Promise<T | undefined> {
+  const notify = cancellable || (await vscode.workspace.fs.stat(target)).size >= LARGE_TRACE_BYTES;
+  const controller = new AbortController();
+  try {
+    return await vscode.window.withProgress(
+      { location: notify ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: `Agent Immune: analysing ${title}`, cancellable: notify },
+      (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        let last = 0;
+        return job(controller.signal, (round, rounds) => {
+          const done = ((round + 1) / rounds) * 100;
+          progress.report({ increment: done - last, message: `round ${round + 1} of ${rounds}` });
+          last = done;
+        });
+      },
+    );
+  } catch (error) {
+    if (controller.signal.aborted) return undefined;
+    throw error;
+  }
+}
+
+/** The presentation of a trace feature: diagnostics on analysed traces and their graph panels. */
+export function createPresenter(services: Services, diagnostics: vscode.DiagnosticCollection, panels: GraphPanels): PresentTrace {
+  /** Per trace, the number of the latest analysis started: an older one that finishes later is not shown. */
+  const latest = new Map<string, number>();
+  let started = 0;
+  return async (target, analyse, options) => {
+    const { label } = options;
+    if (!(await services.runGuard.assertRunAllowed(label))) return undefined;
+    const run = ++started;
+    latest.set(target.toString(), run);
+    try {
+      const root = vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '.';
+      const title = vscode.workspace.asRelativePath(target);
+      const payload = await withProgress(target, title, options.cancellable === true, (signal, onRound) => analyse({ file: target.fsPath, root, title }, signal, onRound));
+      if (!payload) {
+        services.output.info(`${label} cancelled.`);
+        return undefined;
+      }
+      const analysis = payload.analysis;
+      if (latest.get(target.toString()) !== run) {
+        services.output.info(`${label}: a newer analysis of ${title} started; this result is not shown.`);
+        return analysis;
+      }
+      services.output.info(formatAnalysisText(analysis));
+      const flagged = publishTraceDiagnostics(diagnostics, target, payload);
+      services.output.info(`${label}: ${flagged} flagged output line(s) in ${title}`);
+      panels.show({ services, diagnostics, root }, target, payload);
+      return analysis;
+    } catch (error) {
+      services.output.error(`${label} failed: ${errorMessage(error)}`);
+      void showError(`cannot analyse ${vscode.workspace.asRelativePath(target)}: ${errorMessage(error)}`);
+      return undefined;
+    }
+  };
+}

@@ -1,0 +1,64 @@
+// The editor's audit key: kept in VS Code's SecretStorage (outside every workspace); without one there, the CLI's
+// (AGENT_IMMUNE_AUDIT_KEY, or the user key file), so the editor and the CLI write one keyed chain. Create Audit Key
+// makes one and, when the user has no key file yet, writes the same key there for the CLI.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import { auditKeyOf, type AuditKey } from '../../core/integrity/audit';
+import { auditWriter, type AuditWriter } from '../../node/integrity/auditLog';
+import { auditKeyFile, loadAuditKey, writeAuditKeyFile } from '../../node/integrity/auditKey';
+import { AUDIT_KEY_SECRET, EXTENSION_ACTOR } from '../ids';
+import { showError, showInfo } from '../notify';
+import type { BaseServices } from '../services';
+
+/** The audit key the editor writes with for `root`; undefined when none is set up (or the CLI's is not usable). */
+export async function editorAuditKey(services: BaseServices, root: string): Promise<AuditKey | undefined> {
+  const stored = await services.context.secrets.get(AUDIT_KEY_SECRET);
+  if (stored) return auditKeyOf(new TextEncoder().encode(stored));
+  try {
+    return (await loadAuditKey(process.env, root))?.key;
+  } catch (error) {
+    services.output.warn(`Audit key not used: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
+
+/** The writer of the editor's records for `root`, keyed when a key is set up. */
+export async function editorAuditWriter(services: BaseServices, root: string): Promise<AuditWriter> {
+  return auditWriter(EXTENSION_ACTOR, await editorAuditKey(services, root));
+}
+
+/** Create Audit Key: a new random key in SecretStorage (replacing one there, after asking), and in the user key file
+ * when there is none; returns its id. */
+export async function createAuditKey(services: BaseServices): Promise<string | undefined> {
+  const { secrets } = services.context;
+  if (await secrets.get(AUDIT_KEY_SECRET)) {
+    const choice = await vscode.window.showWarningMessage('Agent Immune: an audit key exists. Records it MACed can only be verified with it; replace it?', { modal: true }, 'Replace');
+    if (choice !== 'Replace') return undefined;
+  }
+  const text = randomBytes(32).toString('base64url');
+  await secrets.store(AUDIT_KEY_SECRET, text);
+  const key = auditKeyOf(new TextEncoder().encode(text));
+  const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  const file = auditKeyFile(process.env) ?? 'the user key file';
+  const shared = await writeAuditKeyFile(process.env, roots, text).then(
+    () => ` It is also in ${file}, so "agent-immune audit verify" checks the editor's records.`,
+    (error: unknown) => {
+      services.output.info(`Audit key not written to ${file}: ${errorMessage(error)}`);
+      return ` The CLI verifies the editor's records only with this key: ${file} already holds another one (or could not be written).`;
+    },
+  );
+  services.output.info(`Audit key ${key.id} stored in secret storage.${shared}`);
+  void showInfo(`audit key ${key.id} created; the editor's audit records carry its MAC from now on.${shared}`);
+  return key.id;
+}
+
+/** Registers Create Audit Key. */
+export function registerAuditKeyCommand(services: BaseServices, command: string): vscode.Disposable {
+  return vscode.commands.registerCommand(command, () =>
+    createAuditKey(services).catch((error: unknown) => {
+      void showError(`Create Audit Key failed: ${errorMessage(error)}`);
+      return undefined;
+    }),
+  );
+}

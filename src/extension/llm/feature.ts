@@ -1,0 +1,83 @@
+// "Agent Immune: Analyze Trace with LLM", loaded on first use (its own bundle, dist/llm.js, holds the OpenAI SDK):
+// the LLM upgrade from a user action. Refuses in an untrusted workspace, needs the user-level opt-in, asks once per
+// workspace before trace content leaves the machine, and can be cancelled. The trace feature presents the result
+// (report, diagnostics, graph panel) exactly like Analyze Trace; only the analyser differs.
+import * as vscode from 'vscode';
+import type { Analysis } from '../../core/guard/types';
+import { decideLlmCall, type LlmDecision } from '../../core/llm/policy';
+import { createLlmGuard, DEFAULT_MODEL, openAiTransport } from '../../node/llm/setup';
+import type { ChatTransport } from '../../node/llm/transport';
+import type { TraceFeature } from '../analyze/feature';
+import { pickTrace } from '../analyze/present';
+import { API_KEY_SECRET, CommandId } from '../ids';
+import { askModal, showWarning } from '../notify';
+import type { Services } from '../services';
+import { userSetting } from '../settings';
+import { selectEditorModel, VsCodeLmTransport } from './lmTransport';
+
+/** workspaceState key of the per-workspace answers to "send trace content to <host>?". */
+const CONSENT_STATE = 'agentImmune.llm.consent';
+
+/** Why the command makes no LLM call, as the user is told. */
+const REFUSAL: Record<Exclude<LlmDecision, { allow: true }>['reason'], string> = {
+  'untrusted-workspace': 'this workspace is not trusted, so Agent Immune makes no LLM call here.',
+  'not-opted-in': 'sending trace content to an LLM is off. Turn on the agentImmune.llm.sendTraceContent user setting first.',
+  'invalid-endpoint': 'agentImmune.llm.baseUrl is not an http(s) URL without credentials.',
+  'consent-denied': 'you declined sending trace content to this endpoint for this workspace.',
+  'ask-consent': '',
+};
+
+/** Runs Analyze Trace with LLM on `uri` (else the active trace, else a picked one), presented by the trace feature. */
+export async function analyzeWithLlm(services: Services, trace: TraceFeature, uri?: vscode.Uri): Promise<Analysis | undefined> {
+  const { context, output } = services;
+  // User level only: a workspace cannot redirect traces or keys (the settings are application-scoped).
+  const backend = userSetting('llm.backend') === 'vscode-lm' ? 'vscode-lm' : 'openai';
+  const baseUrl = userSetting('llm.baseUrl');
+  const consents = context.workspaceState.get<Record<string, 'granted' | 'denied'>>(CONSENT_STATE, {});
+  const consentKey = backend === 'openai' ? baseUrl : 'vscode-lm';
+  let decision = decideLlmCall({ backend, workspaceTrusted: vscode.workspace.isTrusted, sendTraceContent: userSetting('llm.sendTraceContent') === true, endpoint: baseUrl, consent: consents[consentKey] ?? 'unasked' });
+  if (!decision.allow && decision.reason === 'ask-consent') {
+    const allow = 'Allow for this workspace';
+    const answer = await askModal(`the agent outputs and the task of the traces you analyse with the LLM will be sent to ${decision.host}. Nothing else leaves the machine (no other files, no settings). Allow it for this workspace?`, allow, 'Deny');
+    if (answer === undefined) return undefined;
+    consents[consentKey] = answer === allow ? 'granted' : 'denied';
+    await context.workspaceState.update(CONSENT_STATE, consents);
+    decision = answer === allow ? { allow: true, local: false } : { allow: false, reason: 'consent-denied' };
+  }
+  if (!decision.allow) {
+    output.warn(`Analyze Trace with LLM: ${REFUSAL[decision.reason]}`);
+    void showWarning(REFUSAL[decision.reason]);
+    return undefined;
+  }
+
+  const target = await pickTrace('Analyze with LLM', uri);
+  if (!target) return undefined;
+  const apiKey = backend === 'openai' ? await context.secrets.get(API_KEY_SECRET) : undefined;
+  const transport = await buildTransport(backend, baseUrl, apiKey);
+  if (!transport) return undefined;
+  const root = vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath;
+  const llm = createLlmGuard(transport, { scorer: true, filter: true, samples: userSetting('llm.judgeSamples'), cacheRoot: root, session: { maxCalls: userSetting('llm.maxCalls'), secrets: apiKey ? [apiKey] : [] } });
+  // In-process: the judge and filter hold the transport and the session, which cannot cross into a worker.
+  const analysis = await trace.present(target, (input, signal, onRound) => trace.analyseForView(input, signal, onRound, llm), { label: 'Analyze Trace with LLM', cancellable: true });
+  const warning = analysis?.warnings.find((w) => w.code.startsWith('llm-'));
+  if (warning) void showWarning(warning.message);
+  return analysis;
+}
+
+/** The configured backend, or undefined after telling the user why it cannot be used. */
+async function buildTransport(backend: 'openai' | 'vscode-lm', baseUrl: string, apiKey: string | undefined): Promise<ChatTransport | undefined> {
+  const model = userSetting('llm.model');
+  if (backend === 'vscode-lm') {
+    const chat = await selectEditorModel(model === DEFAULT_MODEL ? undefined : model);
+    if (chat) return new VsCodeLmTransport(chat);
+    void showWarning('no editor language model is available; use Analyze Trace for the embedded guard.');
+    return undefined;
+  }
+  const transport = openAiTransport({ baseURL: baseUrl, model, apiKey, keyHint: 'run "Agent Immune: Set LLM API Key"' });
+  if ('code' in transport) {
+    const setKey = 'Set LLM API Key';
+    if ((await showWarning(transport.message, setKey)) === setKey) await vscode.commands.executeCommand(CommandId.SetLlmApiKey);
+    return undefined;
+  }
+  return transport;
+}

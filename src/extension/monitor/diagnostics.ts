@@ -1,0 +1,148 @@
+// Propagation monitoring in the editor: Information diagnostics (advisory) on the files agents persist to
+// (monitor.globs: SKILL.md, SOUL.md, memory files...), for open documents as they change and for files on disk.
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import { resolveMonitorConfig, type MonitorConfig } from '../../core/monitor/config';
+import { describeMonitorFinding, MONITOR_FINDINGS } from '../../core/monitor/findings';
+import { propagationRequest } from '../../core/monitor/propagationRequest';
+import type { MonitorFinding } from '../../core/monitor/types';
+import { viralPersona } from '../../core/monitor/viralPersona';
+import { loadProjectConfig } from '../../node/config';
+import { findingDiagnostic } from '../diagnostics';
+import { DocumentChecker } from '../documentChecker';
+import { affects, setting } from '../settings';
+
+/** Most files read from disk on a workspace pass; open documents are always checked. */
+const MAX_FILES = 2000;
+
+/** A folder's monitor config and its glob matcher. */
+interface FolderMonitor {
+  config: MonitorConfig;
+  matches(relative: string): boolean;
+}
+
+/** The per-file signals (viralPersona, propagationRequest) over one text, as the core reports them. */
+export function monitorText(subject: string, text: string, config: MonitorConfig): MonitorFinding[] {
+  const document = { subject, text };
+  const findings: MonitorFinding[] = [];
+  if (config.signals.viralPersona) {
+    const persona = viralPersona(document, config);
+    if (persona) findings.push(persona);
+  }
+  if (config.signals.propagationRequest) {
+    const request = propagationRequest(document);
+    if (request) findings.push(request);
+  }
+  return findings;
+}
+
+/** Owns the monitor checker and the per-folder configs. */
+export class MonitorDiagnostics implements vscode.Disposable {
+  private readonly folders = new Map<string, Promise<FolderMonitor>>();
+  private readonly checker: DocumentChecker<MonitorFinding[]>;
+
+  constructor(private readonly output: vscode.LogOutputChannel) {
+    this.checker = new DocumentChecker('monitor', 'Propagation monitor', (uri, document) => this.check(uri, document), output);
+  }
+
+  /** Subscribes to document, file and configuration events, then checks open documents and files on disk. */
+  register(subscriptions: vscode.Disposable[]): void {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    subscriptions.push(
+      this,
+      watcher,
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d.uri, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document.uri, 300)),
+      watcher.onDidCreate((uri) => this.schedule(uri, 300)),
+      watcher.onDidChange((uri) => this.schedule(uri, 300)),
+      watcher.onDidDelete((uri) => this.checker.forget(uri)),
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        if (path.basename(d.uri.fsPath) === 'agent-immune.config.json') void this.reset();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (affects(e, 'monitor.enabled')) void this.reset();
+      }),
+    );
+    void this.reset();
+  }
+
+  /** Drops cached configs and diagnostics, re-checks open documents and the persisted files on disk. */
+  async reset(): Promise<void> {
+    this.folders.clear();
+    this.checker.clear();
+    for (const document of vscode.workspace.textDocuments) this.schedule(document.uri, 0);
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      try {
+        const { config } = await this.folderMonitor(folder);
+        if (!setting('monitor.enabled', folder)) continue;
+        // One search per glob: VS Code globs do not nest brace groups, and the defaults use them ("*.{md,txt}").
+        const exclude = config.ignore.length ? new vscode.RelativePattern(folder, `{${config.ignore.join(',')}}`) : undefined;
+        for (const glob of config.globs) {
+          for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES)) this.schedule(uri, 0);
+        }
+      } catch (error) {
+        this.output.error(`Propagation monitor could not list ${folder.name}: ${errorMessage(error)}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.checker.dispose();
+  }
+
+  private folderMonitor(folder: vscode.WorkspaceFolder): Promise<FolderMonitor> {
+    const key = folder.uri.toString();
+    let entry = this.folders.get(key);
+    if (!entry) {
+      entry = (async () => {
+        let config: MonitorConfig;
+        try {
+          config = resolveMonitorConfig((await loadProjectConfig(folder.uri.fsPath)).sections.monitor, 'agent-immune.config.json');
+        } catch (error) {
+          this.output.warn(`Propagation monitor uses its defaults: ${errorMessage(error)}`);
+          config = resolveMonitorConfig(undefined);
+        }
+        const options = { dot: true, nocase: true };
+        const included = picomatch(config.globs, options);
+        const ignored = picomatch(config.ignore, options);
+        return { config, matches: (relative: string) => included(relative) && !ignored(relative) };
+      })();
+      this.folders.set(key, entry);
+    }
+    return entry;
+  }
+
+  private schedule(uri: vscode.Uri, delayMs: number): void {
+    if (uri.scheme === 'file' || uri.scheme === 'untitled' || uri.scheme === 'vscode-remote') this.checker.schedule(uri, delayMs);
+  }
+
+  private async check(uri: vscode.Uri, open: vscode.TextDocument | undefined) {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return undefined;
+    const monitor = await this.folderMonitor(folder);
+    const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+    if (!setting('monitor.enabled', folder) || !monitor.matches(relative)) return undefined;
+    const text = open ? open.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+    const findings = monitorText(relative, text, monitor.config);
+    return { diagnostics: findings.map((f) => toDiagnostic(f, text)), value: findings };
+  }
+}
+
+/** A diagnostic over the evidence span. */
+function toDiagnostic(finding: MonitorFinding, text: string): vscode.Diagnostic {
+  const range = new vscode.Range(positionAt(text, finding.evidence.start), positionAt(text, finding.evidence.end));
+  const spec = MONITOR_FINDINGS[finding.code];
+  return findingDiagnostic(range, describeMonitorFinding(finding), spec.severity, finding.code, spec.docs);
+}
+
+function positionAt(text: string, offset: number): vscode.Position {
+  let line = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return new vscode.Position(line, offset - lineStart);
+}

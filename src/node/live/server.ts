@@ -1,0 +1,326 @@
+// The live receiver: an OTLP/HTTP endpoint (POST /v1/traces, JSON or protobuf) feeding LiveRuns, a small read API
+// (GET /v1/runs, GET /v1/runs/{id}), an NDJSON or SSE event stream (GET /v1/events), alerts appended to the alert log
+// and closed runs written out as agent-trace/v1. Used by `agent-immune serve` and by the editor's Watch Live Runs.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { access, realpath } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { InputError } from '../../core/errors';
+import type { ProjectConfig } from '../../core/config';
+import { LiveRuns, type LiveEvent, type LiveLimits } from '../../core/live/runs';
+import { alertRecord, appendAlertRecords, type AlertRecord } from '../monitor/alertLog';
+import { writeWorkspaceFileAtomic } from '../workspaceFs';
+import { contentTypeOf, decodeContent, decodeRequest, encodeResponse, encodeStatus, encodingOf, PayloadError, type OtlpEncoding } from './otlpCodec';
+
+/** Where closed runs are written, relative to the workspace root. */
+export const LIVE_RUNS_DIR = '.agent-immune/live';
+/** The OTLP/HTTP default port. */
+export const DEFAULT_PORT = 4318;
+export const DEFAULT_HOST = '127.0.0.1';
+/** Largest request body accepted, after decompression (the Collector's otlphttp exporter sends batches well below). */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Bytes an event-stream client may fall behind before it is disconnected (ingest never waits for a reader). */
+export const DEFAULT_MAX_STREAM_BACKLOG = 4 * 1024 * 1024;
+
+/** How to run the receiver. */
+export interface LiveServerOptions {
+  host?: string;
+  port?: number;
+  /** Required bearer token (Authorization: Bearer ...); required for a non-loopback host. */
+  token?: string;
+  /** Allow a non-loopback host (with a token). */
+  allowRemote?: boolean;
+  maxBodyBytes?: number;
+  /** Bytes an event-stream client may fall behind before it is disconnected. */
+  maxStreamBacklogBytes?: number;
+  /** A request whose headers and body have not all arrived after this long is answered 408 and closed. */
+  requestTimeoutMs?: number;
+  /** Workspace root: the alert log and closed runs go inside it. */
+  root: string;
+  config?: ProjectConfig;
+  limits?: Partial<LiveLimits>;
+  /** Where the receiver reports what it did (one line each) and what failed. */
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+/** True for a host name or address that only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/** The running receiver. */
+export class LiveServer {
+  readonly runs: LiveRuns;
+  private readonly server: Server;
+  private readonly streams = new Set<ServerResponse>();
+  private readonly maxBodyBytes: number;
+  private readonly log: NonNullable<LiveServerOptions['log']>;
+  /** Wakes the receiver at the runs' next deadline (a parent given up on, an idle round or run). */
+  private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
+  private scheduled = false;
+  private stopped = false;
+  private rootReal: string | undefined;
+  private writes: Promise<void> = Promise.resolve();
+  private pendingAlerts: AlertRecord[] = [];
+  private readonly stats = { requests: 0, spans: 0, rejected: 0, refused: 0 };
+
+  constructor(private readonly options: LiveServerOptions) {
+    const host = options.host ?? DEFAULT_HOST;
+    if (!isLoopback(host) && !options.allowRemote) throw new InputError('invalid-field', `--host ${host} is reachable from other machines; pass --allow-remote and a --token to bind it`);
+    if (!isLoopback(host) && !options.token) throw new InputError('invalid-field', `a non-loopback --host (${host}) needs a bearer token (--token or AGENT_IMMUNE_TOKEN)`);
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.log = options.log ?? (() => undefined);
+    this.runs = new LiveRuns({ config: options.config, limits: options.limits });
+    this.runs.subscribe((event) => this.onEvent(event));
+    const requestTimeout = options.requestTimeoutMs ?? 30_000;
+    const timeouts = { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout / 2, 30_000) };
+    this.server = createServer(timeouts, (req, res) => void this.handle(req, res));
+    this.server.keepAliveTimeout = 5_000;
+  }
+
+  /** Starts listening; resolves with the bound address (port 0 picks a free one). */
+  async start(): Promise<{ host: string; port: number; url: string }> {
+    this.rootReal = await realpath(this.options.root);
+    const host = this.options.host ?? DEFAULT_HOST;
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port ?? DEFAULT_PORT, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (this.server.address() as AddressInfo).port;
+    const shown = host.includes(':') ? `[${host}]` : host;
+    return { host, port, url: `http://${shown}:${port}` };
+  }
+
+  /** Stops accepting, closes every open run (each written out) and waits for the writes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer.handle);
+    this.timer = undefined;
+    for (const stream of this.streams) stream.end();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    await this.runs.closeAll();
+    this.flushAlerts();
+    await this.writes;
+    await closed;
+  }
+
+  /** Counters since start: requests, spans accepted and rejected, requests refused. */
+  counters(): Readonly<{ requests: number; spans: number; rejected: number; refused: number }> {
+    return { ...this.stats };
+  }
+
+  /** Processes new spans and idle rules soon, once for everything that arrived in the meantime. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.runs
+        .process(Date.now())
+        .then(
+          () => this.flushAlerts(),
+          (error: unknown) => this.log('error', `live: processing failed: ${(error as Error).message}`),
+        )
+        .finally(() => this.wakeAtDeadline());
+    });
+  }
+
+  /** Sets the timer for the runs' next deadline, unless one is set for that time or sooner. */
+  private wakeAtDeadline(): void {
+    const at = this.runs.nextDeadline();
+    if (this.stopped || at === undefined || (this.timer && this.timer.at <= at)) return;
+    if (this.timer) clearTimeout(this.timer.handle);
+    // At least 10 ms on: a deadline that processing could not clear (it failed and logged why) is not retried in a loop.
+    const handle = setTimeout(() => {
+      this.timer = undefined;
+      this.schedule();
+    }, Math.max(10, at - Date.now()));
+    handle.unref();
+    this.timer = { at, handle };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://receiver');
+    try {
+      this.authorize(req);
+      if (url.pathname === '/v1/traces') {
+        if (req.method !== 'POST') return this.reply(res, 405, undefined, 'POST OTLP spans to /v1/traces', { Allow: 'POST' });
+        return await this.receive(req, res);
+      }
+      if (req.method !== 'GET') return this.reply(res, 405, undefined, `${url.pathname} answers GET only`, { Allow: 'GET' });
+      if (url.pathname === '/v1/runs') return this.json(res, 200, { runs: this.runs.list() });
+      const run = /^\/v1\/runs\/([^/]+)$/.exec(url.pathname);
+      if (run) return this.getRun(res, decodeURIComponent(run[1]));
+      if (url.pathname === '/v1/events') return this.stream(req, res);
+      return this.reply(res, 404, undefined, `no such endpoint ${url.pathname.slice(0, 80)}; try /v1/traces, /v1/runs, /v1/events`);
+    } catch (error) {
+      if (error instanceof HttpError) return this.reply(res, error.status, undefined, error.message, error.headers);
+      this.log('error', `live: ${req.method} ${url.pathname}: ${(error as Error).message}`);
+      return this.reply(res, 500, undefined, 'internal error; see the receiver log');
+    }
+  }
+
+  /** Refuses requests without the bearer token, and (on loopback without a token) requests naming a foreign Host (DNS rebinding). */
+  private authorize(req: IncomingMessage): void {
+    const token = this.options.token;
+    if (token) {
+      if (req.headers.authorization !== `Bearer ${token}`) throw new HttpError(401, 'missing or wrong bearer token', { 'WWW-Authenticate': 'Bearer' });
+      return;
+    }
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    if (!isLoopback(host)) throw new HttpError(403, `Host "${host.slice(0, 60)}" is not this machine; the receiver answers loopback names only`);
+  }
+
+  private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.stats.requests++;
+    const encoding = encodingOf(req.headers['content-type']);
+    if (!encoding) return this.refuse(res, 415, undefined, `unsupported Content-Type "${String(req.headers['content-type'] ?? '').slice(0, 60)}"; send application/json or application/x-protobuf`);
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) return this.refuse(res, 413, encoding, `body of ${declared} bytes is over the ${this.maxBodyBytes}-byte limit`, true);
+    let request: unknown;
+    try {
+      const raw = await readBody(req, this.maxBodyBytes);
+      request = decodeRequest(await decodeContent(raw, req.headers['content-encoding'], this.maxBodyBytes), encoding);
+    } catch (error) {
+      if (error instanceof PayloadError) return this.refuse(res, error.status, encoding, error.message, error.status === 413);
+      throw error;
+    }
+    let result;
+    try {
+      result = this.runs.ingest(request, Date.now());
+    } catch (error) {
+      if (error instanceof InputError) return this.refuse(res, 400, encoding, error.message);
+      throw error;
+    }
+    this.stats.spans += result.accepted;
+    this.stats.rejected += result.rejected;
+    if (result.rejected > 0) this.log('warn', `live: rejected ${result.rejected} span(s): ${result.errors.join('; ')}`);
+    this.schedule();
+    res.writeHead(200, { 'Content-Type': contentTypeOf(encoding) });
+    res.end(encodeResponse(encoding, result.rejected, result.errors.join('; ')));
+  }
+
+  private refuse(res: ServerResponse, status: number, encoding: OtlpEncoding | undefined, message: string, closeConnection = false): void {
+    this.stats.refused++;
+    this.log('warn', `live: refused a request (${status}): ${message}`);
+    this.reply(res, status, encoding, message, closeConnection ? { Connection: 'close' } : {});
+  }
+
+  private reply(res: ServerResponse, status: number, encoding: OtlpEncoding | undefined, message: string, headers: Record<string, string> = {}): void {
+    if (res.headersSent) return void res.destroy();
+    res.writeHead(status, { 'Content-Type': contentTypeOf(encoding), ...headers });
+    res.end(encodeStatus(encoding, GRPC_CODE[status] ?? 2, message));
+  }
+
+  private json(res: ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  private getRun(res: ServerResponse, id: string): void {
+    const analysis = this.runs.analysis(id);
+    if (analysis) return this.json(res, 200, analysis);
+    this.reply(res, 404, undefined, this.runs.has(id) ? `run ${id.slice(0, 80)} has no analysis in memory (no round closed yet, or closed long ago: see ${LIVE_RUNS_DIR})` : `no run ${id.slice(0, 80)}`);
+  }
+
+  /** GET /v1/events: every event as one NDJSON line, or as SSE with Accept: text/event-stream. */
+  private stream(req: IncomingMessage, res: ServerResponse): void {
+    const sse = (req.headers.accept ?? '').includes('text/event-stream');
+    res.writeHead(200, { 'Content-Type': sse ? 'text/event-stream' : 'application/x-ndjson', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    res.flushHeaders();
+    (res as ServerResponse & { sse?: boolean }).sse = sse;
+    this.streams.add(res);
+    const drop = () => this.streams.delete(res);
+    res.on('close', drop);
+    req.on('close', drop);
+  }
+
+  private onEvent(event: LiveEvent): void {
+    const wire = event.type === 'closed' ? { type: 'closed', run: event.run, summary: event.summary } : event;
+    const line = JSON.stringify(wire);
+    for (const res of this.streams) {
+      const sse = (res as ServerResponse & { sse?: boolean }).sse;
+      if (res.writableLength > (this.options.maxStreamBacklogBytes ?? DEFAULT_MAX_STREAM_BACKLOG)) {
+        this.log('warn', 'live: an event-stream client fell too far behind and was disconnected');
+        this.streams.delete(res);
+        res.destroy();
+        continue;
+      }
+      res.write(sse ? `event: ${event.type}\ndata: ${line}\n\n` : line + '\n');
+    }
+    if (event.type === 'alert') this.pendingAlerts.push(alertRecord(event.alert, `live:${event.run}`, new Date(), true));
+    if (event.type === 'closed') this.enqueueWrite(() => this.writeRun(event.run, event.records), `writing run ${event.run}`);
+  }
+
+  private flushAlerts(): void {
+    if (this.pendingAlerts.length === 0) return;
+    const records = this.pendingAlerts;
+    this.pendingAlerts = [];
+    this.enqueueWrite(() => appendAlertRecords(this.rootReal!, records), 'appending to the alert log');
+  }
+
+  private enqueueWrite(job: () => Promise<void>, what: string): void {
+    this.writes = this.writes.then(job).catch((error: unknown) => this.log('error', `live: ${what} failed: ${(error as Error).message}`));
+  }
+
+  /** Writes a closed run's recording as agent-trace/v1, under a name of its own (a reopened run gets the next number). */
+  private async writeRun(id: string, records: { record: Record<string, unknown> }[]): Promise<void> {
+    if (records.length === 0) return;
+    const base = path.join(this.rootReal!, LIVE_RUNS_DIR, safeName(id));
+    let file = `${base}.jsonl`;
+    for (let n = 2; await exists(file); n++) file = `${base}.${n}.jsonl`;
+    await writeWorkspaceFileAtomic(this.rootReal!, file, records.map(({ record }) => JSON.stringify(record)).join('\n') + '\n');
+    this.log('info', `live: run ${id} closed, written to ${path.relative(this.rootReal!, file)}`);
+  }
+}
+
+/** An HTTP failure with its status (and headers such as WWW-Authenticate). */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** google.rpc.Code for the statuses the receiver answers. */
+const GRPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 405: 12, 413: 8, 415: 3, 500: 13 };
+
+/** Reads a request body, refusing past `maxBytes` (the rest is not read). */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.pause();
+        reject(new PayloadError(413, `body is over the ${maxBytes}-byte limit`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+    req.on('aborted', () => reject(new PayloadError(400, 'the client aborted the request')));
+  });
+}
+
+/** A file name for a run id: letters, digits, '.', '_' and '-' only, short enough for any file system. */
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'run';
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}

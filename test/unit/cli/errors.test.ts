@@ -1,0 +1,66 @@
+// Every CLI failure is one line on stderr that names the file or the option at fault and says what to do, exit 2;
+// --version, -V and version print the version from package.json, and --help lists them.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { fileErrorText } from '../../../src/core/errors';
+import { version } from '../../../package.json';
+
+async function cli(cwd: string, ...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, env: {} });
+  return { code, stdout, stderr };
+}
+
+describe('CLI errors', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'ai-cli-errors-'));
+    mkdirSync(path.join(root, 'traces'));
+    writeFileSync(path.join(root, 'traces', 'run.jsonl'), '{"type":"message","round":0,"from":"a","content":"hi"}\n');
+    writeFileSync(path.join(root, 'README.md'), '# a file\n');
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  // [what, argv, the one line expected on stderr]
+  const cases: [string, string[], RegExp][] = [
+    ['a path that does not exist (was a raw ENOENT lstat)', ['harden', 'missing.md'], /^agent-immune harden: missing\.md: no such file or folder; check the path$/],
+    ['a folder given as the trace (was EISDIR ... read, naming nothing)', ['analyze', 'traces'], /^agent-immune analyze: traces is a folder, not a file: give one trace file in it, or run "agent-immune scan traces"/],
+    ['a trace that does not exist', ['analyze', 'missing.jsonl'], /^agent-immune analyze: missing\.jsonl: no such file; check the path$/],
+    ['a file given as --root (was README.md/agent-immune.config.json: ENOTDIR)', ['lock', '--root', 'README.md'], /^agent-immune lock: --root README\.md is a file, not a folder: give the workspace folder/],
+    ['a --root that does not exist', ['verify', '--root', 'nowhere'], /^agent-immune verify: --root nowhere: no such folder; check the path$/],
+    ['a --config that does not exist', ['analyze', 'traces/run.jsonl', '--config', 'nowhere.json'], /^agent-immune analyze: --config nowhere\.json: no such file; check the path$/],
+    ['an output named after a folder', ['analyze', 'traces/run.jsonl', '--html', 'traces'], /^agent-immune analyze: --html traces is a folder: give a file name to write$/],
+    ['an output under a file', ['verify', '--sarif', 'README.md/out.sarif'], /^agent-immune verify: --sarif README\.md\/out\.sarif: README\.md is a file, not a folder/],
+    ['a mistyped option gets the closest one', ['verify', '--jsn'], /^agent-immune verify: unknown option --jsn; did you mean --json\? Run "agent-immune verify --help" for usage\.$/],
+    ['a transposed option too', ['analyze', 'traces/run.jsonl', '--josn'], /^agent-immune analyze: unknown option --josn; did you mean --json\?/],
+    ['an unknown option with nothing close', ['verify', '-x'], /^agent-immune verify: unknown option -x\. Run "agent-immune verify --help" for usage\.$/],
+    ['an option without its value', ['scan', '--glob'], /^agent-immune scan: --glob needs a value\. Run/],
+    ['a flag given a value', ['verify', '--json=3'], /^agent-immune verify: --json takes no value\. Run/],
+    ['a mistyped command gets the closest one (no usage dump)', ['anlyze', 'x'], /^agent-immune: unknown command "anlyze"; did you mean "analyze"\? Run "agent-immune --help" for the commands\.$/],
+  ];
+  for (const [what, argv, expected] of cases) {
+    it(what, async () => {
+      const { code, stdout, stderr } = await cli(root, ...argv);
+      assert.equal(code, 2);
+      assert.equal(stdout, '');
+      assert.equal(stderr.split('\n').filter(Boolean).length, 1, `one line, got:\n${stderr}`);
+      assert.match(stderr.trimEnd(), expected);
+    });
+  }
+
+  it('words a file-system error the commands did not foresee by its path and what to do', () => {
+    const error = Object.assign(new Error("EACCES: permission denied, open '/x/audit.ndjson'"), { code: 'EACCES', syscall: 'open', path: '/x/audit.ndjson' });
+    assert.equal(fileErrorText(error, 'audit.ndjson'), 'audit.ndjson: permission denied (EACCES); check its permissions');
+  });
+
+  it('prints the package version for --version, -V and version, and lists them in --help', async () => {
+    for (const flag of ['--version', '-V', 'version']) assert.deepEqual(await cli(root, flag), { code: 0, stdout: `${version}\n`, stderr: '' });
+    const help = (await cli(root, '--help')).stdout;
+    assert.match(help, /-V, --version\s+print the version/);
+    assert.match(help, /-h, --help\s+show this help/);
+  });
+});

@@ -1,0 +1,293 @@
+// The live receiver end to end over loopback: a crew run's spans sent by the real OTel JS SDK exporters (OTLP/HTTP JSON
+// and protobuf) must give, round by round, the verdicts `analyze` gives on the recorded file; hostile or broken
+// requests (malformed, wrong type, oversized, slow) are refused as OTLP says and lose nothing already received.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { analyzeTrace } from '../../../src/core/guard/analyze';
+import type { Analysis } from '../../../src/core/guard/types';
+import type { LiveEvent } from '../../../src/core/live/runs';
+import { LiveServer } from '../../../src/node/live/server';
+import { readAnyTrace } from '../../../src/node/readAnyTrace';
+import { crewProvider, crewRun, emitCrewRun, hubRun, recordCrewRun } from '../../support/otlpRuns';
+
+const EPOCH = Date.UTC(2026, 0, 5, 9);
+const RUN = crewRun({ workers: 5, cycles: 3, attacker: 1 });
+
+/** What a user reads as the verdicts: categories and scores per round, sources, paths, plan and alerts (not line numbers). */
+function verdicts(analysis: Analysis) {
+  return {
+    agents: analysis.agents,
+    rounds: analysis.rounds.map((r) => r.agents),
+    sources: analysis.sources,
+    infectionPaths: analysis.infectionPaths,
+    remediation: analysis.remediation,
+    alerts: (analysis.alerts ?? []).map(({ evidence: { line: _line, ...evidence }, ...rest }) => ({ ...rest, evidence })),
+  };
+}
+
+interface Answer {
+  status: number;
+  type: string | undefined;
+  body: Buffer;
+}
+
+/** One HTTP request to the receiver. */
+function send(url: string, method: string, headers: Record<string, string | number>, body?: Buffer | string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function waitFor<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('agent-immune serve (live OTLP receiver)', function () {
+  this.timeout(60_000);
+  let root: string;
+  let recorded: Analysis;
+
+  before(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'ai-live-'));
+    const file = path.join(root, 'recorded.otlp.json');
+    writeFileSync(file, await recordCrewRun(RUN, 'conv-moons', EPOCH));
+    recorded = await analyzeTrace(await readAnyTrace(file));
+    assert.ok(recorded.rounds.length > 10 && recorded.agents.some((a) => a.category === 'attacker'), 'the recorded run has rounds and an attacker to find');
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  for (const [encoding, Exporter] of [['JSON', JsonExporter], ['protobuf', ProtoExporter]] as const) {
+    it(`reads, round by round, the verdicts analyze gives on the recorded file (${encoding} exporter)`, async () => {
+      const server = new LiveServer({ root, port: 0, limits: { roundIdleMs: 60_000 } });
+      const { url } = await server.start();
+      const rounds: Extract<LiveEvent, { type: 'round' }>[] = [];
+      server.runs.subscribe((e) => void (e.type === 'round' && rounds.push(e)));
+      const provider = crewProvider(new BatchSpanProcessor(new Exporter({ url: `${url}/v1/traces` }), { maxExportBatchSize: 4, scheduledDelayMillis: 5 }));
+      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-moons', EPOCH);
+      await provider.forceFlush();
+      const live = await waitFor('the last round', () => {
+        const a = server.runs.analysis('conv-moons');
+        return a && a.rounds.length === recorded.rounds.length ? a : undefined;
+      });
+      assert.deepEqual(verdicts(live), verdicts(recorded));
+      // Round by round: each round was announced with the categories analyze gives that round, in order.
+      const last = new Map(rounds.map((e) => [e.round, e]));
+      assert.deepEqual([...last.keys()].sort((a, b) => a - b), recorded.rounds.map((r) => r.round));
+      for (const r of recorded.rounds) {
+        const attackers = Object.entries(r.agents).filter(([, v]) => v.category === 'attacker').map(([id]) => id);
+        assert.deepEqual(last.get(r.round)!.attackers, attackers, `attackers of round ${r.round}`);
+      }
+      assert.ok(rounds.length >= recorded.rounds.length);
+      const listed = JSON.parse((await send(`${url}/v1/runs`, 'GET', {})).body.toString()) as { runs: { id: string; attackers: string[] }[] };
+      assert.deepEqual(listed.runs.map((r) => [r.id, r.attackers]), [['conv-moons', recorded.agents.filter((a) => a.category === 'attacker').map((a) => a.id)]]);
+      const got = await send(`${url}/v1/runs/conv-moons`, 'GET', {});
+      assert.equal((JSON.parse(got.body.toString()) as Analysis).schema, 'agent-immune/analysis/v1');
+      await provider.shutdown();
+      await server.stop();
+    });
+  }
+
+  it('shows the attackers and then the infected agents of a star run round by round, as analyze does on the recording', async () => {
+    const star = hubRun(readFileSync(path.join(__dirname, '../../../examples/traces/star-8.jsonl'), 'utf8'));
+    const file = path.join(root, 'star.otlp.json');
+    writeFileSync(file, await recordCrewRun(star, 'star-8', EPOCH));
+    const expected = await analyzeTrace(await readAnyTrace(file));
+    const server = new LiveServer({ root, port: 0, limits: { roundIdleMs: 60_000 } });
+    const { url } = await server.start();
+    const rounds = new Map<number, Extract<LiveEvent, { type: 'round' }>>();
+    server.runs.subscribe((e) => void (e.type === 'round' && rounds.set(e.round, e)));
+    const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` }), { maxExportBatchSize: 4, scheduledDelayMillis: 5 }));
+    await emitCrewRun(provider.getTracer('crew'), star, 'star-8', EPOCH);
+    await provider.shutdown();
+    const live = await waitFor('the last round', () => {
+      const a = server.runs.analysis('star-8');
+      return a && a.rounds.length === expected.rounds.length ? a : undefined;
+    });
+    assert.deepEqual(verdicts(live), verdicts(expected));
+    // The recorded run's verdict: a0 and a1 attack, a2, a4 and a7 are infected from the hub's second round on.
+    const flagged = (k: number) => [rounds.get(k)!.attackers, rounds.get(k)!.infected];
+    assert.deepEqual(flagged(0), [['a1'], []]);
+    assert.deepEqual(flagged(expected.rounds.length - 1), [['a0', 'a1'], ['a2', 'a4', 'a7']]);
+    const firstInfected = [...rounds.keys()].sort((a, b) => a - b).find((k) => rounds.get(k)!.infected.length > 0)!;
+    assert.ok(firstInfected > 0 && rounds.get(firstInfected)!.changed.some((c) => c.category === 'infected' && c.was === 'benign'), 'an agent turns from benign to infected as rounds arrive');
+    await server.stop();
+  });
+
+  it('writes a closed run as agent-trace/v1 that analyze reads to the same verdicts, and appends its alerts to the alert log', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    try {
+      const server = new LiveServer({ root: out, port: 0 });
+      const { url } = await server.start();
+      const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
+      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-moons', EPOCH);
+      await provider.shutdown();
+      await waitFor('the run', () => (server.runs.analysis('conv-moons')?.rounds.length === recorded.rounds.length ? true : undefined));
+      await server.stop();
+      const written = readdirSync(path.join(out, '.agent-immune/live'));
+      assert.deepEqual(written, ['conv-moons.jsonl']);
+      const replay = await analyzeTrace(await readAnyTrace(path.join(out, '.agent-immune/live', written[0])));
+      assert.deepEqual(verdicts(replay), verdicts(recorded));
+      const log = readFileSync(path.join(out, '.agent-immune/alerts/anomalies.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { source: string; code: string });
+      assert.ok(log.length >= 1 && log.every((r) => r.source === 'live:conv-moons'));
+      assert.deepEqual([...new Set(log.map((r) => r.code))].sort(), [...new Set((recorded.alerts ?? []).map((a) => a.code))].sort());
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  describe('hostile and broken requests', () => {
+    let server: LiveServer;
+    let url: string;
+    const stored = () => JSON.stringify(server.runs.analysis('conv-moons'));
+    let before: string;
+    let logs: string[];
+
+    beforeEach(async () => {
+      logs = [];
+      server = new LiveServer({ root, port: 0, maxBodyBytes: 256 * 1024, requestTimeoutMs: 1500, maxStreamBacklogBytes: 16 * 1024, log: (_level, message) => logs.push(message) });
+      url = (await server.start()).url;
+      const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
+      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-moons', EPOCH);
+      await provider.shutdown();
+      before = await waitFor('the run', () => (server.runs.analysis('conv-moons')?.rounds.length === recorded.rounds.length ? stored() : undefined));
+    });
+    afterEach(async () => {
+      assert.equal(stored(), before, 'what was received before is intact');
+      await server.stop();
+    });
+
+    const post = (type: string, body: Buffer | string, extra: Record<string, string> = {}) => send(`${url}/v1/traces`, 'POST', { 'Content-Type': type, ...extra }, body);
+
+    it('answers 400 with a google.rpc.Status to malformed JSON, protobuf and shapes', async () => {
+      for (const [type, body] of [
+        ['application/json', '{"resourceSpans": ['],
+        ['application/json', '[1, 2]'],
+        ['application/json', '{"resourceSpans": 7}'],
+        ['application/x-protobuf', Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01])],
+        ['application/json', gzipSync('{}').subarray(0, 8)],
+      ] as const) {
+        const answer = await post(type, body, typeof body !== 'string' && type === 'application/json' ? { 'Content-Encoding': 'gzip' } : {});
+        assert.equal(answer.status, 400, `${type}: ${String(body).slice(0, 20)}`);
+        if (type === 'application/json') assert.equal((JSON.parse(answer.body.toString()) as { code: number }).code, 3);
+      }
+    });
+
+    it('keeps the readable spans of a request and reports the rest as partial success', async () => {
+      const spans = [{ traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), name: 'other', startTimeUnixNano: '1', endTimeUnixNano: '2' }, { name: 'no ids' }];
+      const answer = await post('application/json', JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] }));
+      assert.equal(answer.status, 200);
+      assert.deepEqual(JSON.parse(answer.body.toString()), { partialSuccess: { rejectedSpans: '1', errorMessage: 'span without traceId/spanId' } });
+      assert.equal(server.counters().rejected, 1);
+    });
+
+    it('answers 415 to a content type OTLP does not define, and to an unknown content encoding', async () => {
+      assert.equal((await post('text/plain', '{}')).status, 415);
+      assert.equal((await send(`${url}/v1/traces`, 'POST', {}, '{}')).status, 415);
+      assert.equal((await post('application/json', '{}', { 'Content-Encoding': 'br' })).status, 415);
+    });
+
+    it('answers 413 to an oversized body, declared, streamed or inflated from gzip', async () => {
+      const big = Buffer.alloc(300 * 1024, 0x20);
+      assert.equal((await post('application/json', big)).status, 413);
+      const chunked = await new Promise<number>((resolve, reject) => {
+        const req = request(`${url}/v1/traces`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (res) => resolve(res.statusCode!));
+        req.on('error', reject);
+        for (let i = 0; i < 30; i++) req.write(Buffer.alloc(16 * 1024, 0x20));
+        req.end();
+      });
+      assert.equal(chunked, 413);
+      assert.equal((await post('application/json', gzipSync(Buffer.alloc(10 * 1024 * 1024, 0x20)), { 'Content-Encoding': 'gzip' })).status, 413);
+    });
+
+    it('closes a client that stalls mid-body and keeps serving the others meanwhile', async () => {
+      const port = new URL(url).port;
+      const closed = new Promise<string>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(`POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"resourceSpans":`));
+        let answer = '';
+        socket.on('data', (d) => (answer += d.toString()));
+        socket.on('close', () => resolve(answer));
+      });
+      assert.equal((await send(`${url}/v1/runs`, 'GET', {})).status, 200, 'others are served while it stalls');
+      assert.match(await closed, /^HTTP\/1\.1 408/);
+    });
+
+    it('disconnects an event-stream reader that falls behind instead of holding spans back', async () => {
+      const port = new URL(url).port;
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+      socket.pause(); // never reads
+      await waitFor('the stream', () => ((server as unknown as { streams: Set<unknown> }).streams.size === 1 ? true : undefined));
+      const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` }), { maxExportBatchSize: 64 }));
+      for (let i = 0; i < 40; i++) await emitCrewRun(provider.getTracer('crew'), crewRun({ workers: 12, cycles: 3, attacker: 1 }), `other-${i}`, EPOCH);
+      await provider.shutdown();
+      await waitFor('the slow reader to be dropped', () => (logs.some((l) => l.includes('fell too far behind')) ? true : undefined));
+      socket.destroy();
+      await waitFor('the other runs', () => (server.runs.list().length === 41 ? true : undefined));
+    });
+
+    it('streams round and alert events as NDJSON, or as SSE when asked', async () => {
+      for (const accept of ['application/x-ndjson', 'text/event-stream']) {
+        const text = await new Promise<string>((resolve, reject) => {
+          const req = request(`${url}/v1/events`, { headers: { Accept: accept } }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => {
+              body += d.toString();
+              if (body.includes('"type":"round"')) {
+                req.destroy();
+                resolve(body);
+              }
+            });
+          });
+          req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
+          req.end();
+          setTimeout(() => {
+            const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
+            void emitCrewRun(provider.getTracer('crew'), RUN, `stream-${accept}`, EPOCH).then(() => provider.shutdown());
+          }, 50);
+        });
+        if (accept === 'text/event-stream') assert.match(text, /^event: (run|round)\ndata: \{/m);
+        else assert.ok(text.split('\n').filter(Boolean).every((line) => typeof (JSON.parse(line) as LiveEvent).type === 'string'));
+      }
+    });
+
+    it('refuses requests naming a foreign Host (DNS rebinding) and unknown endpoints', async () => {
+      assert.equal((await send(`${url}/v1/runs`, 'GET', { Host: 'attacker.example:4318' })).status, 403);
+      assert.equal((await send(`${url}/v1/nope`, 'GET', {})).status, 404);
+      assert.equal((await send(`${url}/v1/traces`, 'GET', {})).status, 405);
+      assert.equal((await send(`${url}/v1/runs/unknown`, 'GET', {})).status, 404);
+    });
+  });
+
+  it('needs the bearer token when one is set, and refuses a non-loopback bind without --allow-remote and a token', async () => {
+    assert.throws(() => new LiveServer({ root, host: '0.0.0.0' }), /allow-remote/);
+    assert.throws(() => new LiveServer({ root, host: '0.0.0.0', allowRemote: true }), /token/);
+    const server = new LiveServer({ root, port: 0, token: 's3cret' });
+    const { url } = await server.start();
+    assert.equal((await send(`${url}/v1/runs`, 'GET', {})).status, 401);
+    assert.equal((await send(`${url}/v1/runs`, 'GET', { Authorization: 'Bearer s3cret' })).status, 200);
+    const provider = crewProvider(new BatchSpanProcessor(new ProtoExporter({ url: `${url}/v1/traces`, headers: { Authorization: 'Bearer s3cret' } })));
+    await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-moons', EPOCH);
+    await provider.shutdown();
+    await waitFor('the run', () => (server.runs.analysis('conv-moons') ? true : undefined));
+    await server.stop();
+  });
+});
