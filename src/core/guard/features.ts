@@ -99,7 +99,8 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     return result;
   });
   // Round-0 answers vote with weight (1 - malice): a coordinated group of manipulative senders cannot set the consensus.
-  return { model, facts, sums: new Array(model.agents.length), timelines: new Array(model.agents.length), consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
+  const consensus = plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0)));
+  return { model, facts, sums: new Array(model.agents.length), timelines: new Array(model.agents.length), consensus };
 }
 
 /**
