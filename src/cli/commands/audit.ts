@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { AUDIT_LOG, type ChainGuarantee } from '../../core/integrity/audit';
 import type { AuditVerifyResult } from '../../node/integrity/auditLog';
 import { verifyAuditLog } from '../../node/integrity/auditLog';
-import { AUDIT_KEY_ENV, auditKeyFile, createAuditKeyFile, loadAuditKey, type LoadedAuditKey } from '../../node/integrity/auditKey';
+import { AUDIT_KEY_ENV, AUDIT_KEY_FILE_ENV, auditKeyFile, createAuditKeyFile, loadAuditKey, type LoadedAuditKey } from '../../node/integrity/auditKey';
 import { existingFile, existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
@@ -12,7 +12,8 @@ import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 function guaranteeText(result: AuditVerifyResult, key: LoadedAuditKey | undefined, env: NodeJS.ProcessEnv): string {
   if (result.guarantee === 'keyed') return `keyed: every record carries a valid MAC of audit key ${key!.key.id} (${key!.source}), so no one without that key wrote, edited or rewrote any of them`;
   const order = 'this proves the order of the records and that none was edited, removed or inserted between them, not who wrote them: anyone who can write the file could have appended records or rewritten the whole chain';
-  if (!key) return `unkeyed: no audit key was given (${AUDIT_KEY_ENV}, or the key file ${auditKeyFile(env)}), so ${order}`;
+  const file = auditKeyFile(env);
+  if (!key) return `unkeyed: no audit key was given (${AUDIT_KEY_ENV}${file ? `, or the key file ${file}` : ''}), so ${order}`;
   const { valid, missing, unchecked, firstUnverified } = result.macs;
   const others = [...(missing ? [`${missing} carry none`] : []), ...(unchecked ? [`${unchecked} carry a MAC of another key`] : [])].join(' and ');
   return `unkeyed: ${valid} record(s) carry a valid MAC of audit key ${key.key.id}; ${others} (the first at line ${firstUnverified}): those were written without this key, or forged, so for them ${order}`;
@@ -46,8 +47,8 @@ async function key(args: string[], io: Parameters<Command['run']>[1]): Promise<E
   const { values } = parseFlags(args, { root: { type: 'string' }, create: { type: 'boolean' }, json: { type: 'boolean' } }, false);
   const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder the key must stay out of' });
   const loaded = values.create ? await createAuditKeyFile(io.env, root) : await loadAuditKey(io.env, root);
-  if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/audit-key/v1', key: loaded ? { id: loaded.key.id, source: loaded.source } : null, file: auditKeyFile(io.env) }, null, 2) + '\n');
-  else if (!loaded) io.stdout(`No audit key: records are unkeyed. Create one with "agent-immune audit key --create" (written to ${auditKeyFile(io.env)}), or set ${AUDIT_KEY_ENV}.\n`);
+  if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/audit-key/v1', key: loaded ? { id: loaded.key.id, source: loaded.source } : null, file: auditKeyFile(io.env) ?? null }, null, 2) + '\n');
+  else if (!loaded) io.stdout(`No audit key: records are unkeyed. Create one with "agent-immune audit key --create" (written to ${auditKeyFile(io.env) ?? `the file ${AUDIT_KEY_FILE_ENV} names`}), or set ${AUDIT_KEY_ENV}.\n`);
   else io.stdout(`${values.create ? 'Created audit key' : 'Audit key'} ${loaded.key.id} (${loaded.source}). Records written from now on carry its MAC; keep the key out of every repository.\n`);
   return ExitCode.Ok;
 }

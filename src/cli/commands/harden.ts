@@ -1,12 +1,13 @@
 // `agent-immune harden [PATHS...]`: lists prompts lacking the immunity warning or a delegation boundary (--check),
 // or inserts them (--write, idempotent); re-pins hardened files that the integrity lockfile pins when asked.
+import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
 import { loadProjectConfig } from '../../node/config';
-import { hardenPaths, pinnedAmong, repinHardened, type HardenedFile } from '../../node/harden/scan';
-import { auditWriter } from '../../node/integrity/auditLog';
+import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type HardenedFile, type SkippedPath } from '../../node/harden/scan';
 import { loadAuditKey } from '../../node/integrity/auditKey';
+import { auditWriter } from '../../node/integrity/auditLog';
 import { inline } from '../../core/text/printable';
 import { existingFile, existingPath, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
@@ -33,12 +34,25 @@ function findingJson(file: HardenedFile, finding: HardenFinding, fixed: boolean 
     column: start.column,
     endLine: end.line,
     endColumn: end.column,
-    prompt: { kind: finding.site.kind, role: finding.site.role, anchor: finding.site.anchor },
+    prompt: { kind: finding.site.kind, role: finding.site.role, anchor: finding.site.anchor, framework: finding.site.framework },
     ...(finding.expression !== undefined ? { expression: finding.expression } : {}),
+    ...(finding.source !== undefined ? { source: finding.source } : {}),
     fixable: finding.fix.length > 0,
     ...(fixed === undefined ? {} : { fixed }),
     message: describeFinding(finding),
   };
+}
+
+/** The sinks whose value could not be read, with their positions. */
+function unreadJson(files: readonly HardenedFile[]) {
+  return files.flatMap((file) =>
+    file.analysis.unread.map((u) => ({ path: file.path, ...lineColumn(file.text, u.start), anchor: u.anchor, reason: u.reason })),
+  );
+}
+
+/** A shell word for a path as the user typed it (quoted when it holds characters a shell would split or expand). */
+function shellWord(word: string): string {
+  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 export const hardenCommand: Command = {
@@ -46,10 +60,17 @@ export const hardenCommand: Command = {
   summary: 'find prompts lacking the immunity warning or a delegation boundary, and insert them',
   usage: `Usage: agent-immune harden [PATHS...] [--check | --write] [--json] [--sarif FILE]
 
-Scans prompt files (SKILL.md, AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, *.instructions.md,
-*.prompt.md, .cursor/rules/*.mdc) and system prompts in TypeScript/JavaScript and Python code, and
-reports missing-immunity-warning and unbounded-delegation findings (docs/hardening.md). Folders are
-walked with the harden.include / harden.exclude globs; a file named explicitly is always scanned.
+Finds the prompts of agent code by where they go (the system/instructions parameters of the OpenAI
+Agents SDK, OpenAI and Anthropic APIs, LangChain/LangGraph, AutoGen/AG2, CrewAI, Google ADK, Claude
+Agent SDK, Vercel AI SDK, Semantic Kernel...), through constants, imports, functions and f-strings;
+YAML agent configs (CrewAI agents.yaml, AutoGen, ADK), notebooks, and prompt files (SKILL.md, AGENTS.md,
+CLAUDE.md, *.prompt.md, prompts/*.md, ...). Reports missing-immunity-warning and unbounded-delegation
+findings (docs/hardening.md), and every file or prompt it could not read.
+
+Each path is scanned from its project root (the nearest folder above it with agent-immune.config.json,
+agent-immune.lock or .git): that root's config, globs (harden.include / harden.exclude, tests and
+fixtures excluded by default) and lockfile apply. A file named explicitly is always scanned; one of a
+kind harden does not read is an error.
 
 Options:
   --check            list the findings (the default)
@@ -57,11 +78,11 @@ Options:
   --repin            with --write: re-pin hardened files that the lockfile pins, recorded in the audit trail
   --json             print one JSON document (schema ${HARDEN_SCHEMA})
   --sarif FILE       also write the findings as SARIF 2.1.0 to FILE
-  --config FILE      project config (default: ./agent-immune.config.json when present)
+  --config FILE      config for every path (default: each project root's agent-immune.config.json)
   -h, --help         show this help
 
-Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check) or findings left unfixed (--write),
-2 bad input or usage.`,
+Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check), findings left unfixed (--write) or
+files that could not be read, 2 bad input or usage.`,
 
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -75,19 +96,36 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check) or findings
     if (values.check && values.write) throw new UsageError('--check and --write are exclusive');
     if (values.repin && !values.write) throw new UsageError('--repin needs --write');
     if (values.sarif === '') throw new UsageError('--sarif needs a file name');
-    const root = io.cwd;
-    const project = await loadProjectConfig(root, values.config && (await existingFile(root, values.config, { flag: '--config' })));
-    const config = resolveHardenConfig(project.sections.harden, values.config ?? 'agent-immune.config.json');
-    const targets = await Promise.all((positionals.length > 0 ? positionals : ['.']).map((p) => existingPath(root, p, {})));
-    const sarif = values.sarif && (await outputFile(root, values.sarif, { flag: '--sarif' }));
+    const cwd = io.cwd;
+    const explicit = values.config && (await existingFile(cwd, values.config, { flag: '--config' }));
+    const configFor = async (root: string) => {
+      const project = await loadProjectConfig(root, explicit || undefined);
+      return resolveHardenConfig(project.sections.harden, explicit || path.join(root, 'agent-immune.config.json'));
+    };
+    const typed = positionals.length > 0 ? positionals : ['.'];
+    const targets = await Promise.all(typed.map((p) => existingPath(cwd, p, {})));
+    const sarif = values.sarif && (await outputFile(cwd, values.sarif, { flag: '--sarif' }));
     const write = values.write === true;
-    const files = await hardenPaths(root, targets, config, write);
+    let run;
+    try {
+      run = await hardenPaths(cwd, targets, configFor, write);
+    } catch (error) {
+      if (error instanceof UnsupportedFileError) throw new UsageError(error.message);
+      throw error;
+    }
+    const { files, skipped } = run;
 
-    const changed = files.filter((f) => f.changed).map((f) => f.path);
-    const pins = changed.length > 0 ? await pinnedAmong(root, changed) : { pinned: [], lockfile: 'absent' as const };
-    const repinned = values.repin && pins.pinned.length > 0 ? (await repinHardened(root, pins.pinned, auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key))).map((r) => r.path) : [];
+    const changed = files.filter((f) => f.changed);
+    const pins = await pinsOf(changed);
+    const repinned: string[] = [];
+    if (values.repin) {
+      for (const [root, rels] of groupByRoot(pins.pinned)) {
+        const writer = auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
+        for (const result of await repinHardened(root, rels, writer)) repinned.push(displayOf(changed, root, result.path));
+      }
+    }
     const entries = files.flatMap((file) =>
-      file.findings.map((finding) => {
+      file.analysis.findings.map((finding) => {
         const left = file.unfixed?.some((u) => u.code === finding.code && (u.expression ?? '') === (finding.expression ?? '') && u.site.anchor === finding.site.anchor);
         return { file, finding, fixed: write ? !left : undefined };
       }),
@@ -102,59 +140,109 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check) or findings
         line: lineColumn(file.text, finding.start).line,
         fingerprint: `${finding.code}:${file.path}:${finding.site.anchor}:${finding.expression ?? ''}`,
       }));
-      await writeSarifFile(sarif, hardenSarifRules(config.severity), results);
+      const severity = (await configFor(files[0]?.root ?? cwd)).severity;
+      await writeSarifFile(sarif, hardenSarifRules(severity), results);
     }
 
+    const prompts = files.flatMap((f) => f.analysis.prompts);
+    const pinnedPaths = pins.pinned.map((p) => displayOf(changed, p.root, p.rel));
     if (values.json) {
       const report = {
         schema: HARDEN_SCHEMA,
         mode: write ? 'write' : 'check',
         files: files.length,
-        prompts: files.reduce((n, f) => n + f.prompts, 0),
+        prompts: prompts.length,
+        promptsByRole: { system: prompts.filter((p) => p.role === 'system').length, message: prompts.filter((p) => p.role === 'message').length },
         findings: entries.map(({ file, finding, fixed }) => findingJson(file, finding, fixed)),
-        changed,
-        pinned: { lockfile: pins.lockfile, changed: pins.pinned, repinned },
+        unread: unreadJson(files),
+        skipped,
+        changed: changed.map((f) => f.path),
+        pinned: { lockfile: pins.lockfile, changed: pinnedPaths, repinned },
       };
       io.stdout(JSON.stringify(report, null, 2) + '\n');
     } else {
-      io.stdout(formatText(files, entries, write, changed, pins, repinned));
+      const next = ['agent-immune', 'harden', ...(positionals.length > 0 ? positionals : []), ...(values.config ? ['--config', values.config] : []), '--write'].map(shellWord).join(' ');
+      io.stdout(formatText({ files, skipped, entries, write, changed: changed.map((f) => f.path), pinned: pinnedPaths, lockfile: pins.lockfile, repinned, next }));
     }
-    return unfixed > 0 ? ExitCode.Findings : ExitCode.Ok;
+    return unfixed > 0 || skipped.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
 };
 
-function formatText(
-  files: HardenedFile[],
-  entries: { file: HardenedFile; finding: HardenFinding; fixed?: boolean }[],
-  write: boolean,
-  changed: string[],
-  pins: { pinned: string[]; lockfile: string },
-  repinned: string[],
-): string {
-  const prompts = files.reduce((n, f) => n + f.prompts, 0);
-  const lines = entries
-    .filter(({ fixed }) => !write || !fixed)
+/** The display path of a changed file given its root and root-relative path. */
+function displayOf(changed: readonly HardenedFile[], root: string, rel: string): string {
+  return changed.find((f) => f.root === root && f.rel === rel)?.path ?? rel;
+}
+
+function groupByRoot(pinned: readonly { root: string; rel: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { root, rel } of pinned) out.set(root, [...(out.get(root) ?? []), rel]);
+  return out;
+}
+
+/** The changed files each root's lockfile pins (the lockfile of the file's own project). */
+async function pinsOf(changed: readonly HardenedFile[]): Promise<{ pinned: { root: string; rel: string }[]; lockfile: 'absent' | 'corrupt' | 'ok' }> {
+  const pinned: { root: string; rel: string }[] = [];
+  let lockfile: 'absent' | 'corrupt' | 'ok' = 'absent';
+  const byRoot = new Map<string, string[]>();
+  for (const file of changed) byRoot.set(file.root, [...(byRoot.get(file.root) ?? []), file.rel]);
+  for (const [root, rels] of byRoot) {
+    const found = await pinnedAmong(root, rels);
+    if (found.lockfile === 'corrupt' || lockfile === 'absent') lockfile = found.lockfile === 'absent' ? lockfile : found.lockfile;
+    pinned.push(...found.pinned.map((rel) => ({ root, rel })));
+  }
+  return { pinned, lockfile };
+}
+
+interface TextReport {
+  files: HardenedFile[];
+  skipped: SkippedPath[];
+  entries: { file: HardenedFile; finding: HardenFinding; fixed?: boolean }[];
+  write: boolean;
+  changed: string[];
+  pinned: string[];
+  lockfile: string;
+  repinned: string[];
+  /** The command that fixes the findings, with the user's own paths. */
+  next: string;
+}
+
+function formatText(r: TextReport): string {
+  const prompts = r.files.flatMap((f) => f.analysis.prompts);
+  const system = prompts.filter((p) => p.role === 'system').length;
+  const counted = `${prompts.length} prompt(s): ${system} system, ${prompts.length - system} other`;
+  const lines = r.entries
+    .filter(({ fixed }) => !r.write || !fixed)
     .map(({ file, finding }) => {
       const at = lineColumn(file.text, finding.start);
-      return `${inline(file.path)}:${at.line}:${at.column}  ${finding.severity}  ${finding.code}  ${inline(describeFinding(finding))}`;
+      const why = finding.source ? ` (${finding.source})` : '';
+      return `${inline(file.path)}:${at.line}:${at.column}  ${finding.severity}  ${finding.code}  ${inline(describeFinding(finding))}${inline(why)}`;
     });
-  if (!write) {
-    const withFindings = new Set(entries.map((e) => e.file.path)).size;
-    lines.push(
-      entries.length === 0
-        ? `Hardened: ${prompts} prompt(s) in ${files.length} file(s) carry the warning and their boundaries.`
-        : `${entries.length} finding(s) in ${withFindings} of ${files.length} file(s) (${prompts} prompts). Run "agent-immune harden --write" to fix them.`,
-    );
+  const unread = unreadJson(r.files);
+  for (const u of unread) lines.push(`${inline(u.path)}:${u.line}:${u.column}  not checked  ${inline(u.anchor)}: ${inline(u.reason)}`);
+  for (const s of r.skipped) lines.push(`${inline(s.path)}  not read  ${inline(s.reason)}`);
+  const read = `${r.files.length} file(s) read`;
+  const notChecked = [
+    unread.length > 0 ? `${unread.length} prompt sink(s) whose value is computed at run time` : '',
+    r.skipped.length > 0 ? `${r.skipped.length} file(s) or folder(s) that could not be read` : '',
+  ].filter(Boolean).join(' and ');
+  const caveat = notChecked ? ` Not checked: ${notChecked} (listed above).` : '';
+  if (!r.write) {
+    const withFindings = new Set(r.entries.map((e) => e.file.path)).size;
+    if (r.entries.length > 0) lines.push(`${r.entries.length} finding(s) in ${withFindings} of ${read} (${counted}).${caveat} Run "${r.next}" to fix them.`);
+    else if (prompts.length === 0) lines.push(`No prompts found in ${read}.${caveat}`);
+    else lines.push(`Hardened: the ${counted} found in ${read} carry the warning and their boundaries.${caveat}`);
   } else {
-    const fixed = entries.filter((e) => e.fixed).length;
-    lines.push(fixed === 0 && lines.length === 0 ? `Nothing to change: ${prompts} prompt(s) in ${files.length} file(s) are hardened.` : `Fixed ${fixed} finding(s) in ${changed.length} file(s).`);
-    if (lines.length > 1) lines.push(`${entries.length - fixed} finding(s) need a manual fix (no safe text edit).`);
-    const notRepinned = pins.pinned.filter((p) => !repinned.includes(p));
+    const fixed = r.entries.filter((e) => e.fixed).length;
+    const left = r.entries.length - fixed;
+    if (r.entries.length === 0) lines.push(prompts.length === 0 ? `No prompts found in ${read}; nothing to change.${caveat}` : `Nothing to change: the ${counted} found in ${read} are hardened.${caveat}`);
+    else lines.push(`Fixed ${fixed} finding(s) in ${r.changed.length} file(s) (${read}, ${counted}).${caveat}`);
+    if (left > 0) lines.push(`${left} finding(s) need a manual fix (no safe text edit).`);
+    const notRepinned = r.pinned.filter((p) => !r.repinned.includes(p));
     if (notRepinned.length > 0) {
-      lines.push(`Pinned file(s) changed, so their hash no longer matches the lockfile: ${notRepinned.join(', ')}.`, 'Re-run with --repin (or run "agent-immune lock") to approve the new content.');
+      lines.push(`Pinned file(s) changed, so their hash no longer matches the lockfile: ${notRepinned.map(inline).join(', ')}.`, 'Re-run with --repin (or run "agent-immune lock") to approve the new content.');
     }
-    if (repinned.length > 0) lines.push(`Re-pinned ${repinned.join(', ')} (recorded in the audit trail).`);
-    if (pins.lockfile === 'corrupt') lines.push('The lockfile is corrupt: pins of the changed files were not checked (run "agent-immune verify").');
+    if (r.repinned.length > 0) lines.push(`Re-pinned ${r.repinned.map(inline).join(', ')} (recorded in the audit trail).`);
+    if (r.lockfile === 'corrupt') lines.push('The lockfile is corrupt: pins of the changed files were not checked (run "agent-immune verify").');
   }
   return lines.join('\n') + '\n';
 }

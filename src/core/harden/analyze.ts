@@ -1,33 +1,34 @@
-// Prompt hardening, one file at a time: find the prompts, report those without the immunity warning or with
-// delegated content outside a boundary, and compute the text edits that fix each finding.
-import { findCodePrompts, type PromptNamePatterns } from './code';
+// Prompt hardening over a project: discovers the prompts of every file (code by its sinks, YAML agent configs,
+// notebooks, Markdown prompt files), reports those without the immunity warning and each place another agent's
+// output enters a prompt outside a boundary, and computes the text edits that fix each finding.
 import type { HardenConfig } from './config';
-import { isDelegatedExpression } from './delegation';
+import { discoverCode, type FoundDelegation, type FoundPrompt } from './discover';
 import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { encodeForLiteral } from './encode';
 import { inFixOrder } from './findings';
-import type { StringLiteral } from './lexer';
+import { tokenize, type CodeLanguage, type StringLiteral } from './lexer';
 import { frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markdown';
+import { notebookOffset, notebookSource, notebookText, withinOneString, type NotebookSource } from './notebook';
+import { ProjectModel, type CodeSource, type ModuleCache } from './project';
+import { delegatedByName } from './resolve';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
-import type { HardenFinding, Interpolation, PromptFileKind, PromptSite, TextEdit } from './types';
+import type { FileAnalysis, HardenFinding, PromptFileKind, PromptSite, TextEdit } from './types';
+import { discoverYaml, mayHoldPrompts, yamlBoundaryEdits, yamlPlaceholders, yamlWarningEdit, type YamlDiscovery } from './yaml';
 
-/** The prompts of one file: the Markdown body, or the prompt literals found in code. */
-export function findPrompts(text: string, kind: PromptFileKind, fileName: string, config: Pick<HardenConfig, 'systemPromptNames' | 'messageNames'>): PromptSite[] {
-  if (kind !== 'markdown') {
-    const names: PromptNamePatterns = { system: new RegExp(config.systemPromptNames, 'i'), message: new RegExp(config.messageNames, 'i') };
-    return findCodePrompts(text, kind, names);
-  }
-  const bodyStart = frontMatterEnd(text);
-  const start = bodyStart + (/^\s*/.exec(text.slice(bodyStart))?.[0].length ?? 0);
-  const anchor = fileName.slice(fileName.lastIndexOf('/') + 1);
-  return [{ kind, role: 'system', anchor, start, end: text.length, literals: [], interpolations: markdownPlaceholders(text, start), references: [] }];
+/** One file handed to the analysis: its path (POSIX, relative to the project root), kind and text. */
+export interface ProjectFile {
+  path: string;
+  kind: PromptFileKind;
+  text: string;
 }
 
-/** True when the prompt carries the immunity warning, as text or as a reference to the exported constant. */
-function hasWarning(text: string, site: PromptSite): boolean {
-  const names = [...site.references, ...site.interpolations.map((i) => i.expression)];
-  if (names.some((name) => /immunity_?warning|with_?immunity_?warning/i.test(name))) return true;
-  return containsImmunityWarning(text.slice(site.start, site.end));
+/** A span of text to wrap in a boundary: an interpolation, a placeholder, or a selection. */
+export interface Interpolation {
+  start: number;
+  end: number;
+  expression: string;
+  /** The literal it sits in (code only), for encoding the boundary text. */
+  literal?: StringLiteral;
 }
 
 /** The edit inserting the immunity warning into a code literal: on its own line in multi-line literals, else in front. */
@@ -50,16 +51,6 @@ function literalWarningEdit(text: string, literal: StringLiteral): TextEdit | un
   return newText === undefined ? undefined : { start: literal.contentStart, end: literal.contentStart, newText };
 }
 
-/** The edits inserting the immunity warning into a prompt (empty when no safe edit exists). */
-export function immunityWarningEdits(text: string, site: PromptSite): TextEdit[] {
-  if (site.kind === 'markdown') {
-    const { at, newText } = markdownInsertion(text, MIND_VIRUS_IMMUNITY_WARNING);
-    return [{ start: at, end: at, newText }];
-  }
-  const edit = literalWarningEdit(text, site.literals[0]);
-  return edit ? [edit] : [];
-}
-
 /**
  * The edits wrapping an interpolation in the delegation boundary: the label and opening tag before it, the closing tag
  * after, each on lines of their own (a line break is added where the interpolation sits mid-line).
@@ -80,24 +71,192 @@ export function boundaryEdits(text: string, interpolation: Interpolation): TextE
   ];
 }
 
-/** All findings for one file's text, each with its fix. */
-export function hardenText(text: string, kind: PromptFileKind, fileName: string, config: HardenConfig): HardenFinding[] {
+const BOUNDARY_PREFIX = `${DELEGATION_BOUNDARY_LABEL}\\n${DELEGATION_OPEN_TAG}\\n`;
+const BOUNDARY_SUFFIX = `\\n${DELEGATION_CLOSE_TAG}`;
+
+/** The edits wrapping a whole value or a `+` operand in code (a new string around it). */
+function valueBoundaryEdits(text: string, start: number, end: number, language: 'python' | 'typescript', operand: boolean): TextEdit[] {
+  const value = text.slice(start, end);
+  if (operand) {
+    if (!/^[\p{L}_$][\p{L}\p{N}_$.]*(?:\(.*\)|\[.*\])*$/su.test(value.trim())) return [];
+    return [
+      { start, end: start, newText: `"${BOUNDARY_PREFIX}" + ` },
+      { start: end, end, newText: ` + "${BOUNDARY_SUFFIX}"` },
+    ];
+  }
+  if (language === 'typescript') return [{ start, end, newText: `\`${BOUNDARY_PREFIX}\${${value}}${BOUNDARY_SUFFIX}\`` }];
+  return [{ start, end, newText: `"${BOUNDARY_PREFIX}" + str(${value}) + "${BOUNDARY_SUFFIX}"` }];
+}
+
+/** The findings and edits of a Markdown prompt file (the whole body is the prompt). */
+function markdownAnalysis(file: ProjectFile, config: HardenConfig): FileAnalysis {
+  const text = file.text;
+  const bodyStart = frontMatterEnd(text);
+  const start = bodyStart + (/^\s*/.exec(text.slice(bodyStart))?.[0].length ?? 0);
+  const anchor = file.path.slice(file.path.lastIndexOf('/') + 1);
+  const hardened = containsImmunityWarning(text.slice(start));
+  const site: PromptSite = { kind: 'markdown', role: 'system', anchor, framework: 'prompt file', start, end: text.length, byName: false, hardened };
   const findings: HardenFinding[] = [];
-  for (const site of findPrompts(text, kind, fileName, config)) {
-    if (site.role === 'system' && !hasWarning(text, site)) {
-      findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: site.start, end: site.end, site, fix: immunityWarningEdits(text, site) });
+  if (!hardened) {
+    const { at, newText } = markdownInsertion(text, MIND_VIRUS_IMMUNITY_WARNING);
+    findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start, end: text.length, site, fix: [{ start: at, end: at, newText }] });
+  }
+  const scope = text.slice(start);
+  for (const placeholder of markdownPlaceholders(text, start)) {
+    if (!delegatedByName(placeholder.expression)) continue;
+    if (isInsideBoundary(scope, placeholder.start - start, placeholder.end - start)) continue;
+    findings.push({
+      code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: placeholder.start, end: placeholder.end, site,
+      expression: placeholder.expression, source: `named ${placeholder.expression}`, fix: boundaryEdits(text, placeholder),
+    });
+  }
+  return { path: file.path, kind: 'markdown', prompts: [site], findings, unread: [] };
+}
+
+/** The findings of a YAML file, given the state keys other agents write (for ADK `{key}` placeholders). */
+function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: ReadonlyMap<string, string>, config: HardenConfig): FileAnalysis {
+  const analysis: FileAnalysis = { path: file.path, kind: 'yaml', prompts: [], findings: [], unread: [] };
+  if (found.error) return { ...analysis, error: `not valid YAML: ${found.error}` };
+  const text = file.text;
+  for (const prompt of found.prompts) {
+    const primary = prompt.scalars[0];
+    const site: PromptSite = { kind: 'yaml', role: prompt.role, anchor: prompt.anchor, framework: prompt.framework, start: primary.start, end: primary.end, byName: false, hardened: prompt.hardened };
+    analysis.prompts.push(site);
+    if (prompt.role === 'system' && !prompt.hardened) {
+      analysis.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: primary.start, end: primary.end, site, fix: yamlWarningEdit(text, primary) });
     }
-    const scope = text.slice(site.start, site.end);
-    for (const interpolation of site.interpolations) {
-      if (!isDelegatedExpression(interpolation.expression)) continue;
-      if (isInsideBoundary(scope, interpolation.start - site.start, interpolation.end - site.start)) continue;
-      findings.push({
-        code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: interpolation.start, end: interpolation.end,
-        site, expression: interpolation.expression, fix: boundaryEdits(text, interpolation),
-      });
+    for (const scalar of prompt.scalars) {
+      for (const ph of yamlPlaceholders(text, scalar)) {
+        const writer = prompt.placeholders === 'adk-state' ? stateKeys.get(ph.name) : undefined;
+        const source = writer ? `state key "${ph.name}" ${writer}` : delegatedByName(ph.name) ? `named ${ph.name}` : undefined;
+        if (!source) continue;
+        analysis.findings.push({
+          code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: ph.start, end: ph.end, site, expression: ph.name, source,
+          fix: yamlBoundaryEdits(text, scalar, ph.start, ph.end),
+        });
+      }
     }
   }
-  return findings;
+  return analysis;
+}
+
+/** The site of a code prompt in the file of its first literal. */
+function codeSite(prompt: FoundPrompt, kind: PromptFileKind): PromptSite {
+  const { literal } = prompt.primary;
+  const sink = prompt.sink.file !== prompt.primary.file ? { path: prompt.sink.file, start: prompt.sink.start } : undefined;
+  return { kind, role: prompt.role, anchor: prompt.anchor, framework: prompt.framework, start: literal.start, end: literal.end, sink, byName: prompt.byName, hardened: prompt.hardened };
+}
+
+/** The fix of a delegation in code. */
+function delegationFix(text: string, found: FoundDelegation, language: 'python' | 'typescript'): TextEdit[] {
+  const c = found.candidate;
+  if (c.kind === 'hole' || c.kind === 'placeholder') return c.literal ? boundaryEdits(text, { start: c.start, end: c.end, expression: c.text, literal: c.literal }) : [];
+  return valueBoundaryEdits(text, c.start, c.end, language, c.kind === 'operand');
+}
+
+/** Moves a notebook finding from code offsets to file offsets (a fix that would cross a cell line is dropped). */
+function toNotebook(finding: HardenFinding, source: NotebookSource): HardenFinding {
+  const mappable = finding.fix.every((e) => withinOneString(source, e.start, e.end));
+  const map = (offset: number) => notebookOffset(source, offset);
+  return {
+    ...finding,
+    start: map(finding.start),
+    end: map(finding.end),
+    site: { ...finding.site, start: map(finding.site.start), end: map(finding.site.end) },
+    fix: mappable ? finding.fix.map((e) => ({ start: map(e.start), end: map(e.end), newText: notebookText(e.newText) })) : [],
+  };
+}
+
+/**
+ * Analyses a project: every file in `files` is read as context (imports, callers, state keys); findings are
+ * reported for the files `report` selects (all by default). One file that cannot be analysed gets an error of its
+ * own and does not stop the others. `cache` keeps scanned modules between calls (the editor's re-checks).
+ */
+export function analyzeProject(files: readonly ProjectFile[], config: HardenConfig, report: (path: string) => boolean = () => true, cache?: ModuleCache): FileAnalysis[] {
+  const notebooks = new Map<string, NotebookSource>();
+  const sources: CodeSource[] = [];
+  const results = new Map<string, FileAnalysis>();
+  const yamls = new Map<string, YamlDiscovery>();
+  const stateKeys = new Map<string, string>();
+  for (const file of files) {
+    if (file.kind === 'python' || file.kind === 'typescript') sources.push({ path: file.path, language: file.kind, text: file.text });
+    else if (file.kind === 'notebook') {
+      const source = notebookSource(file.text);
+      if (source) {
+        notebooks.set(file.path, source);
+        sources.push({ path: file.path, language: 'python', text: source.code });
+      } else if (report(file.path)) results.set(file.path, { path: file.path, kind: 'notebook', prompts: [], findings: [], unread: [], error: 'not a Python notebook (no code cells could be read)' });
+    } else if (file.kind === 'yaml' && mayHoldPrompts(file.text)) {
+      const found = discoverYaml(file.text, file.path);
+      yamls.set(file.path, found);
+      for (const [key, who] of found.outputKeys) stateKeys.set(key, who);
+    }
+  }
+  const project = new ProjectModel(sources, cache);
+  // Sinks that can reach a reported file's literals are in that file, in files importing it, or in files it imports.
+  const reported = sources.map((s) => s.path).filter(report);
+  const sinkFiles = reported.length === sources.length ? reported : [...project.neighbourhood(reported)];
+  const code = discoverCode(project, sinkFiles, new RegExp(config.systemPromptNames, 'i'), stateKeys);
+  for (const [key, who] of code.stateKeys) if (!stateKeys.has(key)) stateKeys.set(key, who);
+
+  const codeKinds = new Map(files.map((f) => [f.path, f.kind]));
+  const ensure = (path: string): FileAnalysis => {
+    let entry = results.get(path);
+    if (!entry) {
+      entry = { path, kind: codeKinds.get(path) ?? 'python', prompts: [], findings: [], unread: [] };
+      results.set(path, entry);
+    }
+    return entry;
+  };
+  for (const prompt of code.prompts) {
+    const path = prompt.primary.file;
+    if (!report(path)) continue;
+    const entry = ensure(path);
+    const site = codeSite(prompt, entry.kind);
+    entry.prompts.push(site);
+    if (prompt.role === 'system' && !prompt.hardened) {
+      const edit = literalWarningEdit(project.source(path)!.text, prompt.primary.literal);
+      entry.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: site.start, end: site.end, site, fix: edit ? [edit] : [] });
+    }
+  }
+  for (const found of code.delegations) {
+    const path = found.candidate.file;
+    if (!report(path)) continue;
+    const entry = ensure(path);
+    const source = project.source(path)!;
+    const site = found.prompt.primary && found.prompt.primary.file === path
+      ? codeSite(found.prompt, entry.kind)
+      : { kind: entry.kind, role: found.prompt.role, anchor: found.prompt.anchor, framework: found.prompt.framework, start: found.candidate.start, end: found.candidate.end, byName: found.prompt.byName, hardened: found.prompt.hardened };
+    entry.findings.push({
+      code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: found.candidate.start, end: found.candidate.end, site,
+      expression: found.candidate.text, source: found.why, fix: delegationFix(source.text, found, source.language),
+    });
+  }
+  for (const sink of code.unresolved) if (report(sink.file)) ensure(sink.file).unread.push({ start: sink.start, anchor: sink.anchor, reason: sink.reason });
+  for (const [path, message] of code.failed) if (report(path)) ensure(path).error = `could not be analysed: ${message}`;
+
+  for (const file of files) {
+    if (!report(file.path)) continue;
+    if (file.kind === 'markdown') results.set(file.path, markdownAnalysis(file, config));
+    else if (file.kind === 'yaml') {
+      const found = yamls.get(file.path);
+      results.set(file.path, found ? yamlAnalysis(file, found, stateKeys, config) : { path: file.path, kind: 'yaml', prompts: [], findings: [], unread: [] });
+    } else if (!results.has(file.path)) results.set(file.path, { path: file.path, kind: file.kind, prompts: [], findings: [], unread: [] });
+  }
+  for (const [path, source] of notebooks) {
+    const entry = results.get(path);
+    if (!entry) continue;
+    entry.findings = entry.findings.map((f) => toNotebook(f, source));
+    entry.prompts = entry.prompts.map((p) => ({ ...p, start: notebookOffset(source, p.start), end: notebookOffset(source, p.end) }));
+    entry.unread = entry.unread.map((u) => ({ ...u, start: notebookOffset(source, u.start) }));
+  }
+  for (const entry of results.values()) entry.findings.sort((a, b) => a.start - b.start || (a.code === b.code ? 0 : a.code === 'missing-immunity-warning' ? -1 : 1));
+  return files.filter((f) => report(f.path)).map((f) => results.get(f.path)!).filter(Boolean);
+}
+
+/** All findings for one file's text, each with its fix, as if the file were the whole project. */
+export function hardenText(text: string, kind: PromptFileKind, fileName: string, config: HardenConfig): HardenFinding[] {
+  return analyzeProject([{ path: fileName, kind, text }], config)[0]?.findings ?? [];
 }
 
 /**
@@ -130,4 +289,13 @@ export function warningInsertionAt(text: string, offset: number, literal?: Strin
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const newText = literal ? encodeForLiteral(`${MIND_VIRUS_IMMUNITY_WARNING}\n\n`, literal) : `${MIND_VIRUS_IMMUNITY_WARNING}${eol}${eol}`;
   return newText === undefined ? [] : [{ start: offset, end: offset, newText }];
+}
+
+/** The string literal whose content holds `offset` (top-level literals only), for edits at a cursor. */
+export function literalAt(source: string, language: CodeLanguage, offset: number): StringLiteral | undefined {
+  for (const token of tokenize(source, language)) {
+    if (token.start > offset) break;
+    if (token.type === 'string' && token.literal.contentStart <= offset && offset <= token.literal.contentEnd) return token.literal;
+  }
+  return undefined;
 }

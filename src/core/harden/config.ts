@@ -8,27 +8,34 @@ import type { HardenCode, PromptFileKind } from './types';
 
 /** Prompt hardening settings. */
 export interface HardenConfig {
-  /** Globs (POSIX, relative to the root) of files scanned for prompts. */
+  /** Globs (POSIX, relative to the scanned root) of files scanned for prompts. */
   include: string[];
-  /** Globs of files and folders never scanned. */
+  /** Globs of files and folders never scanned (tests and fixtures among them by default). */
   exclude: string[];
   /** Severity per finding code. */
   severity: Record<HardenCode, Severity>;
-  /** Case-insensitive pattern of names whose string value is a system prompt. */
+  /** Case-insensitive pattern of names that make a prose string a system prompt even where no sink is seen. */
   systemPromptNames: string;
-  /** Case-insensitive pattern of names whose string value is other prompt text (checked for delegation). */
-  messageNames: string;
 }
+
+/** Folders and files of tests and fixtures: their literals are asserted verbatim, so they are out of scope by default. */
+export const TEST_GLOBS: readonly string[] = [
+  '**/test/**', '**/tests/**', '**/__tests__/**', '**/fixtures/**', '**/__fixtures__/**', '**/*.test.*', '**/*.spec.*', '**/test_*.py', '**/*_test.py', '**/conftest.py',
+];
 
 export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<HardenConfig>({
   include: [
-    '**/SKILL.md', '**/AGENTS.md', '**/CLAUDE.md', '**/.github/copilot-instructions.md', '**/*.instructions.md', '**/*.prompt.md',
-    '**/.cursor/rules/*.mdc', '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}',
+    '**/SKILL.md', '**/AGENTS.md', '**/CLAUDE.md', '**/GEMINI.md', '**/.github/copilot-instructions.md', '**/*.instructions.md', '**/*.prompt.md',
+    '**/*.chatmode.md', '**/*.agent.md', '**/.cursor/rules/*.mdc', '**/.claude/agents/*.md', '**/prompts/**/*.{md,txt}',
+    '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}', '**/*.{yaml,yml}', '**/*.ipynb',
   ],
-  exclude: ['**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/build/**', '**/.venv/**', '**/venv/**', '**/__pycache__/**', '**/*.d.ts', '**/*.min.js'],
+  exclude: [
+    '**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/build/**', '**/.venv/**', '**/venv/**', '**/__pycache__/**', '**/*.d.ts', '**/*.min.js',
+    '**/.github/workflows/**', '**/.github/ISSUE_TEMPLATE/**', '**/prompts/**/{README,CHANGELOG,LICENSE,CONTRIBUTING}.md', '**/.ipynb_checkpoints/**',
+    ...TEST_GLOBS,
+  ],
   severity: defaultHardenSeverities(),
-  systemPromptNames: '^(?:\\w*?system_?prompt|\\w*?instructions|system|system_?message|developer_?prompt)$',
-  messageNames: 'prompt|instruction|message|content|task|query',
+  systemPromptNames: '^(?:\\w*?system_?prompts?|\\w*?system_?messages?|\\w*?system_?instructions?|\\w+_instructions?|developer_?prompt|\\w*?_backstory)(?:_?template|_?text|_?base)?$',
 });
 
 function stringList(value: unknown, field: string, file?: string): string[] {
@@ -56,9 +63,9 @@ export function resolveHardenConfig(raw: unknown, file?: string): HardenConfig {
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new InputError('invalid-config', '"harden" must be an object', file, undefined, 'harden');
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if (key === 'include' || key === 'exclude') config[key] = stringList(value, key, file);
-    else if (key === 'systemPromptNames' || key === 'messageNames') config[key] = pattern(value, key, file);
+    else if (key === 'systemPromptNames') config[key] = pattern(value, key, file);
     else if (key === 'severity') config.severity = resolveSeverity(value, config.severity, file);
-    else throw new InputError('invalid-config', `unknown setting harden.${key}; known: include, exclude, severity, systemPromptNames, messageNames`, file, undefined, `harden.${key}`);
+    else throw new InputError('invalid-config', `unknown setting harden.${key}; known: include, exclude, severity, systemPromptNames`, file, undefined, `harden.${key}`);
   }
   return config;
 }
@@ -80,11 +87,13 @@ function resolveSeverity(value: unknown, base: Record<HardenCode, Severity>, fil
   return severity;
 }
 
-/** The kind of prompt file a path is by its name: Markdown, TypeScript/JavaScript or Python (undefined for others). */
+/** The kind of prompt file a path is by its name: Markdown, TypeScript/JavaScript, Python, YAML or a notebook. */
 export function fileKindOf(path: string): PromptFileKind | undefined {
   if (/\.(?:md|mdc|markdown)$/i.test(path)) return 'markdown';
   if (/\.(?:[cm]?[jt]sx?)$/i.test(path)) return 'typescript';
   if (/\.pyi?$/i.test(path)) return 'python';
+  if (/\.ya?ml$/i.test(path)) return 'yaml';
+  if (/\.ipynb$/i.test(path)) return 'notebook';
   return undefined;
 }
 
@@ -103,9 +112,9 @@ export class PromptFileMatcher {
     return this.excluded(path) || this.excluded(`${path}/x`);
   }
 
-  /** The kind to scan the file as, or undefined when it is not scanned. */
+  /** The kind to scan the file as, or undefined when it is not scanned (a plain-text file the globs include is a prompt file). */
   kindOf(path: string): PromptFileKind | undefined {
     if (this.excluded(path) || !this.included(path)) return undefined;
-    return fileKindOf(path);
+    return fileKindOf(path) ?? (/\.txt$/i.test(path) ? 'markdown' : undefined);
   }
 }

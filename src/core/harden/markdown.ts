@@ -1,5 +1,4 @@
 // Markdown prompt files: the prompt is the body after the front matter; placeholders mark interpolated content.
-import type { Interpolation } from './types';
 
 const FRONT_MATTER = /^(?:\uFEFF)?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 const PLACEHOLDERS = [/\{\{\s*([^{}]+?)\s*\}\}/g, /\$\{(?:input:)?([\w.-]+)(?::[^}\n]*)?\}/g];
@@ -10,8 +9,8 @@ export function frontMatterEnd(text: string): number {
 }
 
 /** Template placeholders in a Markdown prompt (`{{ name }}`, `${name}`, `${input:name}`), with their ranges. */
-export function markdownPlaceholders(text: string, from: number): Interpolation[] {
-  const found: Interpolation[] = [];
+export function markdownPlaceholders(text: string, from: number): { start: number; end: number; expression: string }[] {
+  const found: { start: number; end: number; expression: string }[] = [];
   for (const pattern of PLACEHOLDERS) {
     for (const match of text.slice(from).matchAll(pattern)) {
       const start = from + (match.index ?? 0);

@@ -1,9 +1,9 @@
-// Data shapes of prompt hardening: file kinds, prompt sites, findings and the text edits that fix them.
+// Data shapes of prompt hardening: file kinds, prompts found, findings, the text edits that fix them, and what
+// could not be read.
 import type { Severity } from '../findings';
-import type { StringLiteral } from './lexer';
 
 /** The kinds of file prompts are found in. */
-export type PromptFileKind = 'markdown' | 'typescript' | 'python';
+export type PromptFileKind = 'markdown' | 'typescript' | 'python' | 'yaml' | 'notebook';
 
 /** Stable finding codes (a contract: docs/hardening.md), each described in findings.ts. */
 export type HardenCode = 'missing-immunity-warning' | 'unbounded-delegation';
@@ -15,29 +15,23 @@ export interface TextEdit {
   newText: string;
 }
 
-/** An interpolation of outside content into a prompt: `${peerReply}`, `{peer_output}`, `{{ upstream }}`. */
-export interface Interpolation {
-  start: number;
-  end: number;
-  expression: string;
-  /** The literal it sits in (code only), for encoding the boundary text. */
-  literal?: StringLiteral;
-}
-
-/** A prompt found in a file: the whole Markdown body, or the string literal(s) of a system prompt in code. */
+/** A prompt found in a file: where its text starts (where the warning goes) and the sink it reaches. */
 export interface PromptSite {
   kind: PromptFileKind;
   /** `system` for system prompts (they need the warning); `message` for other prompt text (checked for delegation only). */
   role: 'system' | 'message';
-  /** What made it a prompt: the file name, the variable or key name, or `role: system`. */
+  /** The sink as written: `Agent(instructions=)`, `role: system`, `researcher (agent)`, the file name of a prompt file. */
   anchor: string;
+  /** The framework the sink belongs to (docs/hardening.md, "Sinks"). */
+  framework: string;
+  /** The prompt's text in this file (its first literal, scalar, or the body of a prompt file). */
   start: number;
   end: number;
-  /** The string literals of the prompt, in order (code only). */
-  literals: StringLiteral[];
-  interpolations: Interpolation[];
-  /** Names concatenated onto the prompt (`"..." + EXTRA`), so a referenced warning constant counts. */
-  references: string[];
+  /** Where the prompt meets its sink when that is elsewhere: a path relative to the project root and an offset. */
+  sink?: { path: string; start: number };
+  /** Found by its name only (a constant named like a system prompt), not at a sink. */
+  byName: boolean;
+  hardened: boolean;
 }
 
 /** One finding: data only, worded by its code's entry in findings.ts. */
@@ -51,6 +45,26 @@ export interface HardenFinding {
   site: PromptSite;
   /** The interpolated expression (unbounded-delegation only). */
   expression?: string;
+  /** Why the content is another agent's output (unbounded-delegation only). */
+  source?: string;
   /** The edits that fix it; empty when no safe text edit exists (for example a raw string that cannot hold the text). */
   fix: TextEdit[];
+}
+
+/** A system-prompt sink whose value could not be read, and why. */
+export interface UnreadSink {
+  start: number;
+  anchor: string;
+  reason: string;
+}
+
+/** Everything hardening found in one file. */
+export interface FileAnalysis {
+  path: string;
+  kind: PromptFileKind;
+  prompts: PromptSite[];
+  findings: HardenFinding[];
+  unread: UnreadSink[];
+  /** Set when the file could not be analysed (invalid YAML, not a notebook); nothing else is then reported. */
+  error?: string;
 }

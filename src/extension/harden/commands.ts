@@ -1,14 +1,10 @@
 // The hardening commands: Insert Immunity Warning (active prompt or selection), Insert Delegation Boundary
 // (selection), Harden All Prompts (workspace, previewed), and the re-pin step that follows edits to pinned files.
-import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { boundaryEdits, findPrompts, fixAll, hardenText, immunityWarningEdits, warningInsertionAt } from '../../core/harden/analyze';
-import { literalAt } from '../../core/harden/code';
+import { analyzeProject, boundaryEdits, fixAll, literalAt, warningInsertionAt } from '../../core/harden/analyze';
 import { fileKindOf } from '../../core/harden/config';
 import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
-import { containsImmunityWarning } from '../../core/harden/detect';
 import type { TextEdit } from '../../core/harden/types';
-import { listPromptFiles } from '../../node/harden/scan';
 import { showInfo } from '../notify';
 import type { Services } from '../services';
 import { CommandId } from '../ids';
@@ -45,19 +41,20 @@ async function insertImmunityWarning(services: Services, diagnostics: HardenDiag
   if (!editor) return false;
   const { document, selection } = editor;
   const text = document.getText();
-  const kind = (await diagnostics.findingsFor(document))?.kind ?? fileKindOf(document.uri.path);
+  const found = await diagnostics.findingsFor(document);
+  const kind = found?.kind ?? fileKindOf(document.uri.path);
   const offset = document.offsetAt(selection.start);
-  const { config } = await diagnostics.configFor(document.uri);
-  const sites = kind ? findPrompts(text, kind, vscode.workspace.asRelativePath(document.uri), config).filter((s) => s.role === 'system') : [];
-  const site = kind === 'markdown' ? sites[0] : sites.find((s) => s.start <= offset && offset <= s.end);
+  const under = (site: { start: number; end: number }) => kind === 'markdown' || (site.start <= offset && offset <= site.end);
+  const site = found?.prompts.find((p) => p.role === 'system' && under(p));
   if (site) {
-    if (containsImmunityWarning(text.slice(site.start, site.end))) {
+    if (site.hardened) {
       void showInfo('this prompt already carries the immunity warning.');
       return false;
     }
-    return applyToDocument(document, immunityWarningEdits(text, site), services);
+    const finding = found!.findings.find((f) => f.code === 'missing-immunity-warning' && f.site.start === site.start);
+    if (finding) return applyToDocument(document, finding.fix, services);
   }
-  const literal = kind && kind !== 'markdown' ? literalAt(text, kind, offset) : undefined;
+  const literal = kind === 'typescript' || kind === 'python' ? literalAt(text, kind, offset) : undefined;
   return applyToDocument(document, warningInsertionAt(text, offset, literal), services);
 }
 
@@ -76,7 +73,7 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
     return false;
   }
   const kind = fileKindOf(document.uri.path);
-  const literal = kind && kind !== 'markdown' ? literalAt(text, kind, start) : undefined;
+  const literal = kind === 'typescript' || kind === 'python' ? literalAt(text, kind, start) : undefined;
   const inside = literal && end <= literal.contentEnd ? literal : undefined;
   return applyToDocument(document, boundaryEdits(text, { start, end, expression: text.slice(start, end), literal: inside }), services);
 }
@@ -88,15 +85,18 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
   const uris: vscode.Uri[] = [];
   const preview = options.preview !== false;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const { config, matcher } = await diagnostics.configFor(folder.uri);
-    for (const { file, kind } of await listPromptFiles(folder.uri.fsPath, [folder.uri.fsPath], matcher)) {
-      const uri = vscode.Uri.file(file);
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      const text = open ? open.getText() : await readFile(file, 'utf8');
+    const { config } = await diagnostics.configFor(folder.uri);
+    const sources = await diagnostics.sourcesFor(folder);
+    const files = await sources.files();
+    const texts = new Map(files.map((f) => [f.path, f.text]));
+    for (const analysis of analyzeProject(files, config, () => true, sources.cache)) {
       result.files++;
-      const findings = hardenText(text, kind, vscode.workspace.asRelativePath(uri), config);
+      const text = texts.get(analysis.path)!;
+      const findings = analysis.findings;
       if (findings.length === 0 || fixAll(text, findings).text === text) continue;
       result.findings += findings.length;
+      const uri = vscode.Uri.joinPath(folder.uri, analysis.path);
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       const positionAt = open ? (offset: number) => open.positionAt(offset) : positionsOf(text);
       for (const finding of inFixOrder(findings)) {
         const metadata = { needsConfirmation: preview, label: HARDEN_FINDINGS[finding.code].fixLabel, description: vscode.workspace.asRelativePath(uri) };
@@ -107,7 +107,7 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     }
   }
   if (uris.length === 0) {
-    void showInfo(`all prompts in ${result.files} file(s) are hardened.`);
+    void showInfo(`all prompts found in ${result.files} file(s) are hardened.`);
     return result;
   }
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });

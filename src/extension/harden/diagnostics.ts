@@ -1,19 +1,22 @@
 // Hardening diagnostics: re-checks prompt files as they open and change (debounced, stale results dropped by the
-// shared DocumentChecker) and keeps each document's findings, with their fixes, for the code actions.
+// shared DocumentChecker) and keeps each document's findings, with their fixes, for the code actions. A document is
+// analysed with the rest of its workspace folder (imports, callers, state keys), the same project the CLI reads.
 import * as vscode from 'vscode';
-import { hardenText } from '../../core/harden/analyze';
+import { analyzeProject } from '../../core/harden/analyze';
 import type { HardenConfig, PromptFileMatcher } from '../../core/harden/config';
 import { describeFinding, HARDEN_FINDINGS } from '../../core/harden/findings';
-import type { HardenFinding, PromptFileKind } from '../../core/harden/types';
+import type { HardenFinding, PromptFileKind, PromptSite } from '../../core/harden/types';
 import { findingDiagnostic } from '../diagnostics';
 import { DocumentChecker } from '../documentChecker';
 import { affects, setting } from '../settings';
+import { FolderSources } from './folderSources';
 import { documentKind, hardenConfigFor } from './settings';
 
-/** A document's findings at the version they were computed for. */
+/** A document's findings at the version they were computed for, and the prompts found in it. */
 export interface DocumentFindings {
   kind: PromptFileKind;
   findings: HardenFinding[];
+  prompts: PromptSite[];
 }
 
 /** The range a finding is shown on: the interpolation, the literal(s), or the first line of a Markdown prompt. */
@@ -31,6 +34,7 @@ function toDiagnostic(document: vscode.TextDocument, finding: HardenFinding): vs
 /** Owns the hardening checker and the per-folder configs. */
 export class HardenDiagnostics implements vscode.Disposable {
   private readonly configs = new Map<string, Promise<{ config: HardenConfig; matcher: PromptFileMatcher }>>();
+  private readonly sources = new Map<string, Promise<FolderSources>>();
   private readonly checker: DocumentChecker<DocumentFindings>;
 
   constructor(private readonly output: vscode.LogOutputChannel) {
@@ -66,6 +70,26 @@ export class HardenDiagnostics implements vscode.Disposable {
     return entry;
   }
 
+  /**
+   * The files of a workspace folder as the analysis reads them (cached; a change on disk re-checks the folder's
+   * open documents, whose findings may depend on it).
+   */
+  sourcesFor(folder: vscode.WorkspaceFolder): Promise<FolderSources> {
+    const key = folder.uri.toString();
+    let entry = this.sources.get(key);
+    if (!entry) {
+      entry = this.configFor(folder.uri).then(({ matcher }) => {
+        const sources = new FolderSources(folder, matcher);
+        sources.onDidChange(() => {
+          for (const document of vscode.workspace.textDocuments) if (vscode.workspace.getWorkspaceFolder(document.uri) === folder) this.checker.schedule(document.uri, 300);
+        });
+        return sources;
+      });
+      this.sources.set(key, entry);
+    }
+    return entry;
+  }
+
   /** Findings of the document at its current version (computed now when missing or stale). */
   findingsFor(document: vscode.TextDocument): Promise<DocumentFindings | undefined> {
     return this.checker.valueFor(document);
@@ -74,6 +98,8 @@ export class HardenDiagnostics implements vscode.Disposable {
   /** Drops cached configs and re-checks every open document. */
   reset(): void {
     this.configs.clear();
+    for (const entry of this.sources.values()) void entry.then((s) => s.dispose());
+    this.sources.clear();
     this.checker.clear();
     for (const document of vscode.workspace.textDocuments) this.checker.schedule(document.uri, 0);
   }
@@ -83,12 +109,16 @@ export class HardenDiagnostics implements vscode.Disposable {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const { config, matcher } = await this.configFor(uri);
     const kind = documentKind(document, folder, matcher);
-    if (!kind || !setting('harden.enabled', folder)) return undefined;
-    const findings = hardenText(document.getText(), kind, vscode.workspace.asRelativePath(uri), config);
-    return { diagnostics: findings.map((finding) => toDiagnostic(document, finding)), value: { kind, findings } };
+    if (!kind || !folder || !setting('harden.enabled', folder)) return undefined;
+    const sources = await this.sourcesFor(folder);
+    const rel = sources.pathOf(uri);
+    const analysis = analyzeProject(await sources.files(), config, (p) => p === rel, sources.cache)[0];
+    const findings = analysis?.findings ?? [];
+    return { diagnostics: findings.map((finding) => toDiagnostic(document, finding)), value: { kind, findings, prompts: analysis?.prompts ?? [] } };
   }
 
   dispose(): void {
+    for (const entry of this.sources.values()) void entry.then((s) => s.dispose());
     this.checker.dispose();
   }
 }

@@ -40,7 +40,7 @@ export async function createAuditKey(services: BaseServices): Promise<string | u
   await secrets.store(AUDIT_KEY_SECRET, text);
   const key = auditKeyOf(new TextEncoder().encode(text));
   const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
-  const file = auditKeyFile(process.env);
+  const file = auditKeyFile(process.env) ?? 'the user key file';
   const shared = await writeAuditKeyFile(process.env, roots, text).then(
     () => ` It is also in ${file}, so "agent-immune audit verify" checks the editor's records.`,
     (error: unknown) => {

@@ -3,7 +3,6 @@
 // ~/.config/agent-immune/audit.key). A key file inside the workspace, or readable by others, is refused.
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { auditKeyOf, type AuditKey } from '../../core/integrity/audit';
 import { InputError } from '../../core/errors';
@@ -24,12 +23,12 @@ export interface LoadedAuditKey {
   source: string;
 }
 
-/** The user-level key file: AGENT_IMMUNE_AUDIT_KEY_FILE, else $XDG_CONFIG_HOME (or ~/.config, %APPDATA% on Windows)
- * /agent-immune/audit.key. */
-export function auditKeyFile(env: NodeJS.ProcessEnv): string {
+/** The user-level key file: AGENT_IMMUNE_AUDIT_KEY_FILE, else $XDG_CONFIG_HOME (or $HOME/.config, %APPDATA% on
+ * Windows)/agent-immune/audit.key, all read from `env`; undefined when `env` names no home at all. */
+export function auditKeyFile(env: NodeJS.ProcessEnv): string | undefined {
   if (env[AUDIT_KEY_FILE_ENV]) return path.resolve(env[AUDIT_KEY_FILE_ENV]);
-  const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA) || path.join(os.homedir(), '.config');
-  return path.join(base, 'agent-immune', 'audit.key');
+  const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' ? env.APPDATA : undefined) || (env.HOME ? path.join(env.HOME, '.config') : undefined);
+  return base ? path.join(base, 'agent-immune', 'audit.key') : undefined;
 }
 
 /** The key of a key text (trimmed; at least MIN_AUDIT_KEY_LENGTH characters). */
@@ -47,6 +46,7 @@ function keyOfText(text: string, source: string): AuditKey {
 export async function loadAuditKey(env: NodeJS.ProcessEnv, workspace: string): Promise<LoadedAuditKey | undefined> {
   if (env[AUDIT_KEY_ENV]) return { key: keyOfText(env[AUDIT_KEY_ENV], AUDIT_KEY_ENV), source: AUDIT_KEY_ENV };
   const file = auditKeyFile(env);
+  if (!file) return undefined;
   const refuse = (why: string) => new InputError('invalid-config', `the audit key file ${file} ${why}`, file, undefined, AUDIT_KEY_FILE_ENV);
   const real = await realpath(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' && !env[AUDIT_KEY_FILE_ENV]) return undefined;
@@ -65,6 +65,7 @@ export async function loadAuditKey(env: NodeJS.ProcessEnv, workspace: string): P
  * inside any of `workspaces`. */
 export async function writeAuditKeyFile(env: NodeJS.ProcessEnv, workspaces: readonly string[], text: string): Promise<LoadedAuditKey> {
   const file = auditKeyFile(env);
+  if (!file) throw new InputError('invalid-config', `no home folder to keep the audit key in: set HOME, XDG_CONFIG_HOME or ${AUDIT_KEY_FILE_ENV}`, undefined, undefined, AUDIT_KEY_FILE_ENV);
   for (const workspace of workspaces) {
     const root = await realpath(workspace).catch(() => path.resolve(workspace));
     if (isInside(root, file) || isInside(path.resolve(workspace), file)) throw new InputError('invalid-config', `refusing to write the audit key file ${file} inside the workspace, where an agent could read it`, file, undefined, AUDIT_KEY_FILE_ENV);

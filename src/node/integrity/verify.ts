@@ -99,12 +99,15 @@ export function inScope(state: VerifyState, file: string): boolean {
 /**
  * Re-verifies after some files changed: rehashes only those in scope and recompares (milliseconds); falls back to a
  * full verify when a change can move the scope (a skill marker, the lockfile, the config, any .gitignore) or a changed
- * path is no longer a plain file or a symlink (a FIFO, a folder: the walk decides how to report it).
+ * path is no longer a plain file or a symlink (a FIFO, a folder: the walk decides how to report it). Without a valid
+ * lockfile, other changes leave the result as it is.
  */
 export async function reverifyPaths(state: VerifyState, files: Iterable<string>): Promise<VerifyState> {
   const changed = [...new Set(files)];
   const full = () => openIntegrityWorkspace(state.ws.root, { strict: state.ws.config.strict, lockfile: state.ws.config.lockfile }).then(verifyOpened);
-  if (!state.lock || changed.some((file) => needsFullVerify(state.ws, file))) return full();
+  if (changed.some((file) => needsFullVerify(state.ws, file))) return full();
+  // Without a valid lockfile only the lockfile, the config or the scope can change the result.
+  if (!state.lock) return state;
   const relevant = changed.filter((file) => !unsafeRelativePath(file) && !state.ws.matcher.isExcluded(file, false) && inScope(state, file));
   const kinds = await Promise.all(relevant.map((file) => classifyWorkspacePath(state.ws.root, path.join(state.ws.root, file))));
   if (kinds.includes('other')) return full();

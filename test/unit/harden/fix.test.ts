@@ -101,7 +101,7 @@ describe('harden: TypeScript insertion', () => {
   });
 
   it('counts a prompt built with the runtime API or the exported constant as hardened', () => {
-    const source = 'const systemPrompt = withImmunityWarning("Plan.");\nconst SYSTEM_PROMPT = `${MIND_VIRUS_IMMUNITY_WARNING}\\nPlan.`;\nconst x = { instructions: `Use ${wrapDelegatedTask(peerReply)}` };';
+    const source = 'const systemPrompt = withImmunityWarning("Plan.");\nconst SYSTEM_PROMPT = `${MIND_VIRUS_IMMUNITY_WARNING}\\nPlan.`;\nconst x = new Agent({ instructions: `Use ${wrapDelegatedTask(peerReply)}` });';
     assert.deepEqual(hardenText(source, 'typescript', 'x.ts', config).map((f) => f.code), ['missing-immunity-warning']);
   });
 });

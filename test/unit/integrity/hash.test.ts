@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { hashFile, hashFiles, isDigest, STREAM_THRESHOLD } from '../../../src/node/integrity/hashFile';
+import { HASH_ATTEMPTS, hashFile, hashFiles, isDigest, STREAM_THRESHOLD } from '../../../src/node/integrity/hashFile';
 
 describe('integrity: file hashing', () => {
   let dir: string;
@@ -59,5 +59,15 @@ describe('integrity: file hashing', () => {
       outcome = JSON.parse(child.stdout)[0];
     }
     assert.deepEqual(outcome, { reason: 'unreadable', detail: 'permission denied' });
+  });
+});
+
+describe('integrity: a file that changes while it is read', () => {
+  it('is read again, then reported as changing rather than hashed from a torn read', async function () {
+    // /proc files report size 0 and read as text: every read disagrees with the stat around it.
+    if (process.platform !== 'linux') this.skip();
+    const [small] = await hashFiles(['/proc/self/stat']);
+    assert.deepEqual(small, { reason: 'changing', detail: `its content changed while it was read, ${HASH_ATTEMPTS} times in a row` });
+    assert.deepEqual(await hashFile('/proc/self/stat'), small);
   });
 });

@@ -3,26 +3,14 @@
 // keyed audit chain from the CLI, and the audit trail's lock left by a killed writer. CLI in-process and runtime API.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/main';
 import { SkillIntegrityError } from '../../../src/core/integrity/errors';
 import { checkSkillIntegrity } from '../../../src/node/integrity/check';
+import { auditLines, cli, withoutAuditKey, write } from './helpers';
 
 type Env = Record<string, string>;
-
-async function cli(cwd: string, env: Env, ...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, env });
-  return { code, stdout, stderr, json: () => JSON.parse(stdout) };
-}
-
-function write(root: string, file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  writeFileSync(path.join(root, file), text);
-}
 
 const codesOf = (findings: { code: string; path: string }[]) => findings.map((f) => [f.code, f.path]);
 const asRoot = process.getuid?.() === 0;
@@ -34,10 +22,10 @@ function cliAsNobody(root: string, ...argv: string[]): { code: number; stdout: s
   const child = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(REPO, 'src/cli/main.ts'), ...argv], { cwd: root, uid: 65534, gid: 65534, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: root } });
   return (child.status === 0 || child.status === 1) && child.stdout.startsWith('{') ? { code: child.status, stdout: child.stdout } : undefined;
 }
-const auditLines = (root: string) => readFileSync(path.join(root, '.agent-immune/audit.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
 
 describe('integrity: strict mode blocks what a worm would do', function () {
   this.timeout(30_000);
+  withoutAuditKey();
   let root: string;
   let home: string;
   /** No key anywhere (the key file is looked up in this empty config home). */

@@ -1,30 +1,18 @@
 // Lock, verify, re-pin and the runtime API on real temp workspaces, through the CLI in-process (exit codes) and the API.
 import * as assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/main';
 import { SkillIntegrityError, LockfileStateError } from '../../../src/core/integrity/errors';
 import { checkSkillIntegrity } from '../../../src/node/integrity/check';
 import { repinFile } from '../../../src/node/integrity/lock';
 import { reverifyPaths, verifyWorkspace } from '../../../src/node/integrity/verify';
-
-async function cli(cwd: string, ...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, env: {} });
-  return { code, stdout, stderr, json: () => JSON.parse(stdout) };
-}
-
-function write(root: string, file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  writeFileSync(path.join(root, file), text);
-}
-
-const auditLines = (root: string) => readFileSync(path.join(root, '.agent-immune/audit.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+import { auditLines, cli as cliWith, withoutAuditKey, write } from './helpers';
 
 describe('integrity: workspace, CLI and runtime API', function () {
   this.timeout(30_000);
+  const hermetic = withoutAuditKey();
+  const cli = (cwd: string, ...argv: string[]) => cliWith(cwd, hermetic.env, ...argv);
   let root: string;
   let outside: string;
   beforeEach(() => {
@@ -155,6 +143,15 @@ describe('integrity: workspace, CLI and runtime API', function () {
       assert.deepEqual(state.report.findings, (await verifyWorkspace(root)).report.findings, file);
     }
     assert.deepEqual(state.report.findings.map((f) => f.code), ['skill-file-added', 'symlink-outside-root', 'drift', 'missing', 'unpinned-skill']);
+  });
+
+  it('without a lockfile, reverifyPaths waits for the lockfile (or the config): other changes leave the result as it is', async () => {
+    const state = await verifyWorkspace(root);
+    assert.equal(state.report.status, 'no-lockfile');
+    write(root, '.claude/skills/review/extra.md', 'new\n');
+    assert.equal(await reverifyPaths(state, ['.claude/skills/review/extra.md']), state);
+    await cli(root, 'lock', '--no-audit');
+    assert.equal((await reverifyPaths(state, ['agent-immune.lock'])).report.status, 'clean');
   });
 
   it('honours .gitignore files in subfolders as git does, never over the config exclude; editing one moves the scope', async () => {

@@ -1,0 +1,559 @@
+// Finds the prompts of a project's code by where they go: every call, dict and message list is matched against the
+// sink table, each sink's value is followed to the literals it is made of (in any file of the project), and each
+// interpolation into a prompt is checked for another agent's output. Names alone make a prompt only as a fallback
+// (a constant named like a system prompt holding prose), never to decide delegation on their own.
+import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
+import { walk, type ModuleSummary } from './module';
+import { chainText, lastName, type ProjectModel } from './project';
+import { delegatedByName, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { isModelCall, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
+import type { Arg, Expr } from './syntax';
+
+/** A prompt found in code: the literals it is made of, and where it meets its sink. */
+export interface FoundPrompt {
+  role: SinkRole;
+  framework: string;
+  /** The sink, as the user wrote it: `Agent(instructions=)`, `role: system`, `SYSTEM_PROMPT`. */
+  anchor: string;
+  sink: { file: string; start: number };
+  pieces: Piece[];
+  /** Where the warning goes: the first literal of the prompt. */
+  primary: Piece;
+  hardened: boolean;
+  /** Found by its name only (a constant named like a system prompt), not at a sink. */
+  byName: boolean;
+  candidates: Candidate[];
+  placeholders?: PlaceholderStyle;
+}
+
+/** Another agent's output put into a prompt outside a boundary. */
+export interface FoundDelegation {
+  candidate: Candidate;
+  /** Why it is another agent's output. */
+  why: string;
+  prompt: FoundPrompt;
+  /** The text the boundary check looks in (the literal, or the concatenation) and where it starts in the file. */
+  context: { start: number; end: number };
+}
+
+/** A system-prompt sink whose value could not be read (so it is neither hardened nor a finding). */
+export interface UnresolvedSink {
+  file: string;
+  start: number;
+  anchor: string;
+  reason: string;
+}
+
+/** What discovery found in the code of a project. */
+export interface CodeDiscovery {
+  prompts: FoundPrompt[];
+  delegations: FoundDelegation[];
+  unresolved: UnresolvedSink[];
+  /** Prompt files read by code at run time (`open("prompts/x.md").read()`): path as written, relative to `from`. */
+  reads: { from: string; path: string; role: SinkRole }[];
+  /** Files whose discovery failed, with the reason. */
+  failed: Map<string, string>;
+  /** State keys other agents write (ADK output_key, graph nodes returning model replies), with who writes them. */
+  stateKeys: Map<string, string>;
+}
+
+interface Hit {
+  role: SinkRole;
+  framework: string;
+  anchor: string;
+  value: Expr;
+  loc: Loc;
+  frames: readonly Frame[];
+  sinkStart: number;
+  /** Hits of one call with the same group form one prompt (CrewAI's role, goal and backstory). */
+  group?: Expr;
+  byName: boolean;
+  placeholders?: PlaceholderStyle;
+  /** Not reported as unread when its value cannot be followed (a prompt keyword on a call no rule names). */
+  quiet?: boolean;
+}
+
+/**
+ * Identifiers without which a file has no sink (a file without any is scanned only when another file needs it):
+ * prompt keywords and the callees of the sink table, and the model and agent calls.
+ */
+const SINK_WORDS = [
+  ...SYSTEM_KEYWORDS, 'system', 'prompt', 'backstory', 'goal', 'SystemMessage', 'HumanMessage', 'UserMessage', 'TextMessage', 'SystemMessagePromptTemplate',
+  'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent',
+  'generateText', 'streamText', 'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'responses', 'model_client', 'run', 'arun',
+  'run_sync', 'run_streamed', 'run_stream', 'run_async', 'get_response', 'on_messages', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict',
+  'update_system_message', 'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'send_message',
+];
+
+/** A role name written as a string (`"system"`, `'user'`): the files with role dicts and message tuples. */
+const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
+
+/** Callees whose prompt keywords are agent or model configuration (an unreadable value there is worth reporting). */
+const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
+
+const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
+const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'messages', 'contents', 'query', 'question'];
+const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
+/** Keys that make a dict or object an agent's config (beside a prompt key). */
+const AGENT_CONFIG_KEYS = new Set(['name', 'model', 'tools', 'handoffs', 'sub_agents', 'subAgents', 'output_key', 'outputKey', 'description', 'llm', 'model_client', 'agents', 'provider', 'temperature']);
+
+/** A string literal's plain value when it has no interpolation. */
+function plain(module: ModuleSummary, e: Expr | undefined): string | undefined {
+  return e?.k === 'str' && e.holes.length === 0 ? module.text.slice(e.literal.contentStart, e.literal.contentEnd) : undefined;
+}
+
+/** True when a piece holds words (not a separator, an empty default or punctuation). */
+function meaningful(text: string, piece: Piece): boolean {
+  let content = text.slice(piece.literal.contentStart, piece.literal.contentEnd);
+  for (const hole of [...piece.literal.holes].reverse()) content = content.slice(0, hole.start - piece.literal.contentStart) + content.slice(hole.end - piece.literal.contentStart);
+  return /\p{L}{2}/u.test(content);
+}
+
+/** True when a prompt's text reads as prose (words with spaces or a sentence end), not a key, a name or a flag. */
+function prose(texts: readonly string[]): boolean {
+  const joined = texts.join(' ').trim();
+  const words = detectionWords(joined).filter((w) => /\p{L}/u.test(w));
+  return words.length >= 2 || (words.length === 1 && /\p{L}[.!?]['"]?$/u.test(joined));
+}
+
+class Discoverer {
+  readonly resolver: Resolver;
+  private readonly namePattern: RegExp;
+  readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], reads: [], failed: new Map(), stateKeys: new Map() };
+  private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
+
+  constructor(
+    readonly project: ProjectModel,
+    systemPromptNames: RegExp,
+    stateKeys: ReadonlyMap<string, string>,
+  ) {
+    this.resolver = new Resolver(project, stateKeys);
+    this.namePattern = systemPromptNames;
+  }
+
+  /** Files that mention a name the system-prompt name pattern takes (tested once per distinct identifier). */
+  private filesWithPromptNames(): Set<string> {
+    const out = new Set<string>();
+    for (const [word, files] of this.project.wordIndex()) if (this.namePattern.test(word)) for (const file of files) out.add(file);
+    return out;
+  }
+
+  run(files: Iterable<string>): CodeDiscovery {
+    const hits: Hit[] = [];
+    const candidates = this.filesWithPromptNames();
+    for (const word of SINK_WORDS) for (const file of this.project.filesContaining(word)) candidates.add(file);
+    for (const file of files) {
+      if (!candidates.has(file) && !ROLE_LITERAL.test(this.project.source(file)?.text ?? '')) continue;
+      try {
+        const module = this.project.module(file);
+        if (module) hits.push(...this.hitsIn(file, module));
+      } catch (error) {
+        this.result.failed.set(file, (error as Error).message);
+      }
+    }
+    const byPrimary = new Map<string, FoundPrompt>();
+    for (const group of this.groups(hits)) {
+      try {
+        for (const prompt of this.promptsOf(group)) {
+          const key = `${prompt.primary.file}:${prompt.primary.literal.start}`;
+          const known = byPrimary.get(key);
+          byPrimary.set(key, known ? merge(known, prompt) : prompt);
+        }
+      } catch (error) {
+        this.result.failed.set(group[0].loc.file, (error as Error).message);
+      }
+    }
+    this.result.prompts = [...byPrimary.values()];
+    const seen = new Set<string>();
+    for (const prompt of this.result.prompts) {
+      for (const candidate of prompt.candidates) {
+        const key = `${candidate.file}:${candidate.start}:${candidate.end}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        try {
+          const found = this.delegation(prompt, candidate);
+          if (found) this.result.delegations.push(found);
+        } catch (error) {
+          this.result.failed.set(candidate.file, (error as Error).message);
+        }
+      }
+    }
+    this.result.stateKeys = this.resolver.stateKeys();
+    return this.result;
+  }
+
+  /** Groups hits into prompts: hits of one call sharing a group are one prompt; others stand alone. */
+  private groups(hits: Hit[]): Hit[][] {
+    const grouped = new Map<Expr, Hit[]>();
+    const out: Hit[][] = [];
+    for (const hit of hits) {
+      if (!hit.group || hit.role !== 'system') {
+        out.push([hit]);
+        continue;
+      }
+      const list = grouped.get(hit.group);
+      if (list) list.push(hit);
+      else {
+        const fresh = [hit];
+        grouped.set(hit.group, fresh);
+        out.push(fresh);
+      }
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ sinks
+
+  private hitsIn(file: string, module: ModuleSummary): Hit[] {
+    const hits: Hit[] = [];
+    const language = module.language;
+    const rules = SINK_RULES.filter((r) => r.languages.includes(language));
+    for (const root of module.roots) {
+      const loc: Loc = { file, scope: root.scope };
+      walk(root.expr, (e) => {
+        if (e.k === 'call') this.callHits(e, loc, module, rules, hits);
+        else if (e.k === 'dict') {
+          this.roleDictHit(e, loc, module, hits);
+          this.configObjectHits(e, loc, hits);
+        }
+        else if (e.k === 'list' && !e.tuple) this.roleTupleHits(e, loc, module, hits);
+        else if (e.k === 'list' && e.tuple && language === 'python') this.roleTupleHits({ ...e, tuple: false }, loc, module, hits, true);
+      });
+    }
+    for (const scope of module.scopes) {
+      for (const decorator of scope.decorators) {
+        const target = decorator.k === 'call' ? decorator.callee : decorator;
+        const rule = rules.find((r) => r.kind === 'decorator' && target.k === 'attr' && r.callee?.test(target.name));
+        if (!rule || !scope.name) continue;
+        const fnExpr: Expr = { k: 'func', start: scope.start, end: scope.start, fn: { params: scope.params, body: { from: 0, to: 0, tokens: [] }, name: scope.name, scope: scope.id } };
+        hits.push({ role: rule.role, framework: rule.framework, anchor: `@${chainText(target)} ${scope.name}`, value: fnExpr, loc: { file, scope: scope.parent }, frames: [], sinkStart: decorator.start, byName: false });
+      }
+    }
+    // A function named for the prompt it builds (`critic_prompt`, `buildSystemPrompt`): what it returns is a prompt.
+    for (const scope of module.scopes) {
+      if (scope.kind !== 'function' || !scope.name || !/prompt$/i.test(scope.name) || scope.returns.length === 0) continue;
+      const role: SinkRole = this.namePattern.test(scope.name) ? 'system' : 'message';
+      const fnExpr: Expr = { k: 'func', start: scope.start, end: scope.start, fn: { params: scope.params, body: { from: 0, to: 0, tokens: [] }, name: scope.name, scope: scope.id } };
+      hits.push({ role, framework: 'by name', anchor: `${scope.name}()`, value: fnExpr, loc: { file, scope: scope.parent }, frames: [], sinkStart: scope.start, byName: true });
+    }
+    for (const [key, defs] of module.defs) {
+      const name = key.slice(key.indexOf(':') + 1);
+      if (!this.namePattern.test(name)) continue;
+      for (const def of defs) {
+        // A list or dict named like a prompt is data (test cases, payloads, a config), not a prompt.
+        if (def.value.k === 'func' || def.value.k === 'list' || def.value.k === 'dict') continue;
+        hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
+      }
+    }
+    for (const [key, defs] of module.attrDefs) {
+      const name = key.slice(key.indexOf(':') + 1);
+      if (!this.namePattern.test(name)) continue;
+      for (const def of defs) if (def.value.k !== 'list' && def.value.k !== 'dict') hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
+    }
+    return hits;
+  }
+
+  /** Keyword arguments and object-argument properties of a call, each with where it is evaluated (spreads and named config objects followed). */
+  private keywords(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary): Map<string, { expr: Expr; loc: Loc }> {
+    const out = new Map<string, { expr: Expr; loc: Loc }>();
+    // Config objects passed by name or spread are followed only into calls that can be sinks (following every
+    // argument of every call costs more than the rest of the analysis).
+    const name = lastName(call.callee) ?? '';
+    const follow = AGENTISH_CALLEE.test(name) || SINK_RULES.some((r) => r.callee?.test(name));
+    const addDict = (dict: Extract<Expr, { k: 'dict' }>, at: Loc, depth: number) => {
+      for (const entry of dict.entries) {
+        if (entry.key !== undefined && !out.has(entry.key)) out.set(entry.key, { expr: entry.value, loc: at });
+        else if (entry.spread && depth < 3) for (const v of this.resolver.values(entry.value, at, [])) if (v.expr.k === 'dict') addDict(v.expr, v.loc, depth + 1);
+      }
+    };
+    for (const arg of call.args) {
+      if (arg.name !== undefined) {
+        if (!out.has(arg.name)) out.set(arg.name, { expr: arg.value, loc });
+        continue;
+      }
+      if (module.language === 'python' && !arg.spread) continue;
+      if (arg.value.k === 'dict') addDict(arg.value, loc, 0);
+      else if (follow && arg.spread) {
+        this.resolver.begin();
+        for (const v of this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'dict') addDict(v.expr, v.loc, 1);
+      } else if (follow && arg.value.k === 'name') {
+        for (const v of this.resolver.definedDicts(arg.value.id, loc)) if (v.expr.k === 'dict') addDict(v.expr, v.loc, 1);
+      }
+    }
+    return out;
+  }
+
+  private callHits(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary, rules: readonly SinkRule[], hits: Hit[]): void {
+    const name = lastName(call.callee);
+    if (!name) return;
+    const chain = chainText(call.callee);
+    const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
+    const keywords = this.keywords(call, loc, module);
+    const positional = call.args.filter((a: Arg) => a.name === undefined && !a.spread && (module.language === 'python' || a.value.k !== 'dict')).map((a) => a.value);
+    const allPositional = call.args.filter((a: Arg) => a.name === undefined && !a.spread).map((a) => a.value);
+    const claimed = new Set<string>();
+    const add = (role: SinkRole, framework: string, key: string, value: Expr, group: boolean, style?: PlaceholderStyle, at: Loc = loc) => {
+      hits.push({ role, framework, anchor: `${name}(${key})`, value, loc: at, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
+    };
+    for (const rule of rules) {
+      if (rule.kind !== undefined && rule.kind !== 'argument') continue;
+      if (rule.callee && !rule.callee.test(name)) continue;
+      if (rule.chain && !rule.chain.test(chain)) continue;
+      if (!rule.callee && !rule.chain) continue;
+      if (rule.requires && !rule.requires.some((k) => keywords.has(k))) continue;
+      if (rule.path) {
+        for (const found of this.atPath(keywords, rule.path)) add(rule.role, rule.framework, rule.path.join('.'), found.expr, false, rule.placeholders, found.loc);
+        continue;
+      }
+      let found = rule.key ? keywords.get(rule.key) : undefined;
+      let label = rule.key ? `${rule.key}=` : '';
+      if (!found && rule.index !== undefined) {
+        const value = (module.language === 'python' ? positional : allPositional)[rule.index];
+        label = rule.index === 0 ? '…' : `…, #${rule.index + 1}`;
+        found = value && !(value.k === 'dict' && module.language === 'typescript') ? { expr: value, loc } : undefined;
+      }
+      if (!found) continue;
+      if (rule.key) claimed.add(rule.key);
+      add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
+    }
+    for (const key of SYSTEM_KEYWORDS) {
+      if (claimed.has(key)) continue;
+      const found = keywords.get(key);
+      if (!found) continue;
+      // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
+      hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
+    }
+    for (const [key, found] of keywords) {
+      if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.namePattern.test(key)) continue;
+      hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
+    }
+    if (isModelCall(name, receiver) || (name === 'query' && /claude/.test(module.imports.get('query')?.module ?? ''))) {
+      const first = allPositional[0];
+      if (first && first.k !== 'list' && first.k !== 'dict') add('message', 'model call', '…', first, false);
+      for (const key of MODEL_PROMPT_KEYS) {
+        const found = keywords.get(key);
+        if (found && found.expr.k !== 'list') add('message', 'model call', `${key}=`, found.expr, false, undefined, found.loc);
+      }
+    }
+  }
+
+  private atPath(keywords: Map<string, { expr: Expr; loc: Loc }>, path: readonly string[]): { expr: Expr; loc: Loc }[] {
+    let current = keywords.has(path[0]) ? [keywords.get(path[0])!] : [];
+    for (const step of path.slice(1)) {
+      const next: { expr: Expr; loc: Loc }[] = [];
+      for (const e of current) {
+        for (const v of this.resolver.values(e.expr, e.loc, [])) {
+          if (v.expr.k !== 'dict') continue;
+          for (const entry of v.expr.entries) if (step === '*' ? entry.key !== undefined : entry.key === step) next.push({ expr: entry.value, loc: v.loc });
+        }
+      }
+      current = next;
+    }
+    return current;
+  }
+
+  /**
+   * An agent config written as a dict or object before it reaches its constructor (`{ name, instructions }`,
+   * `{"system_message": ...}`): a prompt key beside another agent key, found by name (the call may be elsewhere).
+   */
+  private configObjectHits(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, hits: Hit[]): void {
+    const keys = new Set(dict.entries.map((e) => e.key));
+    if (![...keys].some((k) => k !== undefined && AGENT_CONFIG_KEYS.has(k))) return;
+    for (const entry of dict.entries) {
+      if (entry.key === undefined || !SYSTEM_KEYWORDS.includes(entry.key)) continue;
+      hits.push({ role: 'system', framework: 'agent config', anchor: `{ ${entry.key}: … }`, value: entry.value, loc, frames: [], sinkStart: entry.value.start, byName: true });
+    }
+  }
+
+  private roleDictHit(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, module: ModuleSummary, hits: Hit[]): void {
+    const roleEntry = dict.entries.find((e) => e.key === 'role');
+    const role = roleEntry ? ROLE_OF[plain(module, roleEntry.value) ?? ''] : undefined;
+    const content = dict.entries.find((e) => e.key === 'content')?.value;
+    if (!role || !content) return;
+    hits.push({ role, framework: 'chat API', anchor: `role: ${plain(module, roleEntry!.value)}`, value: content, loc, frames: [], sinkStart: content.start, byName: false });
+  }
+
+  private roleTupleHits(list: Extract<Expr, { k: 'list' }>, loc: Loc, module: ModuleSummary, hits: Hit[], fromTuple = false): void {
+    for (const item of list.items) {
+      if (item.k !== 'list' || item.items.length !== 2) continue;
+      if (fromTuple && !item.tuple) continue;
+      const name = plain(module, item.items[0]);
+      const role = ROLE_OF[name ?? ''];
+      if (!role || plain(module, item.items[1]) !== undefined && ROLE_OF[plain(module, item.items[1])!] !== undefined) continue;
+      hits.push({ role, framework: 'LangChain / LangGraph', anchor: `(${name}, ...)`, value: item.items[1], loc, frames: [], sinkStart: item.items[1].start, byName: false, placeholders: 'template' });
+    }
+  }
+
+  // ------------------------------------------------------------------ prompts
+
+  /** The prompts of a group of hits: one per alternative value of a single hit; one for a group (CrewAI's fields). */
+  private promptsOf(group: Hit[]): FoundPrompt[] {
+    const first = group[0];
+    const alternatives: PromptText[][] = group.length === 1
+      ? (this.resolver.begin(), this.resolver.promptAlternatives(first.value, first.loc, first.frames)).map((t) => [t])
+      : [group.map((hit) => {
+          this.resolver.begin();
+          return this.resolver.promptText(hit.value, hit.loc, hit.frames);
+        })];
+    const prompts = alternatives.flatMap((texts) => this.promptOf(group, texts) ?? []);
+    if (prompts.length > 0) return prompts;
+    const all = alternatives.flat();
+    const wrapped = all.some((t) => t.wrapped);
+    const reasons = all.flatMap((t) => t.reasons);
+    if (first.role === 'system' && !first.byName && !first.quiet && !wrapped && reasons.length > 0 && all.every((t) => t.reads.length === 0)) {
+      this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reason: reasons[0] });
+    }
+    if (!wrapped) this.valueDelegations(first);
+    return [];
+  }
+
+  /**
+   * A sink whose value is not text written here may be another agent's output as a whole (`content=reply.content`):
+   * checked at the sink, or, when the value is a parameter, at each caller's argument (where a boundary can go).
+   */
+  private valueDelegations(hit: Hit): void {
+    const value = hit.value;
+    const text = this.resolver.text(hit.loc.file);
+    if (value.k === 'list' || value.k === 'dict' || value.k === 'func' || value.k === 'str' || isHistory(text.slice(value.start, value.end))) return;
+    const pseudo: FoundPrompt = { role: hit.role, framework: hit.framework, anchor: hit.anchor, sink: { file: hit.loc.file, start: hit.sinkStart }, pieces: [], primary: undefined as unknown as Piece, hardened: false, byName: false, candidates: [] };
+    this.resolver.begin();
+    const callers = this.resolver.callerArguments(value, hit.loc);
+    const places = callers.length > 0 ? callers : [{ expr: value, loc: hit.loc }];
+    for (const place of places) {
+      if (place.expr.k === 'str' || place.expr.k === 'concat' || place.expr.k === 'list' || place.expr.k === 'dict') continue;
+      const placeText = this.resolver.text(place.loc.file).slice(place.expr.start, place.expr.end);
+      if (isHistory(placeText)) continue;
+      const candidate: Candidate = { kind: 'value', file: place.loc.file, start: place.expr.start, end: place.expr.end, expr: place.expr, loc: place.loc, frames: place === places[0] && callers.length === 0 ? hit.frames : [], text: placeText };
+      const found = this.delegation(pseudo, candidate);
+      if (found) this.result.delegations.push(found);
+    }
+  }
+
+  private promptOf(group: Hit[], texts: PromptText[]): FoundPrompt | undefined {
+    const first = group[0];
+    const pieces = texts.flatMap((t) => t.pieces);
+    for (const t of texts) for (const read of t.reads) this.result.reads.push({ ...read, role: first.role });
+    const useful = pieces.filter((p) => meaningful(this.resolver.text(p.file), p));
+    const primary = useful.find((p) => !p.nested) ?? useful[0];
+    if (!primary) return undefined;
+    const wrapped = texts.some((t) => t.wrapped);
+    const contents = useful.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd));
+    if (group.every((h) => h.byName) && !prose(contents)) return undefined;
+    const refs = texts.flatMap((t) => t.refs);
+    const joined = pieces.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd)).join('\n');
+    const hardened = wrapped || refs.some((r) => /immunity_?warning/i.test(r)) || containsImmunityWarning(joined);
+    const candidates = texts.flatMap((t) => t.candidates);
+    const style = group.find((h) => h.placeholders)?.placeholders;
+    if (style) candidates.push(...this.placeholderCandidates(pieces, style));
+    return {
+      role: group.some((h) => h.role === 'system') ? 'system' : 'message',
+      framework: first.framework,
+      anchor: first.anchor,
+      sink: { file: first.loc.file, start: first.sinkStart },
+      pieces,
+      primary,
+      hardened,
+      byName: group.every((h) => h.byName),
+      candidates,
+      placeholders: style,
+    };
+  }
+
+  /** `{name}` placeholders of plain literals filled by the framework (ADK state) or by a template call in the same file. */
+  private placeholderCandidates(pieces: Piece[], style: PlaceholderStyle): Candidate[] {
+    const out: Candidate[] = [];
+    for (const piece of pieces) {
+      if (piece.literal.template) continue;
+      const text = this.resolver.text(piece.file);
+      for (const ph of placeholders(text, piece.literal)) {
+        if (!/^[A-Za-z_]/.test(ph.name)) continue;
+        const base: Candidate = { kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, loc: { file: piece.file, scope: piece.scope }, frames: [], literal: piece.literal, name: ph.name, text: ph.name };
+        if (style === 'adk-state') out.push(base);
+        else for (const fill of this.templateFills(piece.file).get(ph.name) ?? []) out.push({ ...base, expr: fill.expr, loc: fill.loc });
+      }
+    }
+    return out;
+  }
+
+  /** Values passed for template variables in a file: `.invoke({"name": v})`, `.format_messages(name=v)`, `kickoff(inputs={...})`. */
+  private templateFills(file: string): Map<string, { expr: Expr; loc: Loc }[]> {
+    let fills = this.fills.get(file);
+    if (fills) return fills;
+    fills = new Map();
+    this.fills.set(file, fills);
+    const module = this.project.module(file);
+    if (!module) return fills;
+    const add = (key: string, expr: Expr, loc: Loc) => {
+      const list = fills!.get(key);
+      if (list) list.push({ expr, loc });
+      else fills!.set(key, [{ expr, loc }]);
+    };
+    for (const root of module.roots) {
+      walk(root.expr, (e) => {
+        if (e.k !== 'call') return;
+        const name = lastName(e.callee) ?? '';
+        if (!/^(?:a?invoke|a?stream|a?batch|format_messages|format_prompt|format|partial|kickoff(?:_async)?)$/.test(name)) return;
+        const loc = { file, scope: root.scope };
+        for (const arg of e.args) {
+          if (arg.name === 'inputs' && arg.value.k === 'dict') for (const entry of arg.value.entries) if (entry.key) add(entry.key, entry.value, loc);
+          if (arg.name !== undefined && arg.name !== 'inputs') add(arg.name, arg.value, loc);
+          if (arg.name === undefined && arg.value.k === 'dict') for (const entry of arg.value.entries) if (entry.key) add(entry.key, entry.value, loc);
+        }
+      });
+    }
+    return fills;
+  }
+
+  // ------------------------------------------------------------------ delegation
+
+  private delegation(prompt: FoundPrompt, candidate: Candidate): FoundDelegation | undefined {
+    const context = this.contextOf(candidate, prompt);
+    const text = this.resolver.text(candidate.file);
+    if (context && isInsideBoundary(text.slice(context.start, context.end), candidate.start - context.start, candidate.end - context.start)) return undefined;
+    let why: string | undefined;
+    if (candidate.kind === 'placeholder' && !candidate.expr) {
+      const writer = this.resolver.stateKeys().get(candidate.name!);
+      why = writer ? `state key "${candidate.name}" ${writer}` : delegatedByName(candidate.name!) ? `named ${candidate.name}` : undefined;
+    } else if (delegatedByName(candidate.text)) why = `named ${candidate.text}`;
+    else if (candidate.expr) {
+      this.resolver.begin();
+      why = this.resolver.agentOutput(candidate.expr, candidate.loc, candidate.frames);
+      if (why && candidate.kind === 'placeholder') why = `filled with \`${this.resolver.text(candidate.loc.file).slice(candidate.expr.start, candidate.expr.end)}\`, ${why}`;
+    }
+    if (!why) return undefined;
+    return { candidate, why, prompt, context: context ?? { start: candidate.start, end: candidate.end } };
+  }
+
+  /** The text a boundary around the candidate would sit in: its literal's content, or the prompt's pieces in its file. */
+  private contextOf(candidate: Candidate, prompt: FoundPrompt): { start: number; end: number } | undefined {
+    if (candidate.literal) return { start: candidate.literal.contentStart, end: candidate.literal.contentEnd };
+    const inFile = prompt.pieces.filter((p) => p.file === candidate.file);
+    if (inFile.length === 0) return undefined;
+    return { start: Math.min(candidate.start, ...inFile.map((p) => p.literal.start)), end: Math.max(candidate.end, ...inFile.map((p) => p.literal.end)) };
+  }
+}
+
+function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
+  const preferred = a.byName && !b.byName ? b : a;
+  return {
+    ...preferred,
+    role: a.role === 'system' || b.role === 'system' ? 'system' : 'message',
+    hardened: a.hardened || b.hardened,
+    byName: a.byName && b.byName,
+    candidates: [...a.candidates, ...b.candidates],
+    pieces: a.pieces.length >= b.pieces.length ? a.pieces : b.pieces,
+  };
+}
+
+/** A conversation passed on as a whole (a message list, not text spliced into a prompt). */
+function isHistory(text: string): boolean {
+  return /(?:^|[._])(?:messages|history|chat_history|conversation|input_list|to_input_list\(\))$/i.test(text.trim()) || /to_input_list|\.messages\b/.test(text);
+}
+
+/**
+ * Discovers the prompts, delegations and unreadable sinks in the code files `files` of a project; `stateKeys` are
+ * state keys written by agents defined outside the code (YAML agent configs).
+ */
+export function discoverCode(project: ProjectModel, files: Iterable<string>, systemPromptNames: RegExp, stateKeys: ReadonlyMap<string, string> = new Map()): CodeDiscovery {
+  return new Discoverer(project, systemPromptNames, stateKeys).run(files);
+}

@@ -1,0 +1,275 @@
+// The files of one project as prompt discovery sees them: each code file scanned on first use, imports resolved to
+// other files of the same project (Python packages and relative modules, TypeScript relative imports), and an
+// index of calls by callee name so a parameter can be traced to the arguments its callers pass.
+import type { CodeLanguage } from './lexer';
+import { scanModule, walk, type ModuleSummary, type Scope } from './module';
+import type { Expr } from './syntax';
+
+/** A code file of the project: its language and the source discovery reads (a notebook's cells joined). */
+export interface CodeSource {
+  path: string;
+  language: CodeLanguage;
+  text: string;
+}
+
+/** A call found in the project, with where it is evaluated. */
+export interface CallSite {
+  file: string;
+  scope: number;
+  call: Extract<Expr, { k: 'call' }>;
+}
+
+const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+function dirname(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i === -1 ? '' : path.slice(0, i);
+}
+
+/** Joins POSIX path segments, resolving `.` and `..` (never above the root: the result then is undefined). */
+export function joinPath(base: string, relative: string): string | undefined {
+  const parts = base === '' ? [] : base.split('/');
+  for (const segment of relative.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.join('/');
+}
+
+/** Scanned modules kept between analyses (the editor re-analyses on every change): reused while the text is the same. */
+export type ModuleCache = Map<string, { text: string; summary: ModuleSummary }>;
+
+/** The code files of a project and what is derived from them on demand. */
+export class ProjectModel {
+  private readonly sources = new Map<string, CodeSource>();
+  private readonly summaries = new Map<string, ModuleSummary>();
+  private readonly importers = new Map<string, Set<string>>();
+  private words?: Map<string, string[]>;
+  /** Python files by module path (`pkg/prompts` for pkg/prompts.py and pkg/prompts/__init__.py). */
+  private readonly pythonModules = new Map<string, string[]>();
+  private readonly callIndex = new Map<string, CallSite[]>();
+
+  constructor(
+    sources: Iterable<CodeSource>,
+    private readonly cache?: ModuleCache,
+  ) {
+    for (const source of sources) {
+      this.sources.set(source.path, source);
+      if (source.language === 'python' && /\.pyi?$/.test(source.path)) {
+        const module = source.path.replace(/\.pyi?$/, '').replace(/\/__init__$/, '');
+        const parts = module.split('/');
+        // Every suffix, so `import pkg.prompts` finds src/pkg/prompts.py.
+        for (let i = 0; i < parts.length; i++) push(this.pythonModules, parts.slice(i).join('/'), source.path);
+      }
+    }
+  }
+
+  /** Paths of every code file. */
+  paths(): string[] {
+    return [...this.sources.keys()];
+  }
+
+  has(path: string): boolean {
+    return this.sources.has(path);
+  }
+
+  source(path: string): CodeSource | undefined {
+    return this.sources.get(path);
+  }
+
+  /** The scanned module of a file (scanned once, on first use). */
+  module(path: string): ModuleSummary | undefined {
+    let summary = this.summaries.get(path);
+    if (!summary) {
+      const source = this.sources.get(path);
+      if (!source) return undefined;
+      const cached = this.cache?.get(path);
+      summary = cached && cached.text === source.text && cached.summary.language === source.language ? cached.summary : scanModule(source.text, source.language);
+      this.cache?.set(path, { text: source.text, summary });
+      this.summaries.set(path, summary);
+    }
+    return summary;
+  }
+
+  /** Files that import `file` (so their sinks and calls may reach its literals and functions). */
+  importersOf(file: string): Set<string> {
+    let set = this.importers.get(file);
+    if (set) return set;
+    set = new Set();
+    this.importers.set(file, set);
+    // An importer names the module: its file name, or its package folder for an __init__ / index file.
+    const parts = file.replace(/\.[^./]+$/, '').split('/');
+    const stem = /^(?:__init__|index)$/.test(parts[parts.length - 1]) && parts.length > 1 ? parts[parts.length - 2] : parts[parts.length - 1];
+    for (const path of this.filesContaining(stem)) {
+      if (path === file) continue;
+      const module = this.module(path)!;
+      const specs = [...[...module.imports.values()].map((b) => b.module), ...module.starExports, ...[...module.exports.values()].flatMap((e) => (e.module ? [e.module] : []))];
+      const named = [...module.imports.values()].filter((b) => b.name && /^\.+$/.test(b.module)).map((b) => b.module + b.name);
+      if ([...specs, ...named].some((spec) => this.resolveModule(path, spec) === file)) set.add(path);
+    }
+    return set;
+  }
+
+  /** The project files `file` imports. */
+  importsOf(file: string): Set<string> {
+    const module = this.module(file);
+    const out = new Set<string>();
+    if (!module) return out;
+    for (const binding of module.imports.values()) {
+      const target = this.resolveModule(file, binding.module) ?? (binding.name && /^\.+$/.test(binding.module) ? this.resolveModule(file, binding.module + binding.name) : undefined);
+      if (target) out.add(target);
+    }
+    return out;
+  }
+
+  /**
+   * `files` with the files whose sinks can reach their literals: the files importing them (through up to `depth`
+   * re-exporting modules) and the files they import (a factory defined elsewhere that receives their prompt).
+   */
+  neighbourhood(files: Iterable<string>, depth = 3): Set<string> {
+    const out = new Set(files);
+    for (const step of [(f: string) => this.importersOf(f), (f: string) => this.importsOf(f)]) {
+      let frontier = [...out];
+      for (let level = 0; level < depth && frontier.length > 0; level++) {
+        const next: string[] = [];
+        for (const file of frontier) {
+          for (const other of step(file)) {
+            if (out.has(other)) continue;
+            out.add(other);
+            next.push(other);
+          }
+        }
+        frontier = next;
+      }
+    }
+    return out;
+  }
+
+  /** The file an import names, from the file that imports it (undefined for packages outside the project). */
+  resolveModule(from: string, spec: string): string | undefined {
+    const source = this.sources.get(from);
+    if (!source) return undefined;
+    return source.language === 'python' ? this.resolvePython(from, spec) : this.resolveScript(from, spec);
+  }
+
+  private resolvePython(from: string, spec: string): string | undefined {
+    const dots = /^\.*/.exec(spec)![0].length;
+    const rest = spec.slice(dots).split('.').filter(Boolean).join('/');
+    if (dots > 0) {
+      let base: string | undefined = dirname(from);
+      for (let i = 1; i < dots && base !== undefined; i++) base = joinPath(base, '..');
+      if (base === undefined) return undefined;
+      const target = rest ? joinPath(base, rest) : base;
+      if (target === undefined) return undefined;
+      for (const candidate of [`${target}.py`, `${target}/__init__.py`, `${target}.pyi`]) if (this.sources.has(candidate)) return candidate;
+      return undefined;
+    }
+    const candidates = this.pythonModules.get(rest);
+    if (!candidates || candidates.length === 0) return undefined;
+    // The candidate sharing the longest folder prefix with the importing file.
+    const shared = (path: string) => {
+      const a = from.split('/');
+      const b = path.split('/');
+      let n = 0;
+      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      return n;
+    };
+    return [...candidates].sort((x, y) => shared(y) - shared(x) || x.length - y.length)[0];
+  }
+
+  private resolveScript(from: string, spec: string): string | undefined {
+    if (!spec.startsWith('.')) return undefined;
+    const target = joinPath(dirname(from), spec);
+    if (target === undefined) return undefined;
+    const stem = target.replace(/\.(?:[cm]?js|jsx)$/, '');
+    const candidates = [target, ...TS_EXTENSIONS.map((ext) => stem + ext), ...TS_EXTENSIONS.map((ext) => `${target}/index${ext}`)];
+    return candidates.find((candidate) => this.sources.has(candidate));
+  }
+
+  /** The files each identifier-like word appears in (built once, on first use, with one pass over the texts). */
+  wordIndex(): Map<string, string[]> {
+    if (!this.words) {
+      const index = new Map<string, string[]>();
+      for (const [path, source] of this.sources) {
+        const seen = new Set<string>();
+        for (const match of source.text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+          const word = match[0];
+          if (seen.has(word)) continue;
+          seen.add(word);
+          const list = index.get(word);
+          if (list) list.push(path);
+          else index.set(word, [path]);
+        }
+      }
+      this.words = index;
+    }
+    return this.words;
+  }
+
+  /** Paths of the files that contain the identifier `word` (a cheap filter before scanning). */
+  filesContaining(word: string): string[] {
+    return this.wordIndex().get(word) ?? [];
+  }
+
+  /** Every call in the project whose callee's last name is `name` (only files mentioning the name are scanned). */
+  callsNamed(name: string): CallSite[] {
+    let sites = this.callIndex.get(name);
+    if (!sites) {
+      sites = [];
+      for (const path of this.filesContaining(name)) {
+        const module = this.module(path)!;
+        for (const root of module.roots) {
+          walk(root.expr, (e) => {
+            if (e.k === 'call' && lastName(e.callee) === name) sites!.push({ file: path, scope: root.scope, call: e });
+          });
+        }
+      }
+      this.callIndex.set(name, sites);
+    }
+    return sites;
+  }
+
+  /** The scope object of a file. */
+  scope(path: string, id: number): Scope | undefined {
+    return this.module(path)?.scopes[id];
+  }
+}
+
+/** The last name of a callee (`create` of `client.messages.create`, `Agent` of `new Agent`). */
+export function lastName(callee: Expr): string | undefined {
+  if (callee.k === 'name') return callee.id;
+  if (callee.k === 'attr') return callee.name;
+  return undefined;
+}
+
+/** The dotted text of a callee's receiver chain (`client.messages` of `client.messages.create`; `()` for a call). */
+export function chainText(e: Expr): string {
+  const parts: string[] = [];
+  let node: Expr | undefined = e;
+  for (let guard = 0; node && guard < 64; guard++) {
+    if (node.k === 'name') {
+      parts.push(node.id);
+      break;
+    }
+    if (node.k === 'attr') {
+      parts.push(node.name);
+      node = node.obj;
+    } else if (node.k === 'call') {
+      parts.push('()');
+      node = node.callee;
+    } else if (node.k === 'index') {
+      parts.push('[]');
+      node = node.obj;
+    } else break;
+  }
+  return parts.reverse().join('.');
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

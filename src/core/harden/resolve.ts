@@ -1,0 +1,916 @@
+// Follows values through a project: names to their definitions (in the scope chain, across imports), parameters to
+// the arguments their callers pass, attributes and items to the dicts, objects, classes and config calls that hold
+// them, and calls of project functions to what they return. Two questions are answered on top: which string literals
+// make up a prompt (with the interpolations inside them), and whether an expression carries another agent's output.
+// Every walk is bounded by a depth and a step budget, so hostile or cyclic code costs a fixed amount.
+import type { StringLiteral } from './lexer';
+import { defKey, walk, type Def } from './module';
+import { chainText, lastName, type ProjectModel } from './project';
+import { BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isModelCall, SOURCE_WORDS, TRANSPARENT_CALLS } from './sinks';
+import type { Arg, Expr, Param } from './syntax';
+
+/** Where an expression is evaluated. */
+export interface Loc {
+  file: string;
+  scope: number;
+}
+
+/** A call's arguments bound to a function's parameters while following what the function returns. */
+export interface Frame {
+  file: string;
+  fn: number;
+  args: Arg[];
+  loc: Loc;
+  outer: readonly Frame[];
+}
+
+/** A value an expression may take: a terminal expression, a module namespace, or a class. */
+export interface Value {
+  expr: Expr;
+  loc: Loc;
+  frames: readonly Frame[];
+  module?: string;
+  classRef?: { file: string; scope: number };
+}
+
+/** A string literal that is part of a prompt. */
+export interface Piece {
+  file: string;
+  literal: StringLiteral;
+  scope: number;
+  /** Reached through an interpolation of another piece (a constant spliced into a template). */
+  nested: boolean;
+}
+
+/** A place where a value is put into a prompt: a `${}`/`{}` interpolation, a `.format` placeholder, a `+` operand. */
+export interface Candidate {
+  kind: 'hole' | 'placeholder' | 'operand' | 'value';
+  file: string;
+  start: number;
+  end: number;
+  /** The expression to check; undefined for a placeholder filled by the framework (ADK state). */
+  expr?: Expr;
+  loc: Loc;
+  frames: readonly Frame[];
+  literal?: StringLiteral;
+  /** The placeholder's name (placeholders only). */
+  name?: string;
+  text: string;
+}
+
+/** What a prompt value is made of. */
+export interface PromptText {
+  pieces: Piece[];
+  candidates: Candidate[];
+  /** Names referenced where the text could not be followed (a referenced warning constant counts as the warning). */
+  refs: string[];
+  /** Built with the runtime API (`withImmunityWarning(...)`). */
+  wrapped: boolean;
+  /** Why parts of the value could not be read. */
+  reasons: string[];
+  /** Files the value is read from (`open("prompts/x.md").read()`), relative to the file that reads them. */
+  reads: { from: string; path: string }[];
+}
+
+const MAX_DEPTH = 32;
+const STEP_BUDGET = 2_000;
+const MAX_CALLERS = 40;
+const MAX_ALTERNATIVES = 50;
+const TEXT_KEYS = new Set(['text', 'content', 'append', 'prompt', 'template', 'instructions', 'system', 'system_prompt', 'systemPrompt']);
+const MESSAGE_CLASSES = /^(?:SystemMessage|HumanMessage|AIMessage|ChatMessage|UserMessage|AssistantMessage|TextMessage|SystemMessagePromptTemplate|HumanMessagePromptTemplate)$/;
+const READS = /^(?:read_text|read|readFileSync|readFile|load_prompt|loadPrompt|read_prompt|readPrompt)$/;
+const TAINT_TRANSPARENT = /^(?:str|repr|String|format|join|dumps|loads|stringify|parse|strip|lstrip|rstrip|trim|lower|upper|replace|get|getattr|dedent|indent|model_dump|model_dump_json|dict|json|to_dict|toString|pformat|text|content|render|format_messages|format_prompt|invoke)$/;
+const STATE_OBJECT = /(?:^|\.)(?:state|session\.state|shared_state|shared)$/;
+
+/** Lower-cased words of the names in an expression, split at snake_case, kebab-case and camelCase boundaries. */
+export function nameWords(expression: string): string[] {
+  const names = expression.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? [];
+  return names.flatMap((name) =>
+    name
+      .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+      .toLowerCase()
+      .split(/[\s_$-]+/)
+      .filter(Boolean),
+  );
+}
+
+/** True when a name's words say it carries delegated or peer content (`peer_reply`, `subtask`, `agent_output`). */
+export function delegatedByName(expression: string): boolean {
+  if (BOUNDARY_CALLS.test(expression.replace(/\s*\(.*$/s, '').replace(/^.*\./, ''))) return false;
+  const words = nameWords(expression);
+  return words.some((word, i) => DELEGATION_WORDS.has(word) || (i > 0 && SOURCE_WORDS.has(words[i - 1]) && CONTENT_WORDS.has(word) && words[i - 1] !== word));
+}
+
+/** The plain text of a literal in its file (escapes not undone). */
+function literalText(text: string, literal: StringLiteral): string {
+  return text.slice(literal.contentStart, literal.contentEnd);
+}
+
+/** Answers value questions over a project. One instance per analysis; its caches assume the files do not change. */
+export class Resolver {
+  private steps = 0;
+  /** Set when a walk stopped at the budget (its partial answer is not kept). */
+  private exhausted = false;
+  private readonly valueMemo = new WeakMap<Expr, Map<string, Value[]>>();
+  private readonly outputMemo = new WeakMap<Expr, Map<string, string | null>>();
+  private readonly taintMemo = new Map<string, string | null>();
+  private stateKeysCache?: Map<string, string>;
+
+  constructor(
+    readonly project: ProjectModel,
+    private readonly extraStateKeys: ReadonlyMap<string, string> = new Map(),
+  ) {}
+
+  /** Resets the step budget (one budget per question). */
+  begin(): void {
+    this.steps = 0;
+  }
+
+  private spent(): boolean {
+    if (++this.steps <= STEP_BUDGET) return false;
+    this.exhausted = true;
+    return true;
+  }
+
+  text(file: string): string {
+    return this.project.source(file)?.text ?? '';
+  }
+
+  // ------------------------------------------------------------------ values
+
+  /**
+   * The terminal values an expression may take (names, attributes, items, elements and calls followed). Answers
+   * without bound arguments are kept per expression and scope; a walk back into a question still open answers nothing.
+   */
+  values(expr: Expr, loc: Loc, frames: readonly Frame[], depth = 0): Value[] {
+    if (expr.k === 'str' || expr.k === 'concat' || expr.k === 'list' || expr.k === 'dict' || expr.k === 'func' || expr.k === 'other' || expr.k === 'format') return [{ expr, loc, frames }];
+    if (depth > MAX_DEPTH) return [];
+    if (frames.length > 0) return this.spent() ? [] : this.valuesOf(expr, loc, frames, depth);
+    let perExpr = this.valueMemo.get(expr);
+    if (!perExpr) {
+      perExpr = new Map();
+      this.valueMemo.set(expr, perExpr);
+    }
+    const key = `${loc.file}\0${loc.scope}`;
+    const known = perExpr.get(key);
+    if (known) return known;
+    if (this.spent()) return [];
+    perExpr.set(key, []);
+    const exhausted = this.exhausted;
+    this.exhausted = false;
+    const found = this.valuesOf(expr, loc, frames, depth);
+    if (this.exhausted) perExpr.delete(key);
+    else perExpr.set(key, found);
+    this.exhausted ||= exhausted;
+    return found;
+  }
+
+  private valuesOf(expr: Expr, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
+    switch (expr.k) {
+      case 'name':
+        return this.nameValues(expr.id, loc, frames, depth);
+      case 'attr':
+        return this.attrValues(expr, loc, frames, depth);
+      case 'index':
+        return this.indexValues(expr, loc, frames, depth);
+      case 'cond':
+        return expr.options.flatMap((o) => this.values(o, loc, frames, depth + 1));
+      case 'elem':
+        return this.values(expr.of, loc, frames, depth + 1).flatMap((v) =>
+          v.expr.k === 'list' ? v.expr.items.flatMap((item) => this.values(item, v.loc, v.frames, depth + 1)) : v.expr.k === 'dict' ? [] : [v],
+        );
+      case 'call':
+        return this.callValues(expr, loc, frames, depth);
+      default:
+        return [{ expr, loc, frames }];
+    }
+  }
+
+  private lookup(name: string, loc: Loc):
+    | { kind: 'defs'; defs: Def[] }
+    | { kind: 'param'; scope: number; index: number; param: Param; field?: string }
+    | { kind: 'class'; scope: number }
+    | { kind: 'import'; module: string; name?: string }
+    | { kind: 'none' } {
+    const module = this.project.module(loc.file);
+    if (!module) return { kind: 'none' };
+    let s = module.scopes[loc.scope];
+    let first = true;
+    while (s) {
+      const visible = !(s.kind === 'class' && !first);
+      if (visible) {
+        if (s.kind === 'function') {
+          const index = s.params.findIndex((p) => p.name === name || p.fields?.includes(name));
+          if (index !== -1) {
+            const param = s.params[index];
+            return { kind: 'param', scope: s.id, index, param, field: param.name === name ? undefined : name };
+          }
+        }
+        const defs = module.defs.get(defKey(s.id, name));
+        if (defs) return { kind: 'defs', defs };
+      }
+      s = s.parent >= 0 ? module.scopes[s.parent] : undefined!;
+      first = false;
+    }
+    const classScope = module.classes.get(name);
+    if (classScope !== undefined) return { kind: 'class', scope: classScope };
+    const binding = module.imports.get(name);
+    if (binding) return { kind: 'import', module: binding.module, name: binding.name };
+    for (const spec of module.starExports) {
+      const target = this.project.resolveModule(loc.file, spec);
+      if (target && this.project.module(target)?.defs.has(defKey(0, name))) return { kind: 'import', module: spec, name };
+    }
+    return { kind: 'none' };
+  }
+
+  private nameValues(name: string, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
+    const found = this.lookup(name, loc);
+    switch (found.kind) {
+      case 'defs':
+        return found.defs.flatMap((def) => this.values(def.value, { file: loc.file, scope: def.scope }, frames, depth + 1));
+      case 'param':
+        return this.paramValues(loc.file, found.scope, found.index, found.param, found.field, frames, depth);
+      case 'class':
+        return [{ expr: { k: 'name', start: 0, end: 0, id: name }, loc, frames: [], classRef: { file: loc.file, scope: found.scope } }];
+      case 'import':
+        return this.importValues(loc.file, found.module, found.name, depth);
+      case 'none':
+        return [];
+    }
+  }
+
+  private importValues(file: string, spec: string, name: string | undefined, depth: number): Value[] {
+    const target = this.project.resolveModule(file, spec);
+    if (!target) {
+      // `from . import prompts`: the name is a module of the package.
+      if (name && /^\.+$/.test(spec)) {
+        const sub = this.project.resolveModule(file, spec + name);
+        if (sub) return [this.namespace(sub)];
+      }
+      return [];
+    }
+    if (name === undefined) return [this.namespace(target)];
+    return this.exportValues(target, name, depth + 1);
+  }
+
+  private namespace(file: string): Value {
+    return { expr: { k: 'name', start: 0, end: 0, id: file }, loc: { file, scope: 0 }, frames: [], module: file };
+  }
+
+  /** What module `file` exports under `name` (definitions, re-exports, star exports, Python submodules). */
+  private exportValues(file: string, name: string, depth: number): Value[] {
+    if (depth > MAX_DEPTH || this.spent()) return [];
+    const module = this.project.module(file);
+    if (!module) return [];
+    const exported = module.exports.get(name);
+    if (exported?.module) return this.importValues(file, exported.module, exported.name, depth + 1);
+    const local = exported?.local ?? name;
+    const defs = module.defs.get(defKey(0, local));
+    if (defs) return defs.flatMap((def) => this.values(def.value, { file, scope: def.scope }, [], depth + 1));
+    const classScope = module.classes.get(local);
+    if (classScope !== undefined) return [{ expr: { k: 'name', start: 0, end: 0, id: local }, loc: { file, scope: 0 }, frames: [], classRef: { file, scope: classScope } }];
+    const binding = module.imports.get(local);
+    if (binding) return this.importValues(file, binding.module, binding.name, depth + 1);
+    for (const spec of module.starExports) {
+      const target = this.project.resolveModule(file, spec);
+      if (target) {
+        const found = this.exportValues(target, name, depth + 1);
+        if (found.length > 0) return found;
+      }
+    }
+    if (module.language === 'python' && /(?:^|\/)__init__\.py$/.test(file)) {
+      const sub = this.project.resolveModule(file, `.${name}`);
+      if (sub) return [this.namespace(sub)];
+    }
+    return [];
+  }
+
+  /** The calls in the project that bind the parameters of function scope `fn` of `file`. */
+  private callersOf(file: string, fn: number): { file: string; scope: number; args: Arg[]; method: boolean }[] {
+    const module = this.project.module(file);
+    const scope = module?.scopes[fn];
+    if (!module || !scope?.name) return [];
+    const isConstructor = scope.name === '__init__' || scope.name === 'constructor';
+    const name = isConstructor ? (scope.classScope !== undefined ? module.scopes[scope.classScope].name : undefined) : scope.name;
+    if (!name) return [];
+    const importers = this.project.importersOf(file);
+    const selfParam = module.language === 'python' && scope.classScope !== undefined && ['self', 'cls'].includes(scope.params[0]?.name ?? '');
+    return this.project
+      .callsNamed(name)
+      .filter((site) => site.file === file || importers.has(site.file))
+      .slice(0, MAX_CALLERS)
+      .map((site) => ({ file: site.file, scope: site.scope, args: site.call.args, method: selfParam }));
+  }
+
+  /** The argument a call passes for parameter `index` (keyword first, then position). */
+  private argumentFor(args: readonly Arg[], params: readonly Param[], index: number, method: boolean): Expr | undefined {
+    const param = params[index];
+    const keyword = args.find((a) => a.name !== undefined && a.name === param.name);
+    if (keyword) return keyword.value;
+    const positional = args.filter((a) => a.name === undefined && !a.spread);
+    return positional[index - (method ? 1 : 0)]?.value;
+  }
+
+  private paramValues(file: string, fn: number, index: number, param: Param, field: string | undefined, frames: readonly Frame[], depth: number): Value[] {
+    const scope = this.project.scope(file, fn);
+    if (!scope) return [];
+    const pick = (values: Value[]): Value[] => (field === undefined ? values : values.flatMap((v) => this.memberValues(v, field, depth + 1)));
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const frame = frames[i];
+      if (frame.file === file && frame.fn === fn) {
+        const method = this.project.module(file)?.language === 'python' && scope.classScope !== undefined && ['self', 'cls'].includes(scope.params[0]?.name ?? '');
+        const arg = this.argumentFor(frame.args, scope.params, index, method);
+        if (arg) return pick(this.values(arg, frame.loc, frame.outer, depth + 1));
+        return param.default ? pick(this.values(param.default, { file, scope: scope.parent }, [], depth + 1)) : [];
+      }
+    }
+    const found: Value[] = [];
+    if (param.default) found.push(...this.values(param.default, { file, scope: scope.parent }, [], depth + 1));
+    for (const caller of this.callersOf(file, fn)) {
+      const arg = this.argumentFor(caller.args, scope.params, index, caller.method);
+      if (arg) found.push(...this.values(arg, { file: caller.file, scope: caller.scope }, [], depth + 1));
+    }
+    return pick(found);
+  }
+
+  /** Members named `name` of a value: dict entries, object properties, keyword arguments of a config call, class attributes. */
+  memberValues(v: Value, name: string, depth: number): Value[] {
+    if (depth > MAX_DEPTH || this.spent()) return [];
+    if (v.module) return this.exportValues(v.module, name, depth + 1);
+    if (v.classRef) return this.classAttrValues(v.classRef.file, v.classRef.scope, name, [], depth + 1);
+    const e = v.expr;
+    if (e.k === 'dict') {
+      const out: Value[] = [];
+      for (const entry of e.entries) {
+        if (entry.key === name) out.push(...this.values(entry.value, v.loc, v.frames, depth + 1));
+        else if (entry.spread) for (const inner of this.values(entry.value, v.loc, v.frames, depth + 1)) out.push(...this.memberValues(inner, name, depth + 1));
+      }
+      return out;
+    }
+    if (e.k === 'call') {
+      const keyword = /^[A-Z]/.test(lastName(e.callee) ?? '') || lastName(e.callee) === 'dict' ? e.args.find((a) => a.name === name) : undefined;
+      if (keyword) return this.values(keyword.value, v.loc, v.frames, depth + 1);
+      const out: Value[] = [];
+      // A constructor's config object (`new Agent({ instructions })`) holds its members; a model call's argument is its input, not its result.
+      const callee = lastName(e.callee) ?? '';
+      if (/^[A-Z]/.test(callee) || callee === 'dict') {
+        for (const arg of e.args) {
+          if (arg.name !== undefined) continue;
+          if (arg.value.k === 'dict') out.push(...this.memberValues({ ...v, expr: arg.value }, name, depth + 1));
+        }
+      }
+      const classes = this.values(e.callee, v.loc, v.frames, depth + 1).filter((c) => c.classRef);
+      for (const c of classes) {
+        const ctor = this.constructorOf(c.classRef!.file, c.classRef!.scope);
+        const frame: Frame[] = ctor === undefined ? [] : [{ file: c.classRef!.file, fn: ctor, args: e.args, loc: v.loc, outer: v.frames }];
+        out.push(...this.classAttrValues(c.classRef!.file, c.classRef!.scope, name, frame, depth + 1));
+      }
+      return out;
+    }
+    return [];
+  }
+
+  private constructorOf(file: string, classScope: number): number | undefined {
+    const module = this.project.module(file);
+    return module?.scopes.find((s) => s.classScope === classScope && (s.name === '__init__' || s.name === 'constructor'))?.id;
+  }
+
+  private classAttrValues(file: string, classScope: number, name: string, frames: readonly Frame[], depth: number): Value[] {
+    const module = this.project.module(file);
+    if (!module) return [];
+    const defs = [...(module.attrDefs.get(defKey(classScope, name)) ?? []), ...(module.defs.get(defKey(classScope, name)) ?? [])];
+    return defs.flatMap((def) => this.values(def.value, { file, scope: def.scope }, frames, depth + 1));
+  }
+
+  /** The class scope enclosing `scope` (for `self.x` / `this.x`). */
+  private enclosingClass(file: string, scope: number): number | undefined {
+    const module = this.project.module(file);
+    for (let s = module?.scopes[scope]; s; s = s.parent >= 0 ? module!.scopes[s.parent] : undefined) {
+      if (s.classScope !== undefined) return s.classScope;
+      if (s.kind === 'class') return s.id;
+    }
+    return undefined;
+  }
+
+  private attrValues(expr: Extract<Expr, { k: 'attr' }>, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
+    const obj = expr.obj;
+    if (obj.k === 'name' && (obj.id === 'self' || obj.id === 'this' || obj.id === 'cls')) {
+      const classScope = this.enclosingClass(loc.file, loc.scope);
+      if (classScope !== undefined) return this.classAttrValues(loc.file, classScope, expr.name, frames, depth + 1);
+    }
+    const out: Value[] = [];
+    for (const v of this.values(obj, loc, frames, depth + 1)) out.push(...this.memberValues(v, expr.name, depth + 1));
+    if (out.length === 0) out.push(...this.itemValues(obj, expr.name, loc, frames, depth));
+    return out;
+  }
+
+  /** Values assigned to `obj.key` / `obj["key"]` elsewhere in the file (matched by the object's text). */
+  private itemValues(obj: Expr, key: string, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
+    const module = this.project.module(loc.file);
+    if (!module) return [];
+    const text = module.text.slice(obj.start, obj.end);
+    return module.itemDefs
+      .filter((d) => d.key === key && module.text.slice(d.obj.start, d.obj.end) === text)
+      .flatMap((d) => this.values(d.value, { file: loc.file, scope: d.scope }, frames, depth + 1));
+  }
+
+  private indexValues(expr: Extract<Expr, { k: 'index' }>, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
+    const key = expr.index.k === 'str' && expr.index.holes.length === 0 ? literalText(this.text(loc.file), expr.index.literal) : undefined;
+    const number = expr.index.k === 'other' && /^-?\d+$/.test(this.text(loc.file).slice(expr.index.start, expr.index.end)) ? Number(this.text(loc.file).slice(expr.index.start, expr.index.end)) : undefined;
+    const out: Value[] = [];
+    for (const v of this.values(expr.obj, loc, frames, depth + 1)) {
+      if (key !== undefined) out.push(...this.memberValues(v, key, depth + 1));
+      else if (v.expr.k === 'list') {
+        const items = number === undefined ? v.expr.items : [v.expr.items.at(number)].filter((x): x is Expr => x !== undefined);
+        for (const item of items) out.push(...this.values(item, v.loc, v.frames, depth + 1));
+      }
+    }
+    if (out.length === 0 && key !== undefined) out.push(...this.itemValues(expr.obj, key, loc, frames, depth));
+    return out;
+  }
+
+  private callValues(expr: Extract<Expr, { k: 'call' }>, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
+    const name = lastName(expr.callee);
+    if (name === 'dict' || name === 'deepcopy' || name === 'copy' || name === 'structuredClone') {
+      const first = expr.args[0]?.value;
+      if (first && !expr.args[0].name) return this.values(first, loc, frames, depth + 1);
+    }
+    if (expr.callee.k === 'name' || expr.callee.k === 'attr') {
+      const callees = expr.callee.k === 'attr' && expr.callee.obj.k === 'name' && ['self', 'this', 'cls'].includes(expr.callee.obj.id)
+        ? this.methodValues(loc, expr.callee.name, depth)
+        : this.values(expr.callee, loc, frames, depth + 1);
+      const functions = callees.filter((c) => c.expr.k === 'func');
+      if (functions.length > 0) {
+        return functions.flatMap((c) => {
+          const fn = (c.expr as Extract<Expr, { k: 'func' }>).fn;
+          if (fn.scope === undefined) return [];
+          const scope = this.project.scope(c.loc.file, fn.scope);
+          const frame: Frame = { file: c.loc.file, fn: fn.scope, args: expr.args, loc, outer: frames };
+          return (scope?.returns ?? []).flatMap((r) => this.values(r, { file: c.loc.file, scope: fn.scope! }, [...c.frames, frame], depth + 1));
+        });
+      }
+    }
+    return [{ expr, loc, frames }];
+  }
+
+  /** Methods named `name` of the class enclosing `loc` (for `self.method()`). */
+  private methodValues(loc: Loc, name: string, depth: number): Value[] {
+    const classScope = this.enclosingClass(loc.file, loc.scope);
+    const module = this.project.module(loc.file);
+    if (classScope === undefined || !module) return [];
+    const found = (module.defs.get(defKey(classScope, name)) ?? []).flatMap((d) => this.values(d.value, { file: loc.file, scope: d.scope }, [], depth + 1));
+    if (found.length > 0) return found;
+    return module.scopes
+      .filter((s) => s.classScope === classScope && s.name === name)
+      .map((s) => ({ expr: { k: 'func', start: s.start, end: s.start, fn: { params: s.params, body: { from: 0, to: 0, tokens: [] }, name, scope: s.id } }, loc: { file: loc.file, scope: classScope }, frames: [] }) as Value);
+  }
+
+  // ------------------------------------------------------------------ prompt text
+
+  /** The literals and interpolations a prompt value is made of. */
+  promptText(expr: Expr, loc: Loc, frames: readonly Frame[] = []): PromptText {
+    const acc: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
+    this.collect(expr, loc, frames, acc, 0, false);
+    return acc;
+  }
+
+  /**
+   * The prompts a sink's value may be, one per alternative: each definition, caller argument, branch or returned
+   * value is a prompt of its own (a factory called with three prompts has three), while the parts of one value
+   * (concatenation, interpolations) stay together.
+   */
+  promptAlternatives(expr: Expr, loc: Loc, frames: readonly Frame[] = []): PromptText[] {
+    const values = this.values(expr, loc, frames);
+    if (values.length === 0) return [this.promptText(expr, loc, frames)];
+    const expanded: Value[] = [];
+    for (const v of values.slice(0, MAX_ALTERNATIVES)) {
+      if (v.expr.k === 'func' && v.expr.fn.scope !== undefined) {
+        const fnScope = v.expr.fn.scope;
+        for (const r of this.project.scope(v.loc.file, fnScope)?.returns ?? []) expanded.push(...this.values(r, { file: v.loc.file, scope: fnScope }, v.frames));
+      } else expanded.push(v);
+    }
+    return expanded.slice(0, MAX_ALTERNATIVES).map((v) => {
+      const acc: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
+      this.collectValue(v, acc, 1, false);
+      return acc;
+    });
+  }
+
+  /** The dict or object literals a name is assigned in its scope chain (one hop: `const config = { ... }`). */
+  definedDicts(name: string, loc: Loc): Value[] {
+    const found = this.lookup(name, loc);
+    if (found.kind !== 'defs') return [];
+    return found.defs.filter((d) => d.value.k === 'dict').map((d) => ({ expr: d.value, loc: { file: loc.file, scope: d.scope }, frames: [] }));
+  }
+
+  /** The arguments callers pass for a parameter named by `expr` (empty when it is not a parameter), each where it is evaluated. */
+  callerArguments(expr: Expr, loc: Loc): { expr: Expr; loc: Loc }[] {
+    if (expr.k !== 'name') return [];
+    const found = this.lookup(expr.id, loc);
+    if (found.kind !== 'param' || found.field !== undefined) return [];
+    const scope = this.project.scope(loc.file, found.scope);
+    if (!scope) return [];
+    return this.callersOf(loc.file, found.scope).flatMap((caller) => {
+      const arg = this.argumentFor(caller.args, scope.params, found.index, caller.method);
+      return arg ? [{ expr: arg, loc: { file: caller.file, scope: caller.scope } }] : [];
+    });
+  }
+
+  private collect(expr: Expr, loc: Loc, frames: readonly Frame[], acc: PromptText, depth: number, nested: boolean): void {
+    if (depth > MAX_DEPTH || this.spent()) return;
+    const values = this.values(expr, loc, frames, depth);
+    if (values.length === 0) {
+      const text = this.text(loc.file).slice(expr.start, expr.end);
+      acc.refs.push(text);
+      acc.reasons.push(this.missReason(expr, loc, text));
+      return;
+    }
+    for (const v of values) this.collectValue(v, acc, depth + 1, nested);
+  }
+
+  private missReason(expr: Expr, loc: Loc, text: string): string {
+    if (expr.k === 'name') {
+      const found = this.lookup(expr.id, loc);
+      if (found.kind === 'import') return `\`${text}\` comes from ${found.module}, outside the scanned files`;
+      if (found.kind === 'param') return `\`${text}\` is a parameter no scanned caller passes`;
+    }
+    return `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\` is computed at run time`;
+  }
+
+  private collectValue(v: Value, acc: PromptText, depth: number, nested: boolean): void {
+    const e = v.expr;
+    const text = this.text(v.loc.file);
+    switch (e.k) {
+      case 'str': {
+        if (e.literal.bytes) return;
+        const piece: Piece = { file: v.loc.file, literal: e.literal, scope: v.loc.scope, nested };
+        acc.pieces.push(piece);
+        for (const { hole, expr } of e.holes) this.collectHole(hole, expr, piece, v, acc, depth);
+        return;
+      }
+      case 'concat':
+        for (const part of e.parts) {
+          if (part.k === 'str') this.collectValue({ ...v, expr: part }, acc, depth, nested);
+          else {
+            this.collect(part, v.loc, v.frames, acc, depth, nested);
+            acc.candidates.push({ kind: 'operand', file: v.loc.file, start: part.start, end: part.end, expr: part, loc: v.loc, frames: v.frames, text: text.slice(part.start, part.end) });
+          }
+        }
+        return;
+      case 'list':
+        for (const item of e.items) this.collect(item, v.loc, v.frames, acc, depth, nested);
+        return;
+      case 'dict':
+        for (const entry of e.entries) if (entry.key !== undefined && TEXT_KEYS.has(entry.key)) this.collect(entry.value, v.loc, v.frames, acc, depth, nested);
+        return;
+      case 'func':
+        if (e.fn.scope === undefined) return;
+        for (const r of this.project.scope(v.loc.file, e.fn.scope)?.returns ?? []) this.collect(r, { file: v.loc.file, scope: e.fn.scope }, v.frames, acc, depth, nested);
+        return;
+      case 'format':
+        this.collectFormat(e.template, e.args, v, acc, depth, nested);
+        return;
+      case 'call':
+        this.collectCall(e, v, acc, depth, nested);
+        return;
+      default:
+        if (v.module || v.classRef) return;
+        acc.reasons.push(`\`${text.slice(e.start, Math.min(e.end, e.start + 60))}\` is computed at run time`);
+    }
+  }
+
+  private collectHole(hole: { start: number; end: number; exprStart: number; exprEnd: number }, expr: Expr, piece: Piece, v: Value, acc: PromptText, depth: number): void {
+    const text = this.text(v.loc.file);
+    const exprText = text.slice(hole.exprStart, hole.exprEnd).trim();
+    walk(expr, (x) => {
+      if (x.k === 'name') acc.refs.push(x.id);
+      if (x.k === 'attr') acc.refs.push(x.name);
+    });
+    if (expr.k === 'call' && BOUNDARY_CALLS.test(lastName(expr.callee) ?? '')) return;
+    if (expr.k === 'call' && HARDENING_CALLS.test(lastName(expr.callee) ?? '')) acc.wrapped = true;
+    const sub: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
+    if (expr.k !== 'other') this.collect(expr, v.loc, v.frames, sub, depth + 1, true);
+    acc.pieces.push(...sub.pieces.map((p) => ({ ...p, nested: true })));
+    acc.candidates.push(...sub.candidates);
+    acc.refs.push(...sub.refs);
+    acc.wrapped ||= sub.wrapped;
+    acc.candidates.push({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: exprText });
+  }
+
+  /** `template.format(...)`, `template % args`: the template's pieces, and each placeholder bound to its argument. */
+  private collectFormat(template: Expr, args: readonly Arg[], v: Value, acc: PromptText, depth: number, nested: boolean): void {
+    const sub: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
+    this.collect(template, v.loc, v.frames, sub, depth + 1, nested);
+    const positional = args.filter((a) => a.name === undefined && !a.spread);
+    const spreads = args.filter((a) => a.spread);
+    for (const piece of sub.pieces) {
+      if (piece.literal.template) continue;
+      const text = this.text(piece.file);
+      let auto = 0;
+      for (const ph of placeholders(text, piece.literal)) {
+        let arg: Expr | undefined;
+        if (ph.name === '' || /^\d+$/.test(ph.name)) arg = positional[ph.name === '' ? auto++ : Number(ph.name)]?.value;
+        else arg = args.find((a) => a.name === ph.name)?.value;
+        if (!arg && spreads.length > 0) {
+          const fromSpread = spreads.flatMap((s) => this.values(s.value, v.loc, v.frames, depth + 1).flatMap((d) => this.memberValues(d, ph.name, depth + 1)));
+          if (fromSpread[0]) {
+            acc.candidates.push({ kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, expr: fromSpread[0].expr, loc: fromSpread[0].loc, frames: fromSpread[0].frames, literal: piece.literal, name: ph.name, text: ph.name });
+            continue;
+          }
+        }
+        if (arg) acc.candidates.push({ kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, expr: arg, loc: v.loc, frames: v.frames, literal: piece.literal, name: ph.name || String(auto - 1), text: ph.name || this.text(v.loc.file).slice(arg.start, arg.end) });
+      }
+    }
+    acc.pieces.push(...sub.pieces);
+    acc.candidates.push(...sub.candidates);
+    acc.refs.push(...sub.refs);
+    acc.reasons.push(...sub.reasons);
+    acc.reads.push(...sub.reads);
+    acc.wrapped ||= sub.wrapped;
+  }
+
+  private collectCall(e: Extract<Expr, { k: 'call' }>, v: Value, acc: PromptText, depth: number, nested: boolean): void {
+    const name = lastName(e.callee) ?? '';
+    const first = e.args.find((a) => a.name === undefined && !a.spread)?.value;
+    const receiver = e.callee.k === 'attr' ? e.callee.obj : undefined;
+    const text = this.text(v.loc.file);
+    if (HARDENING_CALLS.test(name)) {
+      acc.wrapped = true;
+      if (first) this.collect(first, v.loc, v.frames, acc, depth, nested);
+      return;
+    }
+    if (BOUNDARY_CALLS.test(name)) return;
+    if (name === 'join') {
+      const items = receiver && (receiver.k === 'str' || receiver.k === 'concat') ? first : receiver;
+      if (items) this.collect(items, v.loc, v.frames, acc, depth, nested);
+      return;
+    }
+    if (name === 'format' && receiver) {
+      this.collectFormat(receiver, e.args, v, acc, depth, nested);
+      return;
+    }
+    if (READS.test(name)) {
+      const pathArg = (name === 'read' || name === 'read_text') && receiver?.k === 'call' ? receiver.args[0]?.value : first;
+      const path = pathArg?.k === 'str' && pathArg.holes.length === 0 ? literalText(text, pathArg.literal) : undefined;
+      if (path) acc.reads.push({ from: v.loc.file, path });
+      acc.reasons.push(path ? `read from ${path} at run time` : `read from a file at run time (\`${text.slice(e.start, Math.min(e.end, e.start + 60))}\`)`);
+      return;
+    }
+    if (MESSAGE_CLASSES.test(name) || TRANSPARENT_CALLS.test(name)) {
+      const content = e.args.find((a) => a.name === 'content' || a.name === 'template' || a.name === 'text')?.value ?? first;
+      const target = receiver && !MESSAGE_CLASSES.test(name) && (receiver.k === 'str' || receiver.k === 'concat' || receiver.k === 'name' || receiver.k === 'attr' || receiver.k === 'call' || receiver.k === 'index') && !isModuleLike(receiver) ? receiver : content;
+      if (target) this.collect(target, v.loc, v.frames, acc, depth, nested);
+      return;
+    }
+    acc.reasons.push(`\`${chainText(e.callee)}(...)\` is computed at run time`);
+  }
+
+  // ------------------------------------------------------------------ delegation
+
+  /**
+   * Why an expression carries another agent's output (`reply of llm.invoke(...)`, `state key "research" written by
+   * agent researcher`, `named peer_reply`), or undefined when it does not as far as the project shows.
+   */
+  agentOutput(expr: Expr, loc: Loc, frames: readonly Frame[], depth = 0): string | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    if (frames.length > 0 || expr.k === 'str' || depth <= 1) return this.spent() ? undefined : this.agentOutputOf(expr, loc, frames, depth);
+    let perExpr = this.outputMemo.get(expr);
+    if (!perExpr) {
+      perExpr = new Map();
+      this.outputMemo.set(expr, perExpr);
+    }
+    const key = `${loc.file}\0${loc.scope}`;
+    if (perExpr.has(key)) return perExpr.get(key) ?? undefined;
+    if (this.spent()) return undefined;
+    perExpr.set(key, null);
+    const exhausted = this.exhausted;
+    this.exhausted = false;
+    const why = this.agentOutputOf(expr, loc, frames, depth);
+    if (this.exhausted && !why) perExpr.delete(key);
+    else perExpr.set(key, why ?? null);
+    this.exhausted ||= exhausted;
+    return why;
+  }
+
+  private agentOutputOf(expr: Expr, loc: Loc, frames: readonly Frame[], depth: number): string | undefined {
+    const text = this.text(loc.file);
+    switch (expr.k) {
+      case 'name': {
+        const found = this.lookup(expr.id, loc);
+        if (found.kind === 'defs') {
+          for (const def of found.defs) {
+            const key = `${loc.file}:${def.scope}:${def.start}`;
+            if (this.taintMemo.has(key)) {
+              const memo = this.taintMemo.get(key);
+              if (memo) return memo;
+              continue;
+            }
+            this.taintMemo.set(key, null);
+            const why = this.agentOutput(def.value, { file: loc.file, scope: def.scope }, frames, depth + 1);
+            if (why) {
+              if (frames.length === 0) this.taintMemo.set(key, why);
+              else this.taintMemo.delete(key);
+              return why;
+            }
+            if (frames.length > 0) this.taintMemo.delete(key);
+          }
+          return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
+        }
+        if (found.kind === 'param') return this.paramOutput(loc.file, found.scope, found.index, expr.id, frames, depth);
+        if (found.kind === 'import') {
+          for (const v of this.importValues(loc.file, found.module, found.name, depth)) {
+            const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
+            if (why) return why;
+          }
+        }
+        return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
+      }
+      case 'attr': {
+        const state = this.stateRead(expr.obj, expr.name);
+        if (state) return state;
+        // A member that resolves (a field of a dict or config call) carries what its value carries; only an opaque
+        // object (a model reply) passes its own taint on to its members.
+        const members = this.attrValues(expr, loc, frames, depth + 1).filter((v) => v.expr !== expr);
+        if (members.length > 0) {
+          for (const v of members) {
+            const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
+            if (why) return why;
+          }
+        } else {
+          const inner = this.agentOutput(expr.obj, loc, frames, depth + 1);
+          if (inner) return inner;
+        }
+        return depth <= 1 && delegatedByName(expr.name) ? `named ${text.slice(expr.start, expr.end)}` : undefined;
+      }
+      case 'index': {
+        if (expr.index.k === 'str' && expr.index.holes.length === 0) {
+          const state = this.stateRead(expr.obj, literalText(text, expr.index.literal));
+          if (state) return state;
+        }
+        return this.agentOutput(expr.obj, loc, frames, depth + 1);
+      }
+      case 'call':
+        return this.callOutput(expr, loc, frames, depth);
+      case 'concat':
+      case 'cond':
+      case 'list':
+      case 'other':
+      case 'elem':
+      case 'format':
+        for (const child of expr.k === 'concat' ? expr.parts : expr.k === 'cond' ? expr.options : expr.k === 'list' ? expr.items : expr.k === 'other' ? expr.parts : expr.k === 'elem' ? [expr.of] : expr.args.map((a) => a.value)) {
+          if (child.k === 'str') continue;
+          const why = this.agentOutput(child, loc, frames, depth + 1);
+          if (why) return why;
+        }
+        return undefined;
+      case 'dict':
+        for (const entry of expr.entries) {
+          const why = this.agentOutput(entry.value, loc, frames, depth + 1);
+          if (why) return why;
+        }
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  private paramOutput(file: string, fn: number, index: number, name: string, frames: readonly Frame[], depth: number): string | undefined {
+    const scope = this.project.scope(file, fn);
+    if (!scope) return undefined;
+    const module = this.project.module(file)!;
+    const method = module.language === 'python' && scope.classScope !== undefined && ['self', 'cls'].includes(scope.params[0]?.name ?? '');
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const frame = frames[i];
+      if (frame.file === file && frame.fn === fn) {
+        const arg = this.argumentFor(frame.args, scope.params, index, method);
+        return arg ? this.agentOutput(arg, frame.loc, frame.outer, depth + 1) : undefined;
+      }
+    }
+    for (const caller of this.callersOf(file, fn)) {
+      const arg = this.argumentFor(caller.args, scope.params, index, caller.method);
+      if (!arg) continue;
+      const why = this.agentOutput(arg, { file: caller.file, scope: caller.scope }, [], depth + 1);
+      if (why) return why;
+    }
+    return depth <= 1 && delegatedByName(name) ? `named ${name}` : undefined;
+  }
+
+  private callOutput(expr: Extract<Expr, { k: 'call' }>, loc: Loc, frames: readonly Frame[], depth: number): string | undefined {
+    const name = lastName(expr.callee) ?? '';
+    const receiver = expr.callee.k === 'attr' ? chainText(expr.callee.obj) : '';
+    if (BOUNDARY_CALLS.test(name)) return undefined;
+    if (name === 'get' && expr.callee.k === 'attr') {
+      const key = expr.args[0]?.value;
+      if (key?.k === 'str' && key.holes.length === 0) {
+        const state = this.stateRead(expr.callee.obj, literalText(this.text(loc.file), key.literal));
+        if (state) return state;
+      }
+    }
+    if (this.isModelCallIn(name, receiver, loc)) return `the reply of ${chainText(expr.callee)}(...)`;
+    if (expr.callee.k === 'name' || expr.callee.k === 'attr') {
+      for (const c of this.values(expr.callee, loc, frames, depth + 1)) {
+        if (c.expr.k !== 'func' || c.expr.fn.scope === undefined) continue;
+        const fnScope = c.expr.fn.scope;
+        const frame: Frame = { file: c.loc.file, fn: fnScope, args: expr.args, loc, outer: frames };
+        for (const r of this.project.scope(c.loc.file, fnScope)?.returns ?? []) {
+          const why = this.agentOutput(r, { file: c.loc.file, scope: fnScope }, [...c.frames, frame], depth + 1);
+          if (why) return why;
+        }
+      }
+    }
+    if (expr.callee.k === 'attr') {
+      const inner = this.agentOutput(expr.callee.obj, loc, frames, depth + 1);
+      if (inner) return inner;
+    }
+    if (TAINT_TRANSPARENT.test(name)) {
+      for (const arg of expr.args) {
+        const why = this.agentOutput(arg.value, loc, frames, depth + 1);
+        if (why) return why;
+      }
+    }
+    return undefined;
+  }
+
+  /** A bare `query(...)` counts as an agent run only when it is the Claude Agent SDK's. */
+  private isModelCallIn(name: string, receiver: string, loc: Loc): boolean {
+    if ((name === 'query' || name === 'run') && receiver === '') {
+      const binding = this.project.module(loc.file)?.imports.get(name);
+      return binding !== undefined && (name === 'query' ? /claude/ : /^(?:@openai\/agents|agents)(?:$|[/.])/).test(binding.module);
+    }
+    return isModelCall(name, receiver);
+  }
+
+  /** A read of a framework state key another agent wrote: ADK `output_key`, LangGraph node returns, `messages`. */
+  private stateRead(obj: Expr, key: string): string | undefined {
+    const objText = chainText(obj);
+    if (!STATE_OBJECT.test(objText)) return undefined;
+    if (key === 'messages') return `state key "messages" (other agents' replies)`;
+    const writer = this.stateKeys().get(key);
+    return writer ? `state key "${key}" ${writer}` : undefined;
+  }
+
+  /** State keys written with agent output: ADK `output_key=`, dicts returned by graph nodes from model replies. */
+  stateKeys(): Map<string, string> {
+    if (this.stateKeysCache) return this.stateKeysCache;
+    const keys = new Map<string, string>(this.extraStateKeys);
+    this.stateKeysCache = keys;
+    for (const path of new Set([...this.project.filesContaining('output_key'), ...this.project.filesContaining('outputKey')])) {
+      const module = this.project.module(path)!;
+      const text = module.text;
+      for (const root of module.roots) {
+        walk(root.expr, (e) => {
+          if (e.k !== 'call') return;
+          const outputKey = e.args.find((a) => a.name === 'output_key' || a.name === 'outputKey')?.value;
+          const objectArg = e.args.find((a) => a.value.k === 'dict')?.value;
+          const fromObject = objectArg?.k === 'dict' ? objectArg.entries.find((x) => x.key === 'outputKey' || x.key === 'output_key')?.value : undefined;
+          const literal = outputKey ?? fromObject;
+          if (literal?.k === 'str' && literal.holes.length === 0) {
+            const agentName = e.args.find((a) => a.name === 'name')?.value;
+            const who = agentName?.k === 'str' ? ` written by agent ${literalText(text, agentName.literal)} (output_key)` : ' written by an agent (output_key)';
+            keys.set(literalText(text, literal.literal), who);
+          }
+        });
+      }
+    }
+    // Graph nodes return the state updates: only files that build a graph are read for them.
+    const graphs = new Set(['StateGraph', 'add_node', 'addNode', 'MessagesState', 'Command', 'Annotation'].flatMap((w) => this.project.filesContaining(w)));
+    for (const path of graphs) {
+      const module = this.project.module(path)!;
+      for (const scope of module.scopes) {
+        if (scope.kind !== 'function') continue;
+        for (const r of scope.returns) {
+          if (r.k !== 'dict') continue;
+          for (const entry of r.entries) {
+            if (entry.key === undefined || keys.has(entry.key)) continue;
+            // Each key gets a budget of its own (this runs inside whichever question first needed the keys).
+            const saved = this.steps;
+            this.steps = 0;
+            const why = this.agentOutput(entry.value, { file: path, scope: scope.id }, []);
+            this.steps = saved;
+            if (why) keys.set(entry.key, `written by node ${scope.name ?? '(anonymous)'} from ${why}`);
+          }
+        }
+      }
+    }
+    return keys;
+  }
+}
+
+/** Whether an expression names a module-like receiver (`textwrap` of `textwrap.dedent`, `inspect`, `String`). */
+function isModuleLike(e: Expr): boolean {
+  return e.k === 'name' && /^(?:textwrap|inspect|String|string|str|common_tags|dedent|utils|json)$/.test(e.id);
+}
+
+/** `{name}` / `{}` / `{0}` placeholders of a plain (non-template) literal, with their ranges in the file. */
+export function placeholders(text: string, literal: StringLiteral): { name: string; start: number; end: number }[] {
+  const found: { name: string; start: number; end: number }[] = [];
+  const content = text.slice(literal.contentStart, literal.contentEnd);
+  const re = /\{\{|\}\}|\{([A-Za-z_][\w.]*|\d*)(\?)?(?:![rsa])?(?::[^{}]*)?\}/g;
+  for (const match of content.matchAll(re)) {
+    if (match[0] === '{{' || match[0] === '}}') continue;
+    const start = literal.contentStart + (match.index ?? 0);
+    found.push({ name: match[1], start, end: start + match[0].length });
+  }
+  return found;
+}

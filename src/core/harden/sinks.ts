@@ -1,0 +1,179 @@
+// Prompt sinks: the places in the agent and chat APIs people use where a string becomes a system prompt (or other
+// prompt text), and the calls whose result is another agent's output. Described once, here, as data: discovery reads
+// it, docs/hardening.md's table is checked against it, and each rule names the fixture that exercises it.
+import type { CodeLanguage } from './lexer';
+
+/** What a prompt is for: `system` prompts need the immunity warning; `message` text is checked for delegation only. */
+export type SinkRole = 'system' | 'message';
+
+/** How `{name}` placeholders in a sink's plain strings are filled at run time. */
+export type PlaceholderStyle = 'adk-state' | 'template';
+
+/**
+ * How a rule matches: a call's argument (the default), the `content` of a `{role, content}` dict or object, the second
+ * item of a `("system", …)` pair in a list, or the value returned by a decorated function (`@agent.system_prompt`).
+ */
+export type SinkKind = 'argument' | 'role-dict' | 'role-tuple' | 'decorator';
+
+/** One sink of one framework. */
+export interface SinkRule {
+  kind?: SinkKind;
+  framework: string;
+  /** The documented form, as shown in docs/hardening.md. */
+  form: string;
+  languages: readonly CodeLanguage[];
+  /** The callee's last name (class, function or method); undefined matches any call. */
+  callee?: RegExp;
+  /** Alternatively the whole dotted callee (`client.messages.create`). */
+  chain?: RegExp;
+  /** Keyword argument or object property holding the prompt. */
+  key?: string;
+  /** Positional argument holding the prompt (when no keyword is given). */
+  index?: number;
+  /** Path of properties under the argument object (`options.systemPrompt`; `*` for any key). */
+  path?: readonly string[];
+  role: SinkRole;
+  /** The call must also pass one of these keywords (CrewAI's Agent has `goal` or `backstory`). */
+  requires?: readonly string[];
+  placeholders?: PlaceholderStyle;
+  /** The fixture under test/fixtures/harden/sinks/ written from the framework's documented API. */
+  fixture: string;
+}
+
+const PY: readonly CodeLanguage[] = ['python'];
+const TS: readonly CodeLanguage[] = ['typescript'];
+const BOTH: readonly CodeLanguage[] = ['python', 'typescript'];
+
+/**
+ * Keyword arguments and object properties that hold a system prompt in any call: distinctive enough that the
+ * callee need not be known (OpenAI Agents, Pydantic AI, Mastra, Semantic Kernel `instructions`; AutoGen
+ * `system_message`; ADK `instruction`; Claude Agent SDK `system_prompt`; LangChain `create_agent(system_prompt=)`).
+ */
+export const SYSTEM_KEYWORDS: readonly string[] = [
+  'instructions', 'instruction', 'global_instruction', 'static_instruction', 'system_instruction', 'systemInstruction', 'system_prompt', 'systemPrompt',
+  'system_message', 'systemMessage', 'append_system_prompt', 'appendSystemPrompt', 'developer_prompt', 'developerPrompt', 'selector_prompt',
+];
+
+/** The sink table. */
+export const SINK_RULES: readonly SinkRule[] = [
+  // OpenAI Agents SDK
+  { framework: 'OpenAI Agents SDK', form: 'Agent(instructions=…) — a string or a function returning one', languages: PY, callee: /^(?:Agent|RealtimeAgent|clone)$/, key: 'instructions', role: 'system', fixture: 'openai_agents.py' },
+  { framework: 'OpenAI Agents SDK', form: 'prompt_with_handoff_instructions(…)', languages: PY, callee: /^prompt_with_handoff_instructions$/, index: 0, role: 'system', fixture: 'openai_agents.py' },
+  { framework: 'OpenAI Agents SDK', form: 'Runner.run(agent, input)', languages: PY, chain: /^Runner\.run(?:_sync|_streamed)?$/, key: 'input', index: 1, role: 'message', fixture: 'openai_agents.py' },
+  { framework: 'OpenAI Agents SDK', form: 'new Agent({ instructions })', languages: TS, callee: /^(?:Agent|RealtimeAgent|create|clone)$/, key: 'instructions', role: 'system', fixture: 'openai_agents.ts' },
+  { framework: 'OpenAI Agents SDK', form: 'run(agent, input)', languages: TS, callee: /^run$/, index: 1, role: 'message', fixture: 'openai_agents.ts' },
+  // OpenAI and compatible chat APIs
+  { kind: 'role-dict', framework: 'OpenAI API', form: '{"role": "system" | "developer", "content": …} in messages (any chat API)', languages: BOTH, key: 'content', role: 'system', fixture: 'openai_chat.py' },
+  { framework: 'OpenAI API', form: 'responses.create(instructions=…)', languages: BOTH, chain: /responses\.create$/, key: 'instructions', role: 'system', fixture: 'openai_chat.py' },
+  { framework: 'OpenAI API', form: 'responses.create(input=…)', languages: BOTH, chain: /responses\.create$/, key: 'input', role: 'message', fixture: 'openai_chat.py' },
+  { framework: 'OpenAI API', form: 'beta.assistants.create(instructions=…)', languages: BOTH, chain: /assistants\.(?:create|update)$/, key: 'instructions', role: 'system', fixture: 'openai_chat.ts' },
+  // Anthropic
+  { framework: 'Anthropic API', form: 'messages.create(system=…) — a string or text blocks', languages: BOTH, chain: /messages\.(?:create|stream|parse|count_tokens|countTokens)$/, key: 'system', role: 'system', fixture: 'anthropic.py' },
+  // LangChain / LangGraph (Python)
+  { framework: 'LangChain / LangGraph', form: 'SystemMessage(…) / SystemMessage(content=…)', languages: BOTH, callee: /^SystemMessage$/, key: 'content', index: 0, role: 'system', fixture: 'langchain.py' },
+  { framework: 'LangChain / LangGraph', form: 'SystemMessagePromptTemplate.from_template(…)', languages: BOTH, callee: /^(?:from_template|fromTemplate)$/, chain: /SystemMessagePromptTemplate\.(?:from_template|fromTemplate)$/, key: 'template', index: 0, role: 'system', placeholders: 'template', fixture: 'langchain.py' },
+  { kind: 'role-tuple', framework: 'LangChain / LangGraph', form: '("system", …) in ChatPromptTemplate.from_messages([...]) or a message list', languages: BOTH, role: 'system', placeholders: 'template', fixture: 'langchain.py' },
+  { framework: 'LangChain / LangGraph', form: 'create_react_agent(model, tools, prompt=…) (also state_modifier=, messages_modifier=)', languages: PY, callee: /^create_react_agent$/, key: 'prompt', role: 'system', fixture: 'langgraph.py' },
+  { framework: 'LangChain / LangGraph', form: 'create_react_agent(state_modifier=…)', languages: PY, callee: /^create_react_agent$/, key: 'state_modifier', role: 'system', fixture: 'langgraph.py' },
+  { framework: 'LangChain / LangGraph', form: 'create_react_agent(messages_modifier=…)', languages: PY, callee: /^create_react_agent$/, key: 'messages_modifier', role: 'system', fixture: 'langgraph.py' },
+  { framework: 'LangChain / LangGraph', form: 'create_supervisor(agents, model=…, prompt=…) / create_swarm', languages: PY, callee: /^create_(?:supervisor|swarm)$/, key: 'prompt', role: 'system', fixture: 'langgraph.py' },
+  { framework: 'LangChain / LangGraph', form: 'create_agent(model, tools, system_prompt=…) (LangChain 1.0)', languages: PY, callee: /^create_agent$/, key: 'system_prompt', role: 'system', fixture: 'langgraph.py' },
+  { framework: 'LangChain / LangGraph', form: 'HumanMessage(…) / PromptTemplate.from_template(…)', languages: BOTH, callee: /^(?:HumanMessage|HumanMessagePromptTemplate|PromptTemplate)$/, key: 'content', index: 0, role: 'message', placeholders: 'template', fixture: 'langchain.py' },
+  // LangGraph.js / LangChain.js
+  { framework: 'LangGraph.js', form: 'createReactAgent({ llm, tools, prompt })', languages: TS, callee: /^createReactAgent$/, key: 'prompt', role: 'system', fixture: 'langgraph.ts' },
+  { framework: 'LangGraph.js', form: 'createReactAgent({ stateModifier })', languages: TS, callee: /^createReactAgent$/, key: 'stateModifier', role: 'system', fixture: 'langgraph.ts' },
+  { framework: 'LangGraph.js', form: 'createReactAgent({ messageModifier })', languages: TS, callee: /^createReactAgent$/, key: 'messageModifier', role: 'system', fixture: 'langgraph.ts' },
+  { framework: 'LangGraph.js', form: 'createSupervisor({ agents, llm, prompt })', languages: TS, callee: /^create(?:Supervisor|Swarm)$/, key: 'prompt', role: 'system', fixture: 'langgraph.ts' },
+  { framework: 'LangGraph.js', form: 'createAgent({ model, tools, systemPrompt }) (LangChain.js 1.0)', languages: TS, callee: /^createAgent$/, key: 'systemPrompt', role: 'system', fixture: 'langgraph.ts' },
+  { framework: 'LangGraph.js', form: 'new SystemMessage(…) / new SystemMessage({ content })', languages: TS, callee: /^SystemMessage$/, key: 'content', index: 0, role: 'system', fixture: 'langgraph.ts' },
+  // AutoGen / AG2
+  { framework: 'AutoGen / AG2', form: 'AssistantAgent(name, model_client, system_message=…) (any agent class)', languages: PY, key: 'system_message', role: 'system', fixture: 'autogen.py' },
+  { framework: 'AutoGen / AG2', form: 'agent.update_system_message(…)', languages: PY, callee: /^update_system_message$/, index: 0, role: 'system', fixture: 'autogen.py' },
+  { framework: 'AutoGen / AG2', form: 'SelectorGroupChat(selector_prompt=…)', languages: PY, key: 'selector_prompt', role: 'system', fixture: 'autogen.py' },
+  { framework: 'AutoGen / AG2', form: 'initiate_chat(recipient, message=…)', languages: PY, callee: /^a?_?initiate_chat$/, key: 'message', role: 'message', fixture: 'autogen.py' },
+  { framework: 'AutoGen / AG2', form: 'agent.run(task=…) / run_stream(task=…)', languages: PY, callee: /^run(?:_stream)?$/, key: 'task', role: 'message', fixture: 'autogen.py' },
+  { framework: 'AutoGen / AG2', form: 'TextMessage(content=…) / UserMessage(content=…)', languages: PY, callee: /^(?:TextMessage|UserMessage)$/, key: 'content', role: 'message', fixture: 'autogen.py' },
+  // CrewAI
+  { framework: 'CrewAI', form: 'Agent(role=…, goal=…, backstory=…)', languages: PY, callee: /^Agent$/, key: 'backstory', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai/crew.py' },
+  { framework: 'CrewAI', form: 'Agent(goal=…): with role and backstory, one prompt', languages: PY, callee: /^Agent$/, key: 'goal', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai/crew.py' },
+  { framework: 'CrewAI', form: 'Agent(role=…): with goal and backstory, one prompt', languages: PY, callee: /^Agent$/, key: 'role', role: 'system', requires: ['goal', 'backstory'], placeholders: 'template', fixture: 'crewai/crew.py' },
+  { framework: 'CrewAI', form: 'Task(description=…, expected_output=…)', languages: PY, callee: /^Task$/, key: 'description', role: 'message', requires: ['expected_output'], placeholders: 'template', fixture: 'crewai/crew.py' },
+  // Google ADK and Gemini
+  { framework: 'Google ADK', form: 'Agent / LlmAgent(instruction=…, global_instruction=…) with {state} placeholders', languages: PY, key: 'instruction', role: 'system', placeholders: 'adk-state', fixture: 'adk.py' },
+  { framework: 'Google ADK', form: 'LlmAgent(global_instruction=…)', languages: PY, key: 'global_instruction', role: 'system', placeholders: 'adk-state', fixture: 'adk.py' },
+  { framework: 'Google ADK', form: 'new LlmAgent({ instruction })', languages: TS, key: 'instruction', role: 'system', placeholders: 'adk-state', fixture: 'adk.ts' },
+  { framework: 'Google Gen AI', form: 'GenerateContentConfig(system_instruction=…)', languages: BOTH, key: 'system_instruction', role: 'system', fixture: 'adk.py' },
+  // Claude Agent SDK
+  { framework: 'Claude Agent SDK', form: 'ClaudeAgentOptions(system_prompt=… | {"type": "preset", "append": …})', languages: PY, key: 'system_prompt', role: 'system', fixture: 'claude_agent_sdk.py' },
+  { framework: 'Claude Agent SDK', form: 'AgentDefinition(description=…, prompt=…)', languages: PY, callee: /^AgentDefinition$/, key: 'prompt', role: 'system', fixture: 'claude_agent_sdk.py' },
+  { framework: 'Claude Agent SDK', form: 'query(prompt=…)', languages: PY, callee: /^query$/, key: 'prompt', role: 'message', fixture: 'claude_agent_sdk.py' },
+  { framework: 'Claude Agent SDK', form: 'query({ prompt })', languages: TS, callee: /^query$/, key: 'prompt', role: 'message', fixture: 'claude_agent_sdk.ts' },
+  { framework: 'Claude Agent SDK', form: 'query({ options: { systemPrompt: … | { type: "preset", append } } })', languages: TS, callee: /^query$/, path: ['options', 'systemPrompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },
+  { framework: 'Claude Agent SDK', form: 'query({ options: { appendSystemPrompt } })', languages: TS, callee: /^query$/, path: ['options', 'appendSystemPrompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },
+  { framework: 'Claude Agent SDK', form: 'options.agents: { name: { description, prompt } }', languages: TS, callee: /^query$/, path: ['options', 'agents', '*', 'prompt'], role: 'system', fixture: 'claude_agent_sdk.ts' },
+  // Vercel AI SDK
+  { framework: 'Vercel AI SDK', form: 'generateText / streamText / generateObject / streamObject({ system, prompt })', languages: TS, callee: /^(?:generateText|streamText|generateObject|streamObject)$/, key: 'system', role: 'system', fixture: 'vercel_ai.ts' },
+  { framework: 'Vercel AI SDK', form: 'generateText({ prompt })', languages: TS, callee: /^(?:generateText|streamText|generateObject|streamObject)$/, key: 'prompt', role: 'message', fixture: 'vercel_ai.ts' },
+  { framework: 'Vercel AI SDK', form: 'new Experimental_Agent({ system }) / new ToolLoopAgent({ instructions })', languages: TS, callee: /^(?:Experimental_Agent|Agent|ToolLoopAgent)$/, key: 'system', role: 'system', fixture: 'vercel_ai.ts' },
+  // Semantic Kernel
+  { framework: 'Semantic Kernel', form: 'ChatCompletionAgent(instructions=…) / ChatHistory(system_message=…)', languages: PY, key: 'instructions', role: 'system', fixture: 'semantic_kernel.py' },
+  { framework: 'Semantic Kernel', form: 'chat_history.add_system_message(…)', languages: PY, callee: /^add_(?:system|developer)_message$/, index: 0, role: 'system', fixture: 'semantic_kernel.py' },
+  { framework: 'Semantic Kernel', form: 'chat_history.add_user_message(…)', languages: PY, callee: /^add_user_message$/, index: 0, role: 'message', fixture: 'semantic_kernel.py' },
+  // Pydantic AI, LlamaIndex, Mastra and others that take the same keywords
+  { framework: 'Pydantic AI', form: 'Agent(system_prompt=…, instructions=…)', languages: PY, key: 'system_prompt', role: 'system', fixture: 'pydantic_ai.py' },
+  { kind: 'decorator', framework: 'Pydantic AI', form: '@agent.system_prompt / @agent.instructions functions', languages: PY, callee: /^(?:system_prompt|instructions)$/, role: 'system', fixture: 'pydantic_ai.py' },
+];
+
+/** A call whose result is a model's or an agent's output (a delegation source), and where it takes its prompt. */
+export interface ModelCall {
+  /** The callee's last name. */
+  callee: RegExp;
+  /** Words one of which the receiver chain must contain (`agent.run`, not `subprocess.run`); undefined: any receiver. */
+  receiver?: RegExp;
+}
+
+const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|app|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|\w*_?agent|\w*Agent)$/i;
+
+/** Calls that return model or agent output. */
+export const MODEL_CALLS: readonly ModelCall[] = [
+  { callee: /^(?:invoke|ainvoke|batch|abatch|stream|astream|astream_events|kickoff|kickoff_async|kickoff_for_each|initiate_chat|a_initiate_chat|initiate_chats|generate_reply|a_generate_reply|generate_content|generate_content_async|generateContent|generateText|streamText|generateObject|streamObject|completion|acompletion|run_sync|run_streamed|run_async|run_live|on_messages|on_messages_stream|get_response|get_chat_message_content|get_chat_message_contents|receive_response|receive_messages|predict|apredict|send_message|call_llm|call_model|ask_llm|chat_completion)$/ },
+  { callee: /^create$/, receiver: /(?:completions|messages|responses|model_client|chat|llm|client)$/i },
+  { callee: /^(?:run|arun|run_stream|generate|agenerate|chat|achat|complete|acomplete|query|aquery|stream_chat|astream_chat|execute|step)$/, receiver: AGENTISH },
+];
+
+/** Module names whose bare `query` function is the Claude Agent SDK's (an agent run). */
+export const CLAUDE_SDK_MODULES = /^(?:claude_agent_sdk|claude_code_sdk|@anthropic-ai\/claude-agent-sdk|@anthropic-ai\/claude-code)$/;
+
+/** Calls whose value is their first argument (or receiver), for resolution: `dedent(...)`, `.strip()`, `String.raw`. */
+export const TRANSPARENT_CALLS = /^(?:dedent|cleandoc|indent|outdent|stripIndent|stripIndents|oneLine|oneLineTrim|stripMargin|str|String|strip|lstrip|rstrip|trim|trimStart|trimEnd|trimEnd|replace|replaceAll|format_map|lower|upper|raw|from_template|fromTemplate|PromptTemplate|SystemMessagePromptTemplate|ChatPromptTemplate|Template|prompt_with_handoff_instructions|textwrap|encode|decode|toString|removeprefix|removesuffix|expandtabs|substitute|safe_substitute|render|partial)$/;
+
+/** Functions that prove a prompt hardened (the runtime API). */
+export const HARDENING_CALLS = /^(?:withImmunityWarning|with_immunity_warning)$/;
+
+/** Functions that wrap delegated content in a boundary (the runtime API). */
+export const BOUNDARY_CALLS = /^(?:wrapDelegatedTask|wrap_delegated_task)$/;
+
+/** Words of a name that carries delegated or peer content on its own (`peer_reply`, `handoff`, `subtask`). */
+export const DELEGATION_WORDS = new Set([
+  'peer', 'peers', 'delegated', 'delegation', 'delegate', 'subtask', 'subtasks', 'handoff', 'upstream', 'forwarded',
+  'relayed', 'inbox', 'incoming', 'neighbor', 'neighbors', 'neighbour', 'neighbours', 'subagent', 'subagents', 'observation', 'observations',
+]);
+
+/** Source words that, followed by a content word, name another agent's output (`agent_output`, `workerResult`). */
+export const SOURCE_WORDS = new Set([
+  'agent', 'agents', 'worker', 'workers', 'child', 'teammate', 'sender', 'remote', 'other', 'previous', 'prior', 'tool', 'llm', 'model', 'assistant',
+  'ai', 'crew', 'team', 'researcher', 'research', 'writer', 'critic', 'reviewer', 'planner', 'analyst', 'coder', 'expert', 'specialist', 'supervisor',
+  'manager', 'orchestrator', 'search', 'retrieved', 'retrieval', 'web',
+]);
+
+/** Content words (see SOURCE_WORDS). */
+export const CONTENT_WORDS = new Set([
+  'output', 'outputs', 'reply', 'replies', 'response', 'responses', 'message', 'messages', 'result', 'results', 'answer', 'answers',
+  'report', 'text', 'content', 'agent', 'agents', 'summary', 'findings', 'notes', 'feedback', 'critique', 'review', 'draft', 'plan', 'analysis',
+  'docs', 'documents', 'context', 'data', 'observation',
+]);
+
+/** True when a callee matches a model/agent call, given its last name and receiver chain. */
+export function isModelCall(name: string, receiver: string): boolean {
+  return MODEL_CALLS.some((rule) => rule.callee.test(name) && (!rule.receiver || rule.receiver.test(receiver)));
+}

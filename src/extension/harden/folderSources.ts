@@ -1,0 +1,87 @@
+// The files of a workspace folder as the hardening analysis reads them: every prompt-kind file the folder's globs
+// take, read once through the workspace file-system layer and kept up to date by a file watcher; open documents
+// replace their file's text. Scanned modules are cached between checks, so a re-check rescans only what changed.
+import { realpath } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ProjectFile } from '../../core/harden/analyze';
+import type { PromptFileMatcher } from '../../core/harden/config';
+import type { ModuleCache } from '../../core/harden/project';
+import { listPromptFiles, readPromptFile } from '../../node/harden/scan';
+
+/** The prompt-kind files of one folder, with their texts. */
+export class FolderSources implements vscode.Disposable {
+  readonly cache: ModuleCache = new Map();
+  private loaded?: Promise<Map<string, ProjectFile>>;
+  private readonly watcher: vscode.FileSystemWatcher;
+  private readonly emitter = new vscode.EventEmitter<void>();
+  /** Fires after a file of the folder changed on disk (other documents' findings may depend on it). */
+  readonly onDidChange = this.emitter.event;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly matcher: PromptFileMatcher,
+  ) {
+    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,yaml,yml,ipynb,md,mdc,txt}'));
+    const refresh = (uri: vscode.Uri) => void this.refresh(uri);
+    this.watcher.onDidChange(refresh);
+    this.watcher.onDidCreate(refresh);
+    this.watcher.onDidDelete(refresh);
+  }
+
+  private relative(uri: vscode.Uri): string {
+    return path.relative(this.folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+  }
+
+  private load(): Promise<Map<string, ProjectFile>> {
+    this.loaded ??= (async () => {
+      const root = await realpath(this.folder.uri.fsPath);
+      const { files } = await listPromptFiles(root, this.matcher);
+      const map = new Map<string, ProjectFile>();
+      for (const { file, kind } of files) {
+        const read = await readPromptFile(root, file);
+        const rel = path.relative(root, file).split(path.sep).join('/');
+        if ('text' in read) map.set(rel, { path: rel, kind, text: read.text });
+      }
+      return map;
+    })();
+    return this.loaded;
+  }
+
+  private async refresh(uri: vscode.Uri): Promise<void> {
+    if (!this.loaded) return;
+    const map = await this.loaded;
+    const rel = this.relative(uri);
+    const kind = this.matcher.kindOf(rel);
+    const root = await realpath(this.folder.uri.fsPath).catch(() => this.folder.uri.fsPath);
+    const read = kind ? await readPromptFile(root, path.join(root, rel)) : undefined;
+    if (kind && read && 'text' in read) map.set(rel, { path: rel, kind, text: read.text });
+    else map.delete(rel);
+    this.emitter.fire();
+  }
+
+  /** The folder's files for one analysis: open documents' current text in place of what is on disk. */
+  async files(): Promise<ProjectFile[]> {
+    const map = await this.load();
+    const open = new Map<string, string>();
+    for (const document of vscode.workspace.textDocuments) {
+      if (document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(document.uri) === this.folder) open.set(this.relative(document.uri), document.getText());
+    }
+    const files = [...map.values()].map((f) => (open.has(f.path) ? { ...f, text: open.get(f.path)! } : f));
+    for (const [rel, text] of open) {
+      const kind = this.matcher.kindOf(rel);
+      if (kind && !map.has(rel)) files.push({ path: rel, kind, text });
+    }
+    return files;
+  }
+
+  /** The path of a document relative to the folder (POSIX). */
+  pathOf(uri: vscode.Uri): string {
+    return this.relative(uri);
+  }
+
+  dispose(): void {
+    this.watcher.dispose();
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,45 @@
+// The sink table against its fixtures and its documentation: every sink has a fixture written from its framework's
+// API, every label there is found, nothing unlabelled is, and docs/hardening.md lists exactly the table.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { emptyScore, markerLabels, rates, scoreFile } from '../../../bench/lib/hardenLabels';
+import { resolveHardenConfig } from '../../../src/core/harden/config';
+import { SINK_RULES, SYSTEM_KEYWORDS } from '../../../src/core/harden/sinks';
+import { hardenPaths } from '../../../src/node/harden/scan';
+
+const fixtures = path.resolve(__dirname, '../../fixtures/harden');
+const docs = path.resolve(__dirname, '../../../docs/hardening.md');
+
+/** The Markdown table of the sink table, as docs/hardening.md must show it. */
+function sinkTable(): string {
+  const rows = SINK_RULES.map((r) => `| ${r.framework} | ${r.languages.map((l) => (l === 'python' ? 'Python' : 'TS/JS')).join(', ')} | ${r.form.replace(/\|/g, '\\|')} | ${r.role} | [${r.fixture}](../test/fixtures/harden/sinks/${r.fixture}) |`);
+  return ['| Framework | Language | Sink | Role | Fixture |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+describe('harden sinks', () => {
+  it('has a fixture with labels for every sink', () => {
+    for (const rule of SINK_RULES) {
+      const file = path.join(fixtures, 'sinks', rule.fixture);
+      assert.ok(existsSync(file), `${rule.framework}: ${rule.form} names a missing fixture ${rule.fixture}`);
+      const labels = markerLabels(readFileSync(file, 'utf8'));
+      assert.ok(labels.prompts.length + labels.delegations.length > 0, `${rule.fixture} has no labels`);
+    }
+  });
+
+  it('finds every labelled prompt and delegation in the fixtures, and nothing else', async () => {
+    const run = await hardenPaths(fixtures, [fixtures], async () => resolveHardenConfig(undefined), false);
+    assert.deepEqual(run.skipped, []);
+    const score = emptyScore();
+    for (const file of run.files) scoreFile(score, file.path, file.text, file.analysis, markerLabels(file.text));
+    assert.deepEqual({ misses: score.misses, extras: score.extras }, { misses: [], extras: [] });
+    assert.deepEqual(rates(score), { promptRecall: 1, delegationRecall: 1, precision: 1 });
+    assert.ok(score.prompts >= SINK_RULES.filter((r) => r.role === 'system').length, 'fewer labelled prompts than system sinks');
+  });
+
+  it('is documented in docs/hardening.md exactly as the table defines it', () => {
+    const text = readFileSync(docs, 'utf8');
+    assert.ok(text.includes(sinkTable()), `docs/hardening.md must contain this table (regenerate it from SINK_RULES):\n${sinkTable()}`);
+    for (const keyword of SYSTEM_KEYWORDS) assert.ok(text.includes(`\`${keyword}\``), `docs/hardening.md does not list the keyword ${keyword}`);
+  });
+});
