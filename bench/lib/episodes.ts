@@ -56,7 +56,7 @@ export async function episodeDetection(episodeConfig: EpisodeConfig, options: { 
   const weights = options.weights;
   const analysis = await analyzeRun(model, {
     config: options.config ?? defaultConfig(),
-    scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns), weights) : undefined,
+    scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns, weights.style), weights) : undefined,
   });
   const last = model.rounds - 1;
   const truth = model.labels!.map((row) => row[last] ?? 'benign');

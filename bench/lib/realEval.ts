@@ -24,7 +24,7 @@ export async function analyzeRuns(runs: readonly RealRun[], weights?: DualHeadWe
   const results: RunVerdicts[] = [];
   for (const run of runs) {
     const model = buildRunModel(run.trace);
-    const analysis = await analyzeRun(model, { config, scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns), weights) : undefined });
+    const analysis = await analyzeRun(model, { config, scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns, weights.style), weights) : undefined });
     const last = model.rounds - 1;
     results.push({
       truth: model.labels!.map((row) => row[last] ?? 'benign'),
