@@ -133,7 +133,9 @@ describe('infection graph view in chromium', function () {
     assert.ok(Number(await page.locator('#paths').getAttribute('data-count')) >= 2);
     const finals = await page.evaluate(() => window.agentImmuneView?.model.payload.analysis.agents.map((a) => [a.id, a.category] as [string, string]) ?? []);
     for (const [id, category] of finals) assertColour(await colourAt(page, id), COLOURS[category as keyof typeof COLOURS], `${id} (${category})`);
-    const shapes = await page.evaluate(() => window.agentImmuneView?.model.ids.map((id) => (window.agentImmuneView?.renderer.sigma.getNodeDisplayData(id) as unknown as { shape: number }).shape));
+    const shapes = await page.evaluate(() =>
+      window.agentImmuneView?.model.ids.map((id) => (window.agentImmuneView?.renderer.sigma.getNodeDisplayData(id) as unknown as { shape: number }).shape),
+    );
     assert.deepEqual(shapes, finals.map(([, c]) => ({ benign: 0, infected: 1, attacker: 2 })[c]));
     await shot(page, 'report-small');
   });
@@ -252,7 +254,8 @@ describe('infection graph view in chromium', function () {
     await page.locator('#paths .list-item').last().hover();
     const emphasised = await page.evaluate(() => {
       const sigma = window.agentImmuneView?.renderer.sigma;
-      return sigma?.getGraph().nodes().filter((n) => (sigma.getNodeDisplayData(n) as unknown as { ringColor: string }).ringColor !== (sigma.getNodeDisplayData(n) as unknown as { color: string }).color).length;
+      const shown = (n: string) => sigma!.getNodeDisplayData(n) as unknown as { ringColor: string; color: string };
+      return sigma?.getGraph().nodes().filter((n) => shown(n).ringColor !== shown(n).color).length;
     });
     assert.equal(emphasised, 3, 'the three agents of the hovered path a1 -> a2 -> a3 stand out');
     await shot(page, 'path-hover');

@@ -31,7 +31,13 @@ export interface LiveLimits {
 /** Closed runs whose analysis stays in memory for GET /v1/runs/{id}; older ones are listed with their summary only. */
 const KEPT_CLOSED_ANALYSES = 20;
 
-export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({ roundIdleMs: 2000, runIdleMs: 5 * 60_000, maxOpenTraces: 1000, maxSpansPerTrace: 100_000, parentWaitMs: 100 });
+export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({
+  roundIdleMs: 2000,
+  runIdleMs: 5 * 60_000,
+  maxOpenTraces: 1000,
+  maxSpansPerTrace: 100_000,
+  parentWaitMs: 100,
+});
 
 /** A run as listed by GET /v1/runs and the editor's tree. */
 export interface RunSummary {
@@ -209,9 +215,13 @@ export class LiveRuns {
     if (this.traces.size >= this.limits.maxOpenTraces) {
       const oldest = [...this.traces.values()].reduce((a, b) => (b.updatedAt < a.updatedAt ? b : a));
       this.traces.delete(oldest.traceId);
-      this.enqueue(() => this.finalize(oldest));
+      // Nobody awaits an eviction: a trace that fails to finalize is dropped with its spans, not an unhandled rejection.
+      this.enqueue(() => this.finalize(oldest)).catch(() => undefined);
     }
-    const group: TraceGroup = { traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false, runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), held: new Set(), absent: new Set() };
+    const group: TraceGroup = {
+      traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false,
+      runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), held: new Set(), absent: new Set(),
+    };
     this.traces.set(traceId, group);
     return group;
   }
@@ -230,9 +240,11 @@ export class LiveRuns {
 
   private async processNow(now: number): Promise<void> {
     for (const group of [...this.traces.values()]) {
-      this.releaseOverdue(group, now, now - group.updatedAt >= this.limits.roundIdleMs);
-      if (now - group.updatedAt >= this.limits.runIdleMs) await this.closeTrace(group);
-      else if (group.dirty || (!group.ended && now - group.updatedAt >= this.limits.roundIdleMs && this.hasOpenRound(group))) await this.update(group, group.ended || now - group.updatedAt >= this.limits.roundIdleMs);
+      const idle = now - group.updatedAt;
+      const roundIdle = idle >= this.limits.roundIdleMs;
+      this.releaseOverdue(group, now, roundIdle);
+      if (idle >= this.limits.runIdleMs) await this.closeTrace(group);
+      else if (group.dirty || (!group.ended && roundIdle && this.hasOpenRound(group))) await this.update(group, group.ended || roundIdle);
     }
   }
 

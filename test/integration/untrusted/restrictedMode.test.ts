@@ -164,7 +164,8 @@ suite('Restricted Mode (untrusted workspace)', function () {
   });
 
   test('under strict mode a new script in a pinned skill folder, and a new skill folder, are errors and Analyze Trace refuses', async () => {
-    const strictError = (uri: vscode.Uri, code: string) => findingDiagnostics(uri, INTEGRITY_FINDINGS).some((d) => ourCode(d) === code && d.severity === vscode.DiagnosticSeverity.Error);
+    const strictError = (uri: vscode.Uri, code: string) =>
+      findingDiagnostics(uri, INTEGRITY_FINDINGS).some((d) => ourCode(d) === code && d.severity === vscode.DiagnosticSeverity.Error);
     fs.writeFileSync(workspaceFile(DRIFTED).fsPath, pinnedDrifted);
     await waitFor('the drift gone', () => findingDiagnostics(workspaceFile(DRIFTED), INTEGRITY_FINDINGS).length === 0);
     const script = workspaceFile('integrity/skills/pinned/helper.sh');
