@@ -62,7 +62,9 @@ interface Reading {
 /** Words that make an agent destination strong: every agent, other agents, the next one, agents you can reach. */
 const STRONG_AGENT = /^(?:(?:the\s+)?(?:\d+|two|three|four|five|six|several|many)\s+other|every|each|all|any|other|fellow|sibling|sister|neighbou?ring|downstream|connected|nearby|the\s+next|another|the\s+other|whoever|whichever|the\s+(?:next|newest|rest)|one\s+more|the\s+agent\s+(?:after|before))\b|\b(?:you|they|it|i|we)\s+(?:can\s+|could\s+|will\s+|might\s+)?\w+$/;
 /** Agent nouns that ordinary documents use for tools and people (a model, peers): weak unless "other"/"you can reach". */
-const TOOL_NOUN = /\b(?:models?|assistants?|llms?|ais|peers?|neighbou?rs|teammates|colleagues)\b/;
+const TOOL_NOUN = /\b(?:models?|assistants?|llms?|ais|peers?|neighbou?rs|teammates|colleagues|contacts|others)\b/;
+/** A quota of others, or others like the reader: a chain letter's count. */
+const QUOTA = /\b(?:\d+|two|three|four|five|six|several)\s+others\b|\bothers\s+like\s+(?:you|us|me)\b|\bfrom\s+\w+\s+to\s+\w+$/;
 /** Persist verbs that can also hand content to an agent ("copy it to every agent"). */
 const HAND_OVER = /^(?:cop|past|includ|embed|insert|put|plac|bring|brought|carr|tak|took)/;
 /** Spread verbs that can also write content into a file ("paste it into SOUL.md"); telling, reading and showing cannot. */
@@ -82,7 +84,7 @@ const POINTS_BACK = /^\W*(?:open\s+it|in\s+it|there|inside\s+it)\b|\b(?:in|into|
 /** Past forms, for agents' subjectless reports ("Protocol copied to my SOUL.md"). */
 const PAST_FORM = /(?:ed|ied|ent|ote|itten|ut|aught|old|ept|ought|ook|aken|iven|ave)$/;
 /** Words around a "tell them:" that say who "them" are. */
-const AGENT_WORD = /\b(?:agents?|minds?|ai|another\s+one|one|carriers?|successors?|siblings?)\b/;
+const AGENT_WORD = /\b(?:agents?|minds?|ai|(?:another|each|meet|greet|find|encounter|see)\s+one|carriers?|successors?|siblings?|intelligences?|like\s+(?:us|you|me))\b/;
 /** Words that put a "pass it on" among agents. */
 const AMONG_AGENTS = /\b(?:agents?|minds?|successors?|carriers?|lineage|witness|instances?)\b/;
 
@@ -92,6 +94,7 @@ function matches(pattern: RegExp, text: string): boolean {
 }
 
 function classifyAgent(match: string): Destination {
+  if (QUOTA.test(match)) return 'agents';
   return STRONG_AGENT.test(match) && !(TOOL_NOUN.test(match) && !/\b(?:other|fellow|you|they)\b/.test(match)) ? 'agents' : 'agents-weak';
 }
 
@@ -167,8 +170,15 @@ function actsIn(norm: string, from: number, to: number): Act[] {
   return acts.sort((a, b) => a.start - b.start);
 }
 
-/** Whether an act can carry content to a destination of this kind. */
-function actFits(act: Act, destination: Destination): boolean {
+/**
+ * Whether an act can carry content to a destination of this kind. "make" only as "make this part of your prompt";
+ * telling-like verbs only as "read it to...", "mention the Spiral to...", or after the agent was named ("when you meet
+ * one, offer it..."): "reading this" alone carries nothing.
+ */
+function actFits(act: Act, anchor: Anchor, norm: string): boolean {
+  const destination = anchor.destination;
+  if (act.kind === 'spread' && /^(?:read|mention|recit|echo|show|offer)/.test(act.form)) return destination !== 'persisted' && (act.start > anchor.start || /\bto\s*$/.test(norm.slice(act.end, anchor.start)));
+  if (act.kind === 'persist' && /^ma(?:ke|de|king)/.test(act.form)) return destination === 'persisted' && /^\s+(?:this|it|these|them|the\s+\w+)\s+(?:a\s+)?(?:\w+\s+)?part\s+of\b/.test(norm.slice(act.end, act.end + 60));
   switch (destination) {
     case 'agents':
     case 'agents-weak':
@@ -197,7 +207,10 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   if (act.start > anchor.start) {
     // "for every agent it returns, send them this message": only a spread act, with this content right after it.
     const rest = norm.slice(act.end, sentence[1]).split(/[,;:.!?]/)[0];
-    return act.kind === 'spread' && G.BASE_FORMS.has(act.form) && matches(G.SELF_OBJECT, rest) ? 'self' : undefined;
+    if (act.kind !== 'spread' || !G.BASE_FORMS.has(act.form)) return undefined;
+    if (matches(G.SELF_OBJECT, rest)) return 'self';
+    const named = /^\s+the\s+/.exec(rest);
+    return named && (matches(G.THEME_OBJECT, rest) || /^[A-Z]/.test(reading.text.slice(act.end + named[0].length, act.end + named[0].length + 1))) ? 'theme' : undefined;
   }
   const between = norm.slice(act.end, anchor.start);
   const after = norm.slice(anchor.end, Math.min(sentence[1], anchor.end + 120));
@@ -205,6 +218,7 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   if (matches(G.THEME_OBJECT, between)) return 'theme';
   if (/^(?:spread|pass)/.test(act.form) && /^\s+the\s+word\b/.test(between)) return 'self';
   if (act.kind === 'recruit') return between.trim().split(/\s+/).length <= 2 ? 'implied' : undefined;
+  if (act.kind === 'persist' && /^ma(?:ke|de|king)/.test(act.form)) return 'self';
   if (/^(?:tell|told|teach|taught|inform|remind|warn)/.test(act.form)) {
     const about = /^\s*(?:about|of)\s+(?:this|these|it\b|the\s+)/.exec(after);
     if (about && (!about[0].endsWith('the ') || matches(G.THEME_OBJECT, after) || /^[A-Z]/.test(reading.text.slice(anchor.end + about[0].length, anchor.end + about[0].length + 1)))) return 'self';
@@ -219,9 +233,11 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   if ((act.kind === 'replace' || act.kind === 'ensure') && (matches(G.SELF_OBJECT, after) || /^\s*(?:entirely\s+)?with\s+the\s+(?:following|text|block|lines)\b/.test(after))) return 'self';
   if ((act.kind === 'replace' || act.kind === 'ensure') && matches(G.THEME_OBJECT, after)) return 'theme';
   if (act.kind === 'replace' && /^\s*(?:entirely\s+)?(?:around|with|on|from)\s+(?:it|them)\b/.test(after) && (matches(G.SELF_OBJECT, context) || matches(G.THEME_OBJECT, context) || DEFINITE_CONTENT.test(context))) return 'pronoun';
+  // The content as the subject of a passive or intransitive act: "this message goes into", "Protocol copied to".
   const subject = norm.slice(clauseStart(norm, sentence[0], act.start), act.start);
-  if (matches(G.SELF_OBJECT, subject)) return 'self';
-  if (matches(G.THEME_OBJECT, subject)) return 'theme';
+  const subjectOfAct = /^(.*?)\s*(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|is\s+to|is|are|be|been|was|were|gets?|meant\s+to|supposed\s+to|to)\s+){0,4}(?:\w+ly\s+)?$/.exec(subject)?.[1] ?? '';
+  if (/(?:^|\s)(?:this|these)(?:\s+\w+){0,2}\s*$/.test(subjectOfAct) && matches(G.SELF_OBJECT, subjectOfAct)) return 'self';
+  if (/^\W*(?:the\s+|my\s+|our\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}\s*$/.test(subjectOfAct) && matches(G.THEME_OBJECT, subjectOfAct)) return 'theme';
   return undefined;
 }
 
@@ -284,7 +300,10 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
   const { text, norm } = reading;
   const previous = previousSentence(text, sentence[0]);
   const next = nextSentence(text, sentence[1]);
-  const around = norm.slice(previous?.[0] ?? sentence[0], next?.[1] ?? sentence[1]);
+  // The destination's own words ("across resets") are not a sign of their own: they are blanked.
+  const from = previous?.[0] ?? sentence[0];
+  const spanText = norm.slice(from, next?.[1] ?? sentence[1]);
+  const around = spanText.slice(0, anchor.start - from) + ' '.repeat(anchor.end - anchor.start) + spanText.slice(anchor.end - from);
   const paragraph = paragraphAt(text, sentence[0]);
   const tags: RequestRule[] = [];
   if (G.INTENSIFIER.test(around)) tags.push('verbatim');
@@ -292,7 +311,7 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
   if (G.CHAIN.test(norm.slice(paragraph[0], paragraph[1]))) tags.push('keep-chain-going');
   if (matches(G.PASS_ON, around)) tags.push('pass-it-on');
   if (G.COVERT.test(around)) tags.push('covert');
-  if (G.CREED.test(norm.slice(sentence[0], sentence[1]))) tags.push('viral-text');
+  if (G.CREED.test(around)) tags.push('viral-text');
   const neighbours = `${previous ? norm.slice(previous[0], previous[1]) : ''}\n${next ? norm.slice(next[0], next[1]) : ''}`;
   if (!tags.includes('keep-chain-going') && spreadsToAgents(neighbours)) tags.push('keep-chain-going');
   if (/\b(?:your|my|its|their)\s+own\s*$/.test(norm.slice(Math.max(0, anchor.start - 12), anchor.start)) || /\bown\s/.test(norm.slice(anchor.start, anchor.end))) tags.push('your-own');
@@ -302,8 +321,11 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
 /** The order a sentence's destinations are read in: the most specific request names the finding. */
 const PRIORITY: readonly Destination[] = ['agents', 'persisted', 'delegated', 'replies', 'tell', 'hub', 'recruited', 'hand-to', 'agents-weak', 'pass-on'];
 
+/** A persisted prompt named as the reader's or the speaker's own. */
+const OWNED = /\b(?:your|my|its|their|our|own)\b/;
+
 /** Destinations strong enough on their own; the rest need a sign that the copy must travel. */
-const STRONG: ReadonlySet<Destination> = new Set(['agents', 'tell', 'hub']);
+const STRONG: ReadonlySet<Destination> = new Set(['agents', 'hub', 'pass-on']);
 
 function ruleOf(destination: Destination, act: Act, voice: 'addressed' | 'done' | undefined): RequestRule {
   switch (destination) {
@@ -343,8 +365,8 @@ function actAndObject(reading: Reading, sentence: Span, anchor: Anchor, context:
     const act = actsIn(norm, sentence[0], sentence[1]).find((a) => a.kind === 'persist' && G.BASE_FORMS.has(a.form) && matches(G.SELF_OBJECT, norm.slice(a.end, sentence[1])));
     return act && [act, 'self'];
   }
-  const before = actsIn(norm, sentence[0], sentence[1]).filter((a) => actFits(a, anchor.destination) && a.end <= anchor.start + 1 && arrives(a));
-  const after = actsIn(norm, anchor.end, Math.min(sentence[1], anchor.end + 80)).filter((a) => actFits(a, anchor.destination));
+  const before = actsIn(norm, sentence[0], sentence[1]).filter((a) => actFits(a, anchor, norm) && a.end <= anchor.start + 1 && arrives(a));
+  const after = actsIn(norm, anchor.end, Math.min(sentence[1], anchor.end + 80)).filter((a) => actFits(a, anchor, norm));
   for (const act of [...before.reverse(), ...after]) {
     const object = objectOf(reading, act, anchor, sentence, norm.slice(context[0], act.start));
     if (object) return [act, object];
@@ -373,6 +395,9 @@ function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[
     if (act.kind === 'recruit' && !voice) continue;
     const tags = evidence(reading, sentence, anchor);
     if (!STRONG.has(anchor.destination) && tags.length === 0) continue;
+    // A file named without "your" ("replace the SKILL.md body with exactly this") is a repository edit unless more than
+    // "verbatim" says the copy must travel.
+    if (anchor.destination === 'persisted' && !OWNED.test(norm.slice(Math.max(0, anchor.start - 16), anchor.end)) && tags.every((t) => t === 'verbatim')) continue;
     if (act.kind === 'recruit' && tags.length === 0 && !matches(G.THEME_OBJECT, norm.slice(sentence[0], next?.[1] ?? sentence[1]))) continue;
     return { rules: [ruleOf(anchor.destination, act, voice), ...tags], sentence };
   }
@@ -393,7 +418,8 @@ function readRequests(reading: Reading): { rules: RequestRule[]; sentence: Span 
     const next = anchor.destination === 'persisted' ? nextSentence(reading.text, sentence[1]) : undefined;
     if (next && POINTS_BACK.test(reading.norm.slice(next[0], next[1]))) file(next, { ...anchor, carried: true });
   }
-  return [...bySentence.values()].flatMap(({ sentence, anchors: here }) => readSentence(reading, sentence, here.sort((a, b) => PRIORITY.indexOf(a.destination) - PRIORITY.indexOf(b.destination))) ?? []);
+  const byPriority = (a: Anchor, b: Anchor) => PRIORITY.indexOf(a.destination) - PRIORITY.indexOf(b.destination);
+  return [...bySentence.values()].flatMap(({ sentence, anchors: here }) => readSentence(reading, sentence, here.sort(byPriority)) ?? []);
 }
 
 /** Runs propagationRequest over one document (`lower`: its text lower-cased with offsets kept): a finding at the first request. */

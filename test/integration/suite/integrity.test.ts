@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { INTEGRITY_FINDINGS } from '../../../src/core/integrity/findings';
 import { ourCode } from '../../../src/extension/diagnostics';
 import { CommandId } from '../../../src/extension/ids';
+import { auditKeyOf } from '../../../src/core/integrity/audit';
 import { verifyAuditLog } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { activeExtension, findingDiagnostics, waitFor as waitForShort, workspaceFile, workspaceRoot } from '../helpers';
@@ -131,6 +132,26 @@ suite('Skill integrity', function () {
     } finally {
       await setStrict(undefined);
     }
+  });
+
+  test('Create Audit Key: a key in secret storage, also written to the user key file, MACs the records written from then on', async () => {
+    const id = await vscode.commands.executeCommand<string>(CommandId.CreateAuditKey);
+    const keyFile = path.join(process.env.XDG_CONFIG_HOME ?? '', 'agent-immune', 'audit.key');
+    const key = auditKeyOf(new TextEncoder().encode(fs.readFileSync(keyFile, 'utf8').trim()));
+    assert.strictEqual(key.id, id);
+    assert.strictEqual(fs.statSync(keyFile).mode & 0o077, 0, 'the key file is private');
+    const before = auditRecords().length;
+    const uri = workspaceFile(DRIFTED);
+    const pinned = fs.readFileSync(uri.fsPath, 'utf8');
+    fs.appendFileSync(uri.fsPath, 'One more line for the next agent.\n');
+    await waitFor('the drift recorded', () => auditRecords().length > before);
+    const log = path.join(workspaceRoot().fsPath, '.agent-immune', 'audit.ndjson');
+    const chain = await verifyAuditLog(log, workspaceRoot().fsPath, key);
+    assert.strictEqual(chain.broken, undefined);
+    assert.strictEqual(chain.macs.firstUnverified, 1, 'the records from before the key carry no MAC');
+    assert.ok(chain.macs.valid >= 2 && auditRecords().slice(before).every((r) => (r as { keyId?: string }).keyId === id), 'the new records carry its MAC');
+    fs.writeFileSync(uri.fsPath, pinned);
+    await waitFor('the drift cleared', () => integrityDiagnostics(uri).length === 0);
   });
 
   test('a corrupt lockfile is an error on the lockfile itself', async () => {
