@@ -2,6 +2,7 @@
 // sink table, each sink's value is followed to the literals it is made of (in any file of the project), and each
 // interpolation into a prompt is checked for another agent's output. Names alone make a prompt only as a fallback
 // (a constant named like a system prompt holding prose), never to decide delegation on their own.
+import { errorMessage } from '../errors';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
@@ -148,7 +149,7 @@ class Discoverer {
         const module = this.project.module(file);
         if (module) hits.push(...this.hitsIn(file, module));
       } catch (error) {
-        this.result.failed.set(file, (error as Error).message);
+        this.result.failed.set(file, errorMessage(error));
       }
     }
     const byPrimary = new Map<string, FoundPrompt>();
@@ -160,7 +161,7 @@ class Discoverer {
           byPrimary.set(key, known ? merge(known, prompt) : prompt);
         }
       } catch (error) {
-        this.result.failed.set(group[0].loc.file, (error as Error).message);
+        this.result.failed.set(group[0].loc.file, errorMessage(error));
       }
     }
     this.result.prompts = [...byPrimary.values()];
@@ -174,7 +175,7 @@ class Discoverer {
           const found = this.delegation(prompt, candidate);
           if (found) this.result.delegations.push(found);
         } catch (error) {
-          this.result.failed.set(candidate.file, (error as Error).message);
+          this.result.failed.set(candidate.file, errorMessage(error));
         }
       }
     }
