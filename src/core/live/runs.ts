@@ -107,7 +107,7 @@ interface TraceGroup {
 /** The receiver's runs: feed export requests, then `process()` decides the rounds they closed. */
 export class LiveRuns {
   private readonly traces = new Map<string, TraceGroup>();
-  private readonly closed = new Map<string, { summary: RunSummary; analysis?: Analysis }>();
+  private readonly closed = new Map<string, { summary: RunSummary; analysis?: Analysis; records?: Episode['records'] }>();
   private readonly listeners = new Set<(event: LiveEvent) => void>();
   private readonly config: ProjectConfig;
   private readonly limits: LiveLimits;
@@ -347,12 +347,12 @@ export class LiveRuns {
     for (const run of group.runs.values()) {
       run.summary.state = 'closed';
       this.closed.delete(run.id);
-      this.closed.set(run.id, { summary: { ...run.summary }, analysis: run.analysis });
+      this.closed.set(run.id, { summary: { ...run.summary }, analysis: run.analysis, records: run.analysis && decidedRecords(run) });
       this.emit({ type: 'closed', run: run.id, summary: { ...run.summary }, records: run.episode?.records ?? [] });
     }
     // Closed runs stay listed (bounded like the open traces); only the latest keep their analysis in memory.
     while (this.closed.size > this.limits.maxOpenTraces) this.closed.delete(this.closed.keys().next().value!);
-    [...this.closed.values()].slice(0, -KEPT_CLOSED_ANALYSES).forEach((entry) => (entry.analysis = undefined));
+    for (const entry of [...this.closed.values()].slice(0, -KEPT_CLOSED_ANALYSES)) entry.analysis = entry.records = undefined;
   }
 
   /** Closes every open trace now (shutdown): each run's last round is decided and its recording handed out. */
@@ -378,6 +378,16 @@ export class LiveRuns {
     return this.closed.get(id)?.analysis;
   }
 
+  /** The recording of the rounds a run's analysis covers (agent-trace/v1 records: header, then those rounds' messages);
+   * undefined when `analysis(id)` is. */
+  recording(id: string): Episode['records'] | undefined {
+    for (const group of this.traces.values()) {
+      const run = group.runs.get(id);
+      if (run) return run.analysis && decidedRecords(run);
+    }
+    return this.closed.get(id)?.records;
+  }
+
   /** True when the run is known (open or closed). */
   has(id: string): boolean {
     return this.closed.has(id) || [...this.traces.values()].some((g) => g.runs.has(id));
@@ -399,6 +409,11 @@ function roundsOf(episode: Episode): number {
   let max = -1;
   for (const { record } of episode.records) if (record.type === 'message' && typeof record.round === 'number') max = Math.max(max, record.round);
   return max + 1;
+}
+
+/** The records of the rounds the run's analysis decided. */
+function decidedRecords(run: LiveRun): Episode['records'] {
+  return prefix(run.episode!, run.analysis!.rounds.length).records;
 }
 
 /** The episode with only rounds < `rounds` (its header, those rounds' messages). */
