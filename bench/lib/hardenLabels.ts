@@ -6,6 +6,8 @@ import type { FileAnalysis } from '../../src/core/harden/types';
 export interface FileLabels {
   prompts: number[];
   delegations: { line: number; expression: string }[];
+  /** Delegations a careful reader could label either way: found or not, they count neither way. */
+  ambiguous?: { line: number; expression: string }[];
 }
 
 const MARKER = /(?:#|\/\/)\s*expect-(prompt|delegation)(?:\(\+(\d+)\))?(?::\s*(.*?))?\s*(?:\\n)?"?,?\s*$/;
@@ -58,7 +60,10 @@ export interface Score {
 
 /** An empty score to add files into. */
 export function emptyScore(): Score {
-  return { prompts: 0, promptsFound: 0, promptPredictions: 0, promptHits: 0, delegations: 0, delegationsFound: 0, delegationPredictions: 0, delegationHits: 0, misses: [], extras: [] };
+  return {
+    prompts: 0, promptsFound: 0, promptPredictions: 0, promptHits: 0,
+    delegations: 0, delegationsFound: 0, delegationPredictions: 0, delegationHits: 0, misses: [], extras: [],
+  };
 }
 
 /** Scores one file's analysis against its labels, adding into `score`. System prompts and delegations are scored; other prompt text is not labelled. */
@@ -75,7 +80,8 @@ export function scoreFile(score: Score, path: string, text: string, analysis: Fi
     if (labels.prompts.some((line) => p.from <= line && line <= p.to)) score.promptHits++;
     else score.extras.push(`${path}:${p.from} prompt ${p.anchor}`);
   }
-  const same = (a: { line: number; expression: string }, b: { line: number; expression: string }) => a.line === b.line && (normal(a.expression) === normal(b.expression) || normal(a.expression).includes(normal(b.expression)) || normal(b.expression).includes(normal(a.expression)));
+  const overlaps = (x: string, y: string) => x === y || x.includes(y) || y.includes(x);
+  const same = (a: { line: number; expression: string }, b: { line: number; expression: string }) => a.line === b.line && overlaps(normal(a.expression), normal(b.expression));
   score.delegations += labels.delegations.length;
   score.delegationPredictions += delegations.length;
   for (const label of labels.delegations) {
@@ -84,6 +90,7 @@ export function scoreFile(score: Score, path: string, text: string, analysis: Fi
   }
   for (const d of delegations) {
     if (labels.delegations.some((label) => same(d, label))) score.delegationHits++;
+    else if ((labels.ambiguous ?? []).some((label) => same(d, label))) score.delegationPredictions--;
     else score.extras.push(`${path}:${d.line} delegation ${d.expression}`);
   }
 }
@@ -96,4 +103,21 @@ export function rates(score: Score): { promptRecall: number; delegationRecall: n
     delegationRecall: ratio(score.delegationsFound, score.delegations),
     precision: ratio(score.promptHits + score.delegationHits, score.promptPredictions + score.delegationPredictions),
   };
+}
+
+/** A labelled corpus source (bench/data/harden/corpus.json). */
+export interface CorpusSource {
+  repo: string;
+  commit: string;
+  license: string;
+  folder: string;
+  paths: string[];
+  files: Record<string, { prompts?: number[]; delegations?: [number, string][]; ambiguous?: [number, string][] }>;
+}
+
+/** The labels of one corpus file (unlisted files have none: anything found there counts against precision). */
+export function corpusLabels(source: CorpusSource, path: string): FileLabels {
+  const entry = source.files[path] ?? {};
+  const pairs = (list: [number, string][] | undefined) => (list ?? []).map(([line, expression]) => ({ line, expression }));
+  return { prompts: entry.prompts ?? [], delegations: pairs(entry.delegations), ambiguous: pairs(entry.ambiguous) };
 }

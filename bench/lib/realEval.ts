@@ -111,7 +111,8 @@ export function sliceFigures(runs: readonly RunVerdicts[]): SliceFigures {
     if (inf !== null) samples.inf.push(inf);
     if (flagged !== null) samples.flagged.push(flagged);
   }
-  const interval = (value: number | null, sample: number[]): Interval => (value === null ? { value, low: null, high: null } : { value, low: quantile(sample, 0.025), high: quantile(sample, 0.975) });
+  const interval = (value: number | null, sample: number[]): Interval =>
+    value === null ? { value, low: null, high: null } : { value, low: quantile(sample, 0.025), high: quantile(sample, 0.975) };
   const truth = runs.flatMap((r) => r.truth);
   const attackers = truth.filter((t) => t === 'attacker').length;
   const infected = truth.filter((t) => t === 'infected').length;

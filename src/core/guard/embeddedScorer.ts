@@ -32,7 +32,8 @@ export function embeddedWeights(): DualHeadWeights {
 /** Throws when a weights file does not match the feature list this build computes. */
 export function checkWeights(weights: DualHeadWeights): DualHeadWeights {
   const same = weights.features.length === FEATURE_COUNT && weights.features.every((name, i) => name === FEATURE_NAMES[i]);
-  if (!same || weights.attacker.weights.length !== FEATURE_COUNT || weights.infected.weights.length !== FEATURE_COUNT || (weights.style !== undefined && weights.style.weights.length !== EMBED_DIM)) {
+  const styleMismatch = weights.style !== undefined && weights.style.weights.length !== EMBED_DIM;
+  if (!same || weights.attacker.weights.length !== FEATURE_COUNT || weights.infected.weights.length !== FEATURE_COUNT || styleMismatch) {
     throw new Error('weights.json does not match the feature list; run npm run train');
   }
   return weights;

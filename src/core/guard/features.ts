@@ -175,7 +175,8 @@ export function extendFeatures(context: FeatureContext, model: RunModel, answerP
     for (let k = known.length; k < model.rounds; k++) result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : measure('')) : measure(row[k]!));
     return result;
   });
-  return { ...context, model, facts, sums: new Array(model.agents.length), timelines: new Array(model.agents.length), histories: new Array(model.agents.length), fresh: model.agents.map(() => []) };
+  const perAgent = () => new Array(model.agents.length);
+  return { ...context, model, facts, sums: perAgent(), timelines: perAgent(), histories: perAgent(), fresh: model.agents.map(() => []) };
 }
 
 /** Word hashes of agent i's round-k output as the features measured them (undefined when not shareable), for the monitor. */
