@@ -106,7 +106,9 @@ function sentences(text: string): [number, number][] {
 const isStop = (c: number) => c === 46 || c === 33 || c === 63;
 /** What `\s` matches in a regular expression (and String.prototype.trim removes). */
 const isSpace = (c: number) =>
-  c === 32 || (c >= 9 && c <= 13) || (c > 127 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+  c === 32 || (c >= 9 && c <= 13) || (c > 127 && isUnicodeSpace(c));
+const isUnicodeSpace = (c: number) =>
+  c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 
 /** An imperative sentence, "you must ...", or "please <verb> ...". */
 function isInstruction(sentence: string): boolean {
