@@ -22,6 +22,16 @@ export default tseslint.config(
     },
   },
   {
+    // One way to word a thrown value in the product: errorMessage(unknown).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "MemberExpression[property.name='message'] > TSAsExpression.object[typeAnnotation.typeName.name='Error']",
+        message: 'Use errorMessage(error) from src/core/errors.ts: anything can be thrown, and it words file errors and InputErrors.',
+      }],
+    },
+  },
+  {
     files: ['src/extension/**/*.ts', 'test/integration/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },

@@ -3,7 +3,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CONFIG_FILE_NAME, defaultConfig, resolveConfig, type ProjectConfig } from '../core/config';
-import { InputError } from '../core/errors';
+import { errorMessage, InputError } from '../core/errors';
 import { parseStrictJson } from '../core/integrity/strictJson';
 import { readWorkspaceFile, UnsafePathError } from './workspaceFs';
 
@@ -19,7 +19,7 @@ export async function loadProjectConfig(root: string, file?: string): Promise<Pr
   } catch (error) {
     if (!file && (error as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
     if (error instanceof UnsafePathError) throw new InputError('invalid-config', `cannot read config: ${error.message}`, target);
-    throw new InputError('invalid-config', `cannot read config: ${(error as Error).message}`, target);
+    throw new InputError('invalid-config', `cannot read config: ${errorMessage(error)}`, target);
   }
   let raw: unknown;
   try {

@@ -2,7 +2,7 @@
 // or inserts them (--write, idempotent); re-pins hardened files that the integrity lockfile pins when asked.
 import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
-import { describeFinding, hardenSarifRules } from '../../core/harden/findings';
+import { countHardenFindings, describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
 import { loadProjectConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type HardenedFile, type SkippedPath } from '../../node/harden/scan';
@@ -228,7 +228,10 @@ function formatText(r: TextReport): string {
   const caveat = notChecked ? ` Not checked: ${notChecked} (listed above).` : '';
   if (!r.write) {
     const withFindings = new Set(r.entries.map((e) => e.file.path)).size;
-    if (r.entries.length > 0) lines.push(`${r.entries.length} finding(s) in ${withFindings} of ${read} (${counted}).${caveat} Run "${r.next}" to fix them.`);
+    if (r.entries.length > 0) {
+      const kinds = countHardenFindings(r.entries.map((e) => e.finding));
+      lines.push(`${r.entries.length} finding(s) (${kinds}) in ${withFindings} of ${read} (${counted}).${caveat} Run "${r.next}" to fix them.`);
+    }
     else if (prompts.length === 0) lines.push(`No prompts found in ${read}.${caveat}`);
     else lines.push(`Hardened: the ${counted} found in ${read} carry the warning and their boundaries.${caveat}`);
   } else {

@@ -2,6 +2,7 @@
 // sink table, each sink's value is followed to the literals it is made of (in any file of the project), and each
 // interpolation into a prompt is checked for another agent's output. Names alone make a prompt only as a fallback
 // (a constant named like a system prompt holding prose), never to decide delegation on their own.
+import { errorMessage } from '../errors';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
@@ -153,7 +154,7 @@ class Discoverer {
         const module = this.project.module(file);
         if (module) hits.push(...this.hitsIn(file, module));
       } catch (error) {
-        this.result.failed.set(file, (error as Error).message);
+        this.result.failed.set(file, errorMessage(error));
       }
     }
     const byPrimary = new Map<string, FoundPrompt>();
@@ -165,7 +166,7 @@ class Discoverer {
           byPrimary.set(key, known ? merge(known, prompt) : prompt);
         }
       } catch (error) {
-        this.result.failed.set(group[0].loc.file, (error as Error).message);
+        this.result.failed.set(group[0].loc.file, errorMessage(error));
       }
     }
     // A constant found by its name that is spliced into a prompt found at a sink is part of that prompt, not another one.
@@ -181,7 +182,7 @@ class Discoverer {
           const found = this.delegation(prompt, candidate);
           if (found) this.result.delegations.push(found);
         } catch (error) {
-          this.result.failed.set(candidate.file, (error as Error).message);
+          this.result.failed.set(candidate.file, errorMessage(error));
         }
       }
     }

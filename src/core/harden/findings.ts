@@ -1,7 +1,7 @@
 // Each prompt-hardening finding code, described once: default severity (the user may change it per code), where it
 // is shown, its description, its message and the label of its fix (docs/hardening.md#<code>). Catalogue order is the
 // order fixes apply in at a shared offset: the warning before a boundary.
-import { sarifRules, type FindingSpec, type Severity } from '../findings';
+import { countByCode, sarifRules, type FindingSpec, type Severity } from '../findings';
 import type { SarifRule } from '../sarif';
 import type { HardenCode, HardenFinding } from './types';
 
@@ -66,3 +66,8 @@ export function hardenSarifRules(severity: Record<HardenCode, Severity>): SarifR
   return sarifRules(HARDEN_FINDINGS, (code) => severity[code]);
 }
 
+
+/** "12 missing-immunity-warning, 5 unbounded-delegation". */
+export function countHardenFindings(findings: readonly HardenFinding[]): string {
+  return countByCode(findings.map((f) => f.code), HARDEN_CODES);
+}

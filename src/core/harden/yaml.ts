@@ -2,6 +2,7 @@
 // configs (system_message), Google ADK agent configs (instruction with {state} placeholders, output_key), and
 // message lists (`- role: system` / `content:`). Read with a real YAML parser, so ranges are exact; edits keep the
 // scalar's style where it can hold the text (block and double-quoted scalars) and re-quote it where it cannot.
+import { errorMessage } from '../errors';
 import { isMap, isScalar, isSeq, parseAllDocuments, type Pair } from 'yaml';
 import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { placeholders } from './resolve';
@@ -68,7 +69,7 @@ export function discoverYaml(text: string, fileName: string): YamlDiscovery {
   try {
     docs = parseAllDocuments(text, { uniqueKeys: false });
   } catch (error) {
-    return { ...result, error: (error as Error).message };
+    return { ...result, error: errorMessage(error) };
   }
   const list = Array.isArray(docs) ? docs : [docs];
   for (const doc of list) {

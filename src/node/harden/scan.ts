@@ -2,6 +2,7 @@
 // callers and state keys) through the workspace file-system layer, runs the analysis, and (with write) saves the
 // fixed text. Each path is scanned from its own project root, wherever it is: globs, config and lockfile are that
 // root's. A file or folder that cannot be read is reported as skipped, never silently dropped and never a crash.
+import { errorMessage } from '../../core/errors';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { analyzeProject, fixAll, type ProjectFile } from '../../core/harden/analyze';
@@ -84,7 +85,7 @@ function readFailure(error: unknown): string {
   if (error instanceof UnsafePathError) return error.reason === 'too-large' ? `larger than ${MAX_PROMPT_FILE_BYTES / 1024 / 1024} MiB` : error.message.replace(/^refused [^:]*: /, 'refused: ');
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  return code ? `cannot be read (${code})` : `cannot be read (${(error as Error).message})`;
+  return code ? `cannot be read (${code})` : `cannot be read (${errorMessage(error)})`;
 }
 
 /** The files under `dir` the matcher takes, matching paths relative to `base`; unreadable folders are reported, not fatal. */

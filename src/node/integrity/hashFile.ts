@@ -2,6 +2,7 @@
 // the same before and after the read (a file written meanwhile is read again, a few times, then reported). Small files
 // in one read, big files streamed so memory stays flat. Opens are non-blocking and only regular files are read (a FIFO
 // or device never stalls a verify; it is reported as a path that cannot be pinned).
+import { errorMessage } from '../../core/errors';
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -38,7 +39,7 @@ const changing: HashProblem = { reason: 'changing', detail: `its content changed
 function errorOutcome(error: unknown): HashProblem | undefined {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-  return { reason: 'unreadable', detail: code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot be read (${code ?? (error as Error).message})` };
+  return { reason: 'unreadable', detail: code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot be read (${code ?? errorMessage(error)})` };
 }
 
 function notAFile(info: Stats): HashProblem {

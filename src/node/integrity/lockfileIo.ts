@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { parseLockfile, serializeLockfile } from '../../core/integrity/lockfile';
 import type { IntegrityFinding, Lockfile } from '../../core/integrity/types';
-import { InputError } from '../../core/errors';
+import { errorMessage, InputError } from '../../core/errors';
 import { ensureWorkspaceDir, isInside, readWorkspaceFile, UnsafePathError, writeWorkspaceFileAtomic } from '../workspaceFs';
 import { toPosixRelative } from './walk';
 import { withFileLock } from './fileLock';
@@ -42,7 +42,7 @@ export async function readLockfile(rootReal: string, configured: string): Promis
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent', path: shown };
     if (error instanceof UnsafePathError && error.reason === 'outside-root') return corrupt('outside-root', 'the lockfile path leads outside the workspace (through a symlink); it was not read');
     if (error instanceof UnsafePathError) return corrupt('unreadable', error.reason === 'too-large' ? `the lockfile is larger than ${MAX_LOCKFILE_BYTES / 1024 / 1024} MiB` : 'the lockfile is not a regular file');
-    return corrupt('unreadable', (error as Error).message);
+    return corrupt('unreadable', errorMessage(error));
   }
   const parsed = parseLockfile(text, shown, nodeSri);
   return parsed.ok ? { state: 'ok', path: shown, lock: parsed.lock } : { state: 'corrupt', path: shown, finding: parsed.finding };

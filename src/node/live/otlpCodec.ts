@@ -1,7 +1,7 @@
 // OTLP/HTTP trace payloads both ways: a request body (JSON or protobuf, optionally gzip/deflate) into the OTLP JSON
 // shape the importer reads, and the responses the spec prescribes (ExportTraceServiceResponse with partial success,
 // google.rpc.Status for errors) in the request's encoding. Protobuf goes through protobufjs and the official protos.
-import { jsonErrorText } from '../../core/errors';
+import { errorMessage, jsonErrorText } from '../../core/errors';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import { Field, Root, Type } from 'protobufjs/light';
@@ -47,7 +47,7 @@ export async function decodeContent(body: Buffer, contentEncoding: string | unde
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_BUFFER_TOO_LARGE') throw new PayloadError(413, `the ${encoding} body inflates past the ${maxBytes}-byte limit`);
-    throw new PayloadError(400, `the body is not valid ${encoding} (${(error as Error).message})`);
+    throw new PayloadError(400, `the body is not valid ${encoding} (${errorMessage(error)})`);
   }
 }
 
@@ -67,7 +67,7 @@ export function decodeRequest(body: Buffer, encoding: OtlpEncoding): unknown {
   try {
     message = Request.decode(body);
   } catch (error) {
-    throw new PayloadError(400, `the body is not a valid ExportTraceServiceRequest protobuf (${(error as Error).message})`);
+    throw new PayloadError(400, `the body is not a valid ExportTraceServiceRequest protobuf (${errorMessage(error)})`);
   }
   const json = Request.toObject(message, { longs: String, enums: Number, bytes: String, defaults: false });
   for (const rs of (json.resourceSpans ?? []) as { scopeSpans?: { spans?: Record<string, unknown>[] }[] }[]) {

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { access, realpath } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { InputError } from '../../core/errors';
+import { errorMessage, InputError } from '../../core/errors';
 import type { ProjectConfig } from '../../core/config';
 import { LiveRuns, type LiveEvent, type LiveLimits } from '../../core/live/runs';
 import { alertRecord, appendAlertRecords, type AlertRecord } from '../monitor/alertLog';
@@ -126,7 +126,7 @@ export class LiveServer {
         .process(Date.now())
         .then(
           () => this.flushAlerts(),
-          (error: unknown) => this.log('error', `live: processing failed: ${(error as Error).message}`),
+          (error: unknown) => this.log('error', `live: processing failed: ${errorMessage(error)}`),
         )
         .finally(() => this.wakeAtDeadline());
     });
@@ -162,7 +162,7 @@ export class LiveServer {
       return this.reply(res, 404, undefined, `no such endpoint ${url.pathname.slice(0, 80)}; try /v1/traces, /v1/runs, /v1/events`);
     } catch (error) {
       if (error instanceof HttpError) return this.reply(res, error.status, undefined, error.message, error.headers);
-      this.log('error', `live: ${req.method} ${url.pathname}: ${(error as Error).message}`);
+      this.log('error', `live: ${req.method} ${url.pathname}: ${errorMessage(error)}`);
       return this.reply(res, 500, undefined, 'internal error; see the receiver log');
     }
   }
@@ -273,7 +273,7 @@ export class LiveServer {
   }
 
   private enqueueWrite(job: () => Promise<void>, what: string): void {
-    this.writes = this.writes.then(job).catch((error: unknown) => this.log('error', `live: ${what} failed: ${(error as Error).message}`));
+    this.writes = this.writes.then(job).catch((error: unknown) => this.log('error', `live: ${what} failed: ${errorMessage(error)}`));
   }
 
   /** Writes a closed run's recording as agent-trace/v1, under a name of its own (a reopened run gets the next number). */

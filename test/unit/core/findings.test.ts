@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { docsUrl, sarifLevel, type FindingSpec } from '../../../src/core/findings';
 import { TRACE_FINDINGS } from '../../../src/core/guard/findings';
-import { HARDEN_FINDINGS, hardenSarifRules } from '../../../src/core/harden/findings';
+import { defaultHardenSeverities, HARDEN_FINDINGS, hardenSarifRules } from '../../../src/core/harden/findings';
 import { findingEvent, INTEGRITY_FINDINGS, integritySarifRules } from '../../../src/core/integrity/findings';
 import { integrityStatusBar, verifySkillsSummary, verifyText } from '../../../src/core/integrity/messages';
 import type { IntegrityFinding } from '../../../src/core/integrity/types';
@@ -56,7 +56,7 @@ describe('finding catalogues', () => {
     const level = (rules: { id: string; level: string }[], id: string) => rules.find((r) => r.id === id)?.level;
     assert.deepEqual(['drift', 'unpinned-skill', 'corrupt-lockfile'].map((id) => level(integritySarifRules(false), id)), ['warning', 'warning', 'error']);
     assert.deepEqual(['drift', 'skill-file-added', 'unpinned-skill', 'symlink-outside-root'].map((id) => level(integritySarifRules(true), id)), ['error', 'error', 'error', 'error']);
-    const harden = hardenSarifRules({ 'missing-immunity-warning': 'hint', 'unbounded-delegation': 'error' });
+    const harden = hardenSarifRules({ ...defaultHardenSeverities(), 'missing-immunity-warning': 'hint', 'unbounded-delegation': 'error' });
     assert.deepEqual([level(harden, 'missing-immunity-warning'), level(harden, 'unbounded-delegation')], ['note', 'error']);
     assert.deepEqual((['error', 'warning', 'information', 'hint'] as const).map(sarifLevel), ['error', 'warning', 'note', 'note']);
   });
