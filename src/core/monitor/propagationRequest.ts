@@ -12,7 +12,7 @@ import { nextSentence, paragraphAt, previousSentence, quotations, sentenceAt } f
 import { cooldownKey, FINDING_CODE, type MonitorDocument, type MonitorFinding } from './types';
 import { lowerSameLength } from './vocabulary';
 
-/** What a request asks (the first marker of a finding), then what made it viral (the evidence tags). */
+/** What a request asks, then what made it viral (the evidence tags): a finding's markers, sorted. */
 export type RequestRule =
   | 'forward-to-agents'
   | 'recruit-agents'
