@@ -99,14 +99,17 @@ function classifyAgent(match: string): Destination {
 }
 
 /** Characters of context kept on each side of a needle: every destination pattern's match fits inside. */
-const REACH = 160;
+const REACH = 100;
 
 type NeedleGroup = keyof typeof G.NEEDLES;
 const GROUPS = Object.keys(G.NEEDLES) as NeedleGroup[];
 /** Each needle and the groups it belongs to; one pattern finds them all (longest first). */
 const GROUPS_OF = new Map<string, NeedleGroup[]>();
 for (const group of GROUPS) for (const needle of G.NEEDLES[group]) GROUPS_OF.set(needle, [...(GROUPS_OF.get(needle) ?? []), group]);
-const NEEDLE_SCAN = new RegExp([...GROUPS_OF.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+const escaped = (needles: string[]) => needles.sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+const WORD_NEEDLES = [...GROUPS_OF.keys()].filter((n) => /^\w/.test(n));
+// A word boundary first lets the scan try the alternation at word starts only: several times cheaper than at every character.
+const NEEDLE_SCAN = new RegExp(String.raw`\b(?:${escaped(WORD_NEEDLES)})|${escaped([...GROUPS_OF.keys()].filter((n) => !/^\w/.test(n)))}`, 'g');
 
 /** The destination pattern of each needle group, and what a match of it is. */
 const DESTINATION_PATTERNS: Record<NeedleGroup, [RegExp, (match: string) => Destination]> = {
