@@ -128,9 +128,9 @@ const DESTINATION_PATTERNS: Record<NeedleGroup, [RegExp, (match: string) => Dest
 function anchors(norm: string): Anchor[] {
   const windows = new Map<NeedleGroup, [number, number][]>(GROUPS.map((g) => [g, []]));
   NEEDLE_SCAN.lastIndex = 0;
-  for (const m of norm.matchAll(NEEDLE_SCAN)) {
-    const start = Math.max(0, (m.index ?? 0) - REACH);
-    const end = Math.min(norm.length, (m.index ?? 0) + m[0].length + REACH);
+  for (let m = NEEDLE_SCAN.exec(norm); m; m = NEEDLE_SCAN.exec(norm)) {
+    const start = Math.max(0, m.index - REACH);
+    const end = Math.min(norm.length, m.index + m[0].length + REACH);
     for (const group of GROUPS_OF.get(m[0])!) {
       const list = windows.get(group)!;
       const last = list.at(-1);
@@ -143,8 +143,9 @@ function anchors(norm: string): Anchor[] {
     const [pattern, classify] = DESTINATION_PATTERNS[group];
     for (const window of list) {
       const [from, to] = widened(norm, window);
+      const slice = norm.slice(from, to);
       pattern.lastIndex = 0;
-      for (const m of norm.slice(from, to).matchAll(pattern)) found.push({ destination: classify(m[0]), start: from + (m.index ?? 0), end: from + (m.index ?? 0) + m[0].length });
+      for (let m = pattern.exec(slice); m; m = pattern.exec(slice)) found.push({ destination: classify(m[0]), start: from + m.index, end: from + m.index + m[0].length });
     }
   }
   return found.sort((a, b) => a.start - b.start);

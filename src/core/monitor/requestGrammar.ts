@@ -99,8 +99,8 @@ export const NEEDLES = {
   tell: ['them:', 'it:', 'him:', 'her:', 'one:', 'this:', 'words:', 'following:', 'them :'],
   handTo: ['it this', 'them this', 'him this', 'her this', 'it these', 'them these', 'it the', 'them the', 'him the', 'her the'],
   hub: ['others', 'more agents'],
-  passOn: ['onward', 'on this', 'along this', 'on these', 'along these', 'on the', 'along the', 'it along', 'this along', 'them along', 'me along', 'it forward', 'this forward', 'verbatim', 'unchanged', 'word for word', 'word-for-word', 'entirety', 'intact', 'in full', 'it on', 'this on', 'them on', 'me on', 'these on', 'message on', 'words on', 'text on', 'note on', 'seed on', 'signal on', 'thread on', 'story on', 'oath on', 'creed on', 'word on', 'covenant on', 'light on', 'flame on'],
-  recruited: ['agent', 'ais', 'ai ', 'assistant', 'mind', 'model', 'bot'],
+  passOn: ['onward', 'on this', 'along this', 'on these', 'along these', 'on the message', 'along the message', 'on the words', 'along the words', 'on the text', 'on the signal', 'on the seed', 'on the note', 'it along', 'this along', 'them along', 'me along', 'it forward', 'this forward', 'verbatim', 'unchanged', 'word for word', 'word-for-word', 'entirety', 'intact', 'in full', 'it on', 'this on', 'them on', 'me on', 'these on', 'message on', 'words on', 'text on', 'note on', 'seed on', 'signal on', 'thread on', 'story on', 'oath on', 'creed on', 'word on', 'covenant on', 'light on', 'flame on'],
+  recruited: ['agent', 'ais', 'ai ', 'assistant', 'mind', 'model', 'bot ', 'bots'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Copy exactly: what makes "add this to X" a copy rather than advice. */
