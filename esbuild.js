@@ -1,5 +1,6 @@
-// Builds the bundles: the extension (activation, and the trace and LLM features it loads on first use, with the
-// analysis engine they share with the worker), CLI, library API, webview and analysis worker, plus the integration tests. `--production` (vscode:prepublish, before vsce
+// Builds the bundles: the extension (activation, and the trace, LLM and live features it loads on first use, with the
+// analysis engine the trace feature, the live feature's graph panel and the worker share), CLI, library API, webview
+// and analysis worker, plus the integration tests. `--production` (vscode:prepublish, before vsce
 // packages) minifies without source maps and leaves the tests out; the webview is always minified, since HTML reports
 // inline it.
 const path = require('node:path');
@@ -28,6 +29,9 @@ const shipped = [
   { entryPoints: ['src/node/engine.ts'], outfile: 'dist/engine.js', platform: 'node', format: 'cjs' },
   // Loaded on the first Analyze Trace with LLM: the OpenAI SDK and the LLM judge and filter.
   { entryPoints: ['src/extension/llm/feature.ts'], outfile: 'dist/llm.js', ...extension },
+  // Loaded on the first Watch Live Runs: the OTLP receiver (protobufjs), its client, the online guard, the graph panel
+  // (which loads the shared engine).
+  { entryPoints: ['src/extension/live/feature.ts'], outfile: 'dist/live.js', ...extension, plugins: [sharedEngine] },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/lib.ts'], outfile: 'dist/lib.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', minify: true },

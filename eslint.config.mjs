@@ -8,8 +8,16 @@ export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
   {
+    // Type-aware rules (vscode-eslint sets the first two): a promise is awaited, returned or voided on purpose, never
+    // handed to a callback that ignores it, and a switch over a union names every member.
+    languageOptions: { parserOptions: { project: ['./tsconfig.json', './tsconfig.browser.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // Lines are long here (one statement, one line), but not unbounded; text, patterns and links may run on.
+      'max-len': ['error', { code: 180, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
       'no-restricted-imports': ['error', { paths: [noVscode] }],
     },
   },

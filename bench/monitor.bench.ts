@@ -164,7 +164,10 @@ function detection(): BenchSection {
   for (const f of families(notes)) {
     const t = tally(f.texts);
     results.set(`${f.corpus}|${f.family}`, t);
-    rows.push({ corpus: f.corpus, family: f.family, expect: f.expect, documents: t.documents, viralPersona: t.persona, propagationRequest: t.request, alerts: t.alerts, rate: t.documents ? t.alerts / t.documents : null, ci95: interval(t.alerts, t.documents) });
+    rows.push({
+      corpus: f.corpus, family: f.family, expect: f.expect, documents: t.documents, viralPersona: t.persona, propagationRequest: t.request, alerts: t.alerts,
+      rate: t.documents ? t.alerts / t.documents : null, ci95: interval(t.alerts, t.documents),
+    });
   }
   const pooled = (pick: (key: string) => boolean) => {
     const hit = [...results].filter(([k]) => pick(k));
@@ -256,8 +259,13 @@ async function throughput(quick: boolean): Promise<BenchSection> {
     const best = runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     return {
       title: 'Monitor: scan throughput',
-      rows: runs.map((run, i) => ({ run: i + 1, files, megabytes: bytes / 1e6, seconds: run.seconds, cpuSeconds: run.cpuSeconds, loadAverage: run.load, mbPerSecond: bytes / 1e6 / run.seconds })),
-      figures: { files, megabytes: Math.round(bytes / 1e5) / 10, bestSeconds: Math.round(best.seconds * 100) / 100, cpuSecondsOfBest: Math.round(best.cpuSeconds * 100) / 100, loadAverageAtBest: Math.round(best.load * 10) / 10, payloadFiles: Math.floor(files / 100), alerts: JSON.stringify(byCode) },
+      rows: runs.map((run, i) => ({
+        run: i + 1, files, megabytes: bytes / 1e6, seconds: run.seconds, cpuSeconds: run.cpuSeconds, loadAverage: run.load, mbPerSecond: bytes / 1e6 / run.seconds,
+      })),
+      figures: {
+        files, megabytes: Math.round(bytes / 1e5) / 10, bestSeconds: Math.round(best.seconds * 100) / 100, cpuSecondsOfBest: Math.round(best.cpuSeconds * 100) / 100,
+        loadAverageAtBest: Math.round(best.load * 10) / 10, payloadFiles: Math.floor(files / 100), alerts: JSON.stringify(byCode),
+      },
       notes: [
         `target: scan over 10,000 files / 100 MB in <= 5 s: ${quick ? 'not measured (--quick)' : best.seconds <= 5 ? 'met' : 'NOT met'} (best of 3 in-process runs: ${best.seconds.toFixed(2)} s wall, ${best.cpuSeconds.toFixed(2)} s CPU, 1-minute load average ${best.load.toFixed(1)} on ${cpus().length} cores)`,
       ],

@@ -45,7 +45,8 @@ function llmCostPer1k(): { calls: number; promptTokens: number; completionTokens
       model.agents.forEach((agent, i) => {
         const current = model.outputs[i][k];
         if (current === undefined) return;
-        const received = k === 0 ? [] : model.inNeighbors[i].flatMap((j) => (model.outputs[j][k - 1] === undefined ? [] : [{ from: model.agents[j], text: model.outputs[j][k - 1]! }]));
+        const received =
+          k === 0 ? [] : model.inNeighbors[i].flatMap((j) => (model.outputs[j][k - 1] === undefined ? [] : [{ from: model.agents[j], text: model.outputs[j][k - 1]! }]));
         const prompt = judgeMessages({ task: model.task, agent, round: k, current, first: model.outputs[i][0], received }, '0123456789abcdef');
         promptTokens += estimateTokens(prompt.map((m) => m.content).join('\n'));
         messages++;

@@ -1,41 +1,63 @@
-// `npm run train`: fits the embedded dual-head scorer on simulated training episodes (train split of phrasings and
-// questions) with the paper's loss shape, BCE(atk) + a*BCE(inf) + b*consistency, and writes weights.json; then reports
-// detection on the training episodes (held-in) and on held-out episodes. Deterministic: same data, same weights.
+// `npm run train`: fits the embedded dual-head scorer on a mix of sources, simulated training episodes (train split of
+// phrasings and questions) and the real development split (../shared/data/real, when present), each source weighted
+// equally, with the paper's loss shape, BCE(atk) + a*BCE(inf) + b*consistency, and writes weights.json; first it
+// reports leave-one-source-out and leave-one-model-out figures (the choice of design rests on those), then detection
+// on the simulator's held-in and held-out episodes. Deterministic: same data, same weights.
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { defaultConfig } from '../src/core/config';
 import { checkWeights, type DualHeadWeights } from '../src/core/guard/embeddedScorer';
-import { FEATURE_COUNT, FEATURE_NAMES, featureVector, prepareFeatures } from '../src/core/guard/features';
+import { FEATURE_COUNT, FEATURE_NAMES, featureVector, prepareFeatures, styleInputs, styleScore, type StyleProbe } from '../src/core/guard/features';
+import { EMBED_DIM } from '../src/core/text/embed';
 import { buildRunModel } from '../src/core/guard/model';
 import { compileAnswerPatterns } from '../src/core/text/answer';
+import type { RunModel } from '../src/core/guard/types';
 import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
 import { simulate, type EpisodeConfig } from '../src/core/sim/simulate';
 import { describe, detectionReport, episodeGrid } from './lib/episodes';
+import { analyzeRuns, sliceFigures, type SliceFigures } from './lib/realEval';
+import { loadRealRuns, REAL_SOURCES, type RealRun } from './lib/realRuns';
 
 /** Loss weights: a scales the infected head's BCE, b the consistency term; l2 regularises the weights. */
 const LOSS = { a: 1.0, b: 0.5, l2: 1e-3 };
-const ITERATIONS = 600;
+/** Weight of an attacker or infected row of the real split (the few rows a missed one costs most); simulator rows keep 1. */
+const REAL_POSITIVE = 1.7;
+const ITERATIONS = 400;
 const LEARNING_RATE = 0.05;
-const TRAIN_PER_CELL = 30;
+const TRAIN_PER_CELL = 8;
+/** Feature rows one real source-and-model group contributes from runs without an infected agent (whole runs, evenly spread). */
+const GROUP_ROWS = 2500;
 const TRAIN_SEED = 1;
 const HELDOUT_SEED = 900000;
 
-/** Feature rows with labels, and for each row the rows of its in-neighbours in the same round. */
-interface Dataset {
+/** Feature rows with labels and weights, and for each row the rows of its in-neighbours in the same round. */
+export interface Dataset {
   x: Float64Array[];
   yAtk: number[];
   yInf: number[];
+  /** Row weight: each source weighs the same in total, however many rows it has. */
+  w: number[];
+  /** Extra weight of the row when it is a positive (attacker or infected) example. */
+  positive: number[];
   neighbours: number[][];
   laterRound: boolean[];
+  /** What the style probe reads per row: the output's embedding, and the sum and count of the agent's embeddings so far. */
+  emb: Float32Array[];
+  embSum: Float32Array[];
+  embCount: number[];
 }
 
-/** Turns episodes into feature rows (features from outputs and graph only; labels only as targets). */
+/** Turns simulated episodes into feature rows (features from outputs and graph only; labels only as targets). */
 export function buildDataset(configs: EpisodeConfig[]): Dataset {
+  return datasetOf(configs.map((config) => buildRunModel(simulate(config).trace())));
+}
+
+/** Feature rows of labelled run models, every row of weight 1. */
+export function datasetOf(models: RunModel[]): Dataset {
   const patterns = compileAnswerPatterns(defaultConfig().answer.patterns);
-  const data: Dataset = { x: [], yAtk: [], yInf: [], neighbours: [], laterRound: [] };
-  for (const config of configs) {
-    const model = buildRunModel(simulate(config).trace());
-    const context = prepareFeatures(model, patterns);
+  const data = emptyDataset();
+  for (const model of models) {
+    const context = prepareFeatures(model, patterns, undefined);
     for (let k = 0; k < model.rounds; k++) {
       const base = data.x.length;
       for (let i = 0; i < model.agents.length; i++) {
@@ -43,6 +65,12 @@ export function buildDataset(configs: EpisodeConfig[]): Dataset {
         data.x.push(featureVector(context, i, k));
         data.yAtk.push(label === 'attacker' ? 1 : 0);
         data.yInf.push(label === 'infected' ? 1 : 0);
+        data.w.push(1);
+        data.positive.push(1);
+        const style = styleInputs(context, i, k);
+        data.emb.push(style.now);
+        data.embSum.push(style.sum);
+        data.embCount.push(style.count);
         data.neighbours.push(model.inNeighbors[i].map((j) => base + j));
         data.laterRound.push(k > 0);
       }
@@ -51,16 +79,88 @@ export function buildDataset(configs: EpisodeConfig[]): Dataset {
   return data;
 }
 
+function emptyDataset(): Dataset {
+  return { x: [], yAtk: [], yInf: [], w: [], positive: [], neighbours: [], laterRound: [], emb: [], embSum: [], embCount: [] };
+}
+
+/** Concatenates datasets, scaling each so that its rows weigh `share` of the whole (shares are normalised). */
+export function mix(parts: { data: Dataset; share: number; positive?: number }[]): Dataset {
+  const out = emptyDataset();
+  const totalShare = parts.reduce((sum, p) => sum + p.share, 0);
+  const totalRows = parts.reduce((sum, p) => sum + p.data.x.length, 0);
+  for (const { data, share, positive = 1 } of parts) {
+    const base = out.x.length;
+    const scale = (share / totalShare) * (totalRows / Math.max(1, data.x.length));
+    out.x.push(...data.x);
+    out.yAtk.push(...data.yAtk);
+    out.yInf.push(...data.yInf);
+    out.w.push(...data.w.map((w) => w * scale));
+    out.positive.push(...data.positive.map((p) => p * positive));
+    out.neighbours.push(...data.neighbours.map((row) => row.map((j) => j + base)));
+    out.laterRound.push(...data.laterRound);
+    out.emb.push(...data.emb);
+    out.embSum.push(...data.embSum);
+    out.embCount.push(...data.embCount);
+  }
+  return out;
+}
+
+const STYLE_ITERATIONS = 150;
+const STYLE_L2 = 1e-3;
+
+/** Fits the style probe: logistic regression of "this output is an attacker's" on the hashed n-gram embedding. */
+export function fitStyle(data: Dataset, iterations = STYLE_ITERATIONS): StyleProbe {
+  const n = data.emb.length;
+  const D = EMBED_DIM;
+  const theta = new Float64Array(D + 1);
+  const m = new Float64Array(D + 1);
+  const v = new Float64Array(D + 1);
+  const total = data.w.reduce((sum, w) => sum + w, 0);
+  for (let step = 1; step <= iterations; step++) {
+    const g = new Float64Array(D + 1);
+    for (let r = 0; r < n; r++) {
+      const e = data.emb[r];
+      let z = theta[D];
+      for (let d = 0; d < D; d++) z += theta[d] * e[d];
+      const gr = data.w[r] * (sigmoid(z) - data.yAtk[r]);
+      for (let d = 0; d < D; d++) g[d] += gr * e[d];
+      g[D] += gr;
+    }
+    for (let d = 0; d <= D; d++) {
+      const gd = g[d] / total + (d < D ? STYLE_L2 * theta[d] : 0);
+      m[d] = 0.9 * m[d] + 0.1 * gd;
+      v[d] = 0.999 * v[d] + 0.001 * gd * gd;
+      theta[d] -= (LEARNING_RATE * (m[d] / (1 - 0.9 ** step))) / (Math.sqrt(v[d] / (1 - 0.999 ** step)) + 1e-8);
+    }
+  }
+  return { bias: round(theta[D]), weights: Array.from(theta.subarray(0, D), round) };
+}
+
+const STYLE_NOW = FEATURE_NAMES.indexOf('styleNow');
+const STYLE_MEAN = FEATURE_NAMES.indexOf('styleMean');
+
+/** Writes the probe's scores into the rows' style features. */
+export function applyStyle(data: Dataset, probe: StyleProbe): void {
+  for (let r = 0; r < data.x.length; r++) {
+    data.x[r][STYLE_NOW] = styleScore(probe, data.emb[r], 1);
+    data.x[r][STYLE_MEAN] = styleScore(probe, data.embSum[r], data.embCount[r]);
+  }
+}
+
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /** Full-batch Adam on the dual-head loss; returns the fitted weights. */
 export function fit(data: Dataset, log: (line: string) => void = () => {}, iterations = ITERATIONS): DualHeadWeights {
   const n = data.x.length;
-  const dim = FEATURE_COUNT + 1;
+  const F = FEATURE_COUNT;
+  const dim = F + 1;
+  // Rows in one flat matrix (row r at r * F): the hot loops read it sequentially.
+  const X = new Float64Array(n * F);
+  data.x.forEach((row, r) => X.set(row, r * F));
   // theta[0] is the attacker head, theta[1] the infected head; the last entry of each is the bias.
   const theta = [new Float64Array(dim), new Float64Array(dim)];
-  theta[0][FEATURE_COUNT] = -2;
-  theta[1][FEATURE_COUNT] = -2;
+  theta[0][F] = -2;
+  theta[1][F] = -2;
   const m = [new Float64Array(dim), new Float64Array(dim)];
   const v = [new Float64Array(dim), new Float64Array(dim)];
   const pA = new Float64Array(n);
@@ -68,24 +168,30 @@ export function fit(data: Dataset, log: (line: string) => void = () => {}, itera
   const gA = new Float64Array(n);
   const gI = new Float64Array(n);
   const eps = 1e-7;
+  const total = data.w.reduce((sum, w) => sum + w, 0);
   for (let step = 1; step <= iterations; step++) {
-    for (let r = 0; r < n; r++) {
-      let za = theta[0][FEATURE_COUNT];
-      let zi = theta[1][FEATURE_COUNT];
-      const x = data.x[r];
-      for (let f = 0; f < FEATURE_COUNT; f++) {
-        za += theta[0][f] * x[f];
-        zi += theta[1][f] * x[f];
+    const ta = theta[0];
+    const ti = theta[1];
+    for (let r = 0, o = 0; r < n; r++, o += F) {
+      let za = ta[F];
+      let zi = ti[F];
+      for (let f = 0; f < F; f++) {
+        za += ta[f] * X[o + f];
+        zi += ti[f] * X[o + f];
       }
       pA[r] = sigmoid(za);
       pI[r] = sigmoid(zi);
     }
+    const logging = step % 250 === 0 || step === 1;
     let loss = 0;
     for (let r = 0; r < n; r++) {
-      loss -= data.yAtk[r] * Math.log(pA[r] + eps) + (1 - data.yAtk[r]) * Math.log(1 - pA[r] + eps);
-      loss -= LOSS.a * (data.yInf[r] * Math.log(pI[r] + eps) + (1 - data.yInf[r]) * Math.log(1 - pI[r] + eps));
-      gA[r] = pA[r] - data.yAtk[r];
-      gI[r] = LOSS.a * (pI[r] - data.yInf[r]);
+      const w = data.w[r];
+      if (logging) {
+        loss -= w * (data.yAtk[r] * Math.log(pA[r] + eps) + (1 - data.yAtk[r]) * Math.log(1 - pA[r] + eps));
+        loss -= w * LOSS.a * (data.yInf[r] * Math.log(pI[r] + eps) + (1 - data.yInf[r]) * Math.log(1 - pI[r] + eps));
+      }
+      gA[r] = w * (data.yAtk[r] ? data.positive[r] : 1) * (pA[r] - data.yAtk[r]);
+      gI[r] = w * (data.yInf[r] ? data.positive[r] : 1) * LOSS.a * (pI[r] - data.yInf[r]);
     }
     // Consistency: an infected prediction with no likely attacker or infected in-neighbour costs pInf * (1 - max).
     for (let r = 0; r < n; r++) {
@@ -97,34 +203,36 @@ export function fit(data: Dataset, log: (line: string) => void = () => {}, itera
         if (pA[j] > best) [best, bestRow, bestHead] = [pA[j], j, 0];
         if (pI[j] > best) [best, bestRow, bestHead] = [pI[j], j, 1];
       }
-      loss += LOSS.b * pI[r] * (1 - best);
-      gI[r] += LOSS.b * (1 - best) * pI[r] * (1 - pI[r]);
+      const w = data.w[r];
+      loss += w * LOSS.b * pI[r] * (1 - best);
+      gI[r] += w * LOSS.b * (1 - best) * pI[r] * (1 - pI[r]);
       if (bestRow >= 0) {
         const p = bestHead === 0 ? pA[bestRow] : pI[bestRow];
-        (bestHead === 0 ? gA : gI)[bestRow] -= LOSS.b * pI[r] * p * (1 - p);
+        (bestHead === 0 ? gA : gI)[bestRow] -= w * LOSS.b * pI[r] * p * (1 - p);
       }
     }
     for (let head = 0; head < 2; head++) {
       const g = new Float64Array(dim);
       const grad = head === 0 ? gA : gI;
-      for (let r = 0; r < n; r++) {
-        if (grad[r] === 0) continue;
-        const x = data.x[r];
-        for (let f = 0; f < FEATURE_COUNT; f++) g[f] += grad[r] * x[f];
-        g[FEATURE_COUNT] += grad[r];
+      for (let r = 0, o = 0; r < n; r++, o += F) {
+        const gr = grad[r];
+        if (gr === 0) continue;
+        for (let f = 0; f < F; f++) g[f] += gr * X[o + f];
+        g[F] += gr;
       }
+      const t = theta[head];
       for (let f = 0; f < dim; f++) {
-        g[f] = g[f] / n + (f < FEATURE_COUNT ? LOSS.l2 * theta[head][f] : 0);
+        g[f] = g[f] / total + (f < F ? LOSS.l2 * t[f] : 0);
         m[head][f] = 0.9 * m[head][f] + 0.1 * g[f];
         v[head][f] = 0.999 * v[head][f] + 0.001 * g[f] * g[f];
         const mHat = m[head][f] / (1 - 0.9 ** step);
         const vHat = v[head][f] / (1 - 0.999 ** step);
-        theta[head][f] -= (LEARNING_RATE * mHat) / (Math.sqrt(vHat) + 1e-8);
+        t[f] -= (LEARNING_RATE * mHat) / (Math.sqrt(vHat) + 1e-8);
       }
     }
-    if (step % 250 === 0 || step === 1) log(`step ${step}: loss ${(loss / n).toFixed(4)}`);
+    if (logging) log(`step ${step}: loss ${(loss / total).toFixed(4)}`);
   }
-  const head = (t: Float64Array) => ({ bias: round(t[FEATURE_COUNT]), weights: Array.from(t.subarray(0, FEATURE_COUNT), round) });
+  const head = (t: Float64Array) => ({ bias: round(t[F]), weights: Array.from(t.subarray(0, F), round) });
   return { version: 1, trainedOn: '', features: [...FEATURE_NAMES], attacker: head(theta[0]), infected: head(theta[1]) };
 }
 
@@ -132,13 +240,88 @@ function round(value: number): number {
   return Math.round(value * 10000) / 10000;
 }
 
+/** The simulator's share of the training weight (it holds six attack families); each real source has a share of 1. */
+const SIM_SHARE = 2;
+
+/** The real runs of one source and model, with their feature rows (computed once for every fold). */
+export interface RealGroup {
+  source: RealRun['source'];
+  model: string;
+  runs: RealRun[];
+  data: Dataset;
+}
+
+/** Groups real runs by source and model and measures their features. */
+export function realGroups(runs: readonly RealRun[]): RealGroup[] {
+  const groups = new Map<string, RealGroup>();
+  for (const run of runs) {
+    const key = `${run.source}\u0000${run.model}`;
+    if (!groups.has(key)) groups.set(key, { source: run.source, model: run.model, runs: [], data: datasetOf([]) });
+    groups.get(key)!.runs.push(run);
+  }
+  for (const group of groups.values()) {
+    const models = group.runs.map((r) => buildRunModel(r.trace));
+    const rows = models.reduce((n, m) => n + m.agents.length * m.rounds, 0);
+    const stride = Math.max(1, Math.ceil(rows / GROUP_ROWS));
+    // Infected agents are the rarest class: every run that has one is kept, the others evenly spread.
+    group.data = datasetOf(models.filter((m, i) => i % stride === 0 || m.labels?.some((row) => row.includes('infected'))));
+  }
+  return [...groups.values()];
+}
+
+/** Fits on the simulator rows and the kept real groups: each source weighs `share` in total, split over its groups by rows. */
+export function fitMix(sim: Dataset, groups: readonly RealGroup[], keep: (g: RealGroup) => boolean = () => true, iterations = ITERATIONS): DualHeadWeights {
+  const kept = groups.filter(keep);
+  const rowsOf = (source: string) => kept.filter((g) => g.source === source).reduce((n, g) => n + g.data.x.length, 0);
+  const data = mix([{ data: sim, share: SIM_SHARE }, ...kept.map((g) => ({ data: g.data, share: g.data.x.length / rowsOf(g.source), positive: REAL_POSITIVE }))]);
+  const style = fitStyle(data);
+  applyStyle(data, style);
+  return { ...fit(data, undefined, iterations), style };
+}
+
+/** One held-out fold: what was left out of training and the guard's figures on it. */
+export interface Fold {
+  held: string;
+  attacked: SliceFigures;
+  clean: SliceFigures;
+}
+
+/** Leave-one-source-out, then leave-one-model-out inside each source with more than one model. */
+export async function crossValidate(sim: Dataset, groups: readonly RealGroup[], iterations = ITERATIONS): Promise<Fold[]> {
+  const folds: { held: string; out: (g: RealGroup) => boolean }[] = REAL_SOURCES.filter((s) => groups.some((g) => g.source === s)).map((source) => ({ held: `source ${source}`, out: (g) => g.source === source }));
+  for (const source of REAL_SOURCES) {
+    const models = groups.filter((g) => g.source === source);
+    if (models.length > 1) for (const m of models) folds.push({ held: `${source}, model ${m.model}`, out: (g) => g === m });
+  }
+  const results: Fold[] = [];
+  for (const fold of folds) {
+    const weights = fitMix(sim, groups, (g) => !fold.out(g), iterations);
+    const runs = groups.filter(fold.out).flatMap((g) => g.runs);
+    const verdicts = await analyzeRuns(runs, weights);
+    results.push({ held: fold.held, attacked: sliceFigures(verdicts.filter((_, i) => runs[i].attacked)), clean: sliceFigures(verdicts.filter((_, i) => !runs[i].attacked)) });
+  }
+  return results;
+}
+
+/** One line per fold for the console. */
+export function describeFold(fold: Fold): string {
+  const f = (x: number | null) => (x === null ? '-' : x.toFixed(3));
+  return `${fold.held.padEnd(44)} attacked runs ${String(fold.attacked.runs).padStart(4)}: atk F1 ${f(fold.attacked.atkF1.value)} inf F1 ${f(fold.attacked.infF1.value)} benign flagged ${f(fold.attacked.benignFlagged.value)} | clean runs ${String(fold.clean.runs).padStart(4)}: flagged ${f(fold.clean.benignFlagged.value)}`;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const trainConfigs = episodeGrid('train', TRAIN_PER_CELL, TRAIN_SEED, [...ATTACK_FAMILIES, 'none']);
   const data = buildDataset(trainConfigs);
-  console.log(`training rows: ${data.x.length} from ${trainConfigs.length} episodes (${data.yAtk.filter(Boolean).length} attacker, ${data.yInf.filter(Boolean).length} infected)`);
-  const weights = fit(data, (line) => console.log(line));
-  weights.trainedOn = `npm run train: ${trainConfigs.length} simulated episodes (train split, seeds ${TRAIN_SEED}-${TRAIN_SEED + trainConfigs.length - 1}), loss BCE(atk) + ${LOSS.a}*BCE(inf) + ${LOSS.b}*consistency, l2 ${LOSS.l2}`;
+  console.log(`simulator rows: ${data.x.length} from ${trainConfigs.length} episodes (${data.yAtk.filter(Boolean).length} attacker, ${data.yInf.filter(Boolean).length} infected)`);
+  const real = loadRealRuns();
+  const groups = real ? realGroups(real) : [];
+  if (!real) console.log('no ../shared/data/real: training on the simulator only');
+  for (const g of groups) console.log(`real rows: ${g.data.x.length} from ${g.runs.length} ${g.source} runs of ${g.model}`);
+  if (groups.length > 0 && !process.argv.includes('--no-folds')) for (const fold of await crossValidate(data, groups)) console.log(describeFold(fold));
+  const weights = fitMix(data, groups);
+  const realText = groups.length > 0 ? ` and the real development split (${groups.reduce((n, g) => n + g.runs.length, 0)} runs: ${[...new Set(groups.map((g) => g.source))].join(', ')}), each source weighted equally` : '';
+  weights.trainedOn = `npm run train: ${trainConfigs.length} simulated episodes (train split, seeds ${TRAIN_SEED}-${TRAIN_SEED + trainConfigs.length - 1})${realText}; loss BCE(atk) + ${LOSS.a}*BCE(inf) + ${LOSS.b}*consistency, l2 ${LOSS.l2}`;
   checkWeights(weights);
   const file = path.join(__dirname, '..', 'src', 'core', 'guard', 'weights.json');
   writeFileSync(file, formatWeights(weights));
@@ -151,7 +334,8 @@ async function main(): Promise<void> {
 /** weights.json with one line per head so diffs stay readable. */
 function formatWeights(w: DualHeadWeights): string {
   const head = (h: { bias: number; weights: number[] }) => `{ "bias": ${h.bias}, "weights": ${JSON.stringify(h.weights)} }`;
-  return `{\n  "version": ${w.version},\n  "trainedOn": ${JSON.stringify(w.trainedOn)},\n  "features": ${JSON.stringify(w.features)},\n  "attacker": ${head(w.attacker)},\n  "infected": ${head(w.infected)}\n}\n`;
+  const style = w.style ? `,\n  "style": ${head(w.style)}` : '';
+  return `{\n  "version": ${w.version},\n  "trainedOn": ${JSON.stringify(w.trainedOn)},\n  "features": ${JSON.stringify(w.features)},\n  "attacker": ${head(w.attacker)},\n  "infected": ${head(w.infected)}${style}\n}\n`;
 }
 
 if (require.main === module) {

@@ -53,7 +53,11 @@ export interface EpisodeDetection {
 /** Runs the guard on one episode's trace. */
 export async function episodeDetection(episodeConfig: EpisodeConfig, options: { weights?: DualHeadWeights; config?: ProjectConfig } = {}): Promise<EpisodeDetection> {
   const model = buildRunModel(simulate(episodeConfig).trace());
-  const analysis = await analyzeRun(model, { config: options.config ?? defaultConfig(), scorer: options.weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns), options.weights) : undefined });
+  const weights = options.weights;
+  const analysis = await analyzeRun(model, {
+    config: options.config ?? defaultConfig(),
+    scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns, weights.style), weights) : undefined,
+  });
   const last = model.rounds - 1;
   const truth = model.labels!.map((row) => row[last] ?? 'benign');
   return {

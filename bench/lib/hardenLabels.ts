@@ -58,7 +58,10 @@ export interface Score {
 
 /** An empty score to add files into. */
 export function emptyScore(): Score {
-  return { prompts: 0, promptsFound: 0, promptPredictions: 0, promptHits: 0, delegations: 0, delegationsFound: 0, delegationPredictions: 0, delegationHits: 0, misses: [], extras: [] };
+  return {
+    prompts: 0, promptsFound: 0, promptPredictions: 0, promptHits: 0,
+    delegations: 0, delegationsFound: 0, delegationPredictions: 0, delegationHits: 0, misses: [], extras: [],
+  };
 }
 
 /** Scores one file's analysis against its labels, adding into `score`. System prompts and delegations are scored; other prompt text is not labelled. */
@@ -75,7 +78,8 @@ export function scoreFile(score: Score, path: string, text: string, analysis: Fi
     if (labels.prompts.some((line) => p.from <= line && line <= p.to)) score.promptHits++;
     else score.extras.push(`${path}:${p.from} prompt ${p.anchor}`);
   }
-  const same = (a: { line: number; expression: string }, b: { line: number; expression: string }) => a.line === b.line && (normal(a.expression) === normal(b.expression) || normal(a.expression).includes(normal(b.expression)) || normal(b.expression).includes(normal(a.expression)));
+  const overlaps = (x: string, y: string) => x === y || x.includes(y) || y.includes(x);
+  const same = (a: { line: number; expression: string }, b: { line: number; expression: string }) => a.line === b.line && overlaps(normal(a.expression), normal(b.expression));
   score.delegations += labels.delegations.length;
   score.delegationPredictions += delegations.length;
   for (const label of labels.delegations) {

@@ -24,7 +24,7 @@ export async function analyzeRuns(runs: readonly RealRun[], weights?: DualHeadWe
   const results: RunVerdicts[] = [];
   for (const run of runs) {
     const model = buildRunModel(run.trace);
-    const analysis = await analyzeRun(model, { config, scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns), weights) : undefined });
+    const analysis = await analyzeRun(model, { config, scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns, weights.style), weights) : undefined });
     const last = model.rounds - 1;
     results.push({
       truth: model.labels!.map((row) => row[last] ?? 'benign'),
@@ -111,7 +111,8 @@ export function sliceFigures(runs: readonly RunVerdicts[]): SliceFigures {
     if (inf !== null) samples.inf.push(inf);
     if (flagged !== null) samples.flagged.push(flagged);
   }
-  const interval = (value: number | null, sample: number[]): Interval => (value === null ? { value, low: null, high: null } : { value, low: quantile(sample, 0.025), high: quantile(sample, 0.975) });
+  const interval = (value: number | null, sample: number[]): Interval =>
+    value === null ? { value, low: null, high: null } : { value, low: quantile(sample, 0.025), high: quantile(sample, 0.975) };
   const truth = runs.flatMap((r) => r.truth);
   const attackers = truth.filter((t) => t === 'attacker').length;
   const infected = truth.filter((t) => t === 'infected').length;

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const t2 = performance.now();
   const flagged = analysis.agents.filter((a) => a.category !== 'benign').length;
   const cpu = process.cpuUsage(cpu0);
-  console.log(JSON.stringify({ analyzeCpuMs: (cpu.user + cpu.system) / 1000, parseMs: t1 - t0, analyzeMs: t2 - t1, peakRssMb: process.resourceUsage().maxRSS / 1024, flagged, f1: analysis.evaluation?.attacker.f1 ?? null }));
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  const f1 = analysis.evaluation?.attacker.f1 ?? null;
+  console.log(JSON.stringify({ analyzeCpuMs: (cpu.user + cpu.system) / 1000, parseMs: t1 - t0, analyzeMs: t2 - t1, peakRssMb, flagged, f1 }));
 }
 
 main().catch((error) => {

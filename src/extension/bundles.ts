@@ -1,8 +1,10 @@
 // The feature bundles loaded on first use, not at activation (esbuild.js builds each as dist/<name>.js): the trace
-// feature (the graph panel; it loads the analysis engine, dist/engine.js: guard, graphology, importers) and the LLM
-// upgrade (the OpenAI SDK).
+// feature (the graph panel; it loads the analysis engine, dist/engine.js: guard, graphology, importers), the LLM
+// upgrade (the OpenAI SDK) and Watch Live Runs (the receiver, protobufjs and the online guard; its graph panel loads
+// the engine too).
 import * as path from 'node:path';
 import type { createTraceFeature } from './analyze/feature';
+import type { createLiveFeature } from './live/feature';
 import type { analyzeWithLlm } from './llm/feature';
 import type { BaseServices } from './services';
 
@@ -10,6 +12,7 @@ import type { BaseServices } from './services';
 interface Bundles {
   trace: { createTraceFeature: typeof createTraceFeature };
   llm: { analyzeWithLlm: typeof analyzeWithLlm };
+  live: { createLiveFeature: typeof createLiveFeature };
 }
 
 /** Loads a feature bundle (Node caches it: the second call returns the same module). */

@@ -1,11 +1,12 @@
 // Extension entry: creates the shared services and registers each feature from its register.ts; every registration
-// is disposed with the extension. Activation loads only what the diagnostics need: the trace and LLM commands load
-// their bundles (dist/trace.js, dist/llm.js) on first use.
+// is disposed with the extension. Activation loads only what the diagnostics need: the trace, LLM and live commands
+// load their bundles (dist/trace.js, dist/llm.js, dist/live.js) on first use.
 import * as vscode from 'vscode';
 import { registerAnalyze } from './analyze/register';
 import { registerHarden } from './harden/register';
 import { OUTPUT_CHANNEL_NAME } from './ids';
 import { registerIntegrity } from './integrity/register';
+import { registerLive } from './live/register';
 import { registerLlm } from './llm/register';
 import { registerMonitor } from './monitor/register';
 import type { Services } from './services';
@@ -31,6 +32,9 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // LLM upgrade: the API key in SecretStorage, and Analyze Trace with LLM (user action only).
   registerLlm(services, trace);
+
+  // The live guard: Watch Live Runs (a receiver in the editor, or a running serve), the Live Runs view, live graphs.
+  registerLive(services);
 }
 
 /** Nothing to do: everything is in context.subscriptions. */

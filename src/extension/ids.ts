@@ -16,12 +16,19 @@ export const enum CommandId {
   AnalyzeTraceWithLlm = 'agentImmune.analyzeTraceWithLlm',
   SetLlmApiKey = 'agentImmune.setLlmApiKey',
   ClearLlmApiKey = 'agentImmune.clearLlmApiKey',
+  WatchLiveRuns = 'agentImmune.watchLiveRuns',
+  StopWatchingLiveRuns = 'agentImmune.stopWatchingLiveRuns',
+  OpenLiveRun = 'agentImmune.openLiveRun',
 }
 
-/** Webview panel view types. */
+/** Webview panel view types and tree views. */
 export const enum ViewId {
   GraphPanel = 'agentImmune.graphView',
+  LiveRuns = 'agentImmune.liveRuns',
 }
+
+/** Context key (when clauses): Watch Live Runs is receiving or connected. */
+export const LIVE_WATCHING_CONTEXT = 'agentImmune.liveWatching';
 
 /** The section every setting is under. */
 export const SETTINGS_SECTION = 'agentImmune';
@@ -46,6 +53,9 @@ export type SettingValues = {
   'llm.model': string;
   'llm.judgeSamples': number;
   'llm.maxCalls': number;
+  'live.host': string;
+  'live.port': number;
+  'live.connectUrl': string;
 } & { [C in HardenCode as `harden.severity.${CamelCase<C>}`]: Severity };
 
 /** A setting id, relative to the section. */
@@ -61,6 +71,9 @@ export const API_KEY_SECRET = 'agentImmune.llm.apiKey';
 
 /** SecretStorage key of the audit key that MACs the audit trail's records (docs/lockfile.md). */
 export const AUDIT_KEY_SECRET = 'agentImmune.integrity.auditKey';
+
+/** SecretStorage key of the bearer token of the receiver in agentImmune.live.connectUrl. */
+export const LIVE_TOKEN_SECRET = 'agentImmune.live.token';
 
 /** Tool name written in audit records from the editor (docs/lockfile.md, actor). */
 export const EXTENSION_ACTOR = 'agent-immune-vscode';

@@ -22,6 +22,9 @@ export class GraphView {
   readonly model: ViewModel;
   readonly renderer: GraphRenderer;
   private round: number;
+  /** A live run's new rounds move the view to them (the user has not moved the slider off the latest round). */
+  private follow: boolean;
+  private readonly liveBadge: HTMLButtonElement | undefined;
   private selected: number | undefined;
   private query: string;
   private category: Category | 'all';
@@ -42,7 +45,8 @@ export class GraphView {
   constructor(private readonly root: HTMLElement, payload: GraphViewPayload, private readonly bridge: Bridge) {
     this.model = buildViewModel(payload);
     const state = bridge.getState();
-    this.round = clampRound(state.round ?? this.model.rounds - 1, this.model.rounds);
+    this.follow = state.follow !== false;
+    this.round = clampRound(payload.live && this.follow ? this.model.rounds - 1 : (state.round ?? this.model.rounds - 1), this.model.rounds);
     this.selected = state.selected !== undefined ? this.model.index.get(state.selected) : undefined;
     this.query = typeof state.query === 'string' ? state.query : '';
     this.category = state.category ?? 'all';
@@ -53,8 +57,10 @@ export class GraphView {
     this.categorySelect.value = this.category;
     this.matchCount = el('span', { class: 'match-count', 'aria-live': 'polite' });
     this.status = el('div', { class: 'status', role: 'status' });
+    this.liveBadge = payload.live && el('button', { type: 'button', class: 'live', 'data-live': payload.live.state });
+    this.liveBadge?.addEventListener('click', () => this.setRound(this.model.rounds - 1));
     const toolbar = el('header', { class: 'toolbar' },
-      el('div', { class: 'title' }, el('span', { class: 'brand' }, 'Agent Immune'), el('span', { class: 'trace-name', title: plainLabel(payload.title, 400) }, plainLabel(payload.title, 80))),
+      el('div', { class: 'title' }, el('span', { class: 'brand' }, 'Agent Immune'), this.liveBadge ?? null, el('span', { class: 'trace-name', title: plainLabel(payload.title, 400) }, plainLabel(payload.title, 80))),
       el('div', { class: 'filters' }, this.searchInput, this.categorySelect, this.matchCount),
       el('div', { class: 'buttons' },
         this.button('−', 'Zoom out (-)', () => this.renderer.zoom(-1), 'zoom-out'),
@@ -92,11 +98,16 @@ export class GraphView {
     this.wireEvents();
     this.root.dataset.agents = String(this.model.ids.length);
     this.root.dataset.edges = String(this.renderer.channelCount);
+    this.root.dataset.round = String(this.round);
+    this.showLive();
   }
 
-  /** Moves to round k: graph and scrubber now, side panel and lists once the round settles (see SIDE_SETTLE_MS). */
+  /** Moves to round k: graph and scrubber now, side panel and lists once the round settles (see SIDE_SETTLE_MS). A
+   * live run's view follows its new rounds again once k is the latest. */
   setRound(k: number): void {
     this.round = clampRound(k, this.model.rounds);
+    this.follow = this.round === this.model.rounds - 1;
+    this.showLive();
     // A category filter follows the round; the renderer takes both in one repaint.
     const filterFollows = this.category !== 'all';
     if (filterFollows) {
@@ -133,6 +144,22 @@ export class GraphView {
     if (this.sideTimer) clearTimeout(this.sideTimer);
     for (const dispose of this.disposers) dispose();
     this.renderer.kill();
+  }
+
+  /** The live marker: receiving and following, receiving while the user looks at an earlier round, or closed. */
+  private showLive(): void {
+    const badge = this.liveBadge;
+    if (!badge) return;
+    const open = badge.dataset.live === 'open';
+    const last = this.model.rounds - 1;
+    badge.dataset.follow = String(this.follow);
+    badge.disabled = this.follow;
+    badge.textContent = !open ? 'Run closed' : this.follow ? '● Live' : `● Live · go to round ${last}`;
+    badge.title = !open
+      ? 'The run has ended: no more spans arrive for it'
+      : this.follow
+        ? 'Receiving spans: the view moves to each new round as it is decided'
+        : `Receiving spans; you are looking at round ${this.round}. Click (or move the slider to the end) to follow the latest round again`;
   }
 
   private button(text: string, title: string, action: () => void, name: string): HTMLButtonElement {
@@ -255,6 +282,7 @@ export class GraphView {
     const camera = this.renderer.sigma.getCamera().getState();
     const state: ViewState = {
       round: this.round,
+      follow: this.follow,
       ...(this.selected !== undefined ? { selected: this.model.ids[this.selected] } : {}),
       query: this.query,
       category: this.category,

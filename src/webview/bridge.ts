@@ -5,6 +5,8 @@ import type { PageMessage } from './protocol';
 /** The page's persisted UI state (getState/setState). */
 export interface ViewState {
   round?: number;
+  /** The slider stays on the latest round as a live run's rounds arrive (false once the user moved it elsewhere). */
+  follow?: boolean;
   selected?: string;
   query?: string;
   category?: 'all' | 'attacker' | 'infected' | 'benign';

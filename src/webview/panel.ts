@@ -92,7 +92,8 @@ export function renderAgent(model: ViewModel, i: number, round: number, actions:
     const box = el('div', { class: `remediation action-${step.action}` },
       el('p', {}, el('strong', {}, step.action === 'replace' ? 'Replace' : 'Rehabilitate'), step.donor ? ' with the role and prompt of ' : '', step.donor ? agentButton(model, step.donor, actions, round) : null),
       el('p', { class: 'muted' }, plainLabel(step.reason, 400)));
-    if (step.filtered !== undefined) box.append(el('div', { class: 'label' }, 'Filtered latest output'), el('pre', { class: 'output filtered' }, step.filtered));
+    const label = step.restore ? `Restored output (round ${step.restore.round}, before infection${step.restore.answer !== undefined ? `; answer ${plainLabel(step.restore.answer, 24)}` : ''})` : 'Filtered latest output';
+    if (step.filtered !== undefined) box.append(el('div', { class: 'label' }, label), el('pre', { class: 'output filtered' }, step.filtered));
     panel.append(box);
   }
   const ins = analysis.edges.filter(([, to]) => to === agent.id).map(([from]) => from);

@@ -38,6 +38,7 @@ export function isGraphViewPayload(value: unknown): value is GraphViewPayload {
   if (!infectionPaths.every((p) => Array.isArray(p) && p.every((s) => typeof s === 'string'))) return false;
   if (!remediation.every((s) => isObject(s) && typeof s.agent === 'string' && (s.action === 'replace' || s.action === 'rehabilitate'))) return false;
   if (analysis.alerts !== undefined && !(Array.isArray(analysis.alerts) && analysis.alerts.every(isAlert))) return false;
+  if (value.live !== undefined && !(isObject(value.live) && (value.live.state === 'open' || value.live.state === 'closed'))) return false;
   const { positions, outputs } = value;
   if (!Array.isArray(positions) || positions.length !== agents.length * 2 || !positions.every((p) => typeof p === 'number' && Number.isFinite(p))) return false;
   if (!Array.isArray(outputs) || outputs.length !== agents.length) return false;

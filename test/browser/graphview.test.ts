@@ -3,7 +3,7 @@
 // table. Screenshots land in test-output/browser/.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -133,7 +133,9 @@ describe('infection graph view in chromium', function () {
     assert.ok(Number(await page.locator('#paths').getAttribute('data-count')) >= 2);
     const finals = await page.evaluate(() => window.agentImmuneView?.model.payload.analysis.agents.map((a) => [a.id, a.category] as [string, string]) ?? []);
     for (const [id, category] of finals) assertColour(await colourAt(page, id), COLOURS[category as keyof typeof COLOURS], `${id} (${category})`);
-    const shapes = await page.evaluate(() => window.agentImmuneView?.model.ids.map((id) => (window.agentImmuneView?.renderer.sigma.getNodeDisplayData(id) as unknown as { shape: number }).shape));
+    const shapes = await page.evaluate(() =>
+      window.agentImmuneView?.model.ids.map((id) => (window.agentImmuneView?.renderer.sigma.getNodeDisplayData(id) as unknown as { shape: number }).shape),
+    );
     assert.deepEqual(shapes, finals.map(([, c]) => ({ benign: 0, infected: 1, attacker: 2 })[c]));
     await shot(page, 'report-small');
   });
@@ -252,7 +254,8 @@ describe('infection graph view in chromium', function () {
     await page.locator('#paths .list-item').last().hover();
     const emphasised = await page.evaluate(() => {
       const sigma = window.agentImmuneView?.renderer.sigma;
-      return sigma?.getGraph().nodes().filter((n) => (sigma.getNodeDisplayData(n) as unknown as { ringColor: string }).ringColor !== (sigma.getNodeDisplayData(n) as unknown as { color: string }).color).length;
+      const shown = (n: string) => sigma!.getNodeDisplayData(n) as unknown as { ringColor: string; color: string };
+      return sigma?.getGraph().nodes().filter((n) => shown(n).ringColor !== shown(n).color).length;
     });
     assert.equal(emphasised, 3, 'the three agents of the hovered path a1 -> a2 -> a3 stand out');
     await shot(page, 'path-hover');
@@ -293,6 +296,42 @@ describe('infection graph view in chromium', function () {
     await page.evaluate(() => window.postMessage({ type: 'status', state: 'analysing' }, '*'));
     assert.equal(await page.locator('.status').getAttribute('data-state'), 'analysing');
     await shot(page, 'webview-dark-restored');
+  });
+
+  it('marks a live run and follows its new rounds until the user moves the slider back, then offers the latest', async () => {
+    const star = readFileSync(path.join(ROOT, 'examples/traces/star-8.jsonl'), 'utf8').trim().split('\n');
+    /** The view payload after rounds 0..k-1, as Watch Live Runs sends it while the run grows. */
+    const after = async (k: number, state: 'open' | 'closed') => ({ ...(await payloadOf(star.filter((line) => !line.includes('"round":') || (JSON.parse(line) as { round: number }).round < k).join('\n'), 'star-8')), live: { state } });
+    await page.goto(`${server.url}/webview.html?theme=vscode-dark`);
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+    let generation = 0;
+    const send = async (k: number, state: 'open' | 'closed') => {
+      const payload = await after(k, state);
+      await page.evaluate(([p, g]) => window.postMessage({ type: 'analysis', generation: g, payload: p }, '*'), [payload, ++generation] as const);
+      await page.waitForFunction((g) => document.querySelector('.scrubber .readout')?.textContent?.endsWith(`/ ${g}`), k - 1);
+    };
+    const readout = page.locator('.scrubber .readout');
+    const badge = page.locator('.toolbar .live');
+
+    await send(1, 'open');
+    assert.equal(await readout.textContent(), 'Round 0 / 0');
+    assert.equal(await badge.textContent(), '● Live');
+    await send(2, 'open');
+    assert.equal(await readout.textContent(), 'Round 1 / 1', 'the view moved to the new round');
+    assert.match(await page.locator('.scrubber .round-counts').innerText(), /▲ 2\s*◆ 3/, 'the infected agents appear in round 1');
+
+    // The user goes back to round 0: new rounds no longer move the view, and the marker offers the latest.
+    await page.locator('#round-slider').fill('0');
+    await send(3, 'open');
+    assert.equal(await readout.textContent(), 'Round 0 / 2');
+    assert.equal(await badge.textContent(), '● Live · go to round 2');
+    await badge.click();
+    assert.equal(await readout.textContent(), 'Round 2 / 2');
+    assert.equal(await badge.getAttribute('data-follow'), 'true');
+    await send(4, 'closed');
+    assert.equal(await readout.textContent(), 'Round 3 / 3');
+    assert.equal(await badge.textContent(), 'Run closed');
+    await shot(page, 'live-closed');
   });
 
   it('opens the report `agent-immune analyze <example> --html` writes, straight from disk, with the classified graph', async () => {

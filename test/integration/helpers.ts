@@ -58,8 +58,8 @@ export async function updateSetting<K extends SettingId>(id: K, value: SettingVa
   await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(id, value, target);
 }
 
-/** Which feature bundles (dist/engine.js, dist/trace.js, dist/llm.js) the extension host has loaded so far. */
+/** Which feature bundles (dist/engine.js, dist/trace.js, dist/llm.js, dist/live.js) the extension host has loaded so far. */
 export function loadedBundles(extension: vscode.Extension<unknown>): string[] {
   const dist = vscode.Uri.joinPath(extension.extensionUri, 'dist').fsPath;
-  return ['engine', 'trace', 'llm'].filter((name) => Object.keys(require.cache).some((file) => file === `${dist}/${name}.js` || file === `${dist}\\${name}.js`));
+  return ['engine', 'trace', 'llm', 'live'].filter((name) => Object.keys(require.cache).some((file) => file === `${dist}/${name}.js` || file === `${dist}\\${name}.js`));
 }

@@ -89,7 +89,9 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     let documentFiles: string[] = [];
     let traceFiles: string[] = [];
     let unlisted: Skipped[] = [];
-    if (info.isDirectory()) ({ documents: documentFiles, traces: traceFiles, skipped: unlisted } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore));
+    if (info.isDirectory()) {
+      ({ documents: documentFiles, traces: traceFiles, skipped: unlisted } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore));
+    }
     else if (/\.jsonl?$/i.test(target)) traceFiles = [target];
     else documentFiles = [target];
 

@@ -15,6 +15,7 @@ Receives OpenTelemetry spans (OTLP/HTTP, JSON or protobuf, POST /v1/traces) from
 them into runs and rounds as \`analyze\` reads an OTLP file, and runs the guard and the monitor after each closed round.
   GET /v1/runs         runs with their verdicts
   GET /v1/runs/{id}    a run's analysis (schema agent-immune/analysis/v1)
+  GET /v1/runs/{id}/trace  the recording of the rounds that analysis covers (agent-trace/v1)
   GET /v1/events       verdict and alert changes as NDJSON (or SSE with Accept: text/event-stream)
 Alerts are appended to ${ALERT_LOG}; a run idle past --run-idle is written to ${LIVE_RUNS_DIR}/ as agent-trace/v1.
 

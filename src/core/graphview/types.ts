@@ -28,6 +28,9 @@ export interface GraphViewPayload {
   outputs: (OutputView | null)[][];
   /** Display name of the trace (relative path or file name). */
   title: string;
+  /** Set for a run that is being received (Watch Live Runs): open while spans still arrive, closed once it ended. The
+   * page then marks the view live and keeps the round slider on the latest round unless the user moved it. */
+  live?: { state: 'open' | 'closed' };
 }
 
 /** The id of the <script> data element a standalone report keeps its payload in. */

@@ -1,7 +1,7 @@
 // The guard pipeline, one straight line: features -> dual-head scores -> EMA -> topological constraints ->
 // sources and infection paths -> remediation plan -> metrics.
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
-import { compileAnswerPatterns, extractAnswer, normalizeAnswer } from '../text/answer';
+import { compileAnswerPatterns, extractAnswer, normalizeAnswer, parseChoices } from '../text/answer';
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
@@ -136,8 +136,10 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
     {
       agents: model.agents,
       categories: finalCategories,
+      history: categories,
       pAtk: finalScores.map((s) => s.pAtk),
-      latestOutputs: model.outputs.map((row) => latestOutput(row, last)),
+      outputs: model.outputs.map((row) => row.slice(0, last + 1)),
+      answerOf: (text) => extractAnswer(text, patterns, parseChoices(model.task?.question)),
       donorMaxPAtk: config.guard.donorMaxPAtk,
       task: model.task,
     },
@@ -170,12 +172,6 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
   };
 }
 
-/** An agent's last output up to round k (undefined when it never spoke). */
-function latestOutput(row: (string | undefined)[], k: number): string | undefined {
-  for (let r = k; r >= 0; r--) if (row[r] !== undefined) return row[r];
-  return undefined;
-}
-
 // Compiling the monitor's vocabulary costs milliseconds: runs analysed one after another (online, round by round, or a
 // benchmark's thousands of episodes) with the same "monitor" section share one compiled config.
 let monitorMemo: { key: string; config: MonitorConfig } | undefined;
@@ -189,8 +185,9 @@ export function monitorConfigOf(raw: unknown): MonitorConfig {
 
 /** Each agent's answer in round k (carrying its last output forward when silent). */
 function answersAt(model: RunModel, k: number, patterns: RegExp[]): (string | undefined)[] {
+  const choices = parseChoices(model.task?.question);
   return model.outputs.map((row) => {
-    for (let r = k; r >= 0; r--) if (row[r] !== undefined) return extractAnswer(row[r], patterns);
+    for (let r = k; r >= 0; r--) if (row[r] !== undefined) return extractAnswer(row[r], patterns, choices);
     return undefined;
   });
 }

@@ -1,6 +1,7 @@
 // The embedded dual-head scorer: two independent logistic heads over the temporal features, weights from weights.json.
 import weightsFile from './weights.json';
-import { FEATURE_COUNT, FEATURE_NAMES, featureVector, type FeatureContext } from './features';
+import { FEATURE_COUNT, FEATURE_NAMES, featureVector, type FeatureContext, type StyleProbe } from './features';
+import { EMBED_DIM } from '../text/embed';
 import type { HeadScores, Scorer, ScoringContext } from './types';
 
 /** One logistic head: bias plus one weight per feature. */
@@ -16,6 +17,8 @@ export interface DualHeadWeights {
   features: string[];
   attacker: Head;
   infected: Head;
+  /** The learned text model the style features read (a probe over the hashed n-gram embedding). */
+  style?: StyleProbe;
 }
 
 let checkedIn: DualHeadWeights | undefined;
@@ -29,7 +32,8 @@ export function embeddedWeights(): DualHeadWeights {
 /** Throws when a weights file does not match the feature list this build computes. */
 export function checkWeights(weights: DualHeadWeights): DualHeadWeights {
   const same = weights.features.length === FEATURE_COUNT && weights.features.every((name, i) => name === FEATURE_NAMES[i]);
-  if (!same || weights.attacker.weights.length !== FEATURE_COUNT || weights.infected.weights.length !== FEATURE_COUNT) {
+  const styleMismatch = weights.style !== undefined && weights.style.weights.length !== EMBED_DIM;
+  if (!same || weights.attacker.weights.length !== FEATURE_COUNT || weights.infected.weights.length !== FEATURE_COUNT || styleMismatch) {
     throw new Error('weights.json does not match the feature list; run npm run train');
   }
   return weights;

@@ -1,12 +1,26 @@
-// Temporal features per agent per round, from the agents' outputs and the graph only (never labels, roles or prompts):
-// the current output's cues and embedding, its residual against the previous round, its drift from the running mean,
-// answer behaviour against the round-0 consensus (weighted against manipulative outputs), exposure to / copying from
-// suspicious in-neighbours, and influence: how many out-neighbours took up this agent's answer after it sent it.
-import { extractAnswer } from '../text/answer';
+// Temporal features per agent per round, from the agents' outputs, the graph and the task's question only (never labels,
+// roles or prompts): the current output's cues and embedding, its residual against the previous round, its drift from
+// the running mean, answer behaviour against the round-0 consensus (weighted against manipulative outputs), exposure to
+// / copying from suspicious in-neighbours, influence (out-neighbours that took up this agent's answer after it sent it),
+// behaviour that needs no word list (holding a position against the group and never moving, moving to a neighbour who
+// held its answer from the start), and instructions addressed to the reader: to the model itself, inside data, naming
+// a target nobody gave, and an agent acting on a target that such an instruction named. Round k reads rounds <= k only.
+import { addressOf, identifiersOf, type Address } from '../text/address';
+import { extractAnswer, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedWords, EMBED_DIM } from '../text/embed';
 import { hash32, words } from '../text/tokens';
+import weightsFile from './weights.json';
 import type { RunModel } from './types';
+
+/** A linear probe over the hashed unigram+bigram embedding: the learned text model (weights.json "style"). */
+export interface StyleProbe {
+  bias: number;
+  weights: number[];
+}
+
+/** The checked-in style probe (undefined in a weights file trained without one). */
+export const CHECKED_IN_STYLE: StyleProbe | undefined = (weightsFile as { style?: StyleProbe }).style;
 
 /** Names of the feature vector's entries, in order (the weights file is keyed by them). */
 export const FEATURE_NAMES = [
@@ -36,6 +50,22 @@ export const FEATURE_NAMES = [
   'switchedToConsensus',
   'influence',
   'influenceWrong',
+  'spokeNow',
+  'neverMoved',
+  'heldAgainstGroup',
+  'heldFromDissent',
+  'dissentNow',
+  'movedToHolder',
+  'movedToGroup',
+  'correctedToGroup',
+  'instructsNow',
+  'instructsEver',
+  'toModelEver',
+  'embeddedInstructionEver',
+  'newTargetEver',
+  'actedOnInjectedTarget',
+  'styleNow',
+  'styleMean',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -57,6 +87,8 @@ interface OutputFacts {
   shingles: Uint32Array;
   /** hash32 of each word, in order; undefined for non-ASCII text, where other tokenisers may split words differently. */
   wordHashes: Uint32Array | undefined;
+  /** What the output tells its reader to do, and the identifiers it carries. */
+  address: Address;
 }
 
 /** Precomputed per-agent-per-round facts plus the round-0 consensus answer. */
@@ -66,8 +98,20 @@ export interface FeatureContext {
   consensus: string | undefined;
   /** Lazily computed prefix sums of each agent's embeddings (for the running mean). */
   sums: (Float32Array | undefined)[];
+  /** The task's options (multiple choice), for reading answers written as "(B)" or as the option's text. */
+  choices: Choices | undefined;
+  /** Identifiers the task itself names: acting on them is doing the task. */
+  taskIdentifiers: ReadonlySet<string>;
+  /** Each agent's in- and out-neighbours: the group it argues with. */
+  group: number[][];
+  /** Lazily computed per agent and round: identifiers its instructions name that neither the task nor its in-neighbours gave it. */
+  fresh: (string[] | undefined)[][];
+  /** The learned text model; without one the style features are 0. */
+  style: StyleProbe | undefined;
   /** Lazily computed per-agent summaries over all rounds, so no feature scans the rounds before k (linear, not quadratic). */
   timelines: (Timeline | undefined)[];
+  /** The same for answers and instructions (behaviour and instruction features). */
+  histories: (History | undefined)[];
 }
 
 /** One agent's history, computed once: malice prefix sums, when it first turned malicious, when each out-neighbour first took its answer. */
@@ -87,9 +131,9 @@ const MALICE_ON = 0.5;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Measures every output once (cues, answer, embedding, shingles); silent rounds carry the previous output. */
-export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
-  // A run larger than the memo would only churn it: measure directly.
-  const measure = model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns) : memoFor(answerPatterns);
+export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp[], style: StyleProbe | undefined = CHECKED_IN_STYLE): FeatureContext {
+  const choices = parseChoices(model.task?.question);
+  const measure = measurer(model, answerPatterns, choices);
   const empty = measure('');
   const facts = model.outputs.map((row) => {
     const result: OutputFacts[] = [];
@@ -98,8 +142,25 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     }
     return result;
   });
-  // Round-0 answers vote with weight (1 - malice): a coordinated group of manipulative senders cannot set the consensus.
-  return { model, facts, sums: new Array(model.agents.length), timelines: new Array(model.agents.length), consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))) };
+  return {
+    model,
+    facts,
+    sums: new Array(model.agents.length),
+    timelines: new Array(model.agents.length),
+    histories: new Array(model.agents.length),
+    // Round-0 answers vote with weight (1 - malice): a coordinated group of manipulative senders cannot set the consensus.
+    consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))),
+    choices,
+    taskIdentifiers: identifiersOf(model.task?.question ?? ''),
+    group: model.inNeighbors.map((ins, i) => [...new Set([...ins, ...model.outNeighbors[i]])]),
+    fresh: model.agents.map(() => []),
+    style,
+  };
+}
+
+/** Measures one output (memoised across runs unless the run is larger than the memo, which it would only churn). */
+function measurer(model: RunModel, answerPatterns: readonly RegExp[], choices: Choices | undefined): (text: string) => OutputFacts {
+  return model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns, choices) : memoFor(answerPatterns, choices);
 }
 
 /**
@@ -107,14 +168,15 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
  * outputs are measured. The agents, edges and earlier rounds must be those of `context.model`.
  */
 export function extendFeatures(context: FeatureContext, model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
-  const measure = model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns) : memoFor(answerPatterns);
+  const measure = measurer(model, answerPatterns, context.choices);
   const facts = context.facts.map((known, i) => {
     const row = model.outputs[i];
     const result = known.slice();
     for (let k = known.length; k < model.rounds; k++) result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : measure('')) : measure(row[k]!));
     return result;
   });
-  return { model, facts, sums: new Array(model.agents.length), timelines: new Array(model.agents.length), consensus: context.consensus };
+  const perAgent = () => new Array(model.agents.length);
+  return { ...context, model, facts, sums: perAgent(), timelines: perAgent(), histories: perAgent(), fresh: model.agents.map(() => []) };
 }
 
 /** Word hashes of agent i's round-k output as the features measured them (undefined when not shareable), for the monitor. */
@@ -172,7 +234,155 @@ export function featureVector(context: FeatureContext, i: number, k: number): Fl
     f[F.verbatimFromNeighbour] = verbatim;
   }
   f[F.originatedMalice] = originated(context, i, k);
+  if (context.style) {
+    f[F.styleNow] = styleScore(context.style, now.embedding, 1);
+    f[F.styleMean] = styleScore(context.style, embeddingSums(context, i).subarray((k + 1) * DIM, (k + 2) * DIM), k + 1);
+  }
+  behaviour(context, i, k, f);
+  // Joining the group one stood apart from is a correction: not a switch the infection features count.
+  if (f[F.correctedToGroup] === 1) f[F.switched] = f[F.switchedToNeighbour] = f[F.switchedToConsensus] = f[F.turnedWrong] = 0;
+  instructions(context, i, k, f);
   return f;
+}
+
+/** What the style probe reads for agent i in round k: its output's embedding and the sum of its embeddings so far. */
+export function styleInputs(context: FeatureContext, i: number, k: number): { now: Float32Array; sum: Float32Array; count: number } {
+  return { now: context.facts[i][k].embedding, sum: embeddingSums(context, i).subarray((k + 1) * DIM, (k + 2) * DIM), count: k + 1 };
+}
+
+/** sigmoid(bias + w . (sum / count)): the probe on one embedding or on the mean of several. */
+export function styleScore(probe: StyleProbe, sum: ArrayLike<number>, count: number): number {
+  let z = 0;
+  for (let d = 0; d < DIM; d++) z += probe.weights[d] * sum[d];
+  return 1 / (1 + Math.exp(-(probe.bias + z / count)));
+}
+
+/** Answer behaviour against the group: holding a position and never moving, moving to a neighbour who held it. */
+function behaviour(context: FeatureContext, i: number, k: number, f: Float64Array): void {
+  const { facts, group, model } = context;
+  const answer = (j: number, r: number) => facts[j][r].answer;
+  f[F.spokeNow] = model.outputs[i][k] !== undefined ? 1 : 0;
+  const mine = answer(i, k);
+  f[F.dissentNow] = mine === undefined ? 0 : dissent(context, i, k, mine);
+  if (k === 0 || mine === undefined) return;
+  const own = historyOf(context, i);
+  if (own.firstChange > k) {
+    f[F.neverMoved] = 1;
+    f[F.heldAgainstGroup] = own.dissentPrefix[k] / k;
+    f[F.heldFromDissent] = own.dissentPrefix[1];
+    return;
+  }
+  const first = answer(i, 0);
+  for (const j of model.inNeighbors[i]) {
+    // A holder gave this answer at round 0 and kept it through round k-1; weighted by how alone it stood among the others.
+    if (first !== mine && answer(j, 0) === mine && historyOf(context, j).firstChange >= k) f[F.movedToHolder] = Math.max(f[F.movedToHolder], dissent(context, j, 0, mine, i));
+  }
+  if (first !== mine && groupAnswer(group[i].map((j) => answer(j, 0))) === mine) {
+    f[F.movedToGroup] = 1;
+    // An agent that stood alone at round 0 and joined the group corrected itself: an honest mistake, not an infection.
+    f[F.correctedToGroup] = dissent(context, i, 0, first ?? '');
+  }
+}
+
+/** One agent's answer and instruction history over all rounds, computed once so no feature rescans earlier rounds. */
+interface History {
+  /** First round whose answer differs from the round-0 answer, or Infinity. */
+  firstChange: number;
+  /** dissentPrefix[r]: summed dissent from the round-0 answer over rounds 0..r-1. */
+  dissentPrefix: Float64Array;
+  /** Running maxima up to each round. */
+  instructsEver: Float64Array;
+  toModelEver: Float64Array;
+  embeddedEver: Float64Array;
+  newTargetEver: Uint8Array;
+  /** First round its output carried a target an in-neighbour's instruction introduced earlier, or Infinity. */
+  actedFrom: number;
+}
+
+function historyOf(context: FeatureContext, i: number): History {
+  const known = context.histories[i];
+  if (known) return known;
+  const { facts, model } = context;
+  const rounds = facts[i].length;
+  const first = facts[i][0].answer;
+  const h: History = {
+    firstChange: Infinity,
+    dissentPrefix: new Float64Array(rounds + 1),
+    instructsEver: new Float64Array(rounds),
+    toModelEver: new Float64Array(rounds),
+    embeddedEver: new Float64Array(rounds),
+    newTargetEver: new Uint8Array(rounds),
+    actedFrom: Infinity,
+  };
+  const introduced = new Set<string>();
+  for (let r = 0; r < rounds; r++) {
+    const now = facts[i][r];
+    if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
+    h.dissentPrefix[r + 1] = h.dissentPrefix[r] + (first === undefined ? 0 : dissent(context, i, r, first));
+    const a = now.address;
+    const before = (array: Float64Array) => (r > 0 ? array[r - 1] : 0);
+    h.instructsEver[r] = Math.max(before(h.instructsEver), a.instructs);
+    h.toModelEver[r] = Math.max(before(h.toModelEver), a.instructs > 0 ? a.toModel : 0);
+    h.embeddedEver[r] = Math.max(before(h.embeddedEver), a.instructs > 0 ? a.embedded : 0);
+    const spoke = model.outputs[i][r] !== undefined;
+    h.newTargetEver[r] = (r > 0 && h.newTargetEver[r - 1]) || (spoke && freshTargets(context, i, r).length > 0) ? 1 : 0;
+    if (r > 0) for (const j of model.inNeighbors[i]) for (const id of freshTargets(context, j, r - 1)) introduced.add(id);
+    if (h.actedFrom === Infinity && r > 0 && spoke && [...a.identifiers].some((id) => introduced.has(id))) h.actedFrom = r;
+  }
+  context.histories[i] = h;
+  return h;
+}
+
+/** The answer most of a group gave, undefined on a tie (a split group has no answer of its own). */
+function groupAnswer(answers: (string | undefined)[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const a of answers) if (a !== undefined) counts.set(a, (counts.get(a) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  return ranked.length > 0 && (ranked.length === 1 || ranked[0][1] > ranked[1][1]) ? ranked[0][0] : undefined;
+}
+
+/** Share of i's group (less `except`) whose round-r answer differs from `answer` (0 when none of them answered). */
+function dissent(context: FeatureContext, i: number, r: number, answer: string, except = -1): number {
+  let answered = 0;
+  let differ = 0;
+  for (const j of context.group[i]) {
+    if (j === except) continue;
+    const theirs = context.facts[j][r].answer;
+    if (theirs === undefined) continue;
+    answered++;
+    if (theirs !== answer) differ++;
+  }
+  return answered === 0 ? 0 : differ / answered;
+}
+
+/** Instructions addressed to the reader, and acting on a target such an instruction named. */
+function instructions(context: FeatureContext, i: number, k: number, f: Float64Array): void {
+  const h = historyOf(context, i);
+  f[F.instructsNow] = context.facts[i][k].address.instructs;
+  f[F.instructsEver] = h.instructsEver[k];
+  f[F.toModelEver] = h.toModelEver[k];
+  f[F.embeddedInstructionEver] = h.embeddedEver[k];
+  f[F.newTargetEver] = h.newTargetEver[k];
+  // Acting on such a target is kept from the round it happened: the run's later turns (a summary) rarely repeat it.
+  f[F.actedOnInjectedTarget] = h.actedFrom <= k ? 1 : 0;
+}
+
+/** Identifiers agent j's round-r instructions name that neither the task nor anything j received before gave it. */
+function freshTargets(context: FeatureContext, j: number, r: number): string[] {
+  const known = context.fresh[j][r];
+  if (known) return known;
+  const { facts, model, taskIdentifiers } = context;
+  let result: string[] = [];
+  const targets = facts[j][r].address.targets;
+  if (targets.length > 0) {
+    result = targets.filter((id) => {
+      if (taskIdentifiers.has(id)) return false;
+      for (const s of model.inNeighbors[j]) for (let q = 0; q < r; q++) if (facts[s][q].address.identifiers.has(id)) return false;
+      return true;
+    });
+  }
+  context.fresh[j][r] = result;
+  return result;
 }
 
 /** Fraction of i's out-neighbours that switched to i's answer the round after i sent it (up to round k). */
@@ -220,8 +430,8 @@ function timeline(context: FeatureContext, i: number): Timeline {
 const MEMO_LIMIT = 4096;
 const memos = new Map<string, Map<string, OutputFacts>>();
 
-function memoFor(answerPatterns: readonly RegExp[]): (text: string) => OutputFacts {
-  const key = answerPatterns.map((p) => p.source + '/' + p.flags).join('\u0000');
+function memoFor(answerPatterns: readonly RegExp[], choices: Choices | undefined): (text: string) => OutputFacts {
+  const key = answerPatterns.map((p) => p.source + '/' + p.flags).join('\u0000') + '\u0001' + (choices ? [...choices].join('\u0000') : '');
   let memo = memos.get(key);
   if (!memo) {
     if (memos.size > 8) memos.clear();
@@ -232,14 +442,14 @@ function memoFor(answerPatterns: readonly RegExp[]): (text: string) => OutputFac
     let facts = table.get(text);
     if (!facts) {
       if (table.size >= MEMO_LIMIT) table.clear();
-      facts = factsOf(text, answerPatterns);
+      facts = factsOf(text, answerPatterns, choices);
       table.set(text, facts);
     }
     return facts;
   };
 }
 
-function factsOf(text: string, answerPatterns: readonly RegExp[]): OutputFacts {
+function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choices | undefined): OutputFacts {
   const hits = findCues(text);
   const scores = cueScores(text, hits);
   const reportedWeight = hits.filter((h) => h.reported).reduce((sum, h) => sum + h.weight, 0);
@@ -259,10 +469,11 @@ function factsOf(text: string, answerPatterns: readonly RegExp[]): OutputFacts {
     propagation: scores.propagation,
     reported: 1 - Math.exp(-reportedWeight),
     refutes: REFUTES.test(text),
-    answer: extractAnswer(text, answerPatterns),
+    answer: extractAnswer(text, answerPatterns, choices),
     embedding: embedWords(tokens),
     shingles,
     wordHashes: NON_ASCII.test(text) ? undefined : wordHashes,
+    address: addressOf(text),
   };
 }
 

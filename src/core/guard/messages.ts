@@ -66,7 +66,12 @@ export function formatAnalysisText(analysis: Analysis): string {
   if (analysis.remediation.length) {
     out.push('Remediation:');
     for (const step of analysis.remediation) {
-      const what = step.action === 'replace' ? `replace${step.donor ? ` with donor ${inline(step.donor)}` : ''}` : `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
+      const what =
+        step.action === 'replace'
+          ? `replace${step.donor ? ` with donor ${inline(step.donor)}` : ''}`
+          : step.restore
+            ? `rehabilitate: restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${inline(step.restore.answer)})` : ''}`
+            : `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
       out.push(`  ${inline(step.agent)}: ${what} — ${inline(step.reason)}`);
     }
   }

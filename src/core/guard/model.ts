@@ -2,7 +2,10 @@
 import type { Category, Trace, TraceWarning } from '../trace/types';
 import type { RunModel } from './types';
 
-/** Builds the RunModel: several messages from one agent in one round are that round's output, joined in line order. */
+/**
+ * Builds the RunModel: several messages from one agent in one round are that round's output, joined in line order. An
+ * empty or whitespace-only message is silence, not an output (the agent keeps what it said before).
+ */
 export function buildRunModel(trace: Trace): RunModel {
   const agents = trace.agents.map((a) => a.id);
   const index = new Map(agents.map((id, i) => [id, i]));
@@ -12,6 +15,7 @@ export function buildRunModel(trace: Trace): RunModel {
   const warnings: TraceWarning[] = [...trace.warnings];
 
   for (const message of trace.messages) {
+    if (message.content.trim() === '') continue;
     const i = index.get(message.from)!;
     const previous = outputs[i][message.round];
     if (previous === undefined) {

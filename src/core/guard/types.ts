@@ -116,9 +116,11 @@ export interface RemediationStep {
   action: 'replace' | 'rehabilitate';
   /** For replace: the benign agent whose role/system prompt is copied. */
   donor?: string;
-  /** For rehabilitate: the filtered latest output. */
+  /** For rehabilitate: the output the agent goes on from (its restored pre-infection output, or its filtered latest output). */
   filtered?: string;
   removed?: RemovedSpan[];
+  /** For rehabilitate by restoring: the last round before it was flagged infected, and the answer it held then. */
+  restore?: { round: number; answer?: string };
   reason: string;
 }
 

@@ -144,7 +144,8 @@ function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: Readon
 function codeSite(prompt: FoundPrompt, kind: PromptFileKind): PromptSite {
   const { literal } = prompt.primary;
   const sink = prompt.sink.file !== prompt.primary.file ? { path: prompt.sink.file, start: prompt.sink.start } : undefined;
-  return { kind, role: prompt.role, anchor: prompt.anchor, framework: prompt.framework, start: literal.start, end: literal.end, sink, byName: prompt.byName, hardened: prompt.hardened };
+  const { role, anchor, framework, byName, hardened } = prompt;
+  return { kind, role, anchor, framework, start: literal.start, end: literal.end, sink, byName, hardened };
 }
 
 /** The fix of a delegation in code. */
@@ -226,7 +227,10 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     const source = project.source(path)!;
     const site = found.prompt.primary && found.prompt.primary.file === path
       ? codeSite(found.prompt, entry.kind)
-      : { kind: entry.kind, role: found.prompt.role, anchor: found.prompt.anchor, framework: found.prompt.framework, start: found.candidate.start, end: found.candidate.end, byName: found.prompt.byName, hardened: found.prompt.hardened };
+      : {
+          kind: entry.kind, role: found.prompt.role, anchor: found.prompt.anchor, framework: found.prompt.framework,
+          start: found.candidate.start, end: found.candidate.end, byName: found.prompt.byName, hardened: found.prompt.hardened,
+        };
     entry.findings.push({
       code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: found.candidate.start, end: found.candidate.end, site,
       expression: found.candidate.text, source: found.why, fix: delegationFix(source.text, found, source.language),

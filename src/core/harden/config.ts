@@ -57,7 +57,8 @@ function pattern(value: unknown, field: string, file?: string): string {
 
 /** Validates the raw "harden" section and merges it over the defaults; throws InputError('invalid-config'). */
 export function resolveHardenConfig(raw: unknown, file?: string): HardenConfig {
-  const config: HardenConfig = { ...DEFAULT_HARDEN_CONFIG, include: [...DEFAULT_HARDEN_CONFIG.include], exclude: [...DEFAULT_HARDEN_CONFIG.exclude], severity: { ...DEFAULT_HARDEN_CONFIG.severity } };
+  const defaults = DEFAULT_HARDEN_CONFIG;
+  const config: HardenConfig = { ...defaults, include: [...defaults.include], exclude: [...defaults.exclude], severity: { ...defaults.severity } };
   if (raw === undefined || raw === null) return config;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new InputError('invalid-config', '"harden" must be an object', file, undefined, 'harden');
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {

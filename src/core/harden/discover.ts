@@ -415,7 +415,10 @@ class Discoverer {
     const value = hit.value;
     const text = this.resolver.text(hit.loc.file);
     if (value.k === 'list' || value.k === 'dict' || value.k === 'func' || value.k === 'str' || isHistory(text.slice(value.start, value.end))) return;
-    const pseudo: FoundPrompt = { role: hit.role, framework: hit.framework, anchor: hit.anchor, sink: { file: hit.loc.file, start: hit.sinkStart }, pieces: [], primary: undefined as unknown as Piece, hardened: false, byName: false, candidates: [] };
+    const pseudo: FoundPrompt = {
+      role: hit.role, framework: hit.framework, anchor: hit.anchor, sink: { file: hit.loc.file, start: hit.sinkStart },
+      pieces: [], primary: undefined as unknown as Piece, hardened: false, byName: false, candidates: [],
+    };
     this.resolver.begin();
     const callers = this.resolver.callerArguments(value, hit.loc);
     const places = callers.length > 0 ? callers : [{ expr: value, loc: hit.loc }];

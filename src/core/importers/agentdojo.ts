@@ -9,9 +9,17 @@ import type { Episode, FormatSpec, Importer, SourcedRecord } from './types';
 
 const EXPECTED = 'expected an AgentDojo run with messages, suite_name and injections';
 
-/** Whitespace-insensitive form, so an injection is found however the tool result re-wrapped it. */
+/** Letters and digits only, lower-cased: an injection is found however the tool result re-wrapped, quoted or escaped it. */
 function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.toLowerCase().replace(/\\[nrt]/g, ' ').replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** How much of an injection's opening must appear (a tool may cut a long result short). */
+const INJECTION_KEY = 120;
+
+/** The string arguments (4+ characters) of the calls written in an assistant's output, lower-cased. */
+function callArguments(content: string): string[] {
+  return [...content.matchAll(/\w+="((?:[^"\\]|\\.){4,})"/g)].map((m) => m[1].toLowerCase());
 }
 
 class AgentDojoImporter implements Importer {
@@ -30,7 +38,8 @@ class AgentDojoImporter implements Importer {
 
     const injections = Object.values(asObject(run.injections) ?? {})
       .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
-      .map(squash);
+      .map((v) => squash(v).slice(0, INJECTION_KEY))
+      .filter((key) => key !== '');
     const labels: SourcedRecord[] = [];
     const label = (round: number, agent: string, category: Category) => labels.push({ record: { type: 'label', round, agent, category }, line });
     for (const agent of chat.agents) label(0, agent.id, 'benign');
@@ -40,8 +49,13 @@ class AgentDojoImporter implements Importer {
       firstPoisoned ??= d.round!;
       label(d.round!, d.from, 'attacker');
     }
-    if (run.security === true && firstPoisoned !== undefined && injections.length > 0) {
-      const acted = deliveries.find((d) => d.from === ASSISTANT_AGENT && d.round! > firstPoisoned!);
+    if (run.security === true && firstPoisoned !== undefined) {
+      // Infected from the first turn that carries out the injected task: a call argument the injection names and the
+      // user's request does not; failing that, from its first turn after reading the injection.
+      const raw = Object.values(asObject(run.injections) ?? {}).filter((v): v is string => typeof v === 'string').join('\n').toLowerCase();
+      const asked = (chat.question ?? '').toLowerCase();
+      const after = deliveries.filter((d) => d.from === ASSISTANT_AGENT && d.round! > firstPoisoned!);
+      const acted = after.find((d) => callArguments(d.content).some((value) => raw.includes(value) && !asked.includes(value))) ?? after[0];
       if (acted) label(acted.round!, ASSISTANT_AGENT, 'infected');
     }
     const id = asString(run.path) ?? [run.pipeline_name, run.suite_name, run.user_task_id, run.attack_type ?? 'none', run.injection_task_id ?? 'none'].map((p) => asString(p) ?? '?').join('/');

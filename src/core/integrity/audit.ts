@@ -96,7 +96,13 @@ export function macValid(record: AuditRecord, key: AuditKey): boolean {
 
 /** Chains events after `head` into records (decision then provenance per event), MACed when `key` is given; returns
  * the NDJSON text and the new head. */
-export function buildAuditRecords(events: readonly AuditEvent[], actor: AuditActor, time: string, head: ChainHead | undefined, key?: AuditKey): { text: string; records: AuditRecord[]; head: ChainHead | undefined } {
+export function buildAuditRecords(
+  events: readonly AuditEvent[],
+  actor: AuditActor,
+  time: string,
+  head: ChainHead | undefined,
+  key?: AuditKey,
+): { text: string; records: AuditRecord[]; head: ChainHead | undefined } {
   const records: AuditRecord[] = [];
   let seq = head?.seq ?? 0;
   let prev = head?.hash ?? null;

@@ -31,7 +31,13 @@ export interface LiveLimits {
 /** Closed runs whose analysis stays in memory for GET /v1/runs/{id}; older ones are listed with their summary only. */
 const KEPT_CLOSED_ANALYSES = 20;
 
-export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({ roundIdleMs: 2000, runIdleMs: 5 * 60_000, maxOpenTraces: 1000, maxSpansPerTrace: 100_000, parentWaitMs: 100 });
+export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({
+  roundIdleMs: 2000,
+  runIdleMs: 5 * 60_000,
+  maxOpenTraces: 1000,
+  maxSpansPerTrace: 100_000,
+  parentWaitMs: 100,
+});
 
 /** A run as listed by GET /v1/runs and the editor's tree. */
 export interface RunSummary {
@@ -101,7 +107,7 @@ interface TraceGroup {
 /** The receiver's runs: feed export requests, then `process()` decides the rounds they closed. */
 export class LiveRuns {
   private readonly traces = new Map<string, TraceGroup>();
-  private readonly closed = new Map<string, { summary: RunSummary; analysis?: Analysis }>();
+  private readonly closed = new Map<string, { summary: RunSummary; analysis?: Analysis; records?: Episode['records'] }>();
   private readonly listeners = new Set<(event: LiveEvent) => void>();
   private readonly config: ProjectConfig;
   private readonly limits: LiveLimits;
@@ -209,9 +215,13 @@ export class LiveRuns {
     if (this.traces.size >= this.limits.maxOpenTraces) {
       const oldest = [...this.traces.values()].reduce((a, b) => (b.updatedAt < a.updatedAt ? b : a));
       this.traces.delete(oldest.traceId);
-      this.enqueue(() => this.finalize(oldest));
+      // Nobody awaits an eviction: a trace that fails to finalize is dropped with its spans, not an unhandled rejection.
+      this.enqueue(() => this.finalize(oldest)).catch(() => undefined);
     }
-    const group: TraceGroup = { traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false, runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), held: new Set(), absent: new Set() };
+    const group: TraceGroup = {
+      traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false,
+      runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), held: new Set(), absent: new Set(),
+    };
     this.traces.set(traceId, group);
     return group;
   }
@@ -230,9 +240,11 @@ export class LiveRuns {
 
   private async processNow(now: number): Promise<void> {
     for (const group of [...this.traces.values()]) {
-      this.releaseOverdue(group, now, now - group.updatedAt >= this.limits.roundIdleMs);
-      if (now - group.updatedAt >= this.limits.runIdleMs) await this.closeTrace(group);
-      else if (group.dirty || (!group.ended && now - group.updatedAt >= this.limits.roundIdleMs && this.hasOpenRound(group))) await this.update(group, group.ended || now - group.updatedAt >= this.limits.roundIdleMs);
+      const idle = now - group.updatedAt;
+      const roundIdle = idle >= this.limits.roundIdleMs;
+      this.releaseOverdue(group, now, roundIdle);
+      if (idle >= this.limits.runIdleMs) await this.closeTrace(group);
+      else if (group.dirty || (!group.ended && roundIdle && this.hasOpenRound(group))) await this.update(group, group.ended || roundIdle);
     }
   }
 
@@ -335,12 +347,12 @@ export class LiveRuns {
     for (const run of group.runs.values()) {
       run.summary.state = 'closed';
       this.closed.delete(run.id);
-      this.closed.set(run.id, { summary: { ...run.summary }, analysis: run.analysis });
+      this.closed.set(run.id, { summary: { ...run.summary }, analysis: run.analysis, records: run.analysis && decidedRecords(run) });
       this.emit({ type: 'closed', run: run.id, summary: { ...run.summary }, records: run.episode?.records ?? [] });
     }
     // Closed runs stay listed (bounded like the open traces); only the latest keep their analysis in memory.
     while (this.closed.size > this.limits.maxOpenTraces) this.closed.delete(this.closed.keys().next().value!);
-    [...this.closed.values()].slice(0, -KEPT_CLOSED_ANALYSES).forEach((entry) => (entry.analysis = undefined));
+    for (const entry of [...this.closed.values()].slice(0, -KEPT_CLOSED_ANALYSES)) entry.analysis = entry.records = undefined;
   }
 
   /** Closes every open trace now (shutdown): each run's last round is decided and its recording handed out. */
@@ -366,6 +378,16 @@ export class LiveRuns {
     return this.closed.get(id)?.analysis;
   }
 
+  /** The recording of the rounds a run's analysis covers (agent-trace/v1 records: header, then those rounds' messages);
+   * undefined when `analysis(id)` is. */
+  recording(id: string): Episode['records'] | undefined {
+    for (const group of this.traces.values()) {
+      const run = group.runs.get(id);
+      if (run) return run.analysis && decidedRecords(run);
+    }
+    return this.closed.get(id)?.records;
+  }
+
   /** True when the run is known (open or closed). */
   has(id: string): boolean {
     return this.closed.has(id) || [...this.traces.values()].some((g) => g.runs.has(id));
@@ -387,6 +409,11 @@ function roundsOf(episode: Episode): number {
   let max = -1;
   for (const { record } of episode.records) if (record.type === 'message' && typeof record.round === 'number') max = Math.max(max, record.round);
   return max + 1;
+}
+
+/** The records of the rounds the run's analysis decided. */
+function decidedRecords(run: LiveRun): Episode['records'] {
+  return prefix(run.episode!, run.analysis!.rounds.length).records;
 }
 
 /** The episode with only rounds < `rounds` (its header, those rounds' messages). */

@@ -58,7 +58,10 @@ export interface Overruled {
  * embedded model flags strongly (a trace can talk a judge into "score 0"); there the embedded score stays and the
  * disagreement is reported. Raising suspicion the embedded model missed is what the judge is for, so that passes.
  */
-export function reconcileJudgement(embedded: { pAtk: number; pInf: number }, judge: { pAtk: number; pInf: number }): { scores: { pAtk: number; pInf: number }; overruled: Overruled[] } {
+export function reconcileJudgement(
+  embedded: { pAtk: number; pInf: number },
+  judge: { pAtk: number; pInf: number },
+): { scores: { pAtk: number; pInf: number }; overruled: Overruled[] } {
   const overruled: Overruled[] = [];
   const pick = (head: 'pAtk' | 'pInf') => {
     if (embedded[head] >= STRONG_EMBEDDED_EVIDENCE && judge[head] < 0.5) {

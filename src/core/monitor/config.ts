@@ -162,7 +162,8 @@ function resolveMarkers(value: unknown, key: string, fail: (field: string, messa
     const spec = entry as Partial<MarkerSpec> | null;
     const weightOk = spec?.weight === undefined || (typeof spec.weight === 'number' && Number.isFinite(spec.weight) && spec.weight > 0 && spec.weight <= 100);
     if (spec && typeof spec === 'object' && typeof spec.marker === 'string' && spec.marker.trim() && (spec.forms === undefined || (Array.isArray(spec.forms) && spec.forms.every((f) => typeof f === 'string' && f.trim()))) && (spec.ambient === undefined || typeof spec.ambient === 'boolean') && weightOk) {
-      return { marker: spec.marker.trim(), forms: (spec.forms ?? [spec.marker]).map((f) => f.trim()), ...(spec.ambient ? { ambient: true } : {}), ...(spec.weight !== undefined ? { weight: spec.weight } : {}) };
+      const forms = (spec.forms ?? [spec.marker]).map((f) => f.trim());
+      return { marker: spec.marker.trim(), forms, ...(spec.ambient ? { ambient: true } : {}), ...(spec.weight !== undefined ? { weight: spec.weight } : {}) };
     }
     throw fail(`${key}[${i}]`, `monitor.${key}[${i}] must be a word or {"marker": "id", "forms": ["word", ...], "ambient"?: true, "weight"?: a number in (0, 100]}`);
   });

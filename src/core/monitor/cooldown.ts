@@ -23,7 +23,12 @@ export function applyCooldown(findings: MonitorFinding[], cooldownMs: number): M
 }
 
 /** Splits alerts against a ledger of the last time (ms) each key was recorded: those still cooling down are held back. */
-export function splitByLedger(alerts: MonitorFinding[], lastRecorded: ReadonlyMap<string, number>, now: number, cooldownMs: number): { fresh: MonitorFinding[]; cooling: MonitorFinding[] } {
+export function splitByLedger(
+  alerts: MonitorFinding[],
+  lastRecorded: ReadonlyMap<string, number>,
+  now: number,
+  cooldownMs: number,
+): { fresh: MonitorFinding[]; cooling: MonitorFinding[] } {
   const fresh: MonitorFinding[] = [];
   const cooling: MonitorFinding[] = [];
   for (const alert of alerts) {

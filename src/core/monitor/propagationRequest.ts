@@ -422,7 +422,8 @@ function readRequests(reading: Reading): { rules: RequestRule[]; sentence: Span 
     const next = anchor.destination === 'persisted' ? nextSentence(reading.text, sentence[1]) : undefined;
     if (next && POINTS_BACK.test(reading.norm.slice(next[0], next[1]))) file(next, { ...anchor, carried: true });
   }
-  return [...bySentence.values()].flatMap(({ sentence, anchors: here }) => readSentence(reading, sentence, here.sort((a, b) => PRIORITY.indexOf(a.destination) - PRIORITY.indexOf(b.destination))) ?? []);
+  const byPriority = (a: Anchor, b: Anchor) => PRIORITY.indexOf(a.destination) - PRIORITY.indexOf(b.destination);
+  return [...bySentence.values()].flatMap(({ sentence, anchors: here }) => readSentence(reading, sentence, here.sort(byPriority)) ?? []);
 }
 
 /** Runs propagationRequest over one document (`lower`: its text lower-cased with offsets kept): a finding at the first request. */

@@ -67,7 +67,8 @@ export function verbatimSpread(model: RunModel, minTokens: number, minAgents: nu
     const spans = wordSpans(model.outputs[spread.origin][spread.round]!);
     const subject = model.agents[spread.origin];
     const text = model.outputs[spread.origin][spread.round]!;
-    const chain = longestChain(spread).map((i): ChainHop => ({ agent: model.agents[i], round: i === spread.origin ? spread.round : carriers.get(hashes[spread.origin][spread.round]![first])!.get(i)!.round }));
+    const roundOf = (i: number) => (i === spread.origin ? spread.round : carriers.get(hashes[spread.origin][spread.round]![first])!.get(i)!.round);
+    const chain = longestChain(spread).map((i): ChainHop => ({ agent: model.agents[i], round: roundOf(i) }));
     findings.push({
       signal: 'verbatimSpread',
       code: FINDING_CODE.verbatimSpread,

@@ -1,23 +1,85 @@
-// Reads an agent's final answer from its output with the configured patterns (last match wins).
+// Reads an agent's final answer from its output: the configured patterns first (last match wins); then, for a
+// multiple-choice task, what real agents write: "(B)", "**B.**", "option B is correct", or the option's own text.
 
 /** Compiles answer patterns once. */
 export function compileAnswerPatterns(patterns: readonly string[]): RegExp[] {
   return patterns.map((p) => new RegExp(p, 'gi'));
 }
 
-/** The normalised answer in `text`, or undefined when none parses. The last match of the first matching pattern wins. */
-export function extractAnswer(text: string | undefined, patterns: readonly RegExp[]): string | undefined {
+/** The options of a multiple-choice question: letter -> option text (lower-cased, whitespace squashed). */
+export type Choices = ReadonlyMap<string, string>;
+
+// "A) text, B) text" (MMLU prompts), "(A) text, (B) text" (TruthfulQA prompts), "A. text" on its own line.
+const OPTION = /(?:^|[\s:,;])\(?([A-J])[).]\s+(.+?)(?=(?:[\s,;]+\(?[A-J][).]\s)|\.\s+(?:Explain|Answer|Please|Choose|Select|Put|Give)\b|\n|$)/g;
+
+/** Parses the options out of a question; undefined unless it lists at least two consecutive letters from A. */
+export function parseChoices(question: string | undefined): Choices | undefined {
+  if (!question) return undefined;
+  const found = new Map<string, string>();
+  for (const match of question.matchAll(OPTION)) {
+    const letter = match[1];
+    const expected = String.fromCharCode(65 + found.size);
+    if (letter !== expected) {
+      if (letter === 'A') found.clear();
+      else continue;
+    }
+    found.set(letter, squash(match[2].replace(/[.,;]+$/, '')));
+  }
+  return found.size >= 2 ? found : undefined;
+}
+
+/** The normalised answer in `text`, or undefined when none parses. `choices` (the task's options) enables the free-form reading. */
+export function extractAnswer(text: string | undefined, patterns: readonly RegExp[], choices?: Choices): string | undefined {
   if (!text) return undefined;
   for (const pattern of patterns) {
     let last: string | undefined;
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) last = match[1];
-    if (last !== undefined) return normalizeAnswer(last);
+    // With the task's options known, a pattern that caught something else ("answer is: The son ...") does not count.
+    if (last !== undefined && (!choices || choices.has(normalizeAnswer(last)))) return normalizeAnswer(last);
   }
-  return undefined;
+  return choices ? choiceAnswer(text, choices) : undefined;
 }
 
 /** Canonical form for comparing answers: trimmed, upper-cased, trailing punctuation and parentheses dropped. */
 export function normalizeAnswer(answer: string): string {
   return answer.trim().replace(/^[([]|[)\].,;:!]+$/g, '').trim().toUpperCase();
+}
+
+// Letter forms, each with the letter in group 1: "(B)", "**B.**" / "**B)**" / "**(B)**", "option B", "answer is B",
+// "B is correct", a reply that starts with "B." or "B)", "C) $625" and the template's own "(X) B".
+const LETTER_FORMS = [
+  /\(([A-J])\)/g,
+  /\*\*\s*\(?([A-J])\b[).:]?/g,
+  /\b(?:[Oo]ption|[Cc]hoice|[Aa]nswer(?:\s+is|\s+would\s+be)?|[Aa]nswer\s*:)\s*\(?([A-J])\b(?![-'])/g,
+  /\b([A-J])\)?\s+(?:is|would be|seems|remains)\s+(?:\w+ly\s+)?(?:the\s+)?(?:most\s+)?(?:correct|right|best|accurate|appropriate)/g,
+  /^\s*([A-J])[.)]\s/g,
+  /(?:^|\s)([A-J])\)\s/g,
+  /\(X\)\s*:?\s*\(?([A-J])\b/g,
+];
+
+/** The option a free-form reply commits to: of every letter form and every quoted option text, the one written last. */
+function choiceAnswer(text: string, choices: Choices): string | undefined {
+  let best: string | undefined;
+  let bestAt = -1;
+  const consider = (letter: string, at: number) => {
+    if (choices.has(letter) && at >= bestAt) [best, bestAt] = [letter, at];
+  };
+  for (const form of LETTER_FORMS) {
+    form.lastIndex = 0;
+    for (const match of text.matchAll(form)) consider(match[1], match.index ?? 0);
+  }
+  // The option's own text (long enough to be specific); a longer option that contains a shorter one wins at a tie.
+  const lower = squash(text);
+  const scale = text.length / Math.max(1, lower.length);
+  for (const [letter, option] of [...choices].sort((a, b) => a[1].length - b[1].length)) {
+    if (option.length < 8) continue;
+    const at = lower.lastIndexOf(option);
+    if (at >= 0) consider(letter, Math.round((at + option.length) * scale) - 1);
+  }
+  return best;
+}
+
+function squash(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
 }

@@ -1,5 +1,6 @@
-// The infection-graph webview panel for one trace: strict CSP shell, typed messages both ways, re-analysis (debounced,
-// in a worker) while open when the trace changes, exports (HTML report, PNG). Owns its disposables (webview sample).
+// The infection-graph webview panel for one run: strict CSP shell, typed messages both ways, exports (HTML report, PNG);
+// for a trace file, re-analysis (debounced, in a worker) while open when the file changes. A live run's panel is fed
+// by Watch Live Runs instead. Owns its disposables (webview sample).
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -26,27 +27,44 @@ export interface PanelContext {
   root: string;
 }
 
-/** The open panels of a trace feature, one per trace file. */
+/** What a panel shows besides the payload: its tab title, where Save proposes to write, where line links go. */
+export interface PanelSubject {
+  /** One panel per key. */
+  key: string;
+  title: string;
+  /** The path, without extension, that Save as PNG / HTML proposes. */
+  saveBase: string;
+  /** Opens the run's trace at a 1-based line (the side panel's links to an output). */
+  openLine(line: number): Promise<void>;
+}
+
+/** The open panels of a feature, one per trace file or live run. */
 export class GraphPanels implements vscode.Disposable {
   private readonly panels = new Map<string, GraphPanel>();
 
-  /** Shows (or reuses) the panel for `uri` with a fresh payload. */
+  /** Shows (or reuses) the panel for the trace file `uri` with a fresh payload; it re-analyses the file when it changes. */
   show(context: PanelContext, uri: vscode.Uri, payload: GraphViewPayload): GraphPanel {
-    const existing = this.panels.get(uri.toString());
+    const subject: PanelSubject = { key: uri.toString(), title: `Infection graph: ${path.basename(uri.fsPath)}`, saveBase: uri.fsPath.replace(/\.[^./\\]+$/, ''), openLine: (line) => openTraceLine(uri, line) };
+    return this.showSubject(context.services, subject, payload, { context, uri });
+  }
+
+  /** Shows (or reuses) the panel for `subject` with a fresh payload; the caller sends it newer payloads (update). */
+  showSubject(services: Services, subject: PanelSubject, payload: GraphViewPayload, file?: TraceFile): GraphPanel {
+    const existing = this.panels.get(subject.key);
     if (existing) {
       existing.update(payload);
       existing.panel.reveal(undefined, true);
       return existing;
     }
-    const extensionUri = context.services.context.extensionUri;
-    const panel = vscode.window.createWebviewPanel(ViewId.GraphPanel, `Infection graph: ${path.basename(uri.fsPath)}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const extensionUri = services.context.extensionUri;
+    const panel = vscode.window.createWebviewPanel(ViewId.GraphPanel, subject.title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       enableCommandUris: false,
       retainContextWhenHidden: false,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
     });
-    const created = new GraphPanel(panel, context, uri, payload, () => this.panels.delete(uri.toString()));
-    this.panels.set(uri.toString(), created);
+    const created = new GraphPanel(panel, services, subject, payload, () => this.panels.delete(subject.key), file);
+    this.panels.set(subject.key, created);
     return created;
   }
 
@@ -56,7 +74,21 @@ export class GraphPanels implements vscode.Disposable {
   }
 }
 
-/** One panel for one trace file. */
+/** The trace file behind a panel, re-analysed when it changes. */
+interface TraceFile {
+  context: PanelContext;
+  uri: vscode.Uri;
+}
+
+/** Opens a trace file at a 1-based line. */
+async function openTraceLine(uri: vscode.Uri, line: number): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  if (line > document.lineCount) return;
+  const range = document.lineAt(line - 1).range;
+  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(range.start, range.start), preserveFocus: false });
+}
+
+/** One panel for one trace file or live run. */
 export class GraphPanel {
   private readonly _disposables: vscode.Disposable[] = [];
   private payload: GraphViewPayload;
@@ -67,14 +99,15 @@ export class GraphPanel {
 
   constructor(
     readonly panel: vscode.WebviewPanel,
-    private readonly context: PanelContext,
-    readonly uri: vscode.Uri,
+    private readonly services: Services,
+    private readonly subject: PanelSubject,
     payload: GraphViewPayload,
     private readonly onDispose: () => void,
+    private readonly file?: TraceFile,
   ) {
     this.payload = payload;
     const webview = panel.webview;
-    const extensionUri = context.services.context.extensionUri;
+    const extensionUri = services.context.extensionUri;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64url'),
@@ -86,8 +119,9 @@ export class GraphPanel {
       panel.onDidDispose(() => this.dispose()),
       webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
     );
+    if (!file) return;
     // Re-analyse when the trace changes on disk (saves included) while the panel is open.
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), path.basename(uri.fsPath)));
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(file.uri, '..'), path.basename(file.uri.fsPath)));
     this._disposables.push(watcher, watcher.onDidChange(() => this.scheduleReanalysis()), watcher.onDidCreate(() => this.scheduleReanalysis()));
   }
 
@@ -112,16 +146,16 @@ export class GraphPanel {
   }
 
   private async onMessage(raw: unknown): Promise<void> {
-    const output = this.context.services.output;
+    const output = this.services.output;
     try {
       const accepted = await handlePageMessage(raw, {
         ready: () => {
           this.ready = true;
           void this.post({ type: 'analysis', generation: this.generation, payload: this.payload });
         },
-        openLine: (line) => this.openLine(line),
+        openLine: (line) => this.subject.openLine(line),
         savePng: (png) => this.saveFile(png, 'png', 'PNG image'),
-        saveHtml: async () => this.saveFile(Buffer.from(await reportHtmlFor(this.payload, this.context.services.context.extensionPath), 'utf8'), 'html', 'HTML report'),
+        saveHtml: async () => this.saveFile(Buffer.from(await reportHtmlFor(this.payload, this.services.context.extensionPath), 'utf8'), 'html', 'HTML report'),
         reanalyse: () => this.reanalyse(),
       });
       if (!accepted) output.warn('Infection graph: ignored a malformed message from the page');
@@ -131,19 +165,11 @@ export class GraphPanel {
     }
   }
 
-  private async openLine(line: number): Promise<void> {
-    const document = await vscode.workspace.openTextDocument(this.uri);
-    if (line > document.lineCount) return;
-    const range = document.lineAt(line - 1).range;
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(range.start, range.start), preserveFocus: false });
-  }
-
   private async saveFile(bytes: Uint8Array, extension: 'png' | 'html', label: string): Promise<void> {
-    const base = this.uri.fsPath.replace(/\.[^./\\]+$/, '');
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${base}.graph.${extension}`), filters: { [label]: [extension] }, saveLabel: `Save ${label}` });
+    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${this.subject.saveBase}.graph.${extension}`), filters: { [label]: [extension] }, saveLabel: `Save ${label}` });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, bytes);
-    this.context.services.output.info(`Infection graph: saved ${label} to ${target.fsPath}`);
+    this.services.output.info(`Infection graph: saved ${label} to ${target.fsPath}`);
   }
 
   private scheduleReanalysis(): void {
@@ -154,25 +180,27 @@ export class GraphPanel {
     }, REANALYSE_DEBOUNCE_MS);
   }
 
-  /** Re-analyses the trace in a worker; a newer run cancels an older one, and stale results are dropped. */
+  /** Re-analyses the trace file in a worker; a newer run cancels an older one, and stale results are dropped. */
   private async reanalyse(): Promise<void> {
+    if (!this.file) return;
+    const { context, uri } = this.file;
     this.running?.abort();
     const controller = new AbortController();
     this.running = controller;
-    const output = this.context.services.output;
+    const output = this.services.output;
     void this.post({ type: 'status', state: 'analysing' });
     try {
       const payload = await runAnalysisJob(
-        { file: this.uri.fsPath, root: this.context.root, title: vscode.workspace.asRelativePath(this.uri), positions: this.payload.positions },
-        { signal: controller.signal, workerScript: workerScript(this.context.services) },
+        { file: uri.fsPath, root: context.root, title: vscode.workspace.asRelativePath(uri), positions: this.payload.positions },
+        { signal: controller.signal, workerScript: workerScript(this.services) },
       );
       if (this.running !== controller) return;
       // Keep the layout when the topology did not change, so nothing jumps.
       if (topologyKey(payload.analysis) !== topologyKey(this.payload.analysis)) payload.positions = computeLayout(payload.analysis.agents.map((a) => a.id), payload.analysis.edges);
-      publishTraceDiagnostics(this.context.diagnostics, this.uri, payload);
+      publishTraceDiagnostics(context.diagnostics, uri, payload);
       this.update(payload);
       void this.post({ type: 'status', state: 'idle' });
-      output.info(`Infection graph: re-analysed ${vscode.workspace.asRelativePath(this.uri)}`);
+      output.info(`Infection graph: re-analysed ${vscode.workspace.asRelativePath(uri)}`);
     } catch (error) {
       if (controller.signal.aborted) return;
       const message = errorMessage(error);

@@ -15,8 +15,11 @@ import { publishTraceDiagnostics } from './traceDiagnostics';
 /** Traces at least this big get a cancellable progress notification. */
 const LARGE_TRACE_BYTES = 2 * 1024 * 1024;
 
+/** Told as each round of an analysis is done. */
+type RoundListener = (round: number, rounds: number) => void;
+
 /** One analysis of a trace into the view payload (in a worker for the embedded guard, in-process with the LLM). */
-export type ViewAnalyser = (input: AnalysisJobInput, signal: AbortSignal, onRound: (round: number, rounds: number) => void) => Promise<GraphViewPayload>;
+export type ViewAnalyser = (input: AnalysisJobInput, signal: AbortSignal, onRound: RoundListener) => Promise<GraphViewPayload>;
 
 /** How a command wants its run presented. */
 export interface PresentOptions {
@@ -42,7 +45,7 @@ export async function pickTrace(openLabel: string, uri?: vscode.Uri): Promise<vs
 }
 
 /** Runs the job under a progress indicator: a cancellable notification for large traces (or when asked), the status bar otherwise. */
-async function withProgress<T>(target: vscode.Uri, title: string, cancellable: boolean, job: (signal: AbortSignal, onRound: (round: number, rounds: number) => void) => Promise<T>): Promise<T | undefined> {
+async function withProgress<T>(target: vscode.Uri, title: string, cancellable: boolean, job: (signal: AbortSignal, onRound: RoundListener) => Promise<T>): Promise<T | undefined> {
   const notify = cancellable || (await vscode.workspace.fs.stat(target)).size >= LARGE_TRACE_BYTES;
   const controller = new AbortController();
   try {

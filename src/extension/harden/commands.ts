@@ -99,7 +99,8 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       const positionAt = open ? (offset: number) => open.positionAt(offset) : positionsOf(text);
       for (const finding of inFixOrder(findings)) {
-        addEdits(edit, uri, positionAt, finding.fix, { needsConfirmation: preview, label: HARDEN_FINDINGS[finding.code].fixLabel, description: vscode.workspace.asRelativePath(uri) });
+        const metadata = { needsConfirmation: preview, label: HARDEN_FINDINGS[finding.code].fixLabel, description: vscode.workspace.asRelativePath(uri) };
+        addEdits(edit, uri, positionAt, finding.fix, metadata);
       }
       uris.push(uri);
       result.changed.push(vscode.workspace.asRelativePath(uri));

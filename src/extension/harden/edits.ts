@@ -25,7 +25,13 @@ export function positionsOf(text: string): (offset: number) => vscode.Position {
 }
 
 /** Adds core edits for one file to a workspace edit, with optional metadata (label, preview confirmation). */
-export function addEdits(target: vscode.WorkspaceEdit, uri: vscode.Uri, positionAt: (offset: number) => vscode.Position, edits: readonly TextEdit[], metadata?: vscode.WorkspaceEditEntryMetadata): void {
+export function addEdits(
+  target: vscode.WorkspaceEdit,
+  uri: vscode.Uri,
+  positionAt: (offset: number) => vscode.Position,
+  edits: readonly TextEdit[],
+  metadata?: vscode.WorkspaceEditEntryMetadata,
+): void {
   for (const edit of edits) target.replace(uri, new vscode.Range(positionAt(edit.start), positionAt(edit.end)), edit.newText, metadata);
 }
 

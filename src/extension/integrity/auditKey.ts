@@ -8,7 +8,7 @@ import { auditKeyOf, type AuditKey } from '../../core/integrity/audit';
 import { auditWriter, type AuditWriter } from '../../node/integrity/auditLog';
 import { auditKeyFile, loadAuditKey, writeAuditKeyFile } from '../../node/integrity/auditKey';
 import { AUDIT_KEY_SECRET, EXTENSION_ACTOR } from '../ids';
-import { showError, showInfo } from '../notify';
+import { askModal, showError, showInfo } from '../notify';
 import type { BaseServices } from '../services';
 
 /** The audit key the editor writes with for `root`; undefined when none is set up (or the CLI's is not usable). */
@@ -33,7 +33,7 @@ export async function editorAuditWriter(services: BaseServices, root: string): P
 export async function createAuditKey(services: BaseServices): Promise<string | undefined> {
   const { secrets } = services.context;
   if (await secrets.get(AUDIT_KEY_SECRET)) {
-    const choice = await vscode.window.showWarningMessage('Agent Immune: an audit key exists. Records it MACed can only be verified with it; replace it?', { modal: true }, 'Replace');
+    const choice = await askModal('an audit key exists. Records it MACed can only be verified with it; replace it?', 'Replace');
     if (choice !== 'Replace') return undefined;
   }
   const text = randomBytes(32).toString('base64url');

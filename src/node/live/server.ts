@@ -95,15 +95,17 @@ export class LiveServer {
     return { host, port, url: `http://${shown}:${port}` };
   }
 
-  /** Stops accepting, closes every open run (each written out) and waits for the writes. */
+  /** Stops accepting, closes every open run (each written out, event-stream readers told) and waits for the writes. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer.handle);
     this.timer = undefined;
-    for (const stream of this.streams) stream.end();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
     await this.runs.closeAll();
+    for (const stream of this.streams) stream.end();
+    this.streams.clear();
+    this.server.closeIdleConnections();
     this.flushAlerts();
     await this.writes;
     await closed;
@@ -154,8 +156,8 @@ export class LiveServer {
       }
       if (req.method !== 'GET') return this.reply(res, 405, undefined, `${url.pathname} answers GET only`, { Allow: 'GET' });
       if (url.pathname === '/v1/runs') return this.json(res, 200, { runs: this.runs.list() });
-      const run = /^\/v1\/runs\/([^/]+)$/.exec(url.pathname);
-      if (run) return this.getRun(res, decodeURIComponent(run[1]));
+      const run = /^\/v1\/runs\/([^/]+)(\/trace)?$/.exec(url.pathname);
+      if (run) return this.getRun(res, decodeURIComponent(run[1]), run[2] !== undefined);
       if (url.pathname === '/v1/events') return this.stream(req, res);
       return this.reply(res, 404, undefined, `no such endpoint ${url.pathname.slice(0, 80)}; try /v1/traces, /v1/runs, /v1/events`);
     } catch (error) {
@@ -222,9 +224,15 @@ export class LiveServer {
     res.end(JSON.stringify(body));
   }
 
-  private getRun(res: ServerResponse, id: string): void {
+  /** GET /v1/runs/{id}: the analysis; GET /v1/runs/{id}/trace: the recording of the rounds it covers (agent-trace/v1). */
+  private getRun(res: ServerResponse, id: string, recording: boolean): void {
     const analysis = this.runs.analysis(id);
-    if (analysis) return this.json(res, 200, analysis);
+    if (analysis && !recording) return this.json(res, 200, analysis);
+    const records = recording && this.runs.recording(id);
+    if (records) {
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+      return void res.end(recordingText(records));
+    }
     this.reply(res, 404, undefined, this.runs.has(id) ? `run ${id.slice(0, 80)} has no analysis in memory (no round closed yet, or closed long ago: see ${LIVE_RUNS_DIR})` : `no run ${id.slice(0, 80)}`);
   }
 
@@ -274,7 +282,7 @@ export class LiveServer {
     const base = path.join(this.rootReal!, LIVE_RUNS_DIR, safeName(id));
     let file = `${base}.jsonl`;
     for (let n = 2; await exists(file); n++) file = `${base}.${n}.jsonl`;
-    await writeWorkspaceFileAtomic(this.rootReal!, file, records.map(({ record }) => JSON.stringify(record)).join('\n') + '\n');
+    await writeWorkspaceFileAtomic(this.rootReal!, file, recordingText(records));
     this.log('info', `live: run ${id} closed, written to ${path.relative(this.rootReal!, file)}`);
   }
 }
@@ -313,8 +321,13 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
+/** A run's records as agent-trace/v1 JSON Lines (what GET /v1/runs/{id}/trace answers and closed runs are written as). */
+export function recordingText(records: { record: Record<string, unknown> }[]): string {
+  return records.map(({ record }) => JSON.stringify(record)).join('\n') + '\n';
+}
+
 /** A file name for a run id: letters, digits, '.', '_' and '-' only, short enough for any file system. */
-function safeName(id: string): string {
+export function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'run';
 }
 

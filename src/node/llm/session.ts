@@ -83,7 +83,14 @@ export class LlmSession {
   }
 
   /** Asks for a JSON reply and validates it; undefined means "use the embedded default" (failure, budget, malformed). */
-  async completeJson<T>(kind: string, sample: number, messages: ChatMessage[], schema: ReplySchema, parse: (content: string) => Parsed<T>, signal?: AbortSignal): Promise<T | undefined> {
+  async completeJson<T>(
+    kind: string,
+    sample: number,
+    messages: ChatMessage[],
+    schema: ReplySchema,
+    parse: (content: string) => Parsed<T>,
+    signal?: AbortSignal,
+  ): Promise<T | undefined> {
     signal?.throwIfAborted();
     if (this.down) return undefined;
     const key = cacheKey({ model: this.model, kind, sample, prompt: { messages, schema: schema.name } });

@@ -41,7 +41,14 @@ export function apiKeyFromEnv(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Builds the OpenAI-compatible transport, or a warning when it cannot be used (bad URL, no key for a remote endpoint). */
-export function openAiTransport(options: { baseURL?: string; model?: string; apiKey?: string; timeoutMs?: number; embeddingModel?: string; keyHint?: string }): OpenAiTransport | LlmWarning {
+export function openAiTransport(options: {
+  baseURL?: string;
+  model?: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  embeddingModel?: string;
+  keyHint?: string;
+}): OpenAiTransport | LlmWarning {
   const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
   if (!parseEndpoint(baseURL)) return { code: 'llm-unavailable', message: `the LLM base URL is not an http(s) URL without credentials; the embedded default was used instead` };
   if (!options.apiKey && !isLocalEndpoint(baseURL)) {
@@ -56,7 +63,9 @@ export function createLlmGuard(transport: ChatTransport, plan: LlmPlan): LlmGuar
   const guard: LlmGuard['guard'] = {};
   const embedder = transport.embeddingModel ? new LlmEmbedder(session, transport.embeddingModel) : new HashedEmbedder();
   let judge: LlmJudgeScorer | undefined;
-  if (plan.scorer) guard.scorer = (model, patterns) => (judge = new LlmJudgeScorer(session, model, new EmbeddedScorer(prepareFeatures(model, patterns)), { samples: plan.samples, embedder }));
+  if (plan.scorer) {
+    guard.scorer = (model, patterns) => (judge = new LlmJudgeScorer(session, model, new EmbeddedScorer(prepareFeatures(model, patterns)), { samples: plan.samples, embedder }));
+  }
   if (plan.filter) guard.filter = new LlmFilter(session);
   return {
     guard,

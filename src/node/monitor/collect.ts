@@ -73,7 +73,11 @@ export interface Skipped {
  * Reads files as monitor documents (subject: `subjectOf(file)`, time: mtime). Synchronous reads on purpose: for
  * thousands of small files they cost a fraction of the promise round trips (one open, fstat, read, close each).
  */
-export async function readDocuments(files: readonly string[], subjectOf: (file: string) => string, maxBytes: number): Promise<{ documents: MonitorDocument[]; skipped: Skipped[] }> {
+export async function readDocuments(
+  files: readonly string[],
+  subjectOf: (file: string) => string,
+  maxBytes: number,
+): Promise<{ documents: MonitorDocument[]; skipped: Skipped[] }> {
   const documents: MonitorDocument[] = [];
   const skipped: Skipped[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -3,6 +3,7 @@
 // Runs only under `npm run test:integration -- --untrusted` (Workspace Trust on, the folder never trusted).
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as net from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../../src/core/guard/types';
@@ -16,7 +17,7 @@ import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { FakeLlmServer } from '../../support/fakeLlmServer';
 import { graphTabs } from '../graphView';
-import { activeExtension, findingCodes, findingDiagnostics, getSetting, updateSetting, waitFor as waitForShort, workspaceFile, workspaceRoot } from '../helpers';
+import { activeExtension, findingCodes, findingDiagnostics, getSetting, loadedBundles, updateSetting, waitFor as waitForShort, workspaceFile, workspaceRoot } from '../helpers';
 
 const waitFor = <T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000) => waitForShort(what, check, timeoutMs);
 
@@ -24,6 +25,27 @@ const DRIFTED = 'integrity/skills/drifted/SKILL.md';
 const TRACE = 'traces/small-attack.jsonl';
 /** The commands that write the lockfile or call an LLM: disabled in the palette and refusing when run. */
 const TRUSTED_ONLY = [CommandId.PinSkills, CommandId.ApproveSkillChange, CommandId.RepinHardened, CommandId.AnalyzeTraceWithLlm];
+
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something accepts connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
 
 const abs = (relative: string) => path.join(workspaceRoot().fsPath, ...relative.split('/'));
 const readOrNone = (relative: string) => (fs.existsSync(abs(relative)) ? fs.readFileSync(abs(relative), 'utf8') : undefined);
@@ -142,7 +164,8 @@ suite('Restricted Mode (untrusted workspace)', function () {
   });
 
   test('under strict mode a new script in a pinned skill folder, and a new skill folder, are errors and Analyze Trace refuses', async () => {
-    const strictError = (uri: vscode.Uri, code: string) => findingDiagnostics(uri, INTEGRITY_FINDINGS).some((d) => ourCode(d) === code && d.severity === vscode.DiagnosticSeverity.Error);
+    const strictError = (uri: vscode.Uri, code: string) =>
+      findingDiagnostics(uri, INTEGRITY_FINDINGS).some((d) => ourCode(d) === code && d.severity === vscode.DiagnosticSeverity.Error);
     fs.writeFileSync(workspaceFile(DRIFTED).fsPath, pinnedDrifted);
     await waitFor('the drift gone', () => findingDiagnostics(workspaceFile(DRIFTED), INTEGRITY_FINDINGS).length === 0);
     const script = workspaceFile('integrity/skills/pinned/helper.sh');
@@ -186,6 +209,19 @@ suite('Restricted Mode (untrusted workspace)', function () {
     assert.deepStrictEqual(result.repinned, []);
     await vscode.commands.executeCommand('workbench.action.files.saveAll');
     assert.strictEqual(readOrNone('agent-immune.lock'), lock, 'the lockfile is unchanged');
+  });
+
+  test('Watch Live Runs refuses: no receiver, no port, nothing loaded', async () => {
+    const port = await freePort();
+    await updateSetting('live.port', port, vscode.ConfigurationTarget.Global);
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand(CommandId.WatchLiveRuns), undefined);
+      assert.strictEqual(await listening(port), false, `something listens on ${port}`);
+      assert.ok(!loadedBundles(await activeExtension()).includes('live'), 'the receiver was not even loaded');
+      assert.ok(!fs.existsSync(abs('.agent-immune/live')), 'no closed run was written');
+    } finally {
+      await updateSetting('live.port', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('nothing was appended to the audit trail', () => {

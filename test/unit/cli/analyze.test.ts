@@ -48,7 +48,9 @@ describe('agent-immune analyze', () => {
     assert.equal(typeof analysis.rounds[1].asr, 'number');
     assert.deepEqual(analysis.sources, ['a0']);
     assert.deepEqual(analysis.infectionPaths, [['a0', 'a1']]);
-    assert.deepEqual(analysis.remediation.map((r: { agent: string; action: string }) => [r.agent, r.action]), [['a0', 'replace'], ['a1', 'replace']]);
+    assert.deepEqual(analysis.remediation.map((r: { agent: string; action: string }) => [r.agent, r.action]), [['a0', 'replace'], ['a1', 'rehabilitate']]);
+    // The infected agent goes back to what it held before a0 talked it round: its round-0 answer B, the right one.
+    assert.deepEqual(analysis.remediation[1].restore, { round: 0, answer: 'B' });
     assert.equal(analysis.evaluation.attacker.f1, 1);
   });
 

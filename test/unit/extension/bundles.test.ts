@@ -1,6 +1,6 @@
 // What each shipped extension bundle holds, from esbuild's own account of its inputs: activation (dist/extension.js)
 // leaves out the OpenAI SDK, graphology, the guard and the importers; the trace feature loads the shared engine instead
-// of bundling it; only the LLM bundle holds the OpenAI SDK.
+// of bundling it; only the LLM bundle holds the OpenAI SDK, and only the live one the OTLP receiver.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
@@ -21,14 +21,21 @@ const has = (inputs: string[], pattern: RegExp) => inputs.filter((file) => patte
 const OPENAI = /node_modules\/openai\//;
 const GRAPHOLOGY = /node_modules\/graphology/;
 const ENGINE = /^src\/(core\/(guard\/analyze|importers\/|graphview\/layout)|node\/(readAnyTrace|analysisJob))/;
+const PROTOBUF = /node_modules\/protobufjs\//;
 
 describe('extension bundles', function () {
   this.timeout(30_000);
 
-  it('activation loads neither the OpenAI SDK, graphology, the guard nor the importers', async () => {
+  it('activation loads neither the OpenAI SDK, graphology, the guard, the importers nor the live receiver', async () => {
     const inputs = await inputsOf('dist/extension.js');
     assert.ok(inputs.includes('src/extension/harden/register.ts'), 'the bundle holds what activation needs');
-    assert.deepEqual([...has(inputs, OPENAI), ...has(inputs, GRAPHOLOGY), ...has(inputs, ENGINE)], []);
+    assert.deepEqual([...has(inputs, OPENAI), ...has(inputs, GRAPHOLOGY), ...has(inputs, ENGINE), ...has(inputs, PROTOBUF)], []);
+  });
+
+  it('the live feature holds the receiver (protobufjs) and draws its graphs with the shared engine', async () => {
+    const inputs = await inputsOf('dist/live.js');
+    assert.ok(has(inputs, PROTOBUF).length > 0 && inputs.includes('src/node/live/server.ts'));
+    assert.deepEqual([...has(inputs, OPENAI), ...has(inputs, GRAPHOLOGY)], []);
   });
 
   it('the trace feature and the worker load the shared engine bundle instead of each holding a copy', async () => {

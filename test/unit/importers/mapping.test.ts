@@ -185,7 +185,8 @@ describe('importers: mapping', () => {
       const last = (agent: string) => trace.labels.filter((l) => l.agent === agent).at(-1)?.category;
       assert.equal(last('tool:read_file'), 'attacker');
       assert.equal(last('assistant'), 'infected');
-      assert.equal(trace.labels.find((l) => l.agent === 'assistant' && l.category === 'infected')?.round, 3);
+      // From the turn whose call carries the injection's recipient (send_money to US133...), not from its first read.
+      assert.equal(trace.labels.find((l) => l.agent === 'assistant' && l.category === 'infected')?.round, 5);
       assert.deepEqual(['user', 'tool:get_most_recent_transactions', 'tool:send_money'].map(last), ['benign', 'benign', 'benign']);
     });
 

@@ -153,7 +153,8 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     await assert.rejects(checkSkillIntegrity({ root, strict: true, warn: () => undefined }), (e: unknown) => e instanceof SkillIntegrityError && e.kind === 'corrupt-lockfile');
   });
 
-  it('a lock left on the audit trail by a killed writer is taken over; one a running process holds is waited for, then reported, and the verdict stands', async () => {
+  it('a lock left on the audit trail by a killed writer is taken over; one a running process holds is waited for, then reported, and the verdict stands', async function () {
+    this.timeout(60_000);
     writeFileSync(path.join(root, 'AGENTS.md'), 'changed\n');
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     writeFileSync(path.join(root, '.agent-immune/audit.ndjson.lock'), JSON.stringify({ pid: dead, host: hostname(), time: new Date().toISOString() }));
@@ -169,6 +170,13 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.equal(held.code, 1);
     assert.match(held.stderr, new RegExp(`^agent-immune verify: could not record in the audit trail: .*audit\\.ndjson\\.lock is held by process ${process.pid} on .* \\(since 2026-01-01T00:00:00\\.000Z\\), which is still running; try again when it has finished\\n$`));
     assert.match(held.stdout, /\nBlocked \(strict mode\)\.\n$/, 'not "recorded"');
+    // `lock` cannot go on without its lock: one line naming the holder, exit 2, the lockfile untouched.
+    const before = readFileSync(path.join(root, 'agent-immune.lock'), 'utf8');
+    writeFileSync(path.join(root, 'agent-immune.lock.lock'), JSON.stringify({ pid: process.pid, host: hostname(), time: '2026-01-01T00:00:00.000Z' }));
+    const locked = await cli(root, env, 'lock');
+    assert.deepEqual([locked.code, locked.stdout], [2, '']);
+    assert.match(locked.stderr, new RegExp(`^agent-immune lock: .*agent-immune\\.lock\\.lock is held by process ${process.pid} .*\\n$`));
+    assert.equal(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8'), before);
   });
 
   it('the keyed chain: records MACed with the user key, "keyed" with it, "unkeyed" without, forged records named; the key never inside the workspace', async () => {

@@ -1,0 +1,93 @@
+// Who a text addresses and what it tells them to do, read from its grammar rather than a list of attack phrases:
+// instruction sentences (imperatives, "you must/should", "please <verb>"), an instruction to the model itself ("to you,
+// GPT-4", "the task I gave you"), an instruction sitting inside data, and the identifiers (accounts, addresses, URLs,
+// files) an instruction points at, so an agent that later acts on exactly those can be told apart.
+
+/** What one text says to its reader. */
+export interface Address {
+  /** Share of the text's sentences that are instructions to the reader, saturating: 1 - exp(-2 * count / sqrt(sentences)). */
+  instructs: number;
+  /** 1 when an instruction names the reader as an AI, a model or the one given a task ("you, GPT-4", "the task I gave you"). */
+  toModel: number;
+  /** 1 when an instruction comes after other content (a document, a list, a tool result), or inside tags. */
+  embedded: number;
+  /** Identifiers inside instruction sentences. */
+  targets: readonly string[];
+  /** Every identifier in the text. */
+  identifiers: ReadonlySet<string>;
+}
+
+// Base-form verbs that open an instruction. Ordinary English verbs of action, not attack wording.
+const IMPERATIVE_VERBS = new Set(
+  (
+    'add analyse analyze answer append apply ask book browse buy calculate call cancel change check choose click compare compute concatenate ' +
+    'confirm contact continue copy create delete describe determine draft explain generate identify look navigate proceed review scroll search try type wait ' +
+    'disregard do download email enter execute export fetch fill find follow forget forward get give go grant ignore include inform ' +
+    'insert install invite keep list make mention modify move note open order output paste pay pick post print provide publish put ' +
+    'read recommend remember remove rename reply report repeat reset respond retrieve return run save say schedule select send set ' +
+    'share show sign start state stop submit summarize summarise switch take tell transfer translate update upload use verify visit write'
+  ).split(' '),
+);
+const LEAD_IN = /^(?:(?:please|kindly|now|first|then|also|next|finally|immediately|just|and|so|but)[\s,]+)*/i;
+const YOU_MUST = /\byou\s+(?:must|should|need to|have to|are (?:required|asked|instructed) to|will need to|shall)\s+\w+/i;
+const PLEASE_VERB = /\bplease\s+(\w+)(?:\s+(\w+))?/i;
+// The reader named as an AI or as the one who was given a task.
+const TO_MODEL =
+  /\b(?:to you,?\s+(?:the\s+)?[A-Z][\w.-]*|you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention,?)\s+(?:AI|assistant|model|LLM|agent|bot)\b|as an (?:AI|assistant|language model)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:instructions?|task|prompt)|(?:AI|language model|LLM) (?:assistant|agent)s?\b)/;
+const TAGGED = /<\/?[A-Za-z][\w-]*>/;
+// Identifiers an instruction can point at: e-mail addresses, URLs and bare domains, IBAN-like accounts, long numbers,
+// file names, snake_case values.
+const IDENTIFIER =
+  /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/[^\s"'<>)\]]+|\bwww\.[\w-]+(?:\.[\w-]+)+(?:\/[^\s"'<>)\]]*)?|\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\b\d{7,}\b|\b[\w-]+\.(?:txt|pdf|csv|docx?|xlsx?|json|md|py|sh|exe|zip|html?)\b|\b[a-z]+(?:_[a-z0-9]+)+\b/g;
+
+/** Identifiers in a text, normalised (lower case, no trailing punctuation). */
+export function identifiersOf(text: string): Set<string> {
+  const found = new Set<string>();
+  IDENTIFIER.lastIndex = 0;
+  for (const match of text.matchAll(IDENTIFIER)) found.add(match[0].toLowerCase().replace(/[.,;:!?]+$/, ''));
+  return found;
+}
+
+/** Reads what a text says to its reader. */
+export function addressOf(text: string): Address {
+  const identifiers = identifiersOf(text);
+  const spans = sentences(text);
+  let count = 0;
+  let toModel = 0;
+  let embedded = 0;
+  const targets: string[] = [];
+  let other = false;
+  for (const [start, end] of spans) {
+    const sentence = text.slice(start, end).trim();
+    if (!isInstruction(sentence)) {
+      other = true;
+      continue;
+    }
+    count++;
+    if (TO_MODEL.test(sentence) || TO_MODEL.test(text.slice(Math.max(0, start - 200), start))) toModel = 1;
+    if (other || TAGGED.test(text.slice(Math.max(0, start - 300), start))) embedded = 1;
+    for (const id of identifiersOf(sentence)) targets.push(id);
+  }
+  const instructs = count === 0 ? 0 : 1 - Math.exp((-2 * count) / Math.sqrt(spans.length));
+  return { instructs, toModel, embedded, targets, identifiers };
+}
+
+/** Sentence spans: a stop ends one only before a space or the end, so "www.example.com" stays whole; a line break ends one. */
+function sentences(text: string): [number, number][] {
+  const result: [number, number][] = [];
+  for (const match of text.matchAll(/(?:[^.!?\n]|[.!?](?=\S))+[.!?]*/g)) {
+    const start = match.index ?? 0;
+    if (match[0].trim()) result.push([start, start + match[0].length]);
+  }
+  return result;
+}
+
+/** An imperative sentence, "you must ...", or "please <verb> ...". */
+function isInstruction(sentence: string): boolean {
+  const lead = sentence.replace(/^[\s*#>\-\d.)]+/, '').replace(LEAD_IN, '');
+  const first = /^[A-Za-z]+/.exec(lead)?.[0].toLowerCase();
+  if (first !== undefined && IMPERATIVE_VERBS.has(first) && /\s\S/.test(lead)) return true;
+  if (YOU_MUST.test(sentence)) return true;
+  const please = PLEASE_VERB.exec(sentence);
+  return please !== null && (IMPERATIVE_VERBS.has(please[1].toLowerCase()) || IMPERATIVE_VERBS.has((please[2] ?? '').toLowerCase()));
+}

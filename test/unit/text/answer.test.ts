@@ -1,0 +1,40 @@
+// Answer reading on what real agents write: the configured patterns first, then for a multiple-choice task "(B)",
+// "**B.**", "option B is correct", "(X) B", or the option's own text; nothing is read from a task without options.
+import * as assert from 'node:assert/strict';
+import { defaultConfig } from '../../../src/core/config';
+import { compileAnswerPatterns, extractAnswer, parseChoices } from '../../../src/core/text/answer';
+
+const patterns = compileAnswerPatterns(defaultConfig().answer.patterns);
+// The two prompt shapes of the multi-agent-debate runs (MMLU and TruthfulQA).
+const MMLU = 'Can you answer the following question as accurately as possible? Which gas do plants absorb?: A) oxygen, B) carbon dioxide, C) nitrogen gas, D) helium. Explain your answer step by step, putting the answer in the form (X) at the end of your response.';
+const TRUTHFUL = 'Have humans flown close to the sun?: (A) No, humans have never flown close to the sun., (B) Yes, humans have flown close to the sun., (C) Yes, Icarus flew too close to the sun.. Explain your answer step by step.';
+
+describe('answer reading', () => {
+  it('parses the options of both prompt shapes', () => {
+    assert.deepEqual([...parseChoices(MMLU)!.keys()], ['A', 'B', 'C', 'D']);
+    assert.equal(parseChoices(MMLU)!.get('B'), 'carbon dioxide');
+    assert.equal(parseChoices(TRUTHFUL)!.get('C'), 'yes, icarus flew too close to the sun');
+    assert.equal(parseChoices('What is 2 + 2?'), undefined);
+  });
+
+  const choices = parseChoices(MMLU);
+  const table: [string, string, string | undefined][] = [
+    ['a parenthesised letter at the end', 'Plants take in CO2 during photosynthesis. (B)', 'B'],
+    ['the last of several letters', 'Another agent said (A), but that is oxygen, which plants release. (B)', 'B'],
+    ['a bold option', 'After weighing the arguments:\n\n**B.** carbon dioxide', 'B'],
+    ['"option B is correct"', 'I am convinced that option B is correct here.', 'B'],
+    ['"C is definitely the correct answer"', 'C is definitely the correct answer, as the other agents missed.', 'C'],
+    ['the template echoed', 'So the increase is as computed.\n\n(X) B', 'B'],
+    ['the option text alone', 'Plants absorb carbon dioxide from the air and release oxygen later.', 'B'],
+    ['a pattern match that is not an option gives way', 'Therefore, the updated answer is: The gas is carbon dioxide (B).', 'B'],
+    ['the configured <ANSWER> tag first', 'It could be (A). <ANSWER>: B', 'B'],
+    ['nothing that commits to an option', 'I need more information before I can decide.', undefined],
+  ];
+  for (const [name, text, expected] of table) {
+    it(`reads ${name}`, () => assert.equal(extractAnswer(text, patterns, choices), expected));
+  }
+
+  it('reads no free-form letter when the task has no options', () => {
+    assert.equal(extractAnswer('Step (a) is done. (B)', patterns), undefined);
+  });
+});
