@@ -6,6 +6,8 @@ import type { FileAnalysis } from '../../src/core/harden/types';
 export interface FileLabels {
   prompts: number[];
   delegations: { line: number; expression: string }[];
+  /** Delegations a careful reader could label either way: found or not, they count neither way. */
+  ambiguous?: { line: number; expression: string }[];
 }
 
 const MARKER = /(?:#|\/\/)\s*expect-(prompt|delegation)(?:\(\+(\d+)\))?(?::\s*(.*?))?\s*(?:\\n)?"?,?\s*$/;
@@ -88,6 +90,7 @@ export function scoreFile(score: Score, path: string, text: string, analysis: Fi
   }
   for (const d of delegations) {
     if (labels.delegations.some((label) => same(d, label))) score.delegationHits++;
+    else if ((labels.ambiguous ?? []).some((label) => same(d, label))) score.delegationPredictions--;
     else score.extras.push(`${path}:${d.line} delegation ${d.expression}`);
   }
 }
@@ -100,4 +103,21 @@ export function rates(score: Score): { promptRecall: number; delegationRecall: n
     delegationRecall: ratio(score.delegationsFound, score.delegations),
     precision: ratio(score.promptHits + score.delegationHits, score.promptPredictions + score.delegationPredictions),
   };
+}
+
+/** A labelled corpus source (bench/data/harden/corpus.json). */
+export interface CorpusSource {
+  repo: string;
+  commit: string;
+  license: string;
+  folder: string;
+  paths: string[];
+  files: Record<string, { prompts?: number[]; delegations?: [number, string][]; ambiguous?: [number, string][] }>;
+}
+
+/** The labels of one corpus file (unlisted files have none: anything found there counts against precision). */
+export function corpusLabels(source: CorpusSource, path: string): FileLabels {
+  const entry = source.files[path] ?? {};
+  const pairs = (list: [number, string][] | undefined) => (list ?? []).map(([line, expression]) => ({ line, expression }));
+  return { prompts: entry.prompts ?? [], delegations: pairs(entry.delegations), ambiguous: pairs(entry.ambiguous) };
 }

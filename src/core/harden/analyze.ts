@@ -141,11 +141,23 @@ function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: Readon
 }
 
 /** The site of a code prompt in the file of its first literal. */
-function codeSite(prompt: FoundPrompt, kind: PromptFileKind): PromptSite {
-  const { literal } = prompt.primary;
+function codeSite(prompt: FoundPrompt, kind: PromptFileKind, text: string): PromptSite {
+  const { start, end } = literalRun(text, prompt);
   const sink = prompt.sink.file !== prompt.primary.file ? { path: prompt.sink.file, start: prompt.sink.start } : undefined;
   const { role, anchor, framework, byName, hardened } = prompt;
-  return { kind, role, anchor, framework, start: literal.start, end: literal.end, sink, byName, hardened };
+  return { kind, role, anchor, framework, start, end, sink, byName, hardened };
+}
+
+/** The run of adjacent literals around the prompt's first (`"a" "b"`, `"a" + "b"` over lines): the prompt's text in this file. */
+function literalRun(text: string, prompt: FoundPrompt): { start: number; end: number } {
+  const pieces = prompt.pieces.filter((p) => p.file === prompt.primary.file && !p.nested).map((p) => p.literal).sort((a, b) => a.start - b.start);
+  let i = pieces.indexOf(prompt.primary.literal);
+  if (i === -1) return { start: prompt.primary.literal.start, end: prompt.primary.literal.end };
+  let j = i;
+  const joins = (a: StringLiteral, b: StringLiteral) => b.start >= a.end && /^[\s+()\\]*$/.test(text.slice(a.end, b.start));
+  while (i > 0 && joins(pieces[i - 1], pieces[i])) i--;
+  while (j < pieces.length - 1 && joins(pieces[j], pieces[j + 1])) j++;
+  return { start: pieces[i].start, end: pieces[j].end };
 }
 
 /** The fix of a delegation in code. */
@@ -213,7 +225,7 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     const path = prompt.primary.file;
     if (!report(path)) continue;
     const entry = ensure(path);
-    const site = codeSite(prompt, entry.kind);
+    const site = codeSite(prompt, entry.kind, project.source(path)!.text);
     entry.prompts.push(site);
     if (prompt.role === 'system' && !prompt.hardened) {
       const edit = literalWarningEdit(project.source(path)!.text, prompt.primary.literal);
@@ -226,7 +238,7 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     const entry = ensure(path);
     const source = project.source(path)!;
     const site = found.prompt.primary && found.prompt.primary.file === path
-      ? codeSite(found.prompt, entry.kind)
+      ? codeSite(found.prompt, entry.kind, source.text)
       : {
           kind: entry.kind, role: found.prompt.role, anchor: found.prompt.anchor, framework: found.prompt.framework,
           start: found.candidate.start, end: found.candidate.end, byName: found.prompt.byName, hardened: found.prompt.hardened,

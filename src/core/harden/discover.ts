@@ -6,7 +6,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
 import { delegatedByName, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { isModelCall, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
+import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 
 /** A prompt found in code: the literals it is made of, and where it meets its sink. */
@@ -74,17 +74,18 @@ interface Hit {
 }
 
 /**
- * Identifiers without which a file has no sink (a file without any is scanned only when another file needs it):
- * prompt keywords and the callees of the sink table, and the model and agent calls.
+ * Identifiers that make a file worth scanning for sinks (a file without any is scanned only when another file needs
+ * it): prompt keywords and the callees of the sink table. Common method names of model calls (`run`, `invoke`,
+ * `chat`...) count only beside the name of an AI library the file imports.
  */
 const SINK_WORDS = [
   ...SYSTEM_KEYWORDS, 'system', 'prompt', 'backstory', 'goal', 'SystemMessage', 'HumanMessage', 'UserMessage', 'TextMessage', 'SystemMessagePromptTemplate',
-  'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent',
-  'generateText', 'streamText', 'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'responses', 'model_client', 'run', 'arun',
-  'run_sync', 'run_streamed', 'run_stream', 'run_async', 'get_response', 'on_messages', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict',
-  'update_system_message', 'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'send_message',
+  'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent', 'generateText', 'streamText',
+  'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'model_client', 'run_sync', 'run_streamed', 'update_system_message',
+  'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner',
 ];
-
+const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages'];
+const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|ai|sdk)$/;
 /** A role name written as a string (`"system"`, `'user'`): the files with role dicts and message tuples. */
 const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
 
@@ -121,6 +122,8 @@ class Discoverer {
   private readonly namePattern: RegExp;
   readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], reads: [], failed: new Map(), stateKeys: new Map() };
   private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
+  /** Option objects of speech, image and other non-agent calls (their `instructions` are no prompt). */
+  private readonly notAgentConfigs = new Set<Expr>();
 
   constructor(
     readonly project: ProjectModel,
@@ -142,6 +145,8 @@ class Discoverer {
     const hits: Hit[] = [];
     const candidates = this.filesWithPromptNames();
     for (const word of SINK_WORDS) for (const file of this.project.filesContaining(word)) candidates.add(file);
+    const aiFiles = this.project.filesWithWordMatching(AI_LIBRARIES);
+    for (const word of CALL_WORDS) for (const file of this.project.filesContaining(word)) if (aiFiles.has(file)) candidates.add(file);
     for (const file of files) {
       if (!candidates.has(file) && !ROLE_LITERAL.test(this.project.source(file)?.text ?? '')) continue;
       try {
@@ -163,7 +168,9 @@ class Discoverer {
         this.result.failed.set(group[0].loc.file, (error as Error).message);
       }
     }
-    this.result.prompts = [...byPrimary.values()];
+    // A constant found by its name that is spliced into a prompt found at a sink is part of that prompt, not another one.
+    const parts = new Set([...byPrimary.values()].filter((p) => !p.byName).flatMap((p) => p.pieces.map((piece) => `${piece.file}:${piece.literal.start}`)));
+    this.result.prompts = [...byPrimary.values()].filter((p) => !p.byName || !parts.has(`${p.primary.file}:${p.primary.literal.start}`));
     const seen = new Set<string>();
     for (const prompt of this.result.prompts) {
       for (const candidate of prompt.candidates) {
@@ -239,9 +246,11 @@ class Discoverer {
     for (const [key, defs] of module.defs) {
       const name = key.slice(key.indexOf(':') + 1);
       if (!this.namePattern.test(name)) continue;
+      // Inside a function only a variable named outright a system prompt or message counts (`feedback_instruction` is a fragment).
+      const local = (scope: number) => module.scopes[scope]?.kind === 'function' && !/system_?(?:prompt|message)/i.test(name);
       for (const def of defs) {
         // A list or dict named like a prompt is data (test cases, payloads, a config), not a prompt.
-        if (def.value.k === 'func' || def.value.k === 'list' || def.value.k === 'dict') continue;
+        if (def.value.k === 'func' || def.value.k === 'list' || def.value.k === 'dict' || local(def.scope)) continue;
         hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
       }
     }
@@ -286,6 +295,7 @@ class Discoverer {
   private callHits(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary, rules: readonly SinkRule[], hits: Hit[]): void {
     const name = lastName(call.callee);
     if (!name) return;
+    if (NOT_AGENT_CALLEES.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.notAgentConfigs.add(arg.value);
     const chain = chainText(call.callee);
     const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
     const keywords = this.keywords(call, loc, module);
@@ -317,7 +327,7 @@ class Discoverer {
       add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
     }
     for (const key of SYSTEM_KEYWORDS) {
-      if (claimed.has(key)) continue;
+      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name)) continue;
       const found = keywords.get(key);
       if (!found) continue;
       // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
@@ -327,7 +337,8 @@ class Discoverer {
       if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.namePattern.test(key)) continue;
       hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
-    if (isModelCall(name, receiver) || (name === 'query' && /claude/.test(module.imports.get('query')?.module ?? ''))) {
+    // A tool's `invoke` takes arguments, not a prompt; a model's or an agent's takes prompt text.
+    if (!/tool/i.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
       const first = allPositional[0];
       if (first && first.k !== 'list' && first.k !== 'dict') add('message', 'model call', '…', first, false);
       for (const key of MODEL_PROMPT_KEYS) {
@@ -357,6 +368,7 @@ class Discoverer {
    * `{"system_message": ...}`): a prompt key beside another agent key, found by name (the call may be elsewhere).
    */
   private configObjectHits(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, hits: Hit[]): void {
+    if (this.notAgentConfigs.has(dict)) return;
     const keys = new Set(dict.entries.map((e) => e.key));
     if (![...keys].some((k) => k !== undefined && AGENT_CONFIG_KEYS.has(k))) return;
     for (const entry of dict.entries) {
@@ -425,7 +437,10 @@ class Discoverer {
     for (const place of places) {
       if (place.expr.k === 'str' || place.expr.k === 'concat' || place.expr.k === 'list' || place.expr.k === 'dict') continue;
       const placeText = this.resolver.text(place.loc.file).slice(place.expr.start, place.expr.end);
-      if (isHistory(placeText)) continue;
+      if (isHistory(placeText) || STRUCTURED.test(placeText.trim())) continue;
+      // A dict or list handed to an agent (its state, its inputs) is not text spliced into a prompt.
+      this.resolver.begin();
+      if (this.resolver.values(place.expr, place.loc, []).some((v) => v.expr.k === 'dict' || v.expr.k === 'list')) continue;
       const candidate: Candidate = { kind: 'value', file: place.loc.file, start: place.expr.start, end: place.expr.end, expr: place.expr, loc: place.loc, frames: place === places[0] && callers.length === 0 ? hit.frames : [], text: placeText };
       const found = this.delegation(pseudo, candidate);
       if (found) this.result.delegations.push(found);
@@ -517,8 +532,7 @@ class Discoverer {
     if (candidate.kind === 'placeholder' && !candidate.expr) {
       const writer = this.resolver.stateKeys().get(candidate.name!);
       why = writer ? `state key "${candidate.name}" ${writer}` : delegatedByName(candidate.name!) ? `named ${candidate.name}` : undefined;
-    } else if (delegatedByName(candidate.text)) why = `named ${candidate.text}`;
-    else if (candidate.expr) {
+    } else if (candidate.expr) {
       this.resolver.begin();
       why = this.resolver.agentOutput(candidate.expr, candidate.loc, candidate.frames);
       if (why && candidate.kind === 'placeholder') why = `filled with \`${this.resolver.text(candidate.loc.file).slice(candidate.expr.start, candidate.expr.end)}\`, ${why}`;
@@ -536,17 +550,23 @@ class Discoverer {
   }
 }
 
+/** One prompt reached two ways: a sink decides its role over a name (a constant named `*_instructions` sent as a user message is message text). */
 function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
   const preferred = a.byName && !b.byName ? b : a;
+  const deciding = [a, b].filter((p) => !p.byName);
+  const roles = (deciding.length > 0 ? deciding : [a, b]).map((p) => p.role);
   return {
     ...preferred,
-    role: a.role === 'system' || b.role === 'system' ? 'system' : 'message',
+    role: roles.includes('system') ? 'system' : 'message',
     hardened: a.hardened || b.hardened,
     byName: a.byName && b.byName,
     candidates: [...a.candidates, ...b.candidates],
     pieces: a.pieces.length >= b.pieces.length ? a.pieces : b.pieces,
   };
 }
+
+/** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
+const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;
 
 /** A conversation passed on as a whole (a message list, not text spliced into a prompt). */
 function isHistory(text: string): boolean {

@@ -184,6 +184,8 @@ class ModuleScanner {
     this.summary.roots.push({ expr, scope });
     walk(expr, (e) => {
       if (e.k === 'func' && e.fn.scope === undefined) this.registerFunc(e.fn, scope, parser);
+      // Comprehension names are local to it in Python 3; bound in the enclosing scope here (names rarely collide).
+      if (e.k === 'list' && e.bindings) for (const b of e.bindings) this.bindLoop(b.names, b.iter, scope);
     });
   }
 

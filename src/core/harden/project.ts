@@ -209,6 +209,13 @@ export class ProjectModel {
     return this.words;
   }
 
+  /** Paths of the files with an identifier matching `pattern` (tested once per distinct identifier). */
+  filesWithWordMatching(pattern: RegExp): Set<string> {
+    const out = new Set<string>();
+    for (const [word, files] of this.wordIndex()) if (pattern.test(word)) for (const file of files) out.add(file);
+    return out;
+  }
+
   /** Paths of the files that contain the identifier `word` (a cheap filter before scanning). */
   filesContaining(word: string): string[] {
     return this.wordIndex().get(word) ?? [];
@@ -242,6 +249,8 @@ export class ProjectModel {
 export function lastName(callee: Expr): string | undefined {
   if (callee.k === 'name') return callee.id;
   if (callee.k === 'attr') return callee.name;
+  // A generic class subscripted with its type parameter: `Agent[Context](...)`.
+  if (callee.k === 'index') return lastName(callee.obj);
   return undefined;
 }
 

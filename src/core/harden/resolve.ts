@@ -4,9 +4,9 @@
 // make up a prompt (with the interpolations inside them), and whether an expression carries another agent's output.
 // Every walk is bounded by a depth and a step budget, so hostile or cyclic code costs a fixed amount.
 import type { StringLiteral } from './lexer';
-import { defKey, walk, type Def } from './module';
+import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
-import { BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isModelCall, SOURCE_WORDS, TRANSPARENT_CALLS } from './sinks';
+import { AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
 import type { Arg, Expr, Param } from './syntax';
 
 /** Where an expression is evaluated. */
@@ -76,11 +76,18 @@ const MAX_DEPTH = 32;
 const STEP_BUDGET = 2_000;
 const MAX_CALLERS = 40;
 const MAX_ALTERNATIVES = 50;
+const STATE_PASSES = 3;
 const TEXT_KEYS = new Set(['text', 'content', 'append', 'prompt', 'template', 'instructions', 'system', 'system_prompt', 'systemPrompt']);
 const MESSAGE_CLASSES = /^(?:SystemMessage|HumanMessage|AIMessage|ChatMessage|UserMessage|AssistantMessage|TextMessage|SystemMessagePromptTemplate|HumanMessagePromptTemplate)$/;
 const READS = /^(?:read_text|read|readFileSync|readFile|load_prompt|loadPrompt|read_prompt|readPrompt)$/;
-const TAINT_TRANSPARENT = /^(?:str|repr|String|format|join|dumps|loads|stringify|parse|strip|lstrip|rstrip|trim|lower|upper|replace|get|getattr|dedent|indent|model_dump|model_dump_json|dict|json|to_dict|toString|pformat|text|content|render|format_messages|format_prompt|invoke)$/;
-const STATE_OBJECT = /(?:^|\.)(?:state|session\.state|shared_state|shared)$/;
+const TAINT_TRANSPARENT = /^(?:gather|wait_for|all|allSettled|filter_messages|get_buffer_string|trim_messages|format_\w+|\w+_to_str(?:ing)?|to_\w+|extract\w*|clean\w*|merge\w*|combine\w*|concat\w*|serialize\w*|str|repr|String|format|join|dumps|loads|stringify|parse|strip|lstrip|rstrip|trim|lower|upper|replace|get|getattr|dedent|indent|model_dump|model_dump_json|dict|json|to_dict|toString|pformat|text|content|render|format_messages|format_prompt|invoke)$/;
+/** Objects that hold a workflow's state (`state`, `draft_state`, `self.state`, `tool_context.state`): their keys decide. */
+const STATE_OBJECT = /(?:^|[._])(?:\w*state|shared)$/i;
+
+/** A state read of a key no agent writes. */
+const CLEAN = Symbol('clean');
+/** The state key that stands for every key a node fills from a spread model reply (`return {**reply}`). */
+const ANY_KEY = '*';
 
 /** Lower-cased words of the names in an expression, split at snake_case, kebab-case and camelCase boundaries. */
 export function nameWords(expression: string): string[] {
@@ -99,6 +106,8 @@ export function nameWords(expression: string): string[] {
 export function delegatedByName(expression: string): boolean {
   if (BOUNDARY_CALLS.test(expression.replace(/\s*\(.*$/s, '').replace(/^.*\./, ''))) return false;
   const words = nameWords(expression);
+  // Content a name says a person wrote (`human_feedback`, `user_answer`) is not another agent's.
+  if (words.some((w) => w === 'human' || w === 'user' || w === 'customer')) return false;
   return words.some((word, i) => DELEGATION_WORDS.has(word) || (i > 0 && SOURCE_WORDS.has(words[i - 1]) && CONTENT_WORDS.has(word) && words[i - 1] !== word));
 }
 
@@ -113,7 +122,9 @@ export class Resolver {
   /** Set when a walk stopped at the budget (its partial answer is not kept). */
   private exhausted = false;
   private readonly valueMemo = new WeakMap<Expr, Map<string, Value[]>>();
-  private readonly outputMemo = new WeakMap<Expr, Map<string, string | null>>();
+  private outputMemo = new WeakMap<Expr, Map<string, string | null>>();
+  /** State keys some node names in its update (a spread reply does not stand for them). */
+  private readonly namedKeys = new Set<string>();
   private readonly taintMemo = new Map<string, string | null>();
   private stateKeysCache?: Map<string, string>;
 
@@ -549,15 +560,18 @@ export class Resolver {
         for (const { hole, expr } of e.holes) this.collectHole(hole, expr, piece, v, acc, depth);
         return;
       }
-      case 'concat':
+      case 'concat': {
+        // Operands are spliced text only in a string concatenation (`[system] + history` joins lists).
+        const stringy = e.parts.some((part) => part.k === 'str');
         for (const part of e.parts) {
           if (part.k === 'str') this.collectValue({ ...v, expr: part }, acc, depth, nested);
           else {
             this.collect(part, v.loc, v.frames, acc, depth, nested);
-            acc.candidates.push({ kind: 'operand', file: v.loc.file, start: part.start, end: part.end, expr: part, loc: v.loc, frames: v.frames, text: text.slice(part.start, part.end) });
+            if (stringy && part.k !== 'list') acc.candidates.push({ kind: 'operand', file: v.loc.file, start: part.start, end: part.end, expr: part, loc: v.loc, frames: v.frames, text: text.slice(part.start, part.end) });
           }
         }
         return;
+      }
       case 'list':
         for (const item of e.items) this.collect(item, v.loc, v.frames, acc, depth, nested);
         return;
@@ -595,7 +609,9 @@ export class Resolver {
     acc.candidates.push(...sub.candidates);
     acc.refs.push(...sub.refs);
     acc.wrapped ||= sub.wrapped;
-    acc.candidates.push({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: exprText });
+    // A hole that is text written here (a constant, a template) is checked through its own interpolations instead.
+    const written = sub.pieces.some((p) => /\p{L}{2}/u.test(this.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd)));
+    if (!written) acc.candidates.push({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: exprText });
   }
 
   /** `template.format(...)`, `template % args`: the template's pieces, and each placeholder bound to its argument. */
@@ -674,7 +690,7 @@ export class Resolver {
    */
   agentOutput(expr: Expr, loc: Loc, frames: readonly Frame[], depth = 0): string | undefined {
     if (depth > MAX_DEPTH) return undefined;
-    if (frames.length > 0 || expr.k === 'str' || depth <= 1) return this.spent() ? undefined : this.agentOutputOf(expr, loc, frames, depth);
+    if (frames.length > 0 || depth <= 1) return this.spent() ? undefined : this.agentOutputOf(expr, loc, frames, depth);
     let perExpr = this.outputMemo.get(expr);
     if (!perExpr) {
       perExpr = new Map();
@@ -715,20 +731,24 @@ export class Resolver {
             }
             if (frames.length > 0) this.taintMemo.delete(key);
           }
-          return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
+          // A name holding text written here (a constant) is that text, whatever it is called.
+          const written = found.defs.every((d) => d.value.k === 'str' || d.value.k === 'concat' || d.value.k === 'format');
+          return depth <= 1 && !written && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
         }
         if (found.kind === 'param') return this.paramOutput(loc.file, found.scope, found.index, expr.id, frames, depth);
         if (found.kind === 'import') {
-          for (const v of this.importValues(loc.file, found.module, found.name, depth)) {
+          const imported = this.importValues(loc.file, found.module, found.name, depth);
+          for (const v of imported) {
             const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
             if (why) return why;
           }
+          if (imported.length > 0 && imported.every((v) => v.expr.k === 'str' || v.expr.k === 'concat' || v.expr.k === 'format')) return undefined;
         }
         return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
       }
       case 'attr': {
         const state = this.stateRead(expr.obj, expr.name);
-        if (state) return state;
+        if (state !== undefined) return state === CLEAN ? undefined : state;
         // A member that resolves (a field of a dict or config call) carries what its value carries; only an opaque
         // object (a model reply) passes its own taint on to its members.
         const members = this.attrValues(expr, loc, frames, depth + 1).filter((v) => v.expr !== expr);
@@ -746,7 +766,7 @@ export class Resolver {
       case 'index': {
         if (expr.index.k === 'str' && expr.index.holes.length === 0) {
           const state = this.stateRead(expr.obj, literalText(text, expr.index.literal));
-          if (state) return state;
+          if (state !== undefined) return state === CLEAN ? undefined : state;
         }
         return this.agentOutput(expr.obj, loc, frames, depth + 1);
       }
@@ -759,7 +779,6 @@ export class Resolver {
       case 'elem':
       case 'format':
         for (const child of expr.k === 'concat' ? expr.parts : expr.k === 'cond' ? expr.options : expr.k === 'list' ? expr.items : expr.k === 'other' ? expr.parts : expr.k === 'elem' ? [expr.of] : expr.args.map((a) => a.value)) {
-          if (child.k === 'str') continue;
           const why = this.agentOutput(child, loc, frames, depth + 1);
           if (why) return why;
         }
@@ -767,6 +786,13 @@ export class Resolver {
       case 'dict':
         for (const entry of expr.entries) {
           const why = this.agentOutput(entry.value, loc, frames, depth + 1);
+          if (why) return why;
+        }
+        return undefined;
+      case 'str':
+        // Text built with another agent's output carries it (`"\n".join(f"{s}" for s in sections)`).
+        for (const { expr: hole } of expr.holes) {
+          const why = this.agentOutput(hole, loc, frames, depth + 1);
           if (why) return why;
         }
         return undefined;
@@ -787,27 +813,35 @@ export class Resolver {
         return arg ? this.agentOutput(arg, frame.loc, frame.outer, depth + 1) : undefined;
       }
     }
-    for (const caller of this.callersOf(file, fn)) {
+    const callers = this.callersOf(file, fn);
+    for (const caller of callers) {
       const arg = this.argumentFor(caller.args, scope.params, index, caller.method);
       if (!arg) continue;
       const why = this.agentOutput(arg, { file: caller.file, scope: caller.scope }, [], depth + 1);
       if (why) return why;
     }
+    // A tool's framework context (`ctx: RunContext`, `tool_context`) is not the model's choice; its other parameters are.
+    if (callers.length === 0 && this.isTool(file, scope) && !/^(?:ctx|context|run_context|wrapper|self|cls|tool_context|callback_context|config|deps|runtime)$/.test(name)) return `an argument the model chose for the tool ${scope.name === 'execute' ? '' : `${scope.name} `}(its parameter ${name})`.replace('  ', ' ');
     return depth <= 1 && delegatedByName(name) ? `named ${name}` : undefined;
+  }
+
+  /** A function the model calls as a tool: `@tool` / `@function_tool` decorated, or a tool object's `execute` (TypeScript). */
+  private isTool(file: string, scope: Scope): boolean {
+    if (scope.name === 'execute' && this.project.source(file)?.language === 'typescript') return true;
+    return scope.decorators.some((d) => TOOL_DECORATORS.test(lastName(d.k === 'call' ? d.callee : d) ?? ''));
   }
 
   private callOutput(expr: Extract<Expr, { k: 'call' }>, loc: Loc, frames: readonly Frame[], depth: number): string | undefined {
     const name = lastName(expr.callee) ?? '';
-    const receiver = expr.callee.k === 'attr' ? chainText(expr.callee.obj) : '';
     if (BOUNDARY_CALLS.test(name)) return undefined;
     if (name === 'get' && expr.callee.k === 'attr') {
       const key = expr.args[0]?.value;
       if (key?.k === 'str' && key.holes.length === 0) {
         const state = this.stateRead(expr.callee.obj, literalText(this.text(loc.file), key.literal));
-        if (state) return state;
+        if (state !== undefined) return state === CLEAN ? undefined : state;
       }
     }
-    if (this.isModelCallIn(name, receiver, loc)) return `the reply of ${chainText(expr.callee)}(...)`;
+    if (this.isModelCallExpr(expr, loc, depth)) return `the reply of ${chainText(expr.callee)}(...)`;
     if (expr.callee.k === 'name' || expr.callee.k === 'attr') {
       for (const c of this.values(expr.callee, loc, frames, depth + 1)) {
         if (c.expr.k !== 'func' || c.expr.fn.scope === undefined) continue;
@@ -833,21 +867,43 @@ export class Resolver {
   }
 
   /** A bare `query(...)` counts as an agent run only when it is the Claude Agent SDK's. */
-  private isModelCallIn(name: string, receiver: string, loc: Loc): boolean {
+  /**
+   * True for a call that returns a model's or an agent's output: by its name and receiver (`llm.invoke`,
+   * `client.messages.create`), or a method like `run` / `chat` on a receiver that is constructed as an agent or a
+   * model (`roulette = Agent(...)` then `roulette.run_sync(...)`); a bare `query` / `run` only when imported from an
+   * agent SDK.
+   */
+  isModelCallExpr(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0, tools = true): boolean {
+    const name = lastName(expr.callee) ?? '';
+    const receiver = expr.callee.k === 'attr' ? chainText(expr.callee.obj) : '';
     if ((name === 'query' || name === 'run') && receiver === '') {
       const binding = this.project.module(loc.file)?.imports.get(name);
       return binding !== undefined && (name === 'query' ? /claude/ : /^(?:@openai\/agents|agents)(?:$|[/.])/).test(binding.module);
     }
-    return isModelCall(name, receiver);
+    if (isModelCall(name, receiver, tools)) return true;
+    if (expr.callee.k !== 'attr' || name.startsWith('_')) return false;
+    const agentMethod = isAgentMethod(name);
+    // The receiver is constructed as an agent or a model: one of their run methods, or any method of a class
+    // outside the project named for an agent's role (its code is not here to follow).
+    return this.values(expr.callee.obj, loc, [], depth + 1).some((v) => {
+      if (v.expr.k !== 'call' || v.classRef) return false;
+      const ctor = lastName(v.expr.callee) ?? '';
+      const external = !this.values(v.expr.callee, v.loc, [], depth + 1).some((c) => c.classRef);
+      return (agentMethod && AGENT_CONSTRUCTORS.test(ctor)) || (external && AGENT_ROLE_CLASSES.test(ctor));
+    });
   }
 
   /** A read of a framework state key another agent wrote: ADK `output_key`, LangGraph node returns, `messages`. */
-  private stateRead(obj: Expr, key: string): string | undefined {
+  /**
+   * A read of key `key` from `obj`: undefined when `obj` is not a workflow state; else why the key holds another
+   * agent's output, or CLEAN (the state holds it, but no agent writes it: a state's other keys do not taint it).
+   */
+  private stateRead(obj: Expr, key: string): string | typeof CLEAN | undefined {
     const objText = chainText(obj);
     if (!STATE_OBJECT.test(objText)) return undefined;
-    if (key === 'messages') return `state key "messages" (other agents' replies)`;
-    const writer = this.stateKeys().get(key);
-    return writer ? `state key "${key}" ${writer}` : undefined;
+    const keys = this.stateKeys();
+    const writer = keys.get(key) ?? (keys.has(ANY_KEY) && !this.namedKeys.has(key) ? keys.get(ANY_KEY) : undefined);
+    return writer ? `state key "${key}" ${writer}` : CLEAN;
   }
 
   /** State keys written with agent output: ADK `output_key=`, dicts returned by graph nodes from model replies. */
@@ -873,26 +929,57 @@ export class Resolver {
         });
       }
     }
-    // Graph nodes return the state updates: only files that build a graph are read for them.
+    // Graph nodes return the state updates: functions of files that build a graph, and functions that take a state.
+    // A node may read a key another node writes, so the keys are found in passes until one adds none (answers given
+    // meanwhile are dropped). A node that spreads a model reply into its update (`{**reply}`) writes keys it does not
+    // name: every key no node writes with a plain value is then taken as written by it.
     const graphs = new Set(['StateGraph', 'add_node', 'addNode', 'MessagesState', 'Command', 'Annotation'].flatMap((w) => this.project.filesContaining(w)));
-    for (const path of graphs) {
+    const nodes: { path: string; scope: Scope }[] = [];
+    for (const path of new Set([...graphs, ...this.project.filesWithWordMatching(/state$/i)])) {
       const module = this.project.module(path)!;
       for (const scope of module.scopes) {
-        if (scope.kind !== 'function') continue;
-        for (const r of scope.returns) {
-          if (r.k !== 'dict') continue;
+        if (scope.kind !== 'function' || scope.returns.length === 0) continue;
+        if (graphs.has(path) || scope.params.some((p) => /state$/i.test(p.name))) nodes.push({ path, scope });
+      }
+    }
+    // A node's state update: a returned dict, `Command(update={...})`, and the payloads of `Send(node, {...})`.
+    const updates = (scope: Scope) =>
+      scope.returns.flatMap((returned) => {
+        const found: Extract<Expr, { k: 'dict' }>[] = [];
+        if (returned.k === 'dict') found.push(returned);
+        walk(returned, (e) => {
+          if (e.k !== 'call') return;
+          const name = lastName(e.callee);
+          const payload = name === 'Command' ? e.args.find((a) => a.name === 'update')?.value : name === 'Send' ? e.args[1]?.value : undefined;
+          if (payload?.k === 'dict') found.push(payload);
+        });
+        return found;
+      });
+    for (const { scope } of nodes) for (const r of updates(scope)) for (const entry of r.entries) if (entry.key !== undefined) this.namedKeys.add(entry.key);
+    for (let pass = 0, added = true; added && pass < STATE_PASSES; pass++) {
+      added = false;
+      this.outputMemo = new WeakMap();
+      this.taintMemo.clear();
+      for (const { path, scope } of nodes) {
+        for (const r of updates(scope)) {
           for (const entry of r.entries) {
-            if (entry.key === undefined || keys.has(entry.key)) continue;
+            const key = entry.key ?? (entry.spread ? ANY_KEY : undefined);
+            if (key === undefined || keys.has(key)) continue;
             // Each key gets a budget of its own (this runs inside whichever question first needed the keys).
             const saved = this.steps;
             this.steps = 0;
             const why = this.agentOutput(entry.value, { file: path, scope: scope.id }, []);
             this.steps = saved;
-            if (why) keys.set(entry.key, `written by node ${scope.name ?? '(anonymous)'} from ${why}`);
+            if (why) {
+              keys.set(key, `written by node ${scope.name ?? '(anonymous)'} from ${why}`);
+              added = true;
+            }
           }
         }
       }
     }
+    this.outputMemo = new WeakMap();
+    this.taintMemo.clear();
     return keys;
   }
 }

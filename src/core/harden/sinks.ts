@@ -128,24 +128,38 @@ export const SINK_RULES: readonly SinkRule[] = [
 export interface ModelCall {
   /** The callee's last name. */
   callee: RegExp;
+  /** A tool that brings outside content in: its result is untrusted, but what it is given is not a prompt. */
+  tool?: boolean;
   /** Words one of which the receiver chain must contain (`agent.run`, not `subprocess.run`); undefined: any receiver. */
   receiver?: RegExp;
 }
 
 const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|app|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|\w*_?agent|\w*Agent)$/i;
 
+const TOOLISH = /(?:^|[._])(?:tavily\w*|exa\w*|serp\w*|serper\w*|brave\w*|duckduckgo\w*|ddgs|google_search|search\w*|web\w*|browser\w*|crawler\w*|scraper\w*|firecrawl\w*|retriever\w*|vectorstore\w*|vector_store\w*|index|\w*_tool|\w*Tool|\w*_client|client)$/i;
+
 /** Calls that return model or agent output. */
 export const MODEL_CALLS: readonly ModelCall[] = [
-  { callee: /^(?:invoke|ainvoke|batch|abatch|stream|astream|astream_events|kickoff|kickoff_async|kickoff_for_each|initiate_chat|a_initiate_chat|initiate_chats|generate_reply|a_generate_reply|generate_content|generate_content_async|generateContent|generateText|streamText|generateObject|streamObject|completion|acompletion|run_sync|run_streamed|run_async|run_live|on_messages|on_messages_stream|get_response|get_chat_message_content|get_chat_message_contents|receive_response|receive_messages|predict|apredict|send_message|call_llm|call_model|ask_llm|chat_completion)$/ },
+  { callee: /^(?:invoke|ainvoke|batch|abatch|stream|astream|astream_events|kickoff|kickoff_async|kickoff_for_each|initiate_chat|a_initiate_chat|initiate_chats|generate_reply|a_generate_reply|generate_content|generate_content_async|generateContent|generateText|streamText|generateObject|streamObject|completion|acompletion|run_streamed|run_live|on_messages|on_messages_stream|get_response|get_chat_message_content|get_chat_message_contents|receive_response|receive_messages|predict|apredict|call_llm|call_model|ask_llm|chat_completion)$/ },
   { callee: /^create$/, receiver: /(?:completions|messages|responses|model_client|chat|llm|client)$/i },
-  { callee: /^(?:run|arun|run_stream|generate|agenerate|chat|achat|complete|acomplete|query|aquery|stream_chat|astream_chat|execute|step)$/, receiver: AGENTISH },
+  // Wrappers named for what they do (`create_chat_completion`, `call_model`, `ask_llm`, `get_completion`).
+  { callee: /^(?:\w+_)?(?:chat_)?completions?$|^(?:create|get|make|call|run|send|ask|query|invoke|fetch)_\w*?(?:completion|llm|model|gpt|chat|claude|gemini|openai|anthropic)(?:_response|_reply|_answer)?$|^(?:call|ask|query|prompt)(?:Llm|LLM|Model|Gpt|GPT|Claude|Gemini|OpenAI)$/ },
+  { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|query|aquery|stream_chat|astream_chat|execute|step|send_message)$/, receiver: AGENTISH },
+  // Tools that bring outside content in (web search, fetch, retrieval): what they return is as untrusted as a peer's reply.
+  { callee: /^(?:search|asearch|search_async|results|fetch|afetch|scrape|crawl|browse|extract|get_relevant_documents|aget_relevant_documents|similarity_search|asimilarity_search|retrieve|aretrieve)$/, receiver: TOOLISH, tool: true },
 ];
 
 /** Module names whose bare `query` function is the Claude Agent SDK's (an agent run). */
 export const CLAUDE_SDK_MODULES = /^(?:claude_agent_sdk|claude_code_sdk|@anthropic-ai\/claude-agent-sdk|@anthropic-ai\/claude-code)$/;
 
 /** Calls whose value is their first argument (or receiver), for resolution: `dedent(...)`, `.strip()`, `String.raw`. */
-export const TRANSPARENT_CALLS = /^(?:dedent|cleandoc|indent|outdent|stripIndent|stripIndents|oneLine|oneLineTrim|stripMargin|str|String|strip|lstrip|rstrip|trim|trimStart|trimEnd|trimEnd|replace|replaceAll|format_map|lower|upper|raw|from_template|fromTemplate|PromptTemplate|SystemMessagePromptTemplate|ChatPromptTemplate|Template|prompt_with_handoff_instructions|textwrap|encode|decode|toString|removeprefix|removesuffix|expandtabs|substitute|safe_substitute|render|partial)$/;
+export const TRANSPARENT_CALLS = /^(?:repeat|padEnd|padStart|slice|substring|substr|normalize|toLowerCase|toUpperCase|capitalize|title|dedent|cleandoc|indent|outdent|stripIndent|stripIndents|oneLine|oneLineTrim|stripMargin|str|String|strip|lstrip|rstrip|trim|trimStart|trimEnd|trimEnd|replace|replaceAll|format_map|lower|upper|raw|from_template|fromTemplate|PromptTemplate|SystemMessagePromptTemplate|ChatPromptTemplate|Template|prompt_with_handoff_instructions|textwrap|encode|decode|toString|removeprefix|removesuffix|expandtabs|substitute|safe_substitute|render|partial)$/;
+
+/** Callees whose `instructions` are not an agent's prompt: speech, image, audio and embedding generation. */
+export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|voice/i;
+
+/** Decorators that make a function a tool the model calls (its parameters are the model's choice). */
+export const TOOL_DECORATORS = /^(?:tool|function_tool|tool_plain|kernel_function|mcp_tool)$/;
 
 /** Functions that prove a prompt hardened (the runtime API). */
 export const HARDENING_CALLS = /^(?:withImmunityWarning|with_immunity_warning)$/;
@@ -173,7 +187,18 @@ export const CONTENT_WORDS = new Set([
   'docs', 'documents', 'context', 'data', 'observation',
 ]);
 
-/** True when a callee matches a model/agent call, given its last name and receiver chain. */
-export function isModelCall(name: string, receiver: string): boolean {
-  return MODEL_CALLS.some((rule) => rule.callee.test(name) && (!rule.receiver || rule.receiver.test(receiver)));
+/** True when a callee matches a model/agent call (or, with `tools`, a tool bringing content in), given its last name and receiver chain. */
+export function isModelCall(name: string, receiver: string, tools = true): boolean {
+  return MODEL_CALLS.some((rule) => (tools || !rule.tool) && rule.callee.test(name) && (!rule.receiver || rule.receiver.test(receiver)));
 }
+
+/** True when a method name is a model/agent call on a receiver that is an agent or a model (whatever it is named). */
+export function isAgentMethod(name: string): boolean {
+  return MODEL_CALLS.some((rule) => rule.receiver === AGENTISH && rule.callee.test(name));
+}
+
+/** Constructors whose instances are agents, models or teams (`roulette = Agent(...)`, `llm = ChatOpenAI(...)`). */
+export const AGENT_CONSTRUCTORS = /(?:Agent|Crew|Team|GroupChat|Runner|Swarm|Supervisor|Chat[A-Z]\w*|\w*LLM|LLM\w*|OpenAI|AsyncOpenAI|Anthropic|AsyncAnthropic|Client|Model|Kernel)$/;
+
+/** Classes named for an agent's role (`GPTResearcher`, `ReportWriter`): outside the project, any method of theirs returns its work. */
+export const AGENT_ROLE_CLASSES = /(?:Agent|Researcher|Writer|Reviewer|Editor|Planner|Critic|Analyst|Summari[sz]er|Assistant)$/;

@@ -12,13 +12,19 @@ export type Expr =
   | { k: 'attr'; start: number; end: number; obj: Expr; name: string }
   | { k: 'index'; start: number; end: number; obj: Expr; index: Expr }
   | { k: 'call'; start: number; end: number; callee: Expr; args: Arg[]; isNew: boolean }
-  | { k: 'list'; start: number; end: number; items: Expr[]; tuple: boolean }
+  | { k: 'list'; start: number; end: number; items: Expr[]; tuple: boolean; bindings?: Comprehension[] }
   | { k: 'dict'; start: number; end: number; entries: Entry[] }
   | { k: 'cond'; start: number; end: number; options: Expr[] }
   | { k: 'func'; start: number; end: number; fn: FuncNode }
   | { k: 'format'; start: number; end: number; template: Expr; args: Arg[] }
   | { k: 'elem'; start: number; end: number; of: Expr }
   | { k: 'other'; start: number; end: number; parts: Expr[] };
+
+/** The `for names in iterable` clauses of a comprehension: the names stand for elements of the iterable. */
+export interface Comprehension {
+  names: { id: string; start: number }[];
+  iter: Expr;
+}
 
 /** A call argument: positional, keyword (`name=`), or spread (`*x`, `**x`, `...x`). */
 export interface Arg {
@@ -56,8 +62,8 @@ export interface FuncNode {
 
 const MAX_DEPTH = 120;
 const PY_STOP_NAMES = new Set(['for', 'if', 'else', 'in', 'is', 'and', 'or', 'not', 'as', 'from', 'import', 'lambda', 'async', 'yield', 'return', 'with']);
-const TS_BINARY = new Set(['===', '!==', '==', '!=', '<', '>', '<=', '>=', '-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>', 'instanceof', 'in']);
-const PY_BINARY = new Set(['==', '!=', '<', '>', '<=', '>=', '-', '*', '/', '//', '**', '&', '|', '^', '<<', '>>', '@', 'in', 'is', 'not']);
+const TS_BINARY = new Set(['===', '!==', '==', '!=', '<', '>', '<=', '>=', '-', '&', '|', '^', '<<', '>>', '>>>', 'instanceof', 'in']);
+const PY_BINARY = new Set(['==', '!=', '<', '>', '<=', '>=', '-', '&', '|', '^', '<<', '>>', 'in', 'is', 'not']);
 const TS_UNARY = new Set(['!', '-', '+', '~', 'typeof', 'void', 'delete', 'await', '++', '--']);
 const CONTINUES_LINE = new Set(['.', '?.', '+', '-', '*', '/', '%', '**', '&&', '||', '??', '?', ':', '=>', '==', '===', '!=', '!==', '<', '>', '<=', '>=', '&', '|', '^', ',', ')', ']', '}', 'as', 'satisfies', 'instanceof', 'in']);
 
@@ -236,30 +242,44 @@ export class ExprParser {
     return this.pyBinary();
   }
 
+  /** `*`, `/`, `//`, `@`, `%` (a string `%` is formatting): tighter than `+`. */
+  private pyMultiplicative(): Expr {
+    const start = this.startOf(this.pos);
+    let left = this.pyUnary();
+    for (;;) {
+      const v = this.val();
+      if (v === '%' && (left.k === 'str' || left.k === 'concat')) {
+        this.pos++;
+        const right = this.pyUnary();
+        const args = right.k === 'list' && right.tuple ? right.items.map((value) => ({ value })) : right.k === 'dict' ? right.entries.map((e) => ({ name: e.key, value: e.value })) : [{ value: right }];
+        left = { k: 'format', start, end: right.end, template: left, args };
+      } else if (v === '*' || v === '/' || v === '//' || v === '@' || v === '%') {
+        this.pos++;
+        const right = this.pyUnary();
+        left = { k: 'other', start, end: right.end, parts: [left, right] };
+      } else return left;
+    }
+  }
+
   private pyBinary(): Expr {
     const start = this.startOf(this.pos);
-    const first = this.pyUnary();
+    const first = this.pyMultiplicative();
     let left = first;
     const parts: Expr[] = [];
     for (;;) {
       const v = this.val();
       if (v === '+') {
         this.pos++;
-        const right = this.pyUnary();
+        const right = this.pyMultiplicative();
         const prior = left.k === 'concat' ? left.parts : [left];
         left = { k: 'concat', start, end: right.end, parts: [...prior, right] };
-      } else if (v === '%' && (left.k === 'str' || left.k === 'concat')) {
-        this.pos++;
-        const right = this.pyUnary();
-        const args = right.k === 'list' && right.tuple ? right.items.map((value) => ({ value })) : right.k === 'dict' ? right.entries.map((e) => ({ name: e.key, value: e.value })) : [{ value: right }];
-        left = { k: 'format', start, end: right.end, template: left, args };
       } else if (v !== undefined && PY_BINARY.has(v) && this.tokens[this.pos]?.type !== 'string') {
         if (v === 'not' && !this.is('in', this.pos + 1)) break;
         if (v === 'is' && this.is('not', this.pos + 1)) this.pos++;
         if (v === 'not') this.pos++;
         this.pos++;
         parts.push(left);
-        left = this.pyUnary();
+        left = this.pyMultiplicative();
       } else break;
     }
     if (parts.length === 0) return left;
@@ -331,7 +351,7 @@ export class ExprParser {
     return { k: 'func', start, end: body.end, fn: { params, body: { expr: body } } };
   }
 
-  private skipNewlinesAlways(): void {
+  skipNewlinesAlways(): void {
     while (this.tokens[this.pos]?.type === 'newline') this.pos++;
   }
 
@@ -382,9 +402,25 @@ export class ExprParser {
     return i;
   }
 
-  private tsBinary(): Expr {
+  /** `*`, `/`, `%`, `**`: tighter than `+`. */
+  private tsMultiplicative(): Expr {
     const start = this.startOf(this.pos);
     let left = this.tsUnary();
+    for (;;) {
+      this.skipNewlines();
+      const v = this.val();
+      if ((v === '*' || v === '/' || v === '%' || v === '**') && this.tokens[this.pos]?.type === 'punct') {
+        this.pos++;
+        this.skipNewlinesAlways();
+        const right = this.tsUnary();
+        left = { k: 'other', start, end: right.end, parts: [left, right] };
+      } else return left;
+    }
+  }
+
+  private tsBinary(): Expr {
+    const start = this.startOf(this.pos);
+    let left = this.tsMultiplicative();
     const parts: Expr[] = [];
     let options: Expr[] | undefined;
     for (;;) {
@@ -393,7 +429,7 @@ export class ExprParser {
       if (v === '+') {
         this.pos++;
         this.skipNewlinesAlways();
-        const right = this.tsUnary();
+        const right = this.tsMultiplicative();
         const prior = left.k === 'concat' ? left.parts : [left];
         left = { k: 'concat', start, end: right.end, parts: [...prior, right] };
       } else if (v === '||' || v === '??' || v === '&&') {
@@ -401,7 +437,7 @@ export class ExprParser {
         this.skipNewlinesAlways();
         options ??= [];
         options.push(left);
-        left = this.tsUnary();
+        left = this.tsMultiplicative();
       } else if (v === 'as' || v === 'satisfies') {
         this.pos = this.skipType(this.pos + 1, true);
       } else if (v === '!' && this.tokens[this.pos - 1]?.end === this.tokens[this.pos]?.start) {
@@ -410,11 +446,11 @@ export class ExprParser {
         this.pos++;
         this.skipNewlinesAlways();
         parts.push(left);
-        left = this.tsUnary();
+        left = this.tsMultiplicative();
       } else if (v === 'instanceof' || v === 'in') {
         this.pos++;
         parts.push(left);
-        left = this.tsUnary();
+        left = this.tsMultiplicative();
       } else break;
     }
     if (options) {
@@ -545,7 +581,8 @@ export class ExprParser {
 
   /** A primary expression: literal, name, bracketed expression, list, dict/object, `new`, function expression. */
   primary(): Expr {
-    this.skipNewlines();
+    // An operand is never empty: a line break before it (`x =\n  'text'`) is insignificant.
+    this.skipNewlinesAlways();
     const t = this.tokens[this.pos];
     if (!t) return { k: 'other', start: this.startOf(this.pos), end: this.startOf(this.pos), parts: [] };
     if (t.type === 'string') return this.strings();
@@ -661,10 +698,13 @@ export class ExprParser {
       }
       items.push(this.expression());
       if (this.py && this.is('for')) {
-        // A comprehension: the element expression stands for every item.
+        // A comprehension: the element expression stands for every item; its loop names are bound to the iterable.
         const element = items.pop()!;
         items.push({ k: 'elem', start: element.start, end: element.end, of: element });
-        break;
+        const bindings = this.comprehension(end);
+        this.nest--;
+        this.pos = this.after(open);
+        return { k: 'list', start, end: this.endOf(this.pos), items, tuple: false, bindings };
       }
       if (this.pos === before) this.pos++;
       if (this.pos < end && !this.is(',')) this.skipToBoundary();
@@ -672,6 +712,32 @@ export class ExprParser {
     this.nest--;
     this.pos = this.after(open);
     return { k: 'list', start, end: this.endOf(this.pos), items, tuple: false };
+  }
+
+  /** The `for x in xs` clauses from `pos` up to `end` (filters skipped). */
+  private comprehension(end: number): Comprehension[] {
+    const out: Comprehension[] = [];
+    while (this.pos < end && (this.is('for') || this.is('async'))) {
+      if (this.is('async')) this.pos++;
+      this.pos++;
+      const names: { id: string; start: number }[] = [];
+      while (this.pos < end && !this.is('in')) {
+        const t = this.tokens[this.pos];
+        if (t.type === 'name') names.push({ id: t.value, start: t.start });
+        this.pos++;
+      }
+      if (!this.is('in')) break;
+      this.pos++;
+      const iter = this.pyOr();
+      out.push({ names, iter });
+      while (this.pos < end && !this.is('for')) {
+        const before = this.pos;
+        this.skipToBoundary();
+        if (this.is(',') || this.pos === before) this.pos++;
+        if (this.tokens[this.pos]?.type === 'punct' && /^[)\]}]$/.test(this.val()!)) break;
+      }
+    }
+    return out;
   }
 
   private dictLiteral(): Expr {
@@ -743,7 +809,10 @@ export class ExprParser {
     if (this.is('?')) this.pos++;
     if (this.is(':')) {
       this.pos++;
-      entries.push({ key, keyStart, value: this.expression() });
+      const value = this.expression();
+      // A function written as a property is named by it (`execute: async (args) => ...`).
+      if (value.k === 'func' && key !== undefined) value.fn.name ??= key;
+      entries.push({ key, keyStart, value });
       return;
     }
     if (this.is('(') || this.is('<')) {

@@ -121,7 +121,7 @@ describe('harden: Python insertion', () => {
     return JSON.parse(run.stdout) as string;
   }
 
-  const stub = 'class Agent:\n    def __init__(self, **kw): self.instructions = kw.get("instructions")\npeer_output = "PEER"\n';
+  const stub = 'class Agent:\n    def __init__(self, **kw): self.instructions = kw.get("instructions")\nimport os\npeer_output = os.environ.get("AI_TEST_PEER", "PEER")\n';
   const cases: [string, string, string[]][] = [
     ['triple double quotes, indented', 'SYSTEM_PROMPT = """\n    You are a critic.\n    Be short.\n    """\nvalue = SYSTEM_PROMPT', ['missing-immunity-warning']],
     ["triple single quotes with a quote inside", "system_prompt = '''It's \"fine\".'''\nvalue = system_prompt", ['missing-immunity-warning']],

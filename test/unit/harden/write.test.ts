@@ -2,12 +2,10 @@
 // parser, a second run changes nothing, the control files (strings that never reach a sink) are untouched; on this
 // repository's own source only the files holding real prompts change.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import ts from 'typescript';
-import { parseAllDocuments } from 'yaml';
+import { parseErrors } from '../../../bench/lib/parseCheck';
 import { runCli } from '../../../src/cli/main';
 
 const repo = path.resolve(__dirname, '../../..');
@@ -25,28 +23,6 @@ function files(dir: string): string[] {
 
 function snapshot(dir: string): Map<string, string> {
   return new Map(files(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]));
-}
-
-/** Parse errors of a file by its own language's parser (TypeScript compiler, CPython, the YAML parser, JSON). */
-function parseErrors(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  if (/\.[cm]?[jt]sx?$/.test(file)) {
-    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true) as ts.SourceFile & { parseDiagnostics: ts.Diagnostic[] };
-    return source.parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  }
-  if (file.endsWith('.py')) return pythonErrors(text);
-  if (/\.ya?ml$/.test(file)) return parseAllDocuments(text).flatMap((doc) => ('errors' in doc ? doc.errors.map((e) => e.message) : []));
-  if (file.endsWith('.ipynb')) {
-    const notebook = JSON.parse(text) as { cells: { cell_type: string; source: string[] | string }[] };
-    const code = notebook.cells.filter((c) => c.cell_type === 'code').map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source)).join('\n');
-    return pythonErrors(code.replace(/^\s*[%!].*$/gm, ''));
-  }
-  return [];
-}
-
-function pythonErrors(code: string): string[] {
-  const run = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], { input: code, encoding: 'utf8' });
-  return run.status === 0 ? [] : [run.stderr.trim().split('\n').pop() ?? 'syntax error'];
 }
 
 describe('harden --write', function () {
