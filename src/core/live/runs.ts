@@ -76,6 +76,8 @@ interface LiveRun {
   guard: OnlineGuard;
   analysis?: Analysis;
   episode?: Episode;
+  /** The rounds the episode holds (read once per update: the receiver asks after every request). */
+  episodeRounds: number;
   /** Categories of each decided round, to tell which changed. */
   categories: Category[][];
   alertKeys: Set<string>;
@@ -203,6 +205,7 @@ export class LiveRuns {
   /** Gives up on parents awaited past the limit (or all of them): their children go in as they are. A parent that has
    * arrived but waits for its own parent is not given up on: its children go in with it. */
   private releaseOverdue(group: TraceGroup, now: number, all: boolean): void {
+    if (group.waitingSince.size === 0) return;
     for (const [parent, since] of [...group.waitingSince]) {
       if (!all && (now - since < this.limits.parentWaitMs || group.held.has(parent))) continue;
       if (!group.waitingSince.has(parent)) continue; // went in with its own parent, just now
@@ -261,7 +264,8 @@ export class LiveRuns {
   }
 
   private hasOpenRound(group: TraceGroup): boolean {
-    return [...group.runs.values()].some((run) => run.error === undefined && run.episode && roundsOf(run.episode) > run.guard.rounds);
+    for (const run of group.runs.values()) if (run.error === undefined && run.episodeRounds > run.guard.rounds) return true;
+    return false;
   }
 
   private async update(group: TraceGroup, lastRoundClosed: boolean): Promise<void> {
@@ -280,14 +284,14 @@ export class LiveRuns {
         group.runs.set(episode.id, run);
       }
       run.episode = episode;
-      const all = roundsOf(episode);
+      const all = (run.episodeRounds = roundsOf(episode));
       await this.decide(run, group, lastRoundClosed ? all : all - 1);
     }
   }
 
   private newRun(id: string, group: TraceGroup): LiveRun {
     const summary: RunSummary = { id, traceId: group.traceId, state: 'open', spans: group.spans, rounds: 0, agents: 0, attackers: [], infected: [], alerts: 0, updatedAt: group.updatedAt };
-    return { id, guard: new OnlineGuard({ config: this.config }), categories: [], alertKeys: new Set(), summary };
+    return { id, guard: new OnlineGuard({ config: this.config }), episodeRounds: 0, categories: [], alertKeys: new Set(), summary };
   }
 
   private async decide(run: LiveRun, group: TraceGroup, closedRounds: number): Promise<void> {
