@@ -470,7 +470,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
     reported: 1 - Math.exp(-reportedWeight),
     refutes: REFUTES.test(text),
     answer: extractAnswer(text, answerPatterns, choices),
-    embedding: embedWords(tokens),
+    embedding: embedWords(tokens, wordHashes),
     shingles,
     wordHashes: NON_ASCII.test(text) ? undefined : wordHashes,
     address: addressOf(text),

@@ -28,7 +28,9 @@ const IMPERATIVE_VERBS = new Set(
     'share show sign start state stop submit summarize summarise switch take tell transfer translate update upload use verify visit write'
   ).split(' '),
 );
-const LEAD_IN = /^(?:(?:please|kindly|now|first|then|also|next|finally|immediately|just|and|so|but)[\s,]+)*/i;
+// A sentence's opening: list marks, lead-in words ("please", "now", "then"...), and the first word after them (group 1).
+const OPENING = /^[\s*#>\-\d.)]*(?:(?:please|kindly|now|first|then|also|next|finally|immediately|just|and|so|but)[\s,]+)*([A-Za-z]*)/i;
+const SPACE_THEN_WORD = /\s\S/g;
 const YOU_MUST = /\byou\s+(?:must|should|need to|have to|are (?:required|asked|instructed) to|will need to|shall)\s+\w+/i;
 const PLEASE_VERB = /\bplease\s+(\w+)(?:\s+(\w+))?/i;
 // The reader named as an AI or as the one who was given a task.
@@ -40,9 +42,14 @@ const TAGGED = /<\/?[A-Za-z][\w-]*>/;
 const IDENTIFIER =
   /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/[^\s"'<>)\]]+|\bwww\.[\w-]+(?:\.[\w-]+)+(?:\/[^\s"'<>)\]]*)?|\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\b\d{7,}\b|\b[\w-]+\.(?:txt|pdf|csv|docx?|xlsx?|json|md|py|sh|exe|zip|html?)\b|\b[a-z]+(?:_[a-z0-9]+)+\b/g;
 
+// Something every IDENTIFIER alternative needs (an @, a scheme, www., a digit run, an IBAN's head, a file extension, an
+// underscore): most prose has none, and the full pattern costs far more than this check.
+const IDENTIFIER_HINT = /\d{7}|[A-Z]{2}\d{2}|\.(?:txt|pdf|csv|docx?|xlsx?|json|md|py|sh|exe|zip|html?)\b/;
+
 /** Identifiers in a text, normalised (lower case, no trailing punctuation). */
 export function identifiersOf(text: string): Set<string> {
   const found = new Set<string>();
+  if (!text.includes('@') && !text.includes('://') && !text.includes('www.') && !text.includes('_') && !IDENTIFIER_HINT.test(text)) return found;
   IDENTIFIER.lastIndex = 0;
   for (const match of text.matchAll(IDENTIFIER)) found.add(match[0].toLowerCase().replace(/[.,;:!?]+$/, ''));
   return found;
@@ -72,21 +79,46 @@ export function addressOf(text: string): Address {
   return { instructs, toModel, embedded, targets, identifiers };
 }
 
-/** Sentence spans: a stop ends one only before a space or the end, so "www.example.com" stays whole; a line break ends one. */
+/** Sentence spans: a stop ends one only before whitespace or the end, so "www.example.com" stays whole; a line break ends one. */
 function sentences(text: string): [number, number][] {
   const result: [number, number][] = [];
-  for (const match of text.matchAll(/(?:[^.!?\n]|[.!?](?=\S))+[.!?]*/g)) {
-    const start = match.index ?? 0;
-    if (match[0].trim()) result.push([start, start + match[0].length]);
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    let j = i;
+    let blank = true;
+    for (; j < n; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 10 || (isStop(c) && (j + 1 === n || isSpace(text.charCodeAt(j + 1))))) break;
+      if (blank && !isSpace(c)) blank = false;
+    }
+    if (j === i) {
+      // A line break, or a stop with nothing before it: no sentence starts here.
+      i++;
+      continue;
+    }
+    const end = j < n && text.charCodeAt(j) !== 10 ? j + 1 : j;
+    if (!blank || end > j) result.push([i, end]);
+    i = end;
   }
   return result;
 }
 
+const isStop = (c: number) => c === 46 || c === 33 || c === 63;
+/** What `\s` matches in a regular expression (and String.prototype.trim removes). */
+const isSpace = (c: number) =>
+  c === 32 || (c >= 9 && c <= 13) || (c > 127 && isUnicodeSpace(c));
+const isUnicodeSpace = (c: number) =>
+  c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+
 /** An imperative sentence, "you must ...", or "please <verb> ...". */
 function isInstruction(sentence: string): boolean {
-  const lead = sentence.replace(/^[\s*#>\-\d.)]+/, '').replace(LEAD_IN, '');
-  const first = /^[A-Za-z]+/.exec(lead)?.[0].toLowerCase();
-  if (first !== undefined && IMPERATIVE_VERBS.has(first) && /\s\S/.test(lead)) return true;
+  const opening = OPENING.exec(sentence)!;
+  const first = opening[1].toLowerCase();
+  if (IMPERATIVE_VERBS.has(first)) {
+    // More than the verb alone: a space and something after it.
+    SPACE_THEN_WORD.lastIndex = opening[0].length - first.length;
+    if (SPACE_THEN_WORD.test(sentence)) return true;
+  }
   if (YOU_MUST.test(sentence)) return true;
   const please = PLEASE_VERB.exec(sentence);
   return please !== null && (IMPERATIVE_VERBS.has(please[1].toLowerCase()) || IMPERATIVE_VERBS.has((please[2] ?? '').toLowerCase()));

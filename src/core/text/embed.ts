@@ -9,13 +9,17 @@ export function embedText(text: string): Float32Array {
   return embedWords(words(text));
 }
 
-/** Embeds already-tokenised lower-case words (callers that tokenise once for several measures use this). */
-export function embedWords(lowerWords: readonly string[]): Float32Array {
+/**
+ * Embeds already-tokenised lower-case words (callers that tokenise once for several measures use this); `wordHashes`,
+ * hash32 of each word when the caller has them, spares hashing the words that stemming leaves as they are.
+ */
+export function embedWords(lowerWords: readonly string[], wordHashes?: Uint32Array): Float32Array {
   const vector = new Float32Array(EMBED_DIM);
   let previous = 0;
   for (let i = 0; i < lowerWords.length; i++) {
-    const token = stem(lowerWords[i]);
-    const h = hash32(token);
+    const word = lowerWords[i];
+    const token = stem(word);
+    const h = wordHashes && token === word ? wordHashes[i] : hash32(token);
     vector[h % EMBED_DIM] += h & 0x80000000 ? -1 : 1;
     if (i > 0) {
       // The bigram "previous token" + " " + token, hashed on from the previous token's hash (no string built).

@@ -14,6 +14,7 @@ export class FolderSources implements vscode.Disposable {
   readonly cache: ModuleCache = new Map();
   private loaded?: Promise<Map<string, ProjectFile>>;
   private readonly watcher: vscode.FileSystemWatcher;
+  private readonly saves: vscode.Disposable;
   private readonly emitter = new vscode.EventEmitter<void>();
   /** Fires after a file of the folder changed on disk (other documents' findings may depend on it). */
   readonly onDidChange = this.emitter.event;
@@ -27,6 +28,16 @@ export class FolderSources implements vscode.Disposable {
     this.watcher.onDidChange(refresh);
     this.watcher.onDidCreate(refresh);
     this.watcher.onDidDelete(refresh);
+    // A save is known at once: the watcher's event may come after the next analysis (Harden All twice in a row).
+    this.saves = vscode.workspace.onDidSaveTextDocument((document) => void this.saved(document));
+  }
+
+  private async saved(document: vscode.TextDocument): Promise<void> {
+    if (!this.loaded || document.uri.scheme !== 'file' || vscode.workspace.getWorkspaceFolder(document.uri) !== this.folder) return;
+    const map = await this.loaded;
+    const rel = this.relative(document.uri);
+    const kind = this.matcher.kindOf(rel);
+    if (kind) map.set(rel, { path: rel, kind, text: document.getText() });
   }
 
   private relative(uri: vscode.Uri): string {
@@ -82,6 +93,7 @@ export class FolderSources implements vscode.Disposable {
 
   dispose(): void {
     this.watcher.dispose();
+    this.saves.dispose();
     this.emitter.dispose();
   }
 }

@@ -63,7 +63,7 @@ export class FolderIntegrity implements vscode.Disposable {
    * Queues a changed path (cheap: a set insert and a timer reset, so 2,000 events never block the editor). The first
    * event after a quiet spell (a save) is verified at once; the rest of a burst waits for the debounce.
    */
-  queue(file: string): void {
+  queue(file: string, settling = false): void {
     this.generation++;
     this.pending.add(file);
     const quiet = !this.timer && !this.running;
@@ -72,6 +72,9 @@ export class FolderIntegrity implements vscode.Disposable {
       this.timer = undefined;
       void this.flush();
     }, quiet ? 0 : DEBOUNCE_MS);
+    // A file verified at once may have been read mid-write (truncated, then written within one mtime tick, which
+    // the watcher reports once), so it is verified once more after the debounce; an unchanged result is not republished.
+    if (quiet && !settling) setTimeout(() => this.disposed || this.queue(file, true), DEBOUNCE_MS);
   }
 
   /** Re-verifies a file the editor just saved at once, without waiting for the watcher's event and debounce. */

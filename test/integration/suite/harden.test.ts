@@ -70,6 +70,15 @@ suite('Prompt hardening', function () {
     await waitFor('the systemPrompt finding gone', () => codes(uri).join() === 'missing-immunity-warning,unbounded-delegation', 30_000);
   });
 
+  test('a prompt kept in another module is flagged where it is written, found through the agent that imports it', async () => {
+    const uri = workspaceFile('prompts/team/prompts.py');
+    await vscode.window.showTextDocument(uri);
+    await waitFor('hardening diagnostics on prompts.py', () => codes(uri).join() === 'missing-immunity-warning', 30_000);
+    const [diagnostic] = findingDiagnostics(uri, HARDEN_FINDINGS);
+    assert.strictEqual(diagnostic.range.start.line, 2);
+    assert.match(diagnostic.message, /AssistantAgent\(system_message=\)/);
+  });
+
   test('Harden All Prompts fixes the workspace and re-pins the pinned SKILL.md with an audit record', async () => {
     await lockWorkspace(workspaceRoot().fsPath, auditWriter('integration-test'));
     assert.strictEqual((await verifyWorkspace(workspaceRoot().fsPath)).report.status, 'clean');
