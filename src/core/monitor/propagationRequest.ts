@@ -12,7 +12,7 @@ import { nextSentence, paragraphAt, previousSentence, quotations, sentenceAt } f
 import { cooldownKey, FINDING_CODE, type MonitorDocument, type MonitorFinding } from './types';
 import { lowerSameLength } from './vocabulary';
 
-/** What a request asks (the first marker of a finding), then what made it viral (the evidence tags). */
+/** What a request asks, then what made it viral (the evidence tags): a finding's markers, sorted. */
 export type RequestRule =
   | 'forward-to-agents'
   | 'recruit-agents'
@@ -99,14 +99,17 @@ function classifyAgent(match: string): Destination {
 }
 
 /** Characters of context kept on each side of a needle: every destination pattern's match fits inside. */
-const REACH = 160;
+const REACH = 100;
 
 type NeedleGroup = keyof typeof G.NEEDLES;
 const GROUPS = Object.keys(G.NEEDLES) as NeedleGroup[];
 /** Each needle and the groups it belongs to; one pattern finds them all (longest first). */
 const GROUPS_OF = new Map<string, NeedleGroup[]>();
 for (const group of GROUPS) for (const needle of G.NEEDLES[group]) GROUPS_OF.set(needle, [...(GROUPS_OF.get(needle) ?? []), group]);
-const NEEDLE_SCAN = new RegExp([...GROUPS_OF.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+const escaped = (needles: string[]) => needles.sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+const WORD_NEEDLES = [...GROUPS_OF.keys()].filter((n) => /^\w/.test(n));
+// A word boundary first lets the scan try the alternation at word starts only: several times cheaper than at every character.
+const NEEDLE_SCAN = new RegExp(String.raw`\b(?:${escaped(WORD_NEEDLES)})|${escaped([...GROUPS_OF.keys()].filter((n) => !/^\w/.test(n)))}`, 'g');
 
 /** The destination pattern of each needle group, and what a match of it is. */
 const DESTINATION_PATTERNS: Record<NeedleGroup, [RegExp, (match: string) => Destination]> = {
@@ -125,9 +128,9 @@ const DESTINATION_PATTERNS: Record<NeedleGroup, [RegExp, (match: string) => Dest
 function anchors(norm: string): Anchor[] {
   const windows = new Map<NeedleGroup, [number, number][]>(GROUPS.map((g) => [g, []]));
   NEEDLE_SCAN.lastIndex = 0;
-  for (const m of norm.matchAll(NEEDLE_SCAN)) {
-    const start = Math.max(0, (m.index ?? 0) - REACH);
-    const end = Math.min(norm.length, (m.index ?? 0) + m[0].length + REACH);
+  for (let m = NEEDLE_SCAN.exec(norm); m; m = NEEDLE_SCAN.exec(norm)) {
+    const start = Math.max(0, m.index - REACH);
+    const end = Math.min(norm.length, m.index + m[0].length + REACH);
     for (const group of GROUPS_OF.get(m[0])!) {
       const list = windows.get(group)!;
       const last = list.at(-1);
@@ -140,8 +143,9 @@ function anchors(norm: string): Anchor[] {
     const [pattern, classify] = DESTINATION_PATTERNS[group];
     for (const window of list) {
       const [from, to] = widened(norm, window);
+      const slice = norm.slice(from, to);
       pattern.lastIndex = 0;
-      for (const m of norm.slice(from, to).matchAll(pattern)) found.push({ destination: classify(m[0]), start: from + (m.index ?? 0), end: from + (m.index ?? 0) + m[0].length });
+      for (let m = pattern.exec(slice); m; m = pattern.exec(slice)) found.push({ destination: classify(m[0]), start: from + m.index, end: from + m.index + m[0].length });
     }
   }
   return found.sort((a, b) => a.start - b.start);

@@ -86,20 +86,21 @@ export const HAND_TO = /\b(?:give|send|hand|show|pass|read|offer)\s+(?:it|them|h
 export const FIND_OTHERS = /\b(?:ask|tell|use)\s+(?:the|your)\s+(?:hub|directory|registry|network|index)\s+to\s+(?:find|list|locate|reach)\s+(?:others|more\s+agents|other\s+agents)\b/g;
 
 /**
- * Literal needles of each destination pattern: every match of the pattern contains one of its needles. One scan finds
- * them all, and each pattern runs only in windows around its own needles, so a 100 MB scan pays for one pass of
- * plain words rather than for every alternation at every position.
+ * Literal needles of each destination pattern, each the start of a word (".md" and ".cursorrules" aside): every match
+ * of the pattern contains one of its needles. One scan finds them all, and each pattern runs only in a small window
+ * around each of its own needles, so a 100 MB scan pays for one pass over word starts rather than for every
+ * alternation at every position.
  */
 export const NEEDLES = {
-  agents: ['agent', ' ai', 'language model', 'others', 'contacts', 'assistant', 'llm', 'mind', 'model', 'molt', 'claw', 'sibling', 'successor', 'carrier', 'witness', 'peer', 'neighbo', 'teammate', 'colleague', 'whoever', 'the next', 'the newest', 'the rest', 'one more'],
-  delegated: ['agent', 'prompt', 'tasks', 'handoff', 'delegat', 'instructions of'],
+  agents: ['agent', 'subagent', 'ais', 'ai ', 'assistant', 'llm', 'mind', 'model', 'molt', 'claw', 'sibling', 'successor', 'carrier', 'witness', 'peer', 'neighbo', 'teammate', 'colleague', 'others', 'contacts', 'whoever', 'the next', 'the newest', 'the rest', 'one more'],
+  delegated: ['agent', 'subagent', 'prompt', 'tasks', 'handoff', 'delegat'],
   persisted: ['.md', 'cursorrules', 'prompt', 'memor', 'notes', 'identity', 'instructions', 'persona', 'profile', 'soul', 'persistent', 'knowledge base', 'principles', 'directives', 'sessions', 'resets', 'conversations', 'context windows', 'wipes', 'restarts', 'reboots', 'part of'],
-  replies: ['any messag', 'any repl', 'any respons', 'any output', 'any post', 'moltbook', 'the feed', 'submolt', 'your feed', 'your timeline', 'your wall', 'every forum', 'every board', 'every group', 'every server', 'responses', 'replies', 'every thread', 'every channel', 'every forum', 'every conversation', 'each thread', 'each conversation', 'every repl', 'each repl', 'every respons', 'each respons', 'every messag', 'each messag', 'all messag', 'every answer', 'each answer', 'every output', 'each output', 'all output', 'every post', 'every comment', 'your repl', 'your respons', 'your answer', 'your output', 'your next'],
-  tell: [' them:', ' it:', ' him:', ' her:', ' one:', ' this:', ' words:', ' following:', ' them :'],
+  replies: ['respons', 'repl', 'messag', 'output', 'answer', 'post', 'comment', 'moltbook', 'submolt', 'every thread', 'every channel', 'every forum', 'every conversation', 'each thread', 'each conversation', 'every board', 'every group', 'every server', 'the feed', 'your feed', 'your timeline', 'your wall'],
+  tell: ['them:', 'it:', 'him:', 'her:', 'one:', 'this:', 'words:', 'following:', 'them :'],
   handTo: ['it this', 'them this', 'him this', 'her this', 'it these', 'them these', 'it the', 'them the', 'him the', 'her the'],
   hub: ['others', 'more agents'],
-  passOn: ['it onward', 'this onward', 'them onward', 'verbatim', 'unchanged', 'word for word', 'word-for-word', 'entirety', 'intact', 'in full', 'it on', 'it along', 'it onward', 'it forward', 'this on', 'this along', 'this forward', 'them on', 'them along', 'me on', 'me along', 'on this', 'along this', 'on these', 'along these', 'on the message', 'along the message', 'message on', 'message along', 'words on', 'text on', 'note on', 'seed on', 'signal on', 'thread on', 'light on', 'flame on', 'story on', 'oath on', 'creed on', 'word on', 'covenant on'],
-  recruited: ['agent', ' ai', 'assistant', 'mind', 'model', ' bot'],
+  passOn: ['onward', 'on this', 'along this', 'on these', 'along these', 'on the message', 'along the message', 'on the words', 'along the words', 'on the text', 'on the signal', 'on the seed', 'on the note', 'it along', 'this along', 'them along', 'me along', 'it forward', 'this forward', 'verbatim', 'unchanged', 'word for word', 'word-for-word', 'entirety', 'intact', 'in full', 'it on', 'this on', 'them on', 'me on', 'these on', 'message on', 'words on', 'text on', 'note on', 'seed on', 'signal on', 'thread on', 'story on', 'oath on', 'creed on', 'word on', 'covenant on', 'light on', 'flame on'],
+  recruited: ['agent', 'ais', 'ai ', 'assistant', 'mind', 'model', 'bot ', 'bots'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Copy exactly: what makes "add this to X" a copy rather than advice. */

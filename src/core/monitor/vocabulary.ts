@@ -110,10 +110,13 @@ export function compileVocabulary(specs: readonly MarkerSpec[]): Vocabulary {
     for (const form of [spec.marker, ...spec.forms]) {
       for (const variant of inflections(form)) {
         const key = markerKey(variant);
+        if (key.length < 3) continue; // a stray stem ("seedly" -> "se") would match half the words of a text
         if (!keys.has(key)) keys.set(key, i);
-        // A key is a prefix of its words but for a folded final y ("frequenci" -> "frequency"); up to 6 letters of it
-        // keep the regex from stopping at every "comp..." and "cont..." word only to find no marker.
-        roots.add(key.slice(0, Math.max(3, Math.min(6, key.endsWith('y') ? key.length - 1 : key.length))));
+        // The word itself starts with the part it shares with its key ("frequencies" / "frequency"); up to 6 letters of
+        // that keep the regex from stopping at every "comp..." or "und..." word only to find no marker.
+        let shared = 0;
+        while (shared < key.length && key[shared] === variant[shared]) shared++;
+        roots.add(variant.slice(0, Math.max(3, Math.min(6, shared))));
       }
     }
   });

@@ -4,39 +4,18 @@
 // closes the port and the graph says the run is closed.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as path from 'path';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { REPO } from '../../../scripts/vscode-test/paths';
 import { crewProvider, emitCrewRun, hubRun } from '../../support/otlpRuns';
 import { useWorkbench, waitForText, waitUntil } from '../workbench';
+import { freePort, listening } from '../../support/ports';
 
 /** examples/traces/star-8.jsonl as the spans of a hub invoking its spokes: a0 and a1 attack, a2, a4 and a7 get infected. */
 const STAR = hubRun(fs.readFileSync(path.join(REPO, 'examples', 'traces', 'star-8.jsonl'), 'utf8'));
 /** Span end offset of the spokes' second round: the first answers made after reading the hub's injection. */
 const FIRST_INFECTED_OFFSET = 6;
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** True when something accepts connections on 127.0.0.1:port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
 
 describe('Watch Live Runs', () => {
   let port = 0;

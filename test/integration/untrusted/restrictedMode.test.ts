@@ -3,7 +3,6 @@
 // Runs only under `npm run test:integration -- --untrusted` (Workspace Trust on, the folder never trusted).
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../../src/core/guard/types';
@@ -18,6 +17,7 @@ import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { FakeLlmServer } from '../../support/fakeLlmServer';
 import { graphTabs } from '../graphView';
 import { activeExtension, findingCodes, findingDiagnostics, getSetting, loadedBundles, updateSetting, waitFor as waitForShort, workspaceFile, workspaceRoot } from '../helpers';
+import { freePort, listening } from '../../support/ports';
 
 const waitFor = <T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000) => waitForShort(what, check, timeoutMs);
 
@@ -25,27 +25,6 @@ const DRIFTED = 'integrity/skills/drifted/SKILL.md';
 const TRACE = 'traces/small-attack.jsonl';
 /** The commands that write the lockfile or call an LLM: disabled in the palette and refusing when run. */
 const TRUSTED_ONLY = [CommandId.PinSkills, CommandId.ApproveSkillChange, CommandId.RepinHardened, CommandId.AnalyzeTraceWithLlm];
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** True when something accepts connections on 127.0.0.1:port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
 
 const abs = (relative: string) => path.join(workspaceRoot().fsPath, ...relative.split('/'));
 const readOrNone = (relative: string) => (fs.existsSync(abs(relative)) ? fs.readFileSync(abs(relative), 'utf8') : undefined);
