@@ -42,6 +42,8 @@ describe('CLI errors', () => {
     ['an option without its value', ['scan', '--glob'], /^agent-immune scan: --glob needs a value\. Run/],
     ['a flag given a value', ['verify', '--json=3'], /^agent-immune verify: --json takes no value\. Run/],
     ['a mistyped command gets the closest one (no usage dump)', ['anlyze', 'x'], /^agent-immune: unknown command "anlyze"; did you mean "analyze"\? Run "agent-immune --help" for the commands\.$/],
+    ['a mistyped subcommand', ['audit', 'verfy'], /^agent-immune audit: unknown subcommand "verfy"; did you mean "verify"\? Run "agent-immune audit --help" for usage\.$/],
+    ['an option where the subcommand goes', ['audit', '--root', '.'], /^agent-immune audit: expected the subcommand "verify" or "key" first \(agent-immune audit verify --root DIR\)\. Run/],
     ['help for a mistyped command', ['help', 'anlyze'], /^agent-immune: unknown command "anlyze"; did you mean "analyze"\?/],
     ['a mistyped top-level option', ['--verison'], /^agent-immune: unknown option --verison; did you mean --version\? Run "agent-immune --help" for the commands\.$/],
     ['a command option given before the command', ['--json', 'verify'], /^agent-immune: unknown option --json: a command's options go after it \(agent-immune <command> --json\)\./],
