@@ -18,7 +18,7 @@ function topUsage(): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Options:',
-    `  ${'-h, --help'.padEnd(width)}  show this help (also: agent-immune help)`,
+    `  ${'-h, --help'.padEnd(width)}  show this help (also: agent-immune help [command])`,
     `  ${'-V, --version'.padEnd(width)}  print the version (also: agent-immune version)`,
     '',
     'Run "agent-immune <command> --help" for a command\'s options.',
@@ -30,6 +30,8 @@ function topUsage(): string {
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   const io = safeIo(rawIo);
   const [name, ...rest] = argv;
+  // "agent-immune help analyze" is "agent-immune analyze --help".
+  if (name === 'help' && rest.length > 0) return runCli([rest[0], '--help'], rawIo);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(topUsage() + '\n');
     return name === undefined ? ExitCode.BadInput : ExitCode.Ok;
@@ -40,8 +42,7 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    const meant = closest(name, commands.map((c) => c.name));
-    io.stderr(`agent-immune: ${sentence(`unknown command "${inline(name)}"${meant ? `; did you mean "${meant}"?` : ''}`)} Run "agent-immune --help" for the commands.\n`);
+    io.stderr(`agent-immune: ${unknownCommand(name)} Run "agent-immune --help" for the commands.\n`);
     return ExitCode.BadInput;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -56,6 +57,16 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
     io.stderr(`agent-immune ${command.name}: ${error instanceof UsageError ? `${sentence(problem)} Run "agent-immune ${command.name} --help" for usage.` : problem}\n`);
     return ExitCode.BadInput;
   }
+}
+
+/** What is wrong with a first argument that names no command: an unknown option or command, with the closest name. */
+function unknownCommand(name: string): string {
+  if (name.startsWith('-')) {
+    const meant = closest(name, ['--help', '--version']);
+    return meant ? `unknown option ${inline(name)}; did you mean ${meant}?` : `unknown option ${inline(name)}: a command's options go after it (agent-immune <command> ${inline(name)}).`;
+  }
+  const meant = closest(name, commands.map((c) => c.name));
+  return sentence(`unknown command "${inline(name)}"${meant ? `; did you mean "${meant}"?` : ''}`);
 }
 
 /** The one line for a failure the user can act on (bad usage, bad input, a file problem); undefined for a bug. */

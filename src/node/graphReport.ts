@@ -1,7 +1,7 @@
 // Writes the standalone HTML report of the infection-graph view: the built webview bundle and stylesheet (read from the
 // package) inlined with the view payload. Shared by `agent-immune analyze --html` and the editor's "Save as HTML report".
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Analysis } from '../core/guard/types';
@@ -29,8 +29,10 @@ export async function reportHtmlFor(payload: GraphViewPayload, root = PACKAGE_RO
   return renderReportHtml({ script: script.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'), css, title: payload.title, payloadGzipBase64: encodeReportPayload(payload), nonce: randomBytes(18).toString('base64url') });
 }
 
-/** Builds the payload from a trace and its analysis and writes the report to `file`. */
+/** Builds the payload from a trace and its analysis and writes the report to `file`, creating its folder. */
 export async function writeGraphReport(file: string, trace: Trace, analysis: Analysis, root = PACKAGE_ROOT): Promise<void> {
   const payload = buildGraphViewPayload(trace, analysis, { title: analysis.source ?? path.basename(file) });
-  await writeFile(file, await reportHtmlFor(payload, root), 'utf8');
+  const html = await reportHtmlFor(payload, root);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, html, 'utf8');
 }

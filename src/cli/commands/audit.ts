@@ -7,6 +7,7 @@ import { verifyAuditLog } from '../../node/integrity/auditLog';
 import { AUDIT_KEY_ENV, AUDIT_KEY_FILE_ENV, auditKeyFile, createAuditKeyFile, loadAuditKey, type LoadedAuditKey } from '../../node/integrity/auditKey';
 import { existingFile, existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+import { closest } from '../suggest';
 
 /** What an intact chain proves, in words. */
 function guaranteeText(result: AuditVerifyResult, key: LoadedAuditKey | undefined, env: NodeJS.ProcessEnv): string {
@@ -83,6 +84,8 @@ Exit codes: 0 chain intact (or no log yet); 1 chain broken, or not keyed under -
     const [sub, ...rest] = args;
     if (sub === 'verify') return verify(rest, io);
     if (sub === 'key') return key(rest, io);
-    throw new UsageError('expected the subcommand "verify" or "key"');
+    if (sub === undefined || sub.startsWith('-')) throw new UsageError('expected the subcommand "verify" or "key" first (agent-immune audit verify --root DIR)');
+    const meant = closest(sub, ['verify', 'key']);
+    throw new UsageError(`unknown subcommand "${sub}"${meant ? `; did you mean "${meant}"?` : '; expected "verify" or "key"'}`);
   },
 };

@@ -1,7 +1,7 @@
 // The analyze command: exit codes, the JSON schema, errors on stderr naming file and line, --help everywhere.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -28,6 +28,14 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /^a0\s.*ATTACKER/m);
     assert.match(stdout, /Sources: a0/);
     assert.match(stdout, /a0 -> a1/);
+  });
+
+  it('--html writes the report into a folder that does not exist yet, like --sarif and convert -o (was ENOENT; the built CLI)', function () {
+    this.timeout(30000);
+    const report = path.join(dir, 'reports', 'nightly', 'attack.html');
+    const { status, stderr } = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'analyze', path.join(fixtures, 'small-attack.jsonl'), '--html', report], { encoding: 'utf8' });
+    assert.equal(status, 1, stderr);
+    assert.match(readFileSync(report, 'utf8'), /^<!doctype html>/i);
   });
 
   it('exits 0 on a clean run, even with an honest mistake that is corrected', async () => {

@@ -1,6 +1,7 @@
 // Every CLI failure is one line on stderr that names the file or the option at fault and says what to do, exit 2;
 // --version, -V and version print the version from package.json, and --help lists them.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -41,6 +42,11 @@ describe('CLI errors', () => {
     ['an option without its value', ['scan', '--glob'], /^agent-immune scan: --glob needs a value\. Run/],
     ['a flag given a value', ['verify', '--json=3'], /^agent-immune verify: --json takes no value\. Run/],
     ['a mistyped command gets the closest one (no usage dump)', ['anlyze', 'x'], /^agent-immune: unknown command "anlyze"; did you mean "analyze"\? Run "agent-immune --help" for the commands\.$/],
+    ['a mistyped subcommand', ['audit', 'verfy'], /^agent-immune audit: unknown subcommand "verfy"; did you mean "verify"\? Run "agent-immune audit --help" for usage\.$/],
+    ['an option where the subcommand goes', ['audit', '--root', '.'], /^agent-immune audit: expected the subcommand "verify" or "key" first \(agent-immune audit verify --root DIR\)\. Run/],
+    ['help for a mistyped command', ['help', 'anlyze'], /^agent-immune: unknown command "anlyze"; did you mean "analyze"\?/],
+    ['a mistyped top-level option', ['--verison'], /^agent-immune: unknown option --verison; did you mean --version\? Run "agent-immune --help" for the commands\.$/],
+    ['a command option given before the command', ['--json', 'verify'], /^agent-immune: unknown option --json: a command's options go after it \(agent-immune <command> --json\)\./],
   ];
   for (const [what, argv, expected] of cases) {
     it(what, async () => {
@@ -62,5 +68,40 @@ describe('CLI errors', () => {
     const help = (await cli(root, '--help')).stdout;
     assert.match(help, /-V, --version\s+print the version/);
     assert.match(help, /-h, --help\s+show this help/);
+  });
+
+  it('"help <command>" prints that command\'s usage', async () => {
+    const { code, stdout } = await cli(root, 'help', 'lock');
+    assert.equal(code, 0);
+    assert.match(stdout, /^Usage: agent-immune lock/);
+  });
+});
+
+describe('CLI errors from the built binary (dist/cli.js in a real process)', function () {
+  this.timeout(60_000);
+  const repo = path.join(__dirname, '../../..');
+  const run = (...argv: string[]) => spawnSync(process.execPath, [path.join(repo, 'dist/cli.js'), ...argv], { cwd: repo, encoding: 'utf8', env: { PATH: process.env.PATH } });
+
+  // The cases issue #17 names, on this repository's own files.
+  const cases: [string, string[], RegExp][] = [
+    ['a missing path (was ENOENT ... lstat)', ['harden', 'no-such-prompt.md'], /^agent-immune harden: no-such-prompt\.md: no such file or folder; check the path$/],
+    ['analyze on a folder (was EISDIR: illegal operation on a directory, read)', ['analyze', 'examples/traces'], /^agent-immune analyze: examples\/traces is a folder, not a file/],
+    ['lock --root on a file (was README.md/agent-immune.config.json)', ['lock', '--root', 'README.md'], /^agent-immune lock: --root README\.md is a file, not a folder/],
+    ['an unknown command', ['verfy'], /^agent-immune: unknown command "verfy"; did you mean "verify"\?/],
+    ['an unknown flag (was parseArgs text with an unbalanced quote)', ['verify', '--strcit'], /^agent-immune verify: unknown option --strcit; did you mean --strict\?/],
+  ];
+  for (const [what, argv, expected] of cases) {
+    it(what, () => {
+      const { status, stdout, stderr } = run(...argv);
+      assert.equal(status, 2);
+      assert.equal(stdout, '');
+      assert.equal(stderr.split('\n').filter(Boolean).length, 1, `one line, got:\n${stderr}`);
+      assert.doesNotMatch(stderr, /\n\s+at |node:internal|Error:/);
+      assert.match(stderr.trimEnd(), expected);
+    });
+  }
+
+  it('--version, -V and version print package.json\'s version', () => {
+    for (const flag of ['--version', '-V', 'version']) assert.deepEqual([run(flag).status, run(flag).stdout], [0, `${version}\n`], flag);
   });
 });
