@@ -1,10 +1,15 @@
 // Analyze Trace inside the real editor: the command classifies the fixture traces and reports bad input without throwing.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import type { GraphViewPayload } from '../../../src/core/graphview/types';
 import type { Analysis } from '../../../src/core/guard/types';
 import { TRACE_FINDINGS } from '../../../src/core/guard/findings';
 import { ourCode } from '../../../src/extension/diagnostics';
+import type { GraphPanels } from '../../../src/extension/analyze/graphPanel';
+import { createPresenter } from '../../../src/extension/analyze/present';
 import { CommandId, ViewId } from '../../../src/extension/ids';
+import type { Services } from '../../../src/extension/services';
+import { analyseForView } from '../../../src/node/analysisJob';
 import { activeExtension, findingDiagnostics, loadedBundles, waitFor, workspaceFile } from '../helpers';
 
 /** Titles of the open infection-graph panels (webview tabs of our view type). */
@@ -79,6 +84,37 @@ suite('Analyze Trace command', () => {
       assert.strictEqual(result, undefined);
     } finally {
       await vscode.workspace.fs.delete(broken);
+    }
+  });
+});
+
+suite('Trace presentation', () => {
+  // The presenter as Analyze Trace uses it, with analysers whose finishing order the test decides: an analysis that
+  // finishes after a newer one of the same trace started must not replace the newer result.
+  test('an older analysis that finishes last is not shown over the newer one', async () => {
+    const uri = workspaceFile('traces/clean.jsonl');
+    const root = workspaceFile('.').fsPath;
+    const attack = await analyseForView({ file: workspaceFile('traces/small-attack.jsonl').fsPath, root, title: 'small-attack' });
+    const clean = await analyseForView({ file: uri.fsPath, root, title: 'clean' });
+    const output = vscode.window.createOutputChannel('Agent Immune presenter test', { log: true });
+    const services = { runGuard: { assertRunAllowed: async () => true }, output } as unknown as Services;
+    const shown: GraphViewPayload[] = [];
+    const panels = { show: (_context: unknown, _target: vscode.Uri, payload: GraphViewPayload) => shown.push(payload) } as unknown as GraphPanels;
+    const collection = vscode.languages.createDiagnosticCollection('presenter-test');
+    try {
+      const present = createPresenter(services, collection, panels);
+      let finishOlder!: () => void;
+      const olderMayFinish = new Promise<void>((resolve) => (finishOlder = resolve));
+      const older = present(uri, async () => (await olderMayFinish, attack), { label: 'older' });
+      const newer = await present(uri, async () => clean, { label: 'newer' });
+      finishOlder();
+      const olderResult = await older;
+      assert.ok(newer && olderResult, 'both analyses return their result to the caller');
+      assert.deepStrictEqual(shown, [clean], 'only the newer analysis reached the panel');
+      assert.strictEqual(collection.get(uri)?.length ?? 0, 0, 'the clean (newer) result decides the diagnostics, not the attack found by the older one');
+    } finally {
+      collection.dispose();
+      output.dispose();
     }
   });
 });
