@@ -123,7 +123,8 @@ suite('Skill integrity', function () {
         const before = auditRecords().length;
         assert.strictEqual(await vscode.commands.executeCommand(CommandId.AnalyzeTrace, workspaceFile('traces/clean.jsonl')), undefined, `Analyze Trace ran with ${file} added`);
         assert.ok(auditRecords().slice(before).some((r) => r.event === 'block'), 'the refusal is in the audit trail');
-        assert.ok(auditRecords().some((r) => r.event === code && r.path === file), `the ${code} finding is in the audit trail`);
+        // The finding is recorded after its diagnostic is shown (the audit append does not hold up the diagnostics).
+        await waitFor(`the ${code} finding in the audit trail`, () => auditRecords().some((r) => r.event === code && r.path === file));
         remove();
         await waitFor(`${file} cleared`, () => integrityDiagnostics(uri).length === 0);
         await waitFor(`the ${code} finding recorded as cleared`, () => auditRecords().some((r) => r.event === code && r.path === file && (r as { decision?: string }).decision === 'clear'));
