@@ -2,6 +2,7 @@
 // on a pinned file the fix says so and runs the re-pin offer right after the edit.
 import * as vscode from 'vscode';
 import { HARDEN_FINDINGS, isHardenCode } from '../../core/harden/findings';
+import { hardenNotice } from '../../core/harden/messages';
 import type { HardenFinding } from '../../core/harden/types';
 import { ourCode } from '../diagnostics';
 import { CommandId } from '../ids';
@@ -27,7 +28,7 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
       return workspaceEdit;
     };
     const pinned = fixable.length > 0 && (await isPinned(document.uri));
-    const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: 'Re-pin', arguments: [document.uri] } : undefined;
+    const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: hardenNotice.repin, arguments: [document.uri] } : undefined;
     const suffix = pinned ? ' (pinned file: changes its hash, offers to re-pin)' : '';
 
     if (context.only && (context.only.contains(FIX_ALL_KIND) || FIX_ALL_KIND.contains(context.only))) {

@@ -1,0 +1,20 @@
+// Wording of the editor's prompt-hardening notifications (the editor adds the "Agent Immune: " prefix); each
+// finding's own message and fix label are in findings.ts.
+
+/** The editor's notifications about hardening prompts. */
+export const hardenNotice = {
+  /** Insert Immunity Warning on a system prompt that already carries it. */
+  alreadyHardened: 'this prompt already carries the immunity warning.',
+  /** Insert Delegation Boundary with nothing selected and no finding under the cursor. */
+  selectDelegated: 'select the delegated content to wrap in a boundary.',
+  /** Harden All Prompts found nothing to change. */
+  allHardened: (files: number) => `all prompts found in ${files} file(s) are hardened.`,
+  /** Hardening changed pinned files in an untrusted workspace, where the lockfile cannot be written. */
+  repinUntrusted: (names: string) => `${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`,
+  /** Hardening changed pinned files: the question whether to re-pin them now. */
+  repinQuestion: (names: string, count: number) => `${names} ${count === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`,
+  /** The answer that re-pins them. */
+  repin: 'Re-pin',
+  /** The answer that leaves them drifted. */
+  later: 'Later',
+} as const;
