@@ -89,3 +89,23 @@ function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
+
+/** The editor's texts of Analyze Trace: the file picker, the progress, the failure and the graph panel. */
+export const analyzeNotice = {
+  /** The file picker's filter name. */
+  traceFilter: 'Agent traces and logs',
+  /** The progress title while `file` is analysed. */
+  progressTitle: (file: string) => `Agent Immune: analysing ${file}`,
+  /** The progress message after a round is decided. */
+  progressRound: (round: number, rounds: number) => `round ${round + 1} of ${rounds}`,
+  /** The analysis of `file` failed. */
+  cannotAnalyse: (file: string, reason: string) => `cannot analyse ${file}: ${reason}`,
+  /** The title of a trace's graph panel. */
+  panelTitle: (fileName: string) => `Infection graph: ${fileName}`,
+  /** The picture the graph panel exports. */
+  pngExport: 'PNG image',
+  /** The self-contained HTML report the graph panel exports. */
+  htmlExport: 'HTML report',
+  /** The save button of the graph panel's export dialog. */
+  saveLabel: (what: string) => `Save ${what}`,
+} as const;

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GraphViewPayload } from '../../core/graphview/types';
 import { errorMessage } from '../../core/errors';
+import { analyzeNotice } from '../../core/guard/messages';
 import { computeLayout, reportHtmlFor, runAnalysisJob, topologyKey } from '../../node/engine';
 import type { HostMessage } from '../../webview/protocol';
 import { ViewId } from '../ids';
@@ -44,7 +45,7 @@ export class GraphPanels implements vscode.Disposable {
 
   /** Shows (or reuses) the panel for the trace file `uri` with a fresh payload; it re-analyses the file when it changes. */
   show(context: PanelContext, uri: vscode.Uri, payload: GraphViewPayload): GraphPanel {
-    const subject: PanelSubject = { key: uri.toString(), title: `Infection graph: ${path.basename(uri.fsPath)}`, saveBase: uri.fsPath.replace(/\.[^./\\]+$/, ''), openLine: (line) => openTraceLine(uri, line) };
+    const subject: PanelSubject = { key: uri.toString(), title: analyzeNotice.panelTitle(path.basename(uri.fsPath)), saveBase: uri.fsPath.replace(/\.[^./\\]+$/, ''), openLine: (line) => openTraceLine(uri, line) };
     return this.showSubject(context.services, subject, payload, { context, uri });
   }
 
@@ -154,8 +155,8 @@ export class GraphPanel {
           void this.post({ type: 'analysis', generation: this.generation, payload: this.payload });
         },
         openLine: (line) => this.subject.openLine(line),
-        savePng: (png) => this.saveFile(png, 'png', 'PNG image'),
-        saveHtml: async () => this.saveFile(Buffer.from(await reportHtmlFor(this.payload, this.services.context.extensionPath), 'utf8'), 'html', 'HTML report'),
+        savePng: (png) => this.saveFile(png, 'png', analyzeNotice.pngExport),
+        saveHtml: async () => this.saveFile(Buffer.from(await reportHtmlFor(this.payload, this.services.context.extensionPath), 'utf8'), 'html', analyzeNotice.htmlExport),
         reanalyse: () => this.reanalyse(),
       });
       if (!accepted) output.warn('Infection graph: ignored a malformed message from the page');
@@ -166,7 +167,7 @@ export class GraphPanel {
   }
 
   private async saveFile(bytes: Uint8Array, extension: 'png' | 'html', label: string): Promise<void> {
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${this.subject.saveBase}.graph.${extension}`), filters: { [label]: [extension] }, saveLabel: `Save ${label}` });
+    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${this.subject.saveBase}.graph.${extension}`), filters: { [label]: [extension] }, saveLabel: analyzeNotice.saveLabel(label) });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, bytes);
     this.services.output.info(`Infection graph: saved ${label} to ${target.fsPath}`);

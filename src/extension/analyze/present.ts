@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { GraphViewPayload } from '../../core/graphview/types';
-import { formatAnalysisText } from '../../core/guard/messages';
+import { analyzeNotice, formatAnalysisText } from '../../core/guard/messages';
 import type { Analysis } from '../../core/guard/types';
 import type { AnalysisJobInput } from '../../node/analysisJob';
 import { showError } from '../notify';
@@ -40,7 +40,7 @@ export async function pickTrace(openLabel: string, uri?: vscode.Uri): Promise<vs
   if (uri instanceof vscode.Uri) return uri;
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && TRACE_EXTENSIONS.some((ext) => active.path.toLowerCase().endsWith(`.${ext}`))) return active;
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Agent traces and logs': TRACE_EXTENSIONS }, openLabel });
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [analyzeNotice.traceFilter]: TRACE_EXTENSIONS }, openLabel });
   return picked?.[0];
 }
 
@@ -50,13 +50,13 @@ async function withProgress<T>(target: vscode.Uri, title: string, cancellable: b
   const controller = new AbortController();
   try {
     return await vscode.window.withProgress(
-      { location: notify ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: `Agent Immune: analysing ${title}`, cancellable: notify },
+      { location: notify ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: analyzeNotice.progressTitle(title), cancellable: notify },
       (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         let last = 0;
         return job(controller.signal, (round, rounds) => {
           const done = ((round + 1) / rounds) * 100;
-          progress.report({ increment: done - last, message: `round ${round + 1} of ${rounds}` });
+          progress.report({ increment: done - last, message: analyzeNotice.progressRound(round, rounds) });
           last = done;
         });
       },
@@ -97,7 +97,7 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
       return analysis;
     } catch (error) {
       services.output.error(`${label} failed: ${errorMessage(error)}`);
-      void showError(`cannot analyse ${vscode.workspace.asRelativePath(target)}: ${errorMessage(error)}`);
+      void showError(analyzeNotice.cannotAnalyse(vscode.workspace.asRelativePath(target), errorMessage(error)));
       return undefined;
     }
   };
