@@ -1,5 +1,5 @@
-// Wording of the editor's prompt-hardening notifications (the editor adds the "Agent Immune: " prefix); each
-// finding's own message and fix label are in findings.ts.
+// Wording of the editor's prompt hardening: notifications (the editor adds the "Agent Immune: " prefix) and quick fix
+// titles; each finding's own message and fix label are in findings.ts.
 
 /** The editor's notifications about hardening prompts. */
 export const hardenNotice = {
@@ -17,4 +17,14 @@ export const hardenNotice = {
   repin: 'Re-pin',
   /** The answer that leaves them drifted. */
   later: 'Later',
+  /** What a quick fix on a pinned file adds to its title. */
+  pinnedSuffix: ' (pinned file: changes its hash, offers to re-pin)',
+  /** The fix-all source action of a file. */
+  fixAllTitle: (suffix: string) => `Harden all prompts of this file${suffix}`,
+  /** The quick fix that warns every prompt of a file. */
+  warnFileTitle: (suffix: string) => `Insert immunity warning in all prompts of this file${suffix}`,
+  /** The quick fix that runs Harden All Prompts. */
+  warnWorkspaceTitle: 'Insert immunity warning in all prompts of the workspace…',
+  /** The command the workspace quick fix runs. */
+  hardenAll: 'Harden All Prompts',
 } as const;

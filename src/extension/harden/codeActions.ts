@@ -29,11 +29,11 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     };
     const pinned = fixable.length > 0 && (await isPinned(document.uri));
     const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: hardenNotice.repin, arguments: [document.uri] } : undefined;
-    const suffix = pinned ? ' (pinned file: changes its hash, offers to re-pin)' : '';
+    const suffix = pinned ? hardenNotice.pinnedSuffix : '';
 
     if (context.only && (context.only.contains(FIX_ALL_KIND) || FIX_ALL_KIND.contains(context.only))) {
       if (fixable.length === 0) return [];
-      const all = new vscode.CodeAction(`Harden all prompts of this file${suffix}`, FIX_ALL_KIND);
+      const all = new vscode.CodeAction(hardenNotice.fixAllTitle(suffix), FIX_ALL_KIND);
       all.edit = edit(fixable);
       all.command = repin;
       return [all];
@@ -54,13 +54,13 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     if (ours.some((d) => ourCode(d) === 'missing-immunity-warning')) {
       const missing = fixable.filter((f) => f.code === 'missing-immunity-warning');
       if (missing.length > 1) {
-        const fileAction = new vscode.CodeAction(`Insert immunity warning in all prompts of this file${suffix}`, vscode.CodeActionKind.QuickFix);
+        const fileAction = new vscode.CodeAction(hardenNotice.warnFileTitle(suffix), vscode.CodeActionKind.QuickFix);
         fileAction.edit = edit(missing);
         fileAction.command = repin;
         actions.push(fileAction);
       }
-      const workspaceAction = new vscode.CodeAction('Insert immunity warning in all prompts of the workspace…', vscode.CodeActionKind.QuickFix);
-      workspaceAction.command = { command: CommandId.HardenAllPrompts, title: 'Harden All Prompts' };
+      const workspaceAction = new vscode.CodeAction(hardenNotice.warnWorkspaceTitle, vscode.CodeActionKind.QuickFix);
+      workspaceAction.command = { command: CommandId.HardenAllPrompts, title: hardenNotice.hardenAll };
       actions.push(workspaceAction);
     }
     return actions;
