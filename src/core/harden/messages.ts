@@ -1,5 +1,5 @@
-// Wording of the editor's prompt hardening: notifications (the editor adds the "Agent Immune: " prefix) and quick fix
-// titles; each finding's own message and fix label are in findings.ts.
+// Wording of the editor's prompt hardening: notifications (the editor adds the "Agent Immune: " prefix), quick fix
+// titles and log lines; each finding's own message and fix label are in findings.ts.
 
 /** The editor's notifications about hardening prompts. */
 export const hardenNotice = {
@@ -27,4 +27,16 @@ export const hardenNotice = {
   warnWorkspaceTitle: 'Insert immunity warning in all prompts of the workspace…',
   /** The command the workspace quick fix runs. */
   hardenAll: 'Harden All Prompts',
+} as const;
+
+/** The editor's output-channel lines about hardening. */
+export const hardenLog = {
+  /** The project config's harden section could not be used. */
+  defaults: (reason: string) => `Hardening uses its defaults: ${reason}`,
+  /** A hardened pinned file could not be saved, so it was not re-pinned. */
+  repinUnsaved: (file: string) => `Re-pin of ${file} skipped: the file could not be saved.`,
+  /** Re-pinning a hardened file failed. */
+  repinFailed: (file: string, reason: string) => `Re-pin of ${file} failed: ${reason}`,
+  /** The files re-pinned after hardening. */
+  repinned: (files: readonly string[]) => `Re-pinned after hardening: ${files.join(', ')}`,
 } as const;

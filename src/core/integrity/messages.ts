@@ -1,5 +1,5 @@
-// Wording of skill-integrity results, for the CLI, the editor (status bar, notifications, refusals) and the runtime
-// API; each finding's own message is in findings.ts. Counts in a summary always match the findings listed under it.
+// Wording of skill-integrity results, for the CLI, the editor (status bar, notifications, quick fixes, refusals, its
+// log) and the runtime API; each finding's own message is in findings.ts. Counts in a summary always match the findings listed under it.
 import { AUDIT_LOG } from './audit';
 import { blockingFindings, countIntegrityFindings, formatFinding } from './findings';
 import type { IntegrityFinding, IntegrityStatus } from './types';
@@ -76,6 +76,12 @@ export function strictFailureText(findings: readonly IntegrityFinding[]): string
 export const integrityNotice = {
   /** A writing command refused in an untrusted workspace. */
   untrusted: (command: string) => `${command} is disabled in an untrusted workspace (no lockfile or audit writes). Trust the folder to enable it.`,
+  /** The quick fix that re-pins a drifted file. */
+  approveFix: 'Approve change (re-pin this file)',
+  /** The quick fix that pins a file the lockfile does not list yet. */
+  pinFix: 'Pin this file',
+  /** The quick fix that shows a drifted file's pinned content beside the current one. */
+  diffFix: 'Show pinned vs current',
   /** Show pinned vs current on a file the lockfile does not list. */
   notPinned: 'this file is not pinned.',
   /** Title of the pinned ↔ current diff editor. */
@@ -111,4 +117,34 @@ export const integrityNotice = {
   auditKeyCreated: (id: string, shared: string) => `audit key ${id} created; the editor's audit records carry its MAC from now on.${shared}`,
   /** Create Audit Key failed. */
   auditKeyFailed: (reason: string) => `Create Audit Key failed: ${reason}`,
+} as const;
+
+/** The editor's output-channel lines about skill integrity. */
+export const integrityLog = {
+  /** A warned verify could not be recorded in the audit trail. */
+  recordFailed: (reason: string) => `Could not record in the audit trail: ${reason}`,
+  /** A strict block could not be recorded in the audit trail. */
+  blockRecordFailed: (reason: string) => `Could not record the block: ${reason}`,
+  /** The watchers could not start. */
+  startFailed: (reason: string) => `Skill integrity failed to start: ${reason}`,
+  /** A run-related command refused under strict mode. */
+  runRefused: (action: string, files: readonly string[]) => `${action} refused (strict skill integrity): ${files.join(', ')}`,
+  /** A folder's file watcher reported an error. */
+  watcherError: (folder: string, reason: string) => `Skill integrity watcher (${folder}): ${reason}`,
+  /** A folder's check failed. */
+  checkFailed: (folder: string, reason: string) => `Skill integrity check failed in ${folder}: ${reason}`,
+  /** One path Pin Skills refused. */
+  pinRefusedPath: (finding: IntegrityFinding) => `Pin Skills: ${formatFinding(finding)}`,
+  /** Pin Skills wrote the lockfiles. */
+  pinned: (files: number, lockfiles: readonly string[]) => `Pinned ${files} files: ${lockfiles.join(', ')}`,
+  /** Approve change re-pinned one file. */
+  repinned: (file: string, old: string | undefined, current: string | undefined) => `Re-pinned ${file}: ${old ?? '(unpinned)'} -> ${current ?? '(removed)'} (recorded in the audit trail)`,
+  /** Approve change failed. */
+  approveFailed: (file: string, reason: string) => `Approve change failed for ${file}: ${reason}`,
+  /** The CLI's audit key could not be used. */
+  auditKeyUnused: (reason: string) => `Audit key not used: ${reason}`,
+  /** The new audit key was not written to the CLI's key file. */
+  auditKeyNotWritten: (file: string, reason: string) => `Audit key not written to ${file}: ${reason}`,
+  /** Create Audit Key stored a key (`shared`: one of integrityNotice's two sentences). */
+  auditKeyStored: (id: string, shared: string) => `Audit key ${id} stored in secret storage.${shared}`,
 } as const;

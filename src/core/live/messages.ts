@@ -1,5 +1,5 @@
-// Wording of Watch Live Runs in the editor: notifications, the status bar, the Live Runs view and its rows (the editor
-// adds the "Agent Immune: " prefix to notifications).
+// Wording of Watch Live Runs in the editor: notifications, the status bar, the Live Runs view and its rows, and log
+// lines (the editor adds the "Agent Immune: " prefix to notifications).
 import type { RunSummary } from './runs';
 
 /** Where the editor's live runs come from: its own receiver (`server` set), or a running `agent-immune serve`. */
@@ -104,4 +104,28 @@ export const liveNotice = {
       run.infected.length ? `Infected: ${run.infected.join(', ')}` : '',
       run.error ? `Cannot be analysed yet: ${run.error}` : '',
     ].filter(Boolean).join('\n'),
+} as const;
+
+/** The editor's output-channel lines about Watch Live Runs. */
+export const liveLog = {
+  /** Watching started. */
+  watching: (source: LiveSourceWording) => `Watch Live Runs: ${liveSourceText(source)}`,
+  /** Watch Live Runs failed. */
+  failed: (reason: string) => `Watch Live Runs failed: ${reason}`,
+  /** Another program holds the port. */
+  portTaken: (host: string, port: number, code: string) => `Watch Live Runs: cannot listen on ${host}:${port} (${code})`,
+  /** An open panel could not take a run's new rounds. */
+  cannotUpdate: (run: string, reason: string) => `Watch Live Runs: cannot update run ${run}: ${reason}`,
+  /** The runs of a receiver could not be listed. */
+  cannotList: (url: string, reason: string) => `Watch Live Runs: cannot list the runs of ${url}: ${reason}`,
+  /** The event stream of a receiver ended with an error. */
+  streamFailed: (url: string, reason: string) => `Watch Live Runs: the event stream of ${url} failed: ${reason}`,
+  /** A run's graph panel opened. */
+  opened: (run: string) => `Watch Live Runs: opened run ${run}`,
+  /** A run's graph panel could not open. */
+  cannotOpen: (run: string, reason: string) => `Watch Live Runs: cannot open run ${run}: ${reason}`,
+  /** Stop Watching stopped the editor's receiver, which wrote its open runs into `dir`. */
+  stoppedReceiver: (url: string, dir: string) => `Watch Live Runs: stopped the receiver on ${url}; open runs were written to ${dir}/`,
+  /** Stop Watching left a serve running. */
+  disconnected: (url: string) => `Watch Live Runs: disconnected from ${url}`,
 } as const;

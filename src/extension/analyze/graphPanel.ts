@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GraphViewPayload } from '../../core/graphview/types';
 import { errorMessage } from '../../core/errors';
-import { analyzeNotice } from '../../core/guard/messages';
+import { analyzeLog, analyzeNotice } from '../../core/guard/messages';
 import { computeLayout, reportHtmlFor, runAnalysisJob, topologyKey } from '../../node/engine';
 import type { HostMessage } from '../../webview/protocol';
 import { ViewId } from '../ids';
@@ -159,9 +159,9 @@ export class GraphPanel {
         saveHtml: async () => this.saveFile(Buffer.from(await reportHtmlFor(this.payload, this.services.context.extensionPath), 'utf8'), 'html', analyzeNotice.htmlExport),
         reanalyse: () => this.reanalyse(),
       });
-      if (!accepted) output.warn('Infection graph: ignored a malformed message from the page');
+      if (!accepted) output.warn(analyzeLog.malformedPageMessage);
     } catch (error) {
-      output.error(`Infection graph: ${errorMessage(error)}`);
+      output.error(analyzeLog.panelFailed(errorMessage(error)));
       void showError(errorMessage(error));
     }
   }
@@ -170,7 +170,7 @@ export class GraphPanel {
     const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${this.subject.saveBase}.graph.${extension}`), filters: { [label]: [extension] }, saveLabel: analyzeNotice.saveLabel(label) });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, bytes);
-    this.services.output.info(`Infection graph: saved ${label} to ${target.fsPath}`);
+    this.services.output.info(analyzeLog.saved(label, target.fsPath));
   }
 
   private scheduleReanalysis(): void {
@@ -201,11 +201,11 @@ export class GraphPanel {
       publishTraceDiagnostics(context.diagnostics, uri, payload);
       this.update(payload);
       void this.post({ type: 'status', state: 'idle' });
-      output.info(`Infection graph: re-analysed ${vscode.workspace.asRelativePath(uri)}`);
+      output.info(analyzeLog.reanalysed(vscode.workspace.asRelativePath(uri)));
     } catch (error) {
       if (controller.signal.aborted) return;
       const message = errorMessage(error);
-      output.error(`Infection graph: re-analysis failed: ${message}`);
+      output.error(analyzeLog.reanalysisFailed(message));
       void this.post({ type: 'status', state: 'error', message });
     } finally {
       if (this.running === controller) this.running = undefined;

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { GraphViewPayload } from '../../core/graphview/types';
-import { analyzeNotice, formatAnalysisText } from '../../core/guard/messages';
+import { analyzeLog, analyzeNotice, formatAnalysisText } from '../../core/guard/messages';
 import type { Analysis } from '../../core/guard/types';
 import type { AnalysisJobInput } from '../../node/analysisJob';
 import { showError } from '../notify';
@@ -82,21 +82,21 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
       const title = vscode.workspace.asRelativePath(target);
       const payload = await withProgress(target, title, options.cancellable === true, (signal, onRound) => analyse({ file: target.fsPath, root, title }, signal, onRound));
       if (!payload) {
-        services.output.info(`${label} cancelled.`);
+        services.output.info(analyzeLog.cancelled(label));
         return undefined;
       }
       const analysis = payload.analysis;
       if (latest.get(target.toString()) !== run) {
-        services.output.info(`${label}: a newer analysis of ${title} started; this result is not shown.`);
+        services.output.info(analyzeLog.superseded(label, title));
         return analysis;
       }
       services.output.info(formatAnalysisText(analysis));
       const flagged = publishTraceDiagnostics(diagnostics, target, payload);
-      services.output.info(`${label}: ${flagged} flagged output line(s) in ${title}`);
+      services.output.info(analyzeLog.flagged(label, flagged, title));
       panels.show({ services, diagnostics, root }, target, payload);
       return analysis;
     } catch (error) {
-      services.output.error(`${label} failed: ${errorMessage(error)}`);
+      services.output.error(analyzeLog.failed(label, errorMessage(error)));
       void showError(analyzeNotice.cannotAnalyse(vscode.workspace.asRelativePath(target), errorMessage(error)));
       return undefined;
     }

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { hardenNotice } from '../../core/harden/messages';
+import { hardenLog, hardenNotice } from '../../core/harden/messages';
 import type { TextEdit } from '../../core/harden/types';
 import { integrityNotice } from '../../core/integrity/messages';
 import { pinnedAmong, repinHardened } from '../../node/harden/scan';
@@ -84,17 +84,17 @@ export async function offerRepin(uris: readonly vscode.Uri[], services: BaseServ
     // Not `workspace.textDocuments`: a document the edit just opened may not be listed there yet, and re-pinning its old
     // disk content would leave drift once it is saved. openTextDocument returns the edited document itself.
     if (!(await savedToDisk(await vscode.workspace.openTextDocument(uri)))) {
-      output.error(`Re-pin of ${vscode.workspace.asRelativePath(uri)} skipped: the file could not be saved.`);
+      output.error(hardenLog.repinUnsaved(vscode.workspace.asRelativePath(uri)));
       continue;
     }
     const where = workspacePath(uri)!;
     try {
       repinned.push(...(await repinHardened(where.root, [where.relative], await editorAuditWriter(services, where.root))).map((r) => r.path));
     } catch (error) {
-      output.error(`Re-pin of ${where.relative} failed: ${errorMessage(error)}`);
+      output.error(hardenLog.repinFailed(where.relative, errorMessage(error)));
       void showError(integrityNotice.cannotRepin(where.relative, errorMessage(error)));
     }
   }
-  if (repinned.length > 0) output.info(`Re-pinned after hardening: ${repinned.join(', ')}`);
+  if (repinned.length > 0) output.info(hardenLog.repinned(repinned));
   return repinned;
 }

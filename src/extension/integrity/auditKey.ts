@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { auditKeyOf, type AuditKey } from '../../core/integrity/audit';
-import { integrityNotice } from '../../core/integrity/messages';
+import { integrityLog, integrityNotice } from '../../core/integrity/messages';
 import { auditWriter, type AuditWriter } from '../../node/integrity/auditLog';
 import { auditKeyFile, loadAuditKey, writeAuditKeyFile } from '../../node/integrity/auditKey';
 import { AUDIT_KEY_SECRET, EXTENSION_ACTOR } from '../ids';
@@ -19,7 +19,7 @@ export async function editorAuditKey(services: BaseServices, root: string): Prom
   try {
     return (await loadAuditKey(process.env, root))?.key;
   } catch (error) {
-    services.output.warn(`Audit key not used: ${errorMessage(error)}`);
+    services.output.warn(integrityLog.auditKeyUnused(errorMessage(error)));
     return undefined;
   }
 }
@@ -45,11 +45,11 @@ export async function createAuditKey(services: BaseServices): Promise<string | u
   const shared = await writeAuditKeyFile(process.env, roots, text).then(
     () => integrityNotice.auditKeyShared(file),
     (error: unknown) => {
-      services.output.info(`Audit key not written to ${file}: ${errorMessage(error)}`);
+      services.output.info(integrityLog.auditKeyNotWritten(file, errorMessage(error)));
       return integrityNotice.auditKeyNotShared(file);
     },
   );
-  services.output.info(`Audit key ${key.id} stored in secret storage.${shared}`);
+  services.output.info(integrityLog.auditKeyStored(key.id, shared));
   void showInfo(integrityNotice.auditKeyCreated(key.id, shared));
   return key.id;
 }

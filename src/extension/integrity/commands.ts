@@ -3,8 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { formatFinding } from '../../core/integrity/findings';
-import { integrityNotice, verifySkillsSummary } from '../../core/integrity/messages';
+import { integrityLog, integrityNotice, verifySkillsSummary } from '../../core/integrity/messages';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, type LockResult, type RepinResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
@@ -68,16 +67,17 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     await controller.startAll();
     const refused = results.flatMap((r) => (r.written ? [] : r.findings));
     if (refused.length > 0) {
-      for (const finding of refused) services.output.error(`Pin Skills: ${formatFinding(finding)}`);
+      for (const finding of refused) services.output.error(integrityLog.pinRefusedPath(finding));
       void showError(integrityNotice.pinRefused(refused));
       return results;
     }
     const files = results.reduce((n, r) => n + r.files, 0);
-    services.output.info(`Pinned ${files} files: ${results.map((r) => r.lockfile).join(', ')}`);
-    void showInfo(integrityNotice.pinned(files, results.map((r) => r.lockfile)));
+    const lockfiles = results.map((r) => r.lockfile);
+    services.output.info(integrityLog.pinned(files, lockfiles));
+    void showInfo(integrityNotice.pinned(files, lockfiles));
     return results;
   } catch (error) {
-    services.output.error(`Pin Skills failed: ${errorMessage(error)}`);
+    services.output.error(integrityNotice.pinFailed(errorMessage(error)));
     void showError(integrityNotice.pinFailed(errorMessage(error)));
     return undefined;
   }
@@ -101,11 +101,11 @@ async function approveChange(services: BaseServices, controller: IntegrityContro
   const rel = path.relative(folder.state.ws.root, target.fsPath).split(path.sep).join('/');
   try {
     const result = await repinFile(folder.root.uri.fsPath, rel, await editorAuditWriter(services, folder.root.uri.fsPath), folder.root.overrides());
-    services.output.info(`Re-pinned ${rel}: ${result.old ?? '(unpinned)'} -> ${result.new ?? '(removed)'} (recorded in the audit trail)`);
+    services.output.info(integrityLog.repinned(rel, result.old, result.new));
     await folder.verifyNow(true);
     return result;
   } catch (error) {
-    services.output.error(`Approve change failed for ${rel}: ${errorMessage(error)}`);
+    services.output.error(integrityLog.approveFailed(rel, errorMessage(error)));
     void showError(integrityNotice.cannotRepin(rel, errorMessage(error)));
     return undefined;
   }

@@ -9,7 +9,7 @@ import { errorMessage } from '../../core/errors';
 import { buildGraphViewPayload, topologyKey } from '../../node/engine';
 import type { GraphViewPayload } from '../../core/graphview/types';
 import type { Analysis } from '../../core/guard/types';
-import { liveNotice, liveSourceText } from '../../core/live/messages';
+import { liveLog, liveNotice } from '../../core/live/messages';
 import type { RunSummary } from '../../core/live/runs';
 import { parseTraceText } from '../../core/trace/parse';
 import { loadProjectConfig } from '../../node/config';
@@ -123,7 +123,7 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       entry.panel.update(next.payload);
       recordings.fire(recordingUri(id));
     } catch (error) {
-      output.warn(`Watch Live Runs: cannot update run ${id}: ${errorMessage(error)}`);
+      output.warn(liveLog.cannotUpdate(id, errorMessage(error)));
     } finally {
       entry.busy = false;
       if (entry.again) {
@@ -152,14 +152,14 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
         tree.setRuns(await source.list());
         showStatus();
       } catch (error) {
-        output.warn(`Watch Live Runs: cannot list the runs of ${source.url}: ${errorMessage(error)}`);
+        output.warn(liveLog.cannotList(source.url, errorMessage(error)));
       }
     };
     while (!stop.signal.aborted) {
       try {
         await source.follow(onEvent, stop.signal, () => void refreshList());
       } catch (error) {
-        if (!stop.signal.aborted) output.warn(`Watch Live Runs: the event stream of ${source.url} failed: ${errorMessage(error)}`);
+        if (!stop.signal.aborted) output.warn(liveLog.streamFailed(source.url, errorMessage(error)));
       }
       if (stop.signal.aborted) return;
       view.message = liveNotice.reconnecting(source.url);
@@ -186,7 +186,7 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       const connectUrl = setting('live.connectUrl').trim();
       source = connectUrl ? await connect(connectUrl) : await startReceiver();
     } catch (error) {
-      output.error(`Watch Live Runs failed: ${errorMessage(error)}`);
+      output.error(liveLog.failed(errorMessage(error)));
       void showError(liveNotice.cannotWatch(errorMessage(error)));
       return;
     }
@@ -198,7 +198,7 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
     session = { source, stop: new AbortController(), status };
     showStatus();
     await vscode.commands.executeCommand('setContext', LIVE_WATCHING_CONTEXT, true);
-    output.info(`Watch Live Runs: ${liveSourceText(source)}`);
+    output.info(liveLog.watching(source));
     void vscode.commands.executeCommand(FOCUS_VIEW);
     void followEvents(source, session.stop);
     if (source.server) {
@@ -262,7 +262,7 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       const picked = await showInfo(liveNotice.receiverOnPort(url), liveNotice.watchIt);
       return picked === liveNotice.watchIt ? connect(url) : undefined;
     }
-        output.error(`Watch Live Runs: cannot listen on ${host}:${port} (${code})`);
+        output.error(liveLog.portTaken(host, port, code));
     void showError(liveNotice.portTaken(host, port, code, port === DEFAULT_PORT), liveNotice.openSettings).then((picked) => {
       if (picked === liveNotice.openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentImmune.live');
     });
@@ -324,12 +324,12 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       const entry: LivePanel = { panel, payload, recording, busy: false, again: false };
       livePanels.set(target, entry);
       panel.panel.onDidDispose(() => livePanels.get(target) === entry && livePanels.delete(target));
-      output.info(`Watch Live Runs: opened run ${target}`);
+      output.info(liveLog.opened(target));
       // Rounds decided while the panel was being built.
       void refresh(target);
       return payload.analysis;
     } catch (error) {
-      output.error(`Watch Live Runs: cannot open run ${target}: ${errorMessage(error)}`);
+      output.error(liveLog.cannotOpen(target, errorMessage(error)));
       void showError(liveNotice.cannotOpen(target, errorMessage(error)));
       return undefined;
     }
@@ -372,11 +372,11 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
         if (analysis && records) entry.payload = buildGraphViewPayload(parseTraceText(recordingText(records), { file: `${id}.jsonl` }), analysis, { title: liveNotice.graphTitle(id), positions: entry.payload.positions });
         entry.panel.update({ ...entry.payload, live: { state: 'closed' } });
       }
-      output.info(`Watch Live Runs: stopped the receiver on ${current.source.url}; open runs were written to ${LIVE_RUNS_DIR}/`);
+      output.info(liveLog.stoppedReceiver(current.source.url, LIVE_RUNS_DIR));
     } else {
       // The serve goes on; the panels keep their last picture without the live marker.
       for (const entry of livePanels.values()) entry.panel.update({ ...entry.payload, live: undefined });
-      output.info(`Watch Live Runs: disconnected from ${current.source.url}`);
+      output.info(liveLog.disconnected(current.source.url));
     }
     livePanels.clear();
   }

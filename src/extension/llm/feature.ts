@@ -36,7 +36,7 @@ export async function analyzeWithLlm(services: Services, trace: TraceFeature, ur
     decision = answer === llmNotice.allow ? { allow: true, local: false } : { allow: false, reason: 'consent-denied' };
   }
   if (!decision.allow) {
-    output.warn(`Analyze Trace with LLM: ${llmNotice.refusal[decision.reason]}`);
+    output.warn(llmNotice.refusalLog(llmNotice.refusal[decision.reason]));
     void showWarning(llmNotice.refusal[decision.reason]);
     return undefined;
   }

@@ -23,12 +23,12 @@ export function registerLlm(services: Services, trace: () => TraceFeature): void
       });
       if (key === undefined) return;
       await context.secrets.store(API_KEY_SECRET, key.trim());
-      output.info('LLM API key stored in secret storage.');
+      output.info(llmNotice.keyStoredLog);
       void showInfo(llmNotice.keyStored);
     }),
     vscode.commands.registerCommand(CommandId.ClearLlmApiKey, async () => {
       await context.secrets.delete(API_KEY_SECRET);
-      output.info('LLM API key removed from secret storage.');
+      output.info(llmNotice.keyClearedLog);
       void showInfo(llmNotice.keyCleared);
     }),
   );
