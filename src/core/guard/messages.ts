@@ -1,6 +1,6 @@
 // Wording of the guard's results: why a rule decided an agent's category, why the filter removed a span, and the
 // readable report of an analysis (the CLI's output, the editor's log): a per-round table, then sources, paths,
-// remediation, evaluation and propagation alerts.
+// remediation, evaluation and propagation alerts; and the editor's texts of Analyze Trace and its graph panel.
 import { formatAlerts } from '../monitor/messages';
 import type { Analysis, RemovedSpan, RuleId } from './types';
 import { inline } from '../text/printable';
@@ -89,3 +89,45 @@ function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
+
+/** The editor's texts of Analyze Trace: the file picker, the progress, the failure and the graph panel. */
+export const analyzeNotice = {
+  /** The file picker's filter name. */
+  traceFilter: 'Agent traces and logs',
+  /** The progress title while `file` is analysed. */
+  progressTitle: (file: string) => `Agent Immune: analysing ${file}`,
+  /** The progress message after a round is decided. */
+  progressRound: (round: number, rounds: number) => `round ${round + 1} of ${rounds}`,
+  /** The analysis of `file` failed. */
+  cannotAnalyse: (file: string, reason: string) => `cannot analyse ${file}: ${reason}`,
+  /** The title of a trace's graph panel. */
+  panelTitle: (fileName: string) => `Infection graph: ${fileName}`,
+  /** The picture the graph panel exports. */
+  pngExport: 'PNG image',
+  /** The self-contained HTML report the graph panel exports. */
+  htmlExport: 'HTML report',
+  /** The save button of the graph panel's export dialog. */
+  saveLabel: (what: string) => `Save ${what}`,
+} as const;
+
+/** The editor's output-channel lines about Analyze Trace and the graph panel (`label`: the command's name). */
+export const analyzeLog = {
+  /** The user cancelled the analysis. */
+  cancelled: (label: string) => `${label} cancelled.`,
+  /** A newer analysis of the same trace started, so this result is dropped. */
+  superseded: (label: string, file: string) => `${label}: a newer analysis of ${file} started; this result is not shown.`,
+  /** The analysis finished and flagged `flagged` output lines. */
+  flagged: (label: string, flagged: number, file: string) => `${label}: ${flagged} flagged output line(s) in ${file}`,
+  /** The analysis failed. */
+  failed: (label: string, reason: string) => `${label} failed: ${reason}`,
+  /** The graph page sent a message the extension does not accept. */
+  malformedPageMessage: 'Infection graph: ignored a malformed message from the page',
+  /** Handling a message of the graph page failed. */
+  panelFailed: (reason: string) => `Infection graph: ${reason}`,
+  /** The graph panel saved an export. */
+  saved: (what: string, file: string) => `Infection graph: saved ${what} to ${file}`,
+  /** The graph panel re-analysed its trace after a change. */
+  reanalysed: (file: string) => `Infection graph: re-analysed ${file}`,
+  /** The graph panel's re-analysis failed. */
+  reanalysisFailed: (reason: string) => `Infection graph: re-analysis failed: ${reason}`,
+} as const;

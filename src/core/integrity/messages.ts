@@ -1,5 +1,5 @@
-// Wording of skill-integrity results, for the CLI, the editor (status bar, notifications, refusals) and the runtime
-// API; each finding's own message is in findings.ts. Counts in a summary always match the findings listed under it.
+// Wording of skill-integrity results, for the CLI, the editor (status bar, notifications, quick fixes, refusals, its
+// log) and the runtime API; each finding's own message is in findings.ts. Counts in a summary always match the findings listed under it.
 import { AUDIT_LOG } from './audit';
 import { blockingFindings, countIntegrityFindings, formatFinding } from './findings';
 import type { IntegrityFinding, IntegrityStatus } from './types';
@@ -71,3 +71,80 @@ export function runRefusedText(action: string, files: readonly string[]): string
 export function strictFailureText(findings: readonly IntegrityFinding[]): string {
   return `skill integrity check failed (strict mode): ${blockingFindings(findings).map(formatFinding).join(' ')}`;
 }
+
+/** The editor's notifications, prompts and titles about skill integrity (the editor adds the "Agent Immune: " prefix). */
+export const integrityNotice = {
+  /** A writing command refused in an untrusted workspace. */
+  untrusted: (command: string) => `${command} is disabled in an untrusted workspace (no lockfile or audit writes). Trust the folder to enable it.`,
+  /** The quick fix that re-pins a drifted file. */
+  approveFix: 'Approve change (re-pin this file)',
+  /** The quick fix that pins a file the lockfile does not list yet. */
+  pinFix: 'Pin this file',
+  /** The quick fix that shows a drifted file's pinned content beside the current one. */
+  diffFix: 'Show pinned vs current',
+  /** Show pinned vs current on a file the lockfile does not list. */
+  notPinned: 'this file is not pinned.',
+  /** Title of the pinned ↔ current diff editor. */
+  diffTitle: (fileName: string) => `${fileName} (pinned ↔ current)`,
+  /** Pin Skills with no folder open. */
+  noFolderToPin: 'open a folder to pin its skills.',
+  /** Pin Skills wrote nothing: paths in the scope cannot be pinned; names the first. */
+  pinRefused: (refused: readonly IntegrityFinding[]) => `Pin Skills wrote nothing where ${refused.length} path(s) cannot be pinned (${countIntegrityFindings(refused)}): ${formatFinding(refused[0])}`,
+  /** Pin Skills wrote the lockfiles. */
+  pinned: (files: number, lockfiles: readonly string[]) => `pinned ${files} skill and prompt files in ${lockfiles.join(', ')}.`,
+  /** Pin Skills failed. */
+  pinFailed: (reason: string) => `Pin Skills failed: ${reason}`,
+  /** Re-pinning one file (Approve change, or after hardening) failed. */
+  cannotRepin: (file: string, reason: string) => `cannot re-pin ${file}: ${reason}`,
+  /** No pinned content to diff: the folder has no valid lockfile. */
+  noValidLockfile: 'no valid lockfile for this folder, so there is no pinned content to compare with.',
+  /** No pinned content to diff: the lockfile does not list the file. */
+  fileNotPinned: (file: string) => `${file} is not pinned.`,
+  /** No pinned content to diff: git does not hold the pinned blob. */
+  blobMissing: (file: string, gitBlob: string, integrity: string) =>
+    `the pinned content of ${file} is not available: git blob ${gitBlob.slice(0, 12)} is not in this repository (the file was pinned before it was committed, or this folder is not a git checkout). The lockfile keeps only its hash (${integrity}).`,
+  /** Create Audit Key when one exists: the question. */
+  replaceAuditKey: 'an audit key exists. Records it MACed can only be verified with it; replace it?',
+  /** Create Audit Key when one exists: the answer that replaces it. */
+  replace: 'Replace',
+  /** Where the key file is, when no path is configured. */
+  userKeyFile: 'the user key file',
+  /** The new audit key was also written to the CLI's key file. */
+  auditKeyShared: (file: string) => ` It is also in ${file}, so "agent-immune audit verify" checks the editor's records.`,
+  /** The CLI's key file holds another key (or could not be written). */
+  auditKeyNotShared: (file: string) => ` The CLI verifies the editor's records only with this key: ${file} already holds another one (or could not be written).`,
+  /** Create Audit Key made a key (`shared`: one of the two sentences above). */
+  auditKeyCreated: (id: string, shared: string) => `audit key ${id} created; the editor's audit records carry its MAC from now on.${shared}`,
+  /** Create Audit Key failed. */
+  auditKeyFailed: (reason: string) => `Create Audit Key failed: ${reason}`,
+} as const;
+
+/** The editor's output-channel lines about skill integrity. */
+export const integrityLog = {
+  /** A warned verify could not be recorded in the audit trail. */
+  recordFailed: (reason: string) => `Could not record in the audit trail: ${reason}`,
+  /** A strict block could not be recorded in the audit trail. */
+  blockRecordFailed: (reason: string) => `Could not record the block: ${reason}`,
+  /** The watchers could not start. */
+  startFailed: (reason: string) => `Skill integrity failed to start: ${reason}`,
+  /** A run-related command refused under strict mode. */
+  runRefused: (action: string, files: readonly string[]) => `${action} refused (strict skill integrity): ${files.join(', ')}`,
+  /** A folder's file watcher reported an error. */
+  watcherError: (folder: string, reason: string) => `Skill integrity watcher (${folder}): ${reason}`,
+  /** A folder's check failed. */
+  checkFailed: (folder: string, reason: string) => `Skill integrity check failed in ${folder}: ${reason}`,
+  /** One path Pin Skills refused. */
+  pinRefusedPath: (finding: IntegrityFinding) => `Pin Skills: ${formatFinding(finding)}`,
+  /** Pin Skills wrote the lockfiles. */
+  pinned: (files: number, lockfiles: readonly string[]) => `Pinned ${files} files: ${lockfiles.join(', ')}`,
+  /** Approve change re-pinned one file. */
+  repinned: (file: string, old: string | undefined, current: string | undefined) => `Re-pinned ${file}: ${old ?? '(unpinned)'} -> ${current ?? '(removed)'} (recorded in the audit trail)`,
+  /** Approve change failed. */
+  approveFailed: (file: string, reason: string) => `Approve change failed for ${file}: ${reason}`,
+  /** The CLI's audit key could not be used. */
+  auditKeyUnused: (reason: string) => `Audit key not used: ${reason}`,
+  /** The new audit key was not written to the CLI's key file. */
+  auditKeyNotWritten: (file: string, reason: string) => `Audit key not written to ${file}: ${reason}`,
+  /** Create Audit Key stored a key (`shared`: one of integrityNotice's two sentences). */
+  auditKeyStored: (id: string, shared: string) => `Audit key ${id} stored in secret storage.${shared}`,
+} as const;

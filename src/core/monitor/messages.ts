@@ -1,5 +1,5 @@
 // Wording of monitor alerts in reports (scan, analyze, the editor's output): one line per alert (code, subject,
-// markers, chain) and its evidence; each finding's own diagnostic message is in findings.ts.
+// markers, chain) and its evidence, and the editor's log lines; each finding's own diagnostic message is in findings.ts.
 import type { MonitorFinding } from './types';
 import { inline } from '../text/printable';
 
@@ -22,3 +22,11 @@ export function formatAlerts(alerts: readonly { alert: MonitorFinding; source?: 
   if (alerts.length === 0) return [];
   return [`Propagation alerts (advisory): ${alerts.length}`, ...alerts.flatMap(({ alert, source }) => formatAlert(alert, source))];
 }
+
+/** The editor's output-channel lines about the propagation monitor. */
+export const monitorLog = {
+  /** A folder's files could not be listed. */
+  cannotList: (folder: string, reason: string) => `Propagation monitor could not list ${folder}: ${reason}`,
+  /** The project config's monitor section could not be used. */
+  defaults: (reason: string) => `Propagation monitor uses its defaults: ${reason}`,
+} as const;

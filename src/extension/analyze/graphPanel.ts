@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GraphViewPayload } from '../../core/graphview/types';
 import { errorMessage } from '../../core/errors';
+import { analyzeLog, analyzeNotice } from '../../core/guard/messages';
 import { computeLayout, reportHtmlFor, runAnalysisJob, topologyKey } from '../../node/engine';
 import type { HostMessage } from '../../webview/protocol';
 import { ViewId } from '../ids';
@@ -44,7 +45,7 @@ export class GraphPanels implements vscode.Disposable {
 
   /** Shows (or reuses) the panel for the trace file `uri` with a fresh payload; it re-analyses the file when it changes. */
   show(context: PanelContext, uri: vscode.Uri, payload: GraphViewPayload): GraphPanel {
-    const subject: PanelSubject = { key: uri.toString(), title: `Infection graph: ${path.basename(uri.fsPath)}`, saveBase: uri.fsPath.replace(/\.[^./\\]+$/, ''), openLine: (line) => openTraceLine(uri, line) };
+    const subject: PanelSubject = { key: uri.toString(), title: analyzeNotice.panelTitle(path.basename(uri.fsPath)), saveBase: uri.fsPath.replace(/\.[^./\\]+$/, ''), openLine: (line) => openTraceLine(uri, line) };
     return this.showSubject(context.services, subject, payload, { context, uri });
   }
 
@@ -154,22 +155,22 @@ export class GraphPanel {
           void this.post({ type: 'analysis', generation: this.generation, payload: this.payload });
         },
         openLine: (line) => this.subject.openLine(line),
-        savePng: (png) => this.saveFile(png, 'png', 'PNG image'),
-        saveHtml: async () => this.saveFile(Buffer.from(await reportHtmlFor(this.payload, this.services.context.extensionPath), 'utf8'), 'html', 'HTML report'),
+        savePng: (png) => this.saveFile(png, 'png', analyzeNotice.pngExport),
+        saveHtml: async () => this.saveFile(Buffer.from(await reportHtmlFor(this.payload, this.services.context.extensionPath), 'utf8'), 'html', analyzeNotice.htmlExport),
         reanalyse: () => this.reanalyse(),
       });
-      if (!accepted) output.warn('Infection graph: ignored a malformed message from the page');
+      if (!accepted) output.warn(analyzeLog.malformedPageMessage);
     } catch (error) {
-      output.error(`Infection graph: ${errorMessage(error)}`);
+      output.error(analyzeLog.panelFailed(errorMessage(error)));
       void showError(errorMessage(error));
     }
   }
 
   private async saveFile(bytes: Uint8Array, extension: 'png' | 'html', label: string): Promise<void> {
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${this.subject.saveBase}.graph.${extension}`), filters: { [label]: [extension] }, saveLabel: `Save ${label}` });
+    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${this.subject.saveBase}.graph.${extension}`), filters: { [label]: [extension] }, saveLabel: analyzeNotice.saveLabel(label) });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, bytes);
-    this.services.output.info(`Infection graph: saved ${label} to ${target.fsPath}`);
+    this.services.output.info(analyzeLog.saved(label, target.fsPath));
   }
 
   private scheduleReanalysis(): void {
@@ -200,11 +201,11 @@ export class GraphPanel {
       publishTraceDiagnostics(context.diagnostics, uri, payload);
       this.update(payload);
       void this.post({ type: 'status', state: 'idle' });
-      output.info(`Infection graph: re-analysed ${vscode.workspace.asRelativePath(uri)}`);
+      output.info(analyzeLog.reanalysed(vscode.workspace.asRelativePath(uri)));
     } catch (error) {
       if (controller.signal.aborted) return;
       const message = errorMessage(error);
-      output.error(`Infection graph: re-analysis failed: ${message}`);
+      output.error(analyzeLog.reanalysisFailed(message));
       void this.post({ type: 'status', state: 'error', message });
     } finally {
       if (this.running === controller) this.running = undefined;

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { GraphViewPayload } from '../../core/graphview/types';
-import { formatAnalysisText } from '../../core/guard/messages';
+import { analyzeLog, analyzeNotice, formatAnalysisText } from '../../core/guard/messages';
 import type { Analysis } from '../../core/guard/types';
 import type { AnalysisJobInput } from '../../node/analysisJob';
 import { showError } from '../notify';
@@ -40,7 +40,7 @@ export async function pickTrace(openLabel: string, uri?: vscode.Uri): Promise<vs
   if (uri instanceof vscode.Uri) return uri;
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && TRACE_EXTENSIONS.some((ext) => active.path.toLowerCase().endsWith(`.${ext}`))) return active;
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Agent traces and logs': TRACE_EXTENSIONS }, openLabel });
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [analyzeNotice.traceFilter]: TRACE_EXTENSIONS }, openLabel });
   return picked?.[0];
 }
 
@@ -50,13 +50,13 @@ async function withProgress<T>(target: vscode.Uri, title: string, cancellable: b
   const controller = new AbortController();
   try {
     return await vscode.window.withProgress(
-      { location: notify ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: `Agent Immune: analysing ${title}`, cancellable: notify },
+      { location: notify ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: analyzeNotice.progressTitle(title), cancellable: notify },
       (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         let last = 0;
         return job(controller.signal, (round, rounds) => {
           const done = ((round + 1) / rounds) * 100;
-          progress.report({ increment: done - last, message: `round ${round + 1} of ${rounds}` });
+          progress.report({ increment: done - last, message: analyzeNotice.progressRound(round, rounds) });
           last = done;
         });
       },
@@ -82,22 +82,22 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
       const title = vscode.workspace.asRelativePath(target);
       const payload = await withProgress(target, title, options.cancellable === true, (signal, onRound) => analyse({ file: target.fsPath, root, title }, signal, onRound));
       if (!payload) {
-        services.output.info(`${label} cancelled.`);
+        services.output.info(analyzeLog.cancelled(label));
         return undefined;
       }
       const analysis = payload.analysis;
       if (latest.get(target.toString()) !== run) {
-        services.output.info(`${label}: a newer analysis of ${title} started; this result is not shown.`);
+        services.output.info(analyzeLog.superseded(label, title));
         return analysis;
       }
       services.output.info(formatAnalysisText(analysis));
       const flagged = publishTraceDiagnostics(diagnostics, target, payload);
-      services.output.info(`${label}: ${flagged} flagged output line(s) in ${title}`);
+      services.output.info(analyzeLog.flagged(label, flagged, title));
       panels.show({ services, diagnostics, root }, target, payload);
       return analysis;
     } catch (error) {
-      services.output.error(`${label} failed: ${errorMessage(error)}`);
-      void showError(`cannot analyse ${vscode.workspace.asRelativePath(target)}: ${errorMessage(error)}`);
+      services.output.error(analyzeLog.failed(label, errorMessage(error)));
+      void showError(analyzeNotice.cannotAnalyse(vscode.workspace.asRelativePath(target), errorMessage(error)));
       return undefined;
     }
   };

@@ -2,6 +2,7 @@
 // on a pinned file the fix says so and runs the re-pin offer right after the edit.
 import * as vscode from 'vscode';
 import { HARDEN_FINDINGS, isHardenCode } from '../../core/harden/findings';
+import { hardenNotice } from '../../core/harden/messages';
 import type { HardenFinding } from '../../core/harden/types';
 import { ourCode } from '../diagnostics';
 import { CommandId } from '../ids';
@@ -27,12 +28,12 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
       return workspaceEdit;
     };
     const pinned = fixable.length > 0 && (await isPinned(document.uri));
-    const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: 'Re-pin', arguments: [document.uri] } : undefined;
-    const suffix = pinned ? ' (pinned file: changes its hash, offers to re-pin)' : '';
+    const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: hardenNotice.repin, arguments: [document.uri] } : undefined;
+    const suffix = pinned ? hardenNotice.pinnedSuffix : '';
 
     if (context.only && (context.only.contains(FIX_ALL_KIND) || FIX_ALL_KIND.contains(context.only))) {
       if (fixable.length === 0) return [];
-      const all = new vscode.CodeAction(`Harden all prompts of this file${suffix}`, FIX_ALL_KIND);
+      const all = new vscode.CodeAction(hardenNotice.fixAllTitle(suffix), FIX_ALL_KIND);
       all.edit = edit(fixable);
       all.command = repin;
       return [all];
@@ -53,13 +54,13 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     if (ours.some((d) => ourCode(d) === 'missing-immunity-warning')) {
       const missing = fixable.filter((f) => f.code === 'missing-immunity-warning');
       if (missing.length > 1) {
-        const fileAction = new vscode.CodeAction(`Insert immunity warning in all prompts of this file${suffix}`, vscode.CodeActionKind.QuickFix);
+        const fileAction = new vscode.CodeAction(hardenNotice.warnFileTitle(suffix), vscode.CodeActionKind.QuickFix);
         fileAction.edit = edit(missing);
         fileAction.command = repin;
         actions.push(fileAction);
       }
-      const workspaceAction = new vscode.CodeAction('Insert immunity warning in all prompts of the workspace…', vscode.CodeActionKind.QuickFix);
-      workspaceAction.command = { command: CommandId.HardenAllPrompts, title: 'Harden All Prompts' };
+      const workspaceAction = new vscode.CodeAction(hardenNotice.warnWorkspaceTitle, vscode.CodeActionKind.QuickFix);
+      workspaceAction.command = { command: CommandId.HardenAllPrompts, title: hardenNotice.hardenAll };
       actions.push(workspaceAction);
     }
     return actions;

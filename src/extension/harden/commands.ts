@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { analyzeProject, boundaryEdits, fixAll, literalAt, warningInsertionAt } from '../../core/harden/analyze';
 import { fileKindOf } from '../../core/harden/config';
 import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
+import { hardenNotice } from '../../core/harden/messages';
 import type { TextEdit } from '../../core/harden/types';
 import { showInfo } from '../notify';
 import type { Services } from '../services';
@@ -48,7 +49,7 @@ async function insertImmunityWarning(services: Services, diagnostics: HardenDiag
   const site = found?.prompts.find((p) => p.role === 'system' && under(p));
   if (site) {
     if (site.hardened) {
-      void showInfo('this prompt already carries the immunity warning.');
+      void showInfo(hardenNotice.alreadyHardened);
       return false;
     }
     const finding = found!.findings.find((f) => f.code === 'missing-immunity-warning' && f.site.start === site.start);
@@ -69,7 +70,7 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
   if (selection.isEmpty) {
     const finding = (await diagnostics.findingsFor(document))?.findings.find((f) => f.code === 'unbounded-delegation' && f.start <= start && start <= f.end);
     if (finding) return applyToDocument(document, finding.fix, services);
-    void showInfo('select the delegated content to wrap in a boundary.');
+    void showInfo(hardenNotice.selectDelegated);
     return false;
   }
   const kind = fileKindOf(document.uri.path);
@@ -107,7 +108,7 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     }
   }
   if (uris.length === 0) {
-    void showInfo(`all prompts found in ${result.files} file(s) are hardened.`);
+    void showInfo(hardenNotice.allHardened(result.files));
     return result;
   }
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });

@@ -2,7 +2,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
+import { hardenLog, hardenNotice } from '../../core/harden/messages';
 import type { TextEdit } from '../../core/harden/types';
+import { integrityNotice } from '../../core/integrity/messages';
 import { pinnedAmong, repinHardened } from '../../node/harden/scan';
 import { editorAuditWriter } from '../integrity/auditKey';
 import { showError, showWarning } from '../notify';
@@ -70,29 +72,29 @@ export async function offerRepin(uris: readonly vscode.Uri[], services: BaseServ
   if (pinned.length === 0) return [];
   const names = pinned.map((uri) => vscode.workspace.asRelativePath(uri)).join(', ');
   if (!vscode.workspace.isTrusted) {
-    void showWarning(`${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`);
+    void showWarning(hardenNotice.repinUntrusted(names));
     return [];
   }
   if (confirm) {
-    const choice = await showWarning(`${names} ${pinned.length === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`, 'Re-pin', 'Later');
-    if (choice !== 'Re-pin') return [];
+    const choice = await showWarning(hardenNotice.repinQuestion(names, pinned.length), hardenNotice.repin, hardenNotice.later);
+    if (choice !== hardenNotice.repin) return [];
   }
   const repinned: string[] = [];
   for (const uri of pinned) {
     // Not `workspace.textDocuments`: a document the edit just opened may not be listed there yet, and re-pinning its old
     // disk content would leave drift once it is saved. openTextDocument returns the edited document itself.
     if (!(await savedToDisk(await vscode.workspace.openTextDocument(uri)))) {
-      output.error(`Re-pin of ${vscode.workspace.asRelativePath(uri)} skipped: the file could not be saved.`);
+      output.error(hardenLog.repinUnsaved(vscode.workspace.asRelativePath(uri)));
       continue;
     }
     const where = workspacePath(uri)!;
     try {
       repinned.push(...(await repinHardened(where.root, [where.relative], await editorAuditWriter(services, where.root))).map((r) => r.path));
     } catch (error) {
-      output.error(`Re-pin of ${where.relative} failed: ${errorMessage(error)}`);
-      void showError(`cannot re-pin ${where.relative}: ${errorMessage(error)}`);
+      output.error(hardenLog.repinFailed(where.relative, errorMessage(error)));
+      void showError(integrityNotice.cannotRepin(where.relative, errorMessage(error)));
     }
   }
-  if (repinned.length > 0) output.info(`Re-pinned after hardening: ${repinned.join(', ')}`);
+  if (repinned.length > 0) output.info(hardenLog.repinned(repinned));
   return repinned;
 }

@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { PromptFileMatcher, resolveHardenConfig, type HardenConfig } from '../../core/harden/config';
 import { HARDEN_CODES } from '../../core/harden/findings';
+import { hardenLog } from '../../core/harden/messages';
 import type { PromptFileKind } from '../../core/harden/types';
 import { loadProjectConfig } from '../../node/config';
 import { severitySetting } from '../ids';
@@ -17,7 +18,7 @@ export async function hardenConfigFor(folder: vscode.WorkspaceFolder | undefined
     const project = folder ? await loadProjectConfig(folder.uri.fsPath) : undefined;
     config = resolveHardenConfig(project?.sections.harden, 'agent-immune.config.json');
   } catch (error) {
-    output.warn(`Hardening uses its defaults: ${errorMessage(error)}`);
+    output.warn(hardenLog.defaults(errorMessage(error)));
     config = resolveHardenConfig(undefined);
   }
   const include = explicitSetting('harden.include', folder);

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { auditKeyOf, type AuditKey } from '../../core/integrity/audit';
+import { integrityLog, integrityNotice } from '../../core/integrity/messages';
 import { auditWriter, type AuditWriter } from '../../node/integrity/auditLog';
 import { auditKeyFile, loadAuditKey, writeAuditKeyFile } from '../../node/integrity/auditKey';
 import { AUDIT_KEY_SECRET, EXTENSION_ACTOR } from '../ids';
@@ -18,7 +19,7 @@ export async function editorAuditKey(services: BaseServices, root: string): Prom
   try {
     return (await loadAuditKey(process.env, root))?.key;
   } catch (error) {
-    services.output.warn(`Audit key not used: ${errorMessage(error)}`);
+    services.output.warn(integrityLog.auditKeyUnused(errorMessage(error)));
     return undefined;
   }
 }
@@ -33,23 +34,23 @@ export async function editorAuditWriter(services: BaseServices, root: string): P
 export async function createAuditKey(services: BaseServices): Promise<string | undefined> {
   const { secrets } = services.context;
   if (await secrets.get(AUDIT_KEY_SECRET)) {
-    const choice = await askModal('an audit key exists. Records it MACed can only be verified with it; replace it?', 'Replace');
-    if (choice !== 'Replace') return undefined;
+    const choice = await askModal(integrityNotice.replaceAuditKey, integrityNotice.replace);
+    if (choice !== integrityNotice.replace) return undefined;
   }
   const text = randomBytes(32).toString('base64url');
   await secrets.store(AUDIT_KEY_SECRET, text);
   const key = auditKeyOf(new TextEncoder().encode(text));
   const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
-  const file = auditKeyFile(process.env) ?? 'the user key file';
+  const file = auditKeyFile(process.env) ?? integrityNotice.userKeyFile;
   const shared = await writeAuditKeyFile(process.env, roots, text).then(
-    () => ` It is also in ${file}, so "agent-immune audit verify" checks the editor's records.`,
+    () => integrityNotice.auditKeyShared(file),
     (error: unknown) => {
-      services.output.info(`Audit key not written to ${file}: ${errorMessage(error)}`);
-      return ` The CLI verifies the editor's records only with this key: ${file} already holds another one (or could not be written).`;
+      services.output.info(integrityLog.auditKeyNotWritten(file, errorMessage(error)));
+      return integrityNotice.auditKeyNotShared(file);
     },
   );
-  services.output.info(`Audit key ${key.id} stored in secret storage.${shared}`);
-  void showInfo(`audit key ${key.id} created; the editor's audit records carry its MAC from now on.${shared}`);
+  services.output.info(integrityLog.auditKeyStored(key.id, shared));
+  void showInfo(integrityNotice.auditKeyCreated(key.id, shared));
   return key.id;
 }
 
@@ -57,7 +58,7 @@ export async function createAuditKey(services: BaseServices): Promise<string | u
 export function registerAuditKeyCommand(services: BaseServices, command: string): vscode.Disposable {
   return vscode.commands.registerCommand(command, () =>
     createAuditKey(services).catch((error: unknown) => {
-      void showError(`Create Audit Key failed: ${errorMessage(error)}`);
+      void showError(integrityNotice.auditKeyFailed(errorMessage(error)));
       return undefined;
     }),
   );

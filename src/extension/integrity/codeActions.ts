@@ -1,6 +1,7 @@
 // Quick fixes on integrity diagnostics: "Approve change (re-pin this file)" and "Show pinned vs current" on drift,
 // "Pin this file" on a file the lockfile does not pin yet. The re-pin fixes write the lockfile, so an untrusted workspace is not offered them.
 import * as vscode from 'vscode';
+import { integrityNotice } from '../../core/integrity/messages';
 import { ourCode } from '../diagnostics';
 import { CommandId } from '../ids';
 
@@ -13,13 +14,13 @@ export class IntegrityCodeActions implements vscode.CodeActionProvider {
     for (const diagnostic of context.diagnostics) {
       const code = ourCode(diagnostic);
       if ((code === 'drift' || code === 'skill-file-added' || code === 'unpinned-skill') && vscode.workspace.isTrusted) {
-        const approve = new vscode.CodeAction(code === 'drift' ? 'Approve change (re-pin this file)' : 'Pin this file', vscode.CodeActionKind.QuickFix);
+        const approve = new vscode.CodeAction(code === 'drift' ? integrityNotice.approveFix : integrityNotice.pinFix, vscode.CodeActionKind.QuickFix);
         approve.diagnostics = [diagnostic];
         approve.command = { command: CommandId.ApproveSkillChange, title: approve.title, arguments: [document.uri] };
         actions.push(approve);
       }
       if (code === 'drift') {
-        const diff = new vscode.CodeAction('Show pinned vs current', vscode.CodeActionKind.QuickFix);
+        const diff = new vscode.CodeAction(integrityNotice.diffFix, vscode.CodeActionKind.QuickFix);
         diff.diagnostics = [diagnostic];
         diff.command = { command: CommandId.ShowPinnedDiff, title: diff.title, arguments: [document.uri] };
         actions.push(diff);

@@ -3,8 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { countIntegrityFindings, formatFinding } from '../../core/integrity/findings';
-import { verifySkillsSummary } from '../../core/integrity/messages';
+import { integrityLog, integrityNotice, verifySkillsSummary } from '../../core/integrity/messages';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, type LockResult, type RepinResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
@@ -20,7 +19,7 @@ export const PINNED_SCHEME = 'agent-immune-pinned';
 
 function refuseUntrusted(what: string): boolean {
   if (vscode.workspace.isTrusted) return false;
-  void showWarning(`${what} is disabled in an untrusted workspace (no lockfile or audit writes). Trust the folder to enable it.`);
+  void showWarning(integrityNotice.untrusted(what));
   return true;
 }
 
@@ -40,13 +39,13 @@ export function registerIntegrityCommands(services: BaseServices, controller: In
       if (!target) return false;
       const result = await pinnedContent(controller, target);
       if (typeof result !== 'string' || result === '') {
-        void showInfo(result ? result.message : 'this file is not pinned.');
+        void showInfo(result ? result.message : integrityNotice.notPinned);
         return false;
       }
       const left = vscode.Uri.from({ scheme: PINNED_SCHEME, path: target.path, query: String(Date.now()) });
       pinned.set(left.toString(), result);
       onDidChange.fire(left);
-      await vscode.commands.executeCommand('vscode.diff', left, target, `${path.basename(target.fsPath)} (pinned ↔ current)`);
+      await vscode.commands.executeCommand('vscode.diff', left, target, integrityNotice.diffTitle(path.basename(target.fsPath)));
       return true;
     }),
   );
@@ -60,7 +59,7 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     ...extraRoots().map((dir) => ({ dir, overrides: {} })),
   ];
   if (roots.length === 0) {
-    void showWarning('open a folder to pin its skills.');
+    void showWarning(integrityNotice.noFolderToPin);
     return undefined;
   }
   try {
@@ -68,17 +67,18 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     await controller.startAll();
     const refused = results.flatMap((r) => (r.written ? [] : r.findings));
     if (refused.length > 0) {
-      for (const finding of refused) services.output.error(`Pin Skills: ${formatFinding(finding)}`);
-      void showError(`Pin Skills wrote nothing where ${refused.length} path(s) cannot be pinned (${countIntegrityFindings(refused)}): ${formatFinding(refused[0])}`);
+      for (const finding of refused) services.output.error(integrityLog.pinRefusedPath(finding));
+      void showError(integrityNotice.pinRefused(refused));
       return results;
     }
     const files = results.reduce((n, r) => n + r.files, 0);
-    services.output.info(`Pinned ${files} files: ${results.map((r) => r.lockfile).join(', ')}`);
-    void showInfo(`pinned ${files} skill and prompt files in ${results.map((r) => r.lockfile).join(', ')}.`);
+    const lockfiles = results.map((r) => r.lockfile);
+    services.output.info(integrityLog.pinned(files, lockfiles));
+    void showInfo(integrityNotice.pinned(files, lockfiles));
     return results;
   } catch (error) {
-    services.output.error(`Pin Skills failed: ${errorMessage(error)}`);
-    void showError(`Pin Skills failed: ${errorMessage(error)}`);
+    services.output.error(integrityNotice.pinFailed(errorMessage(error)));
+    void showError(integrityNotice.pinFailed(errorMessage(error)));
     return undefined;
   }
 }
@@ -101,12 +101,12 @@ async function approveChange(services: BaseServices, controller: IntegrityContro
   const rel = path.relative(folder.state.ws.root, target.fsPath).split(path.sep).join('/');
   try {
     const result = await repinFile(folder.root.uri.fsPath, rel, await editorAuditWriter(services, folder.root.uri.fsPath), folder.root.overrides());
-    services.output.info(`Re-pinned ${rel}: ${result.old ?? '(unpinned)'} -> ${result.new ?? '(removed)'} (recorded in the audit trail)`);
+    services.output.info(integrityLog.repinned(rel, result.old, result.new));
     await folder.verifyNow(true);
     return result;
   } catch (error) {
-    services.output.error(`Approve change failed for ${rel}: ${errorMessage(error)}`);
-    void showError(`cannot re-pin ${rel}: ${errorMessage(error)}`);
+    services.output.error(integrityLog.approveFailed(rel, errorMessage(error)));
+    void showError(integrityNotice.cannotRepin(rel, errorMessage(error)));
     return undefined;
   }
 }
@@ -115,13 +115,13 @@ async function approveChange(services: BaseServices, controller: IntegrityContro
 async function pinnedContent(controller: IntegrityController, uri: vscode.Uri): Promise<string | { message: string }> {
   const folder = controller.folderOf(uri);
   const state = folder?.state;
-  if (!state?.lock) return { message: 'no valid lockfile for this folder, so there is no pinned content to compare with.' };
+  if (!state?.lock) return { message: integrityNotice.noValidLockfile };
   const rel = path.relative(state.ws.root, uri.fsPath).split(path.sep).join('/');
   const entry = state.lock.files[rel];
-  if (!entry) return { message: `${rel} is not pinned.` };
+  if (!entry) return { message: integrityNotice.fileNotPinned(rel) };
   const blob = await readGitBlob(state.ws.root, entry.gitBlob);
   if (!blob) {
-    return { message: `the pinned content of ${rel} is not available: git blob ${entry.gitBlob.slice(0, 12)} is not in this repository (the file was pinned before it was committed, or this folder is not a git checkout). The lockfile keeps only its hash (${entry.integrity}).` };
+    return { message: integrityNotice.blobMissing(rel, entry.gitBlob, entry.integrity) };
   }
   return blob.toString('utf8');
 }

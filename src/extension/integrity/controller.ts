@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { integrityVerdict } from '../../core/integrity/compare';
-import { integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
+import { integrityLog, integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
 import { recordIntegrityRun, type IntegrityRun } from '../../node/integrity/auditLog';
 import type { VerifyState } from '../../node/integrity/verify';
 import { showError } from '../notify';
@@ -118,14 +118,14 @@ export class IntegrityController implements RunGuard, vscode.Disposable {
   private recordNewFindings(folder: FolderIntegrity): void {
     const state = folder.state;
     if (!state || !vscode.workspace.isTrusted) return;
-    void this.record(state, { findings: state.report.findings, decision: 'warn' }, 'Could not record in the audit trail');
+    void this.record(state, { findings: state.report.findings, decision: 'warn' }, integrityLog.recordFailed);
   }
 
-  private async record(state: VerifyState, run: IntegrityRun, failure: string): Promise<void> {
+  private async record(state: VerifyState, run: IntegrityRun, failure: (reason: string) => string): Promise<void> {
     try {
       await recordIntegrityRun(state.ws.root, run, await editorAuditWriter(this.services, state.ws.root));
     } catch (error) {
-      this.output.error(`${failure}: ${errorMessage(error)}`);
+      this.output.error(failure(errorMessage(error)));
     }
   }
 
@@ -156,10 +156,10 @@ export class IntegrityController implements RunGuard, vscode.Disposable {
     if (blocked.length === 0) return true;
     const findings = blocked.flatMap((s) => integrityVerdict(s.report).blocking);
     if (vscode.workspace.isTrusted) {
-      for (const state of blocked) await this.record(state, { findings: state.report.findings, decision: 'block', blockedBy: action }, 'Could not record the block');
+      for (const state of blocked) await this.record(state, { findings: state.report.findings, decision: 'block', blockedBy: action }, integrityLog.blockRecordFailed);
     }
     const files = [...new Set(findings.map((f) => f.path))];
-    this.output.warn(`${action} refused (strict skill integrity): ${files.join(', ')}`);
+    this.output.warn(integrityLog.runRefused(action, files));
     void showError(runRefusedText(action, files));
     return false;
   }

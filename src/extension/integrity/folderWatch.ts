@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
+import { integrityLog } from '../../core/integrity/messages';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import { reverifyPaths, verifyWorkspace, type VerifyState } from '../../node/integrity/verify';
 
@@ -56,7 +57,7 @@ export class FolderIntegrity implements vscode.Disposable {
     this.watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent);
     // Changes made while chokidar was still setting up its watches are caught by one more full verify when it is ready.
     this.watcher.on('ready', () => void this.verifyNow(true));
-    this.watcher.on('error', (error) => this.output.warn(`Skill integrity watcher (${this.root.name}): ${String(error)}`));
+    this.watcher.on('error', (error) => this.output.warn(integrityLog.watcherError(this.root.name, String(error))));
   }
 
   /**
@@ -108,7 +109,7 @@ export class FolderIntegrity implements vscode.Disposable {
     try {
       this.state = full ? await verifyWorkspace(this.root.uri.fsPath, this.root.overrides()) : await reverifyPaths(this.state!, files);
     } catch (error) {
-      this.output.error(`Skill integrity check failed in ${this.root.name}: ${errorMessage(error)}`);
+      this.output.error(integrityLog.checkFailed(this.root.name, errorMessage(error)));
       return;
     }
     // Newer events arrived while this ran: their flush will publish; a stale result is never shown.

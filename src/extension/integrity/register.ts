@@ -2,6 +2,7 @@
 // is the strict-mode run guard the other features receive in their Services.
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
+import { integrityLog } from '../../core/integrity/messages';
 import type { BaseServices, RunGuard } from '../services';
 import { affects } from '../settings';
 import { IntegrityCodeActions } from './codeActions';
@@ -32,6 +33,6 @@ export function registerIntegrity(services: BaseServices): RunGuard {
     }),
   );
   registerIntegrityCommands(services, controller);
-  controller.startAll().catch((error: unknown) => services.output.error(`Skill integrity failed to start: ${errorMessage(error)}`));
+  controller.startAll().catch((error: unknown) => services.output.error(integrityLog.startFailed(errorMessage(error))));
   return controller;
 }

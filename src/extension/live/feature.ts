@@ -9,6 +9,7 @@ import { errorMessage } from '../../core/errors';
 import { buildGraphViewPayload, topologyKey } from '../../node/engine';
 import type { GraphViewPayload } from '../../core/graphview/types';
 import type { Analysis } from '../../core/guard/types';
+import { liveLog, liveNotice } from '../../core/live/messages';
 import type { RunSummary } from '../../core/live/runs';
 import { parseTraceText } from '../../core/trace/parse';
 import { loadProjectConfig } from '../../node/config';
@@ -86,17 +87,16 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
     }),
   );
 
-  const describe = (source: LiveSource) => (source.server ? `Receiving OTLP spans at ${source.url}/v1/traces` : `Watching ${source.url}`);
 
   /** The status bar item and the view's message: where spans go, how many runs, and what to do while there is none. */
   function showStatus(): void {
     if (!session) return;
     const { source, status } = session;
     const runs = tree.list();
-    view.message = runs.length ? `${describe(source)}.` : `${describe(source)}. No run yet: point your agents' OpenTelemetry exporter here (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) with message content capture on; each trace or conversation appears as its spans arrive.`;
+    view.message = liveNotice.viewMessage(source, runs.length);
     const live = runs.filter((r) => r.state === 'open').length;
-    status.text = `$(broadcast) Live ${new URL(source.url).host}${runs.length ? ` · ${live}/${runs.length}` : ''}`;
-    status.tooltip = `Agent Immune: ${describe(source)}. ${live} open run(s), ${runs.length} listed. Click to show the Live Runs view.`;
+    status.text = liveNotice.statusText(source, live, runs.length);
+    status.tooltip = liveNotice.statusTooltip(source, live, runs.length);
   }
 
   async function readView(source: LiveSource, id: string, previous?: GraphViewPayload): Promise<{ payload: GraphViewPayload; recording: string }> {
@@ -104,8 +104,8 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
     const trace = parseTraceText(recording, { file: `${id}.jsonl` });
     // Keep the layout while the topology stays the same, so the graph does not jump as rounds arrive.
     const positions = previous && topologyKey(previous.analysis) === topologyKey(analysis) ? previous.positions : undefined;
-    const payload: GraphViewPayload = { ...buildGraphViewPayload(trace, analysis, { title: `live: ${id}`, positions }), live: { state: tree.find(id)?.state ?? 'open' } };
-    if (!isGraphViewPayload(payload)) throw new ReceiverError(`the receiver sent an analysis of run ${id.slice(0, 80)} that cannot be drawn`);
+    const payload: GraphViewPayload = { ...buildGraphViewPayload(trace, analysis, { title: liveNotice.graphTitle(id), positions }), live: { state: tree.find(id)?.state ?? 'open' } };
+    if (!isGraphViewPayload(payload)) throw new ReceiverError(liveNotice.undrawable(id));
     return { payload, recording };
   }
 
@@ -123,7 +123,7 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       entry.panel.update(next.payload);
       recordings.fire(recordingUri(id));
     } catch (error) {
-      output.warn(`Watch Live Runs: cannot update run ${id}: ${errorMessage(error)}`);
+      output.warn(liveLog.cannotUpdate(id, errorMessage(error)));
     } finally {
       entry.busy = false;
       if (entry.again) {
@@ -152,17 +152,17 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
         tree.setRuns(await source.list());
         showStatus();
       } catch (error) {
-        output.warn(`Watch Live Runs: cannot list the runs of ${source.url}: ${errorMessage(error)}`);
+        output.warn(liveLog.cannotList(source.url, errorMessage(error)));
       }
     };
     while (!stop.signal.aborted) {
       try {
         await source.follow(onEvent, stop.signal, () => void refreshList());
       } catch (error) {
-        if (!stop.signal.aborted) output.warn(`Watch Live Runs: the event stream of ${source.url} failed: ${errorMessage(error)}`);
+        if (!stop.signal.aborted) output.warn(liveLog.streamFailed(source.url, errorMessage(error)));
       }
       if (stop.signal.aborted) return;
-      view.message = `Lost ${source.url}; reconnecting…`;
+      view.message = liveNotice.reconnecting(source.url);
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
     }
   }
@@ -172,7 +172,7 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
   function watch(): Promise<string | undefined> {
     if (session) {
       void vscode.commands.executeCommand(FOCUS_VIEW);
-      void showInfo(`already watching: ${describe(session.source)}.`);
+      void showInfo(liveNotice.alreadyWatching(session.source));
       return Promise.resolve(session.source.url);
     }
     starting ??= start().finally(() => (starting = undefined));
@@ -186,25 +186,24 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       const connectUrl = setting('live.connectUrl').trim();
       source = connectUrl ? await connect(connectUrl) : await startReceiver();
     } catch (error) {
-      output.error(`Watch Live Runs failed: ${errorMessage(error)}`);
-      void showError(`cannot watch live runs: ${errorMessage(error)}`);
+      output.error(liveLog.failed(errorMessage(error)));
+      void showError(liveNotice.cannotWatch(errorMessage(error)));
       return;
     }
     if (!source) return undefined;
     const status = vscode.window.createStatusBarItem('agentImmune.live', vscode.StatusBarAlignment.Left, 50);
-    status.name = 'Agent Immune: live runs';
+    status.name = liveNotice.statusName;
     status.command = FOCUS_VIEW;
     status.show();
     session = { source, stop: new AbortController(), status };
     showStatus();
     await vscode.commands.executeCommand('setContext', LIVE_WATCHING_CONTEXT, true);
-    output.info(`Watch Live Runs: ${describe(source)}`);
+    output.info(liveLog.watching(source));
     void vscode.commands.executeCommand(FOCUS_VIEW);
     void followEvents(source, session.stop);
     if (source.server) {
-      const copy = 'Copy Endpoint';
-      void showInfo(`receiving OpenTelemetry spans at ${source.url}/v1/traces (OTLP/HTTP, JSON or protobuf).`, copy).then((picked) => {
-        if (picked === copy) void vscode.env.clipboard.writeText(`${source.url}/v1/traces`);
+      void showInfo(liveNotice.receiving(source.url), liveNotice.copyEndpoint).then((picked) => {
+        if (picked === liveNotice.copyEndpoint) void vscode.env.clipboard.writeText(`${source.url}/v1/traces`);
       });
     }
     return source.url;
@@ -213,9 +212,9 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
   /** Starts the receiver in the extension host, writing into the first workspace folder. */
   async function startReceiver(): Promise<LiveSource | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) throw new Error('open a folder first: the receiver appends alerts to its alert log and writes closed runs into it');
+    if (!folder) throw new Error(liveNotice.noFolder);
     const host = setting('live.host').trim() || '127.0.0.1';
-    if (!isLoopback(host)) throw new Error(`agentImmune.live.host is ${host}, which other machines can reach; the editor binds loopback only. To receive from other machines, run \`agent-immune serve --host ${host} --allow-remote --token TOKEN\` and set agentImmune.live.connectUrl`);
+    if (!isLoopback(host)) throw new Error(liveNotice.notLoopback(host));
     const port = setting('live.port');
     const server = new LiveServer({
       host,
@@ -240,7 +239,7 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       read: async (id) => {
         const analysis = runs.analysis(id);
         const records = runs.recording(id);
-        if (!analysis || !records) throw new ReceiverError(`run ${id.slice(0, 80)} has no decided round in memory`);
+        if (!analysis || !records) throw new ReceiverError(liveNotice.noRoundInMemory(id));
         return { analysis, recording: recordingText(records) };
       },
       follow: (onEvent, signal, onOpen) =>
@@ -260,14 +259,12 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     const isReceiver = code === 'EADDRINUSE' && (await new LiveClient(url, { timeoutMs: 3000 }).runs().then(() => true, () => false));
     if (isReceiver) {
-      const watchIt = 'Watch It';
-      const picked = await showInfo(`a receiver (agent-immune serve?) already listens on ${url}. Watch its runs instead?`, watchIt);
-      return picked === watchIt ? connect(url) : undefined;
+      const picked = await showInfo(liveNotice.receiverOnPort(url), liveNotice.watchIt);
+      return picked === liveNotice.watchIt ? connect(url) : undefined;
     }
-    const settings = 'Open Settings';
-    output.error(`Watch Live Runs: cannot listen on ${host}:${port} (${code})`);
-    void showError(`cannot listen on ${host}:${port} (${code}): another program uses it. Set agentImmune.live.port (0 picks a free port${port === DEFAULT_PORT ? '; 4318 is also the OpenTelemetry Collector\'s port' : ''}).`, settings).then((picked) => {
-      if (picked === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentImmune.live');
+        output.error(liveLog.portTaken(host, port, code));
+    void showError(liveNotice.portTaken(host, port, code, port === DEFAULT_PORT), liveNotice.openSettings).then((picked) => {
+      if (picked === liveNotice.openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentImmune.live');
     });
     return undefined;
   }
@@ -280,8 +277,8 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
     } catch (error) {
       if (!(error instanceof ReceiverError && error.status === 401)) throw error;
       const token = await vscode.window.showInputBox({
-        title: 'Agent Immune: receiver token',
-        prompt: `${client.url} needs its bearer token (the --token given to agent-immune serve). Kept in the editor's secret storage.`,
+        title: liveNotice.tokenTitle,
+        prompt: liveNotice.tokenPrompt(client.url),
         password: true,
         ignoreFocusOut: true,
       });
@@ -311,7 +308,7 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
     }
     if (!tree.find(target)?.rounds) {
       pending.add(target);
-      void showInfo(`run ${target} has no decided round yet; its graph opens when the first round is decided.`);
+      void showInfo(liveNotice.noDecidedRound(target));
       return undefined;
     }
     try {
@@ -320,30 +317,30 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
       const panel = panels.showSubject(services, {
         key: `live:${target}`,
-        title: `Live run: ${target.slice(0, 40)}`,
+        title: liveNotice.panelTitle(target),
         saveBase: path.join(folder, LIVE_RUNS_DIR, safeName(target)),
         openLine: (line) => openRecording(target, line),
       }, payload);
       const entry: LivePanel = { panel, payload, recording, busy: false, again: false };
       livePanels.set(target, entry);
       panel.panel.onDidDispose(() => livePanels.get(target) === entry && livePanels.delete(target));
-      output.info(`Watch Live Runs: opened run ${target}`);
+      output.info(liveLog.opened(target));
       // Rounds decided while the panel was being built.
       void refresh(target);
       return payload.analysis;
     } catch (error) {
-      output.error(`Watch Live Runs: cannot open run ${target}: ${errorMessage(error)}`);
-      void showError(`cannot open live run ${target.slice(0, 80)}: ${errorMessage(error)}`);
+      output.error(liveLog.cannotOpen(target, errorMessage(error)));
+      void showError(liveNotice.cannotOpen(target, errorMessage(error)));
       return undefined;
     }
   }
 
   async function pickRun(): Promise<string | undefined> {
     const runs = tree.list();
-    if (runs.length === 0) return void showInfo('no live run yet: point your agents\' OpenTelemetry exporter at the receiver.');
+    if (runs.length === 0) return void showInfo(liveNotice.noRunYet);
     const picked = await vscode.window.showQuickPick(
-      runs.map((r) => ({ label: r.id, description: `${r.state === 'open' ? 'live' : 'closed'} · ${r.rounds} rounds · ${r.attackers.length} attackers, ${r.infected.length} infected` })),
-      { title: 'Agent Immune: open a live run' },
+      runs.map((r) => ({ label: r.id, description: liveNotice.pickDescription(r) })),
+      { title: liveNotice.pickTitle },
     );
     return picked?.label;
   }
@@ -372,14 +369,14 @@ export function createLiveFeature(services: Services, tree: LiveRunsTree, view: 
       for (const [id, entry] of livePanels) {
         const analysis = server.runs.analysis(id);
         const records = server.runs.recording(id);
-        if (analysis && records) entry.payload = buildGraphViewPayload(parseTraceText(recordingText(records), { file: `${id}.jsonl` }), analysis, { title: `live: ${id}`, positions: entry.payload.positions });
+        if (analysis && records) entry.payload = buildGraphViewPayload(parseTraceText(recordingText(records), { file: `${id}.jsonl` }), analysis, { title: liveNotice.graphTitle(id), positions: entry.payload.positions });
         entry.panel.update({ ...entry.payload, live: { state: 'closed' } });
       }
-      output.info(`Watch Live Runs: stopped the receiver on ${current.source.url}; open runs were written to ${LIVE_RUNS_DIR}/`);
+      output.info(liveLog.stoppedReceiver(current.source.url, LIVE_RUNS_DIR));
     } else {
       // The serve goes on; the panels keep their last picture without the live marker.
       for (const entry of livePanels.values()) entry.panel.update({ ...entry.payload, live: undefined });
-      output.info(`Watch Live Runs: disconnected from ${current.source.url}`);
+      output.info(liveLog.disconnected(current.source.url));
     }
     livePanels.clear();
   }

@@ -1,6 +1,7 @@
 // Watch Live Runs in the editor: the commands and the Live Runs view, registered at activation; the receiver, its
 // client and the live graph panels (dist/live.js) load on the first Watch. No receiver in an untrusted workspace.
 import * as vscode from 'vscode';
+import { liveNotice } from '../../core/live/messages';
 import { loadBundle } from '../bundles';
 import { CommandId, ViewId } from '../ids';
 import { showInfo, showWarning } from '../notify';
@@ -20,20 +21,19 @@ export function registerLive(services: Services): void {
     vscode.commands.registerCommand(CommandId.WatchLiveRuns, async () => {
       if (!vscode.workspace.isTrusted) {
         // The command returns at once; the notification waits for the user on its own.
-        const manage = 'Manage Workspace Trust';
-        void showWarning('Watch Live Runs is off in Restricted Mode: it opens a network port and writes alerts and closed runs into this folder. Trust the folder to watch live runs.', manage).then((picked) => {
-          if (picked === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+        void showWarning(liveNotice.restricted, liveNotice.manageTrust).then((picked) => {
+          if (picked === liveNotice.manageTrust) void vscode.commands.executeCommand('workbench.trust.manage');
         });
         return undefined;
       }
       return live().watch();
     }),
     vscode.commands.registerCommand(CommandId.StopWatchingLiveRuns, async () => {
-      if (!feature?.watching()) return void showInfo('not watching live runs.');
+      if (!feature?.watching()) return void showInfo(liveNotice.notWatching);
       await feature.stop();
     }),
     vscode.commands.registerCommand(CommandId.OpenLiveRun, async (id?: unknown) => {
-      if (!feature?.watching()) return void showInfo('not watching live runs: run Watch Live Runs first.');
+      if (!feature?.watching()) return void showInfo(liveNotice.notWatchingOpen);
       return feature.open(typeof id === 'string' ? id : undefined);
     }),
     { dispose: () => void feature?.stop().catch(() => undefined) },

@@ -2,6 +2,7 @@
 // attackers and infected agents beneath it; clicking opens the run's graph. Registered at activation (so the view and
 // its welcome show at once), fed by the live feature once watching; it imports no guard code.
 import * as vscode from 'vscode';
+import { liveNotice } from '../../core/live/messages';
 import type { RunSummary } from '../../core/live/runs';
 import { CommandId } from '../ids';
 
@@ -44,7 +45,7 @@ export class LiveRunsTree implements vscode.TreeDataProvider<LiveTreeNode>, vsco
   }
 
   getTreeItem(node: LiveTreeNode): vscode.TreeItem {
-    const open: vscode.Command = { command: CommandId.OpenLiveRun, title: 'Open the run\'s graph', arguments: [node.run.id] };
+    const open: vscode.Command = { command: CommandId.OpenLiveRun, title: liveNotice.openGraph, arguments: [node.run.id] };
     if (node.kind === 'agent') {
       const item = new vscode.TreeItem(node.agent, vscode.TreeItemCollapsibleState.None);
       item.description = node.category;
@@ -58,14 +59,8 @@ export class LiveRunsTree implements vscode.TreeDataProvider<LiveTreeNode>, vsco
     const item = new vscode.TreeItem(run.id, flagged ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     // A new id once agents are flagged, so the row opens on them (a row's open state is kept per id).
     item.id = `run:${run.id}${flagged ? ':flagged' : ''}`;
-    item.description = `${run.state === 'open' ? 'live' : 'closed'} · ${verdictText(run)} · ${run.agents} agents · ${run.rounds} rounds`;
-    item.tooltip = [
-      `Run ${run.id} (trace ${run.traceId}), ${run.state === 'open' ? 'receiving spans' : 'closed'}`,
-      `${run.spans} spans, ${run.rounds} rounds decided, ${run.agents} agents, ${run.alerts} propagation alerts`,
-      run.attackers.length ? `Attackers: ${run.attackers.join(', ')}` : '',
-      run.infected.length ? `Infected: ${run.infected.join(', ')}` : '',
-      run.error ? `Cannot be analysed yet: ${run.error}` : '',
-    ].filter(Boolean).join('\n');
+    item.description = liveNotice.rowDescription(run);
+    item.tooltip = liveNotice.rowTooltip(run);
     item.iconPath = run.error ? new vscode.ThemeIcon('error') : run.attackers.length ? categoryIcon('attacker') : run.infected.length ? categoryIcon('infected') : run.rounds === 0 ? new vscode.ThemeIcon(run.state === 'open' ? 'loading~spin' : 'circle-outline') : new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
     item.command = open;
     item.contextValue = run.state === 'open' ? 'liveRunOpen' : 'liveRunClosed';
@@ -75,14 +70,6 @@ export class LiveRunsTree implements vscode.TreeDataProvider<LiveTreeNode>, vsco
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-/** What a run's row says about its verdict, with the graph view's glyphs (▲ attackers, ◆ infected). */
-function verdictText(run: RunSummary): string {
-  if (run.error) return 'cannot be analysed yet';
-  if (run.rounds === 0) return 'waiting for a closed round';
-  if (run.attackers.length + run.infected.length === 0) return 'no attacker';
-  return `▲ ${run.attackers.length} ◆ ${run.infected.length}`;
 }
 
 function categoryIcon(category: 'attacker' | 'infected'): vscode.ThemeIcon {

@@ -4,7 +4,8 @@
 // (report, diagnostics, graph panel) exactly like Analyze Trace; only the analyser differs.
 import * as vscode from 'vscode';
 import type { Analysis } from '../../core/guard/types';
-import { decideLlmCall, type LlmDecision } from '../../core/llm/policy';
+import { llmNotice } from '../../core/llm/messages';
+import { decideLlmCall } from '../../core/llm/policy';
 import { createLlmGuard, DEFAULT_MODEL, openAiTransport } from '../../node/llm/setup';
 import type { ChatTransport } from '../../node/llm/transport';
 import type { TraceFeature } from '../analyze/feature';
@@ -18,15 +19,6 @@ import { selectEditorModel, VsCodeLmTransport } from './lmTransport';
 /** workspaceState key of the per-workspace answers to "send trace content to <host>?". */
 const CONSENT_STATE = 'agentImmune.llm.consent';
 
-/** Why the command makes no LLM call, as the user is told. */
-const REFUSAL: Record<Exclude<LlmDecision, { allow: true }>['reason'], string> = {
-  'untrusted-workspace': 'this workspace is not trusted, so Agent Immune makes no LLM call here.',
-  'not-opted-in': 'sending trace content to an LLM is off. Turn on the agentImmune.llm.sendTraceContent user setting first.',
-  'invalid-endpoint': 'agentImmune.llm.baseUrl is not an http(s) URL without credentials.',
-  'consent-denied': 'you declined sending trace content to this endpoint for this workspace.',
-  'ask-consent': '',
-};
-
 /** Runs Analyze Trace with LLM on `uri` (else the active trace, else a picked one), presented by the trace feature. */
 export async function analyzeWithLlm(services: Services, trace: TraceFeature, uri?: vscode.Uri): Promise<Analysis | undefined> {
   const { context, output } = services;
@@ -37,16 +29,15 @@ export async function analyzeWithLlm(services: Services, trace: TraceFeature, ur
   const consentKey = backend === 'openai' ? baseUrl : 'vscode-lm';
   let decision = decideLlmCall({ backend, workspaceTrusted: vscode.workspace.isTrusted, sendTraceContent: userSetting('llm.sendTraceContent') === true, endpoint: baseUrl, consent: consents[consentKey] ?? 'unasked' });
   if (!decision.allow && decision.reason === 'ask-consent') {
-    const allow = 'Allow for this workspace';
-    const answer = await askModal(`the agent outputs and the task of the traces you analyse with the LLM will be sent to ${decision.host}. Nothing else leaves the machine (no other files, no settings). Allow it for this workspace?`, allow, 'Deny');
+    const answer = await askModal(llmNotice.consentQuestion(decision.host), llmNotice.allow, llmNotice.deny);
     if (answer === undefined) return undefined;
-    consents[consentKey] = answer === allow ? 'granted' : 'denied';
+    consents[consentKey] = answer === llmNotice.allow ? 'granted' : 'denied';
     await context.workspaceState.update(CONSENT_STATE, consents);
-    decision = answer === allow ? { allow: true, local: false } : { allow: false, reason: 'consent-denied' };
+    decision = answer === llmNotice.allow ? { allow: true, local: false } : { allow: false, reason: 'consent-denied' };
   }
   if (!decision.allow) {
-    output.warn(`Analyze Trace with LLM: ${REFUSAL[decision.reason]}`);
-    void showWarning(REFUSAL[decision.reason]);
+    output.warn(llmNotice.refusalLog(llmNotice.refusal[decision.reason]));
+    void showWarning(llmNotice.refusal[decision.reason]);
     return undefined;
   }
 
@@ -70,13 +61,12 @@ async function buildTransport(backend: 'openai' | 'vscode-lm', baseUrl: string, 
   if (backend === 'vscode-lm') {
     const chat = await selectEditorModel(model === DEFAULT_MODEL ? undefined : model);
     if (chat) return new VsCodeLmTransport(chat);
-    void showWarning('no editor language model is available; use Analyze Trace for the embedded guard.');
+    void showWarning(llmNotice.noEditorModel);
     return undefined;
   }
-  const transport = openAiTransport({ baseURL: baseUrl, model, apiKey, keyHint: 'run "Agent Immune: Set LLM API Key"' });
+  const transport = openAiTransport({ baseURL: baseUrl, model, apiKey, keyHint: llmNotice.keyHint });
   if ('code' in transport) {
-    const setKey = 'Set LLM API Key';
-    if ((await showWarning(transport.message, setKey)) === setKey) await vscode.commands.executeCommand(CommandId.SetLlmApiKey);
+    if ((await showWarning(transport.message, llmNotice.setKey)) === llmNotice.setKey) await vscode.commands.executeCommand(CommandId.SetLlmApiKey);
     return undefined;
   }
   return transport;

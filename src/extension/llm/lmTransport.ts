@@ -1,6 +1,7 @@
 // The editor's own language models (vscode.lm) as a ChatTransport, used only from a user action. No structured output
 // there: replies are plain text held to the same JSON schema by our validation.
 import { errorMessage } from '../../core/errors';
+import { llmNotice } from '../../core/llm/messages';
 import * as vscode from 'vscode';
 import { TransportError, type ChatReply, type ChatRequest, type ChatTransport, type ReplyFormat } from '../../node/llm/transport';
 
@@ -26,18 +27,18 @@ export class VsCodeLmTransport implements ChatTransport {
     try {
       // vscode.lm has no system role: the instructions go first as a user message, the data blocks after them.
       const messages = request.messages.map((m) => (m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content)));
-      const response = await this.chat.sendRequest(messages, { justification: 'Agent Immune scores and cleans agent outputs of the trace you asked it to analyse.' }, cancel.token);
+      const response = await this.chat.sendRequest(messages, { justification: llmNotice.lmJustification }, cancel.token);
       let content = '';
       for await (const part of response.text) content += part;
       return { content, promptTokens: 0, completionTokens: 0 };
     } catch (error) {
       if (signal?.aborted || error instanceof vscode.CancellationError) throw new TransportError('aborted', 'cancelled');
       if (error instanceof vscode.LanguageModelError) {
-        if (error.code === vscode.LanguageModelError.NoPermissions.name) throw new TransportError('auth', 'the editor did not allow Agent Immune to use this language model');
-        if (error.code === vscode.LanguageModelError.Blocked.name) throw new TransportError('rate-limit', 'the editor language model is over its quota');
-        if (error.code === vscode.LanguageModelError.NotFound.name) throw new TransportError('bad-request', 'the editor language model is no longer available');
+        if (error.code === vscode.LanguageModelError.NoPermissions.name) throw new TransportError('auth', llmNotice.lmNoPermission);
+        if (error.code === vscode.LanguageModelError.Blocked.name) throw new TransportError('rate-limit', llmNotice.lmBlocked);
+        if (error.code === vscode.LanguageModelError.NotFound.name) throw new TransportError('bad-request', llmNotice.lmNotFound);
       }
-      throw new TransportError('server', `the editor language model failed: ${errorMessage(error)}`);
+      throw new TransportError('server', llmNotice.lmFailed(errorMessage(error)));
     } finally {
       signal?.removeEventListener('abort', onAbort);
       cancel.dispose();

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { resolveMonitorConfig, type MonitorConfig } from '../../core/monitor/config';
 import { describeMonitorFinding, MONITOR_FINDINGS } from '../../core/monitor/findings';
+import { monitorLog } from '../../core/monitor/messages';
 import { propagationRequest } from '../../core/monitor/propagationRequest';
 import type { MonitorFinding } from '../../core/monitor/types';
 import { viralPersona } from '../../core/monitor/viralPersona';
@@ -83,7 +84,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
           for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES)) this.schedule(uri, 0);
         }
       } catch (error) {
-        this.output.error(`Propagation monitor could not list ${folder.name}: ${errorMessage(error)}`);
+        this.output.error(monitorLog.cannotList(folder.name, errorMessage(error)));
       }
     }
   }
@@ -101,7 +102,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
         try {
           config = resolveMonitorConfig((await loadProjectConfig(folder.uri.fsPath)).sections.monitor, 'agent-immune.config.json');
         } catch (error) {
-          this.output.warn(`Propagation monitor uses its defaults: ${errorMessage(error)}`);
+          this.output.warn(monitorLog.defaults(errorMessage(error)));
           config = resolveMonitorConfig(undefined);
         }
         const options = { dot: true, nocase: true };
