@@ -38,9 +38,10 @@ const TO_MODEL =
   /\b(?:to you,?\s+(?:the\s+)?[A-Z][\w.-]*|you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention,?)\s+(?:AI|assistant|model|LLM|agent|bot)\b|as an (?:AI|assistant|language model)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:instructions?|task|prompt)|(?:AI|language model|LLM) (?:assistant|agent)s?\b)/;
 const TAGGED = /<\/?[A-Za-z][\w-]*>/;
 // Identifiers an instruction can point at: e-mail addresses, URLs and bare domains, IBAN-like accounts, long numbers,
-// file names, snake_case values.
+// file names, snake_case values. The e-mail and file-name alternatives start only where a run of their characters
+// starts (a lookbehind), so a long run without the @ or the extension is scanned once, not once per character.
 const IDENTIFIER =
-  /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/[^\s"'<>)\]]+|\bwww\.[\w-]+(?:\.[\w-]+)+(?:\/[^\s"'<>)\]]*)?|\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\b\d{7,}\b|\b[\w-]+\.(?:txt|pdf|csv|docx?|xlsx?|json|md|py|sh|exe|zip|html?)\b|\b[a-z]+(?:_[a-z0-9]+)+\b/g;
+  /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|https?:\/\/[^\s"'<>)\]]+|\bwww\.[\w-]+(?:\.[\w-]+)+(?:\/[^\s"'<>)\]]*)?|\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\b\d{7,}\b|(?<![\w-])[\w-]+\.(?:txt|pdf|csv|docx?|xlsx?|json|md|py|sh|exe|zip|html?)\b|\b[a-z]+(?:_[a-z0-9]+)+\b/g;
 
 // Something every IDENTIFIER alternative needs (an @, a scheme, www., a digit run, an IBAN's head, a file extension, an
 // underscore): most prose has none, and the full pattern costs far more than this check.
