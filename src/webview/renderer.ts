@@ -155,9 +155,10 @@ export class GraphRenderer {
     const { category, score, ids } = this.model;
     const nodes = ids.filter((_, i) => category[previous][i] !== category[k][i] || glyphScore(score[previous][i]) !== glyphScore(score[k][i]));
     // Arrows stop at their agents' glyphs, which a round may resize: repaint every arrow drawn in either round (all
-    // edges of a small graph; the lit path arrows of a large one, whose lines do not depend on the round).
+    // edges of a small graph; the lit path arrows of a large one, whose lines do not depend on the round). A resized
+    // agent changes which labels the label grid shows, so the graph is re-indexed unless no agent changed.
     const edges = this.large ? this.pathArrows.filter(({ from }) => from <= previous || from <= k).map(({ edge }) => edge) : this.graph.edges();
-    this.sigma.refresh({ partialGraph: { nodes, edges }, skipIndexation: true });
+    this.sigma.refresh({ partialGraph: { nodes, edges }, skipIndexation: nodes.length === 0 });
   }
 
   /** Selects an agent (ringed in the focus colour) or clears the selection. */
