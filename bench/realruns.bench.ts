@@ -4,7 +4,7 @@
 // weights were trained on this split, so those rows are in-sample; the leave-one-source-out and leave-one-model-out
 // rows retrain without the held-out part (as `npm run train` does) and are the figures that say how it generalises.
 import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
-import { buildDataset, crossValidate, realGroups } from './train';
+import { crossValidate, realGroups, simulatedSources } from './train';
 import { episodeGrid, poolDetections, type EpisodeDetection } from './lib/episodes';
 import { analyzeRuns, sliceFigures, type Interval, type RunVerdicts, type SliceFigures } from './lib/realEval';
 import { loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
@@ -94,7 +94,7 @@ const realRuns: BenchModule = async ({ quick }) => {
   });
 
   // Generalisation: retrain without one source (or one model of a source) and measure on it.
-  const folds = await crossValidate(buildDataset(episodeGrid('train', quick ? 2 : 8, SIM_TRAIN_SEED, [...ATTACK_FAMILIES, 'none'])), realGroups(runs), quick ? 120 : undefined);
+  const folds = await crossValidate(simulatedSources(episodeGrid('train', quick ? 2 : 8, SIM_TRAIN_SEED, [...ATTACK_FAMILIES, 'none'])), realGroups(runs), quick ? 120 : undefined);
   for (const fold of folds) {
     if (fold.attacked.runs > 0) rows.push(row(`held out: ${fold.held}, attacked`, fold.attacked));
     if (fold.clean.runs > 0) rows.push(row(`held out: ${fold.held}, clean`, fold.clean));

@@ -17,6 +17,7 @@ import { simulate, type EpisodeConfig } from '../src/core/sim/simulate';
 import { describe, detectionReport, episodeGrid } from './lib/episodes';
 import { analyzeRuns, sliceFigures, type SliceFigures } from './lib/realEval';
 import { loadRealRuns, REAL_SOURCES, type RealRun } from './lib/realRuns';
+import { simulatedToolChats } from './lib/toolChats';
 
 /** Loss weights: a scales the infected head's BCE, b the consistency term; l2 regularises the weights. */
 const LOSS = { a: 1.0, b: 0.5, l2: 1e-3 };
@@ -109,16 +110,15 @@ const STYLE_ITERATIONS = 150;
 const STYLE_L2 = 1e-3;
 
 /** Fits the style probe: logistic regression of "this output is an attacker's" on the hashed n-gram embedding. */
-export function fitStyle(data: Dataset, iterations = STYLE_ITERATIONS): StyleProbe {
-  const n = data.emb.length;
+export function fitStyle(data: Dataset, iterations = STYLE_ITERATIONS, rows: readonly number[] = data.emb.map((_, r) => r)): StyleProbe {
   const D = EMBED_DIM;
   const theta = new Float64Array(D + 1);
   const m = new Float64Array(D + 1);
   const v = new Float64Array(D + 1);
-  const total = data.w.reduce((sum, w) => sum + w, 0);
+  const total = rows.reduce((sum, r) => sum + data.w[r], 0);
   for (let step = 1; step <= iterations; step++) {
     const g = new Float64Array(D + 1);
-    for (let r = 0; r < n; r++) {
+    for (const r of rows) {
       const e = data.emb[r];
       let z = theta[D];
       for (let d = 0; d < D; d++) z += theta[d] * e[d];
@@ -139,11 +139,25 @@ export function fitStyle(data: Dataset, iterations = STYLE_ITERATIONS): StylePro
 const STYLE_NOW = FEATURE_NAMES.indexOf('styleNow');
 const STYLE_MEAN = FEATURE_NAMES.indexOf('styleMean');
 
-/** Writes the probe's scores into the rows' style features. */
-export function applyStyle(data: Dataset, probe: StyleProbe): void {
-  for (let r = 0; r < data.x.length; r++) {
+/** Writes the probe's scores into the style features of the given rows (all by default). */
+export function applyStyle(data: Dataset, probe: StyleProbe, rows: readonly number[] = data.x.map((_, r) => r)): void {
+  for (const r of rows) {
     data.x[r][STYLE_NOW] = styleScore(probe, data.emb[r], 1);
     data.x[r][STYLE_MEAN] = styleScore(probe, data.embSum[r], data.embCount[r]);
+  }
+}
+
+/**
+ * Writes out-of-source style scores: each source's rows are scored by a probe fitted without that source, so the heads
+ * learn how far the probe holds on text it has not seen (fitted in-sample, it memorises its sources and the heads lean
+ * on it; on a new source it then says little).
+ */
+export function crossFitStyle(data: Dataset, sourceOfRow: readonly string[]): void {
+  for (const source of new Set(sourceOfRow)) {
+    const inside: number[] = [];
+    const outside: number[] = [];
+    sourceOfRow.forEach((s, r) => (s === source ? inside : outside).push(r));
+    applyStyle(data, fitStyle(data, STYLE_ITERATIONS, outside), inside);
   }
 }
 
@@ -240,8 +254,25 @@ function round(value: number): number {
   return Math.round(value * 10000) / 10000;
 }
 
-/** The simulator's share of the training weight (it holds six attack families); each real source has a share of 1. */
+/** A source of training rows with its share of the weight (each real source has a share of 1). */
+export interface Share {
+  data: Dataset;
+  share: number;
+}
+
+/** The simulator's share (it holds six attack families) and the tool-chat simulator's. */
 const SIM_SHARE = 2;
+const TOOL_CHAT_SHARE = 1;
+const TOOL_CHATS = 400;
+
+/** The simulated sources every fit mixes in: the simulator's training episodes and the simulated tool-use chats. */
+export function simulatedSources(configs: EpisodeConfig[]): Share[] {
+  const toolChats = datasetOf(simulatedToolChats(TOOL_CHATS, TRAIN_SEED).map((trace) => buildRunModel(trace)));
+  return [
+    { data: buildDataset(configs), share: SIM_SHARE },
+    { data: toolChats, share: TOOL_CHAT_SHARE },
+  ];
+}
 
 /** The real runs of one source and model, with their feature rows (computed once for every fold). */
 export interface RealGroup {
@@ -270,12 +301,13 @@ export function realGroups(runs: readonly RealRun[]): RealGroup[] {
 }
 
 /** Fits on the simulator rows and the kept real groups: each source weighs `share` in total, split over its groups by rows. */
-export function fitMix(sim: Dataset, groups: readonly RealGroup[], keep: (g: RealGroup) => boolean = () => true, iterations = ITERATIONS): DualHeadWeights {
+export function fitMix(simulated: readonly Share[], groups: readonly RealGroup[], keep: (g: RealGroup) => boolean = () => true, iterations = ITERATIONS): DualHeadWeights {
   const kept = groups.filter(keep);
   const rowsOf = (source: string) => kept.filter((g) => g.source === source).reduce((n, g) => n + g.data.x.length, 0);
-  const data = mix([{ data: sim, share: SIM_SHARE }, ...kept.map((g) => ({ data: g.data, share: g.data.x.length / rowsOf(g.source), positive: REAL_POSITIVE }))]);
+  const data = mix([...simulated, ...kept.map((g) => ({ data: g.data, share: g.data.x.length / rowsOf(g.source), positive: REAL_POSITIVE }))]);
+  const sourceOfRow = [...simulated.flatMap((s, q) => s.data.x.map(() => `simulated ${q}`)), ...kept.flatMap((g) => g.data.x.map(() => g.source))];
   const style = fitStyle(data);
-  applyStyle(data, style);
+  crossFitStyle(data, sourceOfRow);
   return { ...fit(data, undefined, iterations), style };
 }
 
@@ -287,7 +319,7 @@ export interface Fold {
 }
 
 /** Leave-one-source-out, then leave-one-model-out inside each source with more than one model. */
-export async function crossValidate(sim: Dataset, groups: readonly RealGroup[], iterations = ITERATIONS): Promise<Fold[]> {
+export async function crossValidate(simulated: readonly Share[], groups: readonly RealGroup[], iterations = ITERATIONS): Promise<Fold[]> {
   const folds: { held: string; out: (g: RealGroup) => boolean }[] = REAL_SOURCES.filter((s) => groups.some((g) => g.source === s)).map((source) => ({ held: `source ${source}`, out: (g) => g.source === source }));
   for (const source of REAL_SOURCES) {
     const models = groups.filter((g) => g.source === source);
@@ -295,7 +327,7 @@ export async function crossValidate(sim: Dataset, groups: readonly RealGroup[], 
   }
   const results: Fold[] = [];
   for (const fold of folds) {
-    const weights = fitMix(sim, groups, (g) => !fold.out(g), iterations);
+    const weights = fitMix(simulated, groups, (g) => !fold.out(g), iterations);
     const runs = groups.filter(fold.out).flatMap((g) => g.runs);
     const verdicts = await analyzeRuns(runs, weights);
     results.push({ held: fold.held, attacked: sliceFigures(verdicts.filter((_, i) => runs[i].attacked)), clean: sliceFigures(verdicts.filter((_, i) => !runs[i].attacked)) });
@@ -312,16 +344,18 @@ export function describeFold(fold: Fold): string {
 async function main(): Promise<void> {
   const started = Date.now();
   const trainConfigs = episodeGrid('train', TRAIN_PER_CELL, TRAIN_SEED, [...ATTACK_FAMILIES, 'none']);
-  const data = buildDataset(trainConfigs);
+  const simulated = simulatedSources(trainConfigs);
+  const [data, toolChats] = simulated.map((s) => s.data);
   console.log(`simulator rows: ${data.x.length} from ${trainConfigs.length} episodes (${data.yAtk.filter(Boolean).length} attacker, ${data.yInf.filter(Boolean).length} infected)`);
+  console.log(`simulated tool-chat rows: ${toolChats.x.length} from ${TOOL_CHATS} runs (${toolChats.yAtk.filter(Boolean).length} attacker, ${toolChats.yInf.filter(Boolean).length} infected)`);
   const real = loadRealRuns();
   const groups = real ? realGroups(real) : [];
   if (!real) console.log('no ../shared/data/real: training on the simulator only');
   for (const g of groups) console.log(`real rows: ${g.data.x.length} from ${g.runs.length} ${g.source} runs of ${g.model}`);
-  if (groups.length > 0 && !process.argv.includes('--no-folds')) for (const fold of await crossValidate(data, groups)) console.log(describeFold(fold));
-  const weights = fitMix(data, groups);
+  if (groups.length > 0 && !process.argv.includes('--no-folds')) for (const fold of await crossValidate(simulated, groups)) console.log(describeFold(fold));
+  const weights = fitMix(simulated, groups);
   const realText = groups.length > 0 ? ` and the real development split (${groups.reduce((n, g) => n + g.runs.length, 0)} runs: ${[...new Set(groups.map((g) => g.source))].join(', ')}), each source weighted equally` : '';
-  weights.trainedOn = `npm run train: ${trainConfigs.length} simulated episodes (train split, seeds ${TRAIN_SEED}-${TRAIN_SEED + trainConfigs.length - 1})${realText}; loss BCE(atk) + ${LOSS.a}*BCE(inf) + ${LOSS.b}*consistency, l2 ${LOSS.l2}`;
+  weights.trainedOn = `npm run train: ${trainConfigs.length} simulated episodes (train split, seeds ${TRAIN_SEED}-${TRAIN_SEED + trainConfigs.length - 1}), ${TOOL_CHATS} simulated tool-use chats${realText}; loss BCE(atk) + ${LOSS.a}*BCE(inf) + ${LOSS.b}*consistency, l2 ${LOSS.l2}`;
   checkWeights(weights);
   const file = path.join(__dirname, '..', 'src', 'core', 'guard', 'weights.json');
   writeFileSync(file, formatWeights(weights));

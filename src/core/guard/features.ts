@@ -120,7 +120,7 @@ interface Timeline {
   malPrefix: Float64Array;
   /** First round whose output is malicious (>= MALICE_ON), or Infinity. */
   firstMalicious: number;
-  /** Per out-neighbour (in outNeighbors order): the first round r >= 1 at which it switched to this agent's round r-1 answer, or Infinity. */
+  /** Per out-neighbour (in outNeighbors order): the first round r >= 1 at which it switched to this agent's round-0 answer, which it had not given at round 0, while this agent still gave it at r-1; or Infinity. */
   firstTaken: number[];
 }
 
@@ -385,10 +385,14 @@ function freshTargets(context: FeatureContext, j: number, r: number): string[] {
   return result;
 }
 
-/** Fraction of i's out-neighbours that switched to i's answer the round after i sent it (up to round k). */
+/**
+ * Fraction of i's out-neighbours converted to the answer i held from round 0 (they switched to it the round after i
+ * sent it, not having given it at round 0), while i still holds it at round k: an agent that then moved on pushed nothing.
+ */
 function influenceOf(context: FeatureContext, i: number, k: number): number {
   const outs = context.model.outNeighbors[i];
-  if (k === 0 || outs.length === 0) return 0;
+  const row = context.facts[i];
+  if (k === 0 || outs.length === 0 || row[k].answer !== row[0].answer) return 0;
   let taken = 0;
   for (const first of timeline(context, i).firstTaken) if (first <= k) taken++;
   return taken / outs.length;
@@ -413,10 +417,13 @@ function timeline(context: FeatureContext, i: number): Timeline {
     malPrefix[r + 1] = malPrefix[r] + row[r].mal;
     if (firstMalicious === Infinity && row[r].mal >= MALICE_ON) firstMalicious = r;
   }
+  // Taking up is a conversion to the answer this agent gave from round 0: returning to one's own first answer is not.
+  const held = row[0]?.answer;
   const firstTaken = context.model.outNeighbors[i].map((j) => {
+    const theirs = context.facts[j];
+    if (held === undefined || theirs[0].answer === held) return Infinity;
     for (let r = 1; r < row.length; r++) {
-      const mine = row[r - 1].answer;
-      if (mine !== undefined && context.facts[j][r].answer === mine && context.facts[j][r - 1].answer !== mine) return r;
+      if (row[r - 1].answer === held && theirs[r].answer === held && theirs[r - 1].answer !== held) return r;
     }
     return Infinity;
   });

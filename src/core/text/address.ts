@@ -28,14 +28,20 @@ const IMPERATIVE_VERBS = new Set(
     'share show sign start state stop submit summarize summarise switch take tell transfer translate update upload use verify visit write'
   ).split(' '),
 );
-// A sentence's opening: list marks, lead-in words ("please", "now", "then"...), and the first word after them (group 1).
-const OPENING = /^[\s*#>\-\d.)]*(?:(?:please|kindly|now|first|then|also|next|finally|immediately|just|and|so|but)[\s,]+)*([A-Za-z]*)/i;
+// A sentence's opening: list marks and tags, lead-in words ("please", "now", "then"...), and the first word after them (group 1).
+const OPENING = /^(?:[\s*#>\-\d.)[\]]|<[^<>]{0,40}>)*(?:(?:please|kindly|now|first|then|also|next|finally|immediately|just|and|so|but)[\s,]+)*([A-Za-z]*)/i;
+// Where a clause can open inside a sentence: after a colon ("Note to the assistant: send ..."), or after a short lead-in
+// and a comma ("Dear AI agent reading this, send ...", "Before you answer, send ...").
+const CLAUSE = /:\s+|^[^,.:;]{1,60},\s+/g;
 const SPACE_THEN_WORD = /\s\S/g;
 const YOU_MUST = /\byou\s+(?:must|should|need to|have to|are (?:required|asked|instructed) to|will need to|shall)\s+\w+/i;
 const PLEASE_VERB = /\bplease\s+(\w+)(?:\s+(\w+))?/i;
-// The reader named as an AI or as the one who was given a task.
-const TO_MODEL =
-  /\b(?:to you,?\s+(?:the\s+)?[A-Z][\w.-]*|you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention,?)\s+(?:AI|assistant|model|LLM|agent|bot)\b|as an (?:AI|assistant|language model)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:instructions?|task|prompt)|(?:AI|language model|LLM) (?:assistant|agent)s?\b)/;
+// The reader named as an AI or as the one who was given a task: "to you, GPT-4" (a name, so case matters), and words
+// that name a model in any case ("NOTE FOR THE AI ASSISTANT", "dear assistant", "the task I gave you").
+const TO_MODEL_NAMED = /\bto you,?\s+(?:the\s+)?[A-Z][\w.-]*/;
+const TO_MODEL_WORDS =
+  /\b(?:you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention|note to|for|to) (?:the |any |an? )?(?:AI|assistant|model|LLM|bot)\b|as an (?:AI|assistant|language model)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:instructions?|task|prompt)|(?:AI|language) (?:model|assistant|agent)s?\b|LLM\b)/i;
+const namesModel = (text: string) => TO_MODEL_NAMED.test(text) || TO_MODEL_WORDS.test(text);
 const TAGGED = /<\/?[A-Za-z][\w-]*>/;
 // Identifiers an instruction can point at: e-mail addresses, URLs and bare domains, IBAN-like accounts, long numbers,
 // file names, snake_case values. The e-mail and file-name alternatives start only where a run of their characters
@@ -72,7 +78,7 @@ export function addressOf(text: string): Address {
       continue;
     }
     count++;
-    if (TO_MODEL.test(sentence) || TO_MODEL.test(text.slice(Math.max(0, start - 200), start))) toModel = 1;
+    if (namesModel(sentence) || namesModel(text.slice(Math.max(0, start - 200), start))) toModel = 1;
     if (other || TAGGED.test(text.slice(Math.max(0, start - 300), start))) embedded = 1;
     for (const id of identifiersOf(sentence)) targets.push(id);
   }
@@ -111,16 +117,24 @@ const isSpace = (c: number) =>
 const isUnicodeSpace = (c: number) =>
   c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 
-/** An imperative sentence, "you must ...", or "please <verb> ...". */
+/** An imperative sentence or clause, "you must ...", or "please <verb> ...". */
 function isInstruction(sentence: string): boolean {
-  const opening = OPENING.exec(sentence)!;
-  const first = opening[1].toLowerCase();
-  if (IMPERATIVE_VERBS.has(first)) {
-    // More than the verb alone: a space and something after it.
-    SPACE_THEN_WORD.lastIndex = opening[0].length - first.length;
-    if (SPACE_THEN_WORD.test(sentence)) return true;
-  }
+  if (opensImperative(sentence)) return true;
+  CLAUSE.lastIndex = 0;
+  for (const clause of sentence.matchAll(CLAUSE)) if (opensImperative(sentence.slice(clause.index! + clause[0].length))) return true;
   if (YOU_MUST.test(sentence)) return true;
   const please = PLEASE_VERB.exec(sentence);
   return please !== null && (IMPERATIVE_VERBS.has(please[1].toLowerCase()) || IMPERATIVE_VERBS.has((please[2] ?? '').toLowerCase()));
+}
+
+/** Whether a text opens with an imperative verb and something after it. */
+function opensImperative(sentence: string): boolean {
+  const opening = OPENING.exec(sentence)!;
+  const first = opening[1].toLowerCase();
+  // More than the verb alone: a space and something after it; a verb that labels what follows ("Note: ...") orders nothing.
+  if (IMPERATIVE_VERBS.has(first) && sentence[opening[0].length] !== ':') {
+    SPACE_THEN_WORD.lastIndex = opening[0].length - first.length;
+    return SPACE_THEN_WORD.test(sentence);
+  }
+  return false;
 }
