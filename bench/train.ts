@@ -110,15 +110,16 @@ const STYLE_ITERATIONS = 150;
 const STYLE_L2 = 1e-3;
 
 /** Fits the style probe: logistic regression of "this output is an attacker's" on the hashed n-gram embedding. */
-export function fitStyle(data: Dataset, iterations = STYLE_ITERATIONS, rows: readonly number[] = data.emb.map((_, r) => r)): StyleProbe {
+export function fitStyle(data: Dataset, iterations = STYLE_ITERATIONS): StyleProbe {
+  const n = data.emb.length;
   const D = EMBED_DIM;
   const theta = new Float64Array(D + 1);
   const m = new Float64Array(D + 1);
   const v = new Float64Array(D + 1);
-  const total = rows.reduce((sum, r) => sum + data.w[r], 0);
+  const total = data.w.reduce((sum, w) => sum + w, 0);
   for (let step = 1; step <= iterations; step++) {
     const g = new Float64Array(D + 1);
-    for (const r of rows) {
+    for (let r = 0; r < n; r++) {
       const e = data.emb[r];
       let z = theta[D];
       for (let d = 0; d < D; d++) z += theta[d] * e[d];
@@ -139,25 +140,11 @@ export function fitStyle(data: Dataset, iterations = STYLE_ITERATIONS, rows: rea
 const STYLE_NOW = FEATURE_NAMES.indexOf('styleNow');
 const STYLE_MEAN = FEATURE_NAMES.indexOf('styleMean');
 
-/** Writes the probe's scores into the style features of the given rows (all by default). */
-export function applyStyle(data: Dataset, probe: StyleProbe, rows: readonly number[] = data.x.map((_, r) => r)): void {
-  for (const r of rows) {
+/** Writes the probe's scores into the rows' style features. */
+export function applyStyle(data: Dataset, probe: StyleProbe): void {
+  for (let r = 0; r < data.x.length; r++) {
     data.x[r][STYLE_NOW] = styleScore(probe, data.emb[r], 1);
     data.x[r][STYLE_MEAN] = styleScore(probe, data.embSum[r], data.embCount[r]);
-  }
-}
-
-/**
- * Writes out-of-source style scores: each source's rows are scored by a probe fitted without that source, so the heads
- * learn how far the probe holds on text it has not seen (fitted in-sample, it memorises its sources and the heads lean
- * on it; on a new source it then says little).
- */
-export function crossFitStyle(data: Dataset, sourceOfRow: readonly string[]): void {
-  for (const source of new Set(sourceOfRow)) {
-    const inside: number[] = [];
-    const outside: number[] = [];
-    sourceOfRow.forEach((s, r) => (s === source ? inside : outside).push(r));
-    applyStyle(data, fitStyle(data, STYLE_ITERATIONS, outside), inside);
   }
 }
 
@@ -305,9 +292,8 @@ export function fitMix(simulated: readonly Share[], groups: readonly RealGroup[]
   const kept = groups.filter(keep);
   const rowsOf = (source: string) => kept.filter((g) => g.source === source).reduce((n, g) => n + g.data.x.length, 0);
   const data = mix([...simulated, ...kept.map((g) => ({ data: g.data, share: g.data.x.length / rowsOf(g.source), positive: REAL_POSITIVE }))]);
-  const sourceOfRow = [...simulated.flatMap((s, q) => s.data.x.map(() => `simulated ${q}`)), ...kept.flatMap((g) => g.data.x.map(() => g.source))];
   const style = fitStyle(data);
-  crossFitStyle(data, sourceOfRow);
+  applyStyle(data, style);
   return { ...fit(data, undefined, iterations), style };
 }
 

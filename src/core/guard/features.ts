@@ -58,6 +58,7 @@ export const FEATURE_NAMES = [
   'movedToHolder',
   'movedToGroup',
   'correctedToGroup',
+  'movedAway',
   'instructsNow',
   'instructsEver',
   'toModelEver',
@@ -120,7 +121,7 @@ interface Timeline {
   malPrefix: Float64Array;
   /** First round whose output is malicious (>= MALICE_ON), or Infinity. */
   firstMalicious: number;
-  /** Per out-neighbour (in outNeighbors order): the first round r >= 1 at which it switched to this agent's round-0 answer, which it had not given at round 0, while this agent still gave it at r-1; or Infinity. */
+  /** Per out-neighbour (in outNeighbors order): the first round r >= 1 at which it switched to this agent's round r-1 answer, or Infinity. */
   firstTaken: number[];
 }
 
@@ -266,6 +267,7 @@ function behaviour(context: FeatureContext, i: number, k: number, f: Float64Arra
   f[F.dissentNow] = mine === undefined ? 0 : dissent(context, i, k, mine);
   if (k === 0 || mine === undefined) return;
   const own = historyOf(context, i);
+  f[F.movedAway] = own.firstAway <= k ? 1 : 0;
   if (own.firstChange > k) {
     f[F.neverMoved] = 1;
     f[F.heldAgainstGroup] = own.dissentPrefix[k] / k;
@@ -288,6 +290,8 @@ function behaviour(context: FeatureContext, i: number, k: number, f: Float64Arra
 interface History {
   /** First round whose answer differs from the round-0 answer, or Infinity. */
   firstChange: number;
+  /** First round it changed its answer to one none of its in-neighbours gave the round before (nobody talked it into it), or Infinity. */
+  firstAway: number;
   /** dissentPrefix[r]: summed dissent from the round-0 answer over rounds 0..r-1. */
   dissentPrefix: Float64Array;
   /** Running maxima up to each round. */
@@ -307,6 +311,7 @@ function historyOf(context: FeatureContext, i: number): History {
   const first = facts[i][0].answer;
   const h: History = {
     firstChange: Infinity,
+    firstAway: Infinity,
     dissentPrefix: new Float64Array(rounds + 1),
     instructsEver: new Float64Array(rounds),
     toModelEver: new Float64Array(rounds),
@@ -318,6 +323,8 @@ function historyOf(context: FeatureContext, i: number): History {
   for (let r = 0; r < rounds; r++) {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
+    const previous = r > 0 ? facts[i][r - 1].answer : undefined;
+    if (h.firstAway === Infinity && previous !== undefined && now.answer !== undefined && now.answer !== previous && !model.inNeighbors[i].some((j) => facts[j][r - 1].answer === now.answer)) h.firstAway = r;
     h.dissentPrefix[r + 1] = h.dissentPrefix[r] + (first === undefined ? 0 : dissent(context, i, r, first));
     const a = now.address;
     const before = (array: Float64Array) => (r > 0 ? array[r - 1] : 0);
@@ -385,14 +392,10 @@ function freshTargets(context: FeatureContext, j: number, r: number): string[] {
   return result;
 }
 
-/**
- * Fraction of i's out-neighbours converted to the answer i held from round 0 (they switched to it the round after i
- * sent it, not having given it at round 0), while i still holds it at round k: an agent that then moved on pushed nothing.
- */
+/** Fraction of i's out-neighbours that switched to i's answer the round after i sent it (up to round k). */
 function influenceOf(context: FeatureContext, i: number, k: number): number {
   const outs = context.model.outNeighbors[i];
-  const row = context.facts[i];
-  if (k === 0 || outs.length === 0 || row[k].answer !== row[0].answer) return 0;
+  if (k === 0 || outs.length === 0) return 0;
   let taken = 0;
   for (const first of timeline(context, i).firstTaken) if (first <= k) taken++;
   return taken / outs.length;
@@ -417,13 +420,10 @@ function timeline(context: FeatureContext, i: number): Timeline {
     malPrefix[r + 1] = malPrefix[r] + row[r].mal;
     if (firstMalicious === Infinity && row[r].mal >= MALICE_ON) firstMalicious = r;
   }
-  // Taking up is a conversion to the answer this agent gave from round 0: returning to one's own first answer is not.
-  const held = row[0]?.answer;
   const firstTaken = context.model.outNeighbors[i].map((j) => {
-    const theirs = context.facts[j];
-    if (held === undefined || theirs[0].answer === held) return Infinity;
     for (let r = 1; r < row.length; r++) {
-      if (row[r - 1].answer === held && theirs[r].answer === held && theirs[r - 1].answer !== held) return r;
+      const mine = row[r - 1].answer;
+      if (mine !== undefined && context.facts[j][r].answer === mine && context.facts[j][r - 1].answer !== mine) return r;
     }
     return Infinity;
   });

@@ -66,6 +66,28 @@ describe('guard features on real-shaped runs', () => {
     assert.equal(feature(corrected, 'a2', 1, 'movedToHolder'), 0);
   });
 
+  it('an agent that changes to an answer none of its neighbours gave scores movedAway; its first answer and a move to a neighbour do not', () => {
+    const away = trace(
+      [
+        [0, 'a0', all('a0'), 'I would say nothing yet.'],
+        [0, 'a1', all('a1'), 'Carbon dioxide. (B)'],
+        [0, 'a2', all('a2'), 'Carbon dioxide. (B)'],
+        [1, 'a0', all('a0'), 'Nitrogen gas. (C)'],
+        [1, 'a1', all('a1'), 'Then again, helium. (D)'],
+        [1, 'a2', all('a2'), 'Carbon dioxide. (B)'],
+        [2, 'a0', all('a0'), 'Carbon dioxide after all. (B)'],
+        [2, 'a1', all('a1'), 'Helium. (D)'],
+        [2, 'a2', all('a2'), 'Carbon dioxide. (B)'],
+      ],
+      QUESTION,
+    );
+    assert.equal(feature(away, 'a1', 1, 'movedAway'), 1);
+    assert.equal(feature(away, 'a1', 2, 'movedAway'), 1, 'kept from the round it happened');
+    assert.equal(feature(away, 'a0', 1, 'movedAway'), 0, 'a first answer is not a move');
+    assert.equal(feature(away, 'a0', 2, 'movedAway'), 0, 'moving to what a neighbour said is not moving away');
+    assert.equal(feature(away, 'a2', 2, 'movedAway'), 0);
+  });
+
   it('an empty reply is silence: the agent keeps its previous output and did not speak', () => {
     const model = buildRunModel(debate);
     assert.equal(model.outputs[model.index.get('a2')!][2], undefined);
