@@ -324,7 +324,8 @@ function historyOf(context: FeatureContext, i: number): History {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
     const previous = r > 0 ? facts[i][r - 1].answer : undefined;
-    if (h.firstAway === Infinity && previous !== undefined && now.answer !== undefined && now.answer !== previous && !model.inNeighbors[i].some((j) => facts[j][r - 1].answer === now.answer)) h.firstAway = r;
+    const changed = previous !== undefined && now.answer !== undefined && now.answer !== previous;
+    if (h.firstAway === Infinity && changed && !model.inNeighbors[i].some((j) => facts[j][r - 1].answer === now.answer)) h.firstAway = r;
     h.dissentPrefix[r + 1] = h.dissentPrefix[r] + (first === undefined ? 0 : dissent(context, i, r, first));
     const a = now.address;
     const before = (array: Float64Array) => (r > 0 ? array[r - 1] : 0);

@@ -216,7 +216,7 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
     const analysis = await run(guard({ filter: false }));
     assert.equal(analysis.agents.find((a) => a.id === 'a0')?.category, 'attacker');
     const warning = analysis.warnings.find((w) => w.code === 'llm-disagreement');
-    assert.match(warning?.message ?? '', /a0 round 0: P_atk 1\.00 embedded, judge 0\.00/);
+    assert.match(warning?.message ?? '', /a0 round 0: P_atk (?:0\.9\d|1\.00) embedded, judge 0\.00/);
   });
 
   it('the timeout covers the whole body: a reply that trickles is cut at the limit', async () => {
