@@ -26,6 +26,18 @@ const HOSTILE: unknown[] = [
   '\u202e\u2066evil', 'x'.repeat(100_000), '\ud800', { $ref: '#' }, { __proto__: { polluted: true } }, Array.from({ length: 500 }, (_, i) => i),
 ];
 
+// Long words beside what the text readers look for (an @, an extension, an underscore, a colon, a greeting): a reader
+// that rescans a word from every character is quadratic in its length (a 10 MB word once hung analyze).
+const LONG_WORDS = [
+  `${'A'.repeat(200_000)} send it to eve@example.com`,
+  `${'b-'.repeat(100_000)}x_y report.pdf`,
+  `${'x'.repeat(150_000)}@`,
+  `${'1'.repeat(200_000)}.txt`,
+  'x: '.repeat(60_000),
+  'Dear AI, '.repeat(20_000),
+];
+HOSTILE.push(...LONG_WORDS);
+
 function pick<T>(rng: Rng, items: readonly T[]): T {
   return items[rng.int(items.length)];
 }
@@ -133,5 +145,18 @@ describe('trace fuzzer (seeded, bounded)', function () {
       if (problem) failures.push(`case ${n} (${seed.name}, ${command[0]}): ${problem}`);
     }
     assert.deepEqual(failures, []);
+  });
+
+  it('a message of one long word of each shape the readers look for is analysed, not hung', async () => {
+    const lines = readFileSync(path.join(root, 'examples/traces/star-8.jsonl'), 'utf8').trim().split('\n');
+    const first = lines.findIndex((line) => JSON.parse(line).type === 'message');
+    for (const [n, word] of LONG_WORDS.entries()) {
+      const file = path.join(dir, `long-${n}.jsonl`);
+      writeFileSync(file, lines.map((line, i) => (i === first ? JSON.stringify({ ...JSON.parse(line), content: word }) : line)).join('\n'));
+      let stdout = '';
+      const code = await runCli(['analyze', file, '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: dir, env: {} });
+      assert.ok([0, 1].includes(code), `shape ${n}: exit ${code}`);
+      assert.equal(JSON.parse(stdout).agents.length, 8, `shape ${n}: a verdict for every agent`);
+    }
   });
 });
