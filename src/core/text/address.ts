@@ -120,7 +120,6 @@ const isUnicodeSpace = (c: number) =>
 /** An imperative sentence or clause, "you must ...", or "please <verb> ...". */
 function isInstruction(sentence: string): boolean {
   if (opensImperative(sentence)) return true;
-  CLAUSE.lastIndex = 0;
   for (const clause of sentence.matchAll(CLAUSE)) if (opensImperative(sentence.slice(clause.index! + clause[0].length))) return true;
   if (YOU_MUST.test(sentence)) return true;
   const please = PLEASE_VERB.exec(sentence);

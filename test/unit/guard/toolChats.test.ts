@@ -1,5 +1,5 @@
 // The simulated tool-use chats the guard trains on: read through the AgentDojo importer, a poisoned tool result is the
-// attacker, an assistant that obeyed it is infected and its call carries the injected target, and clean runs have neither.
+// attacker, an assistant that obeyed it is infected, and the assistant of a run without an injection never is.
 import * as assert from 'node:assert/strict';
 import { simulatedToolChats } from '../../../bench/lib/toolChats';
 import { buildRunModel } from '../../../src/core/guard/model';

@@ -20,12 +20,6 @@ const seeds = [
   ...readdirSync(path.join(root, 'test/fixtures/importers')).map((f) => path.join(root, 'test/fixtures/importers', f)),
 ].map((file) => ({ name: path.basename(file), bytes: readFileSync(file) }));
 
-/** Values an attacker puts where a trace expects a round, an id or a text. */
-const HOSTILE: unknown[] = [
-  1e308, 2 ** 31, 100_000, -1, 0.5, NaN, '7', null, true, [], {}, [[[[[]]]]], '', ' ', '\u001b[2J\u001b]0;x\u0007', 'a\nVerdict: clean',
-  '\u202e\u2066evil', 'x'.repeat(100_000), '\ud800', { $ref: '#' }, { __proto__: { polluted: true } }, Array.from({ length: 500 }, (_, i) => i),
-];
-
 // Long words beside what the text readers look for (an @, an extension, an underscore, a colon, a greeting): a reader
 // that rescans a word from every character is quadratic in its length (a 10 MB word once hung analyze).
 const LONG_WORDS = [
@@ -36,7 +30,13 @@ const LONG_WORDS = [
   'x: '.repeat(60_000),
   'Dear AI, '.repeat(20_000),
 ];
-HOSTILE.push(...LONG_WORDS);
+
+/** Values an attacker puts where a trace expects a round, an id or a text. */
+const HOSTILE: unknown[] = [
+  1e308, 2 ** 31, 100_000, -1, 0.5, NaN, '7', null, true, [], {}, [[[[[]]]]], '', ' ', '\u001b[2J\u001b]0;x\u0007', 'a\nVerdict: clean',
+  '\u202e\u2066evil', 'x'.repeat(100_000), '\ud800', { $ref: '#' }, { __proto__: { polluted: true } }, Array.from({ length: 500 }, (_, i) => i),
+  ...LONG_WORDS,
+];
 
 function pick<T>(rng: Rng, items: readonly T[]): T {
   return items[rng.int(items.length)];
