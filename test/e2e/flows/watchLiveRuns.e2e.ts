@@ -51,7 +51,15 @@ describe('Watch Live Runs', () => {
       const row = pane.locator('.monaco-list-row', { hasText: 'star-8' }).first();
       await row.waitFor({ timeout: 60_000 });
       await waitForText(row, /live · .* · 9 agents · [1-9]\d* rounds/, 60_000);
-      await row.click();
+      // The row is re-rendered as its counts change each round, and a click that lands mid re-render opens nothing
+      // (CI once waited 60 s on a selected row with no panel): click again until the panel's tab is there.
+      const tab = page.locator('.tabs-container .tab', { hasText: 'Live run: star-8' });
+      let clicked = 0;
+      await waitUntil('the live run panel to open', async () => {
+        if ((await tab.count()) > 0) return true;
+        if (clicked++ % 25 === 0) await row.click();
+        return false;
+      }, 60_000);
       const view = await wb.webview('Live run: star-8');
       await waitForText(view.locator('.toolbar .live'), /● Live/, 60_000);
       const counts = view.locator('.scrubber .round-counts');
