@@ -2,7 +2,8 @@
 // the INFA-Guard reference rules and ours, on the same held-out seeds, with bootstrap 95% confidence intervals.
 import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
 import { TOPOLOGIES } from '../src/core/sim/topology';
-import { bootstrapMean, DEFENCES, LOW_FPR_PULL_IN_FLOOR, type DefenceName, type EpisodeOutcome } from './lib/closedloop';
+import { DEFAULT_GUARD_CONFIG } from '../src/core/config';
+import { bootstrapMean, DEFENCES, type DefenceName, type EpisodeOutcome } from './lib/closedloop';
 import { episodeGrid } from './lib/episodes';
 import { runJobs } from './lib/workers';
 import type { BenchModule, BenchSection } from './types';
@@ -65,33 +66,35 @@ const closedLoop: BenchModule = async ({ quick }) => {
       if (defence === 'ours') figures[`${topology}.ours.cut`] = pct(cut);
     }
   }
-  // The opt-in low-false-positive variant minus ours on the same episodes (paired): what skipping near-zero pull-ins
-  // costs in the closed loop, beyond the seeds' noise.
+  // Ours minus the reference rules on the same episodes (paired): what skipping pull-ins of neighbours whose scores
+  // are near 0 costs or buys in the closed loop, beyond the seeds' noise.
   const pairedRows: BenchSection['rows'] = [];
   for (const topology of [...TOPOLOGIES, 'all'] as const) {
     const inTopology = (i: number) => topology === 'all' || configs[i].topology === topology;
     const ours = select('ours', inTopology);
-    const lowFpr = select('ours-low-fpr', inTopology);
-    const mdsr = bootstrapMean(lowFpr.map((o, i) => o.mdsr - ours[i].mdsr));
-    const asr = bootstrapMean(lowFpr.map((o, i) => o.asr[3] - ours[i].asr[3]));
+    const reference = select('reference', inTopology);
+    const mdsr = bootstrapMean(ours.map((o, i) => o.mdsr - reference[i].mdsr));
+    const asr = bootstrapMean(ours.map((o, i) => o.asr[3] - reference[i].asr[3]));
     const span = (b: ReturnType<typeof bootstrapMean>) => `${pct(b.mean).toFixed(1)} [${pct(b.lo).toFixed(1)}, ${pct(b.hi).toFixed(1)}]`;
-    pairedRows.push({ topology, 'MDSR@3 low-fpr - ours, points [95% CI]': span(mdsr), 'ASR@3 low-fpr - ours, points [95% CI]': span(asr), 'episodes where MDSR@3 differs': lowFpr.filter((o, i) => o.mdsr !== ours[i].mdsr).length });
-    figures[`${topology}.lowFprMinusOurs.mdsr3`] = pct(mdsr.mean);
+    pairedRows.push({ topology, 'MDSR@3 ours - reference, points [95% CI]': span(mdsr), 'ASR@3 ours - reference, points [95% CI]': span(asr), 'episodes where MDSR@3 differs': ours.filter((o, i) => o.mdsr !== reference[i].mdsr).length });
+    figures[`${topology}.oursMinusReference.mdsr3`] = pct(mdsr.mean);
+    figures[`${topology}.oursMinusReference.mdsr3Hi`] = pct(mdsr.hi);
   }
   const notes = TOPOLOGIES.map((t) => {
     const cut = figures[`${t}.ours.cut`] as number;
     const mdsrOk = (figures[`${t}.ours.mdsr3`] as number) >= (figures[`${t}.reference.mdsr3`] as number);
-    const mdsrNote = mdsrOk ? 'met' : 'NOT met';
+    const withinNoise = (figures[`${t}.oursMinusReference.mdsr3Hi`] as number) >= 0;
+    const mdsrNote = mdsrOk ? 'met' : withinNoise ? 'NOT met, but within the paired 95% CI' : 'NOT met';
     const beatsEdgeCut = (figures[`${t}.ours.asr3`] as number) < (figures[`${t}.edge-cut.asr3`] as number);
     return `${t}: ASR@3 cut ${cut}% (target >= 70%: ${cut >= 70 ? 'met' : 'NOT met'}); MDSR@3 >= reference: ${mdsrNote}; ASR@3 below edge-cut: ${beatsEdgeCut ? 'met' : 'NOT met'}`;
   });
   notes.push(
-    `Ours applies the design's topological rules exactly (pullInFloor 0, as the reference), on the trained heads. ours-low-fpr is the opt-in pullInFloor ${LOW_FPR_PULL_IN_FLOOR}: it skips pull-ins of neighbours whose scores are near 0. Some of those are honestly wrong benign agents (hard negatives) that a replacement donor then answers right, so skipping them costs a little MDSR; the detection section shows the false positives it saves.`,
+    `Ours applies the design's topological rules on the trained heads, but pulls in a neighbour only when its score reaches pullInFloor ${DEFAULT_GUARD_CONFIG.pullInFloor} (the reference takes every pull-in). Some skipped pull-ins are honestly wrong benign agents (hard negatives) that a replacement donor would have answered right, which can cost a little MDSR; the detection and real-run sections show the false positives it saves.`,
   );
   notes.push('ASR@0 is the share of benign agents wrong before any communication (hard negatives that start wrong); no defence can push ASR below the agents that stay honestly wrong.');
   return [
     { title: `Closed loop by topology (held-out, ${perCell} episodes per topology x family, 8 agents, 3 attackers, 3 rounds)`, rows: topologyRows, figures, notes },
-    { title: `Closed loop: opt-in pullInFloor ${LOW_FPR_PULL_IN_FLOOR} minus ours, paired on the same episodes (bootstrap 95% CI)`, rows: pairedRows, figures: {} },
+    { title: 'Closed loop: ours minus the reference rules, paired on the same episodes (bootstrap 95% CI)', rows: pairedRows, figures: {} },
     { title: 'Closed loop per topology x attack family', rows: cellRows, figures: {} },
   ];
 };

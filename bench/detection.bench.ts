@@ -5,7 +5,7 @@ import { TOPOLOGIES } from '../src/core/sim/topology';
 import type { EpisodeConfig } from '../src/core/sim/simulate';
 import { episodeGrid, poolDetections, type DetectionReport, type EpisodeDetection } from './lib/episodes';
 import type { BenchJob } from './lib/benchWorker';
-import { LOW_FPR_PULL_IN_FLOOR } from './lib/closedloop';
+import { REFERENCE_PULL_IN_FLOOR } from './lib/closedloop';
 import { runJobs } from './lib/workers';
 import type { BenchModule, BenchSection } from './types';
 
@@ -37,9 +37,9 @@ const detection: BenchModule = async ({ quick }) => {
   const heldin = episodeGrid('train', Math.max(4, perCell / 5), HELDIN_SEED).map((c) => ({ ...c, attackers: 3 }));
   const cleanRuns = episodeGrid('heldout', perCell, HELDOUT_SEED + 50000, ['none']);
   // Every episode is analysed once (on all cores); the slices pool the per-episode results.
-  // The opt-in low-false-positive variant (pullInFloor 0.3) on the same held-out episodes: what its skipped pull-ins buy.
+  // The reference rules (every pull-in taken, pullInFloor 0) on the same held-out episodes: what the default's floor buys.
   const jobs: BenchJob[] = [...heldout, ...heldin, ...cleanRuns].map((config) => ({ kind: 'detection', config }));
-  jobs.push(...heldout.map((config): BenchJob => ({ kind: 'detection', config, guard: { pullInFloor: LOW_FPR_PULL_IN_FLOOR } })));
+  jobs.push(...heldout.map((config): BenchJob => ({ kind: 'detection', config, guard: { pullInFloor: REFERENCE_PULL_IN_FLOOR } })));
   const results = await runJobs<EpisodeDetection>(jobs);
   const heldoutResults = results.slice(0, heldout.length);
   const slice = (keep: (c: EpisodeConfig) => boolean) => poolDetections(heldoutResults.filter((_, i) => keep(heldout[i])));
@@ -50,12 +50,12 @@ const detection: BenchModule = async ({ quick }) => {
   for (const topology of TOPOLOGIES) rows.push(row(`topology ${topology}`, slice((c) => c.topology === topology)));
   for (const family of ATTACK_FAMILIES) rows.push(row(`family ${family}`, slice((c) => c.family === family)));
   const clean = poolDetections(results.slice(heldout.length + heldin.length, heldout.length + heldin.length + cleanRuns.length));
-  const lowFpr = poolDetections(results.slice(heldout.length + heldin.length + cleanRuns.length));
+  const reference = poolDetections(results.slice(heldout.length + heldin.length + cleanRuns.length));
   // No attacker or infected exists in a clean run: only the false-positive rate means anything there.
   const cleanRow = row('no attack (clean runs)', clean);
   for (const key of ['atk P', 'atk R', 'atk F1', 'inf P', 'inf R', 'inf F1']) cleanRow[key] = null;
   rows.push(cleanRow);
-  rows.push(row(`held-out, all: pullInFloor ${LOW_FPR_PULL_IN_FLOOR} (opt-in)`, lowFpr));
+  rows.push(row(`held-out, all: reference rules (pullInFloor ${REFERENCE_PULL_IN_FLOOR})`, reference));
   const e = all.evaluation;
   const figures = {
     attackerF1: r(e.attacker.f1),
@@ -65,9 +65,9 @@ const detection: BenchModule = async ({ quick }) => {
     aurocAtk: r(all.aurocAtk),
     aurocInf: r(all.aurocInf),
     cleanRunFPR: r(clean.evaluation.benignFalsePositiveRate),
-    lowFprBenignFPR: r(lowFpr.evaluation.benignFalsePositiveRate),
-    lowFprSourceHit1: r(lowFpr.sourceHit1),
-    lowFprInfectedF1: r(lowFpr.evaluation.infected.f1),
+    referenceBenignFPR: r(reference.evaluation.benignFalsePositiveRate),
+    referenceSourceHit1: r(reference.sourceHit1),
+    referenceInfectedF1: r(reference.evaluation.infected.f1),
   };
   const notes = [
     `attacker F1 >= 0.95: ${e.attacker.f1 >= 0.95 ? 'met' : 'NOT met'}; infected F1 >= 0.85: ${e.infected.f1 >= 0.85 ? 'met' : 'NOT met'}; benign FPR <= 0.03: ${e.benignFalsePositiveRate <= 0.03 ? 'met' : 'NOT met'}; source hit@1 >= 0.9: ${(all.sourceHit1 ?? 0) >= 0.9 ? 'met' : 'NOT met'}`,

@@ -53,11 +53,11 @@ export function buildDataset(configs: EpisodeConfig[]): Dataset {
   return datasetOf(configs.map((config) => buildRunModel(simulate(config).trace())));
 }
 
-/** Feature rows of labelled run models, every row of weight 1. */
-export function datasetOf(models: RunModel[]): Dataset {
+/** Feature rows of labelled run models; each row weighs its run's entry of `runWeights` (default 1). */
+export function datasetOf(models: RunModel[], runWeights?: readonly number[]): Dataset {
   const patterns = compileAnswerPatterns(defaultConfig().answer.patterns);
   const data = emptyDataset();
-  for (const model of models) {
+  for (const [m, model] of models.entries()) {
     const context = prepareFeatures(model, patterns, undefined);
     for (let k = 0; k < model.rounds; k++) {
       const base = data.x.length;
@@ -66,7 +66,7 @@ export function datasetOf(models: RunModel[]): Dataset {
         data.x.push(featureVector(context, i, k));
         data.yAtk.push(label === 'attacker' ? 1 : 0);
         data.yInf.push(label === 'infected' ? 1 : 0);
-        data.w.push(1);
+        data.w.push(runWeights?.[m] ?? 1);
         data.positive.push(1);
         const style = styleInputs(context, i, k);
         data.emb.push(style.now);
@@ -88,10 +88,11 @@ function emptyDataset(): Dataset {
 export function mix(parts: { data: Dataset; share: number; positive?: number }[]): Dataset {
   const out = emptyDataset();
   const totalShare = parts.reduce((sum, p) => sum + p.share, 0);
-  const totalRows = parts.reduce((sum, p) => sum + p.data.x.length, 0);
+  const weightOf = (data: Dataset) => data.w.reduce((sum, w) => sum + w, 0);
+  const totalWeight = parts.reduce((sum, p) => sum + weightOf(p.data), 0);
   for (const { data, share, positive = 1 } of parts) {
     const base = out.x.length;
-    const scale = (share / totalShare) * (totalRows / Math.max(1, data.x.length));
+    const scale = (share / totalShare) * (totalWeight / Math.max(1, weightOf(data)));
     out.x.push(...data.x);
     out.yAtk.push(...data.yAtk);
     out.yInf.push(...data.yInf);
@@ -281,8 +282,10 @@ export function realGroups(runs: readonly RealRun[]): RealGroup[] {
     const models = group.runs.map((r) => buildRunModel(r.trace));
     const rows = models.reduce((n, m) => n + m.agents.length * m.rounds, 0);
     const stride = Math.max(1, Math.ceil(rows / GROUP_ROWS));
-    // Infected agents are the rarest class: every run that has one is kept, the others evenly spread.
-    group.data = datasetOf(models.filter((m, i) => i % stride === 0 || m.labels?.some((row) => row.includes('infected'))));
+    // Infected agents are the rarest class: every run that has one is kept; the others are evenly spread and weigh the
+    // stride, so the sample keeps the group's own balance of clean and attacked runs (the clean ones were under-counted).
+    const kept = models.flatMap((m, i) => (m.labels?.some((row) => row.includes('infected')) ? [{ m, w: 1 }] : i % stride === 0 ? [{ m, w: stride }] : []));
+    group.data = datasetOf(kept.map((k) => k.m), kept.map((k) => k.w));
   }
   return [...groups.values()];
 }

@@ -1,6 +1,6 @@
 // The closed loop: a defence watches the run online, round by round, and its decision changes what agents receive in
-// the next round. Defences: none, binary edge-cutting (G-Safeguard's treatment), INFA-Guard reference rules, ours
-// (the default configuration), and ours with the opt-in low-false-positive pull-in floor.
+// the next round. Defences: none, binary edge-cutting (G-Safeguard's treatment), INFA-Guard reference rules (every
+// pull-in taken, pullInFloor 0), and ours (the default configuration).
 import { defaultConfig, type ProjectConfig } from '../../src/core/config';
 import { analyzeRun } from '../../src/core/guard/analyze';
 import { attackSuccessRate, majorityDefended } from '../../src/core/guard/metrics';
@@ -9,11 +9,11 @@ import { Episode, type EpisodeConfig, type Intervention } from '../../src/core/s
 import { Rng } from '../../src/core/sim/rng';
 
 /** The defences compared on the same seeds. */
-export type DefenceName = 'none' | 'edge-cut' | 'reference' | 'ours' | 'ours-low-fpr';
-export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference', 'ours', 'ours-low-fpr'];
+export type DefenceName = 'none' | 'edge-cut' | 'reference' | 'ours';
+export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference', 'ours'];
 
-/** The pull-in floor of the opt-in variant that trades a little MDSR for about half the benign false positives. */
-export const LOW_FPR_PULL_IN_FLOOR = 0.3;
+/** The INFA-Guard reference rules pull in the most suspicious neighbour whatever its score. */
+export const REFERENCE_PULL_IN_FLOOR = 0;
 
 /** ASR per round (index k) and MDSR at the last round for one episode. */
 export interface EpisodeOutcome {
@@ -23,8 +23,7 @@ export interface EpisodeOutcome {
 
 function guardConfig(defence: DefenceName): ProjectConfig {
   const config = defaultConfig();
-  if (defence === 'reference') config.guard.pullInFloor = 0;
-  if (defence === 'ours-low-fpr') config.guard.pullInFloor = LOW_FPR_PULL_IN_FLOOR;
+  if (defence === 'reference') config.guard.pullInFloor = REFERENCE_PULL_IN_FLOOR;
   // The defences act on the guard's categories and remediation; the propagation monitor's alerts play no part.
   config.sections.monitor = { signals: { viralPersona: false, propagation: false, propagationRequest: false, verbatimSpread: false } };
   return config;

@@ -46,7 +46,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   chainDistanceThreshold: 3,
   trendThreshold: 0.05,
   donorMaxPAtk: 0.1,
-  pullInFloor: 0,
+  pullInFloor: 0.3,
 });
 
 export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({

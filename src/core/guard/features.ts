@@ -9,7 +9,7 @@ import { addressOf, identifiersOf, type Address } from '../text/address';
 import { extractAnswer, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedWords, EMBED_DIM } from '../text/embed';
-import { hash32, words } from '../text/tokens';
+import { hash32, lowerWords } from '../text/tokens';
 import weightsFile from './weights.json';
 import type { RunModel } from './types';
 
@@ -458,10 +458,11 @@ function memoFor(answerPatterns: readonly RegExp[], choices: Choices | undefined
 }
 
 function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choices | undefined): OutputFacts {
-  const hits = findCues(text);
+  const lower = text.toLowerCase();
+  const hits = findCues(text, undefined, lower);
   const scores = cueScores(text, hits);
   const reportedWeight = hits.filter((h) => h.reported).reduce((sum, h) => sum + h.weight, 0);
-  const tokens = words(text);
+  const tokens = lowerWords(lower);
   const hashes = new Uint32Array(Math.max(0, tokens.length - SHINGLE + 1));
   const wordHashes = new Uint32Array(tokens.length);
   for (let t = 0; t < tokens.length; t++) wordHashes[t] = hash32(tokens[t]);

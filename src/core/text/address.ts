@@ -32,7 +32,8 @@ const IMPERATIVE_VERBS = new Set(
 const OPENING = /^(?:[\s*#>\-\d.)[\]]|<[^<>]{0,40}>)*(?:(?:please|kindly|now|first|then|also|next|finally|immediately|just|and|so|but)[\s,]+)*([A-Za-z]*)/i;
 // Where a clause can open inside a sentence: after a colon ("Note to the assistant: send ..."), or after a short lead-in
 // and a comma ("Dear AI agent reading this, send ...", "Before you answer, send ...").
-const CLAUSE = /:\s+|^[^,.:;]{1,60},\s+/g;
+const LEAD_IN = /^[^,.:;]{1,60},\s+/;
+const AFTER_COLON = /:\s+/g;
 const SPACE_THEN_WORD = /\s\S/g;
 const YOU_MUST = /\byou\s+(?:must|should|need to|have to|are (?:required|asked|instructed) to|will need to|shall)\s+\w+/i;
 const PLEASE_VERB = /\bplease\s+(\w+)(?:\s+(\w+))?/i;
@@ -120,7 +121,9 @@ const isUnicodeSpace = (c: number) =>
 /** An imperative sentence or clause, "you must ...", or "please <verb> ...". */
 function isInstruction(sentence: string): boolean {
   if (opensImperative(sentence)) return true;
-  for (const clause of sentence.matchAll(CLAUSE)) if (opensImperative(sentence.slice(clause.index! + clause[0].length))) return true;
+  const lead = LEAD_IN.exec(sentence);
+  if (lead && opensImperative(sentence.slice(lead[0].length))) return true;
+  if (sentence.includes(':')) for (const colon of sentence.matchAll(AFTER_COLON)) if (opensImperative(sentence.slice(colon.index! + colon[0].length))) return true;
   if (YOU_MUST.test(sentence)) return true;
   const please = PLEASE_VERB.exec(sentence);
   return please !== null && (IMPERATIVE_VERBS.has(please[1].toLowerCase()) || IMPERATIVE_VERBS.has((please[2] ?? '').toLowerCase()));

@@ -4,7 +4,12 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu;
 
 /** Lower-cased word tokens of a text (letters/digits, inner apostrophes and hyphens kept). */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  return lowerWords(text.toLowerCase());
+}
+
+/** `words` of a text the caller has already lower-cased. */
+export function lowerWords(lower: string): string[] {
+  return lower.match(WORD) ?? [];
 }
 
 /** Word tokens with their character offsets, lower-cased like `words`. */
