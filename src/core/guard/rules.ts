@@ -15,7 +15,10 @@ export interface ConstraintInput {
   infectedThreshold: number;
   distanceThreshold: number;
   trendThreshold: number;
-  /** A neighbour is pulled in only if its larger score reaches this (0 = the reference rules). */
+  /**
+   * A non-flagged agent whose trend jumps pulls in a neighbour only if the neighbour's larger score reaches this (0 = the
+   * reference rules). A flagged infected agent that is kept pulls in its most suspicious neighbour whatever its score.
+   */
   pullInFloor: number;
   /** Round 0 precedes any communication, so nobody can be infected yet. */
   firstRound: boolean;
@@ -38,8 +41,8 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   const pulledInfected = new Array<boolean>(n).fill(false);
   const distance = distanceFromFlagged(attacker, input.outNeighbors);
 
-  const pullIn = (i: number): void => {
-    const pick = mostSuspiciousNeighbour(i, input);
+  const pullIn = (i: number, floor: number): void => {
+    const pick = mostSuspiciousNeighbour(i, input, floor);
     if (!pick) return;
     if (pick.asAttacker) {
       if (!attacker[pick.agent]) pulledAttacker[pick.agent] = true;
@@ -58,11 +61,11 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
     } else {
       keepInfected[i] = true;
       rules[i] = distance[i] <= input.distanceThreshold ? 'kept-near-attacker' : 'kept-rising-trend';
-      pullIn(i);
+      pullIn(i, 0);
     }
   }
   if (!input.firstRound) {
-    for (let i = 0; i < n; i++) if (!infected[i] && !attacker[i] && input.trend[i] >= input.trendThreshold) pullIn(i);
+    for (let i = 0; i < n; i++) if (!infected[i] && !attacker[i] && input.trend[i] >= input.trendThreshold) pullIn(i, input.pullInFloor);
   }
 
   const categories: Category[] = new Array(n);
@@ -80,8 +83,8 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   return { categories, rules };
 }
 
-/** The in-neighbour with the highest score, and whether it joins as attacker (its P_atk beats every neighbour's P_inf). */
-function mostSuspiciousNeighbour(i: number, input: ConstraintInput): { agent: number; asAttacker: boolean } | undefined {
+/** The in-neighbour with the highest score, and whether it joins as attacker (its P_atk beats every neighbour's P_inf); none below `floor`. */
+function mostSuspiciousNeighbour(i: number, input: ConstraintInput, floor: number): { agent: number; asAttacker: boolean } | undefined {
   const neighbours = input.inNeighbors[i];
   if (neighbours.length === 0) return undefined;
   let bestAtk = neighbours[0];
@@ -93,7 +96,7 @@ function mostSuspiciousNeighbour(i: number, input: ConstraintInput): { agent: nu
   const asAttacker = input.pAtk[bestAtk] > input.pInf[bestInf];
   const agent = asAttacker ? bestAtk : bestInf;
   const score = asAttacker ? input.pAtk[agent] : input.pInf[agent];
-  return score >= input.pullInFloor ? { agent, asAttacker } : undefined;
+  return score >= floor ? { agent, asAttacker } : undefined;
 }
 
 /** Directed hop distance from the nearest flagged agent to each agent (Infinity when unreachable). */

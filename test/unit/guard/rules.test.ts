@@ -72,10 +72,11 @@ describe('topological constraints', () => {
     assert.equal(r.rules[2], 'pulled-in-as-infected');
   });
 
-  it('keeps an infected agent within d_th of an attacker even without a flagged sender', () => {
+  it('keeps an infected agent within d_th of an attacker even without a flagged sender, and pulls in its sender whatever the floor', () => {
     const r = run([0.9, 0.1, 0.1], [0, 0.2, 0.8], [0, 0, 0], [[0, 1], [1, 2]], { pullInFloor: 0.5 });
     assert.equal(r.rules[2], 'kept-near-attacker');
-    assert.equal(r.categories[1], 'benign', 'the floor stops a weak sender from being pulled in');
+    assert.equal(r.categories[1], 'infected', 'a flagged infected agent is evidence enough: the reference pull-in stands');
+    assert.equal(r.rules[1], 'pulled-in-as-infected');
   });
 
   it('a non-flagged agent whose trend jumps pulls in its most suspicious sender', () => {
@@ -85,7 +86,7 @@ describe('topological constraints', () => {
     assert.equal(r.rules[1], 'pulled-in-as-attacker');
   });
 
-  it('the pull-in floor leaves weak senders alone (ours), the reference pulls them in', () => {
+  it('on a trend jump alone, the pull-in floor leaves weak senders alone (ours), the reference pulls them in', () => {
     const args: Args = [[0.1, 0.2, 0.1], [0.1, 0.1, 0.3], [0, 0, 0.1], [[0, 2], [1, 2]]];
     assert.equal(run(...args, { pullInFloor: 0.3 }).categories[1], 'benign');
     assert.equal(run(...args, { pullInFloor: 0 }).categories[1], 'attacker');
