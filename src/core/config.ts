@@ -21,7 +21,7 @@ export interface GuardConfig {
   trendThreshold: number;
   /** Highest P_atk a donor may have to replace an attacker. */
   donorMaxPAtk: number;
-  /** A neighbour is pulled in only when its larger score reaches this; 0 gives the reference rules exactly. */
+  /** A trend jump alone pulls in a neighbour only when its larger score reaches this; 0 gives the reference rules exactly. */
   pullInFloor: number;
 }
 
