@@ -290,7 +290,10 @@ export function realGroups(runs: readonly RealRun[]): RealGroup[] {
   return [...groups.values()];
 }
 
-/** Fits on the simulator rows and the kept real groups: each source weighs `share` in total, split over its groups by their sampled rows (so each model of a source counts about alike). */
+/**
+ * Fits on the simulator rows and the kept real groups: each source weighs `share` in total, split over its groups by their
+ * sampled rows (so each model of a source counts about alike).
+ */
 export function fitMix(simulated: readonly Share[], groups: readonly RealGroup[], keep: (g: RealGroup) => boolean = () => true, iterations = ITERATIONS): DualHeadWeights {
   const kept = groups.filter(keep);
   const rowsOf = (source: string) => kept.filter((g) => g.source === source).reduce((n, g) => n + g.data.x.length, 0);
