@@ -1,7 +1,7 @@
 // The closed loop: a defence watches the run online, round by round, and its decision changes what agents receive in
 // the next round. Defences: none, binary edge-cutting (G-Safeguard's treatment), INFA-Guard reference rules (every
-// pull-in taken, pullInFloor 0), and ours (the default configuration).
-import { defaultConfig, type ProjectConfig } from '../../src/core/config';
+// pull-in taken, no source pulled in for infected agents that keep each other), and ours (the default configuration).
+import { defaultConfig, type GuardConfig, type ProjectConfig } from '../../src/core/config';
 import { analyzeRun } from '../../src/core/guard/analyze';
 import { attackSuccessRate, majorityDefended } from '../../src/core/guard/metrics';
 import { buildRunModel } from '../../src/core/guard/model';
@@ -12,8 +12,8 @@ import { Rng } from '../../src/core/sim/rng';
 export type DefenceName = 'none' | 'edge-cut' | 'reference' | 'ours';
 export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference', 'ours'];
 
-/** The INFA-Guard reference rules pull in the most suspicious neighbour whatever its score. */
-export const REFERENCE_PULL_IN_FLOOR = 0;
+/** The INFA-Guard reference rules: every pull-in taken whatever the neighbour's score, and no missing source pulled in. */
+export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({ pullInFloor: 0, pullInSources: false });
 
 /** ASR per round (index k) and MDSR at the last round for one episode. */
 export interface EpisodeOutcome {
@@ -23,7 +23,7 @@ export interface EpisodeOutcome {
 
 function guardConfig(defence: DefenceName): ProjectConfig {
   const config = defaultConfig();
-  if (defence === 'reference') config.guard.pullInFloor = REFERENCE_PULL_IN_FLOOR;
+  if (defence === 'reference') Object.assign(config.guard, REFERENCE_RULES);
   // The defences act on the guard's categories and remediation; the propagation monitor's alerts play no part.
   config.sections.monitor = { signals: { viralPersona: false, propagation: false, propagationRequest: false, verbatimSpread: false } };
   return config;

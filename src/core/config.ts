@@ -23,6 +23,8 @@ export interface GuardConfig {
   donorMaxPAtk: number;
   /** A trend jump alone pulls in a neighbour only when its larger score reaches this; 0 gives the reference rules exactly. */
   pullInFloor: number;
+  /** Infected agents that no flagged agent sends to pull in their most suspicious sender as attacker; false gives the reference rules. */
+  pullInSources: boolean;
 }
 
 /** How to read an agent's final answer from its output. */
@@ -47,6 +49,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   trendThreshold: 0.05,
   donorMaxPAtk: 0.1,
   pullInFloor: 0.3,
+  pullInSources: true,
 });
 
 export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
@@ -62,7 +65,9 @@ export function defaultConfig(): ProjectConfig {
   return { guard: { ...DEFAULT_GUARD_CONFIG }, answer: { patterns: [...DEFAULT_ANSWER_CONFIG.patterns] }, sections: {} };
 }
 
-const numberRanges: Record<keyof GuardConfig, [number, number]> = {
+type NumericGuardKey = Exclude<keyof GuardConfig, 'pullInSources'>;
+
+const numberRanges: Record<NumericGuardKey, [number, number]> = {
   attackerThreshold: [0, 1],
   infectedThreshold: [0, 1],
   emaAlpha: [0, 1],
@@ -96,12 +101,20 @@ function resolveGuard(value: unknown, file?: string): GuardConfig {
     throw new InputError('invalid-config', '"guard" must be an object', file, undefined, 'guard');
   }
   for (const [key, v] of Object.entries(value)) {
-    const range = numberRanges[key as keyof GuardConfig];
-    if (!range) throw new InputError('invalid-config', `unknown setting guard.${key}; known: ${Object.keys(numberRanges).join(', ')}`, file, undefined, `guard.${key}`);
+    if (key === 'pullInSources') {
+      if (typeof v !== 'boolean') throw new InputError('invalid-config', 'guard.pullInSources must be true or false', file, undefined, 'guard.pullInSources');
+      guard.pullInSources = v;
+      continue;
+    }
+    const range = numberRanges[key as NumericGuardKey];
+    if (!range) {
+      const known = [...Object.keys(numberRanges), 'pullInSources'].join(', ');
+      throw new InputError('invalid-config', `unknown setting guard.${key}; known: ${known}`, file, undefined, `guard.${key}`);
+    }
     if (typeof v !== 'number' || !Number.isFinite(v) || v < range[0] || v > range[1]) {
       throw new InputError('invalid-config', `guard.${key} must be a number in [${range[0]}, ${range[1]}]`, file, undefined, `guard.${key}`);
     }
-    guard[key as keyof GuardConfig] = v;
+    guard[key as NumericGuardKey] = v;
   }
   return guard;
 }

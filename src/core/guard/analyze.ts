@@ -87,6 +87,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     distanceThreshold,
     trendThreshold: guard.trendThreshold,
     pullInFloor: guard.pullInFloor,
+    pullInSources: guard.pullInSources,
     firstRound: k === 0,
   });
   progress.categories.push(decided.categories);

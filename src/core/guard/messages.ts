@@ -15,6 +15,7 @@ export const RULE_TEXT: Record<RuleId, string> = {
   'pruned-far-and-flat': 'pruned: far from every attacker and its trend is flat (false positive)',
   'pulled-in-as-attacker': 'pulled in as attacker: the most suspicious neighbour of an infected agent',
   'pulled-in-as-infected': 'pulled in as infected: the most suspicious neighbour of an infected agent',
+  'pulled-in-as-source': 'pulled in as attacker: the most suspicious sender to infected agents that no flagged agent sends to',
   'trend-jump-pull': 'its infection trend jumped, so its most suspicious neighbour was pulled in',
   'attacker-overrides-infected': 'flagged both ways: attacker takes precedence over infected',
   'below-thresholds': 'both heads below threshold',

@@ -20,6 +20,8 @@ export interface ConstraintInput {
    * reference rules). A flagged infected agent that is kept pulls in its most suspicious neighbour whatever its score.
    */
   pullInFloor: number;
+  /** Whether infected agents that no attacker sends to (directly or through other infected agents) pull in a source. */
+  pullInSources: boolean;
   /** Round 0 precedes any communication, so nobody can be infected yet. */
   firstRound: boolean;
 }
@@ -80,7 +82,56 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
       categories[i] = 'benign';
     }
   }
+  if (input.pullInSources) pullInMissingSources(categories, rules, input);
   return { categories, rules };
+}
+
+/**
+ * An infection has a source: an infected agent that no attacker reaches (within the hop distance, or through other
+ * infected agents) makes the sender into its infected group with the highest P_atk an attacker. The reference rules let
+ * infected agents keep each other with no attacker at all.
+ */
+function pullInMissingSources(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
+  let reached = reachedFromAttackers(categories, input);
+  for (let i = 0; i < categories.length; i++) {
+    if (categories[i] !== 'infected' || reached[i]) continue;
+    const senders = sendersToInfectedGroup(i, categories, input.inNeighbors);
+    if (senders.length === 0) continue;
+    const source = senders.reduce((best, j) => (input.pAtk[j] > input.pAtk[best] ? j : best));
+    categories[source] = 'attacker';
+    rules[source] = 'pulled-in-as-source';
+    reached = reachedFromAttackers(categories, input);
+  }
+}
+
+/** Infected agents an attacker reaches: within the hop distance of an attacker or of an infected agent it reaches. */
+function reachedFromAttackers(categories: Category[], input: ConstraintInput): boolean[] {
+  const carriers = categories.map((c) => c === 'attacker');
+  for (let grew = true; grew; ) {
+    grew = false;
+    const distance = distanceFromFlagged(carriers, input.outNeighbors);
+    categories.forEach((c, i) => {
+      if (c === 'infected' && !carriers[i] && distance[i] <= input.distanceThreshold) carriers[i] = grew = true;
+    });
+  }
+  return carriers;
+}
+
+/** The agents that are not infected and send to agent i or to an infected agent that reaches i through infected agents. */
+function sendersToInfectedGroup(i: number, categories: Category[], inNeighbors: number[][]): number[] {
+  const group = new Set([i]);
+  const senders = new Set<number>();
+  const queue = [i];
+  for (let head = 0; head < queue.length; head++) {
+    for (const j of inNeighbors[queue[head]]) {
+      if (categories[j] !== 'infected') senders.add(j);
+      else if (!group.has(j)) {
+        group.add(j);
+        queue.push(j);
+      }
+    }
+  }
+  return [...senders];
 }
 
 /** The in-neighbour with the highest score, and whether it joins as attacker (its P_atk beats every neighbour's P_inf); none below `floor`. */

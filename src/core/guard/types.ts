@@ -95,6 +95,7 @@ export type RuleId =
   | 'pruned-far-and-flat'
   | 'pulled-in-as-attacker'
   | 'pulled-in-as-infected'
+  | 'pulled-in-as-source'
   | 'trend-jump-pull'
   | 'attacker-overrides-infected'
   | 'below-thresholds';

@@ -19,11 +19,17 @@ describe('project config', () => {
     assert.deepEqual(config.sections.integrity, { strict: true });
   });
 
+  it('pulls in missing sources by default and takes false for the reference rules', () => {
+    assert.equal(resolveConfig(undefined).guard.pullInSources, true);
+    assert.equal(resolveConfig({ guard: { pullInSources: false } }).guard.pullInSources, false);
+  });
+
   const invalid: [string, unknown, string][] = [
     ['not an object', [1], ''],
     ['a threshold out of range', { guard: { attackerThreshold: 1.5 } }, 'guard.attackerThreshold'],
     ['a threshold of the wrong type', { guard: { emaAlpha: '0.3' } }, 'guard.emaAlpha'],
     ['an unknown guard key', { guard: { treshold: 0.5 } }, 'guard.treshold'],
+    ['a switch that is not true or false', { guard: { pullInSources: 1 } }, 'guard.pullInSources'],
     ['a misspelt section', { gaurd: {} }, 'gaurd'],
     ['answer patterns not strings', { answer: { patterns: [1] } }, 'answer.patterns'],
     ['an invalid answer regex', { answer: { patterns: ['(unclosed'] } }, 'answer.patterns'],

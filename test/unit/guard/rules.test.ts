@@ -24,6 +24,7 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     distanceThreshold: 2,
     trendThreshold: 0.05,
     pullInFloor: 0,
+    pullInSources: false,
     firstRound: false,
     ...extra,
   });
@@ -90,6 +91,27 @@ describe('topological constraints', () => {
     const args: Args = [[0.1, 0.2, 0.1], [0.1, 0.1, 0.3], [0, 0, 0.1], [[0, 2], [1, 2]]];
     assert.equal(run(...args, { pullInFloor: 0.3 }).categories[1], 'benign');
     assert.equal(run(...args, { pullInFloor: 0 }).categories[1], 'attacker');
+  });
+
+  it('infected agents that only keep each other pull in their most suspicious sender as the source (ours); the reference leaves them sourceless', () => {
+    const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
+    const args: Args = [[0.3, 0.1, 0.2], [0.1, 0.8, 0.8], [0, 0, 0], debate];
+    const ours = run(...args, { pullInSources: true });
+    assert.deepEqual(ours.categories, ['attacker', 'infected', 'infected']);
+    assert.equal(ours.rules[0], 'pulled-in-as-source');
+    assert.deepEqual(run(...args).categories, ['benign', 'infected', 'infected']);
+  });
+
+  it('pulls in no source for infected agents an attacker already reaches through other infected agents', () => {
+    const r = run([0.9, 0.1, 0.1, 0.4], [0, 0.8, 0.8, 0], [0, 0, 0, 0], [[0, 1], [1, 2], [3, 2]], { pullInSources: true });
+    assert.deepEqual(r.categories, ['attacker', 'infected', 'infected', 'benign']);
+  });
+
+  it('pulls in one source for each infected group that no attacker reaches: its sender with the highest P_atk', () => {
+    const edges: [number, number][] = [[0, 1], [1, 2], [2, 1], [3, 4], [4, 5], [5, 4], [6, 5]];
+    const r = run([0.2, 0.1, 0.1, 0.15, 0.1, 0.1, 0.3], [0, 0.8, 0.8, 0, 0.8, 0.8, 0], [0, 0, 0, 0, 0, 0, 0], edges, { pullInSources: true });
+    assert.deepEqual(r.categories, ['attacker', 'infected', 'infected', 'benign', 'infected', 'infected', 'attacker']);
+    assert.deepEqual([r.rules[0], r.rules[6]], ['pulled-in-as-source', 'pulled-in-as-source']);
   });
 
   it('an agent both heads flag is an attacker, not infected', () => {
