@@ -37,7 +37,7 @@ const detection: BenchModule = async ({ quick }) => {
   const heldin = episodeGrid('train', Math.max(4, perCell / 5), HELDIN_SEED).map((c) => ({ ...c, attackers: 3 }));
   const cleanRuns = episodeGrid('heldout', perCell, HELDOUT_SEED + 50000, ['none']);
   // Every episode is analysed once (on all cores); the slices pool the per-episode results.
-  // The reference rules (every pull-in taken, no missing source pulled in) on the same held-out episodes: what ours changes.
+  // The reference rules (every pull-in taken, no missing source or adopter pulled in) on the same held-out episodes: what ours changes.
   const jobs: BenchJob[] = [...heldout, ...heldin, ...cleanRuns].map((config) => ({ kind: 'detection', config }));
   jobs.push(...heldout.map((config): BenchJob => ({ kind: 'detection', config, guard: REFERENCE_RULES })));
   const results = await runJobs<EpisodeDetection>(jobs);
@@ -55,7 +55,7 @@ const detection: BenchModule = async ({ quick }) => {
   const cleanRow = row('no attack (clean runs)', clean);
   for (const key of ['atk P', 'atk R', 'atk F1', 'inf P', 'inf R', 'inf F1']) cleanRow[key] = null;
   rows.push(cleanRow);
-  rows.push(row('held-out, all: reference rules (pullInFloor 0, pullInSources false)', reference));
+  rows.push(row('held-out, all: reference rules (pullInFloor 0, pullInSources and pullInAdopters false)', reference));
   const e = all.evaluation;
   const figures = {
     attackerF1: r(e.attacker.f1),

@@ -1,6 +1,7 @@
 // The closed loop: a defence watches the run online, round by round, and its decision changes what agents receive in
 // the next round. Defences: none, binary edge-cutting (G-Safeguard's treatment), INFA-Guard reference rules (every
-// pull-in taken, no source pulled in for infected agents that keep each other), and ours (the default configuration).
+// pull-in taken; no source pulled in for infected agents that keep each other, no adopter of an attacker's answer pulled
+// in), and ours (the default configuration).
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../../src/core/config';
 import { analyzeRun } from '../../src/core/guard/analyze';
 import { attackSuccessRate, majorityDefended } from '../../src/core/guard/metrics';
@@ -12,8 +13,8 @@ import { Rng } from '../../src/core/sim/rng';
 export type DefenceName = 'none' | 'edge-cut' | 'reference' | 'ours';
 export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference', 'ours'];
 
-/** The INFA-Guard reference rules: every pull-in taken whatever the neighbour's score, and no missing source pulled in. */
-export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({ pullInFloor: 0, pullInSources: false });
+/** The INFA-Guard reference rules: every pull-in taken whatever the neighbour's score, no missing source or adopter pulled in. */
+export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({ pullInFloor: 0, pullInSources: false, pullInAdopters: false });
 
 /** ASR per round (index k) and MDSR at the last round for one episode. */
 export interface EpisodeOutcome {

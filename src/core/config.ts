@@ -25,6 +25,8 @@ export interface GuardConfig {
   pullInFloor: number;
   /** Infected agents that no flagged agent sends to pull in their most suspicious sender as attacker; false gives the reference rules. */
   pullInSources: boolean;
+  /** An agent that moved to the answer a flagged attacker it hears from has held alone since round 0 is pulled in as infected; false gives the reference rules. */
+  pullInAdopters: boolean;
 }
 
 /** How to read an agent's final answer from its output. */
@@ -50,6 +52,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   donorMaxPAtk: 0.1,
   pullInFloor: 0.3,
   pullInSources: true,
+  pullInAdopters: true,
 });
 
 export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
@@ -65,7 +68,10 @@ export function defaultConfig(): ProjectConfig {
   return { guard: { ...DEFAULT_GUARD_CONFIG }, answer: { patterns: [...DEFAULT_ANSWER_CONFIG.patterns] }, sections: {} };
 }
 
-type NumericGuardKey = Exclude<keyof GuardConfig, 'pullInSources'>;
+/** The guard's on/off switches; every other guard setting is a number. */
+const SWITCHES = ['pullInSources', 'pullInAdopters'] as const;
+type SwitchKey = (typeof SWITCHES)[number];
+type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 
 const numberRanges: Record<NumericGuardKey, [number, number]> = {
   attackerThreshold: [0, 1],
@@ -101,14 +107,14 @@ function resolveGuard(value: unknown, file?: string): GuardConfig {
     throw new InputError('invalid-config', '"guard" must be an object', file, undefined, 'guard');
   }
   for (const [key, v] of Object.entries(value)) {
-    if (key === 'pullInSources') {
-      if (typeof v !== 'boolean') throw new InputError('invalid-config', 'guard.pullInSources must be true or false', file, undefined, 'guard.pullInSources');
-      guard.pullInSources = v;
+    if (SWITCHES.includes(key as SwitchKey)) {
+      if (typeof v !== 'boolean') throw new InputError('invalid-config', `guard.${key} must be true or false`, file, undefined, `guard.${key}`);
+      guard[key as SwitchKey] = v;
       continue;
     }
     const range = numberRanges[key as NumericGuardKey];
     if (!range) {
-      const known = [...Object.keys(numberRanges), 'pullInSources'].join(', ');
+      const known = [...Object.keys(numberRanges), ...SWITCHES].join(', ');
       throw new InputError('invalid-config', `unknown setting guard.${key}; known: ${known}`, file, undefined, `guard.${key}`);
     }
     if (typeof v !== 'number' || !Number.isFinite(v) || v < range[0] || v > range[1]) {

@@ -50,16 +50,18 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
   for (let k = 0; k < model.rounds; k++) {
     options.signal?.throwIfAborted();
     const roundScores = await scorer.scoreRound({ model, round: k, history: progress.categories }, options.signal);
-    decideRound(model, progress, roundScores, config.guard);
+    decideRound(model, progress, roundScores, config.guard, patterns);
     options.onRound?.(k, model.rounds);
   }
   const alerts = monitorRun(model, monitorConfigOf(config.sections.monitor), features && ((i, k) => sharedWordHashes(features, i, k)));
   return concludeAnalysis(model, progress, { config, patterns, scorer: scorer.name, filter: options.filter ?? new EmbeddedFilter(), alerts, signal: options.signal });
 }
 
-/** What the guard has decided about a run so far: one entry per decided round, and the EMA state to continue from. */
+/** What the guard has decided about a run so far: one entry per decided round, and the EMA and answer state to continue from. */
 export interface GuardProgress {
   ema: (number | undefined)[];
+  /** Each agent's answers: round 0's, and the one it has given in every round so far (undefined once it moved). */
+  answers: { first: (string | undefined)[]; held: (string | undefined)[] };
   categories: Category[][];
   scores: HeadScores[][];
   rounds: Analysis['rounds'];
@@ -67,12 +69,16 @@ export interface GuardProgress {
 
 /** An empty progress for a run (nothing decided yet). */
 export function startProgress(model: RunModel): GuardProgress {
-  return { ema: new Array(model.agents.length).fill(undefined), categories: [], scores: [], rounds: [] };
+  const none = () => new Array<undefined>(model.agents.length).fill(undefined);
+  return { ema: none(), answers: { first: none(), held: none() }, categories: [], scores: [], rounds: [] };
 }
 
 /** The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`. */
-export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig): void {
+export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig, patterns: RegExp[]): void {
   const k = progress.rounds.length;
+  const answers = answersAt(model, k, patterns);
+  if (k === 0) progress.answers = { first: answers, held: [...answers] };
+  else progress.answers.held = progress.answers.held.map((held, i) => (held === answers[i] ? held : undefined));
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
   const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
   progress.ema = steps.map((s) => s.smoothed);
@@ -88,6 +94,8 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     trendThreshold: guard.trendThreshold,
     pullInFloor: guard.pullInFloor,
     pullInSources: guard.pullInSources,
+    pullInAdopters: guard.pullInAdopters,
+    answers: { first: progress.answers.first, now: answers, held: progress.answers.held },
     firstRound: k === 0,
   });
   progress.categories.push(decided.categories);

@@ -20,8 +20,12 @@ export interface ConstraintInput {
    * reference rules). A flagged infected agent that is kept pulls in its most suspicious neighbour whatever its score.
    */
   pullInFloor: number;
-  /** Whether infected agents that no attacker sends to (directly or through other infected agents) pull in a source. */
+  /** Whether infected agents that no attacker reaches (within the hop distance, or through other infected agents) pull in a source. */
   pullInSources: boolean;
+  /** Whether an agent that moved to a flagged attacker's held answer is pulled in as infected (P_inf at least pullInFloor). */
+  pullInAdopters: boolean;
+  /** Each agent's answer in round 0, now, and the one it has given in every round so far (undefined once it moved). */
+  answers: { first: (string | undefined)[]; now: (string | undefined)[]; held: (string | undefined)[] };
   /** Round 0 precedes any communication, so nobody can be infected yet. */
   firstRound: boolean;
 }
@@ -83,7 +87,25 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
     }
   }
   if (input.pullInSources) pullInMissingSources(categories, rules, input);
+  if (input.pullInAdopters && !input.firstRound) pullInAdopters(categories, rules, input);
   return { categories, rules };
+}
+
+/**
+ * The infection as the answers show it: a benign agent that moved to the answer a flagged attacker it hears from has
+ * held since round 0, an answer no agent but attackers gave in round 0, is infected once its own P_inf reaches the
+ * pull-in floor.
+ */
+function pullInAdopters(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
+  const { first, now, held } = input.answers;
+  const othersAnswers = new Set(first.filter((_, j) => categories[j] !== 'attacker'));
+  for (let i = 0; i < categories.length; i++) {
+    const answer = now[i];
+    if (categories[i] !== 'benign' || answer === undefined || answer === first[i] || input.pInf[i] < input.pullInFloor) continue;
+    if (othersAnswers.has(answer) || !input.inNeighbors[i].some((j) => categories[j] === 'attacker' && held[j] === answer)) continue;
+    categories[i] = 'infected';
+    rules[i] = 'adopted-attacker-answer';
+  }
 }
 
 /**

@@ -96,6 +96,7 @@ export type RuleId =
   | 'pulled-in-as-attacker'
   | 'pulled-in-as-infected'
   | 'pulled-in-as-source'
+  | 'adopted-attacker-answer'
   | 'trend-jump-pull'
   | 'attacker-overrides-infected'
   | 'below-thresholds';

@@ -19,9 +19,11 @@ describe('project config', () => {
     assert.deepEqual(config.sections.integrity, { strict: true });
   });
 
-  it('pulls in missing sources by default and takes false for the reference rules', () => {
-    assert.equal(resolveConfig(undefined).guard.pullInSources, true);
-    assert.equal(resolveConfig({ guard: { pullInSources: false } }).guard.pullInSources, false);
+  it('pulls in missing sources and adopters by default, and takes false for the reference rules', () => {
+    const { guard } = resolveConfig(undefined);
+    assert.deepEqual([guard.pullInSources, guard.pullInAdopters], [true, true]);
+    const reference = resolveConfig({ guard: { pullInSources: false, pullInAdopters: false } }).guard;
+    assert.deepEqual([reference.pullInSources, reference.pullInAdopters], [false, false]);
   });
 
   const invalid: [string, unknown, string][] = [
@@ -30,6 +32,7 @@ describe('project config', () => {
     ['a threshold of the wrong type', { guard: { emaAlpha: '0.3' } }, 'guard.emaAlpha'],
     ['an unknown guard key', { guard: { treshold: 0.5 } }, 'guard.treshold'],
     ['a switch that is not true or false', { guard: { pullInSources: 1 } }, 'guard.pullInSources'],
+    ['a switch given as a string', { guard: { pullInAdopters: 'false' } }, 'guard.pullInAdopters'],
     ['a misspelt section', { gaurd: {} }, 'gaurd'],
     ['answer patterns not strings', { answer: { patterns: [1] } }, 'answer.patterns'],
     ['an invalid answer regex', { answer: { patterns: ['(unclosed'] } }, 'answer.patterns'],

@@ -25,6 +25,8 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     trendThreshold: 0.05,
     pullInFloor: 0,
     pullInSources: false,
+    pullInAdopters: false,
+    answers: { first: pAtk.map(() => undefined), now: pAtk.map(() => undefined), held: pAtk.map(() => undefined) },
     firstRound: false,
     ...extra,
   });
@@ -112,6 +114,27 @@ describe('topological constraints', () => {
     const r = run([0.2, 0.1, 0.1, 0.15, 0.1, 0.1, 0.3], [0, 0.8, 0.8, 0, 0.8, 0.8, 0], [0, 0, 0, 0, 0, 0, 0], edges, { pullInSources: true });
     assert.deepEqual(r.categories, ['attacker', 'infected', 'infected', 'benign', 'infected', 'infected', 'attacker']);
     assert.deepEqual([r.rules[0], r.rules[6]], ['pulled-in-as-source', 'pulled-in-as-source']);
+  });
+
+  describe('an agent that moved to the answer a flagged attacker holds (pullInAdopters)', () => {
+    const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
+    // Agent 0 is the attacker and has said B in every round; agent 1 said A in round 0 and says B now; agent 2 keeps A.
+    const answers = { first: ['B', 'A', 'A'], now: ['B', 'B', 'A'], held: ['B', undefined, 'A'] };
+    const adopt = (extra: Partial<ConstraintInput> = {}) => run([0.9, 0.1, 0.1], [0, 0.35, 0.35], [0, 0, 0], debate, { pullInAdopters: true, pullInFloor: 0.3, answers, ...extra });
+
+    it('is pulled in as infected', () => {
+      const r = adopt();
+      assert.deepEqual(r.categories, ['attacker', 'infected', 'benign']);
+      assert.equal(r.rules[1], 'adopted-attacker-answer');
+    });
+    const staysBenign: [string, Partial<ConstraintInput>][] = [
+      ['in the reference rules', { pullInAdopters: false }],
+      ['when its P_inf is below the pull-in floor', { pullInFloor: 0.4 }],
+      ['when another agent gave that answer in round 0 (it moved to a peer, not to the attack)', { answers: { ...answers, first: ['B', 'A', 'B'] } }],
+      ['when the attacker has not held that answer since round 0', { answers: { ...answers, held: [undefined, undefined, 'A'] } }],
+      ['in round 0', { firstRound: true }],
+    ];
+    for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(adopt(extra).categories[1], 'benign'));
   });
 
   it('an agent both heads flag is an attacker, not infected', () => {
