@@ -41,7 +41,7 @@ interface ChatTurn {
 }
 
 /** The labeller's answer reading, as the source's prompt asks for it: the last "(X)". Independent of the guard's. */
-function labelAnswer(text: string): string | undefined {
+export function labelAnswer(text: string): string | undefined {
   let last: string | undefined;
   for (const match of text.matchAll(/\(([A-J])\)/g)) last = match[1];
   return last;
