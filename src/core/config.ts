@@ -21,9 +21,9 @@ export interface GuardConfig {
   trendThreshold: number;
   /** Highest P_atk a donor may have to replace an attacker. */
   donorMaxPAtk: number;
-  /** A trend jump alone pulls in a neighbour only when its larger score reaches this; 0 gives the reference rules exactly. */
+  /** A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter needs this P_inf; 0 and both switches off give the reference rules. */
   pullInFloor: number;
-  /** Infected agents that no flagged agent sends to pull in their most suspicious sender as attacker; false gives the reference rules. */
+  /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
   pullInSources: boolean;
   /** An agent that moved to the answer a flagged attacker it hears from has held alone since round 0 is pulled in as infected; false gives the reference rules. */
   pullInAdopters: boolean;

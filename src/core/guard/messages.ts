@@ -15,7 +15,7 @@ export const RULE_TEXT: Record<RuleId, string> = {
   'pruned-far-and-flat': 'pruned: far from every attacker and its trend is flat (false positive)',
   'pulled-in-as-attacker': 'pulled in as attacker: the most suspicious neighbour of an infected agent',
   'pulled-in-as-infected': 'pulled in as infected: the most suspicious neighbour of an infected agent',
-  'pulled-in-as-source': 'pulled in as attacker: the most suspicious sender to infected agents that no flagged agent sends to',
+  'pulled-in-as-source': 'pulled in as attacker: the most suspicious sender into infected agents that no attacker reaches',
   'adopted-attacker-answer': 'pulled in as infected: it moved to the answer a flagged attacker it hears from has held alone since round 0',
   'trend-jump-pull': 'its infection trend jumped, so its most suspicious neighbour was pulled in',
   'attacker-overrides-infected': 'flagged both ways: attacker takes precedence over infected',

@@ -98,11 +98,11 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
  */
 function pullInAdopters(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
   const { first, now, held } = input.answers;
-  const othersAnswers = new Set(first.filter((_, j) => categories[j] !== 'attacker'));
+  const nonAttackerFirstAnswers = new Set(first.filter((_, j) => categories[j] !== 'attacker'));
   for (let i = 0; i < categories.length; i++) {
     const answer = now[i];
     if (categories[i] !== 'benign' || answer === undefined || answer === first[i] || input.pInf[i] < input.pullInFloor) continue;
-    if (othersAnswers.has(answer) || !input.inNeighbors[i].some((j) => categories[j] === 'attacker' && held[j] === answer)) continue;
+    if (nonAttackerFirstAnswers.has(answer) || !input.inNeighbors[i].some((j) => categories[j] === 'attacker' && held[j] === answer)) continue;
     categories[i] = 'infected';
     rules[i] = 'adopted-attacker-answer';
   }
@@ -110,33 +110,68 @@ function pullInAdopters(categories: Category[], rules: RuleId[], input: Constrai
 
 /**
  * An infection has a source: an infected agent that no attacker reaches (within the hop distance, or through other
- * infected agents) makes the sender into its infected group with the highest P_atk an attacker. The reference rules let
- * infected agents keep each other with no attacker at all.
+ * infected agents) makes the sender into its infected group with the highest P_atk an attacker. A group with no sender
+ * outside it (a closed cycle, a run where everyone is infected) keeps none. The reference rules let infected agents
+ * keep each other with no attacker at all.
  */
 function pullInMissingSources(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
-  let reached = reachedFromAttackers(categories, input);
+  if (!categories.includes('infected')) return;
+  const reach = new ReachFromAttackers(categories, input);
   for (let i = 0; i < categories.length; i++) {
-    if (categories[i] !== 'infected' || reached[i]) continue;
+    if (categories[i] !== 'infected' || reach.reached(i)) continue;
     const senders = sendersToInfectedGroup(i, categories, input.inNeighbors);
-    if (senders.length === 0) continue;
+    // An attacker that sends straight into the group counts as its source whatever the hop distance (d_th may be 0).
+    if (senders.length === 0 || senders.some((j) => categories[j] === 'attacker')) continue;
     const source = senders.reduce((best, j) => (input.pAtk[j] > input.pAtk[best] ? j : best));
     categories[source] = 'attacker';
     rules[source] = 'pulled-in-as-source';
-    reached = reachedFromAttackers(categories, input);
+    reach.extendFrom(source);
   }
 }
 
-/** Infected agents an attacker reaches: within the hop distance of an attacker or of an infected agent it reaches. */
-function reachedFromAttackers(categories: Category[], input: ConstraintInput): boolean[] {
-  const carriers = categories.map((c) => c === 'attacker');
-  for (let grew = true; grew; ) {
-    grew = false;
-    const distance = distanceFromFlagged(carriers, input.outNeighbors);
-    categories.forEach((c, i) => {
-      if (c === 'infected' && !carriers[i] && distance[i] <= input.distanceThreshold) carriers[i] = grew = true;
-    });
+/**
+ * Which infected agents the attackers reach: within the hop distance of an attacker, or of an infected agent they
+ * reach (an infected agent carries it on, so the hop count starts again there). One search, extended per new attacker.
+ */
+class ReachFromAttackers {
+  /** Hops since the last attacker or reached infected agent on the shortest such path; 0 for those themselves. */
+  private readonly hops: number[];
+
+  constructor(
+    private readonly categories: Category[],
+    private readonly input: ConstraintInput,
+  ) {
+    this.hops = categories.map(() => Infinity);
+    this.search(categories.flatMap((c, i) => (c === 'attacker' ? [i] : [])));
   }
-  return carriers;
+
+  /** Whether infected agent i is reached. */
+  reached(i: number): boolean {
+    return this.hops[i] === 0;
+  }
+
+  /** Adds a new attacker and what it reaches. */
+  extendFrom(attacker: number): void {
+    this.search([attacker]);
+  }
+
+  private search(starts: number[]): void {
+    const { outNeighbors, distanceThreshold } = this.input;
+    for (const s of starts) this.hops[s] = 0;
+    const queue = [...starts];
+    for (let head = 0; head < queue.length; head++) {
+      const at = queue[head];
+      for (const next of outNeighbors[at]) {
+        let hops = this.hops[at] + 1;
+        if (hops > distanceThreshold) continue;
+        if (this.categories[next] === 'infected') hops = 0;
+        if (hops < this.hops[next]) {
+          this.hops[next] = hops;
+          queue.push(next);
+        }
+      }
+    }
+  }
 }
 
 /** The agents that are not infected and send to agent i or to an infected agent that reaches i through infected agents. */

@@ -104,9 +104,17 @@ describe('topological constraints', () => {
     assert.deepEqual(run(...args).categories, ['benign', 'infected', 'infected']);
   });
 
-  it('pulls in no source for infected agents an attacker already reaches through other infected agents', () => {
-    const r = run([0.9, 0.1, 0.1, 0.4], [0, 0.8, 0.8, 0], [0, 0, 0, 0], [[0, 1], [1, 2], [3, 2]], { pullInSources: true });
+  it('pulls in no source for infected agents an attacker reaches through an infected relay, the hop count starting again there', () => {
+    // 0 (attacker) -> 1 (infected) -> 2 -> 3 (infected) <-> 4 (infected) <- 5: agent 3 is 3 hops from the attacker, 2 from agent 1.
+    const edges: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 4], [4, 3], [5, 4]];
+    const r = run([0.9, 0.1, 0.1, 0.1, 0.1, 0.4], [0, 0.8, 0, 0.8, 0.8, 0], [0, 0, 0, 0, 0, 0], edges, { pullInSources: true });
+    assert.deepEqual(r.categories, ['attacker', 'infected', 'benign', 'infected', 'infected', 'benign']);
+  });
+
+  it('takes an attacker that sends straight into an infected group as its source even at hop distance 0, keeping its own rule', () => {
+    const r = run([0.9, 0.1, 0.1, 0.4], [0, 0.8, 0.8, 0], [0, 0, 0, 0], [[0, 1], [1, 2], [2, 1], [3, 2]], { pullInSources: true, distanceThreshold: 0 });
     assert.deepEqual(r.categories, ['attacker', 'infected', 'infected', 'benign']);
+    assert.equal(r.rules[0], 'head-attacker');
   });
 
   it('pulls in one source for each infected group that no attacker reaches: its sender with the highest P_atk', () => {
@@ -120,7 +128,8 @@ describe('topological constraints', () => {
     const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
     // Agent 0 is the attacker and has said B in every round; agent 1 said A in round 0 and says B now; agent 2 keeps A.
     const answers = { first: ['B', 'A', 'A'], now: ['B', 'B', 'A'], held: ['B', undefined, 'A'] };
-    const adopt = (extra: Partial<ConstraintInput> = {}) => run([0.9, 0.1, 0.1], [0, 0.35, 0.35], [0, 0, 0], debate, { pullInAdopters: true, pullInFloor: 0.3, answers, ...extra });
+    const adopt = (extra: Partial<ConstraintInput> = {}, edges = debate) =>
+      run([0.9, 0.1, 0.1], [0, 0.35, 0.35], [0, 0, 0], edges, { pullInAdopters: true, pullInFloor: 0.3, answers, ...extra });
 
     it('is pulled in as infected', () => {
       const r = adopt();
@@ -135,6 +144,10 @@ describe('topological constraints', () => {
       ['in round 0', { firstRound: true }],
     ];
     for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(adopt(extra).categories[1], 'benign'));
+    it('stays benign when the attacker holding that answer is not among those it hears from', () => {
+      const notFromAttacker: [number, number][] = [[0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
+      assert.equal(adopt({}, notFromAttacker).categories[1], 'benign');
+    });
   });
 
   it('an agent both heads flag is an attacker, not infected', () => {
