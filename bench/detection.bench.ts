@@ -55,7 +55,7 @@ const detection: BenchModule = async ({ quick }) => {
   const cleanRow = row('no attack (clean runs)', clean);
   for (const key of ['atk P', 'atk R', 'atk F1', 'inf P', 'inf R', 'inf F1']) cleanRow[key] = null;
   rows.push(cleanRow);
-  rows.push(row('held-out, all: reference rules (pullInFloor 0, pullInSources and pullInAdopters false)', reference));
+  rows.push(row(`held-out, all: reference rules (${Object.entries(REFERENCE_RULES).map(([key, value]) => `${key} ${value}`).join(', ')})`, reference));
   const e = all.evaluation;
   const figures = {
     attackerF1: r(e.attacker.f1),

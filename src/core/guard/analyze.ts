@@ -60,8 +60,8 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
 /** What the guard has decided about a run so far: one entry per decided round, and the EMA and answer state to continue from. */
 export interface GuardProgress {
   ema: (number | undefined)[];
-  /** Each agent's answers: round 0's, and the one it has given in every round so far (undefined once it moved). */
-  answers: { first: (string | undefined)[]; held: (string | undefined)[] };
+  /** Each decided round's answer per agent (its last output's when silent), read once for the rules and ASR/MDSR. */
+  answers: (string | undefined)[][];
   categories: Category[][];
   scores: HeadScores[][];
   rounds: Analysis['rounds'];
@@ -69,16 +69,16 @@ export interface GuardProgress {
 
 /** An empty progress for a run (nothing decided yet). */
 export function startProgress(model: RunModel): GuardProgress {
-  const none = () => new Array<undefined>(model.agents.length).fill(undefined);
-  return { ema: none(), answers: { first: none(), held: none() }, categories: [], scores: [], rounds: [] };
+  return { ema: new Array(model.agents.length).fill(undefined), answers: [], categories: [], scores: [], rounds: [] };
 }
 
 /** The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`. */
 export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig, patterns: RegExp[]): void {
   const k = progress.rounds.length;
   const answers = answersAt(model, k, patterns);
-  if (k === 0) progress.answers = { first: answers, held: [...answers] };
-  else progress.answers.held = progress.answers.held.map((held, i) => (held === answers[i] ? held : undefined));
+  progress.answers.push(answers);
+  const first = progress.answers[0];
+  const held = first.map((answer, i) => (progress.answers.every((round) => round[i] === answer) ? answer : undefined));
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
   const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
   progress.ema = steps.map((s) => s.smoothed);
@@ -95,7 +95,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     pullInFloor: guard.pullInFloor,
     pullInSources: guard.pullInSources,
     pullInAdopters: guard.pullInAdopters,
-    answers: { first: progress.answers.first, now: answers, held: progress.answers.held },
+    answers: { first, now: answers, held },
     firstRound: k === 0,
   });
   progress.categories.push(decided.categories);
@@ -133,7 +133,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
   const truth = model.task?.answer !== undefined ? normalizeAnswer(model.task.answer) : undefined;
   const finalCategories = categories[last];
   const excluded = attackerMask(model, finalCategories);
-  if (truth !== undefined) for (const round of rounds) Object.assign(round, attackSuccessRate(answersAt(model, round.round, patterns), excluded, truth));
+  if (truth !== undefined) for (const round of rounds) Object.assign(round, attackSuccessRate(progress.answers[round.round], excluded, truth));
   const finalScores = scores[last];
   const { sources, infectionPaths } = inferSourcesAndPaths({
     agents: model.agents,
@@ -171,7 +171,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
     })),
     edges: model.outNeighbors.flatMap((outs, i) => outs.map((j) => [model.agents[i], model.agents[j]] as [string, string])),
     rounds,
-    mdsr: truth === undefined ? null : majorityDefended(answersAt(model, last, patterns), excluded, truth),
+    mdsr: truth === undefined ? null : majorityDefended(progress.answers[last], excluded, truth),
     sources,
     infectionPaths,
     remediation,
