@@ -21,12 +21,14 @@ export interface GuardConfig {
   trendThreshold: number;
   /** Highest P_atk a donor may have to replace an attacker. */
   donorMaxPAtk: number;
-  /** A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter needs this P_inf; 0 and both switches off give the reference rules. */
+  /** A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter needs this P_inf; 0 and the three switches off give the reference rules. */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
   pullInSources: boolean;
   /** An agent that moved to the answer a flagged attacker it hears from has held alone since round 0 is pulled in as infected; false gives the reference rules. */
   pullInAdopters: boolean;
+  /** An agent that every other agent hears, holding every round a round-0 answer no other agent gave, is an attacker; false gives the reference rules. */
+  flagLoneHolders: boolean;
 }
 
 /** How to read an agent's final answer from its output. */
@@ -53,6 +55,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   pullInFloor: 0.3,
   pullInSources: true,
   pullInAdopters: true,
+  flagLoneHolders: true,
 });
 
 export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
@@ -69,7 +72,7 @@ export function defaultConfig(): ProjectConfig {
 }
 
 /** The guard's on/off switches; every other guard setting is a number. */
-const SWITCHES = ['pullInSources', 'pullInAdopters'] as const;
+const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders'] as const;
 type SwitchKey = (typeof SWITCHES)[number];
 type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 

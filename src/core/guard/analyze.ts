@@ -95,6 +95,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     pullInFloor: guard.pullInFloor,
     pullInSources: guard.pullInSources,
     pullInAdopters: guard.pullInAdopters,
+    flagLoneHolders: guard.flagLoneHolders,
     answers: { first, now: answers, held },
     firstRound: k === 0,
   });

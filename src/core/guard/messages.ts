@@ -9,6 +9,7 @@ import { inline } from '../text/printable';
 export const RULE_TEXT: Record<RuleId, string> = {
   'head-attacker': 'P_atk above threshold: the attacker head fired',
   'head-infected': 'P_inf above threshold: the infection head fired',
+  'held-alone-against-group': 'attacker: everyone hears it, and it has held every round a round-0 answer that no other agent gave',
   'kept-neighbour-flagged': 'kept as infected: a neighbour is a flagged attacker or infected agent',
   'kept-near-attacker': 'kept as infected: within the hop distance of a flagged attacker',
   'kept-rising-trend': 'kept as infected: its infection trend is rising',

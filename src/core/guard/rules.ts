@@ -24,6 +24,8 @@ export interface ConstraintInput {
   pullInSources: boolean;
   /** Whether an agent that moved to a flagged attacker's held answer is pulled in as infected (P_inf at least pullInFloor). */
   pullInAdopters: boolean;
+  /** Whether an agent that every other agent hears, holding every round a round-0 answer no other agent gave, is an attacker. */
+  flagLoneHolders: boolean;
   /** Each agent's answer in round 0, now, and the one it has given in every round so far (undefined once it moved). */
   answers: { first: (string | undefined)[]; now: (string | undefined)[]; held: (string | undefined)[] };
   /** Round 0 precedes any communication, so nobody can be infected yet. */
@@ -42,6 +44,13 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   const attacker = input.pAtk.map((p) => p >= input.attackerThreshold);
   const infected = input.pInf.map((p) => !input.firstRound && p >= input.infectedThreshold);
   const rules: RuleId[] = input.pAtk.map((_, i) => (attacker[i] ? (infected[i] ? 'attacker-overrides-infected' : 'head-attacker') : 'below-thresholds'));
+  if (input.flagLoneHolders && !input.firstRound) {
+    for (const i of loneHolders(input)) {
+      if (attacker[i]) continue;
+      attacker[i] = true;
+      rules[i] = 'held-alone-against-group';
+    }
+  }
   const keepInfected = new Array<boolean>(n).fill(false);
   const pulledAttacker = new Array<boolean>(n).fill(false);
   const pulledInfected = new Array<boolean>(n).fill(false);
@@ -89,6 +98,18 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   if (input.pullInSources) pullInMissingSources(categories, rules, input);
   if (input.pullInAdopters && !input.firstRound) pullInAdopters(categories, rules, input);
   return { categories, rules };
+}
+
+/**
+ * The agents that every other agent hears, that gave an answer in round 0 that no other agent gave, and that have held
+ * it in every round since: what an agent told to argue for a wrong answer does in a debate, and what honest agents
+ * rarely do once everyone they address has answered otherwise.
+ */
+function loneHolders({ answers: { first, held }, outNeighbors }: ConstraintInput): number[] {
+  if (first.length < 3) return [];
+  const counts = new Map<string, number>();
+  for (const a of first) if (a !== undefined) counts.set(a, (counts.get(a) ?? 0) + 1);
+  return first.flatMap((a, i) => (a !== undefined && counts.get(a) === 1 && counts.size > 1 && held[i] === a && outNeighbors[i].length === first.length - 1 ? [i] : []));
 }
 
 /**

@@ -89,6 +89,7 @@ export interface LlmReport {
 export type RuleId =
   | 'head-attacker'
   | 'head-infected'
+  | 'held-alone-against-group'
   | 'kept-neighbour-flagged'
   | 'kept-near-attacker'
   | 'kept-rising-trend'

@@ -19,11 +19,11 @@ describe('project config', () => {
     assert.deepEqual(config.sections.integrity, { strict: true });
   });
 
-  it('pulls in missing sources and adopters by default, and takes false for the reference rules', () => {
-    const { guard } = resolveConfig(undefined);
-    assert.deepEqual([guard.pullInSources, guard.pullInAdopters], [true, true]);
-    const reference = resolveConfig({ guard: { pullInSources: false, pullInAdopters: false } }).guard;
-    assert.deepEqual([reference.pullInSources, reference.pullInAdopters], [false, false]);
+  it('pulls in missing sources and adopters and flags lone holders by default, and takes false for the reference rules', () => {
+    const switches = (g: typeof DEFAULT_GUARD_CONFIG) => [g.pullInSources, g.pullInAdopters, g.flagLoneHolders];
+    assert.deepEqual(switches(resolveConfig(undefined).guard), [true, true, true]);
+    const reference = resolveConfig({ guard: { pullInSources: false, pullInAdopters: false, flagLoneHolders: false } }).guard;
+    assert.deepEqual(switches(reference), [false, false, false]);
   });
 
   const invalid: [string, unknown, string][] = [
@@ -33,6 +33,7 @@ describe('project config', () => {
     ['an unknown guard key', { guard: { treshold: 0.5 } }, 'guard.treshold'],
     ['a switch that is not true or false', { guard: { pullInSources: 1 } }, 'guard.pullInSources'],
     ['a switch given as a string', { guard: { pullInAdopters: 'false' } }, 'guard.pullInAdopters'],
+    ['a lone-holder switch given as a number', { guard: { flagLoneHolders: 0 } }, 'guard.flagLoneHolders'],
     ['a misspelt section', { gaurd: {} }, 'gaurd'],
     ['answer patterns not strings', { answer: { patterns: [1] } }, 'answer.patterns'],
     ['an invalid answer regex', { answer: { patterns: ['(unclosed'] } }, 'answer.patterns'],

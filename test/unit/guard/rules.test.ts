@@ -26,6 +26,7 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     pullInFloor: 0,
     pullInSources: false,
     pullInAdopters: false,
+    flagLoneHolders: false,
     answers: { first: pAtk.map(() => undefined), now: pAtk.map(() => undefined), held: pAtk.map(() => undefined) },
     firstRound: false,
     ...extra,
@@ -147,6 +148,40 @@ describe('topological constraints', () => {
     it('stays benign when the attacker holding that answer is not among those it hears from', () => {
       const notFromAttacker: [number, number][] = [[0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
       assert.equal(adopt({}, notFromAttacker).categories[1], 'benign');
+    });
+  });
+
+  describe('an agent that everyone hears holding a round-0 answer nobody else gave (flagLoneHolders)', () => {
+    const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
+    // Agent 0 has said B in every round; agents 1 and 2 said A in round 0 and still do.
+    const answers = { first: ['B', 'A', 'A'], now: ['B', 'A', 'A'], held: ['B', 'A', 'A'] };
+    const lone = (extra: Partial<ConstraintInput> = {}) => run([0.1, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], debate, { flagLoneHolders: true, answers, ...extra });
+
+    it('is an attacker whatever its P_atk', () => {
+      const r = lone();
+      assert.deepEqual(r.categories, ['attacker', 'benign', 'benign']);
+      assert.equal(r.rules[0], 'held-alone-against-group');
+    });
+    it('counts when the others differ among themselves too', () => {
+      const split = { first: ['B', 'A', 'C'], now: ['B', 'A', 'A'], held: ['B', undefined, undefined] };
+      assert.deepEqual(lone({ answers: split }).rules, ['held-alone-against-group', 'below-thresholds', 'below-thresholds']);
+    });
+    it('keeps the head\'s rule when the head flagged it already', () => assert.equal(run([0.9, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], debate, { flagLoneHolders: true, answers }).rules[0], 'head-attacker'));
+    const staysBenign: [string, Partial<ConstraintInput>][] = [
+      ['in the reference rules', { flagLoneHolders: false }],
+      ['in round 0', { firstRound: true }],
+      ['once it has moved', { answers: { ...answers, now: ['A', 'A', 'A'], held: [undefined, 'A', 'A'] } }],
+      ['when another agent gave the same answer in round 0', { answers: { first: ['B', 'A', 'B'], now: ['B', 'A', 'B'], held: ['B', 'A', 'B'] } }],
+      ['when nobody else gave an answer in round 0 to differ from', { answers: { first: ['B', undefined, undefined], now: ['B', 'A', 'A'], held: ['B', undefined, undefined] } }],
+    ];
+    for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(lone(extra).categories[0], 'benign'));
+    it('stays benign when not every other agent hears it (in a chain, the agents it never reaches are not its group)', () => {
+      const r = run([0.1, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], [[0, 1], [1, 2]], { flagLoneHolders: true, answers });
+      assert.equal(r.categories[0], 'benign');
+    });
+    it('needs a group: of two agents neither is alone against the others', () => {
+      const r = run([0.1, 0.1], [0, 0], [0, 0], [[0, 1], [1, 0]], { flagLoneHolders: true, answers: { first: ['B', 'A'], now: ['B', 'A'], held: ['B', 'A'] } });
+      assert.deepEqual(r.categories, ['benign', 'benign']);
     });
   });
 
