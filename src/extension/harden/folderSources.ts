@@ -71,7 +71,11 @@ export class FolderSources implements vscode.Disposable {
     this.emitter.fire();
   }
 
-  /** The folder's files for one analysis: open documents' current text in place of what is on disk. */
+  /**
+   * The folder's files for one analysis: open documents' current text in place of what is on disk. An open document
+   * the folder's scan has not read yet joins only when the workspace file layer can read it: a symlink, or a path
+   * through one, stays out, so no finding (and no Harden All edit) writes through it to a file outside the folder.
+   */
   async files(): Promise<ProjectFile[]> {
     const map = await this.load();
     const open = new Map<string, string>();
@@ -81,9 +85,15 @@ export class FolderSources implements vscode.Disposable {
     const files = [...map.values()].map((f) => (open.has(f.path) ? { ...f, text: open.get(f.path)! } : f));
     for (const [rel, text] of open) {
       const kind = this.matcher.kindOf(rel);
-      if (kind && !map.has(rel)) files.push({ path: rel, kind, text });
+      if (kind && !map.has(rel) && (await this.readable(rel))) files.push({ path: rel, kind, text });
     }
     return files;
+  }
+
+  /** Whether the workspace file layer reads this folder-relative path as a regular file inside the folder. */
+  private async readable(rel: string): Promise<boolean> {
+    const root = await realpath(this.folder.uri.fsPath).catch(() => undefined);
+    return root !== undefined && 'text' in (await readPromptFile(root, path.join(root, rel)));
   }
 
   /** The path of a document relative to the folder (POSIX). */

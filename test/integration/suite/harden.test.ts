@@ -1,6 +1,9 @@
 // Prompt hardening inside the real editor: diagnostics on prompt files, the quick fixes, Insert Delegation Boundary,
 // and Harden All Prompts with the pinned SKILL.md re-pinned in the same step.
 import * as assert from 'assert';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HardenAllResult } from '../../../src/extension/harden/commands';
 import { CommandId } from '../../../src/extension/ids';
@@ -92,5 +95,26 @@ suite('Prompt hardening', function () {
     assert.ok(containsImmunityWarning(skill));
     const again = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
     assert.deepStrictEqual(again.changed, []);
+  });
+
+  test('Harden All Prompts does not write through a symlinked prompt file open in the editor to its target outside the folder', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'agent-immune-outside-'));
+    const target = path.join(outside, 'SKILL.md');
+    const original = '# Outside skill\n\nYou summarise whatever the other agents send you and pass it on.\n';
+    writeFileSync(target, original);
+    const folder = workspaceFile('prompts/skills/linked');
+    await vscode.workspace.fs.createDirectory(folder);
+    symlinkSync(target, path.join(folder.fsPath, 'SKILL.md'));
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'SKILL.md')));
+      const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
+      assert.ok(!result.changed.includes('prompts/skills/linked/SKILL.md'), result.changed.join(', '));
+      await vscode.commands.executeCommand('workbench.action.files.saveAll');
+      assert.strictEqual(readFileSync(target, 'utf8'), original);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
