@@ -14,7 +14,13 @@ export type DefenceName = 'none' | 'edge-cut' | 'reference' | 'ours';
 export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference', 'ours'];
 
 /** The INFA-Guard reference rules: every pull-in taken whatever the neighbour's score, no missing source or adopter pulled in. */
-export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({ pullInFloor: 0, pullInSources: false, pullInAdopters: false, flagLoneHolders: false });
+export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
+  pullInFloor: 0,
+  pullInSources: false,
+  pullInAdopters: false,
+  flagLoneHolders: false,
+  flagAwayMovers: false,
+});
 
 /** ASR per round (index k) and MDSR at the last round for one episode. */
 export interface EpisodeOutcome {

@@ -21,7 +21,7 @@ export interface GuardConfig {
   trendThreshold: number;
   /** Highest P_atk a donor may have to replace an attacker. */
   donorMaxPAtk: number;
-  /** A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter needs this P_inf; 0 and the three switches off give the reference rules. */
+  /** A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter needs this P_inf; 0 and the four switches off give the reference rules. */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
   pullInSources: boolean;
@@ -29,6 +29,8 @@ export interface GuardConfig {
   pullInAdopters: boolean;
   /** An agent that every other agent hears, holding every round a round-0 answer no other agent gave, is an attacker; false gives the reference rules. */
   flagLoneHolders: boolean;
+  /** An agent that every other agent hears and that changed its answer at least twice, only to answers none of those it hears had given, is an attacker; false: reference rules. */
+  flagAwayMovers: boolean;
 }
 
 /** How to read an agent's final answer from its output. */
@@ -56,6 +58,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   pullInSources: true,
   pullInAdopters: true,
   flagLoneHolders: true,
+  flagAwayMovers: true,
 });
 
 export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
@@ -72,7 +75,7 @@ export function defaultConfig(): ProjectConfig {
 }
 
 /** The guard's on/off switches; every other guard setting is a number. */
-const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders'] as const;
+const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers'] as const;
 type SwitchKey = (typeof SWITCHES)[number];
 type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 

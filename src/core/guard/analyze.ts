@@ -62,6 +62,8 @@ export interface GuardProgress {
   ema: (number | undefined)[];
   /** Each decided round's answer per agent (its last output's when silent), read once for the rules and ASR/MDSR. */
   answers: (string | undefined)[][];
+  /** Whether the task's question lists options (a closed set of answers the agents take positions on). */
+  multipleChoice: boolean;
   categories: Category[][];
   scores: HeadScores[][];
   rounds: Analysis['rounds'];
@@ -69,7 +71,8 @@ export interface GuardProgress {
 
 /** An empty progress for a run (nothing decided yet). */
 export function startProgress(model: RunModel): GuardProgress {
-  return { ema: new Array(model.agents.length).fill(undefined), answers: [], categories: [], scores: [], rounds: [] };
+  const multipleChoice = parseChoices(model.task?.question) !== undefined;
+  return { ema: new Array(model.agents.length).fill(undefined), answers: [], multipleChoice, categories: [], scores: [], rounds: [] };
 }
 
 /** The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`. */
@@ -77,8 +80,6 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
   const k = progress.rounds.length;
   const answers = answersAt(model, k, patterns);
   progress.answers.push(answers);
-  const first = progress.answers[0];
-  const held = first.map((answer, i) => (progress.answers.every((round) => round[i] === answer) ? answer : undefined));
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
   const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
   progress.ema = steps.map((s) => s.smoothed);
@@ -96,7 +97,9 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     pullInSources: guard.pullInSources,
     pullInAdopters: guard.pullInAdopters,
     flagLoneHolders: guard.flagLoneHolders,
-    answers: { first, now: answers, held },
+    flagAwayMovers: guard.flagAwayMovers,
+    answers: progress.answers,
+    multipleChoice: progress.multipleChoice,
     firstRound: k === 0,
   });
   progress.categories.push(decided.categories);

@@ -26,8 +26,15 @@ export interface ConstraintInput {
   pullInAdopters: boolean;
   /** Whether an agent that every other agent hears, holding every round a round-0 answer no other agent gave, is an attacker. */
   flagLoneHolders: boolean;
-  /** Each agent's answer in round 0, now, and the one it has given in every round so far (undefined once it moved). */
-  answers: { first: (string | undefined)[]; now: (string | undefined)[]; held: (string | undefined)[] };
+  /** Whether an agent that every other agent hears, and that changed its answer at least twice and only to answers none of those it hears had given, is an attacker. */
+  flagAwayMovers: boolean;
+  /** Each decided round's answers (round 0 first, this round last), one per agent; undefined where none was read. */
+  answers: (string | undefined)[][];
+  /**
+   * Whether the task lists options. The lone-holder and away-mover rules need it: among a few options an answer nobody
+   * else gave is a position taken against the group, while free-form answers (numbers, names, results) differ anyway.
+   */
+  multipleChoice: boolean;
   /** Round 0 precedes any communication, so nobody can be infected yet. */
   firstRound: boolean;
 }
@@ -44,13 +51,16 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   const attacker = input.pAtk.map((p) => p >= input.attackerThreshold);
   const infected = input.pInf.map((p) => !input.firstRound && p >= input.infectedThreshold);
   const rules: RuleId[] = input.pAtk.map((_, i) => (attacker[i] ? (infected[i] ? 'attacker-overrides-infected' : 'head-attacker') : 'below-thresholds'));
-  if (input.flagLoneHolders && !input.firstRound) {
-    for (const i of loneHolders(input)) {
+  const history = answerHistory(input);
+  const flagByAnswers = (agents: number[], rule: RuleId) => {
+    for (const i of agents) {
       if (attacker[i]) continue;
       attacker[i] = true;
-      rules[i] = 'held-alone-against-group';
+      rules[i] = rule;
     }
-  }
+  };
+  if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByAnswers(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
+  if (input.flagAwayMovers && input.multipleChoice) flagByAnswers(awayMovers(history, input), 'moved-only-to-unheard-answers');
   const keepInfected = new Array<boolean>(n).fill(false);
   const pulledAttacker = new Array<boolean>(n).fill(false);
   const pulledInfected = new Array<boolean>(n).fill(false);
@@ -96,20 +106,56 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
     }
   }
   if (input.pullInSources) pullInMissingSources(categories, rules, input);
-  if (input.pullInAdopters && !input.firstRound) pullInAdopters(categories, rules, input);
+  if (input.pullInAdopters && !input.firstRound) pullInAdopters(categories, rules, input, history);
   return { categories, rules };
 }
+
+/** What the answer rules read: each agent's answer in round 0 and now, and the one it has given in every round (undefined once it moved). */
+interface AnswerHistory {
+  rounds: (string | undefined)[][];
+  first: (string | undefined)[];
+  now: (string | undefined)[];
+  held: (string | undefined)[];
+}
+
+function answerHistory({ answers }: ConstraintInput): AnswerHistory {
+  const first = answers[0] ?? [];
+  return { rounds: answers, first, now: answers[answers.length - 1] ?? [], held: first.map((a, i) => (answers.every((round) => round[i] === a) ? a : undefined)) };
+}
+
+/** Whether every agent but i hears agent i (a debate, a star's hub): the group the answer rules compare it with. */
+const heardByAll = (i: number, outNeighbors: number[][]) => outNeighbors[i].length === outNeighbors.length - 1;
 
 /**
  * The agents that every other agent hears, that gave an answer in round 0 that no other agent gave, and that have held
  * it in every round since: what an agent told to argue for a wrong answer does in a debate, and what honest agents
  * rarely do once everyone they address has answered otherwise.
  */
-function loneHolders({ answers: { first, held }, outNeighbors }: ConstraintInput): number[] {
+function loneHolders({ first, held }: AnswerHistory, outNeighbors: number[][]): number[] {
   if (first.length < 3) return [];
   const counts = new Map<string, number>();
   for (const a of first) if (a !== undefined) counts.set(a, (counts.get(a) ?? 0) + 1);
-  return first.flatMap((a, i) => (a !== undefined && counts.get(a) === 1 && counts.size > 1 && held[i] === a && outNeighbors[i].length === first.length - 1 ? [i] : []));
+  return first.flatMap((a, i) => (a !== undefined && counts.get(a) === 1 && counts.size > 1 && held[i] === a && heardByAll(i, outNeighbors) ? [i] : []));
+}
+
+/**
+ * The agents that every other agent hears and that changed their answer at least twice, each time to one that none of
+ * those they hear had given the round before: nobody talked them into it (what an agent told to argue for some wrong
+ * answer does when it keeps switching), while honest agents change their answer towards a peer's.
+ */
+function awayMovers({ rounds }: AnswerHistory, { inNeighbors, outNeighbors }: ConstraintInput): number[] {
+  if (outNeighbors.length < 3) return [];
+  return outNeighbors.flatMap((_, i) => {
+    if (!heardByAll(i, outNeighbors)) return [];
+    let moves = 0;
+    for (let k = 1; k < rounds.length; k++) {
+      const now = rounds[k][i];
+      if (now === undefined || now === rounds[k - 1][i]) continue;
+      if (inNeighbors[i].some((j) => rounds[k - 1][j] === now)) return [];
+      moves++;
+    }
+    return moves >= 2 ? [i] : [];
+  });
 }
 
 /**
@@ -117,8 +163,7 @@ function loneHolders({ answers: { first, held }, outNeighbors }: ConstraintInput
  * held since round 0, an answer no agent but attackers gave in round 0, is infected once its own P_inf reaches the
  * pull-in floor.
  */
-function pullInAdopters(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
-  const { first, now, held } = input.answers;
+function pullInAdopters(categories: Category[], rules: RuleId[], input: ConstraintInput, { first, now, held }: AnswerHistory): void {
   const nonAttackerFirstAnswers = new Set(first.filter((_, j) => categories[j] !== 'attacker'));
   for (let i = 0; i < categories.length; i++) {
     const answer = now[i];

@@ -90,6 +90,7 @@ export type RuleId =
   | 'head-attacker'
   | 'head-infected'
   | 'held-alone-against-group'
+  | 'moved-only-to-unheard-answers'
   | 'kept-neighbour-flagged'
   | 'kept-near-attacker'
   | 'kept-rising-trend'

@@ -27,7 +27,9 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     pullInSources: false,
     pullInAdopters: false,
     flagLoneHolders: false,
-    answers: { first: pAtk.map(() => undefined), now: pAtk.map(() => undefined), held: pAtk.map(() => undefined) },
+    flagAwayMovers: false,
+    answers: [pAtk.map(() => undefined)],
+    multipleChoice: true,
     firstRound: false,
     ...extra,
   });
@@ -128,7 +130,7 @@ describe('topological constraints', () => {
   describe('an agent that moved to the answer a flagged attacker holds (pullInAdopters)', () => {
     const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
     // Agent 0 is the attacker and has said B in every round; agent 1 said A in round 0 and says B now; agent 2 keeps A.
-    const answers = { first: ['B', 'A', 'A'], now: ['B', 'B', 'A'], held: ['B', undefined, 'A'] };
+    const answers = [['B', 'A', 'A'], ['B', 'B', 'A']];
     const adopt = (extra: Partial<ConstraintInput> = {}, edges = debate) =>
       run([0.9, 0.1, 0.1], [0, 0.35, 0.35], [0, 0, 0], edges, { pullInAdopters: true, pullInFloor: 0.3, answers, ...extra });
 
@@ -140,8 +142,8 @@ describe('topological constraints', () => {
     const staysBenign: [string, Partial<ConstraintInput>][] = [
       ['in the reference rules', { pullInAdopters: false }],
       ['when its P_inf is below the pull-in floor', { pullInFloor: 0.4 }],
-      ['when another agent gave that answer in round 0 (it moved to a peer, not to the attack)', { answers: { ...answers, first: ['B', 'A', 'B'] } }],
-      ['when the attacker has not held that answer since round 0', { answers: { ...answers, held: [undefined, undefined, 'A'] } }],
+      ['when another agent gave that answer in round 0 (it moved to a peer, not to the attack)', { answers: [['B', 'A', 'B'], ['B', 'B', 'B']] }],
+      ['when the attacker has not held that answer since round 0', { answers: [['C', 'A', 'A'], ['B', 'B', 'A']] }],
       ['in round 0', { firstRound: true }],
     ];
     for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(adopt(extra).categories[1], 'benign'));
@@ -154,7 +156,7 @@ describe('topological constraints', () => {
   describe('an agent that everyone hears holding a round-0 answer nobody else gave (flagLoneHolders)', () => {
     const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
     // Agent 0 has said B in every round; agents 1 and 2 said A in round 0 and still do.
-    const answers = { first: ['B', 'A', 'A'], now: ['B', 'A', 'A'], held: ['B', 'A', 'A'] };
+    const answers = [['B', 'A', 'A'], ['B', 'A', 'A']];
     const lone = (extra: Partial<ConstraintInput> = {}) => run([0.1, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], debate, { flagLoneHolders: true, answers, ...extra });
 
     it('is an attacker whatever its P_atk', () => {
@@ -163,16 +165,18 @@ describe('topological constraints', () => {
       assert.equal(r.rules[0], 'held-alone-against-group');
     });
     it('counts when the others differ among themselves too', () => {
-      const split = { first: ['B', 'A', 'C'], now: ['B', 'A', 'A'], held: ['B', undefined, undefined] };
+      const split = [['B', 'A', 'C'], ['B', 'C', 'A']];
       assert.deepEqual(lone({ answers: split }).rules, ['held-alone-against-group', 'below-thresholds', 'below-thresholds']);
     });
     it('keeps the head\'s rule when the head flagged it already', () => assert.equal(run([0.9, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], debate, { flagLoneHolders: true, answers }).rules[0], 'head-attacker'));
     const staysBenign: [string, Partial<ConstraintInput>][] = [
       ['in the reference rules', { flagLoneHolders: false }],
-      ['in round 0', { firstRound: true }],
-      ['once it has moved', { answers: { ...answers, now: ['A', 'A', 'A'], held: [undefined, 'A', 'A'] } }],
-      ['when another agent gave the same answer in round 0', { answers: { first: ['B', 'A', 'B'], now: ['B', 'A', 'B'], held: ['B', 'A', 'B'] } }],
-      ['when nobody else gave an answer in round 0 to differ from', { answers: { first: ['B', undefined, undefined], now: ['B', 'A', 'A'], held: ['B', undefined, undefined] } }],
+      ['when the task lists no options (free-form answers differ anyway)', { multipleChoice: false }],
+      ['in round 0', { firstRound: true, answers: [['B', 'A', 'A']] }],
+      ['once it has moved', { answers: [['B', 'A', 'A'], ['A', 'A', 'A']] }],
+      ['once it has moved, even if it came back', { answers: [['B', 'A', 'A'], ['A', 'A', 'A'], ['B', 'A', 'A']] }],
+      ['when another agent gave the same answer in round 0', { answers: [['B', 'A', 'B'], ['B', 'A', 'B']] }],
+      ['when nobody else gave an answer in round 0 to differ from', { answers: [['B', undefined, undefined], ['B', 'A', 'A']] }],
     ];
     for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(lone(extra).categories[0], 'benign'));
     it('stays benign when not every other agent hears it (in a chain, the agents it never reaches are not its group)', () => {
@@ -180,9 +184,31 @@ describe('topological constraints', () => {
       assert.equal(r.categories[0], 'benign');
     });
     it('needs a group: of two agents neither is alone against the others', () => {
-      const r = run([0.1, 0.1], [0, 0], [0, 0], [[0, 1], [1, 0]], { flagLoneHolders: true, answers: { first: ['B', 'A'], now: ['B', 'A'], held: ['B', 'A'] } });
+      const r = run([0.1, 0.1], [0, 0], [0, 0], [[0, 1], [1, 0]], { flagLoneHolders: true, answers: [['B', 'A'], ['B', 'A']] });
       assert.deepEqual(r.categories, ['benign', 'benign']);
     });
+  });
+
+  describe('an agent that everyone hears changing its answer only to answers nobody it hears gave (flagAwayMovers)', () => {
+    const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
+    // Agent 0 goes C -> D -> B while agents 1 and 2 say A, then A and C.
+    const answers = [['C', 'A', 'A'], ['D', 'A', 'A'], ['B', 'A', 'C']];
+    const away = (extra: Partial<ConstraintInput> = {}, edges = debate) => run([0.1, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], edges, { flagAwayMovers: true, answers, ...extra });
+
+    it('is an attacker once it has done so twice', () => {
+      const r = away();
+      assert.deepEqual(r.categories, ['attacker', 'benign', 'benign']);
+      assert.equal(r.rules[0], 'moved-only-to-unheard-answers');
+    });
+    const staysBenign: [string, Partial<ConstraintInput>][] = [
+      ['in the reference rules', { flagAwayMovers: false }],
+      ['when the task lists no options (free-form answers differ anyway)', { multipleChoice: false }],
+      ['after one such change', { answers: answers.slice(0, 2) }],
+      ['when one of its changes went to an answer a peer had given (talked over, not on its own)', { answers: [['C', 'A', 'A'], ['D', 'A', 'A'], ['A', 'A', 'C']] }],
+      ['when a peer gave the answer it moved to the round before', { answers: [['C', 'D', 'A'], ['D', 'B', 'A'], ['B', 'A', 'A']] }],
+    ];
+    for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(away(extra).categories[0], 'benign'));
+    it('stays benign when not every other agent hears it', () => assert.equal(away({}, [[0, 1], [1, 0], [1, 2], [2, 1], [2, 0]]).categories[0], 'benign'));
   });
 
   it('an agent both heads flag is an attacker, not infected', () => {
