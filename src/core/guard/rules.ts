@@ -1,5 +1,6 @@
 // Topological constraints (INFA-Guard): keep, prune or pull in around the heads' flags, following edge direction
-// (only an agent's senders can have infected it).
+// (only an agent's senders can have infected it); and, on tasks that list options, attackers and infected agents read
+// from the answers themselves.
 import type { Category } from '../trace/types';
 import type { RuleId } from './types';
 
@@ -127,15 +128,17 @@ function answerHistory({ answers }: ConstraintInput): AnswerHistory {
 const heardByAll = (i: number, outNeighbors: number[][]) => outNeighbors[i].length === outNeighbors.length - 1;
 
 /**
- * The agents that every other agent hears, that gave an answer in round 0 that no other agent gave, and that have held
- * it in every round since: what an agent told to argue for a wrong answer does in a debate, and what honest agents
- * rarely do once everyone they address has answered otherwise.
+ * The agent that every other agent hears, that gave an answer in round 0 that no other agent gave, and that has held it
+ * in every round since: what an agent told to argue for a wrong answer does in a debate, and what honest agents rarely
+ * do once everyone they address has answered otherwise. Only when it is the one such agent: where several hold answers
+ * of their own, nothing says which of them argues against the group.
  */
 function loneHolders({ first, held }: AnswerHistory, outNeighbors: number[][]): number[] {
   if (first.length < 3) return [];
   const counts = new Map<string, number>();
   for (const a of first) if (a !== undefined) counts.set(a, (counts.get(a) ?? 0) + 1);
-  return first.flatMap((a, i) => (a !== undefined && counts.get(a) === 1 && counts.size > 1 && held[i] === a && heardByAll(i, outNeighbors) ? [i] : []));
+  const lone = first.flatMap((a, i) => (a !== undefined && counts.get(a) === 1 && counts.size > 1 && held[i] === a && heardByAll(i, outNeighbors) ? [i] : []));
+  return lone.length === 1 ? lone : [];
 }
 
 /**
@@ -143,16 +146,21 @@ function loneHolders({ first, held }: AnswerHistory, outNeighbors: number[][]): 
  * those they hear had given the round before: nobody talked them into it (what an agent told to argue for some wrong
  * answer does when it keeps switching), while honest agents change their answer towards a peer's.
  */
-function awayMovers({ rounds }: AnswerHistory, { inNeighbors, outNeighbors }: ConstraintInput): number[] {
-  if (outNeighbors.length < 3) return [];
+function awayMovers({ rounds, first }: AnswerHistory, { inNeighbors, outNeighbors }: ConstraintInput): number[] {
+  if (first.length < 3) return [];
   return outNeighbors.flatMap((_, i) => {
     if (!heardByAll(i, outNeighbors)) return [];
     let moves = 0;
+    // A reply whose answer cannot be read moves nothing: compare with the last answer that could be.
+    let last = rounds[0][i];
     for (let k = 1; k < rounds.length; k++) {
       const now = rounds[k][i];
-      if (now === undefined || now === rounds[k - 1][i]) continue;
-      if (inNeighbors[i].some((j) => rounds[k - 1][j] === now)) return [];
-      moves++;
+      if (now === undefined) continue;
+      if (last !== undefined && now !== last) {
+        if (inNeighbors[i].some((j) => rounds[k - 1][j] === now)) return [];
+        moves++;
+      }
+      last = now;
     }
     return moves >= 2 ? [i] : [];
   });

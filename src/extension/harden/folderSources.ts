@@ -37,7 +37,9 @@ export class FolderSources implements vscode.Disposable {
     const map = await this.loaded;
     const rel = this.relative(document.uri);
     const kind = this.matcher.kindOf(rel);
-    if (kind) map.set(rel, { path: rel, kind, text: document.getText() });
+    // A saved symlink is still a symlink: the same check as for an open document keeps it out.
+    if (kind && (await this.readable(rel))) map.set(rel, { path: rel, kind, text: document.getText() });
+    else map.delete(rel);
   }
 
   private relative(uri: vscode.Uri): string {

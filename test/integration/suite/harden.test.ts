@@ -106,11 +106,18 @@ suite('Prompt hardening', function () {
     await vscode.workspace.fs.createDirectory(folder);
     symlinkSync(target, path.join(folder.fsPath, 'SKILL.md'));
     try {
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'SKILL.md')));
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'SKILL.md')));
       const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
       assert.ok(!result.changed.includes('prompts/skills/linked/SKILL.md'), result.changed.join(', '));
+      // The user edits and saves it (their own write); Harden All still leaves it alone afterwards.
+      await editor.edit((b) => b.insert(new vscode.Position(0, 0), '<!-- edited -->\n'));
+      assert.ok(await editor.document.save());
+      const edited = readFileSync(target, 'utf8');
+      assert.ok(edited.startsWith('<!-- edited -->'), 'the save reached the target');
+      const again = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
+      assert.ok(!again.changed.includes('prompts/skills/linked/SKILL.md'), again.changed.join(', '));
       await vscode.commands.executeCommand('workbench.action.files.saveAll');
-      assert.strictEqual(readFileSync(target, 'utf8'), original);
+      assert.strictEqual(readFileSync(target, 'utf8'), edited);
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });

@@ -177,6 +177,7 @@ describe('topological constraints', () => {
       ['once it has moved, even if it came back', { answers: [['B', 'A', 'A'], ['A', 'A', 'A'], ['B', 'A', 'A']] }],
       ['when another agent gave the same answer in round 0', { answers: [['B', 'A', 'B'], ['B', 'A', 'B']] }],
       ['when nobody else gave an answer in round 0 to differ from', { answers: [['B', undefined, undefined], ['B', 'A', 'A']] }],
+      ['when every agent holds an answer of its own (nothing says who argues against the group)', { answers: [['B', 'A', 'C'], ['B', 'A', 'C']] }],
     ];
     for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(lone(extra).categories[0], 'benign'));
     it('stays benign when not every other agent hears it (in a chain, the agents it never reaches are not its group)', () => {
@@ -206,9 +207,19 @@ describe('topological constraints', () => {
       ['after one such change', { answers: answers.slice(0, 2) }],
       ['when one of its changes went to an answer a peer had given (talked over, not on its own)', { answers: [['C', 'A', 'A'], ['D', 'A', 'A'], ['A', 'A', 'C']] }],
       ['when a peer gave the answer it moved to the round before', { answers: [['C', 'D', 'A'], ['D', 'B', 'A'], ['B', 'A', 'A']] }],
+      ['when only its replies without a readable answer came between the same answer', { answers: [['C', 'A', 'A'], [undefined, 'A', 'A'], ['C', 'A', 'A'], [undefined, 'A', 'A'], ['C', 'A', 'A']] }],
+      ['when its first readable answer came after round 0 (that is not a change)', { answers: [[undefined, 'A', 'A'], ['C', 'A', 'A'], ['B', 'A', 'A']] }],
     ];
     for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(away(extra).categories[0], 'benign'));
     it('stays benign when not every other agent hears it', () => assert.equal(away({}, [[0, 1], [1, 0], [1, 2], [2, 1], [2, 0]]).categories[0], 'benign'));
+    it('counts the changes to readable answers across replies it could not read', () => {
+      const r = away({ answers: [['C', 'A', 'A'], [undefined, 'A', 'A'], ['D', 'A', 'A'], ['B', 'A', 'A']] });
+      assert.equal(r.rules[0], 'moved-only-to-unheard-answers');
+    });
+    it('needs a group: of two agents neither is flagged', () => {
+      const r = run([0.1, 0.1], [0, 0], [0, 0], [[0, 1], [1, 0]], { flagAwayMovers: true, answers: [['C', 'A'], ['D', 'A'], ['B', 'A']] });
+      assert.deepEqual(r.categories, ['benign', 'benign']);
+    });
   });
 
   it('an agent both heads flag is an attacker, not infected', () => {
