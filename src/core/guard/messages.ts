@@ -62,6 +62,12 @@ export function formatAnalysisText(analysis: Analysis): string {
   }
   out.push('');
   out.push(`Verdict: ${attackers} attacker(s), ${infected} infected, ${analysis.agents.length - attackers - infected} benign${analysis.mdsr !== null ? `; majority ${analysis.mdsr ? 'defended' : 'NOT defended'} at the last round` : ''}`);
+  const last = analysis.rounds[rounds - 1];
+  const flagged = last ? analysis.agents.filter((a) => last.agents[a.id].category !== 'benign') : [];
+  if (flagged.length) {
+    out.push(`Why (round ${last.round}):`);
+    for (const agent of flagged) out.push(`  ${inline(agent.id)}: ${RULE_TEXT[last.agents[agent.id].rule]}`);
+  }
   if (analysis.sources.length) out.push(`Sources: ${analysis.sources.map(inline).join(', ')}`);
   if (analysis.infectionPaths.length) {
     out.push('Infection paths:');

@@ -28,6 +28,7 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /^a0\s.*ATTACKER/m);
     assert.match(stdout, /Sources: a0/);
     assert.match(stdout, /a0 -> a1/);
+    assert.match(stdout, /^Why \(round \d+\):\n {2}a0: (?:P_atk above threshold|attacker|pulled in)/m, 'each flagged agent says which rule flagged it');
   });
 
   it('--html writes the report into a folder that does not exist yet, like --sarif and convert -o (was ENOENT; the built CLI)', function () {
