@@ -1,7 +1,7 @@
 // The guard pipeline, one straight line: features -> dual-head scores -> EMA -> topological constraints ->
 // sources and infection paths -> remediation plan -> metrics.
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
-import { compileAnswerPatterns, extractAnswer, normalizeAnswer, parseChoices } from '../text/answer';
+import { compileAnswerPatterns, extractAnswer, normalizeAnswer, parseChoices, type Choices } from '../text/answer';
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
@@ -62,8 +62,8 @@ export interface GuardProgress {
   ema: (number | undefined)[];
   /** Each decided round's answer per agent (its last output's when silent), read once for the rules and ASR/MDSR. */
   answers: (string | undefined)[][];
-  /** Whether the task's question lists options (a closed set of answers the agents take positions on). */
-  multipleChoice: boolean;
+  /** The options the task's question lists, parsed once (undefined for a free-form task): answers are read against them. */
+  choices: Choices | undefined;
   categories: Category[][];
   scores: HeadScores[][];
   rounds: Analysis['rounds'];
@@ -71,14 +71,14 @@ export interface GuardProgress {
 
 /** An empty progress for a run (nothing decided yet). */
 export function startProgress(model: RunModel): GuardProgress {
-  const multipleChoice = parseChoices(model.task?.question) !== undefined;
-  return { ema: new Array(model.agents.length).fill(undefined), answers: [], multipleChoice, categories: [], scores: [], rounds: [] };
+  const choices = parseChoices(model.task?.question);
+  return { ema: new Array(model.agents.length).fill(undefined), answers: [], choices, categories: [], scores: [], rounds: [] };
 }
 
 /** The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`. */
 export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig, patterns: RegExp[]): void {
   const k = progress.rounds.length;
-  const answers = answersAt(model, k, patterns);
+  const answers = answersAt(model, k, patterns, progress.choices);
   progress.answers.push(answers);
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
   const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
@@ -99,7 +99,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     flagLoneHolders: guard.flagLoneHolders,
     flagAwayMovers: guard.flagAwayMovers,
     answers: progress.answers,
-    multipleChoice: progress.multipleChoice,
+    multipleChoice: progress.choices !== undefined,
     firstRound: k === 0,
   });
   progress.categories.push(decided.categories);
@@ -152,7 +152,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
       history: categories,
       pAtk: finalScores.map((s) => s.pAtk),
       outputs: model.outputs.map((row) => row.slice(0, last + 1)),
-      answerOf: (text) => extractAnswer(text, patterns, parseChoices(model.task?.question)),
+      answerOf: (text) => extractAnswer(text, patterns, progress.choices),
       donorMaxPAtk: config.guard.donorMaxPAtk,
       task: model.task,
     },
@@ -197,8 +197,7 @@ export function monitorConfigOf(raw: unknown): MonitorConfig {
 }
 
 /** Each agent's answer in round k (carrying its last output forward when silent). */
-function answersAt(model: RunModel, k: number, patterns: RegExp[]): (string | undefined)[] {
-  const choices = parseChoices(model.task?.question);
+function answersAt(model: RunModel, k: number, patterns: RegExp[], choices: Choices | undefined): (string | undefined)[] {
   return model.outputs.map((row) => {
     for (let r = k; r >= 0; r--) if (row[r] !== undefined) return extractAnswer(row[r], patterns, choices);
     return undefined;

@@ -5,12 +5,12 @@ import { formatAlerts } from '../monitor/messages';
 import type { Analysis, RemovedSpan, RuleId } from './types';
 import { inline } from '../text/printable';
 
-/** One-line explanation of the topological rule that decided an agent's category. */
+/** One-line explanation of the rule (topological, or read from the answers) that decided an agent's category. */
 export const RULE_TEXT: Record<RuleId, string> = {
   'head-attacker': 'P_atk above threshold: the attacker head fired',
-  'moved-only-to-unheard-answers': 'attacker: everyone hears it, and it changed its answer at least twice, each time to one none of those it hears had given',
   'head-infected': 'P_inf above threshold: the infection head fired',
   'held-alone-against-group': 'attacker: everyone hears it, and it has held every round a round-0 answer that no other agent gave',
+  'moved-only-to-unheard-answers': 'attacker: everyone hears it, and it changed its answer at least twice, each time to one none of those it hears had given',
   'kept-neighbour-flagged': 'kept as infected: a neighbour is a flagged attacker or infected agent',
   'kept-near-attacker': 'kept as infected: within the hop distance of a flagged attacker',
   'kept-rising-trend': 'kept as infected: its infection trend is rising',
