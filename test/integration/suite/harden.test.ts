@@ -106,12 +106,16 @@ suite('Prompt hardening', function () {
     await vscode.workspace.fs.createDirectory(folder);
     symlinkSync(target, path.join(folder.fsPath, 'SKILL.md'));
     try {
-      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'SKILL.md')));
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'SKILL.md'));
+      await vscode.window.showTextDocument(document);
       const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
       assert.ok(!result.changed.includes('prompts/skills/linked/SKILL.md'), result.changed.join(', '));
-      // The user edits and saves it (their own write); Harden All still leaves it alone afterwards.
-      await editor.edit((b) => b.insert(new vscode.Position(0, 0), '<!-- edited -->\n'));
-      assert.ok(await editor.document.save());
+      // The user edits and saves it (their own write); Harden All still leaves it alone afterwards. A workspace edit, not
+      // the editor's: Harden All may have opened other files in front of it.
+      const userEdit = new vscode.WorkspaceEdit();
+      userEdit.insert(document.uri, new vscode.Position(0, 0), '<!-- edited -->\n');
+      assert.ok(await vscode.workspace.applyEdit(userEdit), 'the edit applies');
+      assert.ok(await document.save(), 'the save succeeds');
       const edited = readFileSync(target, 'utf8');
       assert.ok(edited.startsWith('<!-- edited -->'), 'the save reached the target');
       const again = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
