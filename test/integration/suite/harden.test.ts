@@ -111,11 +111,14 @@ suite('Prompt hardening', function () {
       const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
       assert.ok(!result.changed.includes('prompts/skills/linked/SKILL.md'), result.changed.join(', '));
       // The user edits and saves it (their own write); Harden All still leaves it alone afterwards. A workspace edit, not
-      // the editor's: Harden All may have opened other files in front of it.
+      // the editor's, saved through the document open now: Harden All opens other files, which may replace the preview
+      // editor and let the first document object close.
       const userEdit = new vscode.WorkspaceEdit();
       userEdit.insert(document.uri, new vscode.Position(0, 0), '<!-- edited -->\n');
       assert.ok(await vscode.workspace.applyEdit(userEdit), 'the edit applies');
-      assert.ok(await document.save(), 'the save succeeds');
+      const open = await vscode.workspace.openTextDocument(document.uri);
+      assert.ok(open.isDirty, `the edit is in the open document (first document closed: ${document.isClosed})`);
+      assert.ok(await open.save(), 'the save succeeds');
       const edited = readFileSync(target, 'utf8');
       assert.ok(edited.startsWith('<!-- edited -->'), 'the save reached the target');
       const again = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
