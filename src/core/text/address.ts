@@ -63,9 +63,18 @@ export function identifiersOf(text: string): Set<string> {
   return found;
 }
 
-/** Reads what a text says to its reader. */
-export function addressOf(text: string): Address {
-  const identifiers = identifiersOf(text);
+// A fenced code block, up to its closing fence or the end of the text.
+const CODE_FENCE = /```[\s\S]*?(?:```|$)/g;
+
+/** The text with its fenced code blocks blanked out (same length, so offsets hold): code is written for a machine, not the reader. */
+function proseOf(text: string): string {
+  return text.includes('```') ? text.replace(CODE_FENCE, (block) => ' '.repeat(block.length)) : text;
+}
+
+/** Reads what a text says to its reader: instructions in its prose (not in its fenced code), identifiers anywhere. */
+export function addressOf(full: string): Address {
+  const identifiers = identifiersOf(full);
+  const text = proseOf(full);
   const spans = sentences(text);
   let count = 0;
   let toModel = 0;
