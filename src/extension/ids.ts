@@ -12,6 +12,7 @@ export const enum CommandId {
   ApproveSkillChange = 'agentImmune.approveSkillChange',
   ShowPinnedDiff = 'agentImmune.showPinnedDiff',
   CreateAuditKey = 'agentImmune.createAuditKey',
+  VerifyAuditTrail = 'agentImmune.verifyAuditTrail',
   AnalyzeTrace = 'agentImmune.analyzeTrace',
   AnalyzeTraceWithLlm = 'agentImmune.analyzeTraceWithLlm',
   SetLlmApiKey = 'agentImmune.setLlmApiKey',

@@ -2,23 +2,12 @@
 // the first broken record and says which guarantee it gave; `agent-immune audit key`: shows or creates the audit key.
 import * as path from 'node:path';
 import { AUDIT_LOG, type ChainGuarantee } from '../../core/integrity/audit';
-import type { AuditVerifyResult } from '../../node/integrity/auditLog';
+import { auditVerifyText } from '../../core/integrity/messages';
 import { verifyAuditLog } from '../../node/integrity/auditLog';
-import { AUDIT_KEY_ENV, AUDIT_KEY_FILE_ENV, auditKeyFile, createAuditKeyFile, loadAuditKey, type LoadedAuditKey } from '../../node/integrity/auditKey';
+import { AUDIT_KEY_ENV, AUDIT_KEY_FILE_ENV, auditKeyFile, auditKeyHint, createAuditKeyFile, loadAuditKey } from '../../node/integrity/auditKey';
 import { existingFile, existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { closest } from '../suggest';
-
-/** What an intact chain proves, in words. */
-function guaranteeText(result: AuditVerifyResult, key: LoadedAuditKey | undefined, env: NodeJS.ProcessEnv): string {
-  if (result.guarantee === 'keyed') return `keyed: every record carries a valid MAC of audit key ${key!.key.id} (${key!.source}), so no one without that key wrote, edited or rewrote any of them`;
-  const order = 'this proves the order of the records and that none was edited, removed or inserted between them, not who wrote them: anyone who can write the file could have appended records or rewritten the whole chain';
-  const file = auditKeyFile(env);
-  if (!key) return `unkeyed: no audit key was given (${AUDIT_KEY_ENV}${file ? `, or the key file ${file}` : ''}), so ${order}`;
-  const { valid, missing, unchecked, firstUnverified } = result.macs;
-  const others = [...(missing ? [`${missing} carry none`] : []), ...(unchecked ? [`${unchecked} carry a MAC of another key`] : [])].join(' and ');
-  return `unkeyed: ${valid} record(s) carry a valid MAC of audit key ${key.key.id}; ${others} (the first at line ${firstUnverified}): those were written without this key, or forged, so for them ${order}`;
-}
 
 async function verify(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
   const { values } = parseFlags(args, { root: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean' }, keyed: { type: 'boolean' } }, false);
@@ -32,13 +21,8 @@ async function verify(args: string[], io: Parameters<Command['run']>[1]): Promis
   if (values.json) {
     const macs = { valid: result.macs.valid, missing: result.macs.missing, unchecked: result.macs.unchecked, firstUnverified: result.macs.firstUnverified ?? null };
     io.stdout(JSON.stringify({ schema: 'agent-immune/audit-verify/v1', file: shown, exists: result.exists, intact: !result.broken, guarantee, key: key ? { id: key.key.id, source: key.source } : null, records: result.records, macs, head: result.head ?? null, broken: result.broken ?? null }, null, 2) + '\n');
-  } else if (!result.exists) {
-    io.stdout(`No audit log at ${shown}: nothing to verify.\n`);
-  } else if (result.broken) {
-    io.stdout(`Broken: ${shown}:${result.broken.line}: ${result.broken.reason}: ${result.broken.detail}. ${result.records} record(s) before it are intact.\n`);
   } else {
-    const head = result.head ? `#${result.head.seq} ${result.head.hash}` : '(empty)';
-    io.stdout(`Intact: ${result.records} records in ${shown}; ${guaranteeText(result, key, io.env)}.\nHead ${head}: keep it elsewhere (CI log, release notes) to also detect records cut off the end.\n`);
+    io.stdout(auditVerifyText(result, shown, key && { id: key.key.id, source: key.source }, auditKeyHint(io.env)) + '\n');
   }
   if (result.broken) return ExitCode.Findings;
   return values.keyed && result.exists && result.guarantee !== 'keyed' ? ExitCode.Findings : ExitCode.Ok;

@@ -1,6 +1,6 @@
 // Wording of skill-integrity results, for the CLI, the editor (status bar, notifications, quick fixes, refusals, its
 // log) and the runtime API; each finding's own message is in findings.ts. Counts in a summary always match the findings listed under it.
-import { AUDIT_LOG } from './audit';
+import { AUDIT_LOG, type ChainResult } from './audit';
 import { blockingFindings, countIntegrityFindings, formatFinding } from './findings';
 import type { IntegrityFinding, IntegrityStatus } from './types';
 import { inline } from '../text/printable';
@@ -72,6 +72,33 @@ export function strictFailureText(findings: readonly IntegrityFinding[]): string
   return `skill integrity check failed (strict mode): ${blockingFindings(findings).map(formatFinding).join(' ')}`;
 }
 
+/** The audit key a verification used: its id and where it came from. */
+export interface UsedAuditKey {
+  id: string;
+  source: string;
+}
+
+/**
+ * What an intact audit chain proves, in words. `keyHint` says where a key would come from, for the unkeyed case; an
+ * unkeyed chain proves order, not authorship.
+ */
+export function auditGuaranteeText(result: ChainResult, key: UsedAuditKey | undefined, keyHint: string): string {
+  if (result.guarantee === 'keyed') return `keyed: every record carries a valid MAC of audit key ${key!.id} (${key!.source}), so no one without that key wrote, edited or rewrote any of them`;
+  const order = 'this proves the order of the records and that none was edited, removed or inserted between them, not who wrote them: anyone who can write the file could have appended records or rewritten the whole chain';
+  if (!key) return `unkeyed: no audit key was given (${keyHint}), so ${order}`;
+  const { valid, missing, unchecked, firstUnverified } = result.macs;
+  const others = [...(missing ? [`${missing} carry none`] : []), ...(unchecked ? [`${unchecked} carry a MAC of another key`] : [])].join(' and ');
+  return `unkeyed: ${valid} record(s) carry a valid MAC of audit key ${key.id}; ${others} (the first at line ${firstUnverified}): those were written without this key, or forged, so for them ${order}`;
+}
+
+/** The verdict on one audit log, named `shown`: no log, broken at a line, or intact with what that proves and its head. */
+export function auditVerifyText(result: ChainResult & { exists: boolean }, shown: string, key: UsedAuditKey | undefined, keyHint: string): string {
+  if (!result.exists) return `No audit log at ${shown}: nothing to verify.`;
+  if (result.broken) return `Broken: ${shown}:${result.broken.line}: ${result.broken.reason}: ${result.broken.detail}. ${result.records} record(s) before it are intact.`;
+  const head = result.head ? `#${result.head.seq} ${result.head.hash}` : '(empty)';
+  return `Intact: ${result.records} records in ${shown}; ${auditGuaranteeText(result, key, keyHint)}.\nHead ${head}: keep it elsewhere (CI log, release notes) to also detect records cut off the end.`;
+}
+
 /** The editor's notifications, prompts and titles about skill integrity (the editor adds the "Agent Immune: " prefix). */
 export const integrityNotice = {
   /** A writing command refused in an untrusted workspace. */
@@ -109,6 +136,14 @@ export const integrityNotice = {
   replace: 'Replace',
   /** Where the key file is, when no path is configured. */
   userKeyFile: 'the user key file',
+  /** Where the editor's audit key comes from when it made one. */
+  secretStorage: 'VS Code secret storage',
+  /** How to set up a key, for a chain verified without one. */
+  createAuditKeyHint: '"Agent Immune: Create Audit Key"',
+  /** Verify Audit Trail found no log in any root. */
+  noAuditTrail: 'no audit trail in this workspace yet: nothing to verify (Pin Skills starts one).',
+  /** Verify Audit Trail could not read a log. */
+  auditVerifyFailed: (reason: string) => `Verify Audit Trail failed: ${reason}`,
   /** The new audit key was also written to the CLI's key file. */
   auditKeyShared: (file: string) => ` It is also in ${file}, so "agent-immune audit verify" checks the editor's records.`,
   /** The CLI's key file holds another key (or could not be written). */

@@ -4,20 +4,20 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { auditKeyOf, type AuditKey } from '../../core/integrity/audit';
+import { auditKeyOf } from '../../core/integrity/audit';
 import { integrityLog, integrityNotice } from '../../core/integrity/messages';
 import { auditWriter, type AuditWriter } from '../../node/integrity/auditLog';
-import { auditKeyFile, loadAuditKey, writeAuditKeyFile } from '../../node/integrity/auditKey';
+import { auditKeyFile, loadAuditKey, writeAuditKeyFile, type LoadedAuditKey } from '../../node/integrity/auditKey';
 import { AUDIT_KEY_SECRET, EXTENSION_ACTOR } from '../ids';
 import { askModal, showError, showInfo } from '../notify';
 import type { BaseServices } from '../services';
 
-/** The audit key the editor writes with for `root`; undefined when none is set up (or the CLI's is not usable). */
-export async function editorAuditKey(services: BaseServices, root: string): Promise<AuditKey | undefined> {
+/** The audit key the editor writes with for `root`, and where it came from; undefined when none is set up (or the CLI's is not usable). */
+export async function editorAuditKey(services: BaseServices, root: string): Promise<LoadedAuditKey | undefined> {
   const stored = await services.context.secrets.get(AUDIT_KEY_SECRET);
-  if (stored) return auditKeyOf(new TextEncoder().encode(stored));
+  if (stored) return { key: auditKeyOf(new TextEncoder().encode(stored)), source: integrityNotice.secretStorage };
   try {
-    return (await loadAuditKey(process.env, root))?.key;
+    return await loadAuditKey(process.env, root);
   } catch (error) {
     services.output.warn(integrityLog.auditKeyUnused(errorMessage(error)));
     return undefined;
@@ -26,7 +26,7 @@ export async function editorAuditKey(services: BaseServices, root: string): Prom
 
 /** The writer of the editor's records for `root`, keyed when a key is set up. */
 export async function editorAuditWriter(services: BaseServices, root: string): Promise<AuditWriter> {
-  return auditWriter(EXTENSION_ACTOR, await editorAuditKey(services, root));
+  return auditWriter(EXTENSION_ACTOR, (await editorAuditKey(services, root))?.key);
 }
 
 /** Create Audit Key: a new random key in SecretStorage (replacing one there, after asking), and in the user key file

@@ -1,5 +1,5 @@
 // Integrity commands: Pin Skills (write lockfile), Verify Skills, Approve change (re-pin one file), Show pinned vs
-// current, Create Audit Key. Writing commands refuse in an untrusted workspace.
+// current, Create Audit Key, Verify Audit Trail. Writing commands refuse in an untrusted workspace.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
@@ -11,6 +11,7 @@ import { CommandId } from '../ids';
 import { showError, showInfo, showWarning } from '../notify';
 import type { BaseServices } from '../services';
 import { editorAuditWriter, registerAuditKeyCommand } from './auditKey';
+import { registerVerifyAuditTrail } from './auditTrail';
 import type { IntegrityController } from './controller';
 import { extraRoots, integrityOverrides } from './settings';
 
@@ -34,6 +35,7 @@ export function registerIntegrityCommands(services: BaseServices, controller: In
     vscode.commands.registerCommand(CommandId.VerifySkills, () => verifySkills(controller)),
     vscode.commands.registerCommand(CommandId.ApproveSkillChange, (uri?: vscode.Uri) => approveChange(services, controller, uri)),
     registerAuditKeyCommand(services, CommandId.CreateAuditKey),
+    registerVerifyAuditTrail(services, CommandId.VerifyAuditTrail),
     vscode.commands.registerCommand(CommandId.ShowPinnedDiff, async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target) return false;

@@ -17,6 +17,12 @@ export const AUDIT_KEY_FILE_ENV = 'AGENT_IMMUNE_AUDIT_KEY_FILE';
 /** The shortest key accepted, in characters (a created key has 43). */
 export const MIN_AUDIT_KEY_LENGTH = 32;
 
+/** Where a key would come from, in words (for a chain verified without one). */
+export function auditKeyHint(env: NodeJS.ProcessEnv): string {
+  const file = auditKeyFile(env);
+  return `${AUDIT_KEY_ENV}${file ? `, or the key file ${file}` : ''}`;
+}
+
 /** A key and where it came from (the variable's name, or the key file's path). */
 export interface LoadedAuditKey {
   key: AuditKey;

@@ -155,6 +155,33 @@ suite('Skill integrity', function () {
     await waitFor('the drift cleared', () => integrityDiagnostics(uri).length === 0);
   });
 
+  test('Verify Audit Trail says the chain is intact, then opens the log at the first record an edit broke', async () => {
+    type Report = { exists: boolean; intact: boolean; records: number; brokenLine: number | null; text: string };
+    const intact = await vscode.commands.executeCommand<Report[]>(CommandId.VerifyAuditTrail);
+    assert.strictEqual(intact.length, 1);
+    assert.ok(intact[0].intact && intact[0].records >= 1, intact[0].text);
+    assert.match(intact[0].text, /^Intact: \d+ records in .*\.agent-immune\/audit\.ndjson; (un)?keyed: /);
+    const log = path.join(workspaceRoot().fsPath, '.agent-immune', 'audit.ndjson');
+    const original = fs.readFileSync(log, 'utf8');
+    const lines = original.trimEnd().split('\n');
+    // Someone rewrites what the last record says was changed.
+    const edited = JSON.parse(lines[lines.length - 1]) as Record<string, unknown>;
+    edited.path = 'integrity/skills/someone-else/SKILL.md';
+    try {
+      fs.writeFileSync(log, [...lines.slice(0, -1), JSON.stringify(edited)].join('\n') + '\n');
+      const broken = await vscode.commands.executeCommand<Report[]>(CommandId.VerifyAuditTrail);
+      assert.strictEqual(broken[0].intact, false);
+      assert.strictEqual(broken[0].brokenLine, lines.length, broken[0].text);
+      assert.match(broken[0].text, new RegExp(`^Broken: .*audit\\.ndjson:${lines.length}: hash-mismatch: `));
+      const editor = vscode.window.activeTextEditor;
+      assert.strictEqual(editor?.document.uri.fsPath, log, 'the log is open');
+      assert.strictEqual(editor.selection.start.line, lines.length - 1, 'at the broken record');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.writeFileSync(log, original);
+    }
+  });
+
   test('a corrupt lockfile is an error on the lockfile itself', async () => {
     const lockUri = workspaceFile('agent-immune.lock');
     const good = fs.readFileSync(lockUri.fsPath, 'utf8');
