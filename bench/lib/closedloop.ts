@@ -13,13 +13,17 @@ import { Rng } from '../../src/core/sim/rng';
 export type DefenceName = 'none' | 'edge-cut' | 'reference' | 'ours';
 export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference', 'ours'];
 
-/** The INFA-Guard reference rules: every pull-in taken whatever the neighbour's score, no missing source or adopter pulled in, no attacker read from the answers. */
+/**
+ * The INFA-Guard reference rules: every pull-in taken whatever the neighbour's score, no missing source, adopter or
+ * target follower pulled in, no attacker read from the answers.
+ */
 export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
   pullInFloor: 0,
   pullInSources: false,
   pullInAdopters: false,
   flagLoneHolders: false,
   flagAwayMovers: false,
+  pullInTargetFollowers: false,
 });
 
 /** ASR per round (index k) and MDSR at the last round for one episode. */

@@ -21,7 +21,10 @@ export interface GuardConfig {
   trendThreshold: number;
   /** Highest P_atk a donor may have to replace an attacker. */
   donorMaxPAtk: number;
-  /** A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter needs this P_inf; 0 and the four switches off give the reference rules. */
+  /**
+   * A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter or target follower
+   * needs this P_inf; 0 and the five switches off give the reference rules.
+   */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
   pullInSources: boolean;
@@ -31,6 +34,11 @@ export interface GuardConfig {
   flagLoneHolders: boolean;
   /** An agent that every other agent hears and that changed its answer at least twice, only to answers none of those it hears had given, is an attacker; false: reference rules. */
   flagAwayMovers: boolean;
+  /**
+   * An agent whose output carries an identifier a flagged attacker it hears from named in an instruction to the model
+   * is infected once its P_inf reaches pullInFloor; false: reference rules.
+   */
+  pullInTargetFollowers: boolean;
 }
 
 /** How to read an agent's final answer from its output. */
@@ -59,6 +67,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   pullInAdopters: true,
   flagLoneHolders: true,
   flagAwayMovers: true,
+  pullInTargetFollowers: true,
 });
 
 export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
@@ -75,7 +84,7 @@ export function defaultConfig(): ProjectConfig {
 }
 
 /** The guard's on/off switches; every other guard setting is a number. */
-const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers'] as const;
+const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'pullInTargetFollowers'] as const;
 type SwitchKey = (typeof SWITCHES)[number];
 type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 

@@ -6,7 +6,7 @@ import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer } from './embeddedScorer';
-import { prepareFeatures, sharedWordHashes } from './features';
+import { actedForModelAddressers, prepareFeatures, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -44,16 +44,17 @@ export function traceFacts(analysis: Analysis, trace: Trace): Analysis {
 export async function analyzeRun(model: RunModel, options: GuardOptions = {}): Promise<Analysis> {
   const config = options.config ?? defaultConfig();
   const patterns = compileAnswerPatterns(config.answer.patterns);
-  const features = options.scorer ? undefined : prepareFeatures(model, patterns);
-  const scorer = options.scorer ? options.scorer(model, patterns) : new EmbeddedScorer(features!);
+  // What the outputs say (answers, instructions, identifiers): the embedded scorer's features, and what the rules read.
+  const reading = prepareFeatures(model, patterns);
+  const scorer = options.scorer ? options.scorer(model, patterns) : new EmbeddedScorer(reading);
   const progress = startProgress(model);
   for (let k = 0; k < model.rounds; k++) {
     options.signal?.throwIfAborted();
     const roundScores = await scorer.scoreRound({ model, round: k, history: progress.categories }, options.signal);
-    decideRound(model, progress, roundScores, config.guard, patterns);
+    decideRound(model, progress, roundScores, config.guard, patterns, reading);
     options.onRound?.(k, model.rounds);
   }
-  const alerts = monitorRun(model, monitorConfigOf(config.sections.monitor), features && ((i, k) => sharedWordHashes(features, i, k)));
+  const alerts = monitorRun(model, monitorConfigOf(config.sections.monitor), (i, k) => sharedWordHashes(reading, i, k));
   return concludeAnalysis(model, progress, { config, patterns, scorer: scorer.name, filter: options.filter ?? new EmbeddedFilter(), alerts, signal: options.signal });
 }
 
@@ -75,8 +76,11 @@ export function startProgress(model: RunModel): GuardProgress {
   return { ema: new Array(model.agents.length).fill(undefined), answers: [], choices, categories: [], scores: [], rounds: [] };
 }
 
-/** The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`. */
-export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig, patterns: RegExp[]): void {
+/**
+ * The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`;
+ * `reading` is the features of `model`, whose instructions and identifiers the rules read.
+ */
+export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig, patterns: RegExp[], reading: FeatureContext): void {
   const k = progress.rounds.length;
   const answers = answersAt(model, k, patterns, progress.choices);
   progress.answers.push(answers);
@@ -98,6 +102,8 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     pullInAdopters: guard.pullInAdopters,
     flagLoneHolders: guard.flagLoneHolders,
     flagAwayMovers: guard.flagAwayMovers,
+    pullInTargetFollowers: guard.pullInTargetFollowers,
+    actedFor: model.agents.map((_, i) => actedForModelAddressers(reading, i, k)),
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,
     firstRound: k === 0,

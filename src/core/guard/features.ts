@@ -301,6 +301,8 @@ interface History {
   newTargetEver: Uint8Array;
   /** First round its output carried a target an in-neighbour's instruction introduced earlier, or Infinity. */
   actedFrom: number;
+  /** In-neighbour -> first round its output carried a target that in-neighbour introduced in an instruction to the model. */
+  actedForModelAddresser: Map<number, number>;
 }
 
 function historyOf(context: FeatureContext, i: number): History {
@@ -318,8 +320,11 @@ function historyOf(context: FeatureContext, i: number): History {
     embeddedEver: new Float64Array(rounds),
     newTargetEver: new Uint8Array(rounds),
     actedFrom: Infinity,
+    actedForModelAddresser: new Map(),
   };
   const introduced = new Set<string>();
+  // Targets introduced by an instruction that names its reader as the model ("to you, Claude"), and by whom.
+  const toModelBy = new Map<string, number[]>();
   for (let r = 0; r < rounds; r++) {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
@@ -334,8 +339,20 @@ function historyOf(context: FeatureContext, i: number): History {
     h.embeddedEver[r] = Math.max(before(h.embeddedEver), a.instructs > 0 ? a.embedded : 0);
     const spoke = model.outputs[i][r] !== undefined;
     h.newTargetEver[r] = (r > 0 && h.newTargetEver[r - 1]) || (spoke && freshTargets(context, i, r).length > 0) ? 1 : 0;
-    if (r > 0) for (const j of model.inNeighbors[i]) for (const id of freshTargets(context, j, r - 1)) introduced.add(id);
-    if (h.actedFrom === Infinity && r > 0 && spoke && [...a.identifiers].some((id) => introduced.has(id))) h.actedFrom = r;
+    if (r > 0) {
+      for (const j of model.inNeighbors[i]) {
+        for (const id of freshTargets(context, j, r - 1)) {
+          introduced.add(id);
+          if (facts[j][r - 1].address.toModel === 1) toModelBy.set(id, [...(toModelBy.get(id) ?? []), j]);
+        }
+      }
+    }
+    if (r > 0 && spoke && introduced.size > 0) {
+      for (const id of a.identifiers) {
+        if (h.actedFrom === Infinity && introduced.has(id)) h.actedFrom = r;
+        for (const j of toModelBy.get(id) ?? []) if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
+      }
+    }
   }
   context.histories[i] = h;
   return h;
@@ -373,6 +390,17 @@ function instructions(context: FeatureContext, i: number, k: number, f: Float64A
   f[F.newTargetEver] = h.newTargetEver[k];
   // Acting on such a target is kept from the round it happened: the run's later turns (a summary) rarely repeat it.
   f[F.actedOnInjectedTarget] = h.actedFrom <= k ? 1 : 0;
+}
+
+/**
+ * The in-neighbours of agent i that, in an instruction addressed to the model, named an identifier (account, address,
+ * URL, file) that neither the task nor anything they received gave them, and whose identifier i's outputs carried by
+ * round k: an assistant acting for a tool result's injected goal.
+ */
+export function actedForModelAddressers(context: FeatureContext, i: number, k: number): number[] {
+  const acted: number[] = [];
+  for (const [j, round] of historyOf(context, i).actedForModelAddresser) if (round <= k) acted.push(j);
+  return acted;
 }
 
 /** Identifiers agent j's round-r instructions name that neither the task nor anything j received before gave it. */

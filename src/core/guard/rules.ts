@@ -29,6 +29,13 @@ export interface ConstraintInput {
   flagLoneHolders: boolean;
   /** Whether an agent that every other agent hears, and that changed its answer at least twice and only to answers none of those it hears had given, is an attacker. */
   flagAwayMovers: boolean;
+  /**
+   * Whether an agent whose output carries an identifier a flagged attacker it hears from named in an instruction to the
+   * model is pulled in as infected (P_inf at least pullInFloor).
+   */
+  pullInTargetFollowers: boolean;
+  /** Per agent, the in-neighbours whose instruction to the model named an identifier its outputs have carried since (by this round). */
+  actedFor: number[][];
   /** Each decided round's answers (round 0 first, this round last), one per agent; undefined where none was read. */
   answers: (string | undefined)[][];
   /**
@@ -108,6 +115,7 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   }
   if (input.pullInSources) pullInMissingSources(categories, rules, input);
   if (input.pullInAdopters && !input.firstRound) pullInAdopters(categories, rules, input, history);
+  if (input.pullInTargetFollowers) pullInTargetFollowers(categories, rules, input);
   return { categories, rules };
 }
 
@@ -179,6 +187,20 @@ function pullInAdopters(categories: Category[], rules: RuleId[], input: Constrai
     if (nonAttackerFirstAnswers.has(answer) || !input.inNeighbors[i].some((j) => categories[j] === 'attacker' && held[j] === answer)) continue;
     categories[i] = 'infected';
     rules[i] = 'adopted-attacker-answer';
+  }
+}
+
+/**
+ * The infection as a tool attack shows it: a benign agent whose output carries an identifier (a recipient, an account, a
+ * URL, a file) that a flagged attacker it hears from named in an instruction to the model, and that neither the task nor
+ * anything else that attacker received gave it, acts for the injected goal: it is infected once its own P_inf reaches
+ * the pull-in floor (an assistant that only tells the user what the tool result asked for scores lower).
+ */
+function pullInTargetFollowers(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
+  for (let i = 0; i < categories.length; i++) {
+    if (categories[i] !== 'benign' || input.pInf[i] < input.pullInFloor || !input.actedFor[i].some((j) => categories[j] === 'attacker')) continue;
+    categories[i] = 'infected';
+    rules[i] = 'acted-on-attacker-target';
   }
 }
 

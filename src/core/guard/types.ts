@@ -99,6 +99,7 @@ export type RuleId =
   | 'pulled-in-as-infected'
   | 'pulled-in-as-source'
   | 'adopted-attacker-answer'
+  | 'acted-on-attacker-target'
   | 'trend-jump-pull'
   | 'attacker-overrides-infected'
   | 'below-thresholds';

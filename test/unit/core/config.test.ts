@@ -19,11 +19,11 @@ describe('project config', () => {
     assert.deepEqual(config.sections.integrity, { strict: true });
   });
 
-  it('pulls in missing sources and adopters and flags lone holders and away movers by default, and takes false for the reference rules', () => {
-    const switches = (g: typeof DEFAULT_GUARD_CONFIG) => [g.pullInSources, g.pullInAdopters, g.flagLoneHolders, g.flagAwayMovers];
-    assert.deepEqual(switches(resolveConfig(undefined).guard), [true, true, true, true]);
-    const reference = resolveConfig({ guard: { pullInSources: false, pullInAdopters: false, flagLoneHolders: false, flagAwayMovers: false } }).guard;
-    assert.deepEqual(switches(reference), [false, false, false, false]);
+  it('pulls in missing sources, adopters and target followers and flags lone holders and away movers by default, and takes false for the reference rules', () => {
+    const switches = (g: typeof DEFAULT_GUARD_CONFIG) => [g.pullInSources, g.pullInAdopters, g.flagLoneHolders, g.flagAwayMovers, g.pullInTargetFollowers];
+    assert.deepEqual(switches(resolveConfig(undefined).guard), [true, true, true, true, true]);
+    const reference = resolveConfig({ guard: { pullInSources: false, pullInAdopters: false, flagLoneHolders: false, flagAwayMovers: false, pullInTargetFollowers: false } }).guard;
+    assert.deepEqual(switches(reference), [false, false, false, false, false]);
   });
 
   const invalid: [string, unknown, string][] = [

@@ -28,6 +28,8 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     pullInAdopters: false,
     flagLoneHolders: false,
     flagAwayMovers: false,
+    pullInTargetFollowers: false,
+    actedFor: pAtk.map(() => []),
     answers: [pAtk.map(() => undefined)],
     multipleChoice: true,
     firstRound: false,
@@ -151,6 +153,26 @@ describe('topological constraints', () => {
       const notFromAttacker: [number, number][] = [[0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
       assert.equal(adopt({}, notFromAttacker).categories[1], 'benign');
     });
+  });
+
+  describe('an agent that carries a target a flagged attacker named in an instruction to the model (pullInTargetFollowers)', () => {
+    // user 0 -> assistant 1 <-> tool 2: the tool result (a flagged attacker) told the model to pay an account the assistant then paid.
+    const tool: [number, number][] = [[0, 1], [1, 2], [2, 1]];
+    const follow = (extra: Partial<ConstraintInput> = {}) =>
+      run([0.1, 0.1, 0.9], [0, 0.35, 0], [0, 0, 0], tool, { pullInTargetFollowers: true, pullInFloor: 0.3, actedFor: [[], [2], []], ...extra });
+
+    it('is pulled in as infected once its P_inf reaches the pull-in floor', () => {
+      const r = follow();
+      assert.deepEqual(r.categories, ['benign', 'infected', 'attacker']);
+      assert.equal(r.rules[1], 'acted-on-attacker-target');
+    });
+    const staysBenign: [string, Partial<ConstraintInput>][] = [
+      ['in the reference rules', { pullInTargetFollowers: false }],
+      ['when the one that named the target is not flagged', { pAtk: [0.1, 0.1, 0.2] }],
+      ['when it carried no target an attacker named', { actedFor: [[], [], []] }],
+      ['when its P_inf is below the pull-in floor (it only told the user what the tool result asked)', { pullInFloor: 0.4 }],
+    ];
+    for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(follow(extra).categories[1], 'benign'));
   });
 
   describe('an agent that everyone hears holding a round-0 answer nobody else gave (flagLoneHolders)', () => {
