@@ -48,6 +48,8 @@ export class LiveRunsTree implements vscode.TreeDataProvider<LiveTreeNode>, vsco
     const open: vscode.Command = { command: CommandId.OpenLiveRun, title: liveNotice.openGraph, arguments: [node.run.id] };
     if (node.kind === 'agent') {
       const item = new vscode.TreeItem(node.agent, vscode.TreeItemCollapsibleState.None);
+      // A stable id, so the view keeps the row (its selection, a click on it) when the next event refreshes the tree.
+      item.id = `agent:${node.run.id}:${node.category}:${node.agent}`;
       item.description = node.category;
       item.iconPath = categoryIcon(node.category);
       item.command = open;

@@ -14,6 +14,7 @@ import { analyzeTrace } from '../../../src/core/guard/analyze';
 import type { Analysis } from '../../../src/core/guard/types';
 import type { RunSummary } from '../../../src/core/live/runs';
 import { CommandId, ViewId } from '../../../src/extension/ids';
+import { LiveRunsTree } from '../../../src/extension/live/tree';
 import { LiveServer } from '../../../src/node/live/server';
 import { readAnyTrace } from '../../../src/node/readAnyTrace';
 import { crewProvider, emitCrewRun, hubRun, recordCrewRun } from '../../support/otlpRuns';
@@ -103,6 +104,19 @@ suite('Watch Live Runs', function () {
     const written = path.join(workspaceRoot().fsPath, '.agent-immune', 'live', 'star-8.jsonl');
     assert.ok(fs.existsSync(written), `${written} was written`);
     assert.deepStrictEqual(flaggedOf(await analyzeTrace(await readAnyTrace(written))), flaggedOf(expected));
+  });
+
+  test('Live Runs rows keep their ids when the next event refreshes the view, so a click between two events is not lost', () => {
+    const tree = new LiveRunsTree();
+    const run = (rounds: number, infected: string[]): RunSummary => ({ id: 'conv-1', traceId: 't1', state: 'open', spans: rounds * 8, rounds, agents: 8, attackers: ['hub'], infected, alerts: 0, updatedAt: EPOCH + rounds });
+    const ids = () => tree.getChildren(tree.getChildren()[0]).map((node) => tree.getTreeItem(node).id);
+    tree.upsert(run(1, ['a1']));
+    const before = ids();
+    tree.upsert(run(2, ['a1', 'a2']));
+    const after = ids();
+    assert.strictEqual(new Set(after).size, 3, `every row has its own id: ${after.join(', ')}`);
+    assert.deepStrictEqual(after.slice(0, 2), before, 'the rows that were there keep their ids');
+    tree.dispose();
   });
 
   test('says so when another program holds the port, and watches nothing', async () => {
