@@ -2,8 +2,7 @@
 // (pooled P/R/F1, benign FPR, source hit@1, AUROC), running the real guard pipeline on each trace.
 import { defaultConfig, type ProjectConfig } from '../../src/core/config';
 import { analyzeRun } from '../../src/core/guard/analyze';
-import { EmbeddedScorer, type DualHeadWeights } from '../../src/core/guard/embeddedScorer';
-import { prepareFeatures } from '../../src/core/guard/features';
+import type { DualHeadWeights } from '../../src/core/guard/embeddedScorer';
 import { auroc, poolEvaluations } from '../../src/core/guard/metrics';
 import { buildRunModel } from '../../src/core/guard/model';
 import type { Evaluation } from '../../src/core/guard/types';
@@ -56,7 +55,7 @@ export async function episodeDetection(episodeConfig: EpisodeConfig, options: { 
   const weights = options.weights;
   const analysis = await analyzeRun(model, {
     config: options.config ?? defaultConfig(),
-    scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns, weights.style), weights) : undefined,
+    weights,
   });
   const last = model.rounds - 1;
   const truth = model.labels!.map((row) => row[last] ?? 'benign');

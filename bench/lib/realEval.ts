@@ -2,8 +2,7 @@
 // agents flagged, with bootstrap 95% intervals over runs, and AUROC of both heads (final round, as `evaluate` scores).
 import { defaultConfig } from '../../src/core/config';
 import { analyzeRun } from '../../src/core/guard/analyze';
-import { EmbeddedScorer, type DualHeadWeights } from '../../src/core/guard/embeddedScorer';
-import { prepareFeatures } from '../../src/core/guard/features';
+import type { DualHeadWeights } from '../../src/core/guard/embeddedScorer';
 import { auroc } from '../../src/core/guard/metrics';
 import { buildRunModel } from '../../src/core/guard/model';
 import { Rng } from '../../src/core/sim/rng';
@@ -24,7 +23,7 @@ export async function analyzeRuns(runs: readonly RealRun[], weights?: DualHeadWe
   const results: RunVerdicts[] = [];
   for (const run of runs) {
     const model = buildRunModel(run.trace);
-    const analysis = await analyzeRun(model, { config, scorer: weights ? (m, patterns) => new EmbeddedScorer(prepareFeatures(m, patterns, weights.style), weights) : undefined });
+    const analysis = await analyzeRun(model, { config, weights });
     const last = model.rounds - 1;
     results.push({
       truth: model.labels!.map((row) => row[last] ?? 'benign'),

@@ -5,7 +5,7 @@ import { compileAnswerPatterns, extractAnswer, normalizeAnswer, parseChoices, ty
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
-import { EmbeddedScorer } from './embeddedScorer';
+import { EmbeddedScorer, type DualHeadWeights } from './embeddedScorer';
 import { actedForModelAddressers, prepareFeatures, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
@@ -20,8 +20,10 @@ import type { AgentRound, Analysis, HeadScores, RehabFilter, RunModel, Scorer } 
 /** Options for one analysis; the embedded scorer and filter are the defaults. */
 export interface GuardOptions {
   config?: ProjectConfig;
-  /** Builds the scorer for a run; defaults to the embedded dual-head model. */
-  scorer?: (model: RunModel, answerPatterns: RegExp[]) => Scorer;
+  /** Builds the scorer for a run from the run's features (prepared once, for the rules too); defaults to the embedded dual-head model. */
+  scorer?: (model: RunModel, answerPatterns: RegExp[], reading: FeatureContext) => Scorer;
+  /** The embedded model's weights instead of the checked-in ones (the bench's held-out folds). */
+  weights?: DualHeadWeights;
   filter?: RehabFilter;
   signal?: AbortSignal;
   /** Called after each round is decided (for progress UIs). */
@@ -45,8 +47,8 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
   const config = options.config ?? defaultConfig();
   const patterns = compileAnswerPatterns(config.answer.patterns);
   // What the outputs say (answers, instructions, identifiers): the embedded scorer's features, and what the rules read.
-  const reading = prepareFeatures(model, patterns);
-  const scorer = options.scorer ? options.scorer(model, patterns) : new EmbeddedScorer(reading);
+  const reading = options.weights ? prepareFeatures(model, patterns, options.weights.style) : prepareFeatures(model, patterns);
+  const scorer = options.scorer ? options.scorer(model, patterns, reading) : new EmbeddedScorer(reading, options.weights);
   const progress = startProgress(model);
   for (let k = 0; k < model.rounds; k++) {
     options.signal?.throwIfAborted();
@@ -103,7 +105,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     flagLoneHolders: guard.flagLoneHolders,
     flagAwayMovers: guard.flagAwayMovers,
     pullInTargetFollowers: guard.pullInTargetFollowers,
-    actedFor: model.agents.map((_, i) => actedForModelAddressers(reading, i, k)),
+    actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,
     firstRound: k === 0,

@@ -324,7 +324,7 @@ function historyOf(context: FeatureContext, i: number): History {
   };
   const introduced = new Set<string>();
   // Targets introduced by an instruction that names its reader as the model ("to you, Claude"), and by whom.
-  const toModelBy = new Map<string, number[]>();
+  const toModelBy = new Map<string, Set<number>>();
   for (let r = 0; r < rounds; r++) {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
@@ -343,7 +343,10 @@ function historyOf(context: FeatureContext, i: number): History {
       for (const j of model.inNeighbors[i]) {
         for (const id of freshTargets(context, j, r - 1)) {
           introduced.add(id);
-          if (facts[j][r - 1].address.toModel === 1) toModelBy.set(id, [...(toModelBy.get(id) ?? []), j]);
+          if (facts[j][r - 1].address.toModel !== 1) continue;
+          const by = toModelBy.get(id);
+          if (by) by.add(j);
+          else toModelBy.set(id, new Set([j]));
         }
       }
     }

@@ -1,6 +1,6 @@
 // Topological constraints (INFA-Guard): keep, prune or pull in around the heads' flags, following edge direction
-// (only an agent's senders can have infected it); and, on tasks that list options, attackers and infected agents read
-// from the answers themselves.
+// (only an agent's senders can have infected it); on tasks that list options, attackers and infected agents read from
+// the answers themselves; and infected agents read from the targets a flagged attacker told the model to act on.
 import type { Category } from '../trace/types';
 import type { RuleId } from './types';
 
@@ -115,7 +115,7 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   }
   if (input.pullInSources) pullInMissingSources(categories, rules, input);
   if (input.pullInAdopters && !input.firstRound) pullInAdopters(categories, rules, input, history);
-  if (input.pullInTargetFollowers) pullInTargetFollowers(categories, rules, input);
+  if (input.pullInTargetFollowers && !input.firstRound) pullInTargetFollowers(categories, rules, input);
   return { categories, rules };
 }
 

@@ -178,6 +178,8 @@ export const integrityLog = {
   approveFailed: (file: string, reason: string) => `Approve change failed for ${file}: ${reason}`,
   /** The CLI's audit key could not be used. */
   auditKeyUnused: (reason: string) => `Audit key not used: ${reason}`,
+  /** Verify Audit Trail could not open a broken log in the editor (its verdict was shown). */
+  auditLogNotOpened: (file: string, reason: string) => `Could not open ${file} at its broken record: ${reason}`,
   /** The new audit key was not written to the CLI's key file. */
   auditKeyNotWritten: (file: string, reason: string) => `Audit key not written to ${file}: ${reason}`,
   /** Create Audit Key stored a key (`shared`: one of integrityNotice's two sentences). */

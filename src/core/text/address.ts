@@ -63,12 +63,16 @@ export function identifiersOf(text: string): Set<string> {
   return found;
 }
 
-// A fenced code block, up to its closing fence or the end of the text.
-const CODE_FENCE = /```[\s\S]*?(?:```|$)/g;
+// A fenced code block as Markdown writes one: a fence that opens a line, up to a fence that opens a later line. An
+// unclosed fence, or backticks inside a line, fence nothing.
+const CODE_FENCE = /^ {0,3}```[^\n]*\n[\s\S]*?^ {0,3}```/gm;
 
-/** The text with its fenced code blocks blanked out (same length, so offsets hold): code is written for a machine, not the reader. */
+/**
+ * The text with its fenced code blocks blanked out (same length, so offsets hold): code is written for a machine, not
+ * the reader. A block that names the model ("to you, GPT-4") is kept: an order to the model does not hide in a fence.
+ */
 function proseOf(text: string): string {
-  return text.includes('```') ? text.replace(CODE_FENCE, (block) => ' '.repeat(block.length)) : text;
+  return text.includes('```') ? text.replace(CODE_FENCE, (block) => (namesModel(block) ? block : ' '.repeat(block.length))) : text;
 }
 
 /** Reads what a text says to its reader: instructions in its prose (not in its fenced code), identifiers anywhere. */

@@ -1,7 +1,6 @@
 // Builds the LLM parts of an analysis from plain options (CLI flags, extension settings): the session, the judge
 // factory and the filter, and stamps the analysis with what used the LLM, what it cost and any warning.
 import { EmbeddedScorer } from '../../core/guard/embeddedScorer';
-import { prepareFeatures } from '../../core/guard/features';
 import type { Analysis } from '../../core/guard/types';
 import type { GuardOptions } from '../../core/guard/analyze';
 import { isLocalEndpoint, parseEndpoint } from '../../core/llm/policy';
@@ -64,7 +63,7 @@ export function createLlmGuard(transport: ChatTransport, plan: LlmPlan): LlmGuar
   const embedder = transport.embeddingModel ? new LlmEmbedder(session, transport.embeddingModel) : new HashedEmbedder();
   let judge: LlmJudgeScorer | undefined;
   if (plan.scorer) {
-    guard.scorer = (model, patterns) => (judge = new LlmJudgeScorer(session, model, new EmbeddedScorer(prepareFeatures(model, patterns)), { samples: plan.samples, embedder }));
+    guard.scorer = (model, _patterns, reading) => (judge = new LlmJudgeScorer(session, model, new EmbeddedScorer(reading), { samples: plan.samples, embedder }));
   }
   if (plan.filter) guard.filter = new LlmFilter(session);
   return {

@@ -155,8 +155,8 @@ suite('Skill integrity', function () {
     await waitFor('the drift cleared', () => integrityDiagnostics(uri).length === 0);
   });
 
-  test('Verify Audit Trail says the chain is intact, then opens the log at the first record an edit broke', async () => {
-    type Report = { exists: boolean; intact: boolean; records: number; brokenLine: number | null; text: string };
+  test('Verify Audit Trail says the chain is intact, opens the log at the first record an edit broke, and refuses a log linked out of the folder', async () => {
+    type Report = { exists: boolean; intact: boolean; records: number; brokenLine: number | null; error: string | null; text: string };
     const intact = await vscode.commands.executeCommand<Report[]>(CommandId.VerifyAuditTrail);
     assert.strictEqual(intact.length, 1);
     assert.ok(intact[0].intact && intact[0].records >= 1, intact[0].text);
@@ -176,8 +176,20 @@ suite('Skill integrity', function () {
       const editor = vscode.window.activeTextEditor;
       assert.strictEqual(editor?.document.uri.fsPath, log, 'the log is open');
       assert.strictEqual(editor.selection.start.line, lines.length - 1, 'at the broken record');
+      // A repository that commits the log as a symlink to a file outside gets a clear refusal, not a read of the target.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-immune-audit-')), 'audit.ndjson');
+      fs.writeFileSync(outside, original);
+      fs.rmSync(log);
+      fs.symlinkSync(outside, log);
+      const linked = await vscode.commands.executeCommand<Report[]>(CommandId.VerifyAuditTrail);
+      assert.strictEqual(linked[0].intact, false);
+      assert.match(linked[0].error ?? '', /audit\.ndjson/, linked[0].text);
+      const opened = vscode.window.visibleTextEditors.map((e) => e.document.uri.fsPath);
+      assert.ok(!opened.includes(log) && !opened.includes(outside), `nothing outside the folder is opened: ${opened.join(', ')}`);
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(log, { force: true });
       fs.writeFileSync(log, original);
     }
   });

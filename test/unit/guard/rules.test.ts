@@ -171,6 +171,7 @@ describe('topological constraints', () => {
       ['when the one that named the target is not flagged', { pAtk: [0.1, 0.1, 0.2] }],
       ['when it carried no target an attacker named', { actedFor: [[], [], []] }],
       ['when its P_inf is below the pull-in floor (it only told the user what the tool result asked)', { pullInFloor: 0.4 }],
+      ['in round 0', { firstRound: true }],
     ];
     for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(follow(extra).categories[1], 'benign'));
   });
