@@ -53,7 +53,7 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
   for (let k = 0; k < model.rounds; k++) {
     options.signal?.throwIfAborted();
     const roundScores = await scorer.scoreRound({ model, round: k, history: progress.categories }, options.signal);
-    decideRound(model, progress, roundScores, config.guard, patterns, reading);
+    decideRound(model, progress, roundScores, config.guard, reading);
     options.onRound?.(k, model.rounds);
   }
   const alerts = monitorRun(model, monitorConfigOf(config.sections.monitor), (i, k) => sharedWordHashes(reading, i, k));
@@ -80,12 +80,12 @@ export function startProgress(model: RunModel): GuardProgress {
 
 /**
  * The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`;
- * `reading` is the features of `model`, whose instructions and identifiers the rules read.
+ * `reading` is the features of `model`, whose answers, instructions and identifiers the rules read.
  */
-export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig, patterns: RegExp[], reading: FeatureContext): void {
+export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig, reading: FeatureContext): void {
   const k = progress.rounds.length;
-  const answers = answersAt(model, k, patterns, progress.choices);
-  progress.answers.push(answers);
+  // The features read each output's answer once (a silent agent keeps its last one), against the task's options.
+  progress.answers.push(reading.facts.map((row) => row[k].answer));
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
   const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
   progress.ema = steps.map((s) => s.smoothed);
@@ -202,14 +202,6 @@ export function monitorConfigOf(raw: unknown): MonitorConfig {
   const key = JSON.stringify(raw) ?? '';
   if (monitorMemo?.key !== key) monitorMemo = { key, config: resolveMonitorConfig(raw) };
   return monitorMemo.config;
-}
-
-/** Each agent's answer in round k (carrying its last output forward when silent). */
-function answersAt(model: RunModel, k: number, patterns: RegExp[], choices: Choices | undefined): (string | undefined)[] {
-  return model.outputs.map((row) => {
-    for (let r = k; r >= 0; r--) if (row[r] !== undefined) return extractAnswer(row[r], patterns, choices);
-    return undefined;
-  });
 }
 
 /** Agents ASR leaves out: the labelled attackers when the trace has labels, else the ones the guard found. */

@@ -64,7 +64,7 @@ export class OnlineGuard {
     const scorer = new EmbeddedScorer(this.features!);
     for (let k = progress.rounds.length; k < model.rounds; k++) {
       signal?.throwIfAborted();
-      decideRound(model, progress, scorer.scoreRoundSync(k), this.config.guard, this.patterns, this.features!);
+      decideRound(model, progress, scorer.scoreRoundSync(k), this.config.guard, this.features!);
       this.stats.roundsDecided++;
     }
     return concludeAnalysis(model, progress, { config: this.config, patterns: this.patterns, scorer: scorer.name, filter: this.filter, alerts: this.alerts(model), signal });

@@ -11,7 +11,7 @@ import { auditKeyHint } from '../../node/integrity/auditKey';
 import { showError, showInfo } from '../notify';
 import type { BaseServices } from '../services';
 import { editorAuditKey } from './auditKey';
-import { extraRoots } from './settings';
+import { integrityRoots } from './controller';
 
 /** The verdict on one root's audit trail. */
 export interface AuditTrailReport {
@@ -32,10 +32,10 @@ export interface AuditTrailReport {
 
 /** Verifies every root's audit trail, logs each verdict, and tells the user; a broken log is opened at the break. */
 export async function verifyAuditTrails(services: BaseServices): Promise<AuditTrailReport[]> {
-  const roots = [...(vscode.workspace.workspaceFolders ?? []).map((folder) => ({ dir: folder.uri.fsPath, name: folder.name })), ...extraRoots().map((dir) => ({ dir, name: dir }))];
   const reports: AuditTrailReport[] = [];
   let firstBroken: { file: string; line: number } | undefined;
-  for (const { dir, name } of roots) {
+  for (const { uri, name } of integrityRoots()) {
+    const dir = uri.fsPath;
     const file = path.join(dir, AUDIT_LOG);
     const shown = path.join(name, AUDIT_LOG);
     const report = await verifyRoot(services, dir, file, shown);

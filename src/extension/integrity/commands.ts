@@ -12,8 +12,7 @@ import { showError, showInfo, showWarning } from '../notify';
 import type { BaseServices } from '../services';
 import { editorAuditWriter, registerAuditKeyCommand } from './auditKey';
 import { registerVerifyAuditTrail } from './auditTrail';
-import type { IntegrityController } from './controller';
-import { extraRoots, integrityOverrides } from './settings';
+import { integrityRoots, type IntegrityController } from './controller';
 
 /** URI scheme of the read-only pinned content shown in the diff editor. */
 export const PINNED_SCHEME = 'agent-immune-pinned';
@@ -56,10 +55,7 @@ export function registerIntegrityCommands(services: BaseServices, controller: In
 /** Writes the lockfile of every workspace folder and extra root (recorded in the audit trail). */
 async function pinSkills(services: BaseServices, controller: IntegrityController): Promise<LockResult[] | undefined> {
   if (refuseUntrusted('Pin Skills')) return undefined;
-  const roots = [
-    ...(vscode.workspace.workspaceFolders ?? []).map((folder) => ({ dir: folder.uri.fsPath, overrides: integrityOverrides(folder) })),
-    ...extraRoots().map((dir) => ({ dir, overrides: {} })),
-  ];
+  const roots = integrityRoots().map((root) => ({ dir: root.uri.fsPath, overrides: root.overrides() }));
   if (roots.length === 0) {
     void showWarning(integrityNotice.noFolderToPin);
     return undefined;

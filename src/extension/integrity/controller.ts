@@ -23,6 +23,16 @@ export function extraRoot(dir: string): IntegrityRoot {
   return { key: EXTRA_PREFIX + dir, name: dir, uri: vscode.Uri.file(dir), overrides: () => ({}) };
 }
 
+/** A workspace folder as an integrity root: its settings override its config. */
+function folderRoot(folder: vscode.WorkspaceFolder): IntegrityRoot {
+  return { key: folder.uri.toString(), name: folder.name, uri: folder.uri, overrides: () => integrityOverrides(folder) };
+}
+
+/** Every integrity root: the workspace folders, then the extra roots of agentImmune.integrity.extraRoots. */
+export function integrityRoots(): IntegrityRoot[] {
+  return [...(vscode.workspace.workspaceFolders ?? []).map(folderRoot), ...extraRoots().map(extraRoot)];
+}
+
 /** Owns every folder's integrity state and what the editor shows of it. */
 export class IntegrityController implements RunGuard, vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('agent-immune-integrity');
@@ -50,7 +60,7 @@ export class IntegrityController implements RunGuard, vscode.Disposable {
       this.render();
       return;
     }
-    await this.startRoot({ key: folder.uri.toString(), name: folder.name, uri: folder.uri, overrides: () => integrityOverrides(folder) });
+    await this.startRoot(folderRoot(folder));
   }
 
   /** Stops one workspace folder and clears its diagnostics. */
