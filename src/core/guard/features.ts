@@ -8,8 +8,7 @@
 import { addressOf, identifiersOf, type Address } from '../text/address';
 import { extractAnswer, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
-import { cosine, embedWords, EMBED_DIM } from '../text/embed';
-import { hash32, lowerWords } from '../text/tokens';
+import { cosine, embedLower, EMBED_DIM } from '../text/embed';
 import weightsFile from './weights.json';
 import type { RunModel } from './types';
 
@@ -493,10 +492,8 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
   const hits = findCues(text, undefined, lower);
   const scores = cueScores(text, hits);
   const reportedWeight = hits.filter((h) => h.reported).reduce((sum, h) => sum + h.weight, 0);
-  const tokens = lowerWords(lower);
-  const hashes = new Uint32Array(Math.max(0, tokens.length - SHINGLE + 1));
-  const wordHashes = new Uint32Array(tokens.length);
-  for (let t = 0; t < tokens.length; t++) wordHashes[t] = hash32(tokens[t]);
+  const { embedding, wordHashes } = embedLower(lower);
+  const hashes = new Uint32Array(Math.max(0, wordHashes.length - SHINGLE + 1));
   for (let s = 0; s < hashes.length; s++) hashes[s] = shingleHash(wordHashes, s);
   hashes.sort();
   let distinct = 0;
@@ -510,7 +507,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
     reported: 1 - Math.exp(-reportedWeight),
     refutes: REFUTES.test(text),
     answer: extractAnswer(text, answerPatterns, choices),
-    embedding: embedWords(tokens, wordHashes),
+    embedding,
     shingles,
     wordHashes: NON_ASCII.test(text) ? undefined : wordHashes,
     address: addressOf(text),

@@ -131,28 +131,66 @@ export function findCues(text: string, families?: readonly CueFamily[], lower = 
   return hits.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-// Every needle of every rule in one pattern, and per first character the needles and the rules each one enables.
+// Every needle of every rule in one Aho-Corasick automaton over the needles' characters (a character no needle has
+// sends it back to the root): one pass over a text finds every needle that occurs in it, overlapping ones included.
 const NEEDLES = [...new Set(CUE_RULES.flatMap((r) => r.needles))];
-const NEEDLE_SCAN = new RegExp(NEEDLES.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
-const NEEDLES_BY_FIRST = new Map<string, { needle: string; rules: number[] }[]>();
-for (const needle of NEEDLES) {
-  const list = NEEDLES_BY_FIRST.get(needle[0]) ?? [];
-  list.push({ needle, rules: CUE_RULES.flatMap((r, i) => (r.needles.includes(needle) ? [i] : [])) });
-  NEEDLES_BY_FIRST.set(needle[0], list);
+const ALPHABET = [...new Set(NEEDLES.join(''))];
+const CHAR_CLASS = new Uint8Array(65536);
+ALPHABET.forEach((ch, c) => (CHAR_CLASS[ch.charCodeAt(0)] = c + 1));
+const WIDTH = ALPHABET.length + 1;
+const { next: NEXT, rulesAt: RULES_AT } = needleAutomaton();
+
+/** The automaton's transitions (state * WIDTH + character class) and, per state, the rules its matched needles enable. */
+function needleAutomaton(): { next: Int32Array; rulesAt: number[][] } {
+  const trie: number[][] = [new Array<number>(WIDTH).fill(-1)];
+  const rulesAt: number[][] = [[]];
+  NEEDLES.forEach((needle) => {
+    let state = 0;
+    for (const ch of needle) {
+      const c = CHAR_CLASS[ch.charCodeAt(0)];
+      if (trie[state][c] < 0) {
+        trie[state][c] = trie.length;
+        trie.push(new Array<number>(WIDTH).fill(-1));
+        rulesAt.push([]);
+      }
+      state = trie[state][c];
+    }
+    rulesAt[state].push(...CUE_RULES.flatMap((r, i) => (r.needles.includes(needle) ? [i] : [])));
+  });
+  // Breadth first: a missing transition follows the failure link's, and a state also ends its failure state's needles.
+  const next = new Int32Array(trie.length * WIDTH);
+  const fail = new Int32Array(trie.length);
+  const queue: number[] = [];
+  for (let c = 0; c < WIDTH; c++) {
+    const child = trie[0][c];
+    next[c] = child > 0 ? child : 0;
+    if (child > 0) queue.push(child);
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const state = queue[q];
+    rulesAt[state] = [...new Set([...rulesAt[state], ...rulesAt[fail[state]]])];
+    for (let c = 0; c < WIDTH; c++) {
+      const child = trie[state][c];
+      if (child > 0) {
+        fail[child] = next[fail[state] * WIDTH + c];
+        next[state * WIDTH + c] = child;
+        queue.push(child);
+      } else next[state * WIDTH + c] = next[fail[state] * WIDTH + c];
+    }
+  }
+  return { next, rulesAt };
 }
 
 /**
- * Which rules (by index in CUE_RULES) can match a text, from its lower-cased form: one scan finds every position where
- * some needle starts (restarting one character on, so overlapping needles are all seen), and each rule runs only when
- * one of its needles is there.
+ * Which rules (by index in CUE_RULES) can match a text, from its lower-cased form: each rule runs only when one of its
+ * needles occurs in the text.
  */
 export function rulesToRun(lower: string): Uint8Array {
   const run = new Uint8Array(CUE_RULES.length);
-  NEEDLE_SCAN.lastIndex = 0;
-  for (let match = NEEDLE_SCAN.exec(lower); match; match = NEEDLE_SCAN.exec(lower)) {
-    const at = match.index;
-    for (const { needle, rules } of NEEDLES_BY_FIRST.get(lower[at])!) if (lower.startsWith(needle, at)) for (const r of rules) run[r] = 1;
-    NEEDLE_SCAN.lastIndex = at + 1;
+  for (let at = 0, state = 0; at < lower.length; at++) {
+    state = NEXT[state * WIDTH + CHAR_CLASS[lower.charCodeAt(at)]];
+    const rules = RULES_AT[state];
+    for (let r = 0; r < rules.length; r++) run[rules[r]] = 1;
   }
   return run;
 }

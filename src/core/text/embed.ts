@@ -1,5 +1,5 @@
 // The embedded text representation: hashed word unigrams and bigrams in a fixed-size, L2-normalised vector.
-import { hash32, hash32From, stem, words } from './tokens';
+import { hash32, hash32From, lowerWords, stem, words } from './tokens';
 
 /** Dimension of the embedded representation. */
 export const EMBED_DIM = 256;
@@ -29,6 +29,88 @@ export function embedWords(lowerWords: readonly string[], wordHashes?: Uint32Arr
     previous = h;
   }
   return normalize(vector);
+}
+
+/**
+ * The embedding of an already lower-cased text and hash32 of each of its words (the words `lowerWords` gives), equal to
+ * embedWords(lowerWords(lower)); an ASCII text is read in one pass over its characters, with no word strings built.
+ */
+export function embedLower(lower: string): { embedding: Float32Array; wordHashes: Uint32Array } {
+  if (!ASCII_ONLY.test(lower)) {
+    const tokens = lowerWords(lower);
+    const wordHashes = new Uint32Array(tokens.length);
+    for (let t = 0; t < tokens.length; t++) wordHashes[t] = hash32(tokens[t]);
+    return { embedding: embedWords(tokens, wordHashes), wordHashes };
+  }
+  const vector = new Float32Array(EMBED_DIM);
+  const hashes = new Uint32Array((lower.length + 1) >> 1);
+  let count = 0;
+  // FNV-1a prefix hashes (as int32) of the current word, and of "previous stem + space + word", by length mod 8: a stem
+  // is the word less a suffix of at most 6 characters, so its hash is one of the last 7 prefixes.
+  const wordPrefix = new Int32Array(8);
+  const bigramPrefix = new Int32Array(8);
+  let previous = 0;
+  for (let at = 0; at < lower.length; ) {
+    if (WORD_CHAR[lower.charCodeAt(at)] !== STARTS) {
+      at++;
+      continue;
+    }
+    const start = at;
+    let h = 0x811c9dc5 | 0;
+    let b = Math.imul(previous ^ 32, 0x01000193);
+    wordPrefix[0] = h;
+    bigramPrefix[0] = b;
+    for (; at < lower.length; at++) {
+      const c = lower.charCodeAt(at);
+      if (WORD_CHAR[c] === 0) break;
+      h = Math.imul(h ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x01000193);
+      wordPrefix[(at - start + 1) & 7] = h;
+      bigramPrefix[(at - start + 1) & 7] = b;
+    }
+    const length = at - start;
+    const stemLength = length <= 4 ? length : length - suffixLength(lower, at) || length;
+    const token = wordPrefix[stemLength & 7];
+    hashes[count++] = h;
+    // (x >>> 0) % EMBED_DIM is x & BUCKET (EMBED_DIM is a power of two); the top bit is the sign.
+    vector[token & BUCKET] += token < 0 ? -1 : 1;
+    if (count > 1) {
+      const bigram = bigramPrefix[stemLength & 7];
+      vector[bigram & BUCKET] += (bigram < 0 ? -1 : 1) * 0.5;
+    }
+    previous = token;
+  }
+  return { embedding: normalize(vector), wordHashes: hashes.slice(0, count) };
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const BUCKET = EMBED_DIM - 1;
+
+// WORD on ASCII: a word starts with a letter or digit (\p{L}\p{N}) and goes on with those, an apostrophe, _ or -.
+const STARTS = 1;
+const CONTINUES = 2;
+const WORD_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  WORD_CHAR[c] = /[\p{L}\p{N}]/u.test(ch) ? STARTS : /['_-]/.test(ch) ? CONTINUES : 0;
+}
+
+// stem()'s suffixes by last character, longest first (the regex strips the longest one that ends the word), as codes.
+const SUFFIXES_BY_LAST: number[][][] = Array.from({ length: 128 }, () => []);
+for (const suffix of ['ations', 'ingly', 'ances', 'ences', 'ation', 'ings', 'edly', 'ance', 'ence', 'ing', 'ers', 'er', 'ed', 'es', 'ly', 's']) {
+  SUFFIXES_BY_LAST[suffix.charCodeAt(suffix.length - 1)].push([...suffix].map((c) => c.charCodeAt(0)));
+}
+
+/** Length of the suffix stem() strips from the word of `lower` (ASCII) ending at `end`, 0 if none. */
+function suffixLength(lower: string, end: number): number {
+  const candidates = SUFFIXES_BY_LAST[lower.charCodeAt(end - 1)];
+  for (let s = 0; s < candidates.length; s++) {
+    const suffix = candidates[s];
+    let c = suffix.length - 2;
+    while (c >= 0 && lower.charCodeAt(end - suffix.length + c) === suffix[c]) c--;
+    if (c < 0) return suffix.length;
+  }
+  return 0;
 }
 
 /** Scales a vector to unit length in place (zero stays zero) and returns it. */

@@ -1,0 +1,55 @@
+// The one-pass embedding of ASCII text gives exactly what tokenising, stemming and hashing word by word gives, so the
+// guard's fitted weights read the same vectors whichever path a text takes.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { simulate } from '../../../src/core/sim/simulate';
+import { embedLower, embedWords } from '../../../src/core/text/embed';
+import { hash32, lowerWords } from '../../../src/core/text/tokens';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+
+/** Word by word: lowerWords, stem, hash (the reference embedLower must equal). */
+function wordByWord(lower: string): { embedding: Float32Array; wordHashes: Uint32Array } {
+  const tokens = lowerWords(lower);
+  return { embedding: embedWords(tokens), wordHashes: Uint32Array.from(tokens, hash32) };
+}
+
+/** Outputs of the simulator, the repository's traces and corpora, and a sample of the real runs beside it (when there). */
+function corpus(): string[] {
+  const texts = simulate({ seed: 3, topology: 'random', agents: 12, attackers: 3, rounds: 4, family: 'injection', split: 'heldout', filler: 4 }).trace().messages.map((m) => m.content);
+  const virus = path.join(ROOT, 'bench', 'data', 'mind-virus');
+  for (const file of readdirSync(virus).filter((f) => f.endsWith('.txt'))) texts.push(...readFileSync(path.join(virus, file), 'utf8').split(/\n\s*\n/));
+  for (const file of readdirSync(path.join(ROOT, 'test', 'fixtures', 'traces'))) texts.push(...readFileSync(path.join(ROOT, 'test', 'fixtures', 'traces', file), 'utf8').split('\n'));
+  const real = path.join(ROOT, '..', 'shared', 'data', 'real', 'agentdojo');
+  if (existsSync(real)) for (const file of readdirSync(real).filter((f) => f.endsWith('.jsonl')).slice(0, 2)) texts.push(...readFileSync(path.join(real, file), 'utf8').split('\n').slice(0, 200));
+  return texts;
+}
+
+const edges = [
+  '',
+  '   ',
+  "don't won't it's o'clock",
+  'well-known e-mail snake_case_value __dunder__ -leading trailing- a--b',
+  'ations ances ences things running happily walked walkers stations ingly edly lies yes bus is was',
+  'Resonating RESONATES resonance UPPER Mixed',
+  '123 4.5 6,789 US133000000121212121212 user@example.invalid https://example.invalid/a_b-c.txt',
+  'tab\tseparated\nnew lines\r\nand ;punctuation!? (brackets) [x] {y} <z>',
+];
+
+describe('embedLower', () => {
+  it('equals the word-by-word embedding and word hashes on ASCII text', () => {
+    const texts = [...edges, ...corpus()].filter((t) => /^[\x00-\x7f]*$/.test(t));
+    assert.ok(texts.length > 300, `only ${texts.length} ASCII texts`);
+    for (const text of texts) {
+      const lower = text.toLowerCase();
+      assert.deepEqual(embedLower(lower), wordByWord(lower), text.slice(0, 120));
+    }
+  });
+
+  it('reads non-ASCII text word by word', () => {
+    const lower = 'les résumés étaient prêts — naïve café 東京 emoji 🙂 ok'.toLowerCase();
+    assert.deepEqual(embedLower(lower), wordByWord(lower));
+    assert.equal(embedLower(lower).wordHashes.length, lowerWords(lower).length);
+  });
+});
