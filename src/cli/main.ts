@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { errorMessage, fileErrorText, InputError, isFileError } from '../core/errors';
 import { inline, terminalSafe } from '../core/text/printable';
 import { UnsafePathError } from '../node/workspaceFs';
+import { LockfileStateError } from '../core/integrity/errors';
 import { FileLockTimeoutError } from '../node/integrity/fileLock';
 import { version as VERSION } from '../../package.json';
 import { ExitCode, UsageError, type CliIo } from './command';
@@ -71,7 +72,7 @@ function unknownCommand(name: string): string {
 
 /** The one line for a failure the user can act on (bad usage, bad input, a file problem); undefined for a bug. */
 function failure(error: unknown, cwd: string): string | undefined {
-  if (error instanceof UsageError || error instanceof UnsafePathError || error instanceof FileLockTimeoutError) return inline(error.message);
+  if (error instanceof UsageError || error instanceof UnsafePathError || error instanceof FileLockTimeoutError || error instanceof LockfileStateError) return inline(error.message);
   if (error instanceof InputError) return error.toString();
   // A file-system or OS failure (ENOENT, EACCES, ENOSPC, ...): the path as the user would type it, and what to do.
   if (isFileError(error)) return fileErrorText(error, error.path && shownPath(error.path, cwd));

@@ -8,6 +8,7 @@ export const enum CommandId {
   HardenAllPrompts = 'agentImmune.hardenAllPrompts',
   RepinHardened = 'agentImmune.repinHardened',
   PinSkills = 'agentImmune.pinSkills',
+  RestoreLockfile = 'agentImmune.restoreLockfile',
   VerifySkills = 'agentImmune.verifySkills',
   ApproveSkillChange = 'agentImmune.approveSkillChange',
   ShowPinnedDiff = 'agentImmune.showPinnedDiff',

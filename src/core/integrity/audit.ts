@@ -12,8 +12,8 @@ export const AUDIT_SCHEMA = 'agent-immune/audit/v1';
 /** Default audit log path relative to the workspace root. */
 export const AUDIT_LOG = '.agent-immune/audit.ndjson';
 
-/** What happened: a finding's state changed (its code), a file (re)pinned, a lockfile written, or a run blocked. */
-export type AuditEventKind = IntegrityCode | 'repin' | 'lock' | 'block';
+/** What happened: a finding's state changed (its code), a file (re)pinned, a lockfile written or restored from git, or a run blocked. */
+export type AuditEventKind = IntegrityCode | 'repin' | 'lock' | 'restore' | 'block';
 
 /** What was decided about it: a finding seen (warn, or block under strict), cleared (gone since it was recorded), a
  * change approved. */

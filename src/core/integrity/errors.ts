@@ -15,11 +15,11 @@ export class SkillIntegrityError extends Error {
 }
 
 /** Thrown when an operation (re-pin) needs a readable lockfile and there is none or it is corrupt, or the file cannot
- * be pinned. */
+ * be pinned; or when a lockfile is restored from git and one is there already. */
 export class LockfileStateError extends Error {
   override readonly name = 'LockfileStateError';
   constructor(
-    readonly kind: 'no-lockfile' | 'corrupt-lockfile' | 'unsafe-path' | 'unpinnable',
+    readonly kind: 'no-lockfile' | 'lockfile-present' | 'corrupt-lockfile' | 'unsafe-path' | 'unpinnable',
     message: string,
   ) {
     super(message);

@@ -39,6 +39,11 @@ export function lockRefusedText(lockfile: string, findings: readonly IntegrityFi
   return [head, ...findingLines(findings), tail].join('\n') + '\n';
 }
 
+/** What a restore from git did, and what to do next (shared by `lock --restore` and the editor). */
+export function lockRestoredText(restored: { lockfile: string; from: 'index' | 'HEAD'; files: number }): string {
+  return `Restored ${restored.lockfile} from git (${restored.from === 'index' ? 'the index' : 'HEAD'}): ${restored.files} pinned files; verify shows what changed since they were pinned.`;
+}
+
 /** The status bar of the editor: its state, text and tooltip over every watched folder's report. */
 export function integrityStatusBar(reports: readonly (ReportSummary & { strict: boolean })[]): { state: 'error' | 'warning' | 'clean'; text: string; tooltip: string } {
   const blocking = reports.flatMap((r) => blockingFindings(r.findings));
@@ -119,6 +124,19 @@ export const integrityNotice = {
   pinRefused: (refused: readonly IntegrityFinding[]) => `Pin Skills wrote nothing where ${refused.length} path(s) cannot be pinned (${countIntegrityFindings(refused)}): ${formatFinding(refused[0])}`,
   /** Pin Skills wrote the lockfiles. */
   pinned: (files: number, lockfiles: readonly string[]) => `pinned ${files} skill and prompt files in ${lockfiles.join(', ')}.`,
+  /** Pin Skills where an adopted lockfile is gone: the question (it wrote nothing). */
+  pinWouldTrust: (lockfiles: readonly string[], restorable: boolean) =>
+    `${lockfiles.join(', ')} ${lockfiles.length > 1 ? 'are' : 'is'} gone, and pinning now would trust every skill and prompt file as it is, including any change the lockfile would have shown. ${restorable ? 'Restoring it from git checks them against what was pinned.' : 'Restore it from where it was kept to check them against what was pinned.'} Nothing was written.`,
+  /** The answer that restores the lockfile from git. */
+  restoreAction: 'Restore from Git',
+  /** The answer that pins the files as they are. */
+  pinAnywayAction: 'Pin Anyway',
+  /** Restore Lockfile from Git with no lockfile gone that git tracks. */
+  nothingToRestore: 'no lockfile is missing that git tracks: nothing to restore.',
+  /** Restore Lockfile from Git put the lockfiles back (the verify summary follows). */
+  restored: (lockfiles: readonly string[]) => `restored ${lockfiles.join(', ')} from git.`,
+  /** Restoring one root's lockfile failed. */
+  restoreFailed: (root: string, reason: string) => `Restore Lockfile from Git failed in ${root}: ${reason}`,
   /** Pin Skills failed. */
   pinFailed: (reason: string) => `Pin Skills failed: ${reason}`,
   /** Re-pinning one file (Approve change, or after hardening) failed. */

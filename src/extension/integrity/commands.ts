@@ -1,11 +1,12 @@
-// Integrity commands: Pin Skills (write lockfile), Verify Skills, Approve change (re-pin one file), Show pinned vs
-// current, Create Audit Key, Verify Audit Trail. Writing commands refuse in an untrusted workspace.
+// Integrity commands: Pin Skills (write lockfile), Restore Lockfile from Git, Verify Skills, Approve change (re-pin one
+// file), Show pinned vs current, Create Audit Key, Verify Audit Trail. Writing commands refuse in an untrusted
+// workspace. Pin Skills asks first where an adopted lockfile is gone: pinning would trust what an attacker left.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { integrityLog, integrityNotice, verifySkillsSummary } from '../../core/integrity/messages';
+import { integrityLog, integrityNotice, lockRestoredText, verifySkillsSummary } from '../../core/integrity/messages';
 import { readGitBlob } from '../../node/integrity/gitBlob';
-import { lockWorkspace, repinFile, type LockResult, type RepinResult } from '../../node/integrity/lock';
+import { lockWorkspace, repinFile, restoreLockfile, type LockResult, type RepinResult, type RestoreResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
 import { CommandId } from '../ids';
 import { showError, showInfo, showWarning } from '../notify';
@@ -13,6 +14,7 @@ import type { BaseServices } from '../services';
 import { editorAuditWriter, registerAuditKeyCommand } from './auditKey';
 import { registerVerifyAuditTrail } from './auditTrail';
 import { integrityRoots, type IntegrityController } from './controller';
+import type { FolderIntegrity } from './folderWatch';
 
 /** URI scheme of the read-only pinned content shown in the diff editor. */
 export const PINNED_SCHEME = 'agent-immune-pinned';
@@ -31,6 +33,7 @@ export function registerIntegrityCommands(services: BaseServices, controller: In
     onDidChange,
     vscode.workspace.registerTextDocumentContentProvider(PINNED_SCHEME, { onDidChange: onDidChange.event, provideTextDocumentContent: (uri) => pinned.get(uri.toString()) ?? '' }),
     vscode.commands.registerCommand(CommandId.PinSkills, () => pinSkills(services, controller)),
+    vscode.commands.registerCommand(CommandId.RestoreLockfile, () => restoreLockfiles(services, controller)),
     vscode.commands.registerCommand(CommandId.VerifySkills, () => verifySkills(controller)),
     vscode.commands.registerCommand(CommandId.ApproveSkillChange, (uri?: vscode.Uri) => approveChange(services, controller, uri)),
     registerAuditKeyCommand(services, CommandId.CreateAuditKey),
@@ -52,12 +55,36 @@ export function registerIntegrityCommands(services: BaseServices, controller: In
   );
 }
 
-/** Writes the lockfile of every workspace folder and extra root (recorded in the audit trail). */
-async function pinSkills(services: BaseServices, controller: IntegrityController): Promise<LockResult[] | undefined> {
+/** Folders whose adopted lockfile is gone (a lockfile-missing finding), with whether git tracks it; verified afresh. */
+async function missingLockfiles(controller: IntegrityController): Promise<{ folder: FolderIntegrity; git: boolean }[]> {
+  await controller.verifyAll();
+  return controller.all().flatMap((folder) => {
+    const finding = folder.state?.report.findings.find((f) => f.code === 'lockfile-missing');
+    return finding?.code === 'lockfile-missing' ? [{ folder, git: finding.adopted === 'git' }] : [];
+  });
+}
+
+/**
+ * Writes the lockfile of every workspace folder and extra root (recorded in the audit trail). Where an adopted lockfile
+ * is gone it writes nothing and asks instead (restore from git, or pin anyway): a lockfile is deleted to hide a change,
+ * and pinning would bless it. Resolves to undefined when it asked.
+ */
+async function pinSkills(services: BaseServices, controller: IntegrityController, confirmed = false): Promise<LockResult[] | undefined> {
   if (refuseUntrusted('Pin Skills')) return undefined;
   const roots = integrityRoots().map((root) => ({ dir: root.uri.fsPath, overrides: root.overrides() }));
   if (roots.length === 0) {
     void showWarning(integrityNotice.noFolderToPin);
+    return undefined;
+  }
+  const missing = confirmed ? [] : await missingLockfiles(controller);
+  if (missing.length > 0) {
+    const lockfiles = missing.map((m) => m.folder.state!.report.lockfile);
+    const restorable = missing.some((m) => m.git);
+    const actions = [...(restorable ? [integrityNotice.restoreAction] : []), integrityNotice.pinAnywayAction];
+    void showWarning(integrityNotice.pinWouldTrust(lockfiles, restorable), ...actions).then((choice) => {
+      if (choice === integrityNotice.restoreAction) void restoreLockfiles(services, controller);
+      else if (choice === integrityNotice.pinAnywayAction) void pinSkills(services, controller, true);
+    });
     return undefined;
   }
   try {
@@ -79,6 +106,35 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     void showError(integrityNotice.pinFailed(errorMessage(error)));
     return undefined;
   }
+}
+
+/** Puts back from git each adopted lockfile that is gone, then verifies and says what changed since it was pinned. */
+async function restoreLockfiles(services: BaseServices, controller: IntegrityController): Promise<RestoreResult[]> {
+  if (refuseUntrusted('Restore Lockfile from Git')) return [];
+  const missing = (await missingLockfiles(controller)).filter((m) => m.git);
+  if (missing.length === 0) {
+    void showInfo(integrityNotice.nothingToRestore);
+    return [];
+  }
+  const restored: RestoreResult[] = [];
+  for (const { folder } of missing) {
+    const dir = folder.root.uri.fsPath;
+    try {
+      const result = await restoreLockfile(dir, await editorAuditWriter(services, dir), folder.root.overrides());
+      services.output.info(lockRestoredText(result));
+      restored.push(result);
+    } catch (error) {
+      services.output.error(integrityNotice.restoreFailed(dir, errorMessage(error)));
+      void showError(integrityNotice.restoreFailed(dir, errorMessage(error)));
+    }
+  }
+  if (restored.length > 0) {
+    await controller.verifyAll();
+    const summary = verifySkillsSummary(controller.all().flatMap((f) => (f.state ? [f.state.report] : [])));
+    const text = `${integrityNotice.restored(restored.map((r) => r.lockfile))} ${summary.text}`;
+    void (summary.level === 'warning' ? showWarning(text) : showInfo(text));
+  }
+  return restored;
 }
 
 /** Re-verifies every folder and summarises; returns the reports. */

@@ -1,17 +1,19 @@
-// Writing pins: `agent-immune lock` (re)writes the whole lockfile; repinFile approves one file's change. Both hold
-// the lockfile's cross-process lock and record what they approved in the audit trail. Nothing in the pinned scope is
+// Writing pins: `agent-immune lock` (re)writes the whole lockfile; repinFile approves one file's change;
+// restoreLockfile puts back a deleted lockfile from git. Each holds the lockfile's cross-process lock and records what
+// it wrote in the audit trail. Nothing in the pinned scope is
 // ever left out silently: when a path cannot be pinned, `lock` writes nothing and returns the findings that say why.
 import * as path from 'node:path';
 import type { AuditEvent } from '../../core/integrity/audit';
 import { LockfileStateError } from '../../core/integrity/errors';
 import { formatFinding } from '../../core/integrity/findings';
-import { buildLockfile, serializeLockfile, unsafeRelativePath } from '../../core/integrity/lockfile';
+import { buildLockfile, parseLockfile, serializeLockfile, unsafeRelativePath } from '../../core/integrity/lockfile';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import { sriSha256 } from '../../core/integrity/sha256';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { appendAuditEvents, type AuditWriter } from './auditLog';
+import { readTrackedFile } from './gitBlob';
 import { hashFile, isDigest, nodeSri } from './hashFile';
-import { readLockfile, withLockfileLock, writeLockfile } from './lockfileIo';
+import { MAX_LOCKFILE_BYTES, readLockfile, withLockfileLock, writeLockfile, writeLockfileText } from './lockfileIo';
 import { openIntegrityWorkspace, scanWorkspace } from './scan';
 import { classifyPath } from './walk';
 
@@ -85,6 +87,36 @@ export async function repinFile(root: string, file: string, writer: AuditWriter,
     const now = next.files[file]?.integrity;
     await appendAuditEvents(ws.root, [{ event: 'repin', decision: 'approve', path: file, ...(old ? { old } : {}), ...(now ? { new: now } : {}) }], writer);
     return { path: file, old, new: now };
+  });
+}
+
+/** What restoreLockfile did: the lockfile written, where git's copy came from, how many files it pins. */
+export interface RestoreResult {
+  lockfile: string;
+  from: 'index' | 'HEAD';
+  files: number;
+}
+
+/**
+ * Puts back a deleted lockfile as git tracks it (the index's copy, else HEAD's), byte for byte, and records it in the
+ * audit trail (when `writer` is given); the files are then verified against what was pinned, not trusted as they are (as `lock` would).
+ * Throws LockfileStateError when a lockfile is there, git has no copy, or its copy is not a valid lockfile.
+ */
+export async function restoreLockfile(root: string, writer: AuditWriter | undefined, overrides: Partial<IntegrityConfig> = {}): Promise<RestoreResult> {
+  const ws = await openIntegrityWorkspace(root, overrides);
+  return withLockfileLock(ws.root, ws.config.lockfile, async () => {
+    const read = await readLockfile(ws.root, ws.config.lockfile);
+    if (read.state === 'corrupt') throw new LockfileStateError('lockfile-present', `${read.path} is there but cannot be trusted (${read.finding.reason}); inspect it, or remove it to restore git's copy`);
+    if (read.state === 'ok') throw new LockfileStateError('lockfile-present', `${read.path} is there; there is nothing to restore`);
+    const tracked = await readTrackedFile(ws.root, read.path, MAX_LOCKFILE_BYTES);
+    if (!tracked) throw new LockfileStateError('no-lockfile', `git has no copy of ${read.path} (in the index or HEAD); run "agent-immune lock" to pin the files as they are`);
+    const text = tracked.content.toString('utf8');
+    const parsed = parseLockfile(text, read.path, nodeSri);
+    if (!parsed.ok) throw new LockfileStateError('corrupt-lockfile', `git's copy of ${read.path} (${tracked.from}) is not a valid lockfile (${parsed.finding.reason}): ${parsed.finding.detail}`);
+    const lockfile = await writeLockfileText(ws.root, ws.config.lockfile, text);
+    const files = Object.keys(parsed.lock.files).length;
+    if (writer) await appendAuditEvents(ws.root, [{ event: 'restore', decision: 'approve', path: lockfile, new: sriSha256(text), detail: `restored from git (${tracked.from}), ${files} files pinned` }], writer);
+    return { lockfile, from: tracked.from, files };
   });
 }
 

@@ -49,12 +49,17 @@ export async function readLockfile(rootReal: string, configured: string): Promis
 }
 
 /** Writes the lockfile atomically; refuses a path that leads outside the root or through a symlink. */
-export async function writeLockfile(rootReal: string, configured: string, lock: Lockfile): Promise<string> {
+export function writeLockfile(rootReal: string, configured: string, lock: Lockfile): Promise<string> {
+  return writeLockfileText(rootReal, configured, serializeLockfile(lock));
+}
+
+/** Writes the lockfile's text as given (a restored copy keeps its bytes), as writeLockfile does. */
+export async function writeLockfileText(rootReal: string, configured: string, text: string): Promise<string> {
   const abs = resolveLockPath(rootReal, configured);
   const refuse = (why: string) => new InputError('invalid-config', `the lockfile path "${configured}" ${why}; refusing to write it`, undefined, undefined, 'integrity.lockfile');
   if (!abs) throw refuse('is outside the workspace');
   try {
-    await writeWorkspaceFileAtomic(rootReal, abs, serializeLockfile(lock));
+    await writeWorkspaceFileAtomic(rootReal, abs, text);
   } catch (error) {
     if (error instanceof UnsafePathError) throw refuse(error.reason === 'outside-root' || error.reason === 'symlink' ? 'goes through a symlink' : 'is not a regular file');
     throw error;
