@@ -156,9 +156,33 @@ export class GraphRenderer {
     const nodes = ids.filter((_, i) => category[previous][i] !== category[k][i] || glyphScore(score[previous][i]) !== glyphScore(score[k][i]));
     // Arrows stop at their agents' glyphs, which a round may resize: repaint every arrow drawn in either round (all
     // edges of a small graph; the lit path arrows of a large one, whose lines do not depend on the round). A resized
-    // agent changes which labels the label grid shows, so the graph is re-indexed unless no agent changed.
+    // agent changes which labels the label grid shows: its cells are re-sorted before the frame is drawn, or, should
+    // sigma's grid not be there to re-sort, the graph is re-indexed.
     const edges = this.large ? this.pathArrows.filter(({ from }) => from <= previous || from <= k).map(({ edge }) => edge) : this.graph.edges();
-    this.sigma.refresh({ partialGraph: { nodes, edges }, skipIndexation: nodes.length === 0 });
+    const grid = labelGridCells(this.sigma);
+    if (!grid || nodes.length === 0) {
+      this.sigma.refresh({ partialGraph: { nodes, edges }, skipIndexation: nodes.length === 0 });
+      return;
+    }
+    // Updated in place with the frame held back, the grid re-sorted, then drawn (an empty in-place refresh renders at
+    // once and cancels the scheduled frame).
+    this.sigma.refresh({ partialGraph: { nodes, edges }, skipIndexation: true, schedule: true });
+    this.resortLabels(grid, new Set(nodes));
+    this.sigma.refresh({ partialGraph: { nodes: [], edges: [] }, skipIndexation: true });
+  }
+
+  /** Gives the resized agents' label candidates their new sizes and re-sorts their cells, as sigma's indexing would. */
+  private resortLabels(cells: LabelCell[], resized: Set<string>): void {
+    for (const cell of cells) {
+      let touched = false;
+      for (const candidate of cell) {
+        if (!resized.has(candidate.key)) continue;
+        candidate.size = this.sigma.getNodeDisplayData(candidate.key)?.size ?? candidate.size;
+        touched = true;
+      }
+      // sigma's LabelCandidate.compare: larger first, then by key.
+      if (touched) cell.sort((a, b) => b.size - a.size || (a.key > b.key ? 1 : -1));
+    }
   }
 
   /** Selects an agent (ringed in the focus colour) or clears the selection. */
@@ -316,4 +340,13 @@ export class GraphRenderer {
     context.fillStyle = this.theme.label;
     context.fillText(label, x + 5, y + settings.labelSize + 2);
   }
+}
+
+/** One cell of sigma's label grid: the candidates for a label there, largest first. */
+type LabelCell = { key: string; size: number }[];
+
+/** The cells of sigma's label grid (internal to sigma 3.0, which package.json pins), or undefined if it is not there. */
+function labelGridCells(sigma: Sigma): LabelCell[] | undefined {
+  const cells = (sigma as unknown as { labelGrid?: { cells?: Record<string, LabelCell> } }).labelGrid?.cells;
+  return cells && typeof cells === 'object' ? Object.values(cells) : undefined;
 }
