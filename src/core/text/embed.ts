@@ -1,5 +1,5 @@
 // The embedded text representation: hashed word unigrams and bigrams in a fixed-size, L2-normalised vector.
-import { hash32, hash32From, lowerWords, stem, words } from './tokens';
+import { hash32, hash32From, lowerWords, stem, STEM_SUFFIXES, words } from './tokens';
 
 /** Dimension of the embedded representation. */
 export const EMBED_DIM = 256;
@@ -95,9 +95,9 @@ for (let c = 0; c < 128; c++) {
   WORD_CHAR[c] = /[\p{L}\p{N}]/u.test(ch) ? STARTS : /['_-]/.test(ch) ? CONTINUES : 0;
 }
 
-// stem()'s suffixes by last character, longest first (the regex strips the longest one that ends the word), as codes.
+// stem()'s suffixes by last character, longest first, as character codes.
 const SUFFIXES_BY_LAST: number[][][] = Array.from({ length: 128 }, () => []);
-for (const suffix of ['ations', 'ingly', 'ances', 'ences', 'ation', 'ings', 'edly', 'ance', 'ence', 'ing', 'ers', 'er', 'ed', 'es', 'ly', 's']) {
+for (const suffix of STEM_SUFFIXES) {
   SUFFIXES_BY_LAST[suffix.charCodeAt(suffix.length - 1)].push([...suffix].map((c) => c.charCodeAt(0)));
 }
 

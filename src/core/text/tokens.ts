@@ -22,6 +22,11 @@ export function wordSpans(text: string): { word: string; start: number; end: num
   return result;
 }
 
+/** The inflections stem() strips, longest first: the longest one that ends a word goes. */
+export const STEM_SUFFIXES = ['ations', 'ingly', 'ances', 'ences', 'ation', 'ings', 'edly', 'ance', 'ence', 'ing', 'ers', 'er', 'ed', 'es', 'ly', 's'];
+// At the leftmost position where one matches to the end, so the longest.
+const STEM_SUFFIX = new RegExp(`(?:${STEM_SUFFIXES.join('|')})$`, 'u');
+
 // Words repeat (a run of 10,000 outputs has a few thousand distinct ones): stem each once. Bounded, cleared when full.
 const STEM_MEMO_LIMIT = 50_000;
 const stems = new Map<string, string>();
@@ -32,7 +37,7 @@ export function stem(word: string): string {
   let stemmed = stems.get(word);
   if (stemmed === undefined) {
     if (stems.size >= STEM_MEMO_LIMIT) stems.clear();
-    stemmed = word.replace(/(?:ingly|edly|ances?|ences?|ations?|ings?|ers?|ed|es|ly|s)$/u, '') || word;
+    stemmed = word.replace(STEM_SUFFIX, '') || word;
     stems.set(word, stemmed);
   }
   return stemmed;

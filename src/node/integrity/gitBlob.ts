@@ -1,7 +1,7 @@
 // Asks git about the workspace: a pinned file's content by its blob id (for "show pinned vs current"), whether git
 // tracks the lockfile (a project that commits its lockfile has adopted it), and the lockfile's tracked content (to
-// restore a deleted one). git runs with the repository's fsmonitor
-// hook switched off and without taking optional locks: the repository may be hostile, and a check writes nothing.
+// restore a deleted one). git runs with the repository's fsmonitor hook switched off and without taking optional
+// locks: the repository may be hostile, and a check writes nothing.
 import { execFile } from 'node:child_process';
 
 const SAFE_GIT = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];

@@ -1,7 +1,7 @@
 // Writing pins: `agent-immune lock` (re)writes the whole lockfile; repinFile approves one file's change;
 // restoreLockfile puts back a deleted lockfile from git. Each holds the lockfile's cross-process lock and records what
-// it wrote in the audit trail. Nothing in the pinned scope is
-// ever left out silently: when a path cannot be pinned, `lock` writes nothing and returns the findings that say why.
+// it wrote in the audit trail. Nothing in the pinned scope is ever left out silently: when a path cannot be pinned,
+// `lock` writes nothing and returns the findings that say why.
 import * as path from 'node:path';
 import type { AuditEvent } from '../../core/integrity/audit';
 import { LockfileStateError } from '../../core/integrity/errors';
@@ -99,8 +99,8 @@ export interface RestoreResult {
 
 /**
  * Puts back a deleted lockfile as git tracks it (the index's copy, else HEAD's), byte for byte, and records it in the
- * audit trail (when `writer` is given); the files are then verified against what was pinned, not trusted as they are (as `lock` would).
- * Throws LockfileStateError when a lockfile is there, git has no copy, or its copy is not a valid lockfile.
+ * audit trail (when `writer` is given): the files are then verified against what was pinned, not trusted as they are
+ * (as `lock` would). Throws LockfileStateError when a lockfile is there, git has no copy, or its copy is not valid.
  */
 export async function restoreLockfile(root: string, writer: AuditWriter | undefined, overrides: Partial<IntegrityConfig> = {}): Promise<RestoreResult> {
   const ws = await openIntegrityWorkspace(root, overrides);
@@ -110,12 +110,11 @@ export async function restoreLockfile(root: string, writer: AuditWriter | undefi
     if (read.state === 'ok') throw new LockfileStateError('lockfile-present', `${read.path} is there; there is nothing to restore`);
     const tracked = await readTrackedFile(ws.root, read.path, MAX_LOCKFILE_BYTES);
     if (!tracked) throw new LockfileStateError('no-lockfile', `git has no copy of ${read.path} (in the index or HEAD); run "agent-immune lock" to pin the files as they are`);
-    const text = tracked.content.toString('utf8');
-    const parsed = parseLockfile(text, read.path, nodeSri);
+    const parsed = parseLockfile(tracked.content.toString('utf8'), read.path, nodeSri);
     if (!parsed.ok) throw new LockfileStateError('corrupt-lockfile', `git's copy of ${read.path} (${tracked.from}) is not a valid lockfile (${parsed.finding.reason}): ${parsed.finding.detail}`);
-    const lockfile = await writeLockfileText(ws.root, ws.config.lockfile, text);
+    const lockfile = await writeLockfileText(ws.root, ws.config.lockfile, tracked.content);
     const files = Object.keys(parsed.lock.files).length;
-    if (writer) await appendAuditEvents(ws.root, [{ event: 'restore', decision: 'approve', path: lockfile, new: sriSha256(text), detail: `restored from git (${tracked.from}), ${files} files pinned` }], writer);
+    if (writer) await appendAuditEvents(ws.root, [{ event: 'restore', decision: 'approve', path: lockfile, new: nodeSri(tracked.content.toString('utf8')), detail: `restored from git (${tracked.from}), ${files} files pinned` }], writer);
     return { lockfile, from: tracked.from, files };
   });
 }

@@ -53,8 +53,8 @@ export function writeLockfile(rootReal: string, configured: string, lock: Lockfi
   return writeLockfileText(rootReal, configured, serializeLockfile(lock));
 }
 
-/** Writes the lockfile's text as given (a restored copy keeps its bytes), as writeLockfile does. */
-export async function writeLockfileText(rootReal: string, configured: string, text: string): Promise<string> {
+/** Writes the lockfile's content as given (a restored copy keeps its bytes), as writeLockfile does. */
+export async function writeLockfileText(rootReal: string, configured: string, text: string | Buffer): Promise<string> {
   const abs = resolveLockPath(rootReal, configured);
   const refuse = (why: string) => new InputError('invalid-config', `the lockfile path "${configured}" ${why}; refusing to write it`, undefined, undefined, 'integrity.lockfile');
   if (!abs) throw refuse('is outside the workspace');
