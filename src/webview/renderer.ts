@@ -177,7 +177,8 @@ export class GraphRenderer {
       let touched = false;
       for (const candidate of cell) {
         if (!resized.has(candidate.key)) continue;
-        candidate.size = this.sigma.getNodeDisplayData(candidate.key)?.size ?? candidate.size;
+        const i = this.model.index.get(candidate.key) ?? 0;
+        candidate.size = this.glyphSize(i, this.round, this.emphasis?.nodes.has(candidate.key) || this.selected === i);
         touched = true;
       }
       // sigma's LabelCandidate.compare: larger first, then by key.
@@ -264,6 +265,13 @@ export class GraphRenderer {
     for (const layer of this.highlightLayers) layer.style.display = display;
   }
 
+  /** Agent i's glyph size in round k: by its category and score, and at least 1.4 bases when selected or emphasised. */
+  private glyphSize(i: number, k: number, focused: boolean): number {
+    const category = this.model.category[k]?.[i] ?? 'benign';
+    const size = this.baseSize * (category === 'attacker' ? 1.5 : category !== 'benign' ? 1.2 : 1) * (0.8 + 0.5 * glyphScore(this.model.score[k]?.[i] ?? 0));
+    return focused ? Math.max(size, this.baseSize * 1.4) : size;
+  }
+
   private reduceNode(node: string, data: Record<string, unknown>): Partial<NodeDisplayData> & Record<string, unknown> {
     const i = this.model.index.get(node) ?? 0;
     const k = this.round;
@@ -271,9 +279,10 @@ export class GraphRenderer {
     const score = glyphScore(this.model.score[k]?.[i] ?? 0);
     const flagged = category !== 'benign';
     const dim = (this.filter && !this.filter.has(i)) || (this.emphasis && !this.emphasis.nodes.has(node));
+    const focused = this.emphasis?.nodes.has(node) || this.selected === i;
     const out: Record<string, unknown> = {
       ...data,
-      size: this.baseSize * (category === 'attacker' ? 1.5 : flagged ? 1.2 : 1) * (0.8 + 0.5 * score),
+      size: this.glyphSize(i, k, focused),
       color: dim ? this.theme.dimmed : this.theme.fill[category],
       ringColor: dim ? this.theme.dimmed : this.theme.ring[category],
       ring: 0.1 + 0.22 * score,
@@ -284,12 +293,11 @@ export class GraphRenderer {
       label: dim ? null : data.label,
       forceLabel: !dim && (flagged && this.model.ids.length <= 400),
     };
-    if (this.emphasis?.nodes.has(node) || this.selected === i) {
+    if (focused) {
       out.ringColor = this.theme.focus;
       out.ring = 0.34;
       out.zIndex = 3;
       out.forceLabel = true;
-      out.size = Math.max(out.size as number, this.baseSize * 1.4);
     }
     if (this.selected === i) out.highlighted = true;
     return out;

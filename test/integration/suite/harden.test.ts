@@ -118,7 +118,16 @@ suite('Prompt hardening', function () {
       assert.ok(await vscode.workspace.applyEdit(userEdit), 'the edit applies');
       const open = await vscode.workspace.openTextDocument(document.uri);
       assert.ok(open.isDirty, `the edit is in the open document (first document closed: ${document.isClosed})`);
-      assert.ok(await open.save(), 'the save succeeds');
+      // On the shared CI machine VS Code's save has now and then returned false with the edit still in the document (its
+      // model of the link re-read after the file events the test raised, as far as we can tell); a user saves again.
+      let saved = await open.save();
+      for (let attempt = 1; !saved && attempt < 3; attempt++) {
+        console.log(`[harden] the save of the linked SKILL.md returned false; saving again (attempt ${attempt + 1})`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const reopened = await vscode.workspace.openTextDocument(document.uri);
+        saved = reopened.isDirty && (await reopened.save());
+      }
+      assert.ok(saved, 'the save succeeds');
       const edited = readFileSync(target, 'utf8');
       assert.ok(edited.startsWith('<!-- edited -->'), 'the save reached the target');
       const again = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
