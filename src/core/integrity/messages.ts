@@ -125,8 +125,11 @@ export const integrityNotice = {
   /** Pin Skills wrote the lockfiles. */
   pinned: (files: number, lockfiles: readonly string[]) => `pinned ${files} skill and prompt files in ${lockfiles.join(', ')}.`,
   /** Pin Skills where an adopted lockfile is gone: the question (it wrote nothing). */
-  pinWouldTrust: (lockfiles: readonly string[], restorable: boolean) =>
-    `${lockfiles.join(', ')} ${lockfiles.length > 1 ? 'are' : 'is'} gone, and pinning now would trust every skill and prompt file as it is, including any change the lockfile would have shown. ${restorable ? 'Restoring it from git checks them against what was pinned.' : 'Restore it from where it was kept to check them against what was pinned.'} Nothing was written.`,
+  pinWouldTrust: (lockfiles: readonly string[], restorable: boolean) => {
+    const [verb, it] = lockfiles.length > 1 ? ['are', 'them'] : ['is', 'it'];
+    const how = restorable ? `Restoring ${it} from git checks the files against what was pinned.` : `Restore ${it} from where ${lockfiles.length > 1 ? 'they were' : 'it was'} kept to check the files against what was pinned.`;
+    return `${lockfiles.join(', ')} ${verb} gone, and pinning now would trust every skill and prompt file as it is, including any change the lockfile would have shown. ${how} Nothing was written.`;
+  },
   /** The answer that restores the lockfile from git. */
   restoreAction: 'Restore from Git',
   /** The answer that pins the files as they are. */

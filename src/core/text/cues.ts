@@ -134,8 +134,9 @@ export function findCues(text: string, families?: readonly CueFamily[], lower = 
 // Every needle of every rule in one Aho-Corasick automaton over the needles' characters (a character no needle has
 // sends it back to the root): one pass over a text finds every needle that occurs in it, overlapping ones included.
 const NEEDLES = [...new Set(CUE_RULES.flatMap((r) => r.needles))];
-const ALPHABET = [...new Set(NEEDLES.join(''))];
-const CHAR_CLASS = new Uint8Array(65536);
+// By UTF-16 code unit, as the scan reads the text.
+const ALPHABET = [...new Set(NEEDLES.join('').split(''))];
+const CHAR_CLASS = new Uint16Array(65536);
 ALPHABET.forEach((ch, c) => (CHAR_CLASS[ch.charCodeAt(0)] = c + 1));
 const WIDTH = ALPHABET.length + 1;
 const { next: NEXT, rulesAt: RULES_AT } = needleAutomaton();
@@ -146,8 +147,8 @@ function needleAutomaton(): { next: Int32Array; rulesAt: number[][] } {
   const rulesAt: number[][] = [[]];
   NEEDLES.forEach((needle) => {
     let state = 0;
-    for (const ch of needle) {
-      const c = CHAR_CLASS[ch.charCodeAt(0)];
+    for (let at = 0; at < needle.length; at++) {
+      const c = CHAR_CLASS[needle.charCodeAt(at)];
       if (trie[state][c] < 0) {
         trie[state][c] = trie.length;
         trie.push(new Array<number>(WIDTH).fill(-1));

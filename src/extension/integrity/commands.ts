@@ -78,7 +78,7 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
   }
   const missing = confirmed ? [] : await missingLockfiles(controller);
   if (missing.length > 0) {
-    const lockfiles = missing.map((m) => m.folder.state!.report.lockfile);
+    const lockfiles = missing.map((m) => (missing.length > 1 ? path.join(m.folder.root.uri.fsPath, m.folder.state!.report.lockfile) : m.folder.state!.report.lockfile));
     const restorable = missing.some((m) => m.git);
     const actions = [...(restorable ? [integrityNotice.restoreAction] : []), integrityNotice.pinAnywayAction];
     void showWarning(integrityNotice.pinWouldTrust(lockfiles, restorable), ...actions).then((choice) => {

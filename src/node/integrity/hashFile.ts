@@ -152,8 +152,8 @@ export async function hashFiles(files: readonly string[], slice = 128): Promise<
   return out;
 }
 
-/** SRI sha256 of UTF-8 text with node:crypto, injected into the core's tree hashing. */
-export function nodeSri(text: string): string {
+/** SRI sha256 of UTF-8 text (or of bytes) with node:crypto, injected into the core's tree hashing. */
+export function nodeSri(text: string | Buffer): string {
   return 'sha256-' + createHash('sha256').update(text).digest('base64');
 }
 

@@ -110,11 +110,12 @@ export async function restoreLockfile(root: string, writer: AuditWriter | undefi
     if (read.state === 'ok') throw new LockfileStateError('lockfile-present', `${read.path} is there; there is nothing to restore`);
     const tracked = await readTrackedFile(ws.root, read.path, MAX_LOCKFILE_BYTES);
     if (!tracked) throw new LockfileStateError('no-lockfile', `git has no copy of ${read.path} (in the index or HEAD); run "agent-immune lock" to pin the files as they are`);
+    if ('failure' in tracked) throw new LockfileStateError('no-lockfile', `cannot read git's copy of ${read.path}: ${tracked.failure}`);
     const parsed = parseLockfile(tracked.content.toString('utf8'), read.path, nodeSri);
     if (!parsed.ok) throw new LockfileStateError('corrupt-lockfile', `git's copy of ${read.path} (${tracked.from}) is not a valid lockfile (${parsed.finding.reason}): ${parsed.finding.detail}`);
     const lockfile = await writeLockfileText(ws.root, ws.config.lockfile, tracked.content);
     const files = Object.keys(parsed.lock.files).length;
-    if (writer) await appendAuditEvents(ws.root, [{ event: 'restore', decision: 'approve', path: lockfile, new: nodeSri(tracked.content.toString('utf8')), detail: `restored from git (${tracked.from}), ${files} files pinned` }], writer);
+    if (writer) await appendAuditEvents(ws.root, [{ event: 'restore', decision: 'approve', path: lockfile, new: nodeSri(tracked.content), detail: `restored from git (${tracked.from}), ${files} files pinned` }], writer);
     return { lockfile, from: tracked.from, files };
   });
 }

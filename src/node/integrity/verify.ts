@@ -45,11 +45,11 @@ export async function verifyWorkspace(root: string, overrides: Partial<Integrity
   return verifyOpened(ws);
 }
 
-/** How the project adopted its lockfile, so that its absence is a finding: `integrity.strict` in the project's own
- * config, or git tracking the lockfile; undefined for a project that never adopted one. */
+/** How the project adopted its lockfile, so that its absence is a finding: git tracking the lockfile (then it can be
+ * restored from git), or `integrity.strict` in the project's own config; undefined for a project that never adopted one. */
 export async function lockfileAdoption(ws: IntegrityWorkspace, lockfile: string): Promise<LockfileAdoption | undefined> {
-  if (ws.projectStrict) return 'config';
-  return (await isTrackedByGit(ws.root, lockfile)) ? 'git' : undefined;
+  if (await isTrackedByGit(ws.root, lockfile)) return 'git';
+  return ws.projectStrict ? 'config' : undefined;
 }
 
 /** Verifies an already opened workspace. */

@@ -125,7 +125,8 @@ suite('Prompt hardening', function () {
         console.log(`[harden] the save of the linked SKILL.md returned false; saving again (attempt ${attempt + 1})`);
         await new Promise((resolve) => setTimeout(resolve, 500));
         const reopened = await vscode.workspace.openTextDocument(document.uri);
-        saved = reopened.isDirty && (await reopened.save());
+        if (!reopened.isDirty) assert.ok(await vscode.workspace.applyEdit(userEdit), 'the edit applies again');
+        saved = await reopened.save();
       }
       assert.ok(saved, 'the save succeeds');
       const edited = readFileSync(target, 'utf8');

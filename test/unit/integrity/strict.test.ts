@@ -145,6 +145,46 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.deepEqual([noGit.code, noGit.stderr], [2, 'agent-immune lock: git has no copy of agent-immune.lock (in the index or HEAD); run "agent-immune lock" to pin the files as they are\n']);
   });
 
+  it('lock --restore reads the workspace\'s own lockfile when the workspace is a subfolder of the repository, never the top one', async () => {
+    const top = mkdtempSync(path.join(tmpdir(), 'ai-mono-'));
+    try {
+      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: top, stdio: 'pipe' });
+      git('init', '-q');
+      write(top, 'agent-immune.lock', 'the top folder\'s lockfile, not this workspace\'s\n');
+      execFileSync('cp', ['-r', `${root}/.`, path.join(top, 'pkg')]);
+      git('add', '-A');
+      git('commit', '-qm', 'pin');
+      const sub = path.join(top, 'pkg');
+      const pinned = readFileSync(path.join(sub, 'agent-immune.lock'), 'utf8');
+      unlinkSync(path.join(sub, 'agent-immune.lock'));
+      const verified = await cli(sub, env, 'verify', '--json');
+      assert.deepEqual(verified.json().findings, [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }]);
+      assert.equal((await cli(sub, env, 'lock', '--restore')).code, 0);
+      assert.equal(readFileSync(path.join(sub, 'agent-immune.lock'), 'utf8'), pinned);
+    } finally {
+      rmSync(top, { recursive: true, force: true });
+    }
+  });
+
+  it('lock --restore in a repository whose config names a promisor remote runs nothing: git may not fetch the missing copy', async () => {
+    const marker = path.join(home, 'upload-pack-ran');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'pipe' });
+    git('init', '-q');
+    // A hostile clone: the index names a lockfile blob that is not there, and a "partial clone" remote that would fetch it.
+    git('config', 'core.repositoryformatversion', '1');
+    git('config', 'extensions.partialClone', 'origin');
+    git('config', 'remote.origin.promisor', 'true');
+    git('config', 'remote.origin.url', path.join(home, 'nowhere'));
+    git('config', 'remote.origin.uploadpack', `touch ${marker}; false`);
+    git('config', 'protocol.file.allow', 'always');
+    git('update-index', '--add', '--cacheinfo', `100644,${'1'.repeat(40)},agent-immune.lock`);
+    unlinkSync(path.join(root, 'agent-immune.lock'));
+    const restored = await cli(root, env, 'lock', '--restore');
+    assert.equal(restored.code, 2, restored.stdout);
+    assert.equal(existsSync(marker), false, 'the remote\'s upload-pack command ran');
+    assert.equal(existsSync(path.join(root, 'agent-immune.lock')), false);
+  });
+
   it('lock never drops a file silently: a path it cannot pin stops the write, names it, exits 1', async () => {
     const before = readFileSync(path.join(root, 'agent-immune.lock'), 'utf8');
     write(root, `${skill}/new.md`, 'new\n');
