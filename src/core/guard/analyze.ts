@@ -1,7 +1,7 @@
 // The guard pipeline, one straight line: features -> dual-head scores -> EMA -> topological constraints ->
 // sources and infection paths -> remediation plan -> metrics.
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
-import { compileAnswerPatterns, extractAnswer, normalizeAnswer, parseChoices, type Choices } from '../text/answer';
+import { compileAnswerPatterns, extractAnswer, normalizeAnswer, type Choices } from '../text/answer';
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
@@ -49,7 +49,7 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
   // What the outputs say (answers, instructions, identifiers): the embedded scorer's features, and what the rules read.
   const reading = options.weights ? prepareFeatures(model, patterns, options.weights.style) : prepareFeatures(model, patterns);
   const scorer = options.scorer ? options.scorer(model, patterns, reading) : new EmbeddedScorer(reading, options.weights);
-  const progress = startProgress(model);
+  const progress = startProgress(model, reading);
   for (let k = 0; k < model.rounds; k++) {
     options.signal?.throwIfAborted();
     const roundScores = await scorer.scoreRound({ model, round: k, history: progress.categories }, options.signal);
@@ -72,10 +72,9 @@ export interface GuardProgress {
   rounds: Analysis['rounds'];
 }
 
-/** An empty progress for a run (nothing decided yet). */
-export function startProgress(model: RunModel): GuardProgress {
-  const choices = parseChoices(model.task?.question);
-  return { ema: new Array(model.agents.length).fill(undefined), answers: [], choices, categories: [], scores: [], rounds: [] };
+/** An empty progress for a run (nothing decided yet), reading its task's options from the run's features. */
+export function startProgress(model: RunModel, reading: FeatureContext): GuardProgress {
+  return { ema: new Array(model.agents.length).fill(undefined), answers: [], choices: reading.choices, categories: [], scores: [], rounds: [] };
 }
 
 /**

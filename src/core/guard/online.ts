@@ -78,7 +78,7 @@ export class OnlineGuard {
   private restart(model: RunModel): void {
     if (this.model) this.stats.restarts++;
     this.features = prepareFeatures(model, this.patterns);
-    this.progress = startProgress(model);
+    this.progress = startProgress(model, this.features);
     this.memo = new Map();
   }
 
