@@ -1,10 +1,11 @@
 // `agent-immune lock`: pins the skill folders and always-on prompt files into the lockfile and records the re-pins;
-// writes nothing (exit 1) when a path in the scope cannot be pinned, naming each one. `--restore` puts back a deleted
-// lockfile from git instead, so the files are checked against what was pinned rather than pinned as they are.
-import { lockRefusedText, lockRestoredText } from '../../core/integrity/messages';
+// writes nothing (exit 1) when a path in the scope cannot be pinned, naming each one, nor (exit 2) where the adopted
+// lockfile is gone, unless --anew. `--restore` puts back a deleted lockfile from git instead, so the files are checked
+// against what was pinned rather than pinned as they are.
+import { lockMissingText, lockRefusedText, lockRestoredText } from '../../core/integrity/messages';
 import { auditWriter } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
-import { lockWorkspace, restoreLockfile } from '../../node/integrity/lock';
+import { lockWorkspace, restoreLockfile, type LockResult } from '../../node/integrity/lock';
 import { existingFolder } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
@@ -20,31 +21,36 @@ POSIX paths, no timestamps, so it diffs and merges cleanly. Changed pins are rec
 a symlink out of the workspace, an unreadable file, a file that keeps changing) is never left
 out silently: nothing is written and each one is named. Format: docs/lockfile.md.
 
-A lockfile that was deleted (verify reports lockfile-missing) is better restored than re-pinned:
---restore writes back the copy git tracks (the index's, else HEAD's) byte for byte, and
-"agent-immune verify" then shows what changed since it was pinned. Re-pinning would trust
-whatever is there now.
+A lockfile the project adopted (git tracks it, or its config sets integrity.strict) that was deleted
+(verify reports lockfile-missing) is not re-pinned: that would trust whatever is there now, the
+change the deletion hid included. Nothing is written and one line says so. --restore writes back
+the copy git tracks (the index's, else HEAD's) byte for byte, and "agent-immune verify" then shows
+what changed since it was pinned; --anew pins the files as they are (the editor's Pin Anyway).
 
 Options:
   --root DIR         workspace root (default: the current directory)
   --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
   --restore          put back a deleted lockfile as git tracks it instead of pinning
+  --anew             pin even where the adopted lockfile is gone, trusting the files as they are
   --json             print what was done as JSON
   --no-audit         do not append to the audit trail
   -h, --help         show this help
 
-Exit codes: 0 written, 1 not written (a path cannot be pinned), 2 bad input or usage (with --restore:
-a lockfile is there, git has no copy, or its copy is not a valid lockfile).`,
+Exit codes: 0 written, 1 not written (a path cannot be pinned), 2 bad input or usage, or not written
+because the adopted lockfile is gone (without --anew; with --json the refusal is also on stdout); with
+--restore: a lockfile is there, git has no copy, or its copy is not a valid lockfile.`,
 
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       root: { type: 'string' },
       lockfile: { type: 'string' },
       restore: { type: 'boolean' },
+      anew: { type: 'boolean' },
       json: { type: 'boolean' },
       'no-audit': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (values.restore && values.anew) throw new UsageError('--restore and --anew exclude each other: restore the lockfile, or pin anew');
     const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder whose skills to pin' });
     const writer = values['no-audit'] ? undefined : auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
     if (values.restore) {
@@ -53,13 +59,21 @@ a lockfile is there, git has no copy, or its copy is not a valid lockfile).`,
       else io.stdout(`${lockRestoredText(restored)}\n`);
       return ExitCode.Ok;
     }
-    const result = await lockWorkspace(root, writer, { lockfile: values.lockfile });
+    const result = await lockWorkspace(root, writer, { lockfile: values.lockfile }, { anew: values.anew });
+    const gone = result.findings.find((f) => f.code === 'lockfile-missing');
     if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/lock/v1', ...result }, null, 2) + '\n');
-    else if (!result.written) io.stdout(lockRefusedText(result.lockfile, result.findings));
-    else {
-      io.stdout(`Pinned ${result.files} files in ${result.skills} skill folders to ${result.lockfile}.\n`);
-      if (result.repinned.length > 0) io.stdout(`Re-pinned (recorded in the audit trail): ${result.repinned.join(', ')}\n`);
+    else if (!gone) io.stdout(lockText(result));
+    if (gone) {
+      io.stderr(`agent-immune lock: ${lockMissingText(gone)}\n`);
+      return ExitCode.BadInput;
     }
     return result.written ? ExitCode.Ok : ExitCode.Findings;
   },
 };
+
+/** The text of a lock that wrote the lockfile, or wrote nothing because paths in the scope cannot be pinned. */
+function lockText(result: LockResult): string {
+  if (!result.written) return lockRefusedText(result.lockfile, result.findings);
+  const repinned = result.repinned.length > 0 ? `Re-pinned (recorded in the audit trail): ${result.repinned.join(', ')}\n` : '';
+  return `Pinned ${result.files} files in ${result.skills} skill folders to ${result.lockfile}.\n${repinned}`;
+}

@@ -78,7 +78,7 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     attach: 'lockfile',
     docs: 'lockfile',
     description: 'The project adopted a lockfile (integrity.strict in its config, or git tracks it) and it is gone.',
-    message: (f) => `${f.path} is gone, but ${f.adopted === 'config' ? 'the project config sets integrity.strict' : 'git tracks it'}; restore it (${f.adopted === 'git' ? '"agent-immune lock --restore", or Restore Lockfile from Git in the editor' : 'from where it was kept'}) to check the files against what was pinned; "agent-immune lock" would pin them as they are.`,
+    message: (f) => `${f.path} is gone, but ${f.adopted === 'config' ? 'the project config sets integrity.strict' : 'git tracks it'}; restore it (${f.adopted === 'git' ? '"agent-immune lock --restore", or Restore Lockfile from Git in the editor' : 'from where it was kept'}) to check the files against what was pinned; "agent-immune lock --anew" (Pin Anyway in the editor) would pin them as they are.`,
     audit: (f) => ({ path: f.path, detail: f.adopted === 'config' ? 'integrity.strict is set' : 'tracked in git' }),
   },
   'symlink-outside-root': {

@@ -39,6 +39,11 @@ export function lockRefusedText(lockfile: string, findings: readonly IntegrityFi
   return [head, ...findingLines(findings), tail].join('\n') + '\n';
 }
 
+/** Why a `lock` wrote nothing where the adopted lockfile is gone: its lockfile-missing finding, restore or pin anew. */
+export function lockMissingText(finding: IntegrityFinding): string {
+  return `nothing written: ${formatFinding(finding)}`;
+}
+
 /** What a restore from git did, and what to do next (shared by `lock --restore` and the editor). */
 export function lockRestoredText(restored: { lockfile: string; from: 'index' | 'HEAD'; files: number }): string {
   return `Restored ${restored.lockfile} from git (${restored.from === 'index' ? 'the index' : 'HEAD'}): ${restored.files} pinned files; verify shows what changed since they were pinned.`;

@@ -88,7 +88,7 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     return undefined;
   }
   try {
-    const results = await Promise.all(roots.map(async (root) => lockWorkspace(root.dir, await editorAuditWriter(services, root.dir), root.overrides)));
+    const results = await Promise.all(roots.map(async (root) => lockWorkspace(root.dir, await editorAuditWriter(services, root.dir), root.overrides, { anew: confirmed })));
     await controller.startAll();
     const refused = results.flatMap((r) => (r.written ? [] : r.findings));
     if (refused.length > 0) {

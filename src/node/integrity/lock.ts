@@ -1,7 +1,8 @@
 // Writing pins: `agent-immune lock` (re)writes the whole lockfile; repinFile approves one file's change;
 // restoreLockfile puts back a deleted lockfile from git. Each holds the lockfile's cross-process lock and records what
 // it wrote in the audit trail. Nothing in the pinned scope is ever left out silently: when a path cannot be pinned,
-// `lock` writes nothing and returns the findings that say why.
+// `lock` writes nothing and returns the findings that say why; nor does it re-pin where an adopted lockfile is gone
+// (unless told to pin anew), since that would trust what the deletion hid.
 import * as path from 'node:path';
 import type { AuditEvent } from '../../core/integrity/audit';
 import { LockfileStateError } from '../../core/integrity/errors';
@@ -15,6 +16,7 @@ import { readTrackedFile } from './gitBlob';
 import { hashFile, isDigest, nodeSri } from './hashFile';
 import { MAX_LOCKFILE_BYTES, readLockfile, withLockfileLock, writeLockfile, writeLockfileText } from './lockfileIo';
 import { openIntegrityWorkspace, scanWorkspace } from './scan';
+import { lockfileAdoption, missingLockfileFindings } from './verify';
 import { classifyPath } from './walk';
 
 /** What `lock` did. */
@@ -26,15 +28,23 @@ export interface LockResult {
   skills: number;
   /** Previously pinned files whose pin changed or was dropped. */
   repinned: string[];
-  /** Paths in the scope that cannot be pinned (symlink-outside-root, unpinnable); any one stops the write. */
+  /** What stopped the write: paths in the scope that cannot be pinned (symlink-outside-root, unpinnable), or the
+   * adopted lockfile gone (lockfile-missing, unless pinned anew). */
   findings: IntegrityFinding[];
 }
 
+/** How to lock: `anew` pins even where the adopted lockfile is gone (`lock --anew`, the editor's Pin Anyway). */
+export interface LockOptions {
+  anew?: boolean;
+}
+
 /** Pins the workspace's current scope into the lockfile; records re-pins and the write when `writer` is given. */
-export async function lockWorkspace(root: string, writer: AuditWriter | undefined, overrides: Partial<IntegrityConfig> = {}): Promise<LockResult> {
+export async function lockWorkspace(root: string, writer: AuditWriter | undefined, overrides: Partial<IntegrityConfig> = {}, options: LockOptions = {}): Promise<LockResult> {
   const ws = await openIntegrityWorkspace(root, overrides);
   return withLockfileLock(ws.root, ws.config.lockfile, async () => {
     const previous = await readLockfile(ws.root, ws.config.lockfile);
+    const gone = previous.state === 'absent' && !options.anew ? await missingLockfileFindings(ws, previous.path) : [];
+    if (gone.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, repinned: [], findings: gone };
     const scan = await scanWorkspace(ws, undefined);
     if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, repinned: [], findings: scan.findings };
     const lock = buildLockfile(scan.digests, scan.skillDirs, nodeSri);
@@ -109,7 +119,7 @@ export async function restoreLockfile(root: string, writer: AuditWriter | undefi
     if (read.state === 'corrupt') throw new LockfileStateError('lockfile-present', `${read.path} is there but cannot be trusted (${read.finding.reason}); inspect it, or remove it to restore git's copy`);
     if (read.state === 'ok') throw new LockfileStateError('lockfile-present', `${read.path} is there; there is nothing to restore`);
     const tracked = await readTrackedFile(ws.root, read.path, MAX_LOCKFILE_BYTES);
-    if (!tracked) throw new LockfileStateError('no-lockfile', `git has no copy of ${read.path} (in the index or HEAD); run "agent-immune lock" to pin the files as they are`);
+    if (!tracked) throw new LockfileStateError('no-lockfile', `git has no copy of ${read.path} (in the index or HEAD); run "agent-immune lock${(await lockfileAdoption(ws, read.path)) ? ' --anew' : ''}" to pin the files as they are`);
     if ('failure' in tracked) throw new LockfileStateError('no-lockfile', `cannot read git's copy of ${read.path}: ${tracked.failure}`);
     const parsed = parseLockfile(tracked.content.toString('utf8'), read.path, nodeSri);
     if (!parsed.ok) throw new LockfileStateError('corrupt-lockfile', `git's copy of ${read.path} (${tracked.from}) is not a valid lockfile (${parsed.finding.reason}): ${parsed.finding.detail}`);

@@ -52,16 +52,18 @@ export async function lockfileAdoption(ws: IntegrityWorkspace, lockfile: string)
   return ws.projectStrict ? 'config' : undefined;
 }
 
+/** The lockfile-missing finding for an absent lockfile the project adopted; none where it never adopted one. */
+export async function missingLockfileFindings(ws: IntegrityWorkspace, lockfile: string): Promise<IntegrityFinding[]> {
+  const adopted = await lockfileAdoption(ws, lockfile);
+  return adopted ? [{ code: 'lockfile-missing', path: lockfile, adopted }] : [];
+}
+
 /** Verifies an already opened workspace. */
 export async function verifyOpened(ws: IntegrityWorkspace): Promise<VerifyState> {
   const read = await readLockfile(ws.root, ws.config.lockfile);
   const base = { schema: VERIFY_SCHEMA, strict: ws.config.strict, lockfile: read.path } as const;
   const empty = { ws, lock: undefined, digests: new Map(), scanFindings: [], skillDirs: new Set<string>() };
-  if (read.state === 'absent') {
-    const adopted = await lockfileAdoption(ws, read.path);
-    const findings: IntegrityFinding[] = adopted ? [{ code: 'lockfile-missing', path: read.path, adopted }] : [];
-    return { ...empty, report: { ...base, status: 'no-lockfile', findings } };
-  }
+  if (read.state === 'absent') return { ...empty, report: { ...base, status: 'no-lockfile', findings: await missingLockfileFindings(ws, read.path) } };
   if (read.state === 'corrupt') return { ...empty, report: { ...base, status: 'corrupt-lockfile', findings: [read.finding] } };
   const scan = await scanWorkspace(ws, read.lock);
   const state: VerifyState = {
