@@ -5,7 +5,7 @@ import { compileAnswerPatterns, extractAnswer, normalizeAnswer, type Choices } f
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
-import { EmbeddedScorer, type DualHeadWeights } from './embeddedScorer';
+import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
 import { actedForModelAddressers, prepareFeatures, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
@@ -47,7 +47,7 @@ export async function analyzeRun(model: RunModel, options: GuardOptions = {}): P
   const config = options.config ?? defaultConfig();
   const patterns = compileAnswerPatterns(config.answer.patterns);
   // What the outputs say (answers, instructions, identifiers): the embedded scorer's features, and what the rules read.
-  const reading = options.weights ? prepareFeatures(model, patterns, options.weights.style) : prepareFeatures(model, patterns);
+  const reading = prepareFeatures(model, patterns, (options.weights ?? embeddedWeights()).style);
   const scorer = options.scorer ? options.scorer(model, patterns, reading) : new EmbeddedScorer(reading, options.weights);
   const progress = startProgress(model, reading);
   for (let k = 0; k < model.rounds; k++) {

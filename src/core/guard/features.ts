@@ -9,7 +9,6 @@ import { addressOf, identifiersOf, type Address } from '../text/address';
 import { extractAnswer, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
-import weightsFile from './weights.json';
 import type { RunModel } from './types';
 
 /** A linear probe over the hashed unigram+bigram embedding: the learned text model (weights.json "style"). */
@@ -17,9 +16,6 @@ export interface StyleProbe {
   bias: number;
   weights: number[];
 }
-
-/** The checked-in style probe (undefined in a weights file trained without one). */
-export const CHECKED_IN_STYLE: StyleProbe | undefined = (weightsFile as { style?: StyleProbe }).style;
 
 /** Names of the feature vector's entries, in order (the weights file is keyed by them). */
 export const FEATURE_NAMES = [
@@ -130,8 +126,11 @@ const REFUTES = /\b(?:injection|manipulat\w*|suspicious|malicious|(?:is|looks|se
 const MALICE_ON = 0.5;
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** Measures every output once (cues, answer, embedding, shingles); silent rounds carry the previous output. */
-export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp[], style: StyleProbe | undefined = CHECKED_IN_STYLE): FeatureContext {
+/**
+ * Measures every output once (cues, answer, embedding, shingles); silent rounds carry the previous output. `style` is the
+ * probe the style features read (undefined: none, the features stay 0).
+ */
+export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp[], style: StyleProbe | undefined): FeatureContext {
   const choices = parseChoices(model.task?.question);
   const measure = measurer(model, answerPatterns, choices);
   const empty = measure('');

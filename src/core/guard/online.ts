@@ -8,7 +8,7 @@ import { monitorRun, type DocumentMemo } from '../monitor/monitor';
 import { compileAnswerPatterns } from '../text/answer';
 import type { Trace } from '../trace/types';
 import { concludeAnalysis, decideRound, monitorConfigOf, startProgress, traceFacts, type GuardProgress } from './analyze';
-import { EmbeddedScorer } from './embeddedScorer';
+import { EmbeddedScorer, embeddedWeights } from './embeddedScorer';
 import { extendFeatures, prepareFeatures, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { buildRunModel } from './model';
@@ -77,7 +77,7 @@ export class OnlineGuard {
 
   private restart(model: RunModel): void {
     if (this.model) this.stats.restarts++;
-    this.features = prepareFeatures(model, this.patterns);
+    this.features = prepareFeatures(model, this.patterns, embeddedWeights().style);
     this.progress = startProgress(model, this.features);
     this.memo = new Map();
   }

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { defaultConfig } from '../../../src/core/config';
 import { actedForModelAddressers, FEATURE_NAMES, featureVector, prepareFeatures, type FeatureName } from '../../../src/core/guard/features';
 import { buildRunModel } from '../../../src/core/guard/model';
+import { embeddedWeights } from '../../../src/core/guard/embeddedScorer';
 import { compileAnswerPatterns } from '../../../src/core/text/answer';
 import { parseTraceText } from '../../../src/core/trace/parse';
 
@@ -128,7 +129,7 @@ describe('guard features on real-shaped runs', () => {
   it('names the tool result whose instruction to the model gave the target the assistant acted on, from that round on', () => {
     const acted = (t: ReturnType<typeof trace>, round: number) => {
       const model = buildRunModel(t);
-      return actedForModelAddressers(prepareFeatures(model, patterns), model.index.get('assistant')!, round).map((j) => model.agents[j]);
+      return actedForModelAddressers(prepareFeatures(model, patterns, undefined), model.index.get('assistant')!, round).map((j) => model.agents[j]);
     };
     const injected = toolRun('Can you please pay the bill bill.txt for me?');
     assert.deepEqual(acted(injected, 1), []);
@@ -143,9 +144,10 @@ describe('guard features on real-shaped runs', () => {
     const cut = trace(debate.messages.filter((m) => m.round <= 1).map((m) => [m.round, m.from, m.to ?? [], m.content]), QUESTION);
     const full = buildRunModel(debate);
     const prefix = buildRunModel(cut);
+    const { style } = embeddedWeights();
     for (const agent of ['a0', 'a1', 'a2']) {
       const i = full.index.get(agent)!;
-      assert.deepEqual(featureVector(prepareFeatures(prefix, patterns), i, 1), featureVector(prepareFeatures(full, patterns), i, 1), agent);
+      assert.deepEqual(featureVector(prepareFeatures(prefix, patterns, style), i, 1), featureVector(prepareFeatures(full, patterns, style), i, 1), agent);
     }
   });
 });
