@@ -9,7 +9,7 @@ import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, restoreLockfile, type LockResult, type RepinResult, type RestoreResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
 import { CommandId } from '../ids';
-import { showError, showInfo, showWarning } from '../notify';
+import { askModal, showError, showInfo, showWarning } from '../notify';
 import type { BaseServices } from '../services';
 import { editorAuditWriter, registerAuditKeyCommand } from './auditKey';
 import { registerVerifyAuditTrail } from './auditTrail';
@@ -81,7 +81,7 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     const lockfiles = missing.map((m) => (missing.length > 1 ? path.join(m.folder.root.uri.fsPath, m.folder.state!.report.lockfile) : m.folder.state!.report.lockfile));
     const restorable = missing.some((m) => m.git);
     const actions = [...(restorable ? [integrityNotice.restoreAction] : []), integrityNotice.pinAnywayAction];
-    void showWarning(integrityNotice.pinWouldTrust(lockfiles, restorable), ...actions).then((choice) => {
+    void askModal(integrityNotice.pinWouldTrust(lockfiles, restorable), ...actions).then((choice) => {
       if (choice === integrityNotice.restoreAction) void restoreLockfiles(services, controller);
       else if (choice === integrityNotice.pinAnywayAction) void pinSkills(services, controller, true);
     });
