@@ -14,10 +14,11 @@ export type DefenceName = 'none' | 'edge-cut' | 'reference' | 'ours';
 export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference', 'ours'];
 
 /**
- * The INFA-Guard reference rules: every pull-in taken whatever the neighbour's score, no missing source, adopter or
- * target follower pulled in, no attacker read from the answers.
+ * The INFA-Guard reference rules: the paper's tau, every pull-in taken whatever the neighbour's score, no missing source,
+ * adopter or target follower pulled in, no attacker read from the answers.
  */
 export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
+  trendThreshold: 0.05,
   pullInFloor: 0,
   pullInSources: false,
   pullInAdopters: false,

@@ -23,7 +23,7 @@ export interface GuardConfig {
   donorMaxPAtk: number;
   /**
    * A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter or target follower
-   * needs this P_inf; 0 and the five switches off give the reference rules.
+   * needs this P_inf; 0, the five switches off and trendThreshold 0.05 give the reference rules.
    */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
@@ -60,7 +60,8 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   emaAlpha: 0.3,
   distanceThreshold: 2,
   chainDistanceThreshold: 3,
-  trendThreshold: 0.05,
+  // The paper's tau is 0.05; at 0.1 a trend jump pulls in a neighbour less often on real debates (docs/detection.md).
+  trendThreshold: 0.1,
   donorMaxPAtk: 0.1,
   pullInFloor: 0.3,
   pullInSources: true,

@@ -4,11 +4,11 @@ import { DEFAULT_GUARD_CONFIG, resolveConfig } from '../../../src/core/config';
 import { InputError } from '../../../src/core/errors';
 
 describe('project config', () => {
-  it('defaults to the INFA-Guard thresholds', () => {
+  it('defaults to the INFA-Guard thresholds, but tau 0.1 (measured on real debates, docs/detection.md)', () => {
     const { guard } = resolveConfig(undefined);
     assert.deepEqual(
       [guard.attackerThreshold, guard.infectedThreshold, guard.emaAlpha, guard.distanceThreshold, guard.chainDistanceThreshold, guard.trendThreshold, guard.donorMaxPAtk],
-      [0.5, 0.5, 0.3, 2, 3, 0.05, 0.1],
+      [0.5, 0.5, 0.3, 2, 3, 0.1, 0.1],
     );
   });
 
