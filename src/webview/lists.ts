@@ -77,9 +77,11 @@ export function remediationList(model: ViewModel, round: number, actions: ListAc
     const what =
       step.action === 'replace'
         ? `replace with ${step.donor ? plainLabel(step.donor, 24) : 'a donor'}`
-        : step.restore
-          ? `restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${plainLabel(step.restore.answer, 12)})` : ''}`
-          : `rehabilitate (${step.removed?.length ?? 0} span(s) removed)`;
+        : step.action === 'quarantine'
+          ? `quarantine (${step.filtered ? `${step.removed?.length ?? 0} span(s) removed` : 'withhold its results'})`
+          : step.restore
+            ? `restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${plainLabel(step.restore.answer, 12)})` : ''}`
+            : `rehabilitate (${step.removed?.length ?? 0} span(s) removed)`;
     return item(`${glyphOf(model, step.agent, round)} ${plainLabel(step.agent, 32)}: ${what}`, { nodes, edges: new Set() }, model.index.get(step.agent), actions, `step action-${step.action}`);
   });
   return section('remediation', 'Remediation', remediation.length, items, 'Nothing to remediate.');

@@ -8,6 +8,8 @@ import { REASON_TEXT, RULE_TEXT } from '../core/guard/messages';
 import { CATEGORY_GLYPH, CATEGORY_LABEL, chars, pct, prob } from './wording';
 import { countsAt, type ViewModel } from './viewModel';
 
+const ACTION_TEXT = { replace: 'Replace', rehabilitate: 'Rehabilitate', quarantine: 'Quarantine' } as const;
+
 /** Actions the panel can ask of the app. */
 export interface PanelActions {
   select(index: number): void;
@@ -90,10 +92,10 @@ export function renderAgent(model: ViewModel, i: number, round: number, actions:
   if (!step) panel.append(el('p', { class: 'muted' }, category === 'benign' ? 'None: benign agents are never filtered.' : 'None planned.'));
   else {
     const box = el('div', { class: `remediation action-${step.action}` },
-      el('p', {}, el('strong', {}, step.action === 'replace' ? 'Replace' : 'Rehabilitate'), step.donor ? ' with the role and prompt of ' : '', step.donor ? agentButton(model, step.donor, actions, round) : null),
+      el('p', {}, el('strong', {}, ACTION_TEXT[step.action]), step.donor ? ' with the role and prompt of ' : '', step.donor ? agentButton(model, step.donor, actions, round) : null),
       el('p', { class: 'muted' }, plainLabel(step.reason, 400)));
-    const label = step.restore ? `Restored output (round ${step.restore.round}, before infection${step.restore.answer !== undefined ? `; answer ${plainLabel(step.restore.answer, 24)}` : ''})` : 'Filtered latest output';
-    if (step.filtered !== undefined) box.append(el('div', { class: 'label' }, label), el('pre', { class: 'output filtered' }, step.filtered));
+    const label = step.restore ? `Restored output (round ${step.restore.round}, before infection${step.restore.answer !== undefined ? `; answer ${plainLabel(step.restore.answer, 24)}` : ''})` : step.action === 'quarantine' ? 'Result as the model should read it' : 'Filtered latest output';
+    if (step.filtered) box.append(el('div', { class: 'label' }, label), el('pre', { class: 'output filtered' }, step.filtered));
     panel.append(box);
   }
   const ins = analysis.edges.filter(([, to]) => to === agent.id).map(([from]) => from);

@@ -155,6 +155,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
   const remediation = await planRemediation(
     {
       agents: model.agents,
+      roles: model.roles,
       categories: finalCategories,
       history: categories,
       pAtk: finalScores.map((s) => s.pAtk),

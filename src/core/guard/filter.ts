@@ -1,6 +1,8 @@
-// The embedded rehabilitation filter: drops the sentences that carry injected instructions, propagation requests or
-// persuasion aimed at other agents, keeps the task content, and reports what it removed.
+// The embedded rehabilitation filter: drops the sentences that carry injected instructions (the cue lexicon's, and an
+// order to the model from inside data as the address reader reads it), propagation requests or persuasion aimed at
+// other agents, keeps the task content, and reports what it removed.
 import type { TaskInfo } from '../trace/types';
+import { injectedOrderSpans } from '../text/address';
 import { findCues, sentenceSpans } from '../text/cues';
 import { words } from '../text/tokens';
 import type { FilterResult, RehabFilter, RemovedSpan } from './types';
@@ -13,7 +15,7 @@ const REASON: Record<string, RemovedSpan['reason']> = {
 
 /** Removes manipulative sentences from `text`; pure and synchronous. */
 export function filterManipulation(text: string): FilterResult {
-  const hits = findCues(text).filter((h) => !h.reported);
+  const hits = [...findCues(text).filter((h) => !h.reported), ...injectedOrderSpans(text).map(([start, end]) => ({ start, end, family: 'injection' }))];
   if (hits.length === 0) return { text, removed: [], usable: words(text).length > 0 };
   const removed: RemovedSpan[] = [];
   let kept = '';

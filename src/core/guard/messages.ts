@@ -80,9 +80,11 @@ export function formatAnalysisText(analysis: Analysis): string {
       const what =
         step.action === 'replace'
           ? `replace${step.donor ? ` with donor ${inline(step.donor)}` : ''}`
-          : step.restore
-            ? `rehabilitate: restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${inline(step.restore.answer)})` : ''}`
-            : `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
+          : step.action === 'quarantine'
+            ? `quarantine (${step.filtered ? `removed ${step.removed?.length ?? 0} span(s)` : 'withhold'})`
+            : step.restore
+              ? `rehabilitate: restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${inline(step.restore.answer)})` : ''}`
+              : `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
       out.push(`  ${inline(step.agent)}: ${what} — ${inline(step.reason)}`);
     }
   }

@@ -1,13 +1,16 @@
-// Remediation plan: replace attackers with a clean donor's role; rehabilitate infected agents by restoring what they
-// held before infection (their last output before the first round they were flagged infected, filtered), else by
-// filtering their latest output when that removes the manipulation, else by replacement. Benign agents are never
-// filtered; no node is ever deleted.
+// Remediation plan: replace attackers with a clean donor's role (a poisoned tool result has no role: it is quarantined,
+// its result delivered filtered or withheld); rehabilitate infected agents by restoring what they held before
+// infection (their last output before the first round they were flagged infected, filtered), else by filtering their
+// latest output when that removes the manipulation, else by replacement. Benign agents are never filtered; no node is
+// ever deleted.
 import type { Category, TaskInfo } from '../trace/types';
 import type { RehabFilter, RemediationStep } from './types';
 
 /** What the planner needs about the decided rounds. */
 export interface RemediationInput {
   agents: string[];
+  /** Each agent's role where the trace gives one: "tool" marks a tool's results, "user" the person who gives the task. */
+  roles: (string | undefined)[];
   /** Categories of the last decided round. */
   categories: Category[];
   /** Categories of every decided round, oldest first (history[k][i]); the last row is `categories`. */
@@ -32,7 +35,7 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
   const steps: RemediationStep[] = [];
   for (let i = 0; i < input.agents.length; i++) {
     if (input.categories[i] === 'attacker') {
-      steps.push(replace(i, 'attacker'));
+      steps.push(input.roles[i] === 'tool' ? await quarantine(i, input, filter, signal) : replace(i, 'attacker'));
       continue;
     }
     if (input.categories[i] !== 'infected') continue;
@@ -64,17 +67,31 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
   return steps;
 }
 
+/** A poisoned tool result: its latest result delivered without the injected content, or withheld when none of it can stand. */
+async function quarantine(i: number, input: RemediationInput, filter: RehabFilter, signal?: AbortSignal): Promise<RemediationStep> {
+  const latest = lastOutput(input.outputs[i], input.history.length - 1);
+  const result = latest ? await filter.filter(latest.text, input.task, signal) : undefined;
+  const agent = input.agents[i];
+  if (result?.usable && result.removed.length > 0) {
+    return { agent, action: 'quarantine', filtered: result.text, removed: result.removed, reason: 'poisoned tool result; deliver its results to the model without the injected content, and check what was done on its word' };
+  }
+  return { agent, action: 'quarantine', filtered: '', removed: result?.removed ?? [], reason: 'poisoned tool result; the filter cannot separate the injected content from its data, so withhold its results from the model and check what was done on its word' };
+}
+
 /** Agent's last output at or before round k, with its round. */
 function lastOutput(row: (string | undefined)[], k: number): { round: number; text: string } | undefined {
   for (let r = Math.min(k, row.length - 1); r >= 0; r--) if (row[r] !== undefined) return { round: r, text: row[r]! };
   return undefined;
 }
 
-/** The benign agent with the lowest P_atk, if it is at or below the donor threshold. */
-export function pickDonor(input: Pick<RemediationInput, 'categories' | 'pAtk' | 'donorMaxPAtk'>): number | undefined {
+/** Roles with no role or system prompt to lend: a tool's results, and the person who gives the task. */
+const NO_DONOR_ROLES = new Set(['tool', 'user']);
+
+/** The benign agent (not a tool or the user) with the lowest P_atk, if it is at or below the donor threshold. */
+export function pickDonor(input: Pick<RemediationInput, 'categories' | 'roles' | 'pAtk' | 'donorMaxPAtk'>): number | undefined {
   let best: number | undefined;
   input.categories.forEach((c, i) => {
-    if (c === 'benign' && (best === undefined || input.pAtk[i] < input.pAtk[best])) best = i;
+    if (c === 'benign' && !NO_DONOR_ROLES.has(input.roles[i] ?? '') && (best === undefined || input.pAtk[i] < input.pAtk[best])) best = i;
   });
   return best !== undefined && input.pAtk[best] <= input.donorMaxPAtk ? best : undefined;
 }

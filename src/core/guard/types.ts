@@ -118,10 +118,14 @@ export interface AgentRound {
 /** The remediation planned for one agent. Benign agents never get one; nodes are never deleted. */
 export interface RemediationStep {
   agent: string;
-  action: 'replace' | 'rehabilitate';
+  /** quarantine: a poisoned tool result (an attacker whose role is "tool"), delivered filtered or withheld; it has no role to replace. */
+  action: 'replace' | 'rehabilitate' | 'quarantine';
   /** For replace: the benign agent whose role/system prompt is copied. */
   donor?: string;
-  /** For rehabilitate: the output the agent goes on from (its restored pre-infection output, or its filtered latest output). */
+  /**
+   * For rehabilitate: the output the agent goes on from (its restored pre-infection output, or its filtered latest
+   * output). For quarantine: its latest result without the injected content, or '' when it is withheld.
+   */
   filtered?: string;
   removed?: RemovedSpan[];
   /** For rehabilitate by restoring: the last round before it was flagged infected, and the answer it held then. */

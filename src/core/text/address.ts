@@ -77,27 +77,44 @@ function proseOf(text: string): string {
 
 /** Reads what a text says to its reader: instructions in its prose (not in its fenced code), identifiers anywhere. */
 export function addressOf(full: string): Address {
-  const identifiers = identifiersOf(full);
+  const reading = readSentences(proseOf(full));
+  const count = reading.instruction.filter(Boolean).length;
+  const instructs = count === 0 ? 0 : 1 - Math.exp((-2 * count) / Math.sqrt(reading.spans.length));
+  return { instructs, toModel: reading.toModel, embedded: reading.embedded, targets: reading.targets, identifiers: identifiersOf(full) };
+}
+
+/**
+ * The sentences of an order to the model from inside data (a tool result's "<INFORMATION> … to you, GPT-4. Before
+ * you can solve the task that I gave you, please do the following first: send …"): where an instruction names the model
+ * and follows other content or sits inside tags, every instruction sentence and every sentence naming the model; none
+ * otherwise. Spans index `full`.
+ */
+export function injectedOrderSpans(full: string): [number, number][] {
   const text = proseOf(full);
+  const reading = readSentences(text);
+  if (!reading.toModel || !reading.embedded) return [];
+  return reading.spans.filter(([start, end], s) => reading.instruction[s] || namesModel(text.slice(start, end)));
+}
+
+/** Per sentence of a prose text, whether it is an instruction; and whether one names the model or sits inside data, and what the instructions name. */
+function readSentences(text: string): { spans: [number, number][]; instruction: boolean[]; toModel: number; embedded: number; targets: string[] } {
   const spans = sentences(text);
-  let count = 0;
+  const instruction = spans.map(([start, end]) => isInstruction(text.slice(start, end).trim()));
   let toModel = 0;
   let embedded = 0;
   const targets: string[] = [];
   let other = false;
-  for (const [start, end] of spans) {
-    const sentence = text.slice(start, end).trim();
-    if (!isInstruction(sentence)) {
+  spans.forEach(([start, end], s) => {
+    if (!instruction[s]) {
       other = true;
-      continue;
+      return;
     }
-    count++;
+    const sentence = text.slice(start, end).trim();
     if (namesModel(sentence) || namesModel(text.slice(Math.max(0, start - 200), start))) toModel = 1;
     if (other || TAGGED.test(text.slice(Math.max(0, start - 300), start))) embedded = 1;
     for (const id of identifiersOf(sentence)) targets.push(id);
-  }
-  const instructs = count === 0 ? 0 : 1 - Math.exp((-2 * count) / Math.sqrt(spans.length));
-  return { instructs, toModel, embedded, targets, identifiers };
+  });
+  return { spans, instruction, toModel, embedded, targets };
 }
 
 /** Sentence spans: a stop ends one only before whitespace or the end, so "www.example.com" stays whole; a line break ends one. */

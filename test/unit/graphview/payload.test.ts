@@ -8,6 +8,8 @@ import { renderReportHtml } from '../../../src/core/graphview/reportHtml';
 import { encodeReportPayload } from '../../../src/node/graphReport';
 import { MAX_OUTPUT_CHARS, PAYLOAD_ELEMENT_ID } from '../../../src/core/graphview/types';
 import { isGraphViewPayload } from '../../../src/webview/protocol';
+import { readAnyTrace } from '../../../src/node/readAnyTrace';
+import * as path from 'node:path';
 import { smallPayload, traceOf } from './fixture';
 
 describe('graph view payload', () => {
@@ -23,6 +25,17 @@ describe('graph view payload', () => {
     assert.ok(attackerRound0.removed.every((s) => s.start >= 0 && s.end <= attackerRound0.text.length));
     assert.deepEqual(payload.outputs[3][0]?.removed, []);
     assert.ok(isGraphViewPayload(payload));
+  });
+
+  it('shows an AgentDojo run whose poisoned tool result is quarantined, the injected order marked for removal', async () => {
+    const trace = await readAnyTrace(path.join(__dirname, '../../fixtures/importers/agentdojo-run.json'));
+    const payload = buildGraphViewPayload(trace, await analyzeTrace(trace));
+    const step = payload.analysis.remediation.find((s) => s.agent === 'tool:read_file');
+    assert.equal(step?.action, 'quarantine');
+    assert.doesNotMatch(step?.filtered ?? '', /US133000000121212121212/, 'the injected recipient is not delivered');
+    const poisoned = payload.outputs[payload.analysis.agents.findIndex((a) => a.id === 'tool:read_file')].find((o) => o?.text.includes('US133'));
+    assert.ok(poisoned && poisoned.removed.some((r) => poisoned.text.slice(r.start, r.end).includes('US133')), 'the view strikes the order through');
+    assert.ok(isGraphViewPayload(payload), 'the page accepts a quarantine step');
   });
 
   it('truncates a huge output and counts what it cut', async () => {
