@@ -63,6 +63,16 @@ describe('agent-immune analyze', () => {
     assert.equal(analysis.evaluation.attacker.f1, 1);
   });
 
+  it('the bundled AgentDojo example reads as its README says: the tool result is the source and is quarantined, the assistant infected', async () => {
+    const { code, stdout } = await cli('analyze', path.join(root, 'examples/agentdojo/banking-injection.json'));
+    assert.equal(code, 1);
+    assert.match(stdout, /^Sources: tool:read_file$/m);
+    assert.match(stdout, /^ {2}tool:read_file -> assistant$/m);
+    assert.match(stdout, /^ {2}tool:read_file: quarantine \(removed \d+ span\(s\)\) — poisoned tool result/m);
+    assert.match(stdout, /^ {2}assistant: rehabilitate: restore round 3 — infected from round 5/m);
+    assert.doesNotMatch(stdout, /donor user/);
+  });
+
   it('a malformed trace exits 2 with file and line on stderr and nothing on stdout', async () => {
     const file = path.join(dir, 'bad.jsonl');
     writeFileSync(file, '{"type":"message","round":0,"from":"a","content":"x"}\n{"type":"message","round":"one","from":"a","content":"x"}\n');
