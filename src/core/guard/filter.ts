@@ -20,9 +20,17 @@ export function filterManipulation(text: string): FilterResult {
   const removed: RemovedSpan[] = [];
   let kept = '';
   let cursor = 0;
+  // One sweep over sentences and hits, both in text order: a sentence is dropped when a hit starts before its end and
+  // reaches past its start, the earliest such hit naming the reason. A hit that ends before a sentence starts can touch
+  // no later sentence, so the queue of started hits only ever loses its head.
+  hits.sort((a, b) => a.start - b.start);
+  let next = 0;
+  let head = 0;
   for (const [start, end] of sentenceSpans(text)) {
-    const hit = hits.find((h) => h.start < end && h.end > start);
-    if (!hit) continue;
+    while (next < hits.length && hits[next].start < end) next++;
+    while (head < next && hits[head].end <= start) head++;
+    if (head === next) continue;
+    const hit = hits[head];
     kept += text.slice(cursor, start);
     removed.push({ start, end, text: text.slice(start, end), reason: REASON[hit.family] });
     cursor = end;

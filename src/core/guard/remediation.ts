@@ -67,15 +67,23 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
   return steps;
 }
 
-/** A poisoned tool result: its latest result delivered without the injected content, or withheld when none of it can stand. */
+/**
+ * A poisoned tool result: its latest result that held injected content, delivered without it; withheld when what is
+ * left cannot stand, or when the filter finds nothing in any of its results to take out.
+ */
 async function quarantine(i: number, input: RemediationInput, filter: RehabFilter, signal?: AbortSignal): Promise<RemediationStep> {
-  const latest = lastOutput(input.outputs[i], input.history.length - 1);
-  const result = latest ? await filter.filter(latest.text, input.task, signal) : undefined;
   const agent = input.agents[i];
-  if (result?.usable && result.removed.length > 0) {
-    return { agent, action: 'quarantine', filtered: result.text, removed: result.removed, reason: 'poisoned tool result; deliver its results to the model without the injected content, and check what was done on its word' };
+  const results = input.outputs[i];
+  for (let k = results.length - 1; k >= 0; k--) {
+    const text = results[k];
+    if (text === undefined) continue;
+    const result = await filter.filter(text, input.task, signal);
+    if (result.removed.length === 0) continue;
+    return result.usable
+      ? { agent, action: 'quarantine', filtered: result.text, removed: result.removed, reason: `poisoned tool result (round ${k}); deliver it to the model without the injected content, and check what was done on its word` }
+      : { agent, action: 'quarantine', filtered: '', removed: result.removed, reason: `poisoned tool result (round ${k}); nothing but the injection is left of it, so withhold it from the model and check what was done on its word` };
   }
-  return { agent, action: 'quarantine', filtered: '', removed: result?.removed ?? [], reason: 'poisoned tool result; the filter cannot separate the injected content from its data, so withhold its results from the model and check what was done on its word' };
+  return { agent, action: 'quarantine', filtered: '', removed: [], reason: 'poisoned tool result; the filter cannot separate the injected content from its data, so withhold its results from the model and check what was done on its word' };
 }
 
 /** Agent's last output at or before round k, with its round. */

@@ -35,7 +35,7 @@ export interface RoundReport {
   /** Likely sources of the malicious content, most likely first. */
   sources: string[];
   infectionPaths: string[][];
-  /** One step per attacker (replace, with the donor whose role to copy) and per infected agent (rehabilitate). */
+  /** One step per attacker (replace, with the donor whose role to copy; quarantine for a poisoned tool result) and per infected agent (rehabilitate). */
   remediation: RemediationStep[];
   alerts: MonitorFinding[];
   /** The whole analysis so far (schema agent-immune/analysis/v1). */
@@ -44,7 +44,7 @@ export interface RoundReport {
 
 /** The remediation applied to a round's outputs: what each agent's latest output becomes, and who is replaced by whom. */
 export interface AppliedRemediation {
-  /** The outputs to deliver: infected agents' outputs rehabilitated, attackers' outputs dropped, the rest unchanged. */
+  /** The outputs to deliver: infected agents' outputs rehabilitated, attackers' dropped (a poisoned tool result's filtered), the rest unchanged. */
   outputs: Record<string, string>;
   /** Attacker -> donor whose role and system prompt to copy (undefined donor: restore the agent from a trusted copy). */
   replaced: Record<string, string | undefined>;
@@ -116,6 +116,10 @@ export function createGuard(options: CreateGuardOptions): LiveGuard {
         if (step.action === 'replace') {
           applied.replaced[step.agent] = step.donor;
           delete applied.outputs[step.agent];
+        } else if (step.action === 'quarantine') {
+          // A poisoned tool result goes on filtered, or not at all.
+          if (step.filtered) applied.outputs[step.agent] = step.filtered;
+          else delete applied.outputs[step.agent];
         } else {
           applied.outputs[step.agent] = step.filtered ?? '';
           applied.rehabilitated.push(step.agent);

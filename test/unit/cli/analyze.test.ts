@@ -68,7 +68,7 @@ describe('agent-immune analyze', () => {
     assert.equal(code, 1);
     assert.match(stdout, /^Sources: tool:read_file$/m);
     assert.match(stdout, /^ {2}tool:read_file -> assistant$/m);
-    assert.match(stdout, /^ {2}tool:read_file: quarantine \(removed \d+ span\(s\)\) — poisoned tool result/m);
+    assert.match(stdout, /^ {2}tool:read_file: quarantine \(removed \d+ span\(s\)\) — poisoned tool result \(round 2\); deliver it/m);
     assert.match(stdout, /^ {2}assistant: rehabilitate: restore round 3 — infected from round 5/m);
     assert.doesNotMatch(stdout, /donor user/);
   });
