@@ -22,7 +22,7 @@ import { simulatedToolChats } from './lib/toolChats';
 /** Loss weights: a scales the infected head's BCE, b the consistency term; l2 regularises the weights. */
 const LOSS = { a: 1.0, b: 0.5, l2: 1e-3 };
 /** Weight of an attacker or infected row of the real split (the few rows a missed one costs most); simulator rows keep 1. */
-const REAL_POSITIVE = 1.7;
+const REAL_POSITIVE = 1.4;
 const ITERATIONS = 400;
 const LEARNING_RATE = 0.05;
 const TRAIN_PER_CELL = 8;
