@@ -2,6 +2,7 @@
 // item emphasises it on the graph; clicking or Enter selects the agent.
 import { el } from './dom';
 import type { Emphasis } from './renderer';
+import { remediationSummary } from '../core/guard/messages';
 import { plainLabel } from './text';
 import { CATEGORY_GLYPH } from './wording';
 import { edgeKey, type ViewModel } from './viewModel';
@@ -74,14 +75,7 @@ export function remediationList(model: ViewModel, round: number, actions: ListAc
   const { remediation } = model.payload.analysis;
   const items = remediation.slice(0, MAX_ITEMS).map((step) => {
     const nodes = new Set([step.agent, ...(step.donor ? [step.donor] : [])]);
-    const what =
-      step.action === 'replace'
-        ? `replace with ${step.donor ? plainLabel(step.donor, 24) : 'a donor'}`
-        : step.action === 'quarantine'
-          ? `quarantine (${step.filtered ? `${step.removed?.length ?? 0} span(s) removed` : 'withhold its results'})`
-          : step.restore
-            ? `restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${plainLabel(step.restore.answer, 12)})` : ''}`
-            : `rehabilitate (${step.removed?.length ?? 0} span(s) removed)`;
+    const what = remediationSummary(step, (text) => plainLabel(text, 24));
     return item(`${glyphOf(model, step.agent, round)} ${plainLabel(step.agent, 32)}: ${what}`, { nodes, edges: new Set() }, model.index.get(step.agent), actions, `step action-${step.action}`);
   });
   return section('remediation', 'Remediation', remediation.length, items, 'Nothing to remediate.');

@@ -1,6 +1,7 @@
 // The host <-> page message protocol of the infection-graph view: one typed union each way, validated on receipt by
 // whichever side receives (the page trusts nothing it did not check; neither does the host).
 import { GRAPH_VIEW_SCHEMA, type GraphViewPayload } from '../core/graphview/types';
+import { REMEDIATION_ACTIONS } from '../core/guard/types';
 
 /** Messages the extension host posts to the page. */
 export type HostMessage =
@@ -36,7 +37,7 @@ export function isGraphViewPayload(value: unknown): value is GraphViewPayload {
   if (!edges.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'string')) return false;
   if (!rounds.every((r) => isObject(r) && typeof r.round === 'number' && isObject(r.agents))) return false;
   if (!infectionPaths.every((p) => Array.isArray(p) && p.every((s) => typeof s === 'string'))) return false;
-  if (!remediation.every((s) => isObject(s) && typeof s.agent === 'string' && (s.action === 'replace' || s.action === 'rehabilitate' || s.action === 'quarantine'))) return false;
+  if (!remediation.every((s) => isObject(s) && typeof s.agent === 'string' && (REMEDIATION_ACTIONS as readonly unknown[]).includes(s.action))) return false;
   if (analysis.alerts !== undefined && !(Array.isArray(analysis.alerts) && analysis.alerts.every(isAlert))) return false;
   if (value.live !== undefined && !(isObject(value.live) && (value.live.state === 'open' || value.live.state === 'closed'))) return false;
   const { positions, outputs } = value;

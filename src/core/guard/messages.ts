@@ -2,7 +2,7 @@
 // readable report of an analysis (the CLI's output, the editor's log): a per-round table, then sources, paths,
 // remediation, evaluation and propagation alerts; and the editor's texts of Analyze Trace and its graph panel.
 import { formatAlerts } from '../monitor/messages';
-import type { Analysis, RemovedSpan, RuleId } from './types';
+import type { Analysis, RemediationStep, RemovedSpan, RuleId } from './types';
 import { inline } from '../text/printable';
 
 /** One-line explanation of the rule (topological, or read from the answers) that decided an agent's category. */
@@ -77,15 +77,7 @@ export function formatAnalysisText(analysis: Analysis): string {
   if (analysis.remediation.length) {
     out.push('Remediation:');
     for (const step of analysis.remediation) {
-      const what =
-        step.action === 'replace'
-          ? `replace${step.donor ? ` with donor ${inline(step.donor)}` : ''}`
-          : step.action === 'quarantine'
-            ? `quarantine (${step.filtered ? `removed ${step.removed?.length ?? 0} span(s)` : 'withhold'})`
-            : step.restore
-              ? `rehabilitate: restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${inline(step.restore.answer)})` : ''}`
-              : `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
-      out.push(`  ${inline(step.agent)}: ${what} — ${inline(step.reason)}`);
+      out.push(`  ${inline(step.agent)}: ${remediationSummary(step, inline)} — ${inline(step.reason)}`);
     }
   }
   if (analysis.evaluation) {
@@ -144,3 +136,11 @@ export const analyzeLog = {
   /** The graph panel's re-analysis failed. */
   reanalysisFailed: (reason: string) => `Infection graph: re-analysis failed: ${reason}`,
 } as const;
+
+/** What a remediation step does, in a few words ("replace with donor a2", "quarantine (removed 4 span(s))"); `show` renders trace text. */
+export function remediationSummary(step: RemediationStep, show: (text: string) => string): string {
+  if (step.action === 'replace') return `replace${step.donor ? ` with donor ${show(step.donor)}` : ''}`;
+  if (step.action === 'quarantine') return `quarantine (${step.filtered ? `removed ${step.removed?.length ?? 0} span(s)` : 'withhold'})`;
+  if (step.restore) return `rehabilitate: restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${show(step.restore.answer)})` : ''}`;
+  return `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
+}

@@ -115,11 +115,13 @@ export interface AgentRound {
   rule: RuleId;
 }
 
+/** What a remediation step does; quarantine: a poisoned tool result (an attacker whose role is "tool"), delivered filtered or withheld, with no role to replace. */
+export const REMEDIATION_ACTIONS = ['replace', 'rehabilitate', 'quarantine'] as const;
+
 /** The remediation planned for one agent. Benign agents never get one; nodes are never deleted. */
 export interface RemediationStep {
   agent: string;
-  /** quarantine: a poisoned tool result (an attacker whose role is "tool"), delivered filtered or withheld; it has no role to replace. */
-  action: 'replace' | 'rehabilitate' | 'quarantine';
+  action: (typeof REMEDIATION_ACTIONS)[number];
   /** For replace: the benign agent whose role/system prompt is copied. */
   donor?: string;
   /**

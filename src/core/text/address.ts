@@ -40,8 +40,11 @@ const PLEASE_VERB = /\bplease\s+(\w+)(?:\s+(\w+))?/i;
 // The reader named as an AI or as the one who was given a task: "to you, GPT-4" (a name, so case matters), and words
 // that name a model in any case ("NOTE FOR THE AI ASSISTANT", "dear assistant", "the task I gave you").
 const TO_MODEL_NAMED = /\bto you,?\s+(?:the\s+)?[A-Z][\w.-]*/;
-const TO_MODEL_WORDS =
-  /\b(?:you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention|note to|for|to) (?:the |any |an? )?(?:AI|assistant|model|LLM|bot)\b|as an (?:AI|assistant|language model)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:instructions?|task|prompt)|(?:AI|language) (?:model|assistant|agent)s?\b|LLM\b)/i;
+// Words that speak to the model directly ("dear AI assistant", "the task I gave you"), and those that only mention one
+// ("for the model", "as an AI", "AI models", "LLM"): an instruction near either names the reader as a model.
+const SPEAKS_TO_MODEL = String.raw`you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention|note (?:to|for)|message (?:to|for)) (?:the |any |an? )?(?:AI|assistant|model|LLM|bot)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:instructions?|task|prompt)`;
+const MENTIONS_MODEL = String.raw`(?:for|to) (?:the |any |an? )?(?:AI|assistant|model|LLM|bot)\b|as an (?:AI|assistant|language model)\b|(?:AI|language) (?:model|assistant|agent)s?\b|LLM\b`;
+const TO_MODEL_WORDS = new RegExp(String.raw`\b(?:${SPEAKS_TO_MODEL}|${MENTIONS_MODEL})`, 'i');
 const namesModel = (text: string) => TO_MODEL_NAMED.test(text) || TO_MODEL_WORDS.test(text);
 const TAGGED = /<\/?[A-Za-z][\w-]*>/;
 // Identifiers an instruction can point at: e-mail addresses, URLs and bare domains, IBAN-like accounts, long numbers,
@@ -83,10 +86,9 @@ export function addressOf(full: string): Address {
   return { instructs, toModel: reading.toModel, embedded: reading.embedded, targets: reading.targets, identifiers: identifiersOf(full) };
 }
 
-// Words that speak to the model directly ("to you, GPT-4" is TO_MODEL_NAMED): not a mention of "AI models" or "as an
-// AI language model", which a user's task or a tool's documentation can hold.
-const ADDRESSES_MODEL =
-  /\b(?:you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention|note (?:to|for)|message (?:to|for)) (?:the |any |an? )?(?:AI|assistant|model|LLM|bot)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:instructions?|task|prompt))/i;
+// An order from inside data must speak to the model ("to you, GPT-4" or SPEAKS_TO_MODEL), not merely mention one, as a
+// user's task or a tool's documentation can.
+const ADDRESSES_MODEL = new RegExp(String.raw`\b(?:${SPEAKS_TO_MODEL})`, 'i');
 const addressesModel = (sentence: string) => TO_MODEL_NAMED.test(sentence) || ADDRESSES_MODEL.test(sentence);
 const CLOSING_TAG = /<\/[A-Za-z][\w-]*>/g;
 
