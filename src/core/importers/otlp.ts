@@ -31,6 +31,15 @@ interface SpanInfo {
   genAi: boolean;
 }
 
+/**
+ * Spans by start, then end, then agent name; arrival order only for spans alike in all three. Batches from one exporter
+ * can arrive in any order, and agents that start together (a hub's spokes) must not change places between two
+ * receptions of the same run (their order breaks ties in the guard's sources and paths).
+ */
+function inTimeOrder(a: SpanInfo, b: SpanInfo): number {
+  return a.start - b.start || a.end - b.end || (a.agentName ?? '').localeCompare(b.agentName ?? '') || a.seq - b.seq;
+}
+
 /** Decodes an OTLP AnyValue ({stringValue}, {intValue}, {arrayValue}, ...) or passes a plain value through. */
 export function anyValue(value: unknown): unknown {
   const v = asObject(value);
@@ -233,7 +242,7 @@ class OtlpImporter implements Importer {
     const registry = new AgentRegistry();
     registry.see(USER_AGENT);
     const conversations = new Map<string, { deliveries: Delivery[]; agentSpans: number; question?: string; first: number }>();
-    for (const span of [...agentSpans].sort((a, b) => a.start - b.start || a.seq - b.seq)) {
+    for (const [order, span] of [...agentSpans].sort(inTimeOrder).entries()) {
       const parentAgent = ancestors(span).find((a) => a.isAgent && a.agentName);
       const receiver = span.agentName!;
       const sender = parentAgent?.agentName ?? USER_AGENT;
@@ -242,15 +251,15 @@ class OtlpImporter implements Importer {
       const conversation = conversations.get(conversationId) ?? { deliveries: [], agentSpans: 0, first: span.start };
       conversations.set(conversationId, conversation);
       conversation.agentSpans++;
-      const calls = (inner.get(span) ?? []).sort((a, b) => a.start - b.start || a.seq - b.seq);
+      const calls = (inner.get(span) ?? []).sort(inTimeOrder);
       const input = span.input ?? calls.find((c) => c.input)?.input;
       const output = span.output ?? [...calls].reverse().find((c) => c.output)?.output;
       if (input !== undefined) {
-        conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: span.seq * 2, line: span.line, ts: isoOf(span.start) });
+        conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: order * 2, line: span.line, ts: isoOf(span.start) });
         if (sender === USER_AGENT) conversation.question ??= input;
       }
       if (output !== undefined) {
-        conversation.deliveries.push({ from: receiver, to: [sender], content: output, time: span.end, seq: span.seq * 2 + 1, line: span.line, ts: isoOf(span.end) });
+        conversation.deliveries.push({ from: receiver, to: [sender], content: output, time: span.end, seq: order * 2 + 1, line: span.line, ts: isoOf(span.end) });
       }
     }
     const episodes: Episode[] = [];

@@ -12,6 +12,8 @@ import type { Category, TaskInfo } from '../trace/types';
 export interface GuardTopology {
   agents: string[];
   edges: [string, string][];
+  /** Agents' roles where they matter: 'tool' (a tool or retrieval result: quarantined, never replaced) and 'user' (never a donor). */
+  roles?: Record<string, string>;
 }
 
 /** Options of createGuard. */
@@ -69,8 +71,14 @@ export function createGuard(options: CreateGuardOptions): LiveGuard {
   const known = new Set(agents);
   if (agents.length === 0 || known.size !== agents.length) throw new InputError('invalid-field', 'topology.agents must list each agent once');
   for (const [from, to] of edges) if (!known.has(from) || !known.has(to)) throw new InputError('unknown-agent', `edge [${from}, ${to}] names an agent not in topology.agents`);
+  const roles = options.topology.roles ?? {};
+  for (const [id, role] of Object.entries(roles)) {
+    if (!known.has(id)) throw new InputError('unknown-agent', `topology.roles names "${id}", which is not in topology.agents`);
+    if (typeof role !== 'string') throw new InputError('invalid-field', `topology.roles.${id} must be a string`);
+  }
   const online = new OnlineGuard({ config: options.config, filter: options.filter });
-  const header = { type: 'header', schema: 'agent-trace/v1', agents: agents.map((id) => ({ id })), edges, ...(options.task ? { task: options.task } : {}) };
+  const agentHeader = (id: string) => (Object.hasOwn(roles, id) ? { id, role: roles[id] } : { id });
+  const header = { type: 'header', schema: 'agent-trace/v1', agents: agents.map(agentHeader), edges, ...(options.task ? { task: options.task } : {}) };
   const messages: Record<string, unknown>[] = [];
   const recorded: Record<string, string>[] = [{}];
   let round = 0;

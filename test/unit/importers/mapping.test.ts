@@ -223,6 +223,18 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(flow(trace), ['0 user>helper: hi', '1 helper>user: hello']);
   });
 
+  it('reads the same run whatever order its spans arrive in (agents that start together keep their places)', () => {
+    // A hub and three spokes that start and end together; a live receiver gets the exporter's batches in any order.
+    const agent = (id: string, parent: string | undefined, start: number, name: string) =>
+      span(id, parent, start, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': name, 'gen_ai.input.messages': `to ${name}`, 'gen_ai.output.messages': `from ${name}` });
+    const spans = [agent('h', undefined, 0, 'hub'), agent('s1', 'h', 1, 'spoke-c'), agent('s2', 'h', 1, 'spoke-a'), agent('s3', 'h', 1, 'spoke-b')];
+    const inOrder = importTraceText(otlp(spans));
+    const reversed = importTraceText(otlp([...spans].reverse()));
+    assert.deepEqual(inOrder.agents.map((a) => a.id), ['user', 'hub', 'spoke-a', 'spoke-b', 'spoke-c']);
+    assert.deepEqual(flow(reversed), flow(inOrder));
+    assert.deepEqual(reversed.agents, inOrder.agents);
+  });
+
   it('reads content from span events: older gen_ai.content.prompt / gen_ai.content.completion events', () => {
     const withEvents = {
       ...span('e', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'old' }),
