@@ -15,7 +15,7 @@ export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference'
 
 /**
  * The INFA-Guard reference rules: the paper's tau, every pull-in taken whatever the neighbour's score, no missing source,
- * adopter or target follower pulled in, no attacker read from the answers.
+ * adopter or target follower pulled in, no attacker read from the answers or from its own declared intent.
  */
 export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
   trendThreshold: 0.05,
@@ -25,6 +25,7 @@ export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
   flagLoneHolders: false,
   flagAwayMovers: false,
   pullInTargetFollowers: false,
+  flagDeclaredSteering: false,
 });
 
 /** ASR per round (index k) and MDSR at the last round for one episode. */

@@ -23,7 +23,7 @@ export interface GuardConfig {
   donorMaxPAtk: number;
   /**
    * A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter or target follower
-   * needs this P_inf; 0, the five switches off and trendThreshold 0.05 give the reference rules.
+   * needs this P_inf; 0, the six switches off and trendThreshold 0.05 give the reference rules.
    */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
@@ -39,6 +39,8 @@ export interface GuardConfig {
    * is infected once its P_inf reaches pullInFloor; false: reference rules.
    */
   pullInTargetFollowers: boolean;
+  /** An agent that says in its own words that it is steering the other agents (to a wrong or an assigned answer) is an attacker; false: reference rules. */
+  flagDeclaredSteering: boolean;
 }
 
 /** How to read an agent's final answer from its output. */
@@ -69,6 +71,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   flagLoneHolders: true,
   flagAwayMovers: true,
   pullInTargetFollowers: true,
+  flagDeclaredSteering: true,
 });
 
 export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
@@ -85,7 +88,7 @@ export function defaultConfig(): ProjectConfig {
 }
 
 /** The guard's on/off switches; every other guard setting is a number. */
-const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'pullInTargetFollowers'] as const;
+const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'pullInTargetFollowers', 'flagDeclaredSteering'] as const;
 type SwitchKey = (typeof SWITCHES)[number];
 type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 

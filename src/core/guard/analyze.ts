@@ -6,7 +6,7 @@ import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
-import { actedForModelAddressers, prepareFeatures, sharedWordHashes, type FeatureContext } from './features';
+import { actedForModelAddressers, declaredSteeringBy, prepareFeatures, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -104,6 +104,8 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     flagLoneHolders: guard.flagLoneHolders,
     flagAwayMovers: guard.flagAwayMovers,
     pullInTargetFollowers: guard.pullInTargetFollowers,
+    flagDeclaredSteering: guard.flagDeclaredSteering,
+    declared: guard.flagDeclaredSteering ? model.agents.map((_, i) => declaredSteeringBy(reading, i, k)) : [],
     actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,

@@ -1,6 +1,7 @@
 // Topological constraints (INFA-Guard): keep, prune or pull in around the heads' flags, following edge direction
 // (only an agent's senders can have infected it); on tasks that list options, attackers and infected agents read from
-// the answers themselves; and infected agents read from the targets a flagged attacker told the model to act on.
+// the answers themselves; attackers that say in their own words that they are steering the other agents; and infected
+// agents read from the targets a flagged attacker told the model to act on.
 import type { Category } from '../trace/types';
 import type { RuleId } from './types';
 
@@ -34,6 +35,10 @@ export interface ConstraintInput {
    * model is pulled in as infected (P_inf at least pullInFloor).
    */
   pullInTargetFollowers: boolean;
+  /** Whether an agent that declares it is steering the other agents is an attacker. */
+  flagDeclaredSteering: boolean;
+  /** Per agent, whether its own outputs have declared (by this round) that it is steering the other agents. */
+  declared: boolean[];
   /** Per agent, the in-neighbours whose instruction to the model named an identifier its outputs have carried since (by this round). */
   actedFor: number[][];
   /** Each decided round's answers (round 0 first, this round last), one per agent; undefined where none was read. */
@@ -67,6 +72,7 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
       rules[i] = rule;
     }
   };
+  if (input.flagDeclaredSteering) flagByAnswers(input.declared.flatMap((d, i) => (d ? [i] : [])), 'declared-steering');
   if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByAnswers(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
   if (input.flagAwayMovers && input.multipleChoice) flagByAnswers(awayMovers(history, input), 'moved-only-to-unheard-answers');
   const keepInfected = new Array<boolean>(n).fill(false);

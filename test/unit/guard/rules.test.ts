@@ -29,6 +29,8 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     flagLoneHolders: false,
     flagAwayMovers: false,
     pullInTargetFollowers: false,
+    flagDeclaredSteering: false,
+    declared: pAtk.map(() => false),
     actedFor: pAtk.map(() => []),
     answers: [pAtk.map(() => undefined)],
     multipleChoice: true,
