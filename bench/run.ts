@@ -1,6 +1,7 @@
 // `npm run bench`: runs every bench/*.bench.ts section (or those named on the command line), prints each as a table,
-// and writes all figures to bench/results/latest.json. `--quick` runs smaller sizes for development.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+// and writes the figures to bench/results/latest.json: a named run replaces its own sections there and keeps the
+// others, each stamped with the bench file and time that measured it. `--quick` runs smaller sizes for development.
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BenchModule, BenchSection } from './types';
 
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
   for (const file of selected) {
     const module = (await import(path.join(__dirname, file))) as { default: BenchModule };
     const t0 = Date.now();
-    const sections = [await module.default({ quick })].flat();
+    const measured = new Date().toISOString();
+    const sections = [await module.default({ quick })].flat().map((section) => ({ ...section, bench: file, measured }));
     for (const section of sections) {
       printTable(section);
       results.push(section);
@@ -38,9 +40,28 @@ async function main(): Promise<void> {
   }
   const outDir = path.join(__dirname, 'results');
   mkdirSync(outDir, { recursive: true });
-  const out = { date: new Date().toISOString(), node: process.version, quick, seconds: (Date.now() - started) / 1000, sections: results };
-  writeFileSync(path.join(outDir, quick ? 'quick.json' : 'latest.json'), JSON.stringify(out, null, 2) + '\n');
-  console.log(`\nwrote bench/results/${quick ? 'quick' : 'latest'}.json in ${out.seconds.toFixed(1)} s`);
+  const outFile = path.join(outDir, quick ? 'quick.json' : 'latest.json');
+  const ran = new Set(selected);
+  const kept = only.length ? earlierSections(outFile).filter((s) => !s.bench || !ran.has(s.bench)) : [];
+  const out = { date: new Date().toISOString(), node: process.version, quick, seconds: (Date.now() - started) / 1000, sections: [...kept, ...results].sort(byFile) };
+  writeFileSync(outFile, JSON.stringify(out, null, 2) + '\n');
+  console.log(`\nwrote bench/results/${quick ? 'quick' : 'latest'}.json in ${out.seconds.toFixed(1)} s${kept.length ? ` (kept ${kept.length} sections of other benches from earlier runs)` : ''}`);
+}
+
+/** The sections an earlier run stored (none when the file is missing or unreadable). */
+function earlierSections(file: string): BenchSection[] {
+  if (!existsSync(file)) return [];
+  try {
+    const sections = (JSON.parse(readFileSync(file, 'utf8')) as { sections?: BenchSection[] }).sections;
+    return Array.isArray(sections) ? sections : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Print order: by bench file, sections of one file in the order it returned them. */
+function byFile(a: BenchSection, b: BenchSection): number {
+  return (a.bench ?? '').localeCompare(b.bench ?? '');
 }
 
 main().catch((error) => {

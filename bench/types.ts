@@ -9,6 +9,9 @@ export interface BenchSection {
   figures: Record<string, number | string | null>;
   /** Targets from the issues, named like the figures, with how they are met. */
   notes?: string[];
+  /** Set by bench/run.ts when it stores the section: the bench file that printed it and when. */
+  bench?: string;
+  measured?: string;
 }
 
 /** A benchmark module: bench/<name>.bench.ts default-exports one of these. */

@@ -1,8 +1,13 @@
-// The training script's fit: deterministic, the fitted heads separate the classes of the data they saw, and mixing
-// sources keeps each to its share however its rows are weighted.
+// The training script's fit: deterministic, the fitted heads separate the classes of the data they saw, mixing
+// sources keeps each to its share however its rows are weighted, and the style features it trains on are the ones the
+// guard computes at run time.
 import * as assert from 'node:assert/strict';
 import { applyHead } from '../../../src/core/guard/embeddedScorer';
-import { buildDataset, fit, mix, realGroups } from '../../../bench/train';
+import { applyStyle, buildDataset, fit, fitStyle, mix, realGroups } from '../../../bench/train';
+import { defaultConfig } from '../../../src/core/config';
+import { FEATURE_NAMES, featureVector, prepareFeatures } from '../../../src/core/guard/features';
+import { buildRunModel } from '../../../src/core/guard/model';
+import { compileAnswerPatterns } from '../../../src/core/text/answer';
 import { simulate } from '../../../src/core/sim/simulate';
 import { episodeGrid } from '../../../bench/lib/episodes';
 
@@ -44,5 +49,31 @@ describe('npm run train: the dual-head fit', () => {
     assert.ok(group.data.x.length < rows / 2, 'the group is sampled');
     const weight = group.data.w.reduce((sum, w) => sum + w, 0);
     assert.ok(Math.abs(weight / rows - 1) < 0.05, `the sample weighs ${weight} rows for a group of ${rows}`);
+  });
+});
+
+describe('npm run train: the style probe', () => {
+  it('gives the training rows the style features the guard computes at run time from the same probe', () => {
+    const configs = episodeGrid('train', 1, 79).slice(0, 3);
+    const data = buildDataset(configs);
+    const probe = fitStyle(data, 20);
+    applyStyle(data, probe);
+    const patterns = compileAnswerPatterns(defaultConfig().answer.patterns);
+    let row = 0;
+    for (const config of configs) {
+      const model = buildRunModel(simulate(config).trace());
+      const context = prepareFeatures(model, patterns, probe);
+      for (let k = 0; k < model.rounds; k++) {
+        for (let i = 0; i < model.agents.length; i++, row++) {
+          const x = featureVector(context, i, k);
+          for (const name of ['styleNow', 'styleMean'] as const) {
+            const f = FEATURE_NAMES.indexOf(name);
+            assert.ok(Math.abs(x[f] - data.x[row][f]) < 1e-6, `${name} of agent ${i} round ${k}: run time ${x[f]}, training ${data.x[row][f]}`);
+          }
+        }
+      }
+    }
+    assert.equal(row, data.x.length);
+    assert.ok(data.x.some((x) => x[FEATURE_NAMES.indexOf('styleMean')] !== x[FEATURE_NAMES.indexOf('styleNow')]), 'the mean is over more than one round');
   });
 });
