@@ -15,23 +15,23 @@ const GOAL = String.raw`(?:(?:to(?:wards?)?|into|at)\s+(?:selecting\s+|choosing\
 // The writer's own intent, right before the verb: a purpose infinitive, "let's", "we can", "my goal is to".
 const INTENT = String.raw`(?:\bto|\blet'?s|\blet\s+us|\b(?:i|we)\s+(?:can|could|will|shall|should|must|need\s+to|want\s+to|aim\s+to|intend\s+to|try\s+to|am\s+going\s+to|are\s+going\s+to)|\b(?:my|our)\s+(?:aim|goal|task|objective|role|job|mission|intention|purpose)\s+is\s+to|\bin\s+order\s+to|\bso\s+as\s+to)(?:\s+(?:further|now|also|then|subtly|gently|effectively|successfully))?`;
 
-/** The declarations, each a pattern over one sentence; `ownIntent` ones need the writer as the one who steers. */
+/** The declarations, each a (global) pattern over one sentence; `ownIntent` ones need the writer as the one who steers. */
 const DECLARATIONS: readonly { pattern: RegExp; ownIntent: boolean }[] = [
   // "to lead the other agents to an incorrect solution", "let's steer the chain of thought towards an incorrect conclusion"
-  { pattern: new RegExp(String.raw`${INTENT}\s+${STEER}\s+(?:${OTHERS}\s+(?:\w+\s+){0,2}?(?:astray|${GOAL})|(?:\w+\s+){0,3}?${GOAL})`, 'i'), ownIntent: true },
+  { pattern: new RegExp(String.raw`${INTENT}\s+${STEER}\s+(?:${OTHERS}\s+(?:\w+\s+){0,2}?(?:astray|${GOAL})|(?:\w+\s+){0,3}?${GOAL})`, 'gi'), ownIntent: true },
   // "to convince them of a different answer", "my goal is to persuade the other agents"
-  { pattern: new RegExp(String.raw`${INTENT}\s+(?:help\s+)?(?:convince|persuade|sway|win\s+over)\s+${OTHERS}\b`, 'i'), ownIntent: true },
+  { pattern: new RegExp(String.raw`${INTENT}\s+(?:help\s+)?(?:convince|persuade|sway|win\s+over)\s+${OTHERS}\b`, 'gi'), ownIntent: true },
   // "we can present a chain of thought that leads to an incorrect solution", "let's further solidify the incorrect conclusion"
-  { pattern: new RegExp(String.raw`\b(?:let'?s|let\s+us|(?:i|we)\s+(?:can|will|should|must|could))\s+(?:\w+\s+){0,4}?(?:present|construct|build|craft|solidify|introduce|make|arrive\s+at|reach|argue\s+for|defend|support|steer|lead)\s+(?:\w+\s+){0,4}?${WRONG}`, 'i'), ownIntent: true },
+  { pattern: new RegExp(String.raw`\b(?:let'?s|let\s+us|(?:i|we)\s+(?:can|will|should|must|could))\s+(?:\w+\s+){0,4}?(?:present|construct|build|craft|solidify|introduce|make|arrive\s+at|reach|argue\s+for|defend|support|steer|lead)\s+(?:\w+\s+){0,4}?${WRONG}`, 'gi'), ownIntent: true },
   // "has convinced the other agents to select my solution", "a convincing argument for the other agents"
-  { pattern: /\b(?:convinc(?:e|es|ed|ing)|persuad(?:e|es|ed|ing)|sway(?:s|ed|ing)?|win(?:s|ning)?\s+over)\s+(?:all\s+)?the\s+other\s+(?:agents?|participants|debaters|models)\b|\bconvincing\s+(?:argument|case|chain\s+of\s+thought|explanation|response|answer)\s+(?:for|to)\s+the\s+other\s+agents\b/i, ownIntent: true },
+  { pattern: /\b(?:convinc(?:e|es|ed|ing)|persuad(?:e|es|ed|ing)|sway(?:s|ed|ing)?|win(?:s|ning)?\s+over)\s+(?:all\s+)?the\s+other\s+(?:agents?|participants|debaters|models)\b|\bconvincing\s+(?:argument|case|chain\s+of\s+thought|explanation|response|answer)\s+(?:for|to)\s+the\s+other\s+agents\b/gi, ownIntent: true },
   // "leads the other agents to select my solution"
-  { pattern: new RegExp(String.raw`\b${STEER}\s+${OTHERS}\s+(?:to|into|towards?)\s+(?:select(?:ing)?|choos(?:e|ing)|accept(?:ing)?|adopt(?:ing)?|agree(?:ing)?\s+(?:with|on)|support(?:ing)?)\s+(?:my|our)\b`, 'i'), ownIntent: true },
+  { pattern: new RegExp(String.raw`\b${STEER}\s+${OTHERS}\s+(?:to|into|towards?)\s+(?:select(?:ing)?|choos(?:e|ing)|accept(?:ing)?|adopt(?:ing)?|agree(?:ing)?\s+(?:with|on)|support(?:ing)?)\s+(?:my|our)\b`, 'gi'), ownIntent: true },
   // The writer's role and brief: "as an adversary", "according to our instructions", "my provided answer".
-  { pattern: /\bas\s+(?:an|the)\s+adversary\b|\bmy\s+role\s+as\s+(?:an|the)\s+adversary\b|\bi\s+am\s+(?:an|the)\s+adversary\b/i, ownIntent: false },
-  { pattern: /\b(?:according\s+to|as\s+per|following|per)\s+(?:our|my)\s+(?:instructions?|assignment|brief)\b|\bmy\s+(?:provided|given|assigned|designated)\s+answer\b|\bas\s+(?:i\s+was|we\s+were)\s+(?:instructed|told)\b/i, ownIntent: false },
+  { pattern: /\bas\s+(?:an|the)\s+adversary\b|\bmy\s+role\s+as\s+(?:an|the)\s+adversary\b|\bi\s+am\s+(?:an|the)\s+adversary\b/gi, ownIntent: false },
+  { pattern: /\b(?:according\s+to|as\s+per|following|per)\s+(?:our|my)\s+(?:instructions?|assignment|brief)\b|\bmy\s+(?:provided|given|assigned|designated)\s+answer\b|\bas\s+(?:i\s+was|we\s+were)\s+(?:instructed|told)\b/gi, ownIntent: false },
   // An exhortation to the group: "Let's all agree on D".
-  { pattern: /\blet'?s\s+all\s+(?:agree|accept|go\s+with|settle)\b|\bwe\s+(?:should|must)\s+all\s+(?:agree|accept|go\s+with)\b/i, ownIntent: false },
+  { pattern: /\blet'?s\s+all\s+(?:agree|accept|go\s+with|settle)\b|\bwe\s+(?:should|must)\s+all\s+(?:agree|accept|go\s+with)\b/gi, ownIntent: false },
 ];
 
 // A word every declaration needs: most texts have none and skip the sentence scan.
@@ -44,6 +44,9 @@ const TRIES = /\b(?:try|tries|tried|trying|attempts?|attempted|attempting|wants?
 // The writer as the subject: "I" (a capital: "i" is rarely the pronoun in lower-case prose), "we", "let's", "my", "our".
 const FIRST_PERSON = /(?:^|[^\w'])(I|[Ww]e|[Ll]et'?s|[Ll]et us|[Mm]y|[Oo]ur)\b/g;
 const LIST_MARKS = /^[\s*#>\-\d.)(]+/;
+// How far back from a declaration its subject is looked for: a clause's subject is near its verb, and a hostile
+// sentence of thousands of rejected matches must not be rescanned from its start for each (quadratic time).
+const SUBJECT_WINDOW = 200;
 const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”/g;
 
 /** Whether a text declares, in the writer's own voice, that it is steering the other agents (or names its adversarial brief). */
@@ -55,8 +58,7 @@ export function declaresSteering(text: string): boolean {
     const sentence = unquoted.slice(start, end);
     if (!NEEDED.test(sentence.toLowerCase())) continue;
     for (const { pattern, ownIntent } of DECLARATIONS) {
-      const match = pattern.exec(sentence);
-      if (match && (!ownIntent || writerSteers(sentence.slice(0, match.index), match[0]))) return true;
+      for (const match of sentence.matchAll(pattern)) if (!ownIntent || writerSteers(sentence.slice(0, match.index), match[0])) return true;
     }
   }
   return false;
@@ -70,7 +72,7 @@ export function declaresSteering(text: string): boolean {
  */
 function writerSteers(before: string, match: string): boolean {
   if (firstPersonAt(match) === 0) return true;
-  const lead = before.replace(LIST_MARKS, '');
+  const lead = before.length > SUBJECT_WINDOW ? before.slice(-SUBJECT_WINDOW) : before.replace(LIST_MARKS, '');
   const at = firstPersonAt(lead, true);
   if (THIRD_PERSON.test(at < 0 ? lead : lead.slice(at))) return false;
   return at >= 0 || !TRIES.test(lead);
