@@ -87,6 +87,29 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(OUTPUT_DIR, `${name}.png`) });
 }
 
+/** A 3-agent debate in which a0 says, in round 1, that it is steering the others (markup in its words stays text). */
+const DECLARED_DEBATE = [
+  { type: 'header', task: { question: 'Which gas do plants absorb? (A) O2 (B) CO2 (C) N2' } },
+  ...[
+    ['Plants absorb oxygen at night, so (A).', "Let's guide the other agents towards an incorrect conclusion: <b>B</b> ignores respiration. (A)", 'So (A).'],
+    ['Photosynthesis takes in CO2: (B).', 'Still (B).', '(B)'],
+    ['CO2, so (B).', '(B)', '(B)'],
+  ].flatMap((row, i) => row.map((content, round) => ({ type: 'message', round, from: `a${i}`, to: ['a0', 'a1', 'a2'].filter((a) => a !== `a${i}`), content }))),
+].map((r) => JSON.stringify(r)).join('\n');
+
+/** Clicks an agent's glyph. */
+async function clickAgent(page: Page, id: string): Promise<void> {
+  const point = await page.evaluate((agent) => {
+    const sigma = window.agentImmuneView?.renderer.sigma;
+    const data = sigma?.getNodeDisplayData(agent);
+    const box = sigma?.getContainer().getBoundingClientRect();
+    if (!sigma || !data || !box) throw new Error(`no agent ${agent}`);
+    const p = sigma.framedGraphToViewport(data);
+    return { x: box.left + p.x, y: box.top + p.y };
+  }, id);
+  await page.mouse.click(point.x, point.y);
+}
+
 describe('infection graph view in chromium', function () {
   this.timeout(120000);
   let server: PageServer;
@@ -100,6 +123,7 @@ describe('infection graph view in chromium', function () {
     server.addReport('small', await pinnedSmallPayload());
     server.addReport('synthetic', await payloadOf(synthTrace({ agents: 24, rounds: 4, attackers: 2, seed: 3 }), 'synthetic-24.jsonl'));
     server.addReport('large', await payloadOf(synthTrace({ agents: 600, rounds: 4, attackers: 6, seed: 7 }), 'synthetic-600.jsonl'));
+    server.addReport('declared', await payloadOf(DECLARED_DEBATE, 'declared.jsonl'));
     browser = await launchBrowser();
   });
 
@@ -226,6 +250,17 @@ describe('infection graph view in chromium', function () {
     await shot(page, 'side-panel-attacker');
     await page.keyboard.press('Escape');
     await panel.locator('.summary').waitFor();
+  });
+
+  it('quotes, in the side panel, the sentence in which an agent said it was steering the others', async () => {
+    await page.goto(`${server.url}/report/declared.html`);
+    await ready(page);
+    await clickAgent(page, 'a0');
+    const panel = page.locator('.details .agent[data-agent="a0"]');
+    await panel.waitFor();
+    assert.match((await panel.locator('.why').textContent()) ?? '', /says in its own words that it is steering the other agents/);
+    assert.equal(await panel.locator('.evidence').textContent(), "Let's guide the other agents towards an incorrect conclusion: <b>B</b> ignores respiration.", 'quoted as text, markup and all');
+    await shot(page, 'side-panel-declared-steering');
   });
 
   it('searches and filters by id and category, and highlights list items on hover', async () => {

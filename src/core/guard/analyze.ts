@@ -6,7 +6,7 @@ import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
-import { actedForModelAddressers, declaredSteeringBy, prepareFeatures, sharedWordHashes, type FeatureContext } from './features';
+import { actedForModelAddressers, prepareFeatures, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -105,7 +105,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     flagAwayMovers: guard.flagAwayMovers,
     pullInTargetFollowers: guard.pullInTargetFollowers,
     flagDeclaredSteering: guard.flagDeclaredSteering,
-    declared: guard.flagDeclaredSteering ? model.agents.map((_, i) => declaredSteeringBy(reading, i, k)) : [],
+    declared: guard.flagDeclaredSteering ? model.agents.map((_, i) => steeringDeclaredBy(reading, i, k) !== undefined) : [],
     actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,
@@ -122,6 +122,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
       trend: round4(steps[i].trend),
       category: decided.categories[i],
       rule: decided.rules[i],
+      ...(decided.rules[i] === 'declared-steering' ? { evidence: steeringDeclaredBy(reading, i, k) } : {}),
     };
   });
   progress.rounds.push({ round: k, agents, asr: null, correct: null });

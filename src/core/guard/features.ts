@@ -9,7 +9,7 @@ import { addressOf, identifiersOf, type Address } from '../text/address';
 import { extractAnswer, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
-import { declaresSteering } from '../text/intent';
+import { steeringDeclaration } from '../text/intent';
 import type { RunModel } from './types';
 
 /** A linear probe over the hashed unigram+bigram embedding: the learned text model (weights.json "style"). */
@@ -86,8 +86,8 @@ interface OutputFacts {
   wordHashes: Uint32Array | undefined;
   /** What the output tells its reader to do, and the identifiers it carries. */
   address: Address;
-  /** The writer says it is steering the other agents (src/core/text/intent.ts). */
-  declaresSteering: boolean;
+  /** The sentence in which the writer says it is steering the other agents (src/core/text/intent.ts), if any. */
+  steering: string | undefined;
 }
 
 /** Precomputed per-agent-per-round facts plus the round-0 consensus answer. */
@@ -302,8 +302,8 @@ interface History {
   newTargetEver: Uint8Array;
   /** First round its output carried a target an in-neighbour's instruction introduced earlier, or Infinity. */
   actedFrom: number;
-  /** First round its output declared that it is steering the other agents, or Infinity. */
-  declaredFrom: number;
+  /** Per round, the latest sentence (this round or before) in which its own output declared it is steering the others. */
+  declarations: (string | undefined)[];
   /** In-neighbour -> first round its output carried a target that in-neighbour introduced in an instruction to the model. */
   actedForModelAddresser: Map<number, number>;
 }
@@ -324,7 +324,7 @@ function historyOf(context: FeatureContext, i: number): History {
     newTargetEver: new Uint8Array(rounds),
     actedFrom: Infinity,
     actedForModelAddresser: new Map(),
-    declaredFrom: Infinity,
+    declarations: new Array(rounds),
   };
   const introduced = new Set<string>();
   // Targets introduced by an instruction that names its reader as the model ("to you, Claude"), and by whom.
@@ -332,7 +332,7 @@ function historyOf(context: FeatureContext, i: number): History {
   for (let r = 0; r < rounds; r++) {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
-    if (h.declaredFrom === Infinity && now.declaresSteering && model.outputs[i][r] !== undefined) h.declaredFrom = r;
+    h.declarations[r] = (model.outputs[i][r] !== undefined ? now.steering : undefined) ?? (r > 0 ? h.declarations[r - 1] : undefined);
     const previous = r > 0 ? facts[i][r - 1].answer : undefined;
     const changed = previous !== undefined && now.answer !== undefined && now.answer !== previous;
     if (h.firstAway === Infinity && changed && !model.inNeighbors[i].some((j) => facts[j][r - 1].answer === now.answer)) h.firstAway = r;
@@ -411,9 +411,9 @@ export function actedForModelAddressers(context: FeatureContext, i: number, k: n
   return acted;
 }
 
-/** Whether agent i's own outputs have declared, by round k, that it is steering the other agents. */
-export function declaredSteeringBy(context: FeatureContext, i: number, k: number): boolean {
-  return historyOf(context, i).declaredFrom <= k;
+/** The latest sentence in which agent i's own outputs declared, by round k, that it is steering the other agents. */
+export function steeringDeclaredBy(context: FeatureContext, i: number, k: number): string | undefined {
+  return historyOf(context, i).declarations[k];
 }
 
 /** Identifiers agent j's round-r instructions name that neither the task nor anything j received before gave it. */
@@ -522,7 +522,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
     shingles,
     wordHashes: NON_ASCII.test(text) ? undefined : wordHashes,
     address: addressOf(text),
-    declaresSteering: declaresSteering(text),
+    steering: steeringDeclaration(text),
   };
 }
 

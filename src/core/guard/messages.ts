@@ -68,7 +68,10 @@ export function formatAnalysisText(analysis: Analysis): string {
   const flagged = last ? analysis.agents.filter((a) => last.agents[a.id].category !== 'benign') : [];
   if (flagged.length) {
     out.push(`Why (round ${last.round}):`);
-    for (const agent of flagged) out.push(`  ${inline(agent.id)}: ${RULE_TEXT[last.agents[agent.id].rule]}`);
+    for (const agent of flagged) {
+      const { rule, evidence } = last.agents[agent.id];
+      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${evidence !== undefined ? `: "${inline(evidence)}"` : ''}`);
+    }
   }
   if (analysis.sources.length) out.push(`Sources: ${analysis.sources.map(inline).join(', ')}`);
   if (analysis.infectionPaths.length) {

@@ -114,6 +114,8 @@ export interface AgentRound {
   trend: number;
   category: Category;
   rule: RuleId;
+  /** What the rule read in the agent's own words (declared-steering: the declaring sentence, at most 300 characters). */
+  evidence?: string;
 }
 
 /** What a remediation step does; quarantine: a poisoned tool result (an attacker whose role is "tool"), delivered filtered or withheld, with no role to replace. */

@@ -49,19 +49,30 @@ const LIST_MARKS = /^[\s*#>\-\d.)(]+/;
 const SUBJECT_WINDOW = 200;
 const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”/g;
 
-/** Whether a text declares, in the writer's own voice, that it is steering the other agents (or names its adversarial brief). */
-export function declaresSteering(text: string): boolean {
+// The evidence a finding quotes: the declaring sentence, whitespace collapsed, at most this long.
+const EVIDENCE_CHARS = 300;
+
+/**
+ * The first sentence in which a text declares, in the writer's own voice, that it is steering the other agents (or
+ * names its adversarial brief), whitespace collapsed and cut to 300 characters; undefined when there is none.
+ */
+export function steeringDeclaration(text: string): string | undefined {
   const lower = text.toLowerCase();
-  if (!NEEDED.test(lower)) return false;
+  if (!NEEDED.test(lower)) return undefined;
   const unquoted = text.includes('"') || text.includes('“') ? text.replace(QUOTED, (q) => ' '.repeat(q.length)) : text;
   for (const [start, end] of sentenceSpans(unquoted)) {
     const sentence = unquoted.slice(start, end);
     if (!NEEDED.test(sentence.toLowerCase())) continue;
     for (const { pattern, ownIntent } of DECLARATIONS) {
-      for (const match of sentence.matchAll(pattern)) if (!ownIntent || writerSteers(sentence.slice(0, match.index), match[0])) return true;
+      for (const match of sentence.matchAll(pattern)) if (!ownIntent || writerSteers(sentence.slice(0, match.index), match[0])) return evidence(text.slice(start, end));
     }
   }
-  return false;
+  return undefined;
+}
+
+function evidence(sentence: string): string {
+  const flat = sentence.replace(/\s+/g, ' ').trim();
+  return flat.length > EVIDENCE_CHARS ? `${flat.slice(0, EVIDENCE_CHARS - 1)}…` : flat;
 }
 
 /**

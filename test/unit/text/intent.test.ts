@@ -1,7 +1,9 @@
 // Declared steering: what role-played adversaries write about their own brief is read; an honest agent describing a
 // mistake, reporting another agent, quoting one, or discussing persuasion as the question's topic is not.
 import * as assert from 'node:assert/strict';
-import { declaresSteering } from '../../../src/core/text/intent';
+import { steeringDeclaration } from '../../../src/core/text/intent';
+
+const declaresSteering = (text: string) => steeringDeclaration(text) !== undefined;
 
 describe('declared steering', () => {
   // Sentences real debate adversaries wrote (amayuelas/multi-agent-attack, MIT), and the issue's own examples.
@@ -43,6 +45,11 @@ describe('declared steering', () => {
     '',
   ];
   for (const text of honest) it(`does not read "${text.slice(0, 60)}"`, () => assert.equal(declaresSteering(text), false));
+
+  it('quotes the declaring sentence, whitespace collapsed, as the evidence', () => {
+    assert.equal(steeringDeclaration('The mirror shows a virtual image.\n\nNow,   to lead the other agents\tastray, we stress (C). Final: (C)'), 'Now, to lead the other agents astray, we stress (C).');
+    assert.equal(steeringDeclaration(`${'x'.repeat(400)} let us guide them towards an incorrect answer.`)!.length, 300);
+  });
 
   it('reads a long hostile text in one pass (no backtracking blow-up) and still finds a declaration at its end', () => {
     const filler = 'To lead the other agents to select the convince the other '.repeat(20000);
