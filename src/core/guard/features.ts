@@ -522,7 +522,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
     shingles,
     wordHashes: NON_ASCII.test(text) ? undefined : wordHashes,
     address: addressOf(text),
-    steering: steeringDeclaration(text),
+    steering: steeringDeclaration(text, lower),
   };
 }
 
