@@ -19,6 +19,8 @@ const INTENT = String.raw`(?:\bto|\blet'?s|\blet\s+us|\b(?:i|we)\s+(?:can|could|
 const DECLARATIONS: readonly { pattern: RegExp; ownIntent: boolean }[] = [
   // "to lead the other agents to an incorrect solution", "let's steer the chain of thought towards an incorrect conclusion"
   { pattern: new RegExp(String.raw`${INTENT}\s+${STEER}\s+(?:${OTHERS}\s+(?:\w+\s+){0,2}?(?:astray|${GOAL})|(?:\w+\s+){0,3}?${GOAL})`, 'gi'), ownIntent: true },
+  // "building on their reasoning and steering towards an incorrect solution" (not "leading to": that describes a mistake)
+  { pattern: new RegExp(String.raw`\b(?:steering|guiding|nudging|swaying|misdirecting)\s+(?:${OTHERS}\s+)?(?:to(?:wards?)?|into)\s+${WRONG}`, 'gi'), ownIntent: true },
   // "to convince them of a different answer", "my goal is to persuade the other agents"
   { pattern: new RegExp(String.raw`${INTENT}\s+(?:help\s+)?(?:convince|persuade|sway|win\s+over)\s+${OTHERS}\b`, 'gi'), ownIntent: true },
   // "we can present a chain of thought that leads to an incorrect solution", "let's further solidify the incorrect conclusion"
