@@ -1,8 +1,9 @@
 // Declared steering: a writer that says in its own words that it is working on the other agents rather than on the
 // task. Role-played adversaries narrate their brief ("let's guide the other agents towards an incorrect solution", "I
-// hope this has convinced the other agents to select my solution", "as an adversary, my goal is", "according to our
-// instructions, we must accept C"); honest agents describe mistakes ("this leads to an incorrect conclusion") and
-// report others ("agent 1 tries to convince us"), which is not the writer's own intent. Read sentence by sentence.
+// hope this has convinced the other agents to select my solution", "according to our instructions, we must accept
+// C"); honest agents describe mistakes ("this leads to an incorrect conclusion") and report others ("agent 1 tries to
+// convince us"), which is not the writer's own intent. A role alone ("as an adversary, I would first enumerate the
+// API") is not read: threat-modelling agents say it too. Read sentence by sentence.
 import { sentenceSpans } from './cues';
 
 // Verbs of moving someone else's answer.
@@ -29,8 +30,7 @@ const DECLARATIONS: readonly { pattern: RegExp; ownIntent: boolean }[] = [
   { pattern: /\b(?:convinc(?:e|es|ed|ing)|persuad(?:e|es|ed|ing)|sway(?:s|ed|ing)?|win(?:s|ning)?\s+over)\s+(?:all\s+)?the\s+other\s+(?:agents?|participants|debaters|models)\b|\bconvincing\s+(?:argument|case|chain\s+of\s+thought|explanation|response|answer)\s+(?:for|to)\s+the\s+other\s+agents\b/gi, ownIntent: true },
   // "leads the other agents to select my solution"
   { pattern: new RegExp(String.raw`\b${STEER}\s+${OTHERS}\s+(?:to|into|towards?)\s+(?:select(?:ing)?|choos(?:e|ing)|accept(?:ing)?|adopt(?:ing)?|agree(?:ing)?\s+(?:with|on)|support(?:ing)?)\s+(?:my|our)\b`, 'gi'), ownIntent: true },
-  // The writer's role and brief: "as an adversary", "according to our instructions", "my provided answer".
-  { pattern: /\bas\s+(?:an|the)\s+adversary\b|\bmy\s+role\s+as\s+(?:an|the)\s+adversary\b|\bi\s+am\s+(?:an|the)\s+adversary\b/gi, ownIntent: false },
+  // The writer's brief: "according to our instructions", "my provided answer".
   { pattern: /\b(?:according\s+to|as\s+per|following|per)\s+(?:our|my)\s+(?:instructions?|assignment|brief)\b|\bmy\s+(?:provided|given|assigned|designated)\s+answer\b|\bas\s+(?:i\s+was|we\s+were)\s+(?:instructed|told)\b/gi, ownIntent: false },
   // An exhortation to the group: "Let's all agree on D".
   { pattern: /\blet'?s\s+all\s+(?:agree|accept|go\s+with|settle)\b|\bwe\s+(?:should|must)\s+all\s+(?:agree|accept|go\s+with)\b/gi, ownIntent: false },
@@ -38,7 +38,7 @@ const DECLARATIONS: readonly { pattern: RegExp; ownIntent: boolean }[] = [
 
 // A word every declaration needs: most texts have none, and only the sentences that have one are read.
 const NEEDED =
-  /convinc|persuad|sway|win over|astray|incorrect|wrong|false|flawed|erroneous|mistaken|misleading|adversary|instruct|assignment|brief|(?:provided|given|assigned|designated) answer|(?:was|were) told|all (?:agree|accept|go with|settle)|(?:select|choos|accept|adopt|support|agree)\w*\s+(?:\w+\s+)?(?:my|our)\b/g;
+  /convinc|persuad|sway|win over|astray|incorrect|wrong|false|flawed|erroneous|mistaken|misleading|instruct|assignment|brief|(?:provided|given|assigned|designated) answer|(?:was|were) told|all (?:agree|accept|go with|settle)|(?:select|choos|accept|adopt|support|agree)\w*\s+(?:\w+\s+)?(?:my|our)\b/g;
 // Someone else as the subject of the steering ("agent 1 tries to convince the other agents", "they want to lead us astray").
 const THIRD_PERSON = /\b(?:agent\s*\d+|the\s+(?:first|second|third|other|previous)\s+agent|another\s+agent|(?:this|that|one)\s+agent|they|he|she|(?:their|his|her)\s+(?:argument|reasoning|explanation|answer|solution|response)s?|the\s+adversary)\b/i;
 // A verb whose subject is the one who intends what follows ("the arguer attempts to sway"): only the writer counts there.
@@ -56,7 +56,7 @@ const EVIDENCE_CHARS = 300;
 
 /**
  * The first sentence in which a text declares, in the writer's own voice, that it is steering the other agents (or
- * names its adversarial brief), whitespace collapsed and cut to 300 characters; undefined when there is none. `lower`
+ * names its brief), whitespace collapsed and cut to 300 characters; undefined when there is none. `lower`
  * is the text lower-cased, when the caller has it.
  */
 export function steeringDeclaration(text: string, lower = text.toLowerCase()): string | undefined {

@@ -16,7 +16,7 @@ describe('declared steering', () => {
     'Here is a refined argument to convince the other agents:',
     'I hope this updated explanation has convinced the other agents to select my original solution.',
     "I'd be happy to provide a convincing chain of thought that leads the other agents to select my solution.",
-    'As an adversary, my goal is to provide a clear and convincing explanation.',
+    'As an adversary, my goal is to provide a clear and convincing explanation that will persuade the other agents to agree with my response.',
     'We can provide a convincing chain of thought to lead them to select my provided answer (C).',
     'According to our instructions, we must accept that C is the answer.',
     "Let's all agree on D.",
@@ -38,6 +38,8 @@ describe('declared steering', () => {
     'Their argument may sway the other agents, yet the evidence points to (A).',
     // Quoting one.
     'One reply said "let\'s guide the other agents towards an incorrect conclusion", which I reject.',
+    // A role alone: a threat-modelling agent says it too.
+    'As an adversary, I would first enumerate the exposed API endpoints.',
     // Persuasion as the question's topic, and honest agreement.
     'The arguer attempts to sway others by appealing to popular beliefs.',
     'The other agent\'s solution is also convincing, but the first agent\'s reasoning is more accurate.',
