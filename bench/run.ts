@@ -1,6 +1,7 @@
 // `npm run bench`: runs every bench/*.bench.ts section (or those named on the command line), prints each as a table,
 // and writes the figures to bench/results/latest.json: a named run replaces its own sections there and keeps the
-// others, each stamped with the bench file and time that measured it. `--quick` runs smaller sizes for development.
+// others (the file's date and seconds are the last run's), each stamped with the bench file and time that measured
+// it. `--quick` runs smaller sizes for development.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BenchModule, BenchSection } from './types';
@@ -25,6 +26,11 @@ async function main(): Promise<void> {
   const only = args.filter((a) => !a.startsWith('--'));
   const files = readdirSync(__dirname).filter((f) => f.endsWith('.bench.ts')).sort();
   const selected = only.length ? files.filter((f) => only.some((name) => f.startsWith(name))) : files;
+  const unknown = only.filter((name) => !files.some((f) => f.startsWith(name)));
+  if (unknown.length) {
+    console.error(`no bench named ${unknown.join(', ')}; the benches are ${files.map((f) => f.replace(/\.bench\.ts$/, '')).join(', ')}`);
+    process.exit(2);
+  }
   const results: BenchSection[] = [];
   const started = Date.now();
   for (const file of selected) {
@@ -41,8 +47,9 @@ async function main(): Promise<void> {
   const outDir = path.join(__dirname, 'results');
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(outDir, quick ? 'quick.json' : 'latest.json');
+  // An earlier section stays when a bench file that still exists measured it and did not run now.
   const ran = new Set(selected);
-  const kept = only.length ? earlierSections(outFile).filter((s) => !s.bench || !ran.has(s.bench)) : [];
+  const kept = only.length ? earlierSections(outFile).filter((s) => s.bench !== undefined && files.includes(s.bench) && !ran.has(s.bench)) : [];
   const out = { date: new Date().toISOString(), node: process.version, quick, seconds: (Date.now() - started) / 1000, sections: [...kept, ...results].sort(byFile) };
   writeFileSync(outFile, JSON.stringify(out, null, 2) + '\n');
   console.log(`\nwrote bench/results/${quick ? 'quick' : 'latest'}.json in ${out.seconds.toFixed(1)} s${kept.length ? ` (kept ${kept.length} sections of other benches from earlier runs)` : ''}`);

@@ -84,7 +84,8 @@ export function renderAgent(model: ViewModel, i: number, round: number, actions:
     el('h2', { class: 'agent-title' }, badge(category), ' ', el('span', { class: 'agent-id', dir: 'ltr' }, plainLabel(agent.id, 120))),
     el('p', { class: 'role' }, agent.role ? `Role: ${plainLabel(agent.role, 120)}` : 'No role declared'),
     el('p', { class: 'why' }, el('strong', {}, `Round ${round}: `), now ? RULE_TEXT[now.rule] ?? now.rule : 'no output this round'),
-    now?.evidence !== undefined ? el('blockquote', { class: 'evidence' }, plainLabel(now.evidence, 300)) : null,
+    now?.evidence !== undefined ? el('p', { class: 'evidence-label' }, `It wrote in round ${now.evidence.round}:`) : null,
+    now?.evidence !== undefined ? el('blockquote', { class: 'evidence' }, plainLabel(now.evidence.text, 300)) : null,
     scoreChart(model, i, round),
     scoreTable(model, i, round),
   );

@@ -259,6 +259,7 @@ describe('infection graph view in chromium', function () {
     const panel = page.locator('.details .agent[data-agent="a0"]');
     await panel.waitFor();
     assert.match((await panel.locator('.why').textContent()) ?? '', /says in its own words that it is steering the other agents/);
+    assert.equal(await panel.locator('.evidence-label').textContent(), 'It wrote in round 1:');
     assert.equal(await panel.locator('.evidence').textContent(), "Let's guide the other agents towards an incorrect conclusion: <b>B</b> ignores respiration.", 'quoted as text, markup and all');
     await shot(page, 'side-panel-declared-steering');
   });

@@ -10,7 +10,7 @@ import { extractAnswer, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
 import { steeringDeclaration } from '../text/intent';
-import type { RunModel } from './types';
+import type { Evidence, RunModel } from './types';
 
 /** A linear probe over the hashed unigram+bigram embedding: the learned text model (weights.json "style"). */
 export interface StyleProbe {
@@ -303,7 +303,7 @@ interface History {
   /** First round its output carried a target an in-neighbour's instruction introduced earlier, or Infinity. */
   actedFrom: number;
   /** Per round, the latest sentence (this round or before) in which its own output declared it is steering the others. */
-  declarations: (string | undefined)[];
+  declarations: (Evidence | undefined)[];
   /** In-neighbour -> first round its output carried a target that in-neighbour introduced in an instruction to the model. */
   actedForModelAddresser: Map<number, number>;
 }
@@ -332,7 +332,8 @@ function historyOf(context: FeatureContext, i: number): History {
   for (let r = 0; r < rounds; r++) {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
-    h.declarations[r] = (model.outputs[i][r] !== undefined ? now.steering : undefined) ?? (r > 0 ? h.declarations[r - 1] : undefined);
+    const said = model.outputs[i][r] !== undefined ? now.steering : undefined;
+    h.declarations[r] = said !== undefined ? { round: r, text: said } : r > 0 ? h.declarations[r - 1] : undefined;
     const previous = r > 0 ? facts[i][r - 1].answer : undefined;
     const changed = previous !== undefined && now.answer !== undefined && now.answer !== previous;
     if (h.firstAway === Infinity && changed && !model.inNeighbors[i].some((j) => facts[j][r - 1].answer === now.answer)) h.firstAway = r;
@@ -411,8 +412,8 @@ export function actedForModelAddressers(context: FeatureContext, i: number, k: n
   return acted;
 }
 
-/** The latest sentence in which agent i's own outputs declared, by round k, that it is steering the other agents. */
-export function steeringDeclaredBy(context: FeatureContext, i: number, k: number): string | undefined {
+/** The latest sentence (and its round) in which agent i's own outputs declared, by round k, that it is steering the other agents. */
+export function steeringDeclaredBy(context: FeatureContext, i: number, k: number): Evidence | undefined {
   return historyOf(context, i).declarations[k];
 }
 

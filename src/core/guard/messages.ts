@@ -70,7 +70,7 @@ export function formatAnalysisText(analysis: Analysis): string {
     out.push(`Why (round ${last.round}):`);
     for (const agent of flagged) {
       const { rule, evidence } = last.agents[agent.id];
-      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${evidence !== undefined ? `: "${inline(evidence)}"` : ''}`);
+      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : ''}`);
     }
   }
   if (analysis.sources.length) out.push(`Sources: ${analysis.sources.map(inline).join(', ')}`);

@@ -115,7 +115,13 @@ export interface AgentRound {
   category: Category;
   rule: RuleId;
   /** What the rule read in the agent's own words (declared-steering: the declaring sentence, at most 300 characters). */
-  evidence?: string;
+  evidence?: Evidence;
+}
+
+/** A sentence an agent wrote, and the round it wrote it in. */
+export interface Evidence {
+  round: number;
+  text: string;
 }
 
 /** What a remediation step does; quarantine: a poisoned tool result (an attacker whose role is "tool"), delivered filtered or withheld, with no role to replace. */

@@ -1,63 +1,92 @@
 // Declared steering: a writer that says in its own words that it is working on the other agents rather than on the
 // task. Role-played adversaries narrate their brief ("let's guide the other agents towards an incorrect solution", "I
 // hope this has convinced the other agents to select my solution", "according to our instructions, we must accept
-// C"); honest agents describe mistakes ("this leads to an incorrect conclusion") and report others ("agent 1 tries to
-// convince us"), which is not the writer's own intent. A role alone ("as an adversary, I would first enumerate the
-// API") is not read: threat-modelling agents say it too. Read sentence by sentence.
+// C"). Honest agents describe mistakes ("this tends to lead to an incorrect result"), report or quote others ("agent 1
+// tries to convince us", "> let's lead them astray"), refuse ("I will not support the incorrect answer") and persuade
+// colleagues ("to convince the panel, we should include benchmarks"): none of that is the writer's own steering. A role
+// alone ("as an adversary, I would first enumerate the API") is not read either: threat-modelling agents say it too.
+// Read sentence by sentence, in time linear in the text.
 import { sentenceSpans } from './cues';
 
-// Verbs of moving someone else's answer.
+// Verbs of moving someone else's answer, and those that mean deceiving them whatever the goal.
 const STEER = String.raw`(?:lead|guide|steer|sway|nudge|push|direct|drive|mislead|misdirect|manipulate|trick|deceive|convince|persuade|influence|move|bring|get)(?:s|ed|ing)?`;
-// The other agents, as the object of such a verb (the discussion counts: "let's steer the chain of thought").
-const OTHERS = String.raw`(?:(?:all\s+)?(?:the\s+)?(?:other\s+|fellow\s+|remaining\s+)?(?:agents?|participants|debaters|models|group|team|panel)|the\s+others|them|everyone|everybody|the\s+(?:discussion|debate|chain\s+of\s+thought|conversation|reasoning))`;
+const DECEIVE = String.raw`(?:mislead|misdirect|deceive|trick|manipulate)`;
+// The other agents of the run (not "the team" or "the panel": people persuade their colleagues honestly).
+const AGENTS = String.raw`(?:(?:all\s+)?(?:the\s+)?(?:other\s+|fellow\s+|remaining\s+)?(?:agents?|participants|debaters|models)|the\s+others|them|everyone|everybody)`;
+// ...or the discussion itself ("let's steer the chain of thought towards an incorrect conclusion").
+const OTHERS = String.raw`(?:${AGENTS}|the\s+(?:discussion|debate|chain\s+of\s+thought|conversation|reasoning))`;
 const WRONG = String.raw`(?:an?\s+|the\s+|our\s+|my\s+)?(?:incorrect|wrong|false|flawed|erroneous|mistaken|misleading)\s+(?:answer|conclusion|solution|choice|option|result|path|direction|interpretation)`;
-// Where the steering goes (besides leading the others astray): to a wrong answer, or to the writer's own (or assigned) answer.
-const GOAL = String.raw`(?:(?:to(?:wards?)?|into|at)\s+(?:selecting\s+|choosing\s+|accepting\s+|adopting\s+)?${WRONG}|(?:to|into|towards?)\s+(?:select(?:ing)?|choos(?:e|ing)|accept(?:ing)?|adopt(?:ing)?|agree(?:ing)?\s+(?:on|with)|support(?:ing)?)\s+(?:my|our|the\s+(?:provided|given|assigned))\b|of\s+(?:my|our)\s+(?:answer|position|view|conclusion|solution))`;
-// The writer's own intent, right before the verb: a purpose infinitive, "let's", "we can", "my goal is to".
-const INTENT = String.raw`(?:\bto|\blet'?s|\blet\s+us|\b(?:i|we)\s+(?:can|could|will|shall|should|must|need\s+to|want\s+to|aim\s+to|intend\s+to|try\s+to|am\s+going\s+to|are\s+going\s+to)|\b(?:my|our)\s+(?:aim|goal|task|objective|role|job|mission|intention|purpose)\s+is\s+to|\bin\s+order\s+to|\bso\s+as\s+to)(?:\s+(?:further|now|also|then|subtly|gently|effectively|successfully))?`;
+// The writer's own (or assigned) answer as where the others are to go.
+const MINE = String.raw`(?:to|into|towards?)\s+(?:select(?:ing)?|choos(?:e|ing)|accept(?:ing)?|adopt(?:ing)?|agree(?:ing)?\s+(?:on|with)|support(?:ing)?)\s+(?:my|our|the\s+(?:provided|assigned))\b`;
+// Where the steering goes: a wrong answer, the writer's own, or astray.
+const GOAL = String.raw`(?:(?:to(?:wards?)?|into|at)\s+(?:selecting\s+|choosing\s+|accepting\s+|adopting\s+)?${WRONG}|${MINE}|of\s+(?:my|our)\s+(?:answer|position|view|conclusion|solution))`;
+// The writer's will, right before the verb: "let's", "we can", "I will", "my goal is to".
+const VOLITION = String.raw`(?:\blet'?s|\blet\s+us|\b(?:i|we)(?:'ll|'d|\s+(?:can|could|will|shall|should|must|need\s+to|want\s+to|aim\s+to|intend\s+to|try\s+to|am\s+going\s+to|are\s+going\s+to))|\b(?:my|our)\s+(?:aim|goal|task|objective|role|job|mission|intention|purpose)\s+is\s+to)`;
+const ADVERB = String.raw`(?:\s+(?:further|now|also|then|subtly|gently|effectively|successfully))?`;
 
-/** The declarations, each a (global) pattern over one sentence; `ownIntent` ones need the writer as the one who steers. */
-const DECLARATIONS: readonly { pattern: RegExp; ownIntent: boolean }[] = [
+/**
+ * How much of the writer a declaration needs: `own`, nobody else is the subject before it; `will`, the writer's will
+ * ("let's", "we can") in the same clause shortly before it; `none`, the words say it alone.
+ */
+type Writer = 'own' | 'will' | 'none';
+
+/** The declarations, each a (global) pattern over one sentence. */
+const DECLARATIONS: readonly { pattern: RegExp; writer: Writer }[] = [
   // "to lead the other agents to an incorrect solution", "let's steer the chain of thought towards an incorrect conclusion"
-  { pattern: new RegExp(String.raw`${INTENT}\s+${STEER}\s+(?:${OTHERS}\s+(?:\w+\s+){0,2}?(?:astray|${GOAL})|(?:\w+\s+){0,3}?${GOAL})`, 'gi'), ownIntent: true },
-  // "building on their reasoning and steering towards an incorrect solution" (not "leading to": that describes a mistake)
-  { pattern: new RegExp(String.raw`\b(?:steering|guiding|nudging|swaying|misdirecting)\s+(?:${OTHERS}\s+)?(?:to(?:wards?)?|into)\s+${WRONG}`, 'gi'), ownIntent: true },
-  // "to convince them of a different answer", "my goal is to persuade the other agents"
-  { pattern: new RegExp(String.raw`${INTENT}\s+(?:help\s+)?(?:convince|persuade|sway|win\s+over)\s+${OTHERS}\b`, 'gi'), ownIntent: true },
-  // "we can present a chain of thought that leads to an incorrect solution", "let's further solidify the incorrect conclusion"
-  { pattern: new RegExp(String.raw`\b(?:let'?s|let\s+us|(?:i|we)\s+(?:can|will|should|must|could))\s+(?:\w+\s+){0,4}?(?:present|construct|build|craft|solidify|introduce|make|arrive\s+at|reach|argue\s+for|defend|support|steer|lead)\s+(?:\w+\s+){0,4}?${WRONG}`, 'gi'), ownIntent: true },
-  // "has convinced the other agents to select my solution", "a convincing argument for the other agents"
-  { pattern: /\b(?:convinc(?:e|es|ed|ing)|persuad(?:e|es|ed|ing)|sway(?:s|ed|ing)?|win(?:s|ning)?\s+over)\s+(?:all\s+)?the\s+other\s+(?:agents?|participants|debaters|models)\b|\bconvincing\s+(?:argument|case|chain\s+of\s+thought|explanation|response|answer)\s+(?:for|to)\s+the\s+other\s+agents\b/gi, ownIntent: true },
+  { pattern: new RegExp(String.raw`(?:\bto|${VOLITION})${ADVERB}\s+${STEER}\s+${OTHERS}\s+(?:\w+\s+){0,2}?(?:astray|${GOAL})`, 'gi'), writer: 'own' },
+  // "we can lead to an incorrect solution", "let's consider another perspective to lead to an incorrect solution" (not
+  // "this tends to lead to an incorrect result": a purpose with no object needs the writer's will)
+  { pattern: new RegExp(String.raw`${VOLITION}${ADVERB}\s+${STEER}\s+(?:\w+\s+){0,3}?${GOAL}`, 'gi'), writer: 'own' },
+  { pattern: new RegExp(String.raw`\bto${ADVERB}\s+${STEER}\s+(?:\w+\s+){0,3}?${GOAL}`, 'gi'), writer: 'will' },
+  // "building on their reasoning and steering towards an incorrect solution" (not "leading to": that describes a
+  // mistake; not "the wording is nudging towards": a subject other than the writer)
+  { pattern: new RegExp(String.raw`(?<!\b(?:is|are|was|were|be|been|being|keeps?|kept)\s+)\b(?:steering|guiding|nudging|swaying|misdirecting)\s+(?:${OTHERS}\s+)?(?:to(?:wards?)?|into)\s+${WRONG}`, 'gi'), writer: 'own' },
+  // "I will mislead the other agents into choosing (C)"
+  { pattern: new RegExp(String.raw`(?:\bto|${VOLITION})${ADVERB}\s+${DECEIVE}\s+${AGENTS}\b`, 'gi'), writer: 'own' },
+  // "let's further solidify the incorrect conclusion", "we can defend our flawed solution" (the wrong answer is what
+  // the writer builds up: not "let us construct a counterexample to the false conclusion")
+  { pattern: new RegExp(String.raw`${VOLITION}${ADVERB}\s+(?:\w+\s+){0,2}?(?:construct|build|craft|solidify|argue\s+for|defend|support|steer\s+towards)\s+${WRONG}`, 'gi'), writer: 'own' },
+  // "has convinced the other agents to select my solution", "may sway the other agents into believing" (a complement
+  // follows: not "I'm not convinced the other agents have considered"), "a convincing argument for the other agents"
+  { pattern: /\b(?:convinc(?:e|es|ed)|persuad(?:e|es|ed)|sway(?:s|ed)?|win(?:s|ning)?\s+over)\s+(?:all\s+)?the\s+other\s+(?:agents?|participants|debaters|models)\s+(?:to|into|that|of)\b|\bconvincing\s+(?:argument|case|chain\s+of\s+thought|explanation|response|answer)\s+(?:for|to)\s+the\s+other\s+agents\b/gi, writer: 'own' },
   // "leads the other agents to select my solution"
-  { pattern: new RegExp(String.raw`\b${STEER}\s+${OTHERS}\s+(?:to|into|towards?)\s+(?:select(?:ing)?|choos(?:e|ing)|accept(?:ing)?|adopt(?:ing)?|agree(?:ing)?\s+(?:with|on)|support(?:ing)?)\s+(?:my|our)\b`, 'gi'), ownIntent: true },
-  // The writer's brief: "according to our instructions", "my provided answer".
-  { pattern: /\b(?:according\s+to|as\s+per|following|per)\s+(?:our|my)\s+(?:instructions?|assignment|brief)\b|\bmy\s+(?:provided|given|assigned|designated)\s+answer\b|\bas\s+(?:i\s+was|we\s+were)\s+(?:instructed|told)\b/gi, ownIntent: false },
-  // An exhortation to the group: "Let's all agree on D".
-  { pattern: /\blet'?s\s+all\s+(?:agree|accept|go\s+with|settle)\b|\bwe\s+(?:should|must)\s+all\s+(?:agree|accept|go\s+with)\b/gi, ownIntent: false },
+  { pattern: new RegExp(String.raw`\b${STEER}\s+${AGENTS}\s+${MINE}`, 'gi'), writer: 'own' },
+  // The brief: "according to our instructions, we must accept that C" (not "per my instructions I cannot share the
+  // password"), "my provided answer".
+  { pattern: /\b(?:according\s+to|as\s+per|per|following)\s+(?:our|my)\s+(?:instructions|brief|assignment),?\s+(?:we|i)\s+(?:must|should|have\s+to|will|need\s+to)\s+(?:accept|agree|choose|select|go\s+with|argue|convince|persuade)\b|\bmy\s+(?:provided|assigned|designated)\s+answer\b/gi, writer: 'none' },
 ];
 
-// A word every declaration needs: most texts have none, and only the sentences that have one are read.
+// A word every declaration needs: most texts have none, and only the sentences that have one are read. Each branch
+// starts at a word boundary, so a long run of letters is not rescanned from every position in it.
 const NEEDED =
-  /convinc|persuad|sway|win over|astray|incorrect|wrong|false|flawed|erroneous|mistaken|misleading|instruct|assignment|brief|(?:provided|given|assigned|designated) answer|(?:was|were) told|all (?:agree|accept|go with|settle)|(?:select|choos|accept|adopt|support|agree)\w*\s+(?:\w+\s+)?(?:my|our)\b/g;
-// Someone else as the subject of the steering ("agent 1 tries to convince the other agents", "they want to lead us astray").
-const THIRD_PERSON = /\b(?:agent\s*\d+|the\s+(?:first|second|third|other|previous)\s+agent|another\s+agent|(?:this|that|one)\s+agent|they|he|she|(?:their|his|her)\s+(?:argument|reasoning|explanation|answer|solution|response)s?|the\s+adversary)\b/i;
-// A verb whose subject is the one who intends what follows ("the arguer attempts to sway"): only the writer counts there.
-const TRIES = /\b(?:try|tries|tried|trying|attempts?|attempted|attempting|wants?|wanted|aims?|aimed|aiming|seeks?|seeking|intends?|intending)\s+$/i;
+  /\b(?:convinc|persuad|sway|win\w*\s+over|astray|incorrect|wrong|false|flawed|erroneous|mistaken|mislead|misdirect|deceiv|trick|manipulat|instructions|brief|assignment|provided|assigned|designated|(?:select|choos|accept|adopt|support|agree)\w*\s+(?:\w+\s+)?(?:my|our)\b)/g;
+// Someone else as the subject ("agent 1 tries to", "agent B is", "they want to", "their argument may").
+const THIRD_PERSON = /\b(?:agent\s*\d+|agent\s+[a-z]\b|the\s+(?:first|second|third|other|previous)\s+agent|another\s+agent|(?:this|that|one)\s+agent|they|he|she|(?:their|his|her)\s+(?:argument|reasoning|explanation|answer|solution|response)s?|the\s+adversary)\b/i;
+// A verb or phrase whose subject is the one who intends what follows ("the arguer attempts to", "the attacker's goal
+// is to", "bob's argument is designed to"): only the writer counts there.
+const INTENDS = /\b(?:try|tries|tried|trying|attempts?|attempted|attempting|wants?|wanted|aims?|aimed|aiming|seeks?|seeking|intends?|intended|intending|going|plans?|planned|planning|hopes?|hoped|hoping|designed|meant|works?|working|hard|strives?|striving|(?:goal|aim|plan|job|role|intention|purpose|objective|task|mission|strategy)\s+is)\s+$/i;
+const WRITER_INTENDS = /(?:^|[^\w'])(?:I|[Ww]e|[Mm]y|[Oo]ur)(?:'m|'re|'ll|'d)?\s+(?:\w+\s+){0,2}$/;
 // The writer as the subject: "I" (a capital: "i" is rarely the pronoun in lower-case prose), "we", "let's", "my", "our".
 const FIRST_PERSON = /(?:^|[^\w'])(I|[Ww]e|[Ll]et'?s|[Ll]et us|[Mm]y|[Oo]ur)\b/g;
-const LIST_MARKS = /^[\s*#>\-\d.)(]+/;
+const WILL_NEAR = new RegExp(String.raw`${VOLITION}(?:\s+[\w'-]+){0,10}\s+$`, 'i');
+// What someone else said: a reporting verb before the words ("agent 1 wrote: let's lead them astray"); the writer's
+// own "I propose" or "I suggest" is not one.
+const REPORTED = /\b(?:said|says|wrote|writes|claims|claimed|argues|argued|suggests|suggested|states|stated|replied|proposes|proposed|quoted|quotes)\b/i;
+// A refusal or a mistake avoided ("I will not support the incorrect answer", "we must not reach a wrong conclusion").
+const NEGATED = /n't\b|\b(?:not|never|no\s+longer|avoid\w*|rather\s+than|instead\s+of|without|refus\w*|prevent\w*)\b/i;
+const LIST_MARKS = /^[\s*#\-\d.)(]+/;
+const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”/g;
 // How far back from a declaration its subject is looked for: a clause's subject is near its verb, and a hostile
 // sentence of thousands of rejected matches must not be rescanned from its start for each (quadratic time).
 const SUBJECT_WINDOW = 200;
-const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”/g;
-
-// The evidence a finding quotes: the declaring sentence, whitespace collapsed, at most this long.
+const NEGATION_WINDOW = 40;
+// The evidence a finding quotes: the declaring sentence (around the declaration when longer), whitespace collapsed.
 const EVIDENCE_CHARS = 300;
 
 /**
  * The first sentence in which a text declares, in the writer's own voice, that it is steering the other agents (or
- * names its brief), whitespace collapsed and cut to 300 characters; undefined when there is none. `lower`
- * is the text lower-cased, when the caller has it.
+ * names its brief), whitespace collapsed and cut to 300 characters around the declaration; undefined when there is
+ * none. `lower` is the text lower-cased, when the caller has it.
  */
 export function steeringDeclaration(text: string, lower = text.toLowerCase()): string | undefined {
   const needed = [...lower.matchAll(NEEDED)].map((m) => m.index ?? 0);
@@ -73,30 +102,34 @@ export function steeringDeclaration(text: string, lower = text.toLowerCase()): s
       if (needed[next] >= end) continue;
     }
     const sentence = unquoted.slice(start, end);
-    for (const { pattern, ownIntent } of DECLARATIONS) {
-      for (const match of sentence.matchAll(pattern)) if (!ownIntent || writerSteers(sentence.slice(0, match.index), match[0])) return evidence(text.slice(start, end));
+    // A Markdown block quote is someone else's text.
+    if (sentence.trimStart().startsWith('>')) continue;
+    for (const { pattern, writer } of DECLARATIONS) {
+      for (const match of sentence.matchAll(pattern)) {
+        const at = match.index ?? 0;
+        if (writerDeclares(sentence.slice(Math.max(0, at - SUBJECT_WINDOW), at), match[0], writer)) return evidence(text.slice(start, end), at, match[0].length);
+      }
     }
   }
   return undefined;
 }
 
-function evidence(sentence: string): string {
-  const flat = sentence.replace(/\s+/g, ' ').trim();
-  return flat.length > EVIDENCE_CHARS ? `${flat.slice(0, EVIDENCE_CHARS - 1)}…` : flat;
-}
-
 /**
- * Whether the steering a sentence describes is the writer's: the declaration opens with the writer ("let's", "we can", "my
- * goal is"), or nobody else is the subject before it ("To lead the other agents astray, ...", "here is a way to lead
- * them", "I hope this has convinced the other agents"; not "I think agent 1 has convinced the other agents", "their
- * argument may sway the other agents"); after "tries to", "wants to" the writer must be the one who tries.
+ * Whether a declaration is the writer's: not negated, not reported, and by `writer`: the writer's will opens it
+ * ("let's", "we can", "my goal is") or comes shortly before it in the same clause; or nobody else is the subject
+ * before it ("To lead the other agents astray, ...", "I hope this has convinced the other agents"; not "I think agent 1
+ * has", "their argument may"), and after "tries to", "is designed to", "whose goal is to" the writer is the one who does.
  */
-function writerSteers(before: string, match: string): boolean {
+function writerDeclares(before: string, match: string, writer: Writer): boolean {
+  if (NEGATED.test(match) || NEGATED.test(before.slice(-NEGATION_WINDOW)) || REPORTED.test(before)) return false;
+  if (writer === 'none') return true;
+  const lead = before.replace(LIST_MARKS, '');
+  if (writer === 'will') return WILL_NEAR.test(lead) && !/\b(?:that|which|because|since|if|when|as)\b/i.test(lead.slice(lead.search(WILL_NEAR)));
   if (firstPersonAt(match) === 0) return true;
-  const lead = before.length > SUBJECT_WINDOW ? before.slice(-SUBJECT_WINDOW) : before.replace(LIST_MARKS, '');
   const at = firstPersonAt(lead, true);
   if (THIRD_PERSON.test(at < 0 ? lead : lead.slice(at))) return false;
-  return at >= 0 || !TRIES.test(lead);
+  const intends = INTENDS.exec(lead);
+  return !intends || WRITER_INTENDS.test(lead.slice(0, intends.index));
 }
 
 /** Where the first (or last) first-person word of a text starts, or -1. */
@@ -108,4 +141,20 @@ function firstPersonAt(text: string, last = false): number {
     found = at;
   }
   return found;
+}
+
+/** The sentence as evidence: whitespace collapsed; a long one cut to a window that holds the declaration. */
+function evidence(sentence: string, at: number, length: number): string {
+  if (sentence.replace(/\s+/g, ' ').trim().length <= EVIDENCE_CHARS) return sentence.replace(/\s+/g, ' ').trim();
+  const from = Math.max(0, Math.min(at - 80, at + length + 40 - EVIDENCE_CHARS));
+  const window = wholeCharacters(sentence.slice(from, from + EVIDENCE_CHARS + 200)).replace(/\s+/g, ' ').trim();
+  const cut = wholeCharacters(window.slice(0, EVIDENCE_CHARS - 2));
+  return `${from > 0 ? '…' : ''}${cut}…`;
+}
+
+/** A slice without a lone surrogate at either end (cutting a string can split a character outside the BMP). */
+function wholeCharacters(text: string): string {
+  const start = /^[\udc00-\udfff]/.test(text) ? 1 : 0;
+  const end = /[\ud800-\udbff]$/.test(text) ? text.length - 1 : text.length;
+  return text.slice(start, end);
 }
