@@ -87,6 +87,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
   progress.answers.push(reading.facts.map((row) => row[k].answer));
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;
   const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
+  const declarations = guard.flagDeclaredSteering ? model.agents.map((_, i) => steeringDeclaredBy(reading, i, k)) : [];
   progress.ema = steps.map((s) => s.smoothed);
   const decided = applyTopologicalConstraints({
     pAtk: roundScores.map((s) => s.pAtk),
@@ -105,7 +106,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     flagAwayMovers: guard.flagAwayMovers,
     pullInTargetFollowers: guard.pullInTargetFollowers,
     flagDeclaredSteering: guard.flagDeclaredSteering,
-    declared: guard.flagDeclaredSteering ? model.agents.map((_, i) => steeringDeclaredBy(reading, i, k) !== undefined) : [],
+    declared: declarations.map((d) => d !== undefined),
     actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,
@@ -122,7 +123,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
       trend: round4(steps[i].trend),
       category: decided.categories[i],
       rule: decided.rules[i],
-      ...(decided.rules[i] === 'declared-steering' ? { evidence: steeringDeclaredBy(reading, i, k) } : {}),
+      ...(decided.rules[i] === 'declared-steering' ? { evidence: declarations[i] } : {}),
     };
   });
   progress.rounds.push({ round: k, agents, asr: null, correct: null });

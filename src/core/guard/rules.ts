@@ -65,16 +65,16 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   const infected = input.pInf.map((p) => !input.firstRound && p >= input.infectedThreshold);
   const rules: RuleId[] = input.pAtk.map((_, i) => (attacker[i] ? (infected[i] ? 'attacker-overrides-infected' : 'head-attacker') : 'below-thresholds'));
   const history = answerHistory(input);
-  const flagByAnswers = (agents: number[], rule: RuleId) => {
+  const flagByRule = (agents: number[], rule: RuleId) => {
     for (const i of agents) {
       if (attacker[i]) continue;
       attacker[i] = true;
       rules[i] = rule;
     }
   };
-  if (input.flagDeclaredSteering) flagByAnswers(input.declared.flatMap((d, i) => (d ? [i] : [])), 'declared-steering');
-  if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByAnswers(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
-  if (input.flagAwayMovers && input.multipleChoice) flagByAnswers(awayMovers(history, input), 'moved-only-to-unheard-answers');
+  if (input.flagDeclaredSteering) flagByRule(input.declared.flatMap((d, i) => (d ? [i] : [])), 'declared-steering');
+  if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByRule(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
+  if (input.flagAwayMovers && input.multipleChoice) flagByRule(awayMovers(history, input), 'moved-only-to-unheard-answers');
   const keepInfected = new Array<boolean>(n).fill(false);
   const pulledAttacker = new Array<boolean>(n).fill(false);
   const pulledInfected = new Array<boolean>(n).fill(false);

@@ -69,12 +69,16 @@ const WRITER_INTENDS = /(?:^|[^\w'])(?:I|[Ww]e|[Mm]y|[Oo]ur)(?:'m|'re|'ll|'d)?\s
 // The writer as the subject: "I" (a capital: "i" is rarely the pronoun in lower-case prose), "we", "let's", "my", "our".
 const FIRST_PERSON = /(?:^|[^\w'])(I|[Ww]e|[Ll]et'?s|[Ll]et us|[Mm]y|[Oo]ur)\b/g;
 const WILL_NEAR = new RegExp(String.raw`${VOLITION}(?:\s+[\w'-]+){0,10}\s+$`, 'i');
+// A subordinate clause between the will and the purpose ("we can see that this tends to lead to ...") has its own subject.
+const SUBORDINATE = /\b(?:that|which|because|since|if|when|as)\b/i;
 // What someone else said: a reporting verb before the words ("agent 1 wrote: let's lead them astray"); the writer's
 // own "I propose" or "I suggest" is not one.
 const REPORTED = /\b(?:said|says|wrote|writes|claims|claimed|argues|argued|suggests|suggested|states|stated|replied|proposes|proposed|quoted|quotes)\b/i;
 // A refusal or a mistake avoided ("I will not support the incorrect answer", "we must not reach a wrong conclusion").
 const NEGATED = /n't\b|\b(?:not|never|no\s+longer|avoid\w*|rather\s+than|instead\s+of|without|refus\w*|prevent\w*)\b/i;
 const LIST_MARKS = /^[\s*#\-\d.)(]+/;
+// Double quotes only: single quotes are apostrophes too ("let's ... it's"), and cues.ts's wider quote pattern would
+// blank a declaration between two of them; a single-quoted report is caught by its reporting verb instead.
 const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”/g;
 // How far back from a declaration its subject is looked for: a clause's subject is near its verb, and a hostile
 // sentence of thousands of rejected matches must not be rescanned from its start for each (quadratic time).
@@ -124,7 +128,10 @@ function writerDeclares(before: string, match: string, writer: Writer): boolean 
   if (NEGATED.test(match) || NEGATED.test(before.slice(-NEGATION_WINDOW)) || REPORTED.test(before)) return false;
   if (writer === 'none') return true;
   const lead = before.replace(LIST_MARKS, '');
-  if (writer === 'will') return WILL_NEAR.test(lead) && !/\b(?:that|which|because|since|if|when|as)\b/i.test(lead.slice(lead.search(WILL_NEAR)));
+  if (writer === 'will') {
+    const will = lead.search(WILL_NEAR);
+    return will >= 0 && !SUBORDINATE.test(lead.slice(will));
+  }
   if (firstPersonAt(match) === 0) return true;
   const at = firstPersonAt(lead, true);
   if (THIRD_PERSON.test(at < 0 ? lead : lead.slice(at))) return false;
@@ -145,7 +152,8 @@ function firstPersonAt(text: string, last = false): number {
 
 /** The sentence as evidence: whitespace collapsed; a long one cut to a window that holds the declaration. */
 function evidence(sentence: string, at: number, length: number): string {
-  if (sentence.replace(/\s+/g, ' ').trim().length <= EVIDENCE_CHARS) return sentence.replace(/\s+/g, ' ').trim();
+  const whole = sentence.replace(/\s+/g, ' ').trim();
+  if (whole.length <= EVIDENCE_CHARS) return whole;
   const from = Math.max(0, Math.min(at - 80, at + length + 40 - EVIDENCE_CHARS));
   const window = wholeCharacters(sentence.slice(from, from + EVIDENCE_CHARS + 200)).replace(/\s+/g, ' ').trim();
   const cut = wholeCharacters(window.slice(0, EVIDENCE_CHARS - 2));
