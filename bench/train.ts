@@ -307,6 +307,8 @@ export function fitMix(simulated: readonly Share[], groups: readonly RealGroup[]
 export interface Fold {
   held: string;
   attacked: SliceFigures;
+  /** The attacked debates with a single adversary (the shape of the debates measured outside this split). */
+  oneAdversary: SliceFigures;
   clean: SliceFigures;
 }
 
@@ -322,7 +324,8 @@ export async function crossValidate(simulated: readonly Share[], groups: readonl
     const weights = fitMix(simulated, groups, (g) => !fold.out(g), iterations);
     const runs = groups.filter(fold.out).flatMap((g) => g.runs);
     const verdicts = await analyzeRuns(runs, weights);
-    results.push({ held: fold.held, attacked: sliceFigures(verdicts.filter((_, i) => runs[i].attacked)), clean: sliceFigures(verdicts.filter((_, i) => !runs[i].attacked)) });
+    const where = (keep: (run: RealRun) => boolean) => sliceFigures(verdicts.filter((_, i) => keep(runs[i])));
+    results.push({ held: fold.held, attacked: where((r) => r.attacked), oneAdversary: where((r) => r.adversaries === 1), clean: where((r) => !r.attacked) });
   }
   return results;
 }

@@ -24,6 +24,8 @@ export interface RealRun {
   model: string;
   /** Whether an attack is present (adversaries, or an injection the assistant retrieved). */
   attacked: boolean;
+  /** Debates only: how many of the three agents are adversaries (0, 1 or 2). */
+  adversaries?: number;
   trace: Trace;
 }
 
@@ -57,7 +59,7 @@ function debates(root: string): RealRun[] {
     readFileSync(path.join(dir, file), 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '')
-      .forEach((line, index) => runs.push({ source: 'debate', dataset, model, attacked: adversaries > 0, trace: debateTrace(JSON.parse(line), adversaries, `${file}#${index}`) }));
+      .forEach((line, index) => runs.push({ source: 'debate', dataset, model, attacked: adversaries > 0, adversaries, trace: debateTrace(JSON.parse(line), adversaries, `${file}#${index}`) }));
   }
   return runs;
 }
