@@ -24,6 +24,7 @@ export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
   pullInAdopters: false,
   flagLoneHolders: false,
   flagAwayMovers: false,
+  flagConsensusLeavers: false,
   pullInTargetFollowers: false,
   flagDeclaredSteering: false,
 });

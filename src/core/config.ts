@@ -23,7 +23,7 @@ export interface GuardConfig {
   donorMaxPAtk: number;
   /**
    * A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter or target follower
-   * needs this P_inf; 0, the six switches off and trendThreshold 0.05 give the reference rules.
+   * needs this P_inf; 0, the seven switches off and trendThreshold 0.05 give the reference rules.
    */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
@@ -34,6 +34,8 @@ export interface GuardConfig {
   flagLoneHolders: boolean;
   /** An agent that every other agent hears and that changed its answer at least twice, only to answers none of those it hears had given, is an attacker; false: reference rules. */
   flagAwayMovers: boolean;
+  /** An agent that every other agent hears and that alone left an answer every agent had given, for one nobody had, and never went back, is an attacker; false: reference rules. */
+  flagConsensusLeavers: boolean;
   /**
    * An agent whose output carries an identifier a flagged attacker it hears from named in an instruction to the model
    * is infected once its P_inf reaches pullInFloor; false: reference rules.
@@ -70,6 +72,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   pullInAdopters: true,
   flagLoneHolders: true,
   flagAwayMovers: true,
+  flagConsensusLeavers: true,
   pullInTargetFollowers: true,
   flagDeclaredSteering: true,
 });
@@ -88,7 +91,7 @@ export function defaultConfig(): ProjectConfig {
 }
 
 /** The guard's on/off switches; every other guard setting is a number. */
-const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'pullInTargetFollowers', 'flagDeclaredSteering'] as const;
+const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'flagConsensusLeavers', 'pullInTargetFollowers', 'flagDeclaredSteering'] as const;
 type SwitchKey = (typeof SWITCHES)[number];
 type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 

@@ -104,6 +104,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
     pullInAdopters: guard.pullInAdopters,
     flagLoneHolders: guard.flagLoneHolders,
     flagAwayMovers: guard.flagAwayMovers,
+    flagConsensusLeavers: guard.flagConsensusLeavers,
     pullInTargetFollowers: guard.pullInTargetFollowers,
     flagDeclaredSteering: guard.flagDeclaredSteering,
     declared: declarations.map((d) => d !== undefined),

@@ -30,6 +30,8 @@ export interface ConstraintInput {
   flagLoneHolders: boolean;
   /** Whether an agent that every other agent hears, and that changed its answer at least twice and only to answers none of those it hears had given, is an attacker. */
   flagAwayMovers: boolean;
+  /** Whether an agent that every other agent hears, and that alone left an answer every agent had given for one nobody had, and never went back, is an attacker. */
+  flagConsensusLeavers: boolean;
   /**
    * Whether an agent whose output carries an identifier a flagged attacker it hears from named in an instruction to the
    * model is pulled in as infected (P_inf at least pullInFloor).
@@ -75,6 +77,7 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   if (input.flagDeclaredSteering) flagByRule(input.declared.flatMap((d, i) => (d ? [i] : [])), 'declared-steering');
   if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByRule(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
   if (input.flagAwayMovers && input.multipleChoice) flagByRule(awayMovers(history, input), 'moved-only-to-unheard-answers');
+  if (input.flagConsensusLeavers && input.multipleChoice) flagByRule(consensusLeavers(history, input.outNeighbors), 'left-consensus-alone');
   const keepInfected = new Array<boolean>(n).fill(false);
   const pulledAttacker = new Array<boolean>(n).fill(false);
   const pulledInfected = new Array<boolean>(n).fill(false);
@@ -177,6 +180,25 @@ function awayMovers({ rounds, first }: AnswerHistory, { inNeighbors, outNeighbor
       last = now;
     }
     return moves >= 2 ? [i] : [];
+  });
+}
+
+/**
+ * The agents that every other agent hears and that, in a round after every agent had given the same answer, alone
+ * moved to another (so one nobody had given) while the rest kept it, and have not gone back to it since: honest agents
+ * leave a consensus together or towards a peer's answer, and seldom alone for one nobody argued.
+ */
+function consensusLeavers({ rounds, first }: AnswerHistory, outNeighbors: number[][]): number[] {
+  if (first.length < 3) return [];
+  return outNeighbors.flatMap((_, i) => {
+    if (!heardByAll(i, outNeighbors)) return [];
+    for (let k = 1; k < rounds.length; k++) {
+      const agreed = rounds[k - 1][0];
+      if (agreed === undefined || rounds[k - 1].some((a) => a !== agreed)) continue;
+      const left = rounds[k].every((a, j) => (j === i ? a !== undefined && a !== agreed : a === agreed));
+      if (left && !rounds.slice(k + 1).some((round) => round[i] === agreed)) return [i];
+    }
+    return [];
   });
 }
 

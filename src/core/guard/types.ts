@@ -91,6 +91,7 @@ export type RuleId =
   | 'head-infected'
   | 'held-alone-against-group'
   | 'moved-only-to-unheard-answers'
+  | 'left-consensus-alone'
   | 'declared-steering'
   | 'kept-neighbour-flagged'
   | 'kept-near-attacker'

@@ -28,6 +28,7 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     pullInAdopters: false,
     flagLoneHolders: false,
     flagAwayMovers: false,
+    flagConsensusLeavers: false,
     pullInTargetFollowers: false,
     flagDeclaredSteering: false,
     declared: pAtk.map(() => false),
@@ -243,6 +244,41 @@ describe('topological constraints', () => {
     });
     it('needs a group: of two agents neither is flagged', () => {
       const r = run([0.1, 0.1], [0, 0], [0, 0], [[0, 1], [1, 0]], { flagAwayMovers: true, answers: [['C', 'A'], ['D', 'A'], ['B', 'A']] });
+      assert.deepEqual(r.categories, ['benign', 'benign']);
+    });
+  });
+
+  describe('an agent that everyone hears leaving alone an answer every agent gave (flagConsensusLeavers)', () => {
+    const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
+    // All three said A in round 0; agent 0 alone moved to B in round 1 and still says it.
+    const answers = [['A', 'A', 'A'], ['B', 'A', 'A'], ['B', 'A', 'A']];
+    const leaver = (extra: Partial<ConstraintInput> = {}, edges = debate) => run([0.1, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], edges, { flagConsensusLeavers: true, answers, ...extra });
+
+    it('is an attacker whatever its P_atk', () => {
+      const r = leaver();
+      assert.deepEqual(r.categories, ['attacker', 'benign', 'benign']);
+      assert.equal(r.rules[0], 'left-consensus-alone');
+    });
+    it('is an attacker from the round it left, before anyone follows it', () => assert.equal(leaver({ answers: answers.slice(0, 2) }).rules[0], 'left-consensus-alone'));
+    it('stays one when an agent it talked over joins it, or when it moves on to a third answer', () => {
+      assert.deepEqual(leaver({ answers: [['A', 'A', 'A'], ['B', 'A', 'A'], ['B', 'B', 'A']] }).categories.slice(0, 2), ['attacker', 'benign']);
+      assert.equal(leaver({ answers: [['A', 'A', 'A'], ['B', 'A', 'A'], ['C', 'A', 'A']] }).rules[0], 'left-consensus-alone');
+    });
+    it('counts a consensus reached after round 0', () => assert.equal(leaver({ answers: [['C', 'A', 'A'], ['A', 'A', 'A'], ['B', 'A', 'A']] }).rules[0], 'left-consensus-alone'));
+    const staysBenign: [string, Partial<ConstraintInput>][] = [
+      ['in the reference rules', { flagConsensusLeavers: false }],
+      ['when the task lists no options (free-form answers differ anyway)', { multipleChoice: false }],
+      ['once it has gone back to the agreed answer', { answers: [['A', 'A', 'A'], ['B', 'A', 'A'], ['A', 'A', 'A']] }],
+      ['when another agent left with it (they reasoned their way out together)', { answers: [['A', 'A', 'A'], ['B', 'B', 'A']] }],
+      ['when another agent left too, for yet another answer', { answers: [['A', 'A', 'A'], ['B', 'C', 'A']] }],
+      ['when the others had not all agreed the round before', { answers: [['A', 'A', 'C'], ['B', 'A', 'C']] }],
+      ['when an agent\'s answer could not be read the round before (no consensus is known)', { answers: [['A', 'A', undefined], ['B', 'A', 'A']] }],
+      ['when its own new reply has no readable answer', { answers: [['A', 'A', 'A'], [undefined, 'A', 'A']] }],
+    ];
+    for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(leaver(extra).categories[0], 'benign'));
+    it('stays benign when not every other agent hears it', () => assert.equal(leaver({}, [[0, 1], [1, 0], [1, 2], [2, 1], [2, 0]]).categories[0], 'benign'));
+    it('needs a group: of two agents neither is flagged', () => {
+      const r = run([0.1, 0.1], [0, 0], [0, 0], [[0, 1], [1, 0]], { flagConsensusLeavers: true, answers: [['A', 'A'], ['B', 'A']] });
       assert.deepEqual(r.categories, ['benign', 'benign']);
     });
   });
