@@ -9,22 +9,37 @@ import { CommandId } from '../ids';
 /** A row of the view: a run, or one flagged agent of it. */
 export type LiveTreeNode = { kind: 'run'; run: RunSummary } | { kind: 'agent'; run: RunSummary; agent: string; category: 'attacker' | 'infected' };
 
+/** The least time between two repaints of the view: a burst of events (a round's spans, many runs) repaints once. */
+export const TREE_REPAINT_MS = 200;
+
 /** The runs shown, most recently active open ones first, as the receiver lists them. */
 export class LiveRunsTree implements vscode.TreeDataProvider<LiveTreeNode>, vscode.Disposable {
   private runs: RunSummary[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
+  private repaint: ReturnType<typeof setTimeout> | undefined;
+  private lastRepaint = 0;
 
   /** Replaces every run (a fresh list from the receiver). */
   setRuns(runs: RunSummary[]): void {
     this.runs = runs;
-    this.changed.fire();
+    this.repaintSoon();
   }
 
   /** Adds or updates one run (an event); a run that became active moves to the top. */
   upsert(run: RunSummary): void {
     this.runs = [run, ...this.runs.filter((r) => r.id !== run.id)];
-    this.changed.fire();
+    this.repaintSoon();
+  }
+
+  /** One repaint for every change until it runs, at most one per TREE_REPAINT_MS. */
+  private repaintSoon(): void {
+    if (this.repaint) return;
+    this.repaint = setTimeout(() => {
+      this.repaint = undefined;
+      this.lastRepaint = Date.now();
+      this.changed.fire();
+    }, Math.max(0, this.lastRepaint + TREE_REPAINT_MS - Date.now()));
   }
 
   /** The run listed under `id`, if any. */
@@ -70,6 +85,7 @@ export class LiveRunsTree implements vscode.TreeDataProvider<LiveTreeNode>, vsco
   }
 
   dispose(): void {
+    clearTimeout(this.repaint);
     this.changed.dispose();
   }
 }

@@ -14,7 +14,7 @@ import { analyzeTrace } from '../../../src/core/guard/analyze';
 import type { Analysis } from '../../../src/core/guard/types';
 import type { RunSummary } from '../../../src/core/live/runs';
 import { CommandId, ViewId } from '../../../src/extension/ids';
-import { LiveRunsTree } from '../../../src/extension/live/tree';
+import { LiveRunsTree, TREE_REPAINT_MS } from '../../../src/extension/live/tree';
 import { LiveServer } from '../../../src/node/live/server';
 import { readAnyTrace } from '../../../src/node/readAnyTrace';
 import { crewProvider, emitCrewRun, hubRun, recordCrewRun } from '../../support/otlpRuns';
@@ -116,6 +116,21 @@ suite('Watch Live Runs', function () {
     const after = ids();
     assert.strictEqual(new Set(after).size, 3, `every row has its own id: ${after.join(', ')}`);
     assert.deepStrictEqual(after.slice(0, 2), before, 'the rows that were there keep their ids');
+    tree.dispose();
+  });
+
+  test('Live Runs repaints once for a burst of events, showing the last of them', async () => {
+    const tree = new LiveRunsTree();
+    let repaints = 0;
+    tree.onDidChangeTreeData(() => repaints++);
+    const run = (n: number): RunSummary => ({ id: `run-${n % 5}`, traceId: `t${n}`, state: 'open', spans: n, rounds: n, agents: 3, attackers: [], infected: [], alerts: 0, updatedAt: EPOCH + n });
+    for (let n = 1; n <= 200; n++) tree.upsert(run(n));
+    await new Promise((resolve) => setTimeout(resolve, TREE_REPAINT_MS + 100));
+    assert.strictEqual(repaints, 1, 'one repaint for 200 events');
+    assert.deepStrictEqual(tree.getChildren().map((node) => [node.run.id, node.run.rounds]), [['run-0', 200], ['run-4', 199], ['run-3', 198], ['run-2', 197], ['run-1', 196]]);
+    tree.upsert(run(201));
+    await new Promise((resolve) => setTimeout(resolve, TREE_REPAINT_MS + 100));
+    assert.strictEqual(repaints, 2, 'the next event repaints again');
     tree.dispose();
   });
 
