@@ -190,16 +190,16 @@ function awayMovers({ rounds, first }: AnswerHistory, { inNeighbors, outNeighbor
  */
 function consensusLeavers({ rounds, first }: AnswerHistory, outNeighbors: number[][]): number[] {
   if (first.length < 3) return [];
-  return outNeighbors.flatMap((_, i) => {
-    if (!heardByAll(i, outNeighbors)) return [];
-    for (let k = 1; k < rounds.length; k++) {
-      const agreed = rounds[k - 1][0];
-      if (agreed === undefined || rounds[k - 1].some((a) => a !== agreed)) continue;
-      const left = rounds[k].every((a, j) => (j === i ? a !== undefined && a !== agreed : a === agreed));
-      if (left && !rounds.slice(k + 1).some((round) => round[i] === agreed)) return [i];
-    }
-    return [];
-  });
+  const leavers = new Set<number>();
+  for (let k = 1; k < rounds.length; k++) {
+    const agreed = rounds[k - 1][0];
+    if (agreed === undefined || rounds[k - 1].some((a) => a !== agreed)) continue;
+    const moved = rounds[k].flatMap((a, i) => (a === agreed ? [] : [i]));
+    if (moved.length !== 1) continue;
+    const [i] = moved;
+    if (rounds[k][i] !== undefined && heardByAll(i, outNeighbors) && !rounds.slice(k + 1).some((round) => round[i] === agreed)) leavers.add(i);
+  }
+  return [...leavers];
 }
 
 /**
