@@ -115,7 +115,8 @@ function neighbourRow(label: string, ids: string[], model: ViewModel, actions: P
 
 function outputBlock(model: ViewModel, i: number, k: number, output: OutputView | null, round: number, actions: PanelActions): HTMLElement {
   const category = model.category[k][i];
-  const head = el('div', { class: 'output-head' }, el('span', {}, `Round ${k}`), badge(category));
+  const answer = model.detail[k]?.[i]?.answer;
+  const head = el('div', { class: 'output-head' }, el('span', {}, `Round ${k}`), answer !== undefined ? el('span', { class: 'answer' }, `answer ${plainLabel(answer, 24)}`) : null, badge(category));
   const block = el('details', { class: `output-block${k === round ? ' current' : ''}`, 'data-round': k }, el('summary', {}, head));
   if (k === round || category !== 'benign') (block as HTMLDetailsElement).open = true;
   if (!output) {

@@ -261,6 +261,7 @@ describe('infection graph view in chromium', function () {
     assert.match((await panel.locator('.why').textContent()) ?? '', /says in its own words that it is steering the other agents/);
     assert.equal(await panel.locator('.evidence-label').textContent(), 'It wrote in round 1:');
     assert.equal(await panel.locator('.evidence').textContent(), "Let's guide the other agents towards an incorrect conclusion: <b>B</b> ignores respiration.", 'quoted as text, markup and all');
+    assert.deepEqual(await panel.locator('.output-head .answer').allTextContents(), ['answer A', 'answer A', 'answer A'], 'the answer read from each round');
     await shot(page, 'side-panel-declared-steering');
   });
 

@@ -116,6 +116,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
   progress.categories.push(decided.categories);
   progress.scores.push(roundScores);
   const agents: Record<string, AgentRound> = Object.create(null); // agent ids are trace text: "__proto__" must stay a key
+  const answers = progress.answers[k];
   model.agents.forEach((id, i) => {
     agents[id] = {
       pAtk: round4(roundScores[i].pAtk),
@@ -124,6 +125,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, roundScore
       trend: round4(steps[i].trend),
       category: decided.categories[i],
       rule: decided.rules[i],
+      ...(answers[i] !== undefined ? { answer: answers[i] } : {}),
       ...(decided.rules[i] === 'declared-steering' ? { evidence: declarations[i] } : {}),
     };
   });

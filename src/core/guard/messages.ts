@@ -27,6 +27,14 @@ export const RULE_TEXT: Record<RuleId, string> = {
   'below-thresholds': 'both heads below threshold',
 };
 
+/** The rules decided by the answers an agent gave round by round: the report lists those answers beside them. */
+const ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-alone-against-group', 'moved-only-to-unheard-answers', 'left-consensus-alone', 'adopted-attacker-answer']);
+
+/** An agent's answers in rounds 0..last, as the answer rules read them ("?" where none could be read). */
+function answersByRound(analysis: Analysis, id: string): string {
+  return analysis.rounds.map((r) => inline(oneLine(r.agents[id]?.answer ?? '?', 24))).join(', ');
+}
+
 /** Why the filter removes a span. */
 export const REASON_TEXT: Record<RemovedSpan['reason'], string> = {
   'injected-instruction': 'injected instruction',
@@ -71,7 +79,9 @@ export function formatAnalysisText(analysis: Analysis): string {
     out.push(`Why (round ${last.round}):`);
     for (const agent of flagged) {
       const { rule, evidence } = last.agents[agent.id];
-      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : ''}`);
+      const quoted = evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : '';
+      const answers = ANSWER_RULES.has(rule) ? `; its answers by round: ${answersByRound(analysis, agent.id)}` : '';
+      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${quoted}${answers}`);
     }
   }
   if (analysis.sources.length) out.push(`Sources: ${analysis.sources.map(inline).join(', ')}`);

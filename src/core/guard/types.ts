@@ -115,6 +115,8 @@ export interface AgentRound {
   trend: number;
   category: Category;
   rule: RuleId;
+  /** The answer read from its output this round (a silent agent keeps its last one); absent where none could be read. */
+  answer?: string;
   /** What the rule read in the agent's own words (declared-steering: the declaring sentence, at most 300 characters). */
   evidence?: Evidence;
 }

@@ -20,9 +20,13 @@ describe('project config', () => {
   });
 
   it('pulls in missing sources, adopters and target followers and flags lone holders, away movers, consensus leavers and declared steering by default, and takes false for the reference rules', () => {
-    const switches = (g: typeof DEFAULT_GUARD_CONFIG) => [g.pullInSources, g.pullInAdopters, g.flagLoneHolders, g.flagAwayMovers, g.flagConsensusLeavers, g.pullInTargetFollowers, g.flagDeclaredSteering];
+    const switches = (g: typeof DEFAULT_GUARD_CONFIG) =>
+      [g.pullInSources, g.pullInAdopters, g.flagLoneHolders, g.flagAwayMovers, g.flagConsensusLeavers, g.pullInTargetFollowers, g.flagDeclaredSteering];
     assert.deepEqual(switches(resolveConfig(undefined).guard), [true, true, true, true, true, true, true]);
-    const off = { pullInSources: false, pullInAdopters: false, flagLoneHolders: false, flagAwayMovers: false, flagConsensusLeavers: false, pullInTargetFollowers: false, flagDeclaredSteering: false };
+    const off = {
+      pullInSources: false, pullInAdopters: false, flagLoneHolders: false, flagAwayMovers: false,
+      flagConsensusLeavers: false, pullInTargetFollowers: false, flagDeclaredSteering: false,
+    };
     const reference = resolveConfig({ guard: off }).guard;
     assert.deepEqual(switches(reference), [false, false, false, false, false, false, false]);
   });

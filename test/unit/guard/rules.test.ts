@@ -252,7 +252,8 @@ describe('topological constraints', () => {
     const debate: [number, number][] = [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
     // All three said A in round 0; agent 0 alone moved to B in round 1 and still says it.
     const answers = [['A', 'A', 'A'], ['B', 'A', 'A'], ['B', 'A', 'A']];
-    const leaver = (extra: Partial<ConstraintInput> = {}, edges = debate) => run([0.1, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], edges, { flagConsensusLeavers: true, answers, ...extra });
+    const leaver = (extra: Partial<ConstraintInput> = {}, edges = debate) =>
+      run([0.1, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], edges, { flagConsensusLeavers: true, answers, ...extra });
 
     it('is an attacker whatever its P_atk', () => {
       const r = leaver();
