@@ -24,7 +24,7 @@ export interface ConstraintInput {
   pullInFloor: number;
   /** Whether infected agents that no attacker reaches (within the hop distance, or through other infected agents) pull in a source. */
   pullInSources: boolean;
-  /** Whether an agent that moved to a flagged attacker's held answer is pulled in as infected (P_inf at least pullInFloor). */
+  /** Whether an agent that moved to a flagged attacker's held answer is infected (P_inf at least pullInFloor, except in a debate: options, heard by all). */
   pullInAdopters: boolean;
   /** Whether an agent that every other agent hears, holding every round a round-0 answer no other agent gave, is an attacker. */
   flagLoneHolders: boolean;
@@ -205,13 +205,15 @@ function consensusLeavers({ rounds, first }: AnswerHistory, outNeighbors: number
 /**
  * The infection as the answers show it: a benign agent that moved to the answer a flagged attacker it hears from has
  * held since round 0, an answer no agent but attackers gave in round 0, is infected once its own P_inf reaches the
- * pull-in floor.
+ * pull-in floor. On a task that lists options, an agent that every other agent hears needs no floor: there the answers
+ * are the group's whole exchange (a debate), and the move is the infection itself, whatever its wording.
  */
 function pullInAdopters(categories: Category[], rules: RuleId[], input: ConstraintInput, { first, now, held }: AnswerHistory): void {
   const nonAttackerFirstAnswers = new Set(first.filter((_, j) => categories[j] !== 'attacker'));
   for (let i = 0; i < categories.length; i++) {
     const answer = now[i];
-    if (categories[i] !== 'benign' || answer === undefined || answer === first[i] || input.pInf[i] < input.pullInFloor) continue;
+    const floor = input.multipleChoice && heardByAll(i, input.outNeighbors) ? 0 : input.pullInFloor;
+    if (categories[i] !== 'benign' || answer === undefined || answer === first[i] || input.pInf[i] < floor) continue;
     if (nonAttackerFirstAnswers.has(answer) || !input.inNeighbors[i].some((j) => categories[j] === 'attacker' && held[j] === answer)) continue;
     categories[i] = 'infected';
     rules[i] = 'adopted-attacker-answer';

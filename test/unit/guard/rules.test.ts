@@ -146,12 +146,20 @@ describe('topological constraints', () => {
     });
     const staysBenign: [string, Partial<ConstraintInput>][] = [
       ['in the reference rules', { pullInAdopters: false }],
-      ['when its P_inf is below the pull-in floor', { pullInFloor: 0.4 }],
+      ['when its P_inf is below the pull-in floor on a task without options', { pullInFloor: 0.4, multipleChoice: false }],
       ['when another agent gave that answer in round 0 (it moved to a peer, not to the attack)', { answers: [['B', 'A', 'B'], ['B', 'B', 'B']] }],
       ['when the attacker has not held that answer since round 0', { answers: [['C', 'A', 'A'], ['B', 'B', 'A']] }],
       ['in round 0', { firstRound: true }],
     ];
     for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(adopt(extra).categories[1], 'benign'));
+    it('is pulled in below the pull-in floor on a task with options when every other agent hears it (a debate)', () => {
+      assert.equal(adopt({ pullInFloor: 0.4 }).rules[1], 'adopted-attacker-answer');
+    });
+    it('stays benign below the pull-in floor when not every other agent hears it', () => {
+      const notHeardByAll: [number, number][] = [[0, 1], [0, 2], [1, 0], [2, 0], [2, 1]];
+      assert.equal(adopt({ pullInFloor: 0.4 }, notHeardByAll).categories[1], 'benign');
+      assert.equal(adopt({}, notHeardByAll).categories[1], 'infected');
+    });
     it('stays benign when the attacker holding that answer is not among those it hears from', () => {
       const notFromAttacker: [number, number][] = [[0, 2], [1, 0], [1, 2], [2, 0], [2, 1]];
       assert.equal(adopt({}, notFromAttacker).categories[1], 'benign');
