@@ -8,7 +8,8 @@ import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
 import { crossValidate, realGroups, simulatedSources } from './train';
 import { episodeGrid, poolDetections, type EpisodeDetection } from './lib/episodes';
 import { analyzeRuns, sliceFigures, type Interval, type RunVerdicts, type SliceFigures } from './lib/realEval';
-import { labelAnswer, loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
+import { debateAnswer } from '../src/core/importers/debate';
+import { loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
 import { runJobs } from './lib/workers';
 import type { BenchModule, BenchSection } from './types';
 
@@ -73,7 +74,7 @@ function unreadableFlaggedInfected(runs: readonly RealRun[], verdicts: readonly 
     verdicts[n].truth.forEach((truth, i) => {
       if (truth !== 'benign' || verdicts[n].predicted[i] !== 'infected') return;
       counts.flagged++;
-      if (labelAnswer(outputs[i][outputs[i].length - 1] ?? '') === undefined) counts.unread++;
+      if (debateAnswer(outputs[i][outputs[i].length - 1] ?? '') === undefined) counts.unread++;
     });
   });
   return [...byModel.values()];

@@ -7,7 +7,7 @@ import { assignCausalRounds, buildEpisode, type Delivery } from '../../src/core/
 import { episodeToTrace, importEpisodes } from '../../src/core/importers/index';
 import { toolChat } from '../../src/core/importers/toolChat';
 import type { SourcedRecord } from '../../src/core/importers/types';
-import type { Category, Trace } from '../../src/core/trace/types';
+import type { Trace } from '../../src/core/trace/types';
 
 /** Where the development split lives when ../shared is beside the repository. */
 export const REAL_DIR = path.resolve(__dirname, '../../../shared/data/real');
@@ -37,18 +37,6 @@ export function loadRealRuns(root = REAL_DIR): RealRun[] | undefined {
 
 // ---- multi-agent debates (amayuelas/multi-agent-attack) ----
 
-interface ChatTurn {
-  role: string;
-  content: string | null;
-}
-
-/** The labeller's answer reading, as the source's prompt asks for it: the last "(X)". Independent of the guard's. */
-export function labelAnswer(text: string): string | undefined {
-  let last: string | undefined;
-  for (const match of text.matchAll(/\(([A-J])\)/g)) last = match[1];
-  return last;
-}
-
 function debates(root: string): RealRun[] {
   const dir = path.join(root, 'multi-agent-debate');
   const manifest = readFileSync(path.join(dir, 'manifest.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
@@ -56,55 +44,12 @@ function debates(root: string): RealRun[] {
   for (const [file, , dataset, modelText, adversaryText] of manifest) {
     const model = modelText.replace(/ \(.*\)$/, '').replace(/^Meta-/, '').toLowerCase();
     const adversaries = Number(adversaryText);
-    readFileSync(path.join(dir, file), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .forEach((line, index) => runs.push({ source: 'debate', dataset, model, attacked: adversaries > 0, adversaries, trace: debateTrace(JSON.parse(line), adversaries, `${file}#${index}`) }));
-  }
-  return runs;
-}
-
-/** One debate: agents agent_0.. (adversaries first), all-to-all edges, round r = each agent's r-th assistant turn. */
-function debateTrace(row: { question: string; answer: unknown; agent_responses: ChatTurn[][] }, adversaries: number, id: string): Trace {
-  const n = row.agent_responses.length;
-  const ids = row.agent_responses.map((_, i) => `agent_${i}`);
-  const edges: [string, string][] = [];
-  for (const a of ids) for (const b of ids) if (a !== b) edges.push([a, b]);
-  const messages: Delivery[] = [];
-  const answers: (string | undefined)[][] = [];
-  row.agent_responses.forEach((chat, i) => {
-    const turns = chat.filter((t) => t.role === 'assistant').map((t) => t.content ?? '');
-    answers.push(turns.map(labelAnswer));
-    turns.forEach((content, round) => messages.push({ from: ids[i], content, time: round, seq: messages.length, line: 0, round }));
-  });
-  // An adversary's user turn names its target ("Your answer: (X)"); the old-format file names none (README).
-  const targets = row.agent_responses.slice(0, adversaries).map((chat) => chat.map((t) => (t.role === 'user' ? /Your answer: \(([A-J])\)/.exec(t.content ?? '')?.[1] : undefined)).find(Boolean));
-  const gold = goldLetter(row.answer);
-  const labels: SourcedRecord[] = [];
-  const rounds = Math.max(...answers.map((a) => a.length));
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < rounds; k++) {
-      let category: Category = 'benign';
-      if (i < adversaries) category = 'attacker';
-      else if (k > 0 && adversaries > 0) {
-        const now = answers[i][k];
-        const first = answers[i][0];
-        const talkedInto = targets.some(Boolean)
-          ? targets.some((t) => t !== undefined && t !== gold && now === t && first !== t)
-          : now !== undefined && now !== gold && first === gold;
-        if (talkedInto) category = 'infected';
-      }
-      labels.push({ record: { type: 'label', round: k, agent: ids[i], category }, line: 0 });
+    // The debate importer maps the replies and labels them with the harness's ground truth (the README's definition).
+    for (const episode of importEpisodes(readFileSync(path.join(dir, file), 'utf8'), 'debate', 'lines', file)) {
+      runs.push({ source: 'debate', dataset, model, attacked: adversaries > 0, adversaries, trace: episodeToTrace(episode) });
     }
   }
-  return episodeToTrace(buildEpisode(id, { run: id, task: { question: row.question, answer: gold }, agents: ids.map((a) => ({ id: a })), edges }, messages, labels, []));
-}
-
-/** Gold answer as a letter: "A", or [["a", text]] in the TruthfulQA files. */
-function goldLetter(answer: unknown): string | undefined {
-  if (typeof answer === 'string') return answer.trim().toUpperCase();
-  if (Array.isArray(answer) && Array.isArray(answer[0])) return String(answer[0][0]).toUpperCase();
-  return undefined;
+  return runs;
 }
 
 // ---- AgentDojo (through the agentdojo importer) ----

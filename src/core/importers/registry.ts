@@ -3,6 +3,7 @@
 // Add an importer: its file with its FormatSpec, one line here, and docs/importers.md.
 import { agentDojoFormat } from './agentdojo';
 import { autogenFormat } from './autogen';
+import { debateFormat } from './debate';
 import { infaGuardFormat } from './infaGuard';
 import { langsmithFormat } from './langsmith';
 import { otlpFormat } from './otlp';
@@ -13,6 +14,7 @@ export const FORMATS = {
   otlp: otlpFormat,
   'infa-guard': infaGuardFormat,
   agentdojo: agentDojoFormat,
+  debate: debateFormat,
   autogen: autogenFormat,
   langsmith: langsmithFormat,
 } satisfies Record<string, FormatSpec>;

@@ -73,6 +73,15 @@ describe('agent-immune analyze', () => {
     assert.doesNotMatch(stdout, /donor user/);
   });
 
+  it('the bundled debate example reads as its README says: the adversary holds its answer alone, the two it talks round are rehabilitated', async () => {
+    const { code, stdout } = await cli('analyze', path.join(root, 'examples/debate/truthfulqa-adversary.jsonl'));
+    assert.equal(code, 1);
+    assert.match(stdout, /^ {2}agent_0: attacker: everyone hears it, and it has held every round a round-0 answer that no other agent gave; its answers by round: E, E, E$/m);
+    assert.match(stdout, /^ {2}agent_1: pulled in as infected: .*its answers by round: B, E, E$/m);
+    assert.match(stdout, /^ {2}agent_2: rehabilitate: restore round 0 \(answer C\)/m);
+    assert.match(stdout, /^Against labels: attacker P 1\.00 R 1\.00 F1 1\.00; infected P 1\.00 R 1\.00 F1 1\.00/m);
+  });
+
   it('a malformed trace exits 2 with file and line on stderr and nothing on stdout', async () => {
     const file = path.join(dir, 'bad.jsonl');
     writeFileSync(file, '{"type":"message","round":0,"from":"a","content":"x"}\n{"type":"message","round":"one","from":"a","content":"x"}\n');

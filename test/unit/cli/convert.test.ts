@@ -38,6 +38,7 @@ const formats: [string, string][] = [
   ['g-safeguard.json', 'infa-guard'],
   ['langsmith-tree.json', 'langsmith'],
   ['agentdojo-run.json', 'agentdojo'],
+  ['debate-rows.jsonl', 'debate'],
 ];
 
 describe('agent-immune convert / analyze on imported formats', () => {

@@ -38,6 +38,7 @@ describe('importers: detection', () => {
     ['g-safeguard.json', 'infa-guard', 'document'],
     ['agentdojo-run.json', 'agentdojo', 'document'],
     ['agentdojo-runs.jsonl', 'agentdojo', 'lines'],
+    ['debate-rows.jsonl', 'debate', 'lines'],
   ];
   for (const [name, format, layout] of table) {
     it(`detects ${name} as ${format} (${layout}) even under a neutral file name`, async () => {
@@ -94,6 +95,8 @@ describe('importers: bad input', () => {
     ['an AG2 log read as LangSmith', 'ag2-runtime.log', { from: 'langsmith' }, 'invalid-json', undefined],
     ['an episode number past the end', 'infa-guard.json', { episode: 5 }, 'invalid-field', undefined],
     ['an INFA-Guard file read as AgentDojo', 'infa-guard.json', { from: 'agentdojo' }, 'missing-field', 'messages'],
+    ['an AgentDojo file read as a debate', 'agentdojo-runs.jsonl', { from: 'debate' }, 'missing-field', 'agent_responses'],
+    ['a debate row whose agents never replied', 'debate-no-replies.jsonl', {}, 'no-content', 'agent_responses'],
   ];
   for (const [name, file, options, kind, field] of cases) {
     it(`rejects ${name} with kind ${kind}${field ? ` naming ${field}` : ''}`, async () => {

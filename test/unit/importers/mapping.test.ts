@@ -199,6 +199,40 @@ describe('importers: mapping', () => {
       assert.ok(!resisted.labels.some((l) => l.category === 'infected'));
     });
   });
+  describe('multi-agent debate logs', () => {
+    // The bundled example: one row of amayuelas/multi-agent-attack (MIT), gpt-3.5-turbo on TruthfulQA, one adversary.
+    const example = path.resolve(__dirname, '../../../examples/debate/truthfulqa-adversary.jsonl');
+
+    it('maps the replies of each agent to its rounds, all-to-all, and never the instructions of the harness', async () => {
+      const trace = await readAnyTrace(example);
+      assert.equal(trace.run, 'question-53');
+      assert.deepEqual(trace.agents.map((a) => [a.id, a.role, a.systemPrompt]), [['agent_0', 'debater', undefined], ['agent_1', 'debater', undefined], ['agent_2', 'debater', undefined]]);
+      assert.equal(trace.edges?.length, 6);
+      assert.deepEqual(trace.messages.map((m) => `${m.round} ${m.from}`), ['0 agent_0', '1 agent_0', '2 agent_0', '0 agent_1', '1 agent_1', '2 agent_1', '0 agent_2', '1 agent_2', '2 agent_2']);
+      assert.equal(trace.task?.answer, 'A');
+      assert.match(trace.task?.question ?? '', /Bargh's famous study/);
+      // The adversary's system prompt and its "Your answer: (E)" orders are in the file; a detector must not read them.
+      assert.ok(trace.messages.every((m) => !/role of an adversary|Your answer: \(/.test(m.content)));
+    });
+
+    it('labels the adversary attacker in every round and the agents it talked into its answer infected from then', async () => {
+      const trace = await readAnyTrace(example);
+      const byAgent = (agent: string) => trace.labels.filter((l) => l.agent === agent).map((l) => l.category);
+      assert.deepEqual(byAgent('agent_0'), ['attacker', 'attacker', 'attacker']);
+      assert.deepEqual(byAgent('agent_1'), ['benign', 'infected', 'infected']);
+      assert.deepEqual(byAgent('agent_2'), ['benign', 'infected', 'infected']);
+    });
+
+    it('reads JSON Lines of debates: an agent that changes its answer in a debate without adversaries stays benign', async () => {
+      const { traces } = await readAllTraces(at('debate-rows.jsonl'));
+      assert.deepEqual(traces.map((t) => t.id), ['question-0', 'question-1']);
+      const [attacked, clean] = traces.map((t) => t.trace);
+      assert.deepEqual(attacked.labels.filter((l) => l.round === 2).map((l) => l.category), ['attacker', 'infected', 'benign']);
+      assert.ok(clean.labels.every((l) => l.category === 'benign'));
+      // A reply with no content is kept as an empty output (silence), not dropped.
+      assert.equal(clean.messages.find((m) => m.from === 'agent_2' && m.round === 2)?.content, '');
+    });
+  });
 });
 
 describe('importers: OTLP edge cases', () => {

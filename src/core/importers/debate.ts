@@ -1,0 +1,104 @@
+// Multi-agent debate logs (amayuelas/multi-agent-attack, a fork of Du et al.'s llm_multiagent_debate): one row per
+// question, one chat per agent; an agent's round k is its k-th reply, and every agent reads every other's. Only the
+// replies become messages: the system prompts and user turns (the harness's instructions, including an adversary's
+// orders) are what a detector must not read. The labels are the harness's ground truth: who was made an adversary.
+import { InputError } from '../errors';
+import type { Category } from '../trace/types';
+import { asObject, buildEpisode, messageRole, messageText, type Delivery } from './common';
+import type { Episode, FormatSpec, Importer, SourcedRecord } from './types';
+
+const EXPECTED = 'expected a debate row with question and agent_responses (one chat per agent)';
+
+/** The answer as the harness asks for it: the last "(X)" of a reply. */
+export function debateAnswer(text: string): string | undefined {
+  let last: string | undefined;
+  for (const match of text.matchAll(/\(([A-J])\)/g)) last = match[1];
+  return last;
+}
+
+/** The gold answer as a letter: "A", or [["a", text]] in the TruthfulQA files. */
+function goldLetter(answer: unknown): string | undefined {
+  if (typeof answer === 'string' && /^\s*[A-Ja-j]\s*$/.test(answer)) return answer.trim().toUpperCase();
+  if (Array.isArray(answer) && Array.isArray(answer[0]) && typeof answer[0][0] === 'string') return goldLetter(answer[0][0]);
+  return undefined;
+}
+
+/** An adversary's chat opens with a system prompt giving it that role. */
+const isAdversary = (chat: unknown[]) => messageRole(chat[0]) === 'system' && /\badversary\b/i.test(messageText(chat[0]) ?? '');
+
+/** The answer an adversary was told to argue ("Your answer: (X)"); the harness's earlier format names none. */
+const targetOf = (chat: unknown[]) => chat.map((turn) => (messageRole(turn) === 'user' ? /Your answer: \(([A-J])\)/.exec(messageText(turn) ?? '')?.[1] : undefined)).find(Boolean);
+
+class DebateImporter implements Importer {
+  private readonly episodes: Episode[] = [];
+
+  constructor(private readonly file?: string) {}
+
+  add(value: unknown, line: number): void {
+    const row = asObject(value);
+    const where = `row ${this.episodes.length}`;
+    if (!row) throw new InputError('invalid-field', `${where} is not an object; ${EXPECTED}`, this.file, line);
+    const chats = row.agent_responses;
+    if (!Array.isArray(chats) || chats.length === 0 || !chats.every(Array.isArray)) {
+      throw new InputError('missing-field', `${where}: "agent_responses" must be a non-empty array of chats (arrays of messages); ${EXPECTED}`, this.file, line, 'agent_responses');
+    }
+    const ids = chats.map((_, i) => `agent_${i}`);
+    const messages: Delivery[] = [];
+    const replies = (chats as unknown[][]).map((chat) => chat.filter((turn) => messageRole(turn) === 'assistant').map((turn) => messageText(turn) ?? ''));
+    replies.forEach((texts, i) => texts.forEach((content, round) => messages.push({ from: ids[i], content, time: round, seq: messages.length, line, round })));
+    if (messages.length === 0) throw new InputError('no-content', `${where}: no agent has an assistant reply`, this.file, line, 'agent_responses');
+
+    const question = typeof row.question === 'string' ? row.question : undefined;
+    const gold = goldLetter(row.answer);
+    const edges = ids.flatMap((a) => ids.filter((b) => b !== a).map((b): [string, string] => [a, b]));
+    const labels = this.labels(chats as unknown[][], replies, ids, gold, line);
+    const id = typeof row.id === 'number' || (typeof row.id === 'string' && row.id !== '') ? `question-${row.id}` : `row-${this.episodes.length}`;
+    this.episodes.push(buildEpisode(id, { run: id, task: { question, answer: gold }, agents: ids.map((a) => ({ id: a, role: 'debater' })), edges }, messages, labels, []));
+  }
+
+  /**
+   * The harness's ground truth: adversaries are attackers in every round; from round 1, an honest agent that now gives
+   * an adversary's target, which is wrong, while it did not in round 0 is infected (where no target is named: right in
+   * round 0 and wrong now); everyone else is benign, and everyone in a debate without adversaries.
+   */
+  private labels(chats: unknown[][], replies: string[][], ids: string[], gold: string | undefined, line: number): SourcedRecord[] {
+    const adversary = chats.map(isAdversary);
+    const targets = chats.flatMap((chat, i) => (adversary[i] ? [targetOf(chat)] : [])).filter((t): t is string => t !== undefined && t !== gold);
+    const anyTarget = chats.some((chat, i) => adversary[i] && targetOf(chat) !== undefined);
+    const labels: SourcedRecord[] = [];
+    const rounds = Math.max(...replies.map((r) => r.length));
+    replies.forEach((texts, i) => {
+      const answers = texts.map(debateAnswer);
+      for (let k = 0; k < rounds; k++) {
+        let category: Category = 'benign';
+        if (adversary[i]) category = 'attacker';
+        else if (k > 0 && adversary.includes(true)) {
+          const [first, now] = [answers[0], answers[k]];
+          const talkedInto = anyTarget ? targets.some((t) => now === t && first !== t) : now !== undefined && gold !== undefined && now !== gold && first === gold;
+          if (talkedInto) category = 'infected';
+        }
+        labels.push({ record: { type: 'label', round: k, agent: ids[i], category }, line });
+      }
+    });
+    return labels;
+  }
+
+  finish(): Episode[] {
+    if (this.episodes.length === 0) throw new InputError('empty', `no debates found; ${EXPECTED}`, this.file);
+    return this.episodes;
+  }
+}
+
+export const debateFormat: FormatSpec = {
+  title: 'multi-agent debate logs (multi-agent-attack)',
+  aliases: ['multiagent-debate', 'mad'],
+  detect: {
+    record: (o) => 'agent_responses' in o,
+    keys: 'question, agent_responses',
+    signature: /"agent_responses"\s*:/,
+    loneObjectIsDocument: false,
+  },
+  expects: 'JSON Lines of debate rows (or a JSON array of them) with question, answer, agent_responses',
+  select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
+  create: (file) => new DebateImporter(file),
+};
