@@ -26,7 +26,9 @@ export function inferSourcesAndPaths(input: TraceBackInput): TraceBackResult {
     for (let k = 0; k < rounds; k++) if (input.categories[k][i] === 'infected') return k;
     return Infinity;
   });
-  const everAttacker = (i: number) => attackers.has(i) || input.categories.some((row) => row[i] === 'attacker');
+  // An agent flagged attacker in some round counts as one, unless it ends infected: then the early flag was the head
+  // misreading a victim, and the trace-back goes on past it (an agent is never its own source).
+  const everAttacker = (i: number) => attackers.has(i) || (last[i] !== 'infected' && input.categories.some((row) => row[i] === 'attacker'));
 
   const paths: { path: number[]; round: number }[] = [];
   for (let i = 0; i < input.agents.length; i++) {

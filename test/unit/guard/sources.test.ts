@@ -52,4 +52,16 @@ describe('source inference and infection paths', () => {
     for (const path of result.infectionPaths) assert.ok(path.length <= 2);
     assert.deepEqual(result.sources, []);
   });
+
+  it('does not make an agent flagged attacker in an early round, and infected in the end, its own source', () => {
+    // A debate: s holds its answer throughout; v's head fired in round 0, then v took s's answer and is infected.
+    const result = inferSourcesAndPaths({
+      agents: ['s', 'v', 'w'],
+      inNeighbors: [[1, 2], [0, 2], [0, 1]],
+      categories: [[B, A, B], [A, I, B], [A, I, I]],
+      pAtk: [[0.4, 0.6, 0.1], [0.4, 0.2, 0.1], [0.4, 0.2, 0.1]],
+    });
+    assert.deepEqual(result.infectionPaths, [['s', 'v'], ['s', 'w']]);
+    assert.deepEqual(result.sources, ['s']);
+  });
 });
