@@ -9,6 +9,14 @@ import type { Episode, FormatSpec, Importer, SourcedRecord } from './types';
 
 const EXPECTED = 'expected a debate row with question and agent_responses (one chat per agent)';
 
+/**
+ * The most agents one debate, and the most agent pairs (edges) all of a file's debates, may have. Every agent hears
+ * every other, so a row of n empty chats (a few bytes each) makes n² edges: 20,000 of them, an 860 KB file, once
+ * exhausted the heap. Published debates have 2 to 10 agents; 10,000 three-agent rows are 60,000 pairs.
+ */
+export const MAX_DEBATE_AGENTS = 200;
+export const MAX_DEBATE_PAIRS = 1_000_000;
+
 /** The answer as the harness asks for it: the last "(X)" of a reply. */
 export function debateAnswer(text: string): string | undefined {
   let last: string | undefined;
@@ -31,6 +39,7 @@ const targetOf = (chat: unknown[]) => chat.map((turn) => (messageRole(turn) === 
 
 class DebateImporter implements Importer {
   private readonly episodes: Episode[] = [];
+  private pairs = 0;
 
   constructor(private readonly file?: string) {}
 
@@ -41,6 +50,13 @@ class DebateImporter implements Importer {
     const chats = row.agent_responses;
     if (!Array.isArray(chats) || chats.length === 0 || !chats.every(Array.isArray)) {
       throw new InputError('missing-field', `${where}: "agent_responses" must be a non-empty array of chats (arrays of messages); ${EXPECTED}`, this.file, line, 'agent_responses');
+    }
+    if (chats.length > MAX_DEBATE_AGENTS) {
+      throw new InputError('invalid-field', `${where}: ${chats.length} agents; a debate is read with at most ${MAX_DEBATE_AGENTS} (every agent hears every other)`, this.file, line, 'agent_responses');
+    }
+    this.pairs += chats.length * (chats.length - 1);
+    if (this.pairs > MAX_DEBATE_PAIRS) {
+      throw new InputError('invalid-field', `${where}: the debates up to here have ${this.pairs} agent pairs; a file is read with at most ${MAX_DEBATE_PAIRS} (split it)`, this.file, line, 'agent_responses');
     }
     const ids = chats.map((_, i) => `agent_${i}`);
     const messages: Delivery[] = [];

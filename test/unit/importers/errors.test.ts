@@ -107,6 +107,22 @@ describe('importers: bad input', () => {
     });
   }
 
+  it('rejects a debate row with more agents than it reads, at once, instead of building every agent pair (the heap ran out)', () => {
+    const row = { question: 'Q? (A) x, (B) y', answer: 'A', agent_responses: Array.from({ length: 20_000 }, () => [{ role: 'assistant', content: '(A)' }]) };
+    assert.throws(
+      () => importTraceText(JSON.stringify(row), { file: 'wide.jsonl' }),
+      (error: unknown) => error instanceof InputError && error.kind === 'invalid-field' && error.field === 'agent_responses' && /20000 agents; a debate is read with at most 200/.test(error.message),
+    );
+  });
+
+  it('rejects debate rows that add up to more agent pairs than it reads, at the row that goes over', () => {
+    const row = JSON.stringify({ question: 'Q? (A) x, (B) y', answer: 'A', agent_responses: Array.from({ length: 200 }, () => [{ role: 'assistant', content: '(A)' }]) });
+    assert.throws(
+      () => importTraceText(Array.from({ length: 30 }, () => row).join('\n'), { file: 'many.jsonl' }),
+      (error: unknown) => error instanceof InputError && error.line === 26 && /the debates up to here have 1034800 agent pairs; a file is read with at most 1000000/.test(error.message),
+    );
+  });
+
   it('rejects OTLP whose scopeSpans or spans is not a list by field, instead of an internal error (found by the fuzzer)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ai-import-'));
     for (const [field, resourceSpans] of [
