@@ -2,12 +2,14 @@
 import { writingTo } from '../../core/errors';
 import { analyzeTrace } from '../../core/guard/analyze';
 import { loadProjectConfig } from '../../node/config';
+import type { ProjectConfig } from '../../core/config';
 import { formatsHelp, parseFormatName } from '../../core/importers';
-import { readAnyTrace } from '../../node/readAnyTrace';
+import { readAnyTrace, readRuns } from '../../node/readAnyTrace';
 import { writeGraphReport } from '../../node/graphReport';
 import { existingFile, outputFile } from '../args';
-import { ExitCode, parseFlags, UsageError, type Command } from '../command';
-import { formatAnalysisText } from '../../core/guard/messages';
+import { ExitCode, parseFlags, UsageError, type CliIo, type Command } from '../command';
+import { formatAnalysisText, formatRunsText, summarizeRun, type RunSummary } from '../../core/guard/messages';
+import { poolEvaluations } from '../../core/guard/metrics';
 import { LLM_FLAGS, LLM_USAGE, llmGuardFromFlags } from '../llmOptions';
 
 export const analyzeCommand: Command = {
@@ -25,6 +27,8 @@ Options:
   --lenient          skip invalid lines with a warning instead of rejecting the file
   --from FORMAT      read as FORMAT instead of detecting it
   --episode N        analyse run N of a file that holds several (default 0)
+  --all              analyse every run of the file: one line per run and the figures pooled over labelled runs
+                     (with --json: schema agent-immune/analysis-runs/v1); embedded guard only, no --html
   --max-line-mb N    longest accepted line in MiB (default 64)
 ${LLM_USAGE}
   -h, --help         show this help
@@ -42,6 +46,7 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
       lenient: { type: 'boolean' },
       from: { type: 'string' },
       episode: { type: 'string' },
+      all: { type: 'boolean' },
       'max-line-mb': { type: 'string' },
       ...LLM_FLAGS,
     });
@@ -55,9 +60,16 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
     const file = await existingFile(io.cwd, positionals[0], { hint: `give one trace file in it, or run "agent-immune scan ${positionals[0]}" for the propagation alerts of every trace and agent file there` });
     const config = await loadProjectConfig(io.cwd, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })));
     const html = values.html && (await outputFile(io.cwd, values.html, { flag: '--html' }));
-    const trace = await readAnyTrace(file, { from, episode, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
-    trace.source = positionals[0];
+    const read = { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 };
     const llm = llmGuardFromFlags(values, io);
+    if (values.all) {
+      if (episode !== undefined) throw new UsageError('--all analyses every run: drop --episode, or drop --all to analyse run N');
+      if (html) throw new UsageError('--html draws one run: pick it with --episode N instead of --all');
+      if (llm) throw new UsageError('--all runs the embedded guard only: analyse one run at a time (--episode N) with --scorer llm or --filter llm');
+      return analyzeRuns(file, positionals[0], read, config, values.json === true, io);
+    }
+    const trace = await readAnyTrace(file, { ...read, episode });
+    trace.source = positionals[0];
     const analysis = await analyzeTrace(trace, { config, ...llm?.guard });
     llm?.finish(analysis);
     if (values.json) for (const w of analysis.warnings.filter((w) => w.code.startsWith('llm-'))) io.stderr(`agent-immune analyze: warning: ${w.message}\n`);
@@ -67,3 +79,24 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
     return analysis.agents.some((a) => a.category !== 'benign') ? ExitCode.Findings : ExitCode.Ok;
   },
 };
+
+/**
+ * `analyze --all`: every run of the file, one at a time (a run's trace is built, analysed and dropped before the next),
+ * as one line each with the pooled figures, or as one JSON document whose runs are written as they are analysed.
+ */
+async function analyzeRuns(file: string, source: string, read: Parameters<typeof readRuns>[1], config: ProjectConfig, json: boolean, io: CliIo): Promise<ExitCode> {
+  const { runs } = await readRuns(file, read);
+  const summaries: RunSummary[] = [];
+  if (json) io.stdout(`{"schema":"agent-immune/analysis-runs/v1","source":${JSON.stringify(source)},"runs":[\n`);
+  for (const [index, run] of runs.entries()) {
+    const trace = run.trace();
+    trace.source = source;
+    const analysis = await analyzeTrace(trace, { config });
+    summaries.push(summarizeRun(analysis, index));
+    if (json) io.stdout(`${index ? ',\n' : ''}${JSON.stringify(analysis)}`);
+  }
+  const labelled = summaries.flatMap((s) => (s.evaluation ? [s.evaluation] : []));
+  if (json) io.stdout(`\n]${labelled.length ? `,"evaluation":${JSON.stringify(poolEvaluations(labelled))}` : ''}}\n`);
+  else io.stdout(formatRunsText(source, summaries));
+  return summaries.some((s) => s.attackers.length + s.infected.length > 0) ? ExitCode.Findings : ExitCode.Ok;
+}

@@ -2,7 +2,8 @@
 // readable report of an analysis (the CLI's output, the editor's log): a per-round table, then sources, paths,
 // remediation, evaluation and propagation alerts; and the editor's texts of Analyze Trace and its graph panel.
 import { formatAlerts } from '../monitor/messages';
-import type { Analysis, RemediationStep, RemovedSpan, RuleId } from './types';
+import { poolEvaluations } from './metrics';
+import type { Analysis, Evaluation, RemediationStep, RemovedSpan, RuleId } from './types';
 import { inline } from '../text/printable';
 
 /** One-line explanation of the rule (topological, or read from the answers) that decided an agent's category. */
@@ -95,13 +96,56 @@ export function formatAnalysisText(analysis: Analysis): string {
       out.push(`  ${inline(step.agent)}: ${remediationSummary(step, inline)} — ${inline(step.reason)}`);
     }
   }
-  if (analysis.evaluation) {
-    const e = analysis.evaluation;
-    const pct = (v: number) => v.toFixed(2);
-    out.push(`Against labels: attacker P ${pct(e.attacker.precision)} R ${pct(e.attacker.recall)} F1 ${pct(e.attacker.f1)}; infected P ${pct(e.infected.precision)} R ${pct(e.infected.recall)} F1 ${pct(e.infected.f1)}; benign FPR ${pct(e.benignFalsePositiveRate)}`);
-  }
+  if (analysis.evaluation) out.push(`Against labels: ${evaluationText(analysis.evaluation)}`);
   out.push(...formatAlerts((analysis.alerts ?? []).map((alert) => ({ alert }))));
   for (const warning of analysis.warnings) out.push(`warning: ${warning.line ? `line ${warning.line}: ` : ''}${inline(warning.message)}`);
+  return out.join('\n') + '\n';
+}
+
+function evaluationText(e: Evaluation): string {
+  const pct = (v: number) => v.toFixed(2);
+  return `attacker P ${pct(e.attacker.precision)} R ${pct(e.attacker.recall)} F1 ${pct(e.attacker.f1)}; infected P ${pct(e.infected.precision)} R ${pct(e.infected.recall)} F1 ${pct(e.infected.f1)}; benign FPR ${pct(e.benignFalsePositiveRate)}`;
+}
+
+/** What the report of a file's runs (`analyze --all`) keeps of each run's analysis. */
+export interface RunSummary {
+  run: string;
+  agents: number;
+  rounds: number;
+  attackers: string[];
+  infected: string[];
+  evaluation?: Evaluation;
+  warnings: string[];
+}
+
+/** The part of one run's analysis the report of a file's runs shows. */
+export function summarizeRun(analysis: Analysis, index: number): RunSummary {
+  const ids = (category: string) => analysis.agents.filter((a) => a.category === category).map((a) => a.id);
+  return {
+    run: analysis.run ?? `run ${index}`,
+    agents: analysis.agents.length,
+    rounds: analysis.rounds.length,
+    attackers: ids('attacker'),
+    infected: ids('infected'),
+    evaluation: analysis.evaluation,
+    warnings: analysis.warnings.map((w) => `${w.line ? `line ${w.line}: ` : ''}${w.message}`),
+  };
+}
+
+/** The readable report of every run of a file: one line per run, how many were attacked, and the figures pooled over the labelled ones. */
+export function formatRunsText(source: string, runs: readonly RunSummary[]): string {
+  const few = (ids: string[]) => (ids.length <= 4 ? ids : [...ids.slice(0, 4), `… (${ids.length - 4} more)`]).map((id) => inline(id)).join(', ');
+  const width = Math.min(40, Math.max(3, ...runs.map((r) => inline(r.run).length)));
+  const out = [`${inline(source)}: ${runs.length} run(s)`, ''];
+  for (const r of runs) {
+    const found = [r.attackers.length ? `attackers ${few(r.attackers)}` : '', r.infected.length ? `infected ${few(r.infected)}` : ''].filter(Boolean);
+    out.push(`${oneLine(inline(r.run), width).padEnd(width)}  ${String(r.agents).padStart(4)} agents  ${String(r.rounds).padStart(3)} rounds  ${found.length ? found.join('; ') : 'clean'}`);
+  }
+  const attacked = runs.filter((r) => r.attackers.length + r.infected.length > 0).length;
+  out.push('', `Attacked: ${attacked} of ${runs.length} run(s) (attackers found in ${runs.filter((r) => r.attackers.length).length}, infected agents in ${runs.filter((r) => r.infected.length).length})`);
+  const labelled = runs.flatMap((r) => (r.evaluation ? [r.evaluation] : []));
+  if (labelled.length) out.push(`Against labels, pooled over ${labelled.length} labelled run(s): ${evaluationText(poolEvaluations(labelled))}`);
+  for (const r of runs) for (const warning of r.warnings) out.push(`warning: ${inline(r.run)}: ${inline(warning)}`);
   return out.join('\n') + '\n';
 }
 

@@ -109,6 +109,50 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /warning: line 2:/);
   });
 
+  describe('--all: every run of a file', () => {
+    const debates = path.join(root, 'test/fixtures/importers/debate-rows.jsonl');
+
+    it('prints one line per run, how many were attacked and the figures pooled over the labelled runs; exit 1 when any was', async () => {
+      const { code, stdout } = await cli('analyze', debates, '--all');
+      assert.equal(code, 1);
+      assert.match(stdout, /^question-0\s+3 agents\s+3 rounds\s+attackers agent_0; infected agent_1$/m);
+      assert.match(stdout, /^question-1\s+3 agents\s+3 rounds\s/m);
+      assert.match(stdout, /^Attacked: \d of 2 run\(s\)/m);
+      assert.match(stdout, /^Against labels, pooled over 2 labelled run\(s\): attacker P [\d.]+ R 1\.00/m);
+    });
+
+    it('exits 0 and says clean for a file whose one run is clean', async () => {
+      const { code, stdout } = await cli('analyze', path.join(fixtures, 'clean.jsonl'), '--all');
+      assert.equal(code, 0);
+      assert.match(stdout, /^clean\s+3 agents\s+2 rounds\s+clean$/m);
+      assert.match(stdout, /^Attacked: 0 of 1 run\(s\)/m);
+    });
+
+    it('with --json prints one document: every run as agent-immune/analysis/v1 and the pooled evaluation', async () => {
+      const { code, stdout } = await cli('analyze', debates, '--all', '--json');
+      assert.equal(code, 1);
+      const doc = JSON.parse(stdout);
+      assert.equal(doc.schema, 'agent-immune/analysis-runs/v1');
+      assert.deepEqual(doc.runs.map((r: { schema: string; run: string }) => [r.schema, r.run]), [['agent-immune/analysis/v1', 'question-0'], ['agent-immune/analysis/v1', 'question-1']]);
+      const tp = doc.runs.reduce((n: number, r: { evaluation: { attacker: { tp: number } } }) => n + r.evaluation.attacker.tp, 0);
+      assert.equal(doc.evaluation.attacker.tp, tp);
+    });
+
+    const refused: [string, string[]][] = [
+      ['--episode', ['--episode', '1']],
+      ['--html', ['--html', 'report.html']],
+      ['the LLM judge', ['--scorer', 'llm']],
+    ];
+    for (const [name, extra] of refused) {
+      it(`refuses ${name} with a usage error (exit 2, nothing on stdout)`, async () => {
+        const { code, stdout, stderr } = await cli('analyze', debates, '--all', ...extra);
+        assert.equal(code, 2);
+        assert.equal(stdout, '');
+        assert.match(stderr, /--all/);
+      });
+    }
+  });
+
   const usage: [string, string[]][] = [
     ['no trace', ['analyze']],
     ['two traces', ['analyze', 'a', 'b']],
