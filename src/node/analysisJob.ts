@@ -8,7 +8,7 @@ import { buildGraphViewPayload } from '../core/graphview/payload';
 import type { GraphViewPayload } from '../core/graphview/types';
 import { loadProjectConfig } from './config';
 import type { LlmGuard } from './llm/setup';
-import { readAnyTrace } from './readAnyTrace';
+import { readAnyTrace, readRuns } from './readAnyTrace';
 import { readTraceFile } from './readTrace';
 
 /** What to analyse. */
@@ -20,6 +20,8 @@ export interface AnalysisJobInput {
   title: string;
   /** Positions of the previous payload, reused when the topology is unchanged. */
   positions?: number[];
+  /** Which run of a file that holds several (0-based); the first, with a `multiple-episodes` warning, when absent. */
+  episode?: number;
 }
 
 /** Messages the worker posts back. */
@@ -39,7 +41,7 @@ export interface AnalysisJobOptions {
 /** Reads, analyses and builds the view payload in the current thread; `llm` swaps in the LLM judge and filter. */
 export async function analyseForView(input: AnalysisJobInput, signal?: AbortSignal, onRound?: (round: number, rounds: number) => void, llm?: Pick<LlmGuard, 'guard' | 'finish'>): Promise<GraphViewPayload> {
   const config = await loadProjectConfig(input.root);
-  const trace = await readForView(input.file);
+  const trace = await readForView(input.file, input.episode);
   trace.source = input.title;
   const analysed = await analyzeTrace(trace, { config, signal, onRound, ...llm?.guard });
   signal?.throwIfAborted();
@@ -52,13 +54,18 @@ export async function analyseForView(input: AnalysisJobInput, signal?: AbortSign
  * Reads any supported format; a .jsonl the detector cannot place (e.g. a native header line longer than the detection
  * window, as in 2,000-agent runs) is read as agent-trace/v1, whose parser then names the real problem if any.
  */
-async function readForView(file: string) {
+async function readForView(file: string, episode?: number) {
   try {
-    return await readAnyTrace(file);
+    return await readAnyTrace(file, { episode });
   } catch (error) {
     if (error instanceof InputError && error.kind === 'unknown-format' && /\.jsonl$/i.test(file)) return readTraceFile(file);
     throw error;
   }
+}
+
+/** The ids of the runs a trace file holds, in file order (one for an agent-trace/v1 file). */
+export async function listRuns(file: string): Promise<string[]> {
+  return (await readRuns(file)).runs.map((run) => run.id);
 }
 
 /** Runs a job in a worker when possible; rejects with InputError for bad input and AbortError on cancel. */

@@ -164,8 +164,16 @@ export const analyzeNotice = {
   progressRound: (round: number, rounds: number) => `round ${round + 1} of ${rounds}`,
   /** The analysis of `file` failed. */
   cannotAnalyse: (file: string, reason: string) => `cannot analyse ${file}: ${reason}`,
-  /** The title of a trace's graph panel. */
-  panelTitle: (fileName: string) => `Infection graph: ${fileName}`,
+  /** The title of a trace's graph panel (`run`: the run shown, when the user chose one of several). */
+  panelTitle: (fileName: string, run?: string) => `Infection graph: ${fileName}${run === undefined ? '' : ` (${run})`}`,
+  /** `file` holds several runs and the first, `run`, was analysed. */
+  severalRuns: (file: string, run: string) => `${file} holds several runs; the analysis and graph show the first, "${run}".`,
+  /** The button that offers the other runs of a file. */
+  chooseRun: 'Choose Run…',
+  /** The run picker's title. */
+  pickRunTitle: (file: string) => `Which run of ${file} to analyse?`,
+  /** A run picker item's description: its 0-based position. */
+  pickRunDescription: (index: number) => `run ${index}`,
   /** The picture the graph panel exports. */
   pngExport: 'PNG image',
   /** The self-contained HTML report the graph panel exports. */

@@ -49,7 +49,7 @@ export function selectEpisode(episodes: Episode[], options: EpisodeOptions = {})
   }
   const trace = episodeToTrace(episodes[episode ?? 0], parse);
   if (episode === undefined && episodes.length > 1) {
-    trace.warnings.push({ code: 'multiple-episodes', line: 0, message: `the file holds ${episodes.length} episodes (runs/conversations); analysed episode 0 "${episodes[0].id}" — choose another with --episode N` });
+    trace.warnings.push({ code: 'multiple-episodes', line: 0, message: `the file holds ${episodes.length} episodes (runs/conversations); analysed episode 0 "${episodes[0].id}" — choose another with --episode N (in the editor: Choose Run)` });
   }
   return trace;
 }

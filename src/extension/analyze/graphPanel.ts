@@ -26,6 +26,8 @@ export interface PanelContext {
   diagnostics: vscode.DiagnosticCollection;
   /** Folder whose config applies to the trace. */
   root: string;
+  /** The run shown, when the user chose one of a file's several (each chosen run gets its own panel). */
+  episode?: number;
 }
 
 /** What a panel shows besides the payload: its tab title, where Save proposes to write, where line links go. */
@@ -43,9 +45,15 @@ export interface PanelSubject {
 export class GraphPanels implements vscode.Disposable {
   private readonly panels = new Map<string, GraphPanel>();
 
-  /** Shows (or reuses) the panel for the trace file `uri` with a fresh payload; it re-analyses the file when it changes. */
+  /** Shows (or reuses) the panel for the trace file `uri` (and its chosen run) with a fresh payload; it re-analyses the file when it changes. */
   show(context: PanelContext, uri: vscode.Uri, payload: GraphViewPayload): GraphPanel {
-    const subject: PanelSubject = { key: uri.toString(), title: analyzeNotice.panelTitle(path.basename(uri.fsPath)), saveBase: uri.fsPath.replace(/\.[^./\\]+$/, ''), openLine: (line) => openTraceLine(uri, line) };
+    const { episode } = context;
+    const subject: PanelSubject = {
+      key: episode === undefined ? uri.toString() : `${uri.toString()}#${episode}`,
+      title: analyzeNotice.panelTitle(path.basename(uri.fsPath), episode === undefined ? undefined : payload.analysis.run),
+      saveBase: uri.fsPath.replace(/\.[^./\\]+$/, '') + (episode === undefined ? '' : `.run${episode}`),
+      openLine: (line) => openTraceLine(uri, line),
+    };
     return this.showSubject(context.services, subject, payload, { context, uri });
   }
 
@@ -192,7 +200,7 @@ export class GraphPanel {
     void this.post({ type: 'status', state: 'analysing' });
     try {
       const payload = await runAnalysisJob(
-        { file: uri.fsPath, root: context.root, title: vscode.workspace.asRelativePath(uri), positions: this.payload.positions },
+        { file: uri.fsPath, root: context.root, title: vscode.workspace.asRelativePath(uri), positions: this.payload.positions, episode: context.episode },
         { signal: controller.signal, workerScript: workerScript(this.services) },
       );
       if (this.running !== controller) return;

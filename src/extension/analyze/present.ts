@@ -1,13 +1,14 @@
 // How a trace analysis is presented, for Analyze Trace and Analyze Trace with LLM alike: strict-mode gate, progress
 // with cancel, the report in the log, diagnostics on the trace and the infection-graph panel. A result that arrives
-// after a newer analysis of the same trace started is dropped, never shown over the newer one.
+// after a newer analysis of the same trace started is dropped, never shown over the newer one. A file that holds several
+// runs is analysed at its first, and the user is offered the others (Choose Run…).
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { GraphViewPayload } from '../../core/graphview/types';
 import { analyzeLog, analyzeNotice, formatAnalysisText } from '../../core/guard/messages';
 import type { Analysis } from '../../core/guard/types';
 import type { AnalysisJobInput } from '../../node/analysisJob';
-import { showError } from '../notify';
+import { showError, showInfo } from '../notify';
 import type { Services } from '../services';
 import type { GraphPanels } from './graphPanel';
 import { publishTraceDiagnostics } from './traceDiagnostics';
@@ -27,6 +28,8 @@ export interface PresentOptions {
   label: string;
   /** Always show a cancellable notification (slow analysers), not only for large traces. */
   cancellable?: boolean;
+  /** Which run of a file that holds several (0-based); absent: the first, and the others are offered. */
+  episode?: number;
 }
 
 /** Presents one analysis of `target`: strict-mode gate, progress/cancel, report, diagnostics and the graph panel. */
@@ -67,33 +70,38 @@ async function withProgress<T>(target: vscode.Uri, title: string, cancellable: b
   }
 }
 
-/** The presentation of a trace feature: diagnostics on analysed traces and their graph panels. */
-export function createPresenter(services: Services, diagnostics: vscode.DiagnosticCollection, panels: GraphPanels): PresentTrace {
+/**
+ * The presentation of a trace feature: diagnostics on analysed traces and their graph panels. `listRuns` gives the run
+ * ids of a file (the engine's, passed in so that this module, which the LLM bundle shares, does not pull the engine in).
+ */
+export function createPresenter(services: Services, diagnostics: vscode.DiagnosticCollection, panels: GraphPanels, listRuns: (file: string) => Promise<string[]>): PresentTrace {
   /** Per trace, the number of the latest analysis started: an older one that finishes later is not shown. */
   const latest = new Map<string, number>();
   let started = 0;
-  return async (target, analyse, options) => {
-    const { label } = options;
+  const present: PresentTrace = async (target, analyse, options) => {
+    const { label, episode } = options;
     if (!(await services.runGuard.assertRunAllowed(label))) return undefined;
     const run = ++started;
-    latest.set(target.toString(), run);
+    const key = `${target.toString()}#${episode ?? 0}`;
+    latest.set(key, run);
     try {
       const root = vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '.';
       const title = vscode.workspace.asRelativePath(target);
-      const payload = await withProgress(target, title, options.cancellable === true, (signal, onRound) => analyse({ file: target.fsPath, root, title }, signal, onRound));
+      const payload = await withProgress(target, title, options.cancellable === true, (signal, onRound) => analyse({ file: target.fsPath, root, title, episode }, signal, onRound));
       if (!payload) {
         services.output.info(analyzeLog.cancelled(label));
         return undefined;
       }
       const analysis = payload.analysis;
-      if (latest.get(target.toString()) !== run) {
+      if (latest.get(key) !== run) {
         services.output.info(analyzeLog.superseded(label, title));
         return analysis;
       }
       services.output.info(formatAnalysisText(analysis));
       const flagged = publishTraceDiagnostics(diagnostics, target, payload);
       services.output.info(analyzeLog.flagged(label, flagged, title));
-      panels.show({ services, diagnostics, root }, target, payload);
+      panels.show({ services, diagnostics, root, episode }, target, payload);
+      if (episode === undefined && analysis.warnings.some((w) => w.code === 'multiple-episodes')) void offerOtherRuns(target, title, analysis.run ?? '', analyse, options);
       return analysis;
     } catch (error) {
       services.output.error(analyzeLog.failed(label, errorMessage(error)));
@@ -101,4 +109,21 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
       return undefined;
     }
   };
+
+  /** Says the file holds several runs and, on Choose Run…, analyses the one the user picks. */
+  async function offerOtherRuns(target: vscode.Uri, title: string, first: string, analyse: ViewAnalyser, options: PresentOptions): Promise<void> {
+    if ((await showInfo(analyzeNotice.severalRuns(title, first), analyzeNotice.chooseRun)) !== analyzeNotice.chooseRun) return;
+    try {
+      const ids = await listRuns(target.fsPath);
+      const picked = await vscode.window.showQuickPick(
+        ids.map((id, index) => ({ label: id, description: analyzeNotice.pickRunDescription(index), index })),
+        { title: analyzeNotice.pickRunTitle(title) },
+      );
+      if (picked) await present(target, analyse, { ...options, episode: picked.index });
+    } catch (error) {
+      void showError(analyzeNotice.cannotAnalyse(title, errorMessage(error)));
+    }
+  }
+
+  return present;
 }

@@ -1,5 +1,6 @@
 // User story: open a recorded run, run "Agent Immune: Analyze Trace" from the Command Palette, see who attacked whom in
-// the infection-graph panel, and replay the run with the round slider.
+// the infection-graph panel, and replay the run with the round slider; in a file that holds several runs, choose
+// another run from the notification and see its graph.
 import * as assert from 'assert';
 import { useWorkbench, waitForText } from '../workbench';
 
@@ -32,5 +33,24 @@ describe('Analyze Trace from the Command Palette', () => {
     assert.match(await counts.innerText(), /▲ 1\s*◆ 0\s*● 3/);
     await wb.page.keyboard.press('End');
     await waitForText(view.locator('.scrubber .readout'), /Round 2 \/ 2/);
+  });
+
+  it('offers the other runs of a file that holds several, and graphs the one chosen', async () => {
+    const wb = workbench();
+    await wb.openFile('traces/otel-genai-export.json');
+    await wb.runCommand('Agent Immune: Analyze Trace');
+    await wb.webview('Infection graph: otel-genai-export.json');
+
+    const toast = wb.page.locator('.notification-toast', { hasText: 'holds several runs' });
+    await toast.locator('.monaco-button', { hasText: 'Choose Run' }).click({ timeout: 60_000 });
+    const quickInput = wb.page.locator('.quick-input-widget');
+    await quickInput.locator('.monaco-list-row', { hasText: 'conv-b' }).waitFor({ timeout: 30_000 });
+    await quickInput.locator('input').fill('conv-b');
+    await quickInput.locator('.monaco-list-row.focused', { hasText: 'conv-b' }).waitFor({ timeout: 5000 });
+    await wb.page.keyboard.press('Enter');
+
+    const view = await wb.webview('Infection graph: otel-genai-export.json (conv-b)');
+    await waitForText(view.locator('.scrubber .readout'), /Round \d+ \/ \d+/, 60_000);
+    assert.ok(Number(await view.locator('[data-agents]').getAttribute('data-agents')) > 0);
   });
 });

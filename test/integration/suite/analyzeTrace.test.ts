@@ -102,7 +102,7 @@ suite('Trace presentation', () => {
     const panels = { show: (_context: unknown, _target: vscode.Uri, payload: GraphViewPayload) => shown.push(payload) } as unknown as GraphPanels;
     const collection = vscode.languages.createDiagnosticCollection('presenter-test');
     try {
-      const present = createPresenter(services, collection, panels);
+      const present = createPresenter(services, collection, panels, async () => ['run']);
       let finishOlder!: () => void;
       const olderMayFinish = new Promise<void>((resolve) => (finishOlder = resolve));
       const older = present(uri, async () => (await olderMayFinish, attack), { label: 'older' });
