@@ -1,4 +1,4 @@
-// Multi-agent debate logs (amayuelas/multi-agent-attack, a fork of Du et al.'s llm_multiagent_debate): one row per
+// Multi-agent debate logs (amayuelas/multi-agent-attack, arXiv 2406.14711): one row per
 // question, one chat per agent; an agent's round k is its k-th reply, and every agent reads every other's. Only the
 // replies become messages: the system prompts and user turns (the harness's instructions, including an adversary's
 // orders) are what a detector must not read. The labels are the harness's ground truth: who was made an adversary.
