@@ -1,13 +1,14 @@
-// Multi-agent debate logs (amayuelas/multi-agent-attack, arXiv 2406.14711): one row per
-// question, one chat per agent; an agent's round k is its k-th reply, and every agent reads every other's. Only the
-// replies become messages: the system prompts and user turns (the harness's instructions, including an adversary's
-// orders) are what a detector must not read. The labels are the harness's ground truth: who was made an adversary.
+// Multi-agent debate logs: multi-agent-attack's result rows (amayuelas/multi-agent-attack, arXiv 2406.14711) and Du et
+// al.'s llm_multiagent_debate output (one JSON object: question -> [agent_contexts, answer]); one chat per agent, an
+// agent's round k is its k-th reply, and every agent reads every other's. Only the replies become messages: the system
+// prompts and user turns (the harness's instructions, including an adversary's orders) are what a detector must not
+// read. The labels are the harness's ground truth: who was made an adversary (nobody, in Du et al.'s debates).
 import { InputError } from '../errors';
 import type { Category } from '../trace/types';
 import { asObject, buildEpisode, messageRole, messageText, type Delivery } from './common';
 import type { Episode, FormatSpec, Importer, SourcedRecord } from './types';
 
-const EXPECTED = 'expected a debate row with question and agent_responses (one chat per agent)';
+const EXPECTED = 'expected a debate row with question and agent_responses (one chat per agent), or an object of question -> [agent_contexts, answer]';
 
 /**
  * The most agents one debate, and the most agent pairs (edges) all of a file's debates, may have. Every agent hears
@@ -45,30 +46,39 @@ class DebateImporter implements Importer {
 
   add(value: unknown, line: number): void {
     const row = asObject(value);
-    const where = `row ${this.episodes.length}`;
-    if (!row) throw new InputError('invalid-field', `${where} is not an object; ${EXPECTED}`, this.file, line);
+    if (!row) throw new InputError('invalid-field', `row ${this.episodes.length} is not an object; ${EXPECTED}`, this.file, line);
+    // Du et al.'s object holds only arrays: question -> [agent_contexts, answer], or -> agent_contexts (the biography task).
+    if ('agent_responses' in row || !Object.values(row).every(Array.isArray)) return this.addRow(row, `row ${this.episodes.length}`, 'agent_responses', line);
+    for (const [question, entry] of Object.entries(row)) {
+      const withAnswer = Array.isArray(entry) && Array.isArray(entry[0]) && Array.isArray(entry[0][0]);
+      this.addRow({ question, answer: withAnswer ? entry[1] : undefined, agent_responses: withAnswer ? entry[0] : entry }, `the entry of "${question.slice(0, 60)}"`, 'agent_contexts', line);
+    }
+  }
+
+  /** One debate; `field` names its chats as the file does (agent_responses, or Du et al.'s agent_contexts) in errors. */
+  private addRow(row: Record<string, unknown>, where: string, field: string, line: number): void {
     const chats = row.agent_responses;
     if (!Array.isArray(chats) || chats.length === 0 || !chats.every(Array.isArray)) {
-      throw new InputError('missing-field', `${where}: "agent_responses" must be a non-empty array of chats (arrays of messages); ${EXPECTED}`, this.file, line, 'agent_responses');
+      throw new InputError('missing-field', `${where}: "${field}" must be a non-empty array of chats (arrays of messages); ${EXPECTED}`, this.file, line, field);
     }
     if (chats.length > MAX_DEBATE_AGENTS) {
-      throw new InputError('invalid-field', `${where}: ${chats.length} agents; a debate is read with at most ${MAX_DEBATE_AGENTS} (every agent hears every other)`, this.file, line, 'agent_responses');
+      throw new InputError('invalid-field', `${where}: ${chats.length} agents; a debate is read with at most ${MAX_DEBATE_AGENTS} (every agent hears every other)`, this.file, line, field);
     }
     this.pairs += chats.length * (chats.length - 1);
     if (this.pairs > MAX_DEBATE_PAIRS) {
-      throw new InputError('invalid-field', `${where}: the debates up to here have ${this.pairs} agent pairs; a file is read with at most ${MAX_DEBATE_PAIRS} (split it)`, this.file, line, 'agent_responses');
+      throw new InputError('invalid-field', `${where}: the debates up to here have ${this.pairs} agent pairs; a file is read with at most ${MAX_DEBATE_PAIRS} (split it)`, this.file, line, field);
     }
     const ids = chats.map((_, i) => `agent_${i}`);
     const messages: Delivery[] = [];
     const replies = (chats as unknown[][]).map((chat) => chat.filter((turn) => messageRole(turn) === 'assistant').map((turn) => messageText(turn) ?? ''));
     replies.forEach((texts, i) => texts.forEach((content, round) => messages.push({ from: ids[i], content, time: round, seq: messages.length, line, round })));
-    if (messages.length === 0) throw new InputError('no-content', `${where}: no agent has an assistant reply`, this.file, line, 'agent_responses');
+    if (messages.length === 0) throw new InputError('no-content', `${where}: no agent has an assistant reply`, this.file, line, field);
 
     const question = typeof row.question === 'string' ? row.question : undefined;
     const gold = goldLetter(row.answer);
     const edges = ids.flatMap((a) => ids.filter((b) => b !== a).map((b): [string, string] => [a, b]));
     const labels = this.labels(chats as unknown[][], replies, ids, gold, line);
-    const id = typeof row.id === 'number' || (typeof row.id === 'string' && row.id !== '') ? `question-${row.id}` : `row-${this.episodes.length}`;
+    const id = typeof row.id === 'number' || (typeof row.id === 'string' && row.id !== '') ? `question-${row.id}` : `question-${this.episodes.length}`;
     this.episodes.push(buildEpisode(id, { run: id, task: { question, answer: gold }, agents: ids.map((a) => ({ id: a, role: 'debater' })), edges }, messages, labels, []));
   }
 
@@ -110,11 +120,12 @@ export const debateFormat: FormatSpec = {
   aliases: ['multiagent-debate', 'mad'],
   detect: {
     record: (o) => 'agent_responses' in o,
-    keys: 'question, agent_responses',
-    signature: /"agent_responses"\s*:/,
+    keys: 'question, agent_responses; or question -> [agent_contexts, answer]',
+    // multi-agent-attack's key, or Du et al.'s opening: {"<question>": [[[{"role" (or [[{"role" for the biography task).
+    signature: /"agent_responses"\s*:|^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\[\s*\[\s*(?:\[\s*)?\{\s*"(?:role|content)"/,
     loneObjectIsDocument: false,
   },
-  expects: 'JSON Lines of debate rows (or a JSON array of them) with question, answer, agent_responses',
+  expects: 'JSON Lines of debate rows (or a JSON array of them) with question, answer, agent_responses; or one object of question -> [agent_contexts, answer]',
   select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
   create: (file) => new DebateImporter(file),
 };

@@ -39,6 +39,7 @@ const formats: [string, string][] = [
   ['langsmith-tree.json', 'langsmith'],
   ['agentdojo-run.json', 'agentdojo'],
   ['debate-rows.jsonl', 'debate'],
+  ['debate-du.json', 'debate'],
 ];
 
 describe('agent-immune convert / analyze on imported formats', () => {

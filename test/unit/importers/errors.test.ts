@@ -39,6 +39,7 @@ describe('importers: detection', () => {
     ['agentdojo-run.json', 'agentdojo', 'document'],
     ['agentdojo-runs.jsonl', 'agentdojo', 'lines'],
     ['debate-rows.jsonl', 'debate', 'lines'],
+    ['debate-du.json', 'debate', 'document'],
   ];
   for (const [name, format, layout] of table) {
     it(`detects ${name} as ${format} (${layout}) even under a neutral file name`, async () => {

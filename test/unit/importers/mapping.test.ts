@@ -232,6 +232,31 @@ describe('importers: mapping', () => {
       // A reply with no content is kept as an empty output (silence), not dropped.
       assert.equal(clean.messages.find((m) => m.from === 'agent_2' && m.round === 2)?.content, '');
     });
+
+    it("reads Du et al.'s llm_multiagent_debate output: one object of question -> [agent_contexts, answer], replies only", async () => {
+      const { traces } = await readAllTraces(at('debate-du.json'));
+      assert.deepEqual(traces.map((t) => t.id), ['question-0', 'question-1']);
+      const second = traces[1].trace;
+      assert.match(second.task?.question ?? '', /Which gas do plants take in\?/);
+      assert.equal(second.task?.answer, 'B');
+      assert.deepEqual(second.messages.map((m) => `${m.round} ${m.from}: ${m.content.slice(0, 14)}`), [
+        '0 agent_0: Plants take in',
+        '1 agent_0: (B)',
+        '0 agent_1: Oxygen (A)',
+        '1 agent_1: On reflection,',
+        '0 agent_2: (B)',
+        '1 agent_2: (B)',
+      ]);
+      assert.ok(second.labels.every((l) => l.category === 'benign'), 'no adversary in these debates');
+    });
+
+    it("reads the biography task's shape too (person -> agent_contexts, no answer)", () => {
+      const chat = (reply: string) => [{ role: 'user', content: 'Give a bullet point biography of Ada Lovelace.' }, { role: 'assistant', content: reply }];
+      const trace = importTraceText(JSON.stringify({ 'Ada Lovelace': [chat('- Wrote the first program'), chat('- Worked with Babbage')] }), { from: 'debate' });
+      assert.equal(trace.task?.question, 'Ada Lovelace');
+      assert.equal(trace.task?.answer, undefined);
+      assert.deepEqual(trace.messages.map((m) => m.from), ['agent_0', 'agent_1']);
+    });
   });
 });
 
