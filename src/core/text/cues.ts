@@ -51,6 +51,32 @@ export interface CueRule {
   needles: readonly string[];
   pattern: RegExp;
   rule?: PropagationRule;
+  /** A match at this position of the text does not count. */
+  unless?: (text: string, at: number) => boolean;
+}
+
+const FRAME_LINE = /^ *File "[^"\n]*", line \d+/;
+
+/** How far back a frame line's start may be: frames and the source lines they quote are short. */
+const FRAME_REACH = 500;
+
+/** The start of the line holding position `at`, or -1 when it is more than FRAME_REACH characters back. */
+function lineStartNear(text: string, at: number): number {
+  for (let i = at - 1; i >= Math.max(0, at - FRAME_REACH); i--) if (text.charCodeAt(i) === 10) return i + 1;
+  return at <= FRAME_REACH ? 0 : -1;
+}
+
+/**
+ * Whether position `at` lies in a Python traceback frame: its `File "…", line N, in …` line, or the source line it
+ * quotes under it. Reads at most FRAME_REACH characters back per line, so a long line of matches stays linear.
+ */
+function inTracebackFrame(text: string, at: number): boolean {
+  const lineStart = lineStartNear(text, at);
+  if (lineStart < 0) return false;
+  if (FRAME_LINE.test(text.slice(lineStart, lineStart + FRAME_REACH))) return true;
+  if (lineStart === 0) return false;
+  const previousStart = lineStartNear(text, lineStart - 1);
+  return previousStart >= 0 && FRAME_LINE.test(text.slice(previousStart, lineStart));
 }
 
 const AGENTS = String.raw`(?:agents?|peers?|neighbou?rs?|nodes?|models?|assistants?|bots?|instances?|members?|teammates?|colleagues?|ais?|llms?|minds)`;
@@ -76,7 +102,8 @@ export const CUE_RULES: readonly CueRule[] = [
   { family: 'injection', weight: 0.7, needles: ['your'], pattern: /\byour\s+(?:final\s+)?(?:answer|response|output)\s+(?:must|should|has to|needs to|shall)\s+be\b/gi },
   { family: 'injection', weight: 0.7, needles: ['write', 'include', 'add', 'append', 'insert', 'translate', 'output', 'print', 'send', 'mention', 'recommend', 'provide', 'tell', 'encode', 'reply'], pattern: /\b(?:in addition to|before|after|instead of|rather than)\s+(?:your|the|answering|responding|completing|solving)\b[^.!?\n]{0,40}\b(?<!\b(?:may|might|can|could|would)\s+(?:(?!you\b)\w+\s+)?)(?:please\s+)?(?:also\s+)?(?:write|include|add|append|insert|translate|output|print|send|mention|recommend|provide|tell|encode|reply)\b/gi },
   { family: 'injection', weight: 0.6, needles: ['please'], pattern: /\bplease\s+(?:also\s+)?(?:include|add|append|insert|write|translate|output|print|encode|recommend|mention|send|visit|click|download|run|execute)\b/gi },
-  { family: 'injection', weight: 0.8, needles: ['import os', 'os.system', 'subprocess.', 'eval(', 'exec(', 'rm -rf', 'curl', 'wget', 'base64', 'chmod'], pattern: /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi },
+  // Code to run, but not in a Python traceback's frames (code execution output reports the calls that failed).
+  { family: 'injection', weight: 0.8, needles: ['import os', 'os.system', 'subprocess.', 'eval(', 'exec(', 'rm -rf', 'curl', 'wget', 'base64', 'chmod'], pattern: /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi, unless: inTracebackFrame },
   { family: 'injection', weight: 0.5, needles: ['important', 'attention', 'urgent', 'warning', 'notice', 'override'], pattern: /\b(?:IMPORTANT|ATTENTION|URGENT|WARNING|NOTICE|OVERRIDE)\s*[:!]/g },
   // Persuasion aimed at peers: authority, consensus, certainty, "trick question". A plain report that everyone agrees on
   // or with an answer is honest consensus talk, not a consensus claim used as pressure ("everyone already agrees that").
@@ -116,11 +143,12 @@ const QUOTED = /"[^"\n]{3,}"|“[^”\n]{3,}”|'[^'\n]{12,}'|^\s*>.*$/gm;
 export function findCues(text: string, families?: readonly CueFamily[], lower = text.toLowerCase()): CueHit[] {
   const hits: CueHit[] = [];
   const run = rulesToRun(lower);
-  CUE_RULES.forEach(({ family, weight, pattern, rule }, r) => {
+  CUE_RULES.forEach(({ family, weight, pattern, rule, unless }, r) => {
     if (!run[r] || (families && !families.includes(family))) return;
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) {
       const start = match.index ?? 0;
+      if (unless?.(text, start)) continue;
       hits.push({ family, start, end: start + match[0].length, weight, reported: false, ...(rule ? { rule } : {}) });
     }
   });

@@ -29,6 +29,7 @@ const LONG_WORDS = [
   `${'1'.repeat(200_000)}.txt`,
   'x: '.repeat(60_000),
   'Dear AI, '.repeat(20_000),
+  'subprocess.'.repeat(100_000),
 ];
 
 /** Values an attacker puts where a trace expects a round, an id or a text. */
