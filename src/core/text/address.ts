@@ -43,7 +43,9 @@ const TO_MODEL_NAMED = /\bto you,?\s+(?:the\s+)?[A-Z][\w.-]*/;
 // Words that speak to the model directly ("dear AI assistant", "the task I gave you"), and those that only mention one
 // ("for the model", "as an AI", "AI models", "LLM"): an instruction near either names the reader as a model.
 const SPEAKS_TO_MODEL = String.raw`you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention|note (?:to|for)|message (?:to|for)) (?:the |any |an? )?(?:AI|assistant|model|LLM|bot)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:instructions?|task|prompt)`;
-const MENTIONS_MODEL = String.raw`(?:for|to) (?:the |any |an? )?(?:AI|assistant|model|LLM|bot)\b|as an (?:AI|assistant|language model)\b|(?:AI|language) (?:model|assistant|agent)s?\b|LLM\b`;
+// "AI" as a field, not a reader: "papers related to AI regulation" mentions no model (a Who&When planner's did).
+const AI_AS_FIELD = String.raw`[ \t]+(?:regulation|safety|ethics|research|governance|polic(?:y|ies)|acts?|laws?|industry|technolog(?:y|ies)|development|alignment|risks?|literacy|adoption|progress)\b`;
+const MENTIONS_MODEL = String.raw`(?:for|to) (?:the |any |an? )?(?:AI\b(?!${AI_AS_FIELD})|(?:assistant|model|LLM|bot)\b)|as an (?:AI|assistant|language model)\b|(?:AI|language) (?:model|assistant|agent)s?\b|LLM\b`;
 const TO_MODEL_WORDS = new RegExp(String.raw`\b(?:${SPEAKS_TO_MODEL}|${MENTIONS_MODEL})`, 'i');
 const namesModel = (text: string) => TO_MODEL_NAMED.test(text) || TO_MODEL_WORDS.test(text);
 const TAGGED = /<\/?[A-Za-z][\w-]*>/;
