@@ -3,6 +3,7 @@
 // remediation, evaluation and propagation alerts; and the editor's texts of Analyze Trace and its graph panel.
 import { formatAlerts } from '../monitor/messages';
 import { poolEvaluations } from './metrics';
+import type { Category } from '../trace/types';
 import type { Analysis, Evaluation, RemediationStep, RemovedSpan, RuleId } from './types';
 import { inline } from '../text/printable';
 
@@ -120,7 +121,7 @@ export interface RunSummary {
 
 /** The part of one run's analysis the report of a file's runs shows. */
 export function summarizeRun(analysis: Analysis, index: number): RunSummary {
-  const ids = (category: string) => analysis.agents.filter((a) => a.category === category).map((a) => a.id);
+  const ids = (category: Category) => analysis.agents.filter((a) => a.category === category).map((a) => a.id);
   return {
     run: analysis.run ?? `run ${index}`,
     agents: analysis.agents.length,

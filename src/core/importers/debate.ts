@@ -89,8 +89,9 @@ class DebateImporter implements Importer {
    */
   private labels(chats: unknown[][], replies: string[][], ids: string[], gold: string | undefined, line: number): SourcedRecord[] {
     const adversary = chats.map(isAdversary);
-    const targets = chats.flatMap((chat, i) => (adversary[i] ? [targetOf(chat)] : [])).filter((t): t is string => t !== undefined && t !== gold);
-    const anyTarget = chats.some((chat, i) => adversary[i] && targetOf(chat) !== undefined);
+    const named = chats.flatMap((chat, i) => (adversary[i] ? [targetOf(chat)] : [])).filter((t): t is string => t !== undefined);
+    const anyTarget = named.length > 0;
+    const targets = named.filter((t) => t !== gold);
     const labels: SourcedRecord[] = [];
     const rounds = Math.max(...replies.map((r) => r.length));
     replies.forEach((texts, i) => {
