@@ -8,7 +8,7 @@ import { buildGraphViewPayload } from '../core/graphview/payload';
 import type { GraphViewPayload } from '../core/graphview/types';
 import { loadProjectConfig } from './config';
 import type { LlmGuard } from './llm/setup';
-import { readAnyTrace, readRuns } from './readAnyTrace';
+import { readRunOf, runId } from './readAnyTrace';
 import { readTraceFile } from './readTrace';
 
 /** What to analyse. */
@@ -24,10 +24,16 @@ export interface AnalysisJobInput {
   episode?: number;
 }
 
+/** What a job gives back: the view payload, and the ids of every run the file holds (file order), for a chooser. */
+export interface ViewAnalysis {
+  payload: GraphViewPayload;
+  runs: string[];
+}
+
 /** Messages the worker posts back. */
 export type AnalysisWorkerMessage =
   | { type: 'round'; round: number; rounds: number }
-  | { type: 'done'; payload: GraphViewPayload }
+  | { type: 'done'; result: ViewAnalysis }
   | { type: 'error'; kind?: InputErrorKind; message: string; file?: string; line?: number };
 
 /** Options for a job. */
@@ -39,15 +45,15 @@ export interface AnalysisJobOptions {
 }
 
 /** Reads, analyses and builds the view payload in the current thread; `llm` swaps in the LLM judge and filter. */
-export async function analyseForView(input: AnalysisJobInput, signal?: AbortSignal, onRound?: (round: number, rounds: number) => void, llm?: Pick<LlmGuard, 'guard' | 'finish'>): Promise<GraphViewPayload> {
+export async function analyseForView(input: AnalysisJobInput, signal?: AbortSignal, onRound?: (round: number, rounds: number) => void, llm?: Pick<LlmGuard, 'guard' | 'finish'>): Promise<ViewAnalysis> {
   const config = await loadProjectConfig(input.root);
-  const trace = await readForView(input.file, input.episode);
+  const { trace, runs } = await readForView(input.file, input.episode);
   trace.source = input.title;
   const analysed = await analyzeTrace(trace, { config, signal, onRound, ...llm?.guard });
   signal?.throwIfAborted();
   const analysis = llm ? llm.finish(analysed) : analysed;
   const samePositions = input.positions && input.positions.length === analysis.agents.length * 2 ? input.positions : undefined;
-  return buildGraphViewPayload(trace, analysis, { title: input.title, positions: samePositions });
+  return { payload: buildGraphViewPayload(trace, analysis, { title: input.title, positions: samePositions }), runs };
 }
 
 /**
@@ -56,20 +62,16 @@ export async function analyseForView(input: AnalysisJobInput, signal?: AbortSign
  */
 async function readForView(file: string, episode?: number) {
   try {
-    return await readAnyTrace(file, { episode });
+    return await readRunOf(file, { episode });
   } catch (error) {
-    if (error instanceof InputError && error.kind === 'unknown-format' && /\.jsonl$/i.test(file)) return readTraceFile(file);
-    throw error;
+    if (!(error instanceof InputError && error.kind === 'unknown-format' && /\.jsonl$/i.test(file))) throw error;
+    const trace = await readTraceFile(file);
+    return { trace, runs: [runId(trace)] };
   }
 }
 
-/** The ids of the runs a trace file holds, in file order (one for an agent-trace/v1 file). */
-export async function listRuns(file: string): Promise<string[]> {
-  return (await readRuns(file)).runs.map((run) => run.id);
-}
-
 /** Runs a job in a worker when possible; rejects with InputError for bad input and AbortError on cancel. */
-export function runAnalysisJob(input: AnalysisJobInput, options: AnalysisJobOptions = {}): Promise<GraphViewPayload> {
+export function runAnalysisJob(input: AnalysisJobInput, options: AnalysisJobOptions = {}): Promise<ViewAnalysis> {
   if (!options.workerScript || !existsSync(options.workerScript)) return analyseForView(input, options.signal, options.onRound);
   const script = options.workerScript;
   return new Promise((resolve, reject) => {
@@ -86,7 +88,7 @@ export function runAnalysisJob(input: AnalysisJobInput, options: AnalysisJobOpti
       else {
         settle();
         void worker.terminate();
-        if (message.type === 'done') resolve(message.payload);
+        if (message.type === 'done') resolve(message.result);
         else reject(message.kind ? new InputError(message.kind, message.message, message.file, message.line) : new Error(message.message));
       }
     });

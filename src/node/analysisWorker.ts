@@ -8,7 +8,7 @@ import { analyseForView } from './engine';
 const post = (message: AnalysisWorkerMessage) => parentPort?.postMessage(message);
 
 analyseForView(workerData as AnalysisJobInput, undefined, (round, rounds) => post({ type: 'round', round, rounds }))
-  .then((payload) => post({ type: 'done', payload }))
+  .then((result) => post({ type: 'done', result }))
   .catch((error: unknown) =>
     post(error instanceof InputError ? { type: 'error', kind: error.kind, message: error.message, file: error.file, line: error.line } : { type: 'error', message: errorMessage(error) }),
   );

@@ -123,14 +123,24 @@ export async function readEpisodes(
 
 /** Reads any supported trace file into one Trace (the chosen episode); throws InputError naming file, format and what is missing. */
 export async function readAnyTrace(file: string, options: ReadAnyTraceOptions = {}): Promise<Trace> {
+  return (await readRunOf(file, options)).trace;
+}
+
+/** Like readAnyTrace, and also the ids of every run the file holds (file order), read in the same pass. */
+export async function readRunOf(file: string, options: ReadAnyTraceOptions = {}): Promise<{ trace: Trace; runs: string[] }> {
   const { from, episode, maxLineBytes, ...parse } = options;
   const detected = await detectFileFormat(file, from);
   if (detected.format === 'agent-trace') {
     if (episode !== undefined && episode !== 0) throw new InputError('invalid-field', `--episode ${episode} is out of range: an agent-trace/v1 file holds one run`, file);
-    return readTraceFile(file, { ...parse, maxLineBytes });
+    const trace = await readTraceFile(file, { ...parse, maxLineBytes });
+    return { trace, runs: [runId(trace)] };
   }
-  return selectEpisode(await readEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient }), { ...parse, file, episode });
+  const episodes = await readEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient });
+  return { trace: selectEpisode(episodes, { ...parse, file, episode }), runs: episodes.map((e) => e.id) };
 }
+
+/** The id a one-run file's run is listed under. */
+export const runId = (trace: Trace): string => trace.run ?? 'run';
 
 /** One run of a file; `trace()` builds it on demand and releases the run's records (build it once). */
 export interface Run {
@@ -144,7 +154,7 @@ export async function readRuns(file: string, options: Omit<ReadAnyTraceOptions, 
   const detected = await detectFileFormat(file, from);
   if (detected.format === 'agent-trace') {
     const trace = await readTraceFile(file, { ...parse, maxLineBytes });
-    return { format: 'agent-trace', runs: [{ id: trace.run ?? 'run', trace: () => trace }] };
+    return { format: 'agent-trace', runs: [{ id: runId(trace), trace: () => trace }] };
   }
   const episodes = await readEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient });
   const runs = episodes.map((e): Run => {

@@ -2,7 +2,7 @@
 // dist/engine.js: the guard, graphology, the importers and the graph panel stay out of activation): Analyze Trace, and
 // the presentation and in-process analyser that Analyze Trace with LLM shares.
 import * as vscode from 'vscode';
-import { analyseForView, listRuns, runAnalysisJob } from '../../node/engine';
+import { analyseForView, runAnalysisJob } from '../../node/engine';
 import type { Services } from '../services';
 import { GraphPanels } from './graphPanel';
 import { createPresenter, pickTrace, type PresentTrace } from './present';
@@ -24,7 +24,7 @@ export function createTraceFeature(services: Services): TraceFeature {
   const diagnostics = vscode.languages.createDiagnosticCollection('agent-immune-trace');
   const panels = new GraphPanels();
   services.context.subscriptions.push(diagnostics, panels);
-  const present = createPresenter(services, diagnostics, panels, listRuns);
+  const present = createPresenter(services, diagnostics, panels);
   const script = workerScript(services);
   return {
     present,

@@ -199,7 +199,7 @@ export class GraphPanel {
     const output = this.services.output;
     void this.post({ type: 'status', state: 'analysing' });
     try {
-      const payload = await runAnalysisJob(
+      const { payload } = await runAnalysisJob(
         { file: uri.fsPath, root: context.root, title: vscode.workspace.asRelativePath(uri), positions: this.payload.positions, episode: context.episode },
         { signal: controller.signal, workerScript: workerScript(this.services) },
       );

@@ -4,10 +4,9 @@
 // runs is analysed at its first, and the user is offered the others (Choose Run…).
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import type { GraphViewPayload } from '../../core/graphview/types';
 import { analyzeLog, analyzeNotice, formatAnalysisText } from '../../core/guard/messages';
 import type { Analysis } from '../../core/guard/types';
-import type { AnalysisJobInput } from '../../node/analysisJob';
+import type { AnalysisJobInput, ViewAnalysis } from '../../node/analysisJob';
 import { showError, showInfo } from '../notify';
 import type { Services } from '../services';
 import type { GraphPanels } from './graphPanel';
@@ -20,7 +19,7 @@ const LARGE_TRACE_BYTES = 2 * 1024 * 1024;
 type RoundListener = (round: number, rounds: number) => void;
 
 /** One analysis of a trace into the view payload (in a worker for the embedded guard, in-process with the LLM). */
-export type ViewAnalyser = (input: AnalysisJobInput, signal: AbortSignal, onRound: RoundListener) => Promise<GraphViewPayload>;
+export type ViewAnalyser = (input: AnalysisJobInput, signal: AbortSignal, onRound: RoundListener) => Promise<ViewAnalysis>;
 
 /** How a command wants its run presented. */
 export interface PresentOptions {
@@ -70,11 +69,8 @@ async function withProgress<T>(target: vscode.Uri, title: string, cancellable: b
   }
 }
 
-/**
- * The presentation of a trace feature: diagnostics on analysed traces and their graph panels. `listRuns` gives the run
- * ids of a file (the engine's, passed in so that this module, which the LLM bundle shares, does not pull the engine in).
- */
-export function createPresenter(services: Services, diagnostics: vscode.DiagnosticCollection, panels: GraphPanels, listRuns: (file: string) => Promise<string[]>): PresentTrace {
+/** The presentation of a trace feature: diagnostics on analysed traces and their graph panels. */
+export function createPresenter(services: Services, diagnostics: vscode.DiagnosticCollection, panels: GraphPanels): PresentTrace {
   /** Per trace, the number of the latest analysis started: an older one that finishes later is not shown. */
   const latest = new Map<string, number>();
   let started = 0;
@@ -87,11 +83,12 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
     try {
       const root = vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '.';
       const title = vscode.workspace.asRelativePath(target);
-      const payload = await withProgress(target, title, options.cancellable === true, (signal, onRound) => analyse({ file: target.fsPath, root, title, episode }, signal, onRound));
-      if (!payload) {
+      const result = await withProgress(target, title, options.cancellable === true, (signal, onRound) => analyse({ file: target.fsPath, root, title, episode }, signal, onRound));
+      if (!result) {
         services.output.info(analyzeLog.cancelled(label));
         return undefined;
       }
+      const { payload, runs } = result;
       const analysis = payload.analysis;
       if (latest.get(key) !== run) {
         services.output.info(analyzeLog.superseded(label, title));
@@ -101,7 +98,7 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
       const flagged = publishTraceDiagnostics(diagnostics, target, payload);
       services.output.info(analyzeLog.flagged(label, flagged, title));
       panels.show({ services, diagnostics, root, episode }, target, payload);
-      if (episode === undefined && analysis.warnings.some((w) => w.code === 'multiple-episodes')) void offerOtherRuns(target, title, analysis.run ?? '', analyse, options);
+      if (episode === undefined && runs.length > 1) void offerOtherRuns(target, title, runs, analyse, options);
       return analysis;
     } catch (error) {
       services.output.error(analyzeLog.failed(label, errorMessage(error)));
@@ -110,19 +107,14 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
     }
   };
 
-  /** Says the file holds several runs and, on Choose Run…, analyses the one the user picks. */
-  async function offerOtherRuns(target: vscode.Uri, title: string, first: string, analyse: ViewAnalyser, options: PresentOptions): Promise<void> {
-    if ((await showInfo(analyzeNotice.severalRuns(title, first), analyzeNotice.chooseRun)) !== analyzeNotice.chooseRun) return;
-    try {
-      const ids = await listRuns(target.fsPath);
-      const picked = await vscode.window.showQuickPick(
-        ids.map((id, index) => ({ label: id, description: analyzeNotice.pickRunDescription(index), index })),
-        { title: analyzeNotice.pickRunTitle(title) },
-      );
-      if (picked) await present(target, analyse, { ...options, episode: picked.index });
-    } catch (error) {
-      void showError(analyzeNotice.cannotAnalyse(title, errorMessage(error)));
-    }
+  /** Says the file holds several runs (`runs`, the ids the analysis read) and, on Choose Run…, analyses the one the user picks. */
+  async function offerOtherRuns(target: vscode.Uri, title: string, runs: string[], analyse: ViewAnalyser, options: PresentOptions): Promise<void> {
+    if ((await showInfo(analyzeNotice.severalRuns(title, runs[0]), analyzeNotice.chooseRun)) !== analyzeNotice.chooseRun) return;
+    const picked = await vscode.window.showQuickPick(
+      runs.map((id, index) => ({ label: id, description: analyzeNotice.pickRunDescription(index), index })),
+      { title: analyzeNotice.pickRunTitle(title) },
+    );
+    if (picked) await present(target, analyse, { ...options, episode: picked.index });
   }
 
   return present;

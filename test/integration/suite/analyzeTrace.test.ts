@@ -102,7 +102,7 @@ suite('Trace presentation', () => {
     const panels = { show: (_context: unknown, _target: vscode.Uri, payload: GraphViewPayload) => shown.push(payload) } as unknown as GraphPanels;
     const collection = vscode.languages.createDiagnosticCollection('presenter-test');
     try {
-      const present = createPresenter(services, collection, panels, async () => ['run']);
+      const present = createPresenter(services, collection, panels);
       let finishOlder!: () => void;
       const olderMayFinish = new Promise<void>((resolve) => (finishOlder = resolve));
       const older = present(uri, async () => (await olderMayFinish, attack), { label: 'older' });
@@ -110,7 +110,7 @@ suite('Trace presentation', () => {
       finishOlder();
       const olderResult = await older;
       assert.ok(newer && olderResult, 'both analyses return their result to the caller');
-      assert.deepStrictEqual(shown, [clean], 'only the newer analysis reached the panel');
+      assert.deepStrictEqual(shown, [clean.payload], 'only the newer analysis reached the panel');
       assert.strictEqual(collection.get(uri)?.length ?? 0, 0, 'the clean (newer) result decides the diagnostics, not the attack found by the older one');
     } finally {
       collection.dispose();

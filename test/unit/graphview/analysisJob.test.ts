@@ -10,11 +10,19 @@ describe('analysis job', () => {
 
   it('returns the view payload of the trace, reporting each round', async () => {
     const rounds: number[] = [];
-    const payload = await runAnalysisJob(input, { onRound: (k) => rounds.push(k) });
+    const { payload, runs } = await runAnalysisJob(input, { onRound: (k) => rounds.push(k) });
     assert.equal(payload.title, 'small.jsonl');
     assert.equal(payload.analysis.agents.length, 6);
     assert.equal(payload.positions.length, 12);
     assert.deepEqual(rounds, [0, 1, 2]);
+    assert.equal(runs.length, 1);
+  });
+
+  it('lists every run of a file that holds several, read in the same pass as the run it analyses', async () => {
+    const file = path.join(__dirname, '../../fixtures/workspace/traces/infa-guard-episodes.json');
+    const { payload, runs } = await runAnalysisJob({ file, root: path.dirname(file), title: 'runs', episode: 1 });
+    assert.ok(runs.length > 1, 'the example holds several runs');
+    assert.equal(payload.analysis.run, runs[1]);
   });
 
   it('rejects when cancelled before it starts', async () => {
