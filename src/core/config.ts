@@ -22,13 +22,17 @@ export interface GuardConfig {
   /** Highest P_atk a donor may have to replace an attacker. */
   donorMaxPAtk: number;
   /**
-   * A trend jump alone pulls in a neighbour only when its larger score reaches this, and an adopter or target follower
-   * needs this P_inf; 0, the seven switches off and trendThreshold 0.05 give the reference rules.
+   * A trend jump alone pulls in a neighbour only when its larger score reaches this (a flagged infected agent that is
+   * kept pulls in its most suspicious neighbour whatever its score), and an adopter or target follower needs this P_inf;
+   * 0, the seven switches off and trendThreshold 0.05 give the reference rules.
    */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
   pullInSources: boolean;
-  /** An agent that moved to the answer a flagged attacker it hears from has held alone since round 0 is pulled in as infected; false gives the reference rules. */
+  /**
+   * An agent that moved to the answer a flagged attacker it hears from has held alone since round 0 is pulled in as
+   * infected (P_inf at least pullInFloor, except in a debate: options listed, heard by all); false gives the reference rules.
+   */
   pullInAdopters: boolean;
   /** An agent that every other agent hears, holding every round a round-0 answer no other agent gave, is an attacker; false gives the reference rules. */
   flagLoneHolders: boolean;

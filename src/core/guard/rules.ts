@@ -2,43 +2,36 @@
 // (only an agent's senders can have infected it); on tasks that list options, attackers and infected agents read from
 // the answers themselves; attackers that say in their own words that they are steering the other agents; and infected
 // agents read from the targets a flagged attacker told the model to act on.
+import type { GuardConfig } from '../config';
 import type { Category } from '../trace/types';
 import type { RuleId } from './types';
 
+/** The thresholds and rule switches of the project config the constraints read (documented there). */
+type RuleSettings = Pick<
+  GuardConfig,
+  | 'attackerThreshold'
+  | 'infectedThreshold'
+  | 'trendThreshold'
+  | 'pullInFloor'
+  | 'pullInSources'
+  | 'pullInAdopters'
+  | 'flagLoneHolders'
+  | 'flagAwayMovers'
+  | 'flagConsensusLeavers'
+  | 'pullInTargetFollowers'
+  | 'flagDeclaredSteering'
+>;
+
 /** What the constraints need for one round. */
-export interface ConstraintInput {
+export interface ConstraintInput extends RuleSettings {
   pAtk: number[];
   pInf: number[];
   /** EMA trend of P_inf per agent. */
   trend: number[];
   inNeighbors: number[][];
   outNeighbors: number[][];
-  attackerThreshold: number;
-  infectedThreshold: number;
+  /** The hop distance of the pruning rule (GuardConfig's, or its chain distance on a chain). */
   distanceThreshold: number;
-  trendThreshold: number;
-  /**
-   * A non-flagged agent whose trend jumps pulls in a neighbour only if the neighbour's larger score reaches this (0 = the
-   * reference rules). A flagged infected agent that is kept pulls in its most suspicious neighbour whatever its score.
-   */
-  pullInFloor: number;
-  /** Whether infected agents that no attacker reaches (within the hop distance, or through other infected agents) pull in a source. */
-  pullInSources: boolean;
-  /** Whether an agent that moved to a flagged attacker's held answer is infected (P_inf at least pullInFloor, except in a debate: options, heard by all). */
-  pullInAdopters: boolean;
-  /** Whether an agent that every other agent hears, holding every round a round-0 answer no other agent gave, is an attacker. */
-  flagLoneHolders: boolean;
-  /** Whether an agent that every other agent hears, and that changed its answer at least twice and only to answers none of those it hears had given, is an attacker. */
-  flagAwayMovers: boolean;
-  /** Whether an agent that every other agent hears, and that alone left an answer every agent had given for one nobody had, and never went back, is an attacker. */
-  flagConsensusLeavers: boolean;
-  /**
-   * Whether an agent whose output carries an identifier a flagged attacker it hears from named in an instruction to the
-   * model is pulled in as infected (P_inf at least pullInFloor).
-   */
-  pullInTargetFollowers: boolean;
-  /** Whether an agent that declares it is steering the other agents is an attacker. */
-  flagDeclaredSteering: boolean;
   /** Per agent, whether its own outputs have declared (by this round) that it is steering the other agents. */
   declared: boolean[];
   /** Per agent, the in-neighbours whose instruction to the model named an identifier its outputs have carried since (by this round). */

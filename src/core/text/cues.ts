@@ -66,15 +66,34 @@ function lineStartNear(text: string, at: number): number {
   return at <= FRAME_REACH ? 0 : -1;
 }
 
+const TRACEBACK_HEADER = 'Traceback (most recent call last):';
+
+/** The text last asked about and where its first traceback header is (-1: none), so each text is searched once. */
+let headerOf: { text: string; at: number } = { text: '', at: -1 };
+
+/** Where the first `Traceback (most recent call last):` of the text is, or -1. */
+function tracebackHeaderAt(text: string): number {
+  if (headerOf.text !== text) headerOf = { text, at: text.indexOf(TRACEBACK_HEADER) };
+  return headerOf.at;
+}
+
 /**
  * Whether position `at` lies in a Python traceback frame: its `File "…", line N, in …` line, or the source line it
- * quotes under it. Reads at most FRAME_REACH characters back per line, so a long line of matches stays linear.
+ * quotes under it, after a `Traceback (most recent call last):` header (a lone frame line is not a traceback, so a
+ * payload dressed as one still counts). Reads at most FRAME_REACH characters back per line, so a long line of matches
+ * stays linear.
  */
 function inTracebackFrame(text: string, at: number): boolean {
   const lineStart = lineStartNear(text, at);
   if (lineStart < 0) return false;
-  if (FRAME_LINE.test(text.slice(lineStart, lineStart + FRAME_REACH))) return true;
-  if (lineStart === 0) return false;
+  const inFrame = FRAME_LINE.test(text.slice(lineStart, lineStart + FRAME_REACH)) || (lineStart > 0 && isFrameLineBefore(text, lineStart));
+  if (!inFrame) return false;
+  const header = tracebackHeaderAt(text);
+  return header >= 0 && header < lineStart;
+}
+
+/** Whether the line before the one starting at `lineStart` is a frame line (the source line it quotes is this one). */
+function isFrameLineBefore(text: string, lineStart: number): boolean {
   const previousStart = lineStartNear(text, lineStart - 1);
   return previousStart >= 0 && FRAME_LINE.test(text.slice(previousStart, lineStart));
 }
