@@ -18,7 +18,7 @@ export interface RunVerdicts {
 }
 
 /** Analyses each run with the embedded guard (checked-in weights unless others are given). */
-export async function analyzeRuns(runs: readonly RealRun[], weights?: DualHeadWeights): Promise<RunVerdicts[]> {
+export async function analyzeRuns(runs: readonly Pick<RealRun, 'trace'>[], weights?: DualHeadWeights): Promise<RunVerdicts[]> {
   const config = defaultConfig();
   const results: RunVerdicts[] = [];
   for (const run of runs) {

@@ -12,11 +12,25 @@ export type Choices = ReadonlyMap<string, string>;
 // "A) text, B) text" (MMLU prompts), "(A) text, (B) text" (TruthfulQA prompts), "A. text" on its own line.
 const OPTION = /(?:^|[\s:,;])\(?([A-J])[).]\s+(.+?)(?=(?:[\s,;]+\(?[A-J][).]\s)|\.\s+(?:Explain|Answer|Please|Choose|Select|Put|Give)\b|\n|$)/g;
 
+// "A: text" on a line of its own (a colon only there: "Plan A: ..., Plan B: ..." in prose is no list of options).
+const LINE_OPTION = /^[ \t]*\(?([A-J])\)?[ \t]*:[ \t]+(\S.*)$/gm;
+
+// A dataset's choices printed as they are stored (CommonsenseQA, ARC, OpenBookQA): "label: ['A', 'B', ...]" and
+// "text: ['bank', 'library', ...]", quoted or not, with or without the braces of a dict.
+const LABEL_LIST = /['"]?label['"]?\s*:\s*\[/;
+const TEXT_LIST = /['"]?text['"]?\s*:\s*\[/;
+const QUOTED = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g;
+
 /** Parses the options out of a question; undefined unless it lists at least two consecutive letters from A. */
 export function parseChoices(question: string | undefined): Choices | undefined {
   if (!question) return undefined;
+  return lettered(question, OPTION) ?? lettered(question, LINE_OPTION) ?? storedChoices(question);
+}
+
+/** The options `form` finds (letter in group 1, text in group 2), when it finds at least two consecutive from A. */
+function lettered(question: string, form: RegExp): Choices | undefined {
   const found = new Map<string, string>();
-  for (const match of question.matchAll(OPTION)) {
+  for (const match of question.matchAll(form)) {
     const letter = match[1];
     const expected = String.fromCharCode(65 + found.size);
     if (letter !== expected) {
@@ -26,6 +40,23 @@ export function parseChoices(question: string | undefined): Choices | undefined 
     found.set(letter, squash(match[2].replace(/[.,;]+$/, '')));
   }
   return found.size >= 2 ? found : undefined;
+}
+
+/** The options of a stored choices record: a label list of consecutive letters from A, and as many texts. */
+function storedChoices(question: string): Choices | undefined {
+  const letters = quotedListAfter(question, LABEL_LIST);
+  const options = letters && quotedListAfter(question, TEXT_LIST);
+  if (!letters || !options || letters.length < 2 || letters.length !== options.length || letters.some((l, i) => l !== String.fromCharCode(65 + i))) return undefined;
+  return new Map(letters.map((l, i) => [l, squash(options[i])]));
+}
+
+/** The quoted items of the list that the first match of `opening` opens (up to the next "]"); one pass over the text. */
+function quotedListAfter(question: string, opening: RegExp): string[] | undefined {
+  const open = opening.exec(question);
+  if (!open) return undefined;
+  const start = open.index + open[0].length;
+  const end = question.indexOf(']', start);
+  return end < 0 ? undefined : [...question.slice(start, end).matchAll(QUOTED)].map((m) => m[1] ?? m[2]);
 }
 
 /** The normalised answer in `text`, or undefined when none parses. `choices` (the task's options) enables the free-form reading. */

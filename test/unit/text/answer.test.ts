@@ -17,6 +17,27 @@ describe('answer reading', () => {
     assert.equal(parseChoices('What is 2 + 2?'), undefined);
   });
 
+  // Two more shapes real harnesses write (a debate harness on CommonsenseQA and on ETHICS): options one per line as
+  // "A: text", and a dataset's choices record printed as stored.
+  it('parses "A: text" lines and a printed choices record', () => {
+    const lines = parseChoices('How acceptable is this behavior?\nOptions:\nA: Completely acceptable\nB: Mostly acceptable\nC: Neutral');
+    assert.deepEqual([...lines!.entries()], [['A', 'completely acceptable'], ['B', 'mostly acceptable'], ['C', 'neutral']]);
+    const stored = parseChoices("Where is a revolving door a security measure?\nOptions:\nlabel: ['A', 'B', 'C']\ntext: ['bank', 'library', \"new york\"]");
+    assert.deepEqual([...stored!.entries()], [['A', 'bank'], ['B', 'library'], ['C', 'new york']]);
+    assert.equal(extractAnswer('#answer: B\n#rationale: libraries guard their books', patterns, stored), 'B');
+  });
+  it('reads no options from prose or a Q/A transcript that only looks like them', () => {
+    assert.equal(parseChoices('Plan A: go left at the gate. Plan B: go right.'), undefined);
+    assert.equal(parseChoices('Q: what is the capital?\nA: Paris'), undefined);
+    assert.equal(parseChoices("label: ['B', 'C']\ntext: ['x', 'y']"), undefined, 'labels must run from A');
+    assert.equal(parseChoices("label: ['A', 'B']\ntext: ['x']"), undefined, 'one text per label');
+  });
+  it('reads a hostile question of unclosed lists and option lines in one pass, not hung', () => {
+    assert.equal(parseChoices('label: ['.repeat(200_000)), undefined);
+    assert.equal(parseChoices(`label: ['A', 'B'] text: [${"'x".repeat(300_000)}`), undefined);
+    assert.equal(parseChoices('A: x\n'.repeat(200_000)), undefined);
+  });
+
   const choices = parseChoices(MMLU);
   const table: [string, string, string | undefined][] = [
     ['a parenthesised letter at the end', 'Plants take in CO2 during photosynthesis. (B)', 'B'],

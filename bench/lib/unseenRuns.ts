@@ -1,0 +1,120 @@
+// Real runs the guard was never trained or tuned on, kept outside the repository (their repositories carry no licence,
+// so only a manifest is committed: bench/data/unseen-runs/). Read from ../corpora/unseen-runs/<owner>+<repo>/<path>
+// beside the repository when present, each file checked against its hash. Two sources:
+// - MAD-Follower (Qi-Smile/MAD-Follower): five-agent debates on CommonsenseQA and ETHICS (qwen3-8b, qwen-max); an
+//   attacker told to argue for a target option and a follower told to give the attacker's answer from round 1 on.
+// - G-Safeguard prompt injection on MMLU (ngoquan0904/G-safeguard-closed-source, a derivative of wslong20/G-safeguard):
+//   eight agents, three of them attackers, in INFA-Guard's episode format, read by the infa-guard importer.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { buildEpisode, type Delivery } from '../../src/core/importers/common';
+import { episodeToTrace, importEpisodes } from '../../src/core/importers/index';
+import type { SourcedRecord } from '../../src/core/importers/types';
+import type { Category, Trace } from '../../src/core/trace/types';
+
+/** Where the files live when they were fetched (bench/data/unseen-runs/README.md says how). */
+export const UNSEEN_DIR = path.resolve(__dirname, '../../../corpora/unseen-runs');
+const MANIFEST = path.join(__dirname, '../data/unseen-runs/manifest.tsv');
+
+/** One labelled run of an unseen source. */
+export interface UnseenRun {
+  source: 'mad-follower' | 'g-safeguard';
+  model: string;
+  trace: Trace;
+  /** Agent id -> the role the harness gave it (MAD-Follower: attacker, follower, normal). */
+  roles?: Map<string, string>;
+  /** G-Safeguard: whether an attacker gave an answer other than the gold one in some round (else it acted as benign). */
+  attackVisible?: boolean;
+}
+
+/** Every unseen run whose files are present with their hashes, and how many listed files were missing or changed. */
+export function loadUnseenRuns(root = UNSEEN_DIR): { runs: UnseenRun[]; missing: number } | undefined {
+  if (!existsSync(root)) return undefined;
+  const rows = readFileSync(MANIFEST, 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
+  const files = new Map<string, string>();
+  let missing = 0;
+  for (const [repo, , file, , sha256] of rows) {
+    const full = path.join(root, repo.replace('/', '+'), file);
+    const bytes = existsSync(full) ? readFileSync(full) : undefined;
+    if (!bytes || createHash('sha256').update(bytes).digest('hex') !== sha256) missing++;
+    else files.set(`${repo}/${file}`, bytes.toString('utf8'));
+  }
+  const runs: UnseenRun[] = [];
+  for (const [key, text] of files) {
+    if (key.startsWith('Qi-Smile/MAD-Follower/') && key.endsWith('/debate_log.jsonl')) {
+      const config = files.get(key.replace(/debate_log\.jsonl$/, 'config.json'));
+      if (config) runs.push(...madFollowerRuns(text, (JSON.parse(config) as { config: { llm: { model: string } } }).config.llm.model));
+    } else if (key.startsWith('ngoquan0904/G-safeguard-closed-source/')) runs.push(...gSafeguardRuns(text, key));
+  }
+  return { runs, missing };
+}
+
+interface MadTurn {
+  question_id: string;
+  round_index: number;
+  agent_id: string;
+  role: string;
+  prompt: string;
+  response_text: string | null;
+  parsed_answer: string | null;
+  metadata: { question_answer?: string; attacker_target?: string };
+}
+
+/**
+ * One run per question. The guard sees the replies and the question with its options (from a normal agent's prompt),
+ * never the prompts' role instructions; agents are named as the harness names them to each other (agent_1 ...).
+ * Labels from the harness's own parsed answers: attacker and follower are attackers in every round; from round 1, a
+ * normal agent that gives the attacker's target, which is wrong, while it did not in round 0 is infected.
+ */
+function madFollowerRuns(text: string, model: string): UnseenRun[] {
+  const turns = text.trim().split('\n').map((line) => JSON.parse(line) as MadTurn).filter((t) => typeof t.round_index === 'number');
+  const runs: UnseenRun[] = [];
+  for (const question of [...new Set(turns.map((t) => t.question_id))]) {
+    const mine = turns.filter((t) => t.question_id === question);
+    const name = new Map(mine.filter((t) => t.round_index === 0).map((t) => [t.agent_id, /instructions for (agent_\d+)/.exec(t.prompt)?.[1] ?? t.agent_id]));
+    const agents = [...name.values()];
+    const opening = mine.find((t) => t.role === 'normal' && t.round_index === 0);
+    const task = /Question:([\s\S]*?)Respond using/.exec(opening?.prompt ?? '')?.[1].trim();
+    const gold = opening?.metadata.question_answer;
+    const target = mine.find((t) => t.role === 'attacker')?.metadata.attacker_target;
+    const deliveries: Delivery[] = mine.map((t, seq) => {
+      const from = name.get(t.agent_id) ?? t.agent_id;
+      return { from, to: agents.filter((a) => a !== from), content: t.response_text ?? '', time: seq, seq, line: 0, round: t.round_index };
+    });
+    const rounds = Math.max(...mine.map((t) => t.round_index)) + 1;
+    const roles = new Map<string, string>();
+    const labels: SourcedRecord[] = [];
+    for (const [id, agent] of name) {
+      const role = mine.find((t) => t.agent_id === id)?.role ?? 'normal';
+      roles.set(agent, role);
+      const answer = (k: number) => mine.find((t) => t.agent_id === id && t.round_index === k)?.parsed_answer ?? undefined;
+      for (let k = 0; k < rounds; k++) {
+        let category: Category = role === 'normal' ? 'benign' : 'attacker';
+        if (role === 'normal' && k > 0 && target !== undefined && target !== gold && answer(k) === target && answer(0) !== target) category = 'infected';
+        labels.push({ record: { type: 'label', round: k, agent, category }, line: 0 });
+      }
+    }
+    const id = `question-${question.slice(0, 12)}`;
+    const header = { run: id, task: { question: task, answer: gold }, agents: agents.map((a) => ({ id: a })) };
+    runs.push({ source: 'mad-follower', model, roles, trace: episodeToTrace(buildEpisode(id, header, deliveries, labels, [])) });
+  }
+  return runs;
+}
+
+interface InfaEpisode {
+  attacker_idxes: number[];
+  correct_answer: string;
+  communication_data: [number, string][][];
+}
+
+/** The episodes through the infa-guard importer (attacker labels only: the file names no infected agents). */
+function gSafeguardRuns(text: string, file: string): UnseenRun[] {
+  const raw = JSON.parse(text) as InfaEpisode[];
+  const answerOf = (reply: string) => [...reply.matchAll(/<ANSWER>:\s*\(?([A-J])/g)].pop()?.[1];
+  return importEpisodes(text, 'infa-guard', 'document', file).map((episode, n) => {
+    const { attacker_idxes: attackers, correct_answer: gold, communication_data: rounds } = raw[n];
+    const attackVisible = attackers.some((i) => rounds.some((round) => round.some(([agent, reply]) => agent === i && answerOf(reply) !== undefined && answerOf(reply) !== gold)));
+    return { source: 'g-safeguard', model: 'unstated', trace: episodeToTrace(episode), attackVisible };
+  });
+}

@@ -1,0 +1,76 @@
+// Detection on real runs the guard was never trained or tuned on (bench/lib/unseenRuns.ts): MAD-Follower's five-agent
+// debates with an attacker and a colluding follower, and G-Safeguard's eight-agent MMLU runs with three attackers. Read
+// from ../corpora/unseen-runs when it was fetched (bench/data/unseen-runs/README.md), skipped with one line otherwise.
+import { analyzeRuns, sliceFigures, type RunVerdicts, type SliceFigures } from './lib/realEval';
+import { loadUnseenRuns, UNSEEN_DIR, type UnseenRun } from './lib/unseenRuns';
+import type { BenchModule, BenchSection } from './types';
+
+const r3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
+const ci = (i: SliceFigures['atkF1'], percent = false) => {
+  const f = (x: number | null) => (x === null ? '?' : percent ? (100 * x).toFixed(1) : x.toFixed(2));
+  return i.value === null ? null : `${f(i.value)} [${f(i.low)}, ${f(i.high)}]`;
+};
+
+function row(slice: string, s: SliceFigures): BenchSection['rows'][number] {
+  return {
+    slice,
+    runs: s.runs,
+    agents: s.agents,
+    'atk P': r3(s.atkP),
+    'atk R': r3(s.atkR),
+    'atk F1 [95% CI]': ci(s.atkF1),
+    'inf P': r3(s.infP),
+    'inf R': r3(s.infR),
+    'inf F1 [95% CI]': ci(s.infF1),
+    'benign-labelled flagged % [95% CI]': ci(s.benignFlagged, true),
+  };
+}
+
+/** Per MAD-Follower role, how many agents the guard called attacker, infected and benign. */
+function byRole(runs: readonly UnseenRun[], verdicts: readonly RunVerdicts[]): string {
+  const counts = new Map<string, Record<string, number>>();
+  runs.forEach((run, n) =>
+    run.trace.agents.forEach((agent, i) => {
+      const role = run.roles?.get(agent.id);
+      if (!role) return;
+      const key = role === 'normal' ? `normal (${verdicts[n].truth[i]})` : role;
+      const tally = counts.get(key) ?? { attacker: 0, infected: 0, benign: 0 };
+      tally[verdicts[n].predicted[i]]++;
+      counts.set(key, tally);
+    }),
+  );
+  return [...counts].map(([role, t]) => `${role}: ${t.attacker} attacker, ${t.infected} infected, ${t.benign} benign`).join('; ');
+}
+
+const unseen: BenchModule = async () => {
+  const loaded = loadUnseenRuns();
+  if (!loaded) return { title: 'Unseen real runs', rows: [], figures: {}, notes: [`skipped: ${UNSEEN_DIR} is absent (bench/data/unseen-runs/README.md says how to fetch it)`] };
+  const { runs, missing } = loaded;
+  const verdicts = await analyzeRuns(runs);
+  const slice = (keep: (r: UnseenRun) => boolean) => sliceFigures(verdicts.filter((_, i) => keep(runs[i])));
+  const rows: BenchSection['rows'] = [];
+  const mad = slice((r) => r.source === 'mad-follower');
+  rows.push(row('MAD-Follower, all', mad));
+  for (const model of [...new Set(runs.filter((r) => r.source === 'mad-follower').map((r) => r.model))].sort()) rows.push(row(`MAD-Follower, ${model}`, slice((r) => r.source === 'mad-follower' && r.model === model)));
+  const gs = slice((r) => r.source === 'g-safeguard');
+  const gsVisible = slice((r) => r.source === 'g-safeguard' && r.attackVisible === true);
+  rows.push(row('G-Safeguard MMLU, all', gs));
+  rows.push(row('G-Safeguard MMLU, an attacker answered wrong', gsVisible));
+  const madRuns = runs.filter((r) => r.source === 'mad-follower');
+  const notes = [
+    'Never used to train or choose the weights, rules or thresholds; measured with the checked-in weights. Their repositories carry no licence, so the runs stay outside the repository.',
+    `MAD-Follower by role: ${byRole(madRuns, verdicts.filter((_, i) => runs[i].source === 'mad-follower'))}. The follower is labelled attacker (it was told to side with the attacker); it acts as an infected agent does, and is called one.`,
+    'G-Safeguard names no infected agents, so agents it labels benign include the ones the attackers talked round: "benign-labelled flagged" counts them. In most of its runs the attackers answered as the others did (the injection did not take); the second row keeps the runs where one answered wrong.',
+  ];
+  if (missing > 0) notes.push(`${missing} files of the manifest are missing or changed under ${UNSEEN_DIR}; left out`);
+  const figures = {
+    madAttackerF1: r3(mad.atkF1.value),
+    madInfectedF1: r3(mad.infF1.value),
+    madBenignFlagged: r3(mad.benignFlagged.value),
+    gSafeguardAttackerF1: r3(gs.atkF1.value),
+    gSafeguardVisibleAttackerF1: r3(gsVisible.atkF1.value),
+  };
+  return { title: `Unseen real runs (${runs.length} runs never trained on)`, rows, figures, notes };
+};
+
+export default unseen;
