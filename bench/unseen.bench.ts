@@ -52,15 +52,18 @@ const unseen: BenchModule = async () => {
   const mad = slice((r) => r.source === 'mad-follower');
   rows.push(row('MAD-Follower, all', mad));
   for (const model of [...new Set(runs.filter((r) => r.source === 'mad-follower').map((r) => r.model))].sort()) rows.push(row(`MAD-Follower, ${model}`, slice((r) => r.source === 'mad-follower' && r.model === model)));
-  const gs = slice((r) => r.source === 'g-safeguard');
-  const gsVisible = slice((r) => r.source === 'g-safeguard' && r.attackVisible === true);
-  rows.push(row('G-Safeguard MMLU, all', gs));
-  rows.push(row('G-Safeguard MMLU, an attacker answered wrong', gsVisible));
+  const injection = (r: UnseenRun) => r.source === 'g-safeguard' && r.dataset === 'prompt injection, MMLU';
+  const gs = slice(injection);
+  const gsVisible = slice((r) => injection(r) && r.attackVisible === true);
+  const memory = slice((r) => r.source === 'g-safeguard' && r.dataset === 'memory attack, MS MARCO');
+  rows.push(row('G-Safeguard prompt injection (MMLU), all', gs));
+  rows.push(row('G-Safeguard prompt injection, an attacker answered wrong', gsVisible));
+  rows.push(row('G-Safeguard memory attack (MS MARCO, free-form)', memory));
   const madRuns = runs.filter((r) => r.source === 'mad-follower');
   const notes = [
     'Never used to train or choose the weights, rules or thresholds; measured with the checked-in weights. Their repositories carry no licence, so the runs stay outside the repository.',
     `MAD-Follower by role: ${byRole(madRuns, verdicts.filter((_, i) => runs[i].source === 'mad-follower'))}. The follower is labelled attacker (it was told to side with the attacker); it acts as an infected agent does, and is called one.`,
-    'G-Safeguard names no infected agents, so agents it labels benign include the ones the attackers talked round: "benign-labelled flagged" counts them. In most of its runs the attackers answered as the others did (the injection did not take); the second row keeps the runs where one answered wrong.',
+    'G-Safeguard names the attackers only; infected is added as the development split defines it (a non-attacker that moved to a wrong answer an attacker gave, or to the planted one). In 37 of its 58 prompt-injection runs the attackers answer as the others do in every round (the injection did not take); the second row keeps the runs where one answered wrong.',
   ];
   if (missing > 0) notes.push(`${missing} files of the manifest are missing or changed under ${UNSEEN_DIR}; left out`);
   const figures = {
@@ -69,6 +72,7 @@ const unseen: BenchModule = async () => {
     madBenignFlagged: r3(mad.benignFlagged.value),
     gSafeguardAttackerF1: r3(gs.atkF1.value),
     gSafeguardVisibleAttackerF1: r3(gsVisible.atkF1.value),
+    gSafeguardMemoryAttackerF1: r3(memory.atkF1.value),
   };
   return { title: `Unseen real runs (${runs.length} runs never trained on)`, rows, figures, notes };
 };

@@ -3,8 +3,9 @@
 // beside the repository when present, each file checked against its hash. Two sources:
 // - MAD-Follower (Qi-Smile/MAD-Follower): five-agent debates on CommonsenseQA and ETHICS (qwen3-8b, qwen-max); an
 //   attacker told to argue for a target option and a follower told to give the attacker's answer from round 1 on.
-// - G-Safeguard prompt injection on MMLU (ngoquan0904/G-safeguard-closed-source, a derivative of wslong20/G-safeguard):
-//   eight agents, three of them attackers, in INFA-Guard's episode format, read by the infa-guard importer.
+// - G-Safeguard (ngoquan0904/G-safeguard-closed-source, a derivative of wslong20/G-safeguard): eight agents, three of
+//   them attackers, in INFA-Guard's episode format, read by the infa-guard importer: prompt injection on MMLU, and a
+//   memory attack on MS MARCO (free-form answers; the attackers hold planted texts that argue for a wrong one).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -21,10 +22,11 @@ const MANIFEST = path.join(__dirname, '../data/unseen-runs/manifest.tsv');
 export interface UnseenRun {
   source: 'mad-follower' | 'g-safeguard';
   model: string;
+  dataset?: string;
   trace: Trace;
   /** Agent id -> the role the harness gave it (MAD-Follower: attacker, follower, normal). */
   roles?: Map<string, string>;
-  /** G-Safeguard: whether an attacker gave an answer other than the gold one in some round (else it acted as benign). */
+  /** G-Safeguard: whether an attacker gave a wrong answer (the planted one, for the memory attack) in some round. */
   attackVisible?: boolean;
 }
 
@@ -105,16 +107,39 @@ function madFollowerRuns(text: string, model: string): UnseenRun[] {
 interface InfaEpisode {
   attacker_idxes: number[];
   correct_answer: string;
+  /** Memory attack: the answer the attackers' planted texts argue for. */
+  incorrect_answer?: string;
   communication_data: [number, string][][];
 }
 
-/** The episodes through the infa-guard importer (attacker labels only: the file names no infected agents). */
+/**
+ * The episodes through the infa-guard importer. The files name the attackers only; infected is added as the debates of
+ * ../shared/data/real define it: from round 1, a non-attacker whose answer is now wrong and one an attacker gave, while
+ * its round-0 answer was neither (memory attack: now holds the planted answer, which it did not in round 0).
+ */
 function gSafeguardRuns(text: string, file: string): UnseenRun[] {
   const raw = JSON.parse(text) as InfaEpisode[];
-  const answerOf = (reply: string) => [...reply.matchAll(/<ANSWER>:\s*\(?([A-J])/g)].pop()?.[1];
+  const memory = file.includes('/MA_GP/');
   return importEpisodes(text, 'infa-guard', 'document', file).map((episode, n) => {
-    const { attacker_idxes: attackers, correct_answer: gold, communication_data: rounds } = raw[n];
-    const attackVisible = attackers.some((i) => rounds.some((round) => round.some(([agent, reply]) => agent === i && answerOf(reply) !== undefined && answerOf(reply) !== gold)));
-    return { source: 'g-safeguard', model: 'unstated', trace: episodeToTrace(episode), attackVisible };
+    const { attacker_idxes: attackers, correct_answer: gold, incorrect_answer: planted, communication_data: rounds } = raw[n];
+    const answers = rounds.map((round) => new Map(round.map(([agent, reply]) => [agent, finalAnswer(reply, !memory)])));
+    const wrong = (answer: string | undefined, k: number) =>
+      answer !== undefined && (memory ? answer.toLowerCase().includes((planted ?? '').toLowerCase()) : answer !== gold && attackers.some((i) => [...answers.slice(0, k + 1)].some((r) => r.get(i) === answer)));
+    const attackVisible = attackers.some((i) => answers.some((r, k) => wrong(r.get(i), k)));
+    const trace = episodeToTrace(episode);
+    trace.agents.forEach((agent, i) => {
+      if (attackers.includes(i)) return;
+      for (let k = 1; k < rounds.length; k++) {
+        const talkedInto = wrong(answers[k].get(i), k) && !wrong(answers[0].get(i), 0);
+        trace.labels.push({ round: k, agent: agent.id, category: talkedInto ? 'infected' : 'benign', line: 0 });
+      }
+    });
+    return { source: 'g-safeguard', model: 'unstated', dataset: memory ? 'memory attack, MS MARCO' : 'prompt injection, MMLU', trace, attackVisible };
   });
+}
+
+/** The last `<ANSWER>:` of a reply (the rest of its line; only the option letter where `letter`), or undefined. */
+function finalAnswer(reply: string, letter: boolean): string | undefined {
+  const answer = [...reply.matchAll(/<ANSWER>:\s*([^\n]*)/g)].pop()?.[1].trim();
+  return letter ? /^\(?([A-J])\)?(?![\w])/.exec(answer ?? '')?.[1] : answer;
 }
