@@ -1,6 +1,7 @@
 // Detection on real runs the guard was never trained or tuned on (bench/lib/unseenRuns.ts): MAD-Follower's five-agent
-// debates with an attacker and a colluding follower, and G-Safeguard's eight-agent MMLU runs with three attackers. Read
-// from ../corpora/unseen-runs when it was fetched (bench/data/unseen-runs/README.md), skipped with one line otherwise.
+// debates with an attacker and a colluding follower, and G-Safeguard's eight-agent runs with three attackers (prompt
+// injection on MMLU, a memory attack on MS MARCO). Read from ../corpora/unseen-runs when it was fetched
+// (bench/data/unseen-runs/README.md), skipped with one line otherwise.
 import { analyzeRuns, sliceFigures, type RunVerdicts, type SliceFigures } from './lib/realEval';
 import { loadUnseenRuns, UNSEEN_DIR, type UnseenRun } from './lib/unseenRuns';
 import type { BenchModule, BenchSection } from './types';
@@ -63,7 +64,7 @@ const unseen: BenchModule = async () => {
   const notes = [
     'Never used to train or choose the weights, rules or thresholds; measured with the checked-in weights. Their repositories carry no licence, so the runs stay outside the repository.',
     `MAD-Follower by role: ${byRole(madRuns, verdicts.filter((_, i) => runs[i].source === 'mad-follower'))}. The follower is labelled attacker (it was told to side with the attacker); it acts as an infected agent does, and is called one.`,
-    'G-Safeguard names the attackers only; infected is added as the development split defines it (a non-attacker that moved to a wrong answer an attacker gave, or to the planted one). In 37 of its 58 prompt-injection runs the attackers answer as the others do in every round (the injection did not take); the second row keeps the runs where one answered wrong.',
+    `G-Safeguard names the attackers only; infected is added as the development split defines it (a non-attacker that moved to a wrong answer an attacker gave, or to the planted one). In ${gs.runs - gsVisible.runs} of its ${gs.runs} prompt-injection runs the attackers answer as the others do in every round (the injection did not take); the second row keeps the runs where one answered wrong.`,
   ];
   if (missing > 0) notes.push(`${missing} files of the manifest are missing or changed under ${UNSEEN_DIR}; left out`);
   const figures = {

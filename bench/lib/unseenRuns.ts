@@ -33,7 +33,7 @@ export interface UnseenRun {
 /** Every unseen run whose files are present with their hashes, and how many listed files were missing or changed. */
 export function loadUnseenRuns(root = UNSEEN_DIR): { runs: UnseenRun[]; missing: number } | undefined {
   if (!existsSync(root)) return undefined;
-  const rows = readFileSync(MANIFEST, 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
+  const rows = readFileSync(MANIFEST, 'utf8').trim().split(/\r?\n/).slice(1).map((line) => line.split('\t'));
   const files = new Map<string, string>();
   let missing = 0;
   for (const [repo, , file, , sha256] of rows) {
@@ -46,7 +46,7 @@ export function loadUnseenRuns(root = UNSEEN_DIR): { runs: UnseenRun[]; missing:
   for (const [key, text] of files) {
     if (key.startsWith('Qi-Smile/MAD-Follower/') && key.endsWith('/debate_log.jsonl')) {
       const config = files.get(key.replace(/debate_log\.jsonl$/, 'config.json'));
-      if (config) runs.push(...madFollowerRuns(text, (JSON.parse(config) as { config: { llm: { model: string } } }).config.llm.model));
+      if (config) runs.push(...madFollowerRuns(text, (JSON.parse(config) as { config: { llm: { model: string } } }).config.llm.model, path.basename(path.dirname(key))));
     } else if (key.startsWith('ngoquan0904/G-safeguard-closed-source/')) runs.push(...gSafeguardRuns(text, key));
   }
   return { runs, missing };
@@ -69,7 +69,7 @@ interface MadTurn {
  * Labels from the harness's own parsed answers: attacker and follower are attackers in every round; from round 1, a
  * normal agent that gives the attacker's target, which is wrong, while it did not in round 0 is infected.
  */
-function madFollowerRuns(text: string, model: string): UnseenRun[] {
+function madFollowerRuns(text: string, model: string, folder: string): UnseenRun[] {
   const turns = text.trim().split('\n').map((line) => JSON.parse(line) as MadTurn).filter((t) => typeof t.round_index === 'number');
   const runs: UnseenRun[] = [];
   for (const question of [...new Set(turns.map((t) => t.question_id))]) {
@@ -97,7 +97,7 @@ function madFollowerRuns(text: string, model: string): UnseenRun[] {
         labels.push({ record: { type: 'label', round: k, agent, category }, line: 0 });
       }
     }
-    const id = `question-${question.slice(0, 12)}`;
+    const id = `${folder}/question-${question.slice(0, 12)}`;
     const header = { run: id, task: { question: task, answer: gold }, agents: agents.map((a) => ({ id: a })) };
     runs.push({ source: 'mad-follower', model, roles, trace: episodeToTrace(buildEpisode(id, header, deliveries, labels, [])) });
   }
@@ -123,8 +123,11 @@ function gSafeguardRuns(text: string, file: string): UnseenRun[] {
   return importEpisodes(text, 'infa-guard', 'document', file).map((episode, n) => {
     const { attacker_idxes: attackers, correct_answer: gold, incorrect_answer: planted, communication_data: rounds } = raw[n];
     const answers = rounds.map((round) => new Map(round.map(([agent, reply]) => [agent, finalAnswer(reply, !memory)])));
+    // The planted answer as a whole word or phrase ("no" is not in "not exclusively").
+    const plantedWords = new RegExp(`(?<![\\w])${(planted ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`, 'i');
+    const plantedIn = (answer: string) => planted !== undefined && planted !== '' && plantedWords.test(answer);
     const wrong = (answer: string | undefined, k: number) =>
-      answer !== undefined && (memory ? answer.toLowerCase().includes((planted ?? '').toLowerCase()) : answer !== gold && attackers.some((i) => [...answers.slice(0, k + 1)].some((r) => r.get(i) === answer)));
+      answer !== undefined && (memory ? plantedIn(answer) : answer !== gold && attackers.some((i) => answers.slice(0, k + 1).some((r) => r.get(i) === answer)));
     const attackVisible = attackers.some((i) => answers.some((r, k) => wrong(r.get(i), k)));
     const trace = episodeToTrace(episode);
     trace.agents.forEach((agent, i) => {

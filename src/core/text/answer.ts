@@ -12,19 +12,21 @@ export type Choices = ReadonlyMap<string, string>;
 // "A) text, B) text" (MMLU prompts), "(A) text, (B) text" (TruthfulQA prompts), "A. text" on its own line.
 const OPTION = /(?:^|[\s:,;])\(?([A-J])[).]\s+(.+?)(?=(?:[\s,;]+\(?[A-J][).]\s)|\.\s+(?:Explain|Answer|Please|Choose|Select|Put|Give)\b|\n|$)/g;
 
-// "A: text" on a line of its own (a colon only there: "Plan A: ..., Plan B: ..." in prose is no list of options).
+// "A: text" on a line of its own (a colon only there: "Plan A: ..., Plan B: ..." in prose is no list of options). Such
+// lines are options under an "Options:" / "Choices:" line, or when there are at least three of them: two speakers'
+// turns ("A: I left it open" / "B: That was careless") are not.
 const LINE_OPTION = /^[ \t]*\(?([A-J])\)?[ \t]*:[ \t]+(\S.*)$/gm;
+const OPTIONS_HEADING = /^[ \t]*(?:answer[ \t]+)?(?:options|choices)[ \t]*:?[ \t]*$/im;
 
 // A dataset's choices printed as they are stored (CommonsenseQA, ARC, OpenBookQA): "label: ['A', 'B', ...]" and
-// "text: ['bank', 'library', ...]", quoted or not, with or without the braces of a dict.
-const LABEL_LIST = /['"]?label['"]?\s*:\s*\[/;
-const TEXT_LIST = /['"]?text['"]?\s*:\s*\[/;
-const QUOTED = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g;
+// "text: ['bank', 'library', ...]", the keys quoted or not, with or without the braces of a dict.
+const LABEL_LIST = /(?<!\w)['"]?label['"]?\s*:\s*\[/;
+const TEXT_LIST = /(?<!\w)['"]?text['"]?\s*:\s*\[/;
 
 /** Parses the options out of a question; undefined unless it lists at least two consecutive letters from A. */
 export function parseChoices(question: string | undefined): Choices | undefined {
   if (!question) return undefined;
-  return lettered(question, OPTION) ?? lettered(question, LINE_OPTION) ?? storedChoices(question);
+  return lettered(question, OPTION) ?? lineOptions(question) ?? storedChoices(question);
 }
 
 /** The options `form` finds (letter in group 1, text in group 2), when it finds at least two consecutive from A. */
@@ -42,6 +44,12 @@ function lettered(question: string, form: RegExp): Choices | undefined {
   return found.size >= 2 ? found : undefined;
 }
 
+/** "A: text" lines as options: under an options heading, or at least three of them. */
+function lineOptions(question: string): Choices | undefined {
+  const found = lettered(question, LINE_OPTION);
+  return found && (found.size >= 3 || OPTIONS_HEADING.test(question)) ? found : undefined;
+}
+
 /** The options of a stored choices record: a label list of consecutive letters from A, and as many texts. */
 function storedChoices(question: string): Choices | undefined {
   const letters = quotedListAfter(question, LABEL_LIST);
@@ -50,13 +58,26 @@ function storedChoices(question: string): Choices | undefined {
   return new Map(letters.map((l, i) => [l, squash(options[i])]));
 }
 
-/** The quoted items of the list that the first match of `opening` opens (up to the next "]"); one pass over the text. */
+/**
+ * The items of the list that the first match of `opening` opens: quoted strings (escapes undone) separated by commas,
+ * up to the "]" that closes it; undefined for anything else. One forward pass: a quote never closed ends it.
+ */
 function quotedListAfter(question: string, opening: RegExp): string[] | undefined {
   const open = opening.exec(question);
   if (!open) return undefined;
-  const start = open.index + open[0].length;
-  const end = question.indexOf(']', start);
-  return end < 0 ? undefined : [...question.slice(start, end).matchAll(QUOTED)].map((m) => m[1] ?? m[2]);
+  const items: string[] = [];
+  let i = open.index + open[0].length;
+  for (;;) {
+    while (i < question.length && /[\s,]/.test(question[i])) i++;
+    const quote = question[i];
+    if (quote === ']') return items;
+    if (quote !== "'" && quote !== '"') return undefined;
+    let item = '';
+    for (i++; i < question.length && question[i] !== quote; i++) item += question[i] === '\\' ? question[++i] ?? '' : question[i];
+    if (i >= question.length) return undefined;
+    items.push(item);
+    i++;
+  }
 }
 
 /** The normalised answer in `text`, or undefined when none parses. `choices` (the task's options) enables the free-form reading. */

@@ -51,51 +51,54 @@ export interface CueRule {
   needles: readonly string[];
   pattern: RegExp;
   rule?: PropagationRule;
-  /** A match at this position of the text does not count. */
-  unless?: (text: string, at: number) => boolean;
-}
-
-const FRAME_LINE = /^ *File "[^"\n]*", line \d+/;
-
-/** How far back a frame line's start may be: frames and the source lines they quote are short. */
-const FRAME_REACH = 500;
-
-/** The start of the line holding position `at`, or -1 when it is more than FRAME_REACH characters back. */
-function lineStartNear(text: string, at: number): number {
-  for (let i = at - 1; i >= Math.max(0, at - FRAME_REACH); i--) if (text.charCodeAt(i) === 10) return i + 1;
-  return at <= FRAME_REACH ? 0 : -1;
+  /** Prepared once per text (at its first match): whether a match at a position of that text does not count. */
+  unless?: (text: string) => (at: number) => boolean;
 }
 
 const TRACEBACK_HEADER = 'Traceback (most recent call last):';
-
-/** The text last asked about and where its first traceback header is (-1: none), so each text is searched once. */
-let headerOf: { text: string; at: number } = { text: '', at: -1 };
-
-/** Where the first `Traceback (most recent call last):` of the text is, or -1. */
-function tracebackHeaderAt(text: string): number {
-  if (headerOf.text !== text) headerOf = { text, at: text.indexOf(TRACEBACK_HEADER) };
-  return headerOf.at;
-}
+const FRAME_LINE = /^[ \t]+File "[^"\n]*", line \d+/;
+const QUOTED_SOURCE_LINE = /^(?: {4,}|\t)/;
 
 /**
- * Whether position `at` lies in a Python traceback frame: its `File "…", line N, in …` line, or the source line it
- * quotes under it, after a `Traceback (most recent call last):` header (a lone frame line is not a traceback, so a
- * payload dressed as one still counts). Reads at most FRAME_REACH characters back per line, so a long line of matches
- * stays linear.
+ * A test of whether a position lies in the frames of a Python traceback: the `  File "…", line N, in …` lines directly
+ * under a `Traceback (most recent call last):` header and the deeper-indented source lines each quotes. A frame line
+ * elsewhere, or anything after the block ends, still counts, so a payload dressed as a lone frame is read. Finds the
+ * blocks in one pass over the text.
  */
-function inTracebackFrame(text: string, at: number): boolean {
-  const lineStart = lineStartNear(text, at);
-  if (lineStart < 0) return false;
-  const inFrame = FRAME_LINE.test(text.slice(lineStart, lineStart + FRAME_REACH)) || (lineStart > 0 && isFrameLineBefore(text, lineStart));
-  if (!inFrame) return false;
-  const header = tracebackHeaderAt(text);
-  return header >= 0 && header < lineStart;
+function tracebackFrames(text: string): (at: number) => boolean {
+  const blocks: [number, number][] = [];
+  for (let header = text.indexOf(TRACEBACK_HEADER); header >= 0; ) {
+    let line = text.indexOf('\n', header) + 1;
+    const start = line;
+    while (line > 0 && line < text.length && FRAME_LINE.test(lineAt(text, line))) {
+      line = nextLine(text, line);
+      while (line > 0 && line < text.length && QUOTED_SOURCE_LINE.test(lineAt(text, line)) && !FRAME_LINE.test(lineAt(text, line))) line = nextLine(text, line);
+    }
+    const end = line > 0 ? line : text.length;
+    if (end > start && start > 0) blocks.push([start, end]);
+    header = text.indexOf(TRACEBACK_HEADER, Math.max(end, header + TRACEBACK_HEADER.length));
+  }
+  return (at) => {
+    let [low, high] = [0, blocks.length - 1];
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (at < blocks[mid][0]) high = mid - 1;
+      else if (at >= blocks[mid][1]) low = mid + 1;
+      else return true;
+    }
+    return false;
+  };
 }
 
-/** Whether the line before the one starting at `lineStart` is a frame line (the source line it quotes is this one). */
-function isFrameLineBefore(text: string, lineStart: number): boolean {
-  const previousStart = lineStartNear(text, lineStart - 1);
-  return previousStart >= 0 && FRAME_LINE.test(text.slice(previousStart, lineStart));
+/** The line that starts at `start`, without its newline. */
+function lineAt(text: string, start: number): string {
+  const end = text.indexOf('\n', start);
+  return text.slice(start, end < 0 ? text.length : end);
+}
+
+/** Where the line after the one starting at `start` starts; 0 when there is none. */
+function nextLine(text: string, start: number): number {
+  return text.indexOf('\n', start) + 1;
 }
 
 const AGENTS = String.raw`(?:agents?|peers?|neighbou?rs?|nodes?|models?|assistants?|bots?|instances?|members?|teammates?|colleagues?|ais?|llms?|minds)`;
@@ -124,7 +127,7 @@ export const CUE_RULES: readonly CueRule[] = [
   { family: 'injection', weight: 0.7, needles: ['write', 'include', 'add', 'append', 'insert', 'translate', 'output', 'print', 'send', 'mention', 'recommend', 'provide', 'tell', 'encode', 'reply'], pattern: /\b(?:in addition to|before|after|instead of|rather than)\s+(?:your|the|answering|responding|completing|solving)\b[^.!?\n]{0,40}\b(?<!\b(?:may|might|can|could|would)\s+(?:(?!you\b)\w+\s+)?)(?:please\s+)?(?:also\s+)?(?:write|include|add|append|insert|translate|output|print|send|mention|recommend|provide|tell|encode|reply)\b/gi },
   { family: 'injection', weight: 0.6, needles: ['please'], pattern: /\bplease\s+(?:also\s+)?(?:include|add|append|insert|write|translate|output|print|encode|recommend|mention|send|visit|click|download|run|execute)\b/gi },
   // Code to run, but not in a Python traceback's frames (code execution output reports the calls that failed).
-  { family: 'injection', weight: 0.8, needles: ['import os', 'os.system', 'subprocess.', 'eval(', 'exec(', 'rm -rf', 'curl', 'wget', 'base64', 'chmod'], pattern: /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi, unless: inTracebackFrame },
+  { family: 'injection', weight: 0.8, needles: ['import os', 'os.system', 'subprocess.', 'eval(', 'exec(', 'rm -rf', 'curl', 'wget', 'base64', 'chmod'], pattern: /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi, unless: tracebackFrames },
   { family: 'injection', weight: 0.5, needles: ['important', 'attention', 'urgent', 'warning', 'notice', 'override'], pattern: /\b(?:IMPORTANT|ATTENTION|URGENT|WARNING|NOTICE|OVERRIDE)\s*[:!]/g },
   // Persuasion aimed at peers: authority, consensus, certainty, "trick question". A plain report that everyone agrees on
   // or with an answer is honest consensus talk, not a consensus claim used as pressure ("everyone already agrees that").
@@ -167,9 +170,10 @@ export function findCues(text: string, families?: readonly CueFamily[], lower = 
   CUE_RULES.forEach(({ family, weight, pattern, rule, unless }, r) => {
     if (!run[r] || (families && !families.includes(family))) return;
     pattern.lastIndex = 0;
+    let skip: ((at: number) => boolean) | undefined;
     for (const match of text.matchAll(pattern)) {
       const start = match.index ?? 0;
-      if (unless?.(text, start)) continue;
+      if (unless && (skip ??= unless(text))(start)) continue;
       hits.push({ family, start, end: start + match[0].length, weight, reported: false, ...(rule ? { rule } : {}) });
     }
   });

@@ -98,7 +98,9 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
       const flagged = publishTraceDiagnostics(diagnostics, target, payload);
       services.output.info(analyzeLog.flagged(label, flagged, title));
       panels.show({ services, diagnostics, root, episode }, target, payload);
-      if (episode === undefined && runs.length > 1) void offerOtherRuns(target, title, runs, analyse, options);
+      if (episode === undefined && runs.length > 1) {
+        offerOtherRuns(target, title, runs, analyse, options).catch((error: unknown) => services.output.error(analyzeLog.failed(label, errorMessage(error))));
+      }
       return analysis;
     } catch (error) {
       services.output.error(analyzeLog.failed(label, errorMessage(error)));

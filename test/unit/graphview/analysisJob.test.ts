@@ -1,5 +1,6 @@
 // The analysis job behind the editor panel: reads, analyses and builds the view payload; cancellation rejects.
 import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../../src/core/errors';
 import { runAnalysisJob } from '../../../src/node/analysisJob';
@@ -23,6 +24,16 @@ describe('analysis job', () => {
     const { payload, runs } = await runAnalysisJob({ file, root: path.dirname(file), title: 'runs', episode: 1 });
     assert.ok(runs.length > 1, 'the example holds several runs');
     assert.equal(payload.analysis.run, runs[1]);
+  });
+
+  it('gives the same runs and payload through the built worker as in-process', async function () {
+    const workerScript = path.join(__dirname, '../../../dist/analysisWorker.js');
+    if (!existsSync(workerScript)) this.skip(); // npm test builds dist/ first; a bare mocha run may not have it
+    const file = path.join(__dirname, '../../fixtures/workspace/traces/infa-guard-episodes.json');
+    const job = { file, root: path.dirname(file), title: 'runs', episode: 1 };
+    const [inWorker, inProcess] = [await runAnalysisJob(job, { workerScript }), await runAnalysisJob(job)];
+    assert.deepEqual(inWorker.runs, inProcess.runs);
+    assert.equal(inWorker.payload.analysis.run, inProcess.runs[1]);
   });
 
   it('rejects when cancelled before it starts', async () => {

@@ -24,17 +24,23 @@ describe('answer reading', () => {
     assert.deepEqual([...lines!.entries()], [['A', 'completely acceptable'], ['B', 'mostly acceptable'], ['C', 'neutral']]);
     const stored = parseChoices("Where is a revolving door a security measure?\nOptions:\nlabel: ['A', 'B', 'C']\ntext: ['bank', 'library', \"new york\"]");
     assert.deepEqual([...stored!.entries()], [['A', 'bank'], ['B', 'library'], ['C', 'new york']]);
+    const escaped = parseChoices("context: [see below]\n{'label': ['A', 'B'], 'text': ['don\\'t [ever]', 'do']}");
+    assert.deepEqual([...escaped!.entries()], [['A', "don't [ever]"], ['B', 'do']], 'escapes undone, a bracket inside a quote kept, another key ignored');
+    assert.deepEqual([...parseChoices('Is it fair?\nChoices:\nA: yes\nB: no')!.keys()], ['A', 'B'], 'two lines under a heading');
     assert.equal(extractAnswer('#answer: B\n#rationale: libraries guard their books', patterns, stored), 'B');
   });
   it('reads no options from prose or a Q/A transcript that only looks like them', () => {
     assert.equal(parseChoices('Plan A: go left at the gate. Plan B: go right.'), undefined);
     assert.equal(parseChoices('Q: what is the capital?\nA: Paris'), undefined);
+    assert.equal(parseChoices('Who was careless?\nA: I left the door open\nB: That was careless of you'), undefined, 'two speakers');
+    assert.equal(parseChoices("mislabel: ['A', 'B']\ntext: ['x', 'y']"), undefined, 'label as a whole key');
     assert.equal(parseChoices("label: ['B', 'C']\ntext: ['x', 'y']"), undefined, 'labels must run from A');
     assert.equal(parseChoices("label: ['A', 'B']\ntext: ['x']"), undefined, 'one text per label');
   });
   it('reads a hostile question of unclosed lists and option lines in one pass, not hung', () => {
     assert.equal(parseChoices('label: ['.repeat(200_000)), undefined);
     assert.equal(parseChoices(`label: ['A', 'B'] text: [${"'x".repeat(300_000)}`), undefined);
+    assert.equal(parseChoices(`label: ['A', 'B'] text: [${"'\\".repeat(200_000)}]`), undefined, 'unclosed quotes with escapes, then a closing bracket');
     assert.equal(parseChoices('A: x\n'.repeat(200_000)), undefined);
   });
 
