@@ -146,8 +146,25 @@ export function formatRunsText(source: string, runs: readonly RunSummary[]): str
   out.push('', `Attacked: ${attacked} of ${runs.length} run(s) (attackers found in ${runs.filter((r) => r.attackers.length).length}, infected agents in ${runs.filter((r) => r.infected.length).length})`);
   const labelled = runs.flatMap((r) => (r.evaluation ? [r.evaluation] : []));
   if (labelled.length) out.push(`Against labels, pooled over ${labelled.length} labelled run(s): ${evaluationText(poolEvaluations(labelled))}`);
-  for (const r of runs) for (const warning of r.warnings) out.push(`warning: ${inline(r.run)}: ${inline(warning)}`);
+  out.push(...groupedWarnings(runs));
   return out.join('\n') + '\n';
+}
+
+/**
+ * The runs' warnings, a warning that recurs in other runs (the same words, other numbers: "episode 7 has no …") shown
+ * once with how many more runs have it, so a file of a thousand runs does not print a thousand copies.
+ */
+function groupedWarnings(runs: readonly RunSummary[]): string[] {
+  const groups = new Map<string, { first: string; more: number }>();
+  for (const r of runs) {
+    for (const warning of r.warnings) {
+      const key = warning.replace(/\d+/g, '#');
+      const group = groups.get(key);
+      if (group) group.more++;
+      else groups.set(key, { first: `warning: ${inline(r.run)}: ${inline(warning)}`, more: 0 });
+    }
+  }
+  return [...groups.values()].map(({ first, more }) => (more ? `${first} (and ${more} more like it in other runs)` : first));
 }
 
 function oneLine(text: string, max: number): string {

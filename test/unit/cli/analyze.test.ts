@@ -121,6 +121,16 @@ describe('agent-immune analyze', () => {
       assert.match(stdout, /^Against labels, pooled over 2 labelled run\(s\): attacker P [\d.]+ R 1\.00/m);
     });
 
+    it('prints a warning that every run repeats once, with how many more runs have it', async () => {
+      const episodes = JSON.parse(readFileSync(path.join(root, 'test/fixtures/workspace/traces/infa-guard-episodes.json'), 'utf8')) as Record<string, unknown>[];
+      const file = path.join(dir, 'no-infected-labels.json');
+      writeFileSync(file, JSON.stringify(episodes.map(({ infected_idxes_per_turn: _, ...episode }) => episode)));
+      const { stdout } = await cli('analyze', file, '--all');
+      const warnings = stdout.split('\n').filter((line) => line.startsWith('warning:'));
+      assert.equal(warnings.length, 1, stdout);
+      assert.match(warnings[0], /^warning: episode-0: .*infected_idxes_per_turn.* \(and 1 more like it in other runs\)$/);
+    });
+
     it('exits 0 and says clean for a file whose one run is clean', async () => {
       const { code, stdout } = await cli('analyze', path.join(fixtures, 'clean.jsonl'), '--all');
       assert.equal(code, 0);
