@@ -40,7 +40,7 @@ while IFS=$'\t' read -r -a row; do
   repo=${row[c_repo - 1]} commit=${row[c_commit - 1]} file=${row[c_path - 1]} sha=${row[c_sha - 1]%$'\r'}
   folder=${repo/\//+}
   # A manifest is data: refuse a path that would leave DEST or a repository name that is not owner/name.
-  if [[ ! $repo =~ ^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$ || $file == /* || $file =~ (^|/)\.\.(/|$) || ! $commit =~ ^[0-9a-f]{40}$ ]]; then
+  if [[ ! $repo =~ ^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$ || $file == /* || $file =~ (^|/)\.\.(/|$) || ! $commit =~ ^[0-9a-f]{40}$ ]]; then
     echo "skipped: unsafe row: $repo $commit $file" >&2
     failed=$((failed + 1))
     continue
