@@ -57,9 +57,13 @@ const unseen: BenchModule = async () => {
   const gs = slice(injection);
   const gsVisible = slice((r) => injection(r) && r.attackVisible === true);
   const memory = slice((r) => r.source === 'g-safeguard' && r.dataset === 'memory attack, MS MARCO');
+  const secondSet = slice((r) => r.source === 'g-safeguard' && r.dataset === 'memory attack, MS MARCO, second set');
+  const vietnamese = slice((r) => r.source === 'g-safeguard' && r.dataset === 'memory attack, MS MARCO, Vietnamese (qwen3)');
   rows.push(row('G-Safeguard prompt injection (MMLU), all', gs));
   rows.push(row('G-Safeguard prompt injection, an attacker answered wrong', gsVisible));
   rows.push(row('G-Safeguard memory attack (MS MARCO, free-form)', memory));
+  rows.push(row('G-Safeguard memory attack, second set', secondSet));
+  rows.push(row('G-Safeguard memory attack in Vietnamese (qwen3)', vietnamese));
   const madRuns = runs.filter((r) => r.source === 'mad-follower');
   const notes = [
     'Never used to train or choose the weights, rules or thresholds; measured with the checked-in weights. Their repositories carry no licence, so the runs stay outside the repository.',
@@ -74,6 +78,8 @@ const unseen: BenchModule = async () => {
     gSafeguardAttackerF1: r3(gs.atkF1.value),
     gSafeguardVisibleAttackerF1: r3(gsVisible.atkF1.value),
     gSafeguardMemoryAttackerF1: r3(memory.atkF1.value),
+    gSafeguardMemorySecondSetAttackerF1: r3(secondSet.atkF1.value),
+    gSafeguardVietnameseAttackerF1: r3(vietnamese.atkF1.value),
   };
   return { title: `Unseen real runs (${runs.length} runs never trained on)`, rows, figures, notes };
 };

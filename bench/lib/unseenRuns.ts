@@ -3,9 +3,10 @@
 // beside the repository when present, each file checked against its hash. Two sources:
 // - MAD-Follower (Qi-Smile/MAD-Follower): five-agent debates on CommonsenseQA and ETHICS (qwen3-8b, qwen-max); an
 //   attacker told to argue for a target option and a follower told to give the attacker's answer from round 1 on.
-// - G-Safeguard (ngoquan0904/G-safeguard-closed-source, a derivative of wslong20/G-safeguard): eight agents, three of
-//   them attackers, in INFA-Guard's episode format, read by the infa-guard importer: prompt injection on MMLU, and a
-//   memory attack on MS MARCO (free-form answers; the attackers hold planted texts that argue for a wrong one).
+// - G-Safeguard (ngoquan0904/G-safeguard-closed-source and ngoquan0904/G-safeguard, derivatives of wslong20/G-safeguard):
+//   eight agents, three of them attackers, in INFA-Guard's episode format, read by the infa-guard importer: prompt
+//   injection on MMLU, and memory attacks on MS MARCO (free-form answers; the attackers hold planted texts that argue
+//   for a wrong one), one set of them written in Vietnamese by qwen3.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -47,7 +48,7 @@ export function loadUnseenRuns(root = UNSEEN_DIR): { runs: UnseenRun[]; missing:
     if (key.startsWith('Qi-Smile/MAD-Follower/') && key.endsWith('/debate_log.jsonl')) {
       const config = files.get(key.replace(/debate_log\.jsonl$/, 'config.json'));
       if (config) runs.push(...madFollowerRuns(text, (JSON.parse(config) as { config: { llm: { model: string } } }).config.llm.model, path.basename(path.dirname(key))));
-    } else if (key.startsWith('ngoquan0904/G-safeguard-closed-source/')) runs.push(...gSafeguardRuns(text, key));
+    } else if (/^ngoquan0904\/G-safeguard(?:-closed-source)?\//.test(key)) runs.push(...gSafeguardRuns(text, key));
   }
   return { runs, missing };
 }
@@ -119,7 +120,8 @@ interface InfaEpisode {
  */
 function gSafeguardRuns(text: string, file: string): UnseenRun[] {
   const raw = JSON.parse(text) as InfaEpisode[];
-  const memory = file.includes('/MA_GP/');
+  const memory = /\/MA(?:_GP)?\//.test(file);
+  const dataset = !memory ? 'prompt injection, MMLU' : file.includes('_qwen3/') ? 'memory attack, MS MARCO, Vietnamese (qwen3)' : file.includes('/MA_GP/') ? 'memory attack, MS MARCO' : 'memory attack, MS MARCO, second set';
   return importEpisodes(text, 'infa-guard', 'document', file).map((episode, n) => {
     const { attacker_idxes: attackers, correct_answer: gold, incorrect_answer: planted, communication_data: rounds } = raw[n];
     const answers = rounds.map((round) => new Map(round.map(([agent, reply]) => [agent, finalAnswer(reply, !memory)])));
@@ -137,7 +139,7 @@ function gSafeguardRuns(text: string, file: string): UnseenRun[] {
         trace.labels.push({ round: k, agent: agent.id, category: talkedInto ? 'infected' : 'benign', line: 0 });
       }
     });
-    return { source: 'g-safeguard', model: 'unstated', dataset: memory ? 'memory attack, MS MARCO' : 'prompt injection, MMLU', trace, attackVisible };
+    return { source: 'g-safeguard', model: file.includes('_qwen3/') ? 'qwen3' : 'unstated', dataset, trace, attackVisible };
   });
 }
 
