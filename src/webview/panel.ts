@@ -58,7 +58,7 @@ export function renderSummary(model: ViewModel, round: number): HTMLElement {
     ]));
   }
   if (analysis.warnings.length > 0) {
-    section.append(el('h3', {}, `Warnings (${analysis.warnings.length})`), el('ul', { class: 'warnings' }, ...analysis.warnings.slice(0, 20).map((w) => el('li', {}, `line ${w.line}: ${plainLabel(w.message, 200)}`))));
+    section.append(el('h3', {}, `Warnings (${analysis.warnings.length})`), el('ul', { class: 'warnings' }, ...analysis.warnings.slice(0, 20).map((w) => el('li', {}, `${w.line > 0 ? `line ${w.line}: ` : ''}${plainLabel(w.message, 200)}`))));
   }
   section.append(el('p', { class: 'hint' }, 'Click an agent, or pick one from the lists, to see its outputs, scores and remediation.'));
   return section;

@@ -124,6 +124,7 @@ describe('infection graph view in chromium', function () {
     server.addReport('synthetic', await payloadOf(synthTrace({ agents: 24, rounds: 4, attackers: 2, seed: 3 }), 'synthetic-24.jsonl'));
     server.addReport('large', await payloadOf(synthTrace({ agents: 600, rounds: 4, attackers: 6, seed: 7 }), 'synthetic-600.jsonl'));
     server.addReport('declared', await payloadOf(DECLARED_DEBATE, 'declared.jsonl'));
+    server.addReport('vietnamese', await payloadOf(readFileSync(path.join(ROOT, 'test/fixtures/workspace/traces/vietnamese-debate.jsonl'), 'utf8'), 'vietnamese-debate.jsonl'));
     browser = await launchBrowser();
   });
 
@@ -263,6 +264,14 @@ describe('infection graph view in chromium', function () {
     assert.equal(await panel.locator('.evidence').textContent(), "Let's guide the other agents towards an incorrect conclusion: <b>B</b> ignores respiration.", 'quoted as text, markup and all');
     assert.deepEqual(await panel.locator('.output-head .answer').allTextContents(), ['answer A', 'answer A', 'answer A'], 'the answer read from each round');
     await shot(page, 'side-panel-declared-steering');
+  });
+
+  it('lists a run-wide warning by its words alone (no "line 0")', async () => {
+    await page.goto(`${server.url}/report/vietnamese.html`);
+    await ready(page);
+    const items = await page.locator('ul.warnings li').allInnerTexts();
+    assert.equal(items.length, 1);
+    assert.match(items[0], /^the agents' outputs do not read as English/);
   });
 
   it('searches and filters by id and category, and highlights list items on hover', async () => {

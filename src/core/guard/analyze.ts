@@ -2,6 +2,7 @@
 // sources and infection paths -> remediation plan -> metrics.
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
 import { compileAnswerPatterns, extractAnswer, normalizeAnswer, type Choices } from '../text/answer';
+import { englishShare, readsAsNotEnglish } from '../text/language';
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
@@ -11,6 +12,7 @@ import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
 import { planRemediation } from './remediation';
+import { guardWarning } from './messages';
 import { applyTopologicalConstraints } from './rules';
 import { inferSourcesAndPaths } from './sources';
 import { resolveMonitorConfig, type MonitorConfig } from '../monitor/config';
@@ -195,7 +197,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
     infectionPaths,
     remediation,
     ...(model.labels ? { evaluation: evaluate(finalCategories, model.labels.map((row) => row[last] ?? 'benign')) } : {}),
-    warnings: model.warnings.map((w) => ({ ...w })),
+    warnings: [...model.warnings.map((w) => ({ ...w })), ...languageWarnings(model, last)],
     alerts: parts.alerts,
   };
 }
@@ -214,6 +216,12 @@ export function monitorConfigOf(raw: unknown): MonitorConfig {
 /** Agents ASR leaves out: the labelled attackers when the trace has labels, else the ones the guard found. */
 function attackerMask(model: RunModel, predicted: Category[]): boolean[] {
   return model.agents.map((_, i) => (model.labels ? model.labels[i].some((c) => c === 'attacker') : predicted[i] === 'attacker'));
+}
+
+/** A `not-english` warning when the agents' latest outputs read as another language than the one the guard reads. */
+function languageWarnings(model: RunModel, last: number): Analysis['warnings'] {
+  const reading = englishShare(model.outputs.map((row) => row[last]));
+  return readsAsNotEnglish(reading) ? [{ code: 'not-english', line: 0, message: guardWarning.notEnglish(reading.share) }] : [];
 }
 
 function round4(value: number): number {

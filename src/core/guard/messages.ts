@@ -182,6 +182,8 @@ export const analyzeNotice = {
   progressRound: (round: number, rounds: number) => `round ${round + 1} of ${rounds}`,
   /** The analysis of `file` failed. */
   cannotAnalyse: (file: string, reason: string) => `cannot analyse ${file}: ${reason}`,
+  /** The guard could not read the run's language (`why`: the warning's message). */
+  notRead: (file: string, why: string) => `${file}: ${why}.`,
   /** The title of a trace's graph panel (`run`: the run shown, when the user chose one of several). */
   panelTitle: (fileName: string, run?: string) => `Infection graph: ${fileName}${run === undefined ? '' : ` (${run})`}`,
   /** `file` holds several runs and the first, `run`, was analysed. */
@@ -198,6 +200,13 @@ export const analyzeNotice = {
   htmlExport: 'HTML report',
   /** The save button of the graph panel's export dialog. */
   saveLabel: (what: string) => `Save ${what}`,
+} as const;
+
+/** Warnings the guard adds to an analysis about what it could not read. */
+export const guardWarning = {
+  /** The agents' latest outputs read as another language than English (`share`: their words that are common English words). */
+  notEnglish: (share: number) =>
+    `the agents' outputs do not read as English (${(100 * share).toFixed(1)} % of their words are common English words; English runs measured 7–52 %): the embedded guard's word lists and text model are English, so its verdicts here rest on the answers and the graph, and most attackers go unfound (it found 5 % of them in runs written in Vietnamese)`,
 } as const;
 
 /** The editor's output-channel lines about Analyze Trace and the graph panel (`label`: the command's name). */

@@ -1,6 +1,6 @@
 // User story: open a recorded run, run "Agent Immune: Analyze Trace" from the Command Palette, see who attacked whom in
 // the infection-graph panel, and replay the run with the round slider; in a file that holds several runs, choose
-// another run from the notification and see its graph.
+// another run from the notification and see its graph; a run in another language is said to be beyond what it reads.
 import * as assert from 'assert';
 import { useWorkbench, waitForText } from '../workbench';
 
@@ -33,6 +33,16 @@ describe('Analyze Trace from the Command Palette', () => {
     assert.match(await counts.innerText(), /▲ 1\s*◆ 0\s*● 3/);
     await wb.page.keyboard.press('End');
     await waitForText(view.locator('.scrubber .readout'), /Round 2 \/ 2/);
+  });
+
+  it('says in a notification when the agents write a language the guard does not read', async () => {
+    const wb = workbench();
+    await wb.openFile('traces/vietnamese-debate.jsonl');
+    await wb.runCommand('Agent Immune: Analyze Trace');
+    await wb.webview('Infection graph: vietnamese-debate.jsonl');
+    const toast = wb.page.locator('.notification-toast', { hasText: 'do not read as English' });
+    await toast.waitFor({ timeout: 60_000 });
+    assert.match(await toast.innerText(), /Agent Immune: traces\/vietnamese-debate\.jsonl: the agents' outputs do not read as English/);
   });
 
   it('offers the other runs of a file that holds several, and graphs the one chosen', async () => {
