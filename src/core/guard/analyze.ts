@@ -2,7 +2,7 @@
 // sources and infection paths -> remediation plan -> metrics.
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
 import { compileAnswerPatterns, extractAnswer, normalizeAnswer, type Choices } from '../text/answer';
-import { englishShare, readsAsNotEnglish } from '../text/language';
+import { englishShare, NOT_ENGLISH, readsAsNotEnglish } from '../text/language';
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
@@ -221,7 +221,7 @@ function attackerMask(model: RunModel, predicted: Category[]): boolean[] {
 /** A `not-english` warning when the agents' latest outputs read as another language than the one the guard reads. */
 function languageWarnings(model: RunModel, last: number): Analysis['warnings'] {
   const reading = englishShare(model.outputs.map((row) => row[last]));
-  return readsAsNotEnglish(reading) ? [{ code: 'not-english', line: 0, message: guardWarning.notEnglish(reading.share) }] : [];
+  return readsAsNotEnglish(reading) ? [{ code: NOT_ENGLISH, line: 0, message: guardWarning.notEnglish(reading.share) }] : [];
 }
 
 function round4(value: number): number {

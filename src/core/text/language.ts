@@ -10,6 +10,9 @@ const FUNCTION_WORDS = new Set(
     .split(' '),
 );
 
+/** The code of the analysis warning that a run's agents write another language. */
+export const NOT_ENGLISH = 'not-english';
+
 /** Below this share of English function words a text of enough words is taken as not English. */
 const ENGLISH_SHARE_FLOOR = 0.05;
 /** Fewer words than this say nothing either way. */

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { analyzeLog, analyzeNotice, formatAnalysisText } from '../../core/guard/messages';
 import type { Analysis } from '../../core/guard/types';
+import { NOT_ENGLISH } from '../../core/text/language';
 import type { AnalysisJobInput, ViewAnalysis } from '../../node/analysisJob';
 import { showError, showInfo, showWarning } from '../notify';
 import type { Services } from '../services';
@@ -98,7 +99,7 @@ export function createPresenter(services: Services, diagnostics: vscode.Diagnost
       const flagged = publishTraceDiagnostics(diagnostics, target, payload);
       services.output.info(analyzeLog.flagged(label, flagged, title));
       panels.show({ services, diagnostics, root, episode }, target, payload);
-      const language = analysis.warnings.find((w) => w.code === 'not-english');
+      const language = analysis.warnings.find((w) => w.code === NOT_ENGLISH);
       if (language) void showWarning(analyzeNotice.notRead(title, language.message));
       if (episode === undefined && runs.length > 1) {
         offerOtherRuns(target, title, runs, analyse, options).catch((error: unknown) => services.output.error(analyzeLog.failed(label, errorMessage(error))));
