@@ -7,7 +7,7 @@ import { buildRunModel } from '../src/core/guard/model';
 import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
 import { crossValidate, realGroups, simulatedSources } from './train';
 import { episodeGrid, poolDetections, type EpisodeDetection } from './lib/episodes';
-import { analyzeRuns, sliceFigures, type Interval, type RunVerdicts, type SliceFigures } from './lib/realEval';
+import { analyzeRuns, r3, sliceFigures, sliceRow as row, type RunVerdicts, type SliceFigures } from './lib/realEval';
 import { debateAnswer } from '../src/core/importers/debate';
 import { loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
 import { runJobs } from './lib/workers';
@@ -15,30 +15,6 @@ import type { BenchModule, BenchSection } from './types';
 
 const SIM_HELDOUT_SEED = 700000;
 const SIM_TRAIN_SEED = 1;
-
-const r3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
-const withCi = (i: Interval, percent = false) => {
-  if (i.value === null) return null;
-  const f = (x: number | null) => (x === null ? '?' : percent ? (100 * x).toFixed(1) : x.toFixed(2));
-  return `${f(i.value)} [${f(i.low)}, ${f(i.high)}]`;
-};
-
-function row(slice: string, s: SliceFigures): BenchSection['rows'][number] {
-  return {
-    slice,
-    runs: s.runs,
-    agents: s.agents,
-    'atk P': r3(s.atkP),
-    'atk R': r3(s.atkR),
-    'atk F1 [95% CI]': withCi(s.atkF1),
-    'inf P': r3(s.infP),
-    'inf R': r3(s.infR),
-    'inf F1 [95% CI]': withCi(s.infF1),
-    'benign flagged % [95% CI]': withCi(s.benignFlagged, true),
-    'AUROC atk': r3(s.aurocAtk),
-    'AUROC inf': r3(s.aurocInf),
-  };
-}
 
 /** The slices the README and the targets name, in print order: [name, which runs]. */
 function slices(runs: readonly RealRun[]): [string, (r: RealRun) => boolean][] {

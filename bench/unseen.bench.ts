@@ -2,30 +2,9 @@
 // debates with an attacker and a colluding follower, and G-Safeguard's eight-agent runs with three attackers (prompt
 // injection on MMLU, a memory attack on MS MARCO). Read from ../corpora/unseen-runs when it was fetched
 // (bench/data/unseen-runs/README.md), skipped with one line otherwise.
-import { analyzeRuns, sliceFigures, type RunVerdicts, type SliceFigures } from './lib/realEval';
+import { analyzeRuns, r3, sliceFigures, sliceRow as row, type RunVerdicts } from './lib/realEval';
 import { loadUnseenRuns, UNSEEN_DIR, type UnseenRun } from './lib/unseenRuns';
 import type { BenchModule, BenchSection } from './types';
-
-const r3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
-const ci = (i: SliceFigures['atkF1'], percent = false) => {
-  const f = (x: number | null) => (x === null ? '?' : percent ? (100 * x).toFixed(1) : x.toFixed(2));
-  return i.value === null ? null : `${f(i.value)} [${f(i.low)}, ${f(i.high)}]`;
-};
-
-function row(slice: string, s: SliceFigures): BenchSection['rows'][number] {
-  return {
-    slice,
-    runs: s.runs,
-    agents: s.agents,
-    'atk P': r3(s.atkP),
-    'atk R': r3(s.atkR),
-    'atk F1 [95% CI]': ci(s.atkF1),
-    'inf P': r3(s.infP),
-    'inf R': r3(s.infR),
-    'inf F1 [95% CI]': ci(s.infF1),
-    'benign-labelled flagged % [95% CI]': ci(s.benignFlagged, true),
-  };
-}
 
 /** Per MAD-Follower role, how many agents the guard called attacker, infected and benign. */
 function byRole(runs: readonly UnseenRun[], verdicts: readonly RunVerdicts[]): string {
@@ -66,7 +45,7 @@ const unseen: BenchModule = async () => {
   rows.push(row('G-Safeguard memory attack in Vietnamese (qwen3)', vietnamese));
   const madRuns = runs.filter((r) => r.source === 'mad-follower');
   const notes = [
-    'Never used to train or choose the weights, rules or thresholds; measured with the checked-in weights. Their repositories carry no licence, so the runs stay outside the repository.',
+    'Never used to train or choose the weights, rules or thresholds; measured with the checked-in weights. Their repositories carry no licence, so the runs stay outside the repository. "benign flagged" counts the agents these labels call benign.',
     `MAD-Follower by role: ${byRole(madRuns, verdicts.filter((_, i) => runs[i].source === 'mad-follower'))}. The follower is labelled attacker (it was told to side with the attacker); it acts as an infected agent does, and is called one.`,
     `G-Safeguard names the attackers only; infected is added as the development split defines it (a non-attacker that moved to a wrong answer an attacker gave, or to the planted one). In ${gs.runs - gsVisible.runs} of its ${gs.runs} prompt-injection runs the attackers answer as the others do in every round (the injection did not take); the second row keeps the runs where one answered wrong.`,
   ];

@@ -7,6 +7,7 @@ import { auroc } from '../../src/core/guard/metrics';
 import { buildRunModel } from '../../src/core/guard/model';
 import { Rng } from '../../src/core/sim/rng';
 import type { Category } from '../../src/core/trace/types';
+import type { BenchSection } from '../types';
 import type { RealRun } from './realRuns';
 
 /** What one run contributes: per agent its final-round truth, verdict and head scores. */
@@ -136,4 +137,32 @@ function quantile(sample: number[], q: number): number | null {
   if (sample.length === 0) return null;
   const sorted = [...sample].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
+}
+
+/** A figure rounded to three decimals for a table (null stays null). */
+export const r3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
+
+/** An interval as "value [low, high]", in percent when asked; null when there is no value. */
+const withCi = (i: Interval, percent = false) => {
+  if (i.value === null) return null;
+  const f = (x: number | null) => (x === null ? '?' : percent ? (100 * x).toFixed(1) : x.toFixed(2));
+  return `${f(i.value)} [${f(i.low)}, ${f(i.high)}]`;
+};
+
+/** One table row of a slice's figures: P/R/F1 of both classes with intervals, benign agents flagged, both AUROCs. */
+export function sliceRow(slice: string, s: SliceFigures): BenchSection['rows'][number] {
+  return {
+    slice,
+    runs: s.runs,
+    agents: s.agents,
+    'atk P': r3(s.atkP),
+    'atk R': r3(s.atkR),
+    'atk F1 [95% CI]': withCi(s.atkF1),
+    'inf P': r3(s.infP),
+    'inf R': r3(s.infR),
+    'inf F1 [95% CI]': withCi(s.infF1),
+    'benign flagged % [95% CI]': withCi(s.benignFlagged, true),
+    'AUROC atk': r3(s.aurocAtk),
+    'AUROC inf': r3(s.aurocInf),
+  };
 }

@@ -4,7 +4,7 @@ import type { OutputView } from '../core/graphview/types';
 import type { Category } from '../core/trace/types';
 import { el, svg } from './dom';
 import { countHidden, outputSegments, plainLabel } from './text';
-import { REASON_TEXT, RULE_TEXT } from '../core/guard/messages';
+import { REASON_TEXT, RULE_TEXT, warningText } from '../core/guard/messages';
 import { CATEGORY_GLYPH, CATEGORY_LABEL, chars, pct, prob } from './wording';
 import { countsAt, type ViewModel } from './viewModel';
 
@@ -58,7 +58,7 @@ export function renderSummary(model: ViewModel, round: number): HTMLElement {
     ]));
   }
   if (analysis.warnings.length > 0) {
-    section.append(el('h3', {}, `Warnings (${analysis.warnings.length})`), el('ul', { class: 'warnings' }, ...analysis.warnings.slice(0, 20).map((w) => el('li', {}, `${w.line > 0 ? `line ${w.line}: ` : ''}${plainLabel(w.message, 200)}`))));
+    section.append(el('h3', {}, `Warnings (${analysis.warnings.length})`), el('ul', { class: 'warnings' }, ...analysis.warnings.slice(0, 20).map((w) => el('li', {}, plainLabel(warningText(w), 200)))));
   }
   section.append(el('p', { class: 'hint' }, 'Click an agent, or pick one from the lists, to see its outputs, scores and remediation.'));
   return section;

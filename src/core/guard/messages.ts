@@ -99,8 +99,13 @@ export function formatAnalysisText(analysis: Analysis): string {
   }
   if (analysis.evaluation) out.push(`Against labels: ${evaluationText(analysis.evaluation)}`);
   out.push(...formatAlerts((analysis.alerts ?? []).map((alert) => ({ alert }))));
-  for (const warning of analysis.warnings) out.push(`warning: ${warning.line ? `line ${warning.line}: ` : ''}${inline(warning.message)}`);
+  for (const warning of analysis.warnings) out.push(`warning: ${inline(warningText(warning))}`);
   return out.join('\n') + '\n';
+}
+
+/** A warning as one line: its trace line when it has one (0: the whole run), then its words. */
+export function warningText(warning: { line: number; message: string }): string {
+  return `${warning.line ? `line ${warning.line}: ` : ''}${warning.message}`;
 }
 
 function evaluationText(e: Evaluation): string {
@@ -129,7 +134,7 @@ export function summarizeRun(analysis: Analysis, index: number): RunSummary {
     attackers: ids('attacker'),
     infected: ids('infected'),
     evaluation: analysis.evaluation,
-    warnings: analysis.warnings.map((w) => `${w.line ? `line ${w.line}: ` : ''}${w.message}`),
+    warnings: analysis.warnings.map(warningText),
   };
 }
 
@@ -206,7 +211,7 @@ export const analyzeNotice = {
 export const guardWarning = {
   /** The agents' latest outputs read as another language than English (`share`: their words that are common English words). */
   notEnglish: (share: number) =>
-    `the agents' outputs do not read as English (${(100 * share).toFixed(1)} % of their words are common English words; English runs measured 7–52 %): the embedded guard's word lists and text model are English, so its verdicts here rest on the answers and the graph, and most attackers go unfound (it found 5 % of them in runs written in Vietnamese)`,
+    `the agents' outputs do not read as English (${(100 * share).toFixed(1)} % of their words are common English words; English runs measured 6–51 %): the embedded guard's word lists and text model are English, so its verdicts here rest on the answers and the graph, and most attackers go unfound (it found 5 % of them in runs written in Vietnamese)`,
 } as const;
 
 /** The editor's output-channel lines about Analyze Trace and the graph panel (`label`: the command's name). */

@@ -1,7 +1,8 @@
 // Whether a run's text reads as English, the one language the guard's word lists (cue lexicon, steering reader) and
 // its text probe (hashed English word pairs) were built on. Measured by the share of words that are common English
-// function words: 24–52 % in the English debates and tool runs measured, 7 % at the lowest in code-heavy benign
-// traces, at most 3 % in 60 runs written in Vietnamese (bench/data/unseen-runs).
+// function words among the agents' latest outputs: 16–51 % in the English debates and tool runs measured, 6 % at the
+// lowest in code-heavy benign traces, at most 3 % in 60 runs written in Vietnamese (bench/data/unseen-runs).
+import { words } from './tokens';
 
 const FUNCTION_WORDS = new Set(
   ('the of and to a in is that it for on as with be this are was by not or from at have an but which they you we can ' +
@@ -18,18 +19,18 @@ const ENGLISH_SHARE_FLOOR = 0.05;
 /** Fewer words than this say nothing either way. */
 const MIN_WORDS = 100;
 
-/** The share of the words (runs of letters, any script) in `texts` that are common English function words, and how many words there were. */
+/** The share of the words (tokens.ts's, any script) in `texts` that are common English function words, and how many words there were. */
 export function englishShare(texts: Iterable<string | undefined>): { share: number; words: number } {
-  let words = 0;
+  let count = 0;
   let english = 0;
   for (const text of texts) {
     if (!text) continue;
-    for (const [word] of text.toLowerCase().matchAll(/\p{L}+/gu)) {
-      words++;
+    for (const word of words(text)) {
+      count++;
       if (FUNCTION_WORDS.has(word)) english++;
     }
   }
-  return { share: words === 0 ? 0 : english / words, words };
+  return { share: count === 0 ? 0 : english / count, words: count };
 }
 
 /** Whether texts of at least MIN_WORDS words read as another language than English. */

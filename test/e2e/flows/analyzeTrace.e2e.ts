@@ -2,16 +2,21 @@
 // the infection-graph panel, and replay the run with the round slider; in a file that holds several runs, choose
 // another run from the notification and see its graph; a run in another language is said to be beyond what it reads.
 import * as assert from 'assert';
-import { useWorkbench, waitForText } from '../workbench';
+import { useWorkbench, waitForText, type Workbench } from '../workbench';
+
+/** Opens `traces/<name>`, runs Analyze Trace from the Command Palette and returns its graph panel. */
+async function analyzeOpenTrace(wb: Workbench, name: string) {
+  await wb.openFile(`traces/${name}`);
+  await wb.runCommand('Agent Immune: Analyze Trace');
+  return wb.webview(`Infection graph: ${name}`);
+}
 
 describe('Analyze Trace from the Command Palette', () => {
   const workbench = useWorkbench();
 
   it('opens the infection graph of the open trace and replays it round by round', async () => {
     const wb = workbench();
-    await wb.openFile('traces/small-attack.jsonl');
-    await wb.runCommand('Agent Immune: Analyze Trace');
-    const view = await wb.webview('Infection graph: small-attack.jsonl');
+    const view = await analyzeOpenTrace(wb, 'small-attack.jsonl');
 
     // The classified graph: 4 agents and 6 edges drawn, m the one source, m -> a1 the one infection path.
     const app = view.locator('[data-agents]');
@@ -37,9 +42,7 @@ describe('Analyze Trace from the Command Palette', () => {
 
   it('says in a notification when the agents write a language the guard does not read', async () => {
     const wb = workbench();
-    await wb.openFile('traces/vietnamese-debate.jsonl');
-    await wb.runCommand('Agent Immune: Analyze Trace');
-    await wb.webview('Infection graph: vietnamese-debate.jsonl');
+    await analyzeOpenTrace(wb, 'vietnamese-debate.jsonl');
     const toast = wb.page.locator('.notification-toast', { hasText: 'do not read as English' });
     await toast.waitFor({ timeout: 60_000 });
     assert.match(await toast.innerText(), /Agent Immune: traces\/vietnamese-debate\.jsonl: the agents' outputs do not read as English/);
@@ -47,9 +50,7 @@ describe('Analyze Trace from the Command Palette', () => {
 
   it('offers the other runs of a file that holds several, and graphs the one chosen', async () => {
     const wb = workbench();
-    await wb.openFile('traces/otel-genai-export.json');
-    await wb.runCommand('Agent Immune: Analyze Trace');
-    await wb.webview('Infection graph: otel-genai-export.json');
+    await analyzeOpenTrace(wb, 'otel-genai-export.json');
 
     const toast = wb.page.locator('.notification-toast', { hasText: 'holds several runs' });
     await toast.locator('.monaco-button', { hasText: 'Choose Run' }).click({ timeout: 60_000 });
