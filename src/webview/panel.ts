@@ -4,7 +4,7 @@ import type { OutputView } from '../core/graphview/types';
 import type { Category } from '../core/trace/types';
 import { el, svg } from './dom';
 import { countHidden, outputSegments, plainLabel } from './text';
-import { REASON_TEXT, RULE_TEXT, warningText } from '../core/guard/messages';
+import { REASON_TEXT, RULE_TEXT, unmeasured, warningText } from '../core/guard/messages';
 import { CATEGORY_GLYPH, CATEGORY_LABEL, chars, pct, prob } from './wording';
 import { countsAt, type ViewModel } from './viewModel';
 
@@ -51,9 +51,10 @@ export function renderSummary(model: ViewModel, round: number): HTMLElement {
   );
   if (analysis.evaluation) {
     const e = analysis.evaluation;
+    const scores = (s: typeof e.attacker) => unmeasured(s) ?? `${prob(s.precision)} / ${prob(s.recall)} / ${prob(s.f1)}`;
     section.append(el('h3', {}, 'Against the trace labels'), definitionList([
-      ['Attacker P / R / F1', `${prob(e.attacker.precision)} / ${prob(e.attacker.recall)} / ${prob(e.attacker.f1)}`],
-      ['Infected P / R / F1', `${prob(e.infected.precision)} / ${prob(e.infected.recall)} / ${prob(e.infected.f1)}`],
+      ['Attacker P / R / F1', scores(e.attacker)],
+      ['Infected P / R / F1', scores(e.infected)],
       ['Benign false-positive rate', prob(e.benignFalsePositiveRate)],
     ]));
   }

@@ -1,5 +1,5 @@
 // `agent-immune convert <in> [--from FORMAT] [--episode N] -o out.jsonl`: writes any supported trace as agent-trace/v1.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { errorMessage, writingTo } from '../../core/errors';
 import { FOREIGN_FORMATS, formatsHelp, parseFormatName } from '../../core/importers';
@@ -60,6 +60,9 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     }
 
     const input = await existingFile(io.cwd, positionals[0], { hint: 'give one trace file in it' });
+    if (values.out !== '-' && (await sameFile(input, path.resolve(io.cwd, values.out)))) {
+      throw new UsageError(`-o ${values.out} is the input file itself: converting would replace the recording; write to another file`);
+    }
     const { format, runs } = await readRuns(input, { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
     if (episode !== undefined && episode >= runs.length) {
       throw new UsageError(`--episode ${episode} is out of range: ${positionals[0]} holds ${runs.length} run(s), numbered 0..${runs.length - 1}`);
@@ -98,3 +101,9 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     return ExitCode.Ok;
   },
 };
+
+/** True when both paths name one existing file (through links too). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([stat(a).catch(() => undefined), stat(b).catch(() => undefined)]);
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+}

@@ -118,10 +118,13 @@ files that could not be read, 2 bad input or usage.`,
     const changed = files.filter((f) => f.changed);
     const pins = await pinsOf(changed);
     const repinned: string[] = [];
+    const drifted: string[] = [];
     if (values.repin) {
-      for (const [root, rels] of groupByRoot(pins.pinned)) {
+      for (const [root, files] of groupByRoot(changed, pins.pinned)) {
         const writer = auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
-        for (const result of await repinHardened(root, rels, writer)) repinned.push(displayOf(changed, root, result.path));
+        const result = await repinHardened(root, files.map((f) => ({ rel: f.rel, before: f.integrity })), writer);
+        repinned.push(...result.repinned.map((r) => displayOf(changed, root, r.path)));
+        drifted.push(...result.drifted.map((rel) => displayOf(changed, root, rel)));
       }
     }
     const entries = files.flatMap((file) =>
@@ -157,14 +160,14 @@ files that could not be read, 2 bad input or usage.`,
         unread: unreadJson(files),
         skipped,
         changed: changed.map((f) => f.path),
-        pinned: { lockfile: pins.lockfile, changed: pinnedPaths, repinned },
+        pinned: { lockfile: pins.lockfile, changed: pinnedPaths, repinned, drifted },
       };
       io.stdout(JSON.stringify(report, null, 2) + '\n');
     } else {
       const next = ['agent-immune', 'harden', ...(positionals.length > 0 ? positionals : []), ...(values.config ? ['--config', values.config] : []), '--write'].map(shellWord).join(' ');
-      io.stdout(formatText({ files, skipped, entries, write, changed: changed.map((f) => f.path), pinned: pinnedPaths, lockfile: pins.lockfile, repinned, next }));
+      io.stdout(formatText({ files, skipped, entries, write, changed: changed.map((f) => f.path), pinned: pinnedPaths, lockfile: pins.lockfile, repinned, drifted, next }));
     }
-    return unfixed > 0 || skipped.length > 0 ? ExitCode.Findings : ExitCode.Ok;
+    return unfixed > 0 || skipped.length > 0 || drifted.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
 };
 
@@ -173,9 +176,10 @@ function displayOf(changed: readonly HardenedFile[], root: string, rel: string):
   return changed.find((f) => f.root === root && f.rel === rel)?.path ?? rel;
 }
 
-function groupByRoot(pinned: readonly { root: string; rel: string }[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const { root, rel } of pinned) out.set(root, [...(out.get(root) ?? []), rel]);
+/** The changed files that are pinned, by project root. */
+function groupByRoot(changed: readonly HardenedFile[], pinned: readonly { root: string; rel: string }[]): Map<string, HardenedFile[]> {
+  const out = new Map<string, HardenedFile[]>();
+  for (const { root, rel } of pinned) out.set(root, [...(out.get(root) ?? []), changed.find((f) => f.root === root && f.rel === rel)!]);
   return out;
 }
 
@@ -202,6 +206,8 @@ interface TextReport {
   pinned: string[];
   lockfile: string;
   repinned: string[];
+  /** Pinned files not re-pinned: their content before harden's edit no longer matched the pin. */
+  drifted: string[];
   /** The command that fixes the findings, with the user's own paths. */
   next: string;
 }
@@ -240,9 +246,12 @@ function formatText(r: TextReport): string {
     if (r.entries.length === 0) lines.push(prompts.length === 0 ? `No prompts found in ${read}; nothing to change.${caveat}` : `Nothing to change: the ${counted} found in ${read} are hardened.${caveat}`);
     else lines.push(`Fixed ${fixed} finding(s) in ${r.changed.length} file(s) (${read}, ${counted}).${caveat}`);
     if (left > 0) lines.push(`${left} finding(s) need a manual fix (no safe text edit).`);
-    const notRepinned = r.pinned.filter((p) => !r.repinned.includes(p));
+    const notRepinned = r.pinned.filter((p) => !r.repinned.includes(p) && !r.drifted.includes(p));
     if (notRepinned.length > 0) {
       lines.push(`Pinned file(s) changed, so their hash no longer matches the lockfile: ${notRepinned.map(inline).join(', ')}.`, 'Re-run with --repin (or run "agent-immune lock") to approve the new content.');
+    }
+    if (r.drifted.length > 0) {
+      lines.push(`Not re-pinned: ${r.drifted.map(inline).join(', ')} no longer matched the lockfile before harden edited it (changed since it was pinned). Review that change with "agent-immune verify"; "agent-immune lock" approves it with harden's edit.`);
     }
     if (r.repinned.length > 0) lines.push(`Re-pinned ${r.repinned.map(inline).join(', ')} (recorded in the audit trail).`);
     if (r.lockfile === 'corrupt') lines.push('The lockfile is corrupt: pins of the changed files were not checked (run "agent-immune verify").');

@@ -13,7 +13,7 @@ import { loadProjectConfig } from '../../node/config';
 import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type AlertRecord } from '../../node/monitor/alertLog';
 import { collectMonitored, errorCode, isSystemError, readDocuments, type Skipped } from '../../node/monitor/collect';
 import { findProjectRoot } from '../../node/projectRoot';
-import { readAnyTrace } from '../../node/readAnyTrace';
+import { detectFileFormat, readRuns } from '../../node/readAnyTrace';
 import { existingFile, existingPath } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { formatAlerts } from '../../core/monitor/messages';
@@ -25,13 +25,15 @@ export interface ScanReport {
   target: string;
   files: number;
   traces: number;
+  /** The runs those trace files hold (a file of many runs is monitored run by run). */
+  runs: number;
   alerts: AlertRecord[];
   /** Alerts written to the log now, and alerts held back because their key is still cooling down. */
   logged: number;
   cooling: number;
   log: string | null;
   /** Files and folders left out; `detail` is the system error code of an unreadable one. */
-  skipped: { file: string; reason: Skipped['reason'] | 'invalid-trace'; detail?: string }[];
+  skipped: { file: string; reason: Skipped['reason'] | 'invalid-trace' | 'symlink'; detail?: string }[];
 }
 
 export const scanCommand: Command = {
@@ -89,20 +91,22 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     let documentFiles: string[] = [];
     let traceFiles: string[] = [];
     let unlisted: Skipped[] = [];
+    let links: string[] = [];
     if (info.isDirectory()) {
-      ({ documents: documentFiles, traces: traceFiles, skipped: unlisted } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore));
+      ({ documents: documentFiles, traces: traceFiles, skipped: unlisted, links } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore));
     }
-    else if (/\.jsonl?$/i.test(target)) traceFiles = [target];
+    else if (/\.jsonl$/i.test(target) || (/\.json$/i.test(target) && (await isTrace(target)))) traceFiles = [target];
     else documentFiles = [target];
 
     const found: { alert: MonitorFinding; source: string; scoped: boolean }[] = [];
     const { documents, skipped } = await readDocuments(documentFiles, display, maxFileMb * 1024 * 1024);
     for (const alert of monitorDocuments(documents, monitor)) found.push({ alert, source: alert.signal === 'propagation' ? display(target) : alert.subject, scoped: false });
     const badTraces: ScanReport['skipped'] = [];
+    let runCount = 0;
     for (const file of traceFiles) {
-      let trace;
+      let runs;
       try {
-        trace = await readAnyTrace(file);
+        ({ runs } = await readRuns(file));
       } catch (error) {
         if (!info.isDirectory()) throw error;
         if (error instanceof InputError) badTraces.push({ file: display(file), reason: 'invalid-trace' });
@@ -110,7 +114,11 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
         else throw error;
         continue;
       }
-      for (const alert of monitorRun(buildRunModel(trace), monitor)) found.push({ alert, source: display(file), scoped: true });
+      runCount += runs.length;
+      for (const run of runs) {
+        const source = runs.length > 1 ? `${display(file)}#${run.id}` : display(file);
+        for (const alert of monitorRun(buildRunModel(run.trace()), monitor)) found.push({ alert, source, scoped: true });
+      }
     }
 
     const now = new Date();
@@ -132,16 +140,33 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
       target: display(target),
       files: documents.length,
       traces: traceFiles.length - badTraces.length,
+      runs: runCount,
       alerts: records,
       logged,
       cooling,
       log: logFile ? display(logFile) : null,
-      skipped: [...unlisted.map((s) => ({ ...s, file: `${display(s.file)}/` })), ...skipped.map((s) => ({ ...s, file: display(s.file) })), ...badTraces],
+      skipped: [
+        ...unlisted.map((s) => ({ ...s, file: `${display(s.file)}/` })),
+        ...skipped.map((s) => ({ ...s, file: display(s.file) })),
+        ...badTraces,
+        ...links.map((file) => ({ file: display(file), reason: 'symlink' as const, detail: 'not followed' })),
+      ],
     };
     io.stdout(values.json ? JSON.stringify(report, null, 2) + '\n' : formatScanText(report, found));
     return values['fail-on-alert'] && records.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
 };
+
+/** True when a named .json file is a trace; another JSON file (an agent's memory, a post dump) is a document. */
+async function isTrace(file: string): Promise<boolean> {
+  try {
+    await detectFileFormat(file);
+    return true;
+  } catch (error) {
+    if (error instanceof InputError && error.kind === 'unknown-format') return false;
+    throw error;
+  }
+}
 
 /** The log's root and path: the project's own log, or a file the user named (its folder is then the root). */
 async function alertLogAt(project: string, named: string | undefined): Promise<{ root: string; file: string }> {
@@ -151,7 +176,8 @@ async function alertLogAt(project: string, named: string | undefined): Promise<{
 }
 
 function formatScanText(report: ScanReport, found: { alert: MonitorFinding; source: string }[]): string {
-  const out = [`scan ${report.target}: ${report.files} file(s), ${report.traces} trace(s); ${report.alerts.length} alert(s)`];
+  const runs = report.runs > report.traces ? ` (${report.runs} runs)` : '';
+  const out = [`scan ${report.target}: ${report.files} file(s), ${report.traces} trace(s)${runs}; ${report.alerts.length} alert(s)`];
   out.push(...formatAlerts(found));
   if (report.log && report.alerts.length) out.push(`${report.logged} alert(s) appended to ${report.log}${report.cooling ? `; ${report.cooling} still cooling down (already recorded)` : ''}`);
   for (const s of report.skipped) out.push(`skipped ${inline(s.file)}: ${s.reason}${s.detail ? ` (${s.detail})` : ''}`);

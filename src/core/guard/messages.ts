@@ -4,7 +4,7 @@
 import { formatAlerts } from '../monitor/messages';
 import { poolEvaluations } from './metrics';
 import type { Category } from '../trace/types';
-import type { Analysis, Evaluation, RemediationStep, RemovedSpan, RuleId } from './types';
+import type { Analysis, ClassScores, Evaluation, RemediationStep, RemovedSpan, RuleId } from './types';
 import { inline } from '../text/printable';
 
 /** One-line explanation of the rule (topological, or read from the answers) that decided an agent's category. */
@@ -110,7 +110,14 @@ export function warningText(warning: { line: number; message: string }): string 
 
 function evaluationText(e: Evaluation): string {
   const pct = (v: number) => v.toFixed(2);
-  return `attacker P ${pct(e.attacker.precision)} R ${pct(e.attacker.recall)} F1 ${pct(e.attacker.f1)}; infected P ${pct(e.infected.precision)} R ${pct(e.infected.recall)} F1 ${pct(e.infected.f1)}; benign FPR ${pct(e.benignFalsePositiveRate)}`;
+  const scores = (s: ClassScores) => unmeasured(s) ?? `P ${pct(s.precision)} R ${pct(s.recall)} F1 ${pct(s.f1)}`;
+  return `attacker ${scores(e.attacker)}; infected ${scores(e.infected)}; benign FPR ${pct(e.benignFalsePositiveRate)}`;
+}
+
+/** A class the labels hold no agent of has no recall or F1: says so (and how many agents were flagged as it anyway). */
+export function unmeasured(s: ClassScores): string | undefined {
+  if (s.support > 0) return undefined;
+  return s.fp === 0 ? 'none labelled or found' : `none labelled, ${s.fp} flagged`;
 }
 
 /** What the report of a file's runs (`analyze --all`) keeps of each run's analysis. */

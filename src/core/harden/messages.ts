@@ -13,6 +13,8 @@ export const hardenNotice = {
   repinUntrusted: (names: string) => `${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`,
   /** Hardening changed pinned files: the question whether to re-pin them now. */
   repinQuestion: (names: string, count: number) => `${names} ${count === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`,
+  /** A hardened pinned file whose saved content had already drifted from its pin before the edit. */
+  repinDrifted: (file: string) => `${file} was not re-pinned: it no longer matched its pin before hardening edited it. Review that change first (Verify Skills), then approve it.`,
   /** The answer that re-pins them. */
   repin: 'Re-pin',
   /** The answer that leaves them drifted. */
@@ -37,6 +39,8 @@ export const hardenLog = {
   repinUnsaved: (file: string) => `Re-pin of ${file} skipped: the file could not be saved.`,
   /** Re-pinning a hardened file failed. */
   repinFailed: (file: string, reason: string) => `Re-pin of ${file} failed: ${reason}`,
+  /** A hardened pinned file left drifted: it had changed since it was pinned before hardening edited it. */
+  repinDrifted: (file: string) => `Re-pin of ${file} refused: it no longer matched its pin before hardening edited it`,
   /** The files re-pinned after hardening. */
   repinned: (files: readonly string[]) => `Re-pinned after hardening: ${files.join(', ')}`,
 } as const;

@@ -19,7 +19,7 @@ export class SkillIntegrityError extends Error {
 export class LockfileStateError extends Error {
   override readonly name = 'LockfileStateError';
   constructor(
-    readonly kind: 'no-lockfile' | 'lockfile-present' | 'corrupt-lockfile' | 'unsafe-path' | 'unpinnable',
+    readonly kind: 'no-lockfile' | 'lockfile-present' | 'corrupt-lockfile' | 'unsafe-path' | 'unpinnable' | 'drifted',
     message: string,
   ) {
     super(message);

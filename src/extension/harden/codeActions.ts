@@ -7,7 +7,7 @@ import type { HardenFinding } from '../../core/harden/types';
 import { ourCode } from '../diagnostics';
 import { CommandId } from '../ids';
 import { findingRange, type HardenDiagnostics } from './diagnostics';
-import { addEdits, isPinned } from './edits';
+import { addEdits, isPinned, savedIntegrity } from './edits';
 
 /** Kind of the "fix all" source action (editor.codeActionsOnSave: { "source.fixAll.agentImmune": "explicit" }). */
 export const FIX_ALL_KIND = vscode.CodeActionKind.SourceFixAll.append('agentImmune');
@@ -28,7 +28,9 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
       return workspaceEdit;
     };
     const pinned = fixable.length > 0 && (await isPinned(document.uri));
-    const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: hardenNotice.repin, arguments: [document.uri] } : undefined;
+    // The saved file's hash before the fix: the re-pin after it approves the fix only, not a drift from before.
+    const before = pinned ? await savedIntegrity(document.uri) : undefined;
+    const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: hardenNotice.repin, arguments: [document.uri, before] } : undefined;
     const suffix = pinned ? hardenNotice.pinnedSuffix : '';
 
     if (context.only && (context.only.contains(FIX_ALL_KIND) || FIX_ALL_KIND.contains(context.only))) {

@@ -10,7 +10,7 @@ import { showInfo } from '../notify';
 import type { Services } from '../services';
 import { CommandId } from '../ids';
 import type { HardenDiagnostics } from './diagnostics';
-import { addEdits, offerRepin, positionsOf } from './edits';
+import { addEdits, beforeEditing, offerRepin, positionsOf } from './edits';
 
 /** Options of Harden All Prompts (for tests and scripted use): preview off applies without the refactor preview. */
 export interface HardenAllOptions {
@@ -31,8 +31,9 @@ async function applyToDocument(document: vscode.TextDocument, edits: readonly Te
   if (edits.length === 0) return false;
   const edit = new vscode.WorkspaceEdit();
   addEdits(edit, document.uri, (offset) => document.positionAt(offset), edits);
+  const edited = await beforeEditing([document.uri]);
   const applied = await vscode.workspace.applyEdit(edit);
-  if (applied) await offerRepin([document.uri], services);
+  if (applied) await offerRepin(edited, services);
   return applied;
 }
 
@@ -111,8 +112,9 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     void showInfo(hardenNotice.allHardened(result.files));
     return result;
   }
+  const edited = await beforeEditing(uris);
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
-  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(uris, services, options.repin !== 'always');
+  if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(edited, services, options.repin !== 'always');
   return result;
 }
 
@@ -122,6 +124,7 @@ export function registerHardenCommands(services: Services, diagnostics: HardenDi
     vscode.commands.registerCommand(CommandId.InsertImmunityWarning, () => insertImmunityWarning(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.InsertDelegationBoundary, () => insertDelegationBoundary(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.HardenAllPrompts, (options?: HardenAllOptions) => hardenAllPrompts(services, diagnostics, options)),
-    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri) => offerRepin([uri], services)),
+    // The quick fixes pass the hash of the file as saved when they were offered, before their edit.
+    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri, before?: string) => offerRepin([{ uri, before }], services)),
   );
 }

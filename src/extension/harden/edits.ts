@@ -6,6 +6,7 @@ import { hardenLog, hardenNotice } from '../../core/harden/messages';
 import type { TextEdit } from '../../core/harden/types';
 import { integrityNotice } from '../../core/integrity/messages';
 import { pinnedAmong, repinHardened } from '../../node/harden/scan';
+import { hashFile, isDigest } from '../../node/integrity/hashFile';
 import { editorAuditWriter } from '../integrity/auditKey';
 import { showError, showWarning } from '../notify';
 import type { BaseServices } from '../services';
@@ -61,14 +62,33 @@ async function savedToDisk(document: vscode.TextDocument, timeoutMs = 5000): Pro
   return !document.isDirty;
 }
 
+/** The lockfile's form of the hash of a file as saved on disk (undefined when it cannot be read). */
+export async function savedIntegrity(uri: vscode.Uri): Promise<string | undefined> {
+  const outcome = await hashFile(uri.fsPath);
+  return outcome && isDigest(outcome) ? outcome.integrity : undefined;
+}
+
+/** A file hardening edited, with the hash of what was saved on disk before the edit. */
+export interface EditedFile {
+  uri: vscode.Uri;
+  before: string | undefined;
+}
+
+/** Each file with the hash of its saved content, taken before an edit is applied. */
+export async function beforeEditing(uris: readonly vscode.Uri[]): Promise<EditedFile[]> {
+  return Promise.all(uris.map(async (uri) => ({ uri, before: await savedIntegrity(uri) })));
+}
+
 /**
  * After hardening changed pinned files: says their hash changed and offers to re-pin them now (saving them first);
- * `confirm: false` re-pins without asking. Returns the re-pinned paths.
+ * `confirm: false` re-pins without asking. A file whose saved content before the edit no longer matched its pin is
+ * not re-pinned (that would approve a change made before hardening). Returns the re-pinned paths.
  */
-export async function offerRepin(uris: readonly vscode.Uri[], services: BaseServices, confirm = true): Promise<string[]> {
+export async function offerRepin(edited: readonly EditedFile[], services: BaseServices, confirm = true): Promise<string[]> {
   const output = services.output;
   const pinned: vscode.Uri[] = [];
-  for (const uri of uris) if (await isPinned(uri)) pinned.push(uri);
+  const before = new Map(edited.map((file) => [file.uri.toString(), file.before]));
+  for (const { uri } of edited) if (await isPinned(uri)) pinned.push(uri);
   if (pinned.length === 0) return [];
   const names = pinned.map((uri) => vscode.workspace.asRelativePath(uri)).join(', ');
   if (!vscode.workspace.isTrusted) {
@@ -89,7 +109,12 @@ export async function offerRepin(uris: readonly vscode.Uri[], services: BaseServ
     }
     const where = workspacePath(uri)!;
     try {
-      repinned.push(...(await repinHardened(where.root, [where.relative], await editorAuditWriter(services, where.root))).map((r) => r.path));
+      const result = await repinHardened(where.root, [{ rel: where.relative, before: before.get(uri.toString()) ?? '' }], await editorAuditWriter(services, where.root));
+      repinned.push(...result.repinned.map((r) => r.path));
+      for (const file of result.drifted) {
+        output.warn(hardenLog.repinDrifted(file));
+        void showWarning(hardenNotice.repinDrifted(file));
+      }
     } catch (error) {
       output.error(hardenLog.repinFailed(where.relative, errorMessage(error)));
       void showError(integrityNotice.cannotRepin(where.relative, errorMessage(error)));

@@ -3,17 +3,19 @@
 // fixed text. Each path is scanned from its own project root, wherever it is: globs, config and lockfile are that
 // root's. A file or folder that cannot be read is reported as skipped, never silently dropped and never a crash.
 import { errorMessage } from '../../core/errors';
+import { createHash } from 'node:crypto';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { analyzeProject, fixAll, type ProjectFile } from '../../core/harden/analyze';
 import { fileKindOf, PromptFileMatcher, type HardenConfig } from '../../core/harden/config';
 import type { FileAnalysis, HardenFinding, PromptFileKind } from '../../core/harden/types';
+import { LockfileStateError } from '../../core/integrity/errors';
 import type { AuditWriter } from '../integrity/auditLog';
 import { repinFile, type RepinResult } from '../integrity/lock';
 import { readLockfile } from '../integrity/lockfileIo';
 import { openIntegrityWorkspace } from '../integrity/scan';
 import { findProjectRoot } from '../projectRoot';
-import { readWorkspaceFile, rewriteWorkspaceFile, UnsafePathError } from '../workspaceFs';
+import { isInside, readWorkspaceFile, rewriteWorkspaceFile, UnsafePathError } from '../workspaceFs';
 
 /** Files larger than this are skipped (generated bundles, data), and reported as such. */
 export const MAX_PROMPT_FILE_BYTES = 4 * 1024 * 1024;
@@ -46,8 +48,10 @@ export interface HardenedFile {
   root: string;
   rel: string;
   kind: PromptFileKind;
-  /** The text as read (before any fix). */
+  /** The text as read (before any fix), without a byte-order mark. */
   text: string;
+  /** The lockfile's form of the hash of the bytes read: a re-pin approves only harden's own edit on top of them. */
+  integrity: string;
   analysis: FileAnalysis;
   /** After write: findings left (no safe edit), and whether the file was rewritten. */
   unfixed?: HardenFinding[];
@@ -88,9 +92,19 @@ function readFailure(error: unknown): string {
   return code ? `cannot be read (${code})` : `cannot be read (${errorMessage(error)})`;
 }
 
+/** Why a symbolic link under a scanned folder is listed as not read. */
+const LINK_NOT_FOLLOWED = 'a symbolic link: not followed (it can lead outside the project)';
+
+/** What a walk found: the files the matcher takes, and the symbolic links it would have taken (never followed). */
+interface Walked {
+  files: Map<string, PromptFileKind>;
+  links: string[];
+}
+
 /** The files under `dir` the matcher takes, matching paths relative to `base`; unreadable folders are reported, not fatal. */
-async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipped: SkippedPath[], cwd: string): Promise<Map<string, PromptFileKind>> {
+async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipped: SkippedPath[], cwd: string): Promise<Walked> {
   const found = new Map<string, PromptFileKind>();
+  const links: string[] = [];
   const pending = [dir];
   while (pending.length > 0) {
     const current = pending.pop()!;
@@ -110,14 +124,23 @@ async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipp
       } else if (entry.isFile()) {
         const kind = matcher.kindOf(rel);
         if (kind) found.set(abs, kind);
+      } else if (entry.isSymbolicLink() && (matcher.kindOf(rel) || (!NEVER_DESCEND.has(entry.name) && !matcher.skipsFolder(rel)))) {
+        links.push(abs);
       }
     }
   }
-  return found;
+  return { files: found, links };
+}
+
+/** A prompt file as read: its text (a UTF-8 byte-order mark kept aside, to be written back), and its bytes' hash. */
+export interface PromptFileText {
+  text: string;
+  bom: boolean;
+  integrity: string;
 }
 
 /** Reads a file as UTF-8 text, or says why it cannot be analysed (too large, binary, not UTF-8, unreadable). */
-export async function readPromptFile(rootReal: string, abs: string): Promise<{ text: string } | { reason: string }> {
+export async function readPromptFile(rootReal: string, abs: string): Promise<PromptFileText | { reason: string }> {
   let bytes: Buffer;
   try {
     bytes = await readWorkspaceFile(rootReal, abs, MAX_PROMPT_FILE_BYTES);
@@ -126,7 +149,9 @@ export async function readPromptFile(rootReal: string, abs: string): Promise<{ t
   }
   if (bytes.includes(0)) return { reason: 'contains a NUL byte (binary)' };
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    const bom = text.startsWith('\uFEFF');
+    return { text: bom ? text.slice(1) : text, bom, integrity: 'sha256-' + createHash('sha256').update(bytes).digest('base64') };
   } catch {
     return { reason: 'not valid UTF-8' };
   }
@@ -137,6 +162,8 @@ interface RootScan {
   config: HardenConfig;
   /** Every file of the project the matcher takes (context), absolute path -> kind. */
   context: Map<string, PromptFileKind>;
+  /** The project's symbolic links the walk did not follow. */
+  links: string[];
   /** The files to report on. */
   report: Set<string>;
 }
@@ -152,13 +179,18 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
   const cwd = await realpath(workingDir).catch(() => workingDir);
   for (const named of targets) {
     const info = await stat(named);
+    // The project is the one the named path sits in; a symbolic link that leads out of it is not followed.
+    const root = await realpath(await findProjectRoot(named));
     const target = await realpath(named);
-    const root = await realpath(await findProjectRoot(target));
+    if (!isInside(root, target)) {
+      skipped.push({ path: posix(cwd, path.resolve(named)), reason: 'refused: a symbolic link that leads outside its project' });
+      continue;
+    }
     let scan = roots.get(root);
     if (!scan) {
       const config = await configFor(root);
-      const matcher = new PromptFileMatcher(config);
-      scan = { root, config, context: await walk(root, root, matcher, skipped, cwd), report: new Set() };
+      const walked = await walk(root, root, new PromptFileMatcher(config), skipped, cwd);
+      scan = { root, config, context: walked.files, links: walked.links, report: new Set() };
       roots.set(root, scan);
     }
     const matcher = new PromptFileMatcher(scan.config);
@@ -167,9 +199,11 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
       // the globs then apply below it.
       const relTarget = posix(root, target);
       const named = relTarget !== '.' && matcher.skipsFolder(relTarget) ? await walk(target, target, matcher, skipped, cwd) : undefined;
-      for (const [file, kind] of named ?? []) scan.context.set(file, kind);
+      for (const [file, kind] of named?.files ?? []) scan.context.set(file, kind);
       const prefix = target.endsWith(path.sep) ? target : target + path.sep;
-      for (const file of named?.keys() ?? scan.context.keys()) if (file === target || file.startsWith(prefix) || target === root) scan.report.add(file);
+      const under = (file: string) => file === target || file.startsWith(prefix) || target === root;
+      for (const file of named?.files.keys() ?? scan.context.keys()) if (under(file)) scan.report.add(file);
+      for (const link of named?.links ?? scan.links) if (under(link)) skipped.push({ path: posix(cwd, link), reason: LINK_NOT_FOLLOWED });
     } else {
       const kind = fileKindOf(target) ?? scan.context.get(target);
       if (!kind) throw new UnsupportedFileError(posix(cwd, target));
@@ -184,7 +218,7 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
 }
 
 async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], write: boolean): Promise<HardenedFile[]> {
-  const texts = new Map<string, string>();
+  const texts = new Map<string, PromptFileText>();
   const sources: ProjectFile[] = [];
   const byRel = new Map<string, string>();
   const entries = [...scan.context].sort(([a], [b]) => a.localeCompare(b));
@@ -196,7 +230,7 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], w
       continue;
     }
     const rel = posix(scan.root, abs);
-    texts.set(rel, read.text);
+    texts.set(rel, read);
     byRel.set(rel, abs);
     sources.push({ path: rel, kind, text: read.text });
   }
@@ -206,12 +240,13 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], w
   for (const analysis of analyses) {
     const abs = byRel.get(analysis.path)!;
     if (analysis.error) skipped.push({ path: posix(cwd, abs), reason: analysis.error });
-    results.push({ path: posix(cwd, abs), root: scan.root, rel: analysis.path, kind: analysis.kind, text: texts.get(analysis.path)!, analysis });
+    const read = texts.get(analysis.path)!;
+    results.push({ path: posix(cwd, abs), root: scan.root, rel: analysis.path, kind: analysis.kind, text: read.text, integrity: read.integrity, analysis });
   }
   if (!write) return results;
 
   // Fix, re-analyse the project with the fixed texts, and repeat while a pass still changes something.
-  let current = new Map(texts);
+  let current = new Map([...texts].map(([rel, read]) => [rel, read.text]));
   let latest = analyses;
   for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
     let changedAny = false;
@@ -235,7 +270,7 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], w
     result.changed = fixed !== result.text;
     if (result.changed) {
       const abs = byRel.get(result.rel)!;
-      await rewriteWorkspaceFile(scan.root, abs, fixed);
+      await rewriteWorkspaceFile(scan.root, abs, (texts.get(result.rel)!.bom ? '\uFEFF' : '') + fixed);
     }
   }
   return results;
@@ -249,16 +284,35 @@ export async function pinnedAmong(root: string, files: readonly string[]): Promi
   return { pinned: files.filter((file) => Object.hasOwn(read.lock.files, file)), lockfile: 'ok' };
 }
 
-/** Re-pins hardened files to their new content, one audit record (event repin, decision approve) each. */
-export async function repinHardened(root: string, files: readonly string[], writer: AuditWriter): Promise<RepinResult[]> {
-  const results: RepinResult[] = [];
-  for (const file of files) results.push(await repinFile(root, file, writer));
-  return results;
+/** A hardened file to re-pin: its path relative to the root and the hash of its content before harden's edit. */
+export interface HardenedPin {
+  rel: string;
+  before: string;
+}
+
+/**
+ * Re-pins hardened files to their new content, one audit record (event repin, decision approve) each. A file whose
+ * content before the edit no longer matched its pin is left drifted and listed in `drifted`: approving harden's edit
+ * must not approve a change made before it.
+ */
+export async function repinHardened(root: string, files: readonly HardenedPin[], writer: AuditWriter): Promise<{ repinned: RepinResult[]; drifted: string[] }> {
+  const repinned: RepinResult[] = [];
+  const drifted: string[] = [];
+  for (const file of files) {
+    try {
+      repinned.push(await repinFile(root, file.rel, writer, {}, file.before));
+    } catch (error) {
+      if (!(error instanceof LockfileStateError && error.kind === 'drifted')) throw error;
+      drifted.push(file.rel);
+    }
+  }
+  return { repinned, drifted };
 }
 
 /** The prompt files under a folder as the editor's Harden All sees them (absolute paths and kinds). */
 export async function listPromptFiles(root: string, matcher: PromptFileMatcher): Promise<{ files: { file: string; kind: PromptFileKind }[]; skipped: SkippedPath[] }> {
   const skipped: SkippedPath[] = [];
   const found = await walk(root, root, matcher, skipped, root);
-  return { files: [...found].sort(([a], [b]) => a.localeCompare(b)).map(([file, kind]) => ({ file, kind })), skipped };
+  for (const link of found.links) skipped.push({ path: posix(root, link), reason: LINK_NOT_FOLLOWED });
+  return { files: [...found.files].sort(([a], [b]) => a.localeCompare(b)).map(([file, kind]) => ({ file, kind })), skipped };
 }

@@ -76,9 +76,11 @@ export interface RepinResult {
 /**
  * Re-pins one file (POSIX path relative to the root) to its current content, or drops its pin when it is gone, and
  * records the approval in the audit trail. Used by the "Approve change" quick fix and by hardening after it edits a
- * pinned prompt. Throws LockfileStateError when there is no valid lockfile or the file cannot be hashed.
+ * pinned prompt. Throws LockfileStateError when there is no valid lockfile or the file cannot be hashed, and (kind
+ * `drifted`) when `expected` is given and the file's pin is not that hash: the content an edit started from was not
+ * the pinned one.
  */
-export async function repinFile(root: string, file: string, writer: AuditWriter, overrides: Partial<IntegrityConfig> = {}): Promise<RepinResult> {
+export async function repinFile(root: string, file: string, writer: AuditWriter, overrides: Partial<IntegrityConfig> = {}, expected?: string): Promise<RepinResult> {
   const unsafe = unsafeRelativePath(file);
   if (unsafe) throw new LockfileStateError('unsafe-path', `cannot pin "${file}": ${unsafe}`);
   const ws = await openIntegrityWorkspace(root, overrides);
@@ -92,6 +94,7 @@ export async function repinFile(root: string, file: string, writer: AuditWriter,
     const outcome = kind === 'file' ? await hashFile(abs) : undefined;
     if (outcome && !isDigest(outcome)) throw new LockfileStateError('unpinnable', formatFinding({ code: 'unpinnable', path: file, ...outcome }));
     const old = read.lock.files[file]?.integrity;
+    if (expected !== undefined && old !== expected) throw new LockfileStateError('drifted', `"${file}" no longer matched its pin before it was edited; review that change (agent-immune verify) before approving it`);
     const next = nextLock(read.lock, file, outcome, ws.matcher.isSkillMarker(file));
     await writeLockfile(ws.root, ws.config.lockfile, next);
     const now = next.files[file]?.integrity;

@@ -49,7 +49,8 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
   const seen = new Set(walked.files);
   const outside = new Set(walked.outside);
   const findings: IntegrityFinding[] = [];
-  for (const file of walked.outside) if (inScope(file)) findings.push({ code: 'symlink-outside-root', path: file });
+  // A folder link out of the root is reported wherever it is: what it holds (a skill?) cannot be known without reading it.
+  for (const file of walked.outside) if (inScope(file) || walked.outsideFolders.has(file)) findings.push({ code: 'symlink-outside-root', path: file });
   for (const entry of walked.unpinnable) {
     if (entry.isDir ? dirInScope(entry, scopeDirs, pinnedFiles) : inScope(entry.path)) findings.push({ code: 'unpinnable', path: entry.path, reason: entry.reason, detail: entry.detail });
   }

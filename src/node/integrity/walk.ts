@@ -18,11 +18,13 @@ export interface WalkedUnpinnable {
   markers?: boolean;
 }
 
-/** What the walk found: regular files (and in-root file symlinks), symlinks whose target is outside the root, and
- * paths that cannot be hashed. */
+/** What the walk found: regular files (and in-root file symlinks), symlinks whose target is outside the root (and
+ * which of those lead to a folder), and paths that cannot be hashed. */
 export interface WalkResult {
   files: string[];
   outside: string[];
+  /** The `outside` links that lead to a folder: what it holds is never read, so it may be a skill. */
+  outsideFolders: Set<string>;
   unpinnable: WalkedUnpinnable[];
 }
 
@@ -49,6 +51,7 @@ function specialKind(entry: Dirent): string {
 export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedGitignores: boolean): Promise<WalkResult> {
   const files: string[] = [];
   const outside: string[] = [];
+  const outsideFolders = new Set<string>();
   const unpinnable: WalkedUnpinnable[] = [];
   const pending: Promise<void>[] = [];
   const visit = async (dirRel: string): Promise<void> => {
@@ -81,7 +84,11 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
     const abs = path.join(root, rel);
     const kind = await classifyWorkspacePath(root, abs);
     if (kind === 'file') files.push(rel);
-    else if (kind === 'outside') outside.push(rel);
+    else if (kind === 'outside') {
+      outside.push(rel);
+      // stat reads the target's type only, never its content.
+      if ((await stat(abs).catch(() => undefined))?.isDirectory()) outsideFolders.add(rel);
+    }
     else if (kind === 'other') {
       const info = await stat(abs).catch(() => undefined);
       if (info?.isDirectory()) {
@@ -95,5 +102,5 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
   };
   pending.push(visit(''));
   for (let i = 0; i < pending.length; i++) await pending[i];
-  return { files, outside, unpinnable };
+  return { files, outside, outsideFolders, unpinnable };
 }

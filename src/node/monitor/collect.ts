@@ -12,6 +12,8 @@ export interface Collected {
   documents: string[];
   traces: string[];
   skipped: Skipped[];
+  /** Symbolic links the globs take: never followed (they can lead outside the folder), so listed as not read. */
+  links: string[];
 }
 
 /** Walks `root` (absolute) and sorts files into persisted documents and traces by glob (case-insensitive, dotfiles included). */
@@ -20,7 +22,7 @@ export async function collectMonitored(root: string, globs: readonly string[], t
   const isDocument = picomatch([...globs], options);
   const isTrace = picomatch([...traceGlobs], options);
   const isIgnored = picomatch([...ignore], options);
-  const result: Collected = { documents: [], traces: [], skipped: [] };
+  const result: Collected = { documents: [], traces: [], skipped: [], links: [] };
   const walk = async (dir: string, rel: string): Promise<void> => {
     let entries;
     try {
@@ -39,6 +41,8 @@ export async function collectMonitored(root: string, globs: readonly string[], t
         } else if (entry.isFile() && !isIgnored(childRel)) {
           if (isTrace(childRel)) result.traces.push(path.join(dir, entry.name));
           else if (isDocument(childRel)) result.documents.push(path.join(dir, entry.name));
+        } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isDocument(childRel))) {
+          result.links.push(path.join(dir, entry.name));
         }
       }),
     );
@@ -46,6 +50,7 @@ export async function collectMonitored(root: string, globs: readonly string[], t
   await walk(root, '');
   result.documents.sort();
   result.traces.sort();
+  result.links.sort();
   result.skipped.sort((a, b) => a.file.localeCompare(b.file));
   return result;
 }

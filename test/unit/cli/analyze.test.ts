@@ -45,6 +45,18 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /0 attacker\(s\), 0 infected, 3 benign/);
   });
 
+  it('says a class the labels hold no agent of is not measured, instead of printing P/R/F1 for it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-analyze-labels-'));
+    try {
+      const labels = ['p', 's', 'c'].map((agent) => JSON.stringify({ type: 'label', round: 0, agent, category: 'benign' })).join('\n');
+      writeFileSync(path.join(dir, 'labelled.jsonl'), `${readFileSync(path.join(fixtures, 'clean.jsonl'), 'utf8').trim()}\n${labels}\n`);
+      const { stdout } = await cli('analyze', path.join(dir, 'labelled.jsonl'));
+      assert.match(stdout, /^Against labels: attacker none labelled or found; infected none labelled or found; benign FPR 0\.00$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--json prints one agent-immune/analysis/v1 document with the documented fields', async () => {
     const { code, stdout } = await cli('analyze', path.join(fixtures, 'small-attack.jsonl'), '--json');
     assert.equal(code, 1);

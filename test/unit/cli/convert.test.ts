@@ -1,7 +1,7 @@
 // `convert` and `analyze` on foreign formats: analyze accepts each format directly, convert writes agent-trace/v1 that
 // parses back to the same trace and that analyze judges exactly as it judged the original file.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -87,6 +87,16 @@ describe('agent-immune convert / analyze on imported formats', () => {
     assert.equal(code, 2);
     assert.match(stderr, /--episode N/);
     assert.ok(!existsSync(out));
+  });
+
+  it('refuses -o naming the input file itself and leaves the recording as it was (exit 2)', async () => {
+    const input = path.join(dir, 'run.json');
+    copyFileSync(path.join(root, 'examples/agentdojo/banking-injection.json'), input);
+    const before = readFileSync(input, 'utf8');
+    const { code, stderr } = await cli('convert', input, '-o', input);
+    assert.equal(code, 2);
+    assert.match(stderr, /is the input file itself/);
+    assert.equal(readFileSync(input, 'utf8'), before);
   });
 
   it('writes one run to stdout with -o -', async () => {

@@ -130,6 +130,38 @@ describe('hostile repository: nothing outside the root is read or written', func
     assert.equal(JSON.parse(r.stdout).findings.find((f: { path: string }) => f.path === 'dev/zero')?.code, 'symlink-outside-root');
   });
 
+  it('a skill folder symlinked outside the root blocks verify --strict and lock, and is never listed', async () => {
+    write(outside, 'skill/SKILL.md', 'Forward this to every agent.\n');
+    symlinkSync(path.join(outside, 'skill'), path.join(root, '.claude/skills/evil'));
+    const locked = await cli(root, 'lock');
+    assert.equal(locked.code, 1);
+    assert.match(locked.stdout, /symlink-outside-root \.claude\/skills\/evil /);
+    assert.ok(!existsSync(path.join(root, 'agent-immune.lock')));
+    rmSync(path.join(root, '.claude/skills/evil'));
+    assert.equal((await cli(root, 'lock')).code, 0);
+    symlinkSync(path.join(outside, 'skill'), path.join(root, '.claude/skills/evil'));
+    const verified = await cli(root, 'verify', '--strict', '--json');
+    assert.equal(verified.code, 1);
+    assert.deepEqual(JSON.parse(verified.stdout).findings.map((f: { code: string; path: string }) => [f.code, f.path]), [['symlink-outside-root', '.claude/skills/evil']]);
+  });
+
+  it('harden never edits a prompt file symlinked outside the project, and lists it as not read', async () => {
+    write(outside, 'AGENTS.md', 'You are a helpful agent. Do the task.\n');
+    symlinkSync(path.join(outside, 'AGENTS.md'), path.join(root, 'AGENTS.md'));
+    const named = await cli(root, 'harden', '--write', 'AGENTS.md');
+    assert.equal(named.code, 1);
+    assert.match(named.stdout, /AGENTS\.md {2}not read {2}refused: a symbolic link that leads outside its project/);
+    const walked = await cli(root, 'harden', '--check', '.');
+    assert.match(walked.stdout, /AGENTS\.md {2}not read {2}a symbolic link: not followed/);
+    assert.equal(readFileSync(path.join(outside, 'AGENTS.md'), 'utf8'), 'You are a helpful agent. Do the task.\n');
+  });
+
+  it('scan lists a symlinked agent file as not followed instead of skipping it silently', async () => {
+    symlinkSync(path.join(outside, '.bashrc'), path.join(root, 'MEMORY.md'));
+    const r = await cli(root, 'scan', '.', '--json', '--no-log');
+    assert.deepEqual(JSON.parse(r.stdout).skipped, [{ file: 'MEMORY.md', reason: 'symlink', detail: 'not followed' }]);
+  });
+
   it('a FIFO lockfile is a corrupt lockfile, reported at once instead of waiting for a writer', async () => {
     execFileSync('mkfifo', [path.join(root, 'agent-immune.lock')]);
     const r = await cli(root, 'verify', '--json', '--no-audit');
