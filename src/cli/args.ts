@@ -3,6 +3,8 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../core/errors';
+import { isInside } from '../node/workspaceFs';
+import { UsageError } from './command';
 
 /** What a path argument must be; `hint` says what to give instead when it is a folder (for a file) or a file. */
 interface PathRole {
@@ -51,8 +53,13 @@ export async function existingPath(cwd: string, given: string, role: PathRole): 
   return abs;
 }
 
-/** The absolute path of an output file: not an existing folder, and not under a file (its folders are created). */
-export async function outputFile(cwd: string, given: string, role: PathRole): Promise<string> {
+/**
+ * The absolute path of an output file option (undefined when not given): not empty, not an existing folder, and not
+ * under a file (its folders are created).
+ */
+export async function outputFile(cwd: string, given: string | undefined, role: PathRole & { flag: string }): Promise<string | undefined> {
+  if (given === undefined) return undefined;
+  if (given === '') throw new UsageError(`${role.flag} needs a file name`);
   const abs = path.resolve(cwd, given);
   if ((await kindOf(abs)) === 'folder') throw badPath(`${named(role, given)} is a folder: give a file name to write`);
   for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -61,4 +68,12 @@ export async function outputFile(cwd: string, given: string, role: PathRole): Pr
     if (kind !== undefined) throw badPath(`${named(role, given)}: ${path.relative(cwd, dir) || dir} is a file, not a folder; choose another place to write`);
   }
   return abs;
+}
+
+/** A --lockfile value (relative to the root): a path that leads out of the root is a usage error, not a finding. */
+export function lockfileFlag(root: string, given: string | undefined): string | undefined {
+  if (given !== undefined && !isInside(path.resolve(root), path.resolve(root, given))) {
+    throw new UsageError(`--lockfile ${given} is outside the workspace root: give a path inside it (relative to the root)`);
+  }
+  return given;
 }

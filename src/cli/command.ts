@@ -55,7 +55,10 @@ function flagProblem(error: unknown, known: readonly string[]): string {
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const flag = quoted.split(' ')[0];
-    return /argument missing/.test(message) ? `${flag} needs a value` : `${flag} takes no value`;
+    if (/argument missing/.test(message)) return `${flag} needs a value`;
+    // "--episode -1", "--token --port 0": the next word starts with a dash, so it was not taken as the value.
+    if (/argument is ambiguous/.test(message)) return `${flag} needs a value; one that starts with "-" is written ${flag}=-VALUE`;
+    return `${flag} takes no value`;
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument "${quoted}"`;
   return errorMessage(error);

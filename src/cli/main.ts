@@ -33,9 +33,14 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   // "agent-immune help analyze" is "agent-immune analyze --help".
   if (name === 'help' && rest.length > 0) return runCli([rest[0], '--help'], rawIo);
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout(topUsage() + '\n');
-    return name === undefined ? ExitCode.BadInput : ExitCode.Ok;
+    return ExitCode.Ok;
+  }
+  // No command is a usage error: like every exit 2, nothing on stdout.
+  if (name === undefined) {
+    io.stderr(topUsage() + '\n');
+    return ExitCode.BadInput;
   }
   if (name === '--version' || name === '-V' || name === '-v' || name === 'version') {
     io.stdout(VERSION + '\n');

@@ -58,8 +58,28 @@ export async function detectFileFormat(file: string, from?: ImportFormat): Promi
   if (head.trim() === '') throw new InputError('empty', 'the file is empty; expected a trace', file);
   const detected = detectFormat(head, complete);
   if (from) return { format: from, layout: detected?.format === from ? detected.layout : guessLayout(head) };
-  if (!detected) throw unknownFormatError(file);
+  if (!detected) throw (complete && notJson(head, file)) || unknownFormatError(file);
   return detected;
+}
+
+/** For a whole file no format was found in: the error when it is not JSON at all (as a document or by its first line). */
+function notJson(head: string, file: string): InputError | undefined {
+  const whole = head.replace(/^\uFEFF/, '');
+  const first = whole.split('\n').find((line) => line.trim() !== '') ?? '';
+  try {
+    JSON.parse(whole);
+    return undefined;
+  } catch (error) {
+    try {
+      JSON.parse(first);
+      return undefined;
+    } catch {
+      const message = (error as Error).message;
+      const at = Number(/position (\d+)/.exec(message)?.[1] ?? NaN);
+      const endsEarly = /end of JSON input/.test(message) || at >= whole.trimEnd().length;
+      return new InputError('invalid-json', `not valid JSON (${jsonErrorText(error)})${endsEarly ? ': it ends early, as a file cut short does' : ''}; expected a trace`, file, 1);
+    }
+  }
 }
 
 /** Streams a foreign-format file through its importer and returns every episode it holds. */

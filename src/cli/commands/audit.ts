@@ -25,7 +25,11 @@ async function verify(args: string[], io: Parameters<Command['run']>[1]): Promis
     io.stdout(auditVerifyText(result, shown, key && { id: key.key.id, source: key.source }, auditKeyHint(io.env)) + '\n');
   }
   if (result.broken) return ExitCode.Findings;
-  return values.keyed && result.exists && result.guarantee !== 'keyed' ? ExitCode.Findings : ExitCode.Ok;
+  if (values.keyed && result.exists && result.guarantee !== 'keyed') {
+    if (!values.json) io.stdout(`Not keyed (--keyed): ${key ? 'not every record carries a valid MAC of this audit key' : 'no audit key to check the records with'}; exit 1.\n`);
+    return ExitCode.Findings;
+  }
+  return ExitCode.Ok;
 }
 
 async function key(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
@@ -58,7 +62,7 @@ Options:
   --root DIR         workspace root (default: the current directory)
   --file FILE        audit log to check (default: <root>/${AUDIT_LOG})
   --keyed            verify: exit 1 unless every record carries a valid MAC of the key
-  --create           key: create a new key file (an existing one is kept)
+  --create           key: create a new key file (refused, exit 2, when one exists: it is kept)
   --json             print one JSON document (agent-immune/audit-verify/v1, agent-immune/audit-key/v1)
   -h, --help         show this help
 

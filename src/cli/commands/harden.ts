@@ -95,7 +95,6 @@ files that could not be read, 2 bad input or usage.`,
     });
     if (values.check && values.write) throw new UsageError('--check and --write are exclusive');
     if (values.repin && !values.write) throw new UsageError('--repin needs --write');
-    if (values.sarif === '') throw new UsageError('--sarif needs a file name');
     const cwd = io.cwd;
     const explicit = values.config && (await existingFile(cwd, values.config, { flag: '--config' }));
     const configFor = async (root: string) => {
@@ -104,7 +103,7 @@ files that could not be read, 2 bad input or usage.`,
     };
     const typed = positionals.length > 0 ? positionals : ['.'];
     const targets = await Promise.all(typed.map((p) => existingPath(cwd, p, {})));
-    const sarif = values.sarif && (await outputFile(cwd, values.sarif, { flag: '--sarif' }));
+    const sarif = await outputFile(cwd, values.sarif, { flag: '--sarif' });
     const write = values.write === true;
     let run;
     try {

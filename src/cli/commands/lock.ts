@@ -6,7 +6,7 @@ import { lockMissingText, lockRefusedText, lockRestoredText } from '../../core/i
 import { auditWriter } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { lockWorkspace, restoreLockfile, type LockResult } from '../../node/integrity/lock';
-import { existingFolder } from '../args';
+import { existingFolder, lockfileFlag } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 export const lockCommand: Command = {
@@ -52,14 +52,15 @@ because the adopted lockfile is gone (without --anew; with --json the refusal is
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.restore && values.anew) throw new UsageError('--restore and --anew exclude each other: restore the lockfile, or pin anew');
     const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder whose skills to pin' });
+    const lockfile = lockfileFlag(root, values.lockfile);
     const writer = values['no-audit'] ? undefined : auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
     if (values.restore) {
-      const restored = await restoreLockfile(root, writer, { lockfile: values.lockfile });
+      const restored = await restoreLockfile(root, writer, { lockfile });
       if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/lock-restore/v1', ...restored }, null, 2) + '\n');
       else io.stdout(`${lockRestoredText(restored)}\n`);
       return ExitCode.Ok;
     }
-    const result = await lockWorkspace(root, writer, { lockfile: values.lockfile }, { anew: values.anew });
+    const result = await lockWorkspace(root, writer, { lockfile }, { anew: values.anew });
     const gone = result.findings.find((f) => f.code === 'lockfile-missing');
     if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/lock/v1', ...result }, null, 2) + '\n');
     else if (!gone) io.stdout(lockText(result));

@@ -6,6 +6,13 @@ import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, LIVE_RUNS_DIR, Live
 import { ALERT_LOG } from '../../node/monitor/alertLog';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
+/** What a failed listen means, and what to do, by its error code. */
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'the port is taken; is another receiver running? Pick another with --port',
+  EACCES: 'not allowed to listen on that port; pick one above 1023 with --port',
+  EADDRNOTAVAIL: 'no network interface of this machine has that address; check --host',
+};
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'receive OTLP spans from running agents and run the guard live, round by round',
@@ -80,8 +87,9 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
       address = await server.start();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-        io.stderr(`agent-immune serve: cannot listen on ${values.host ?? DEFAULT_HOST}:${port} (${code}); is another receiver running? Pick one with --port\n`);
+      const why = LISTEN_FAILURES[code ?? ''];
+      if (why) {
+        io.stderr(`agent-immune serve: cannot listen on ${values.host ?? DEFAULT_HOST}:${port} (${code}); ${why}\n`);
         return ExitCode.BadInput;
       }
       throw error;

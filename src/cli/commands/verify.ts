@@ -9,7 +9,7 @@ import { auditWriter, recordIntegrityRun } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { FileLockTimeoutError } from '../../node/integrity/fileLock';
 import { verifyWorkspace } from '../../node/integrity/verify';
-import { existingFolder, outputFile } from '../args';
+import { existingFolder, lockfileFlag, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
 
@@ -53,10 +53,9 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
       'no-audit': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    if (values.sarif === '') throw new UsageError('--sarif needs a file name');
     const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
-    const sarif = values.sarif && (await outputFile(io.cwd, values.sarif, { flag: '--sarif' }));
-    const { report, ws, lock } = await verifyWorkspace(root, { strict: values.strict || undefined, lockfile: values.lockfile });
+    const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' });
+    const { report, ws, lock } = await verifyWorkspace(root, { strict: values.strict || undefined, lockfile: lockfileFlag(root, values.lockfile) });
     const verdict = integrityVerdict(report);
     let recorded = false;
     if (!values['no-audit']) {

@@ -41,6 +41,11 @@ describe('CLI errors', () => {
     ['an unknown option with nothing close', ['verify', '-x'], /^agent-immune verify: unknown option -x\. Run "agent-immune verify --help" for usage\.$/],
     ['an option without its value', ['scan', '--glob'], /^agent-immune scan: --glob needs a value\. Run/],
     ['a flag given a value', ['verify', '--json=3'], /^agent-immune verify: --json takes no value\. Run/],
+    ['an empty output file name (was silently no report)', ['analyze', 'traces/run.jsonl', '--html', ''], /^agent-immune analyze: --html needs a file name\. Run/],
+    ['an empty --sarif', ['verify', '--sarif', ''], /^agent-immune verify: --sarif needs a file name\. Run/],
+    ['serve on an address this machine does not have (was "is another receiver running?")', ['serve', '--host', '192.0.2.1', '--port', '0', '--allow-remote', '--token', 't'.repeat(32)], /^agent-immune serve: cannot listen on 192\.0\.2\.1:0 \(EADDRNOTAVAIL\); no network interface of this machine has that address; check --host$/],
+    ['a value that starts with a dash', ['analyze', 'run.jsonl', '--episode', '-1'], /^agent-immune analyze: --episode needs a value; one that starts with "-" is written --episode=-VALUE\. Run/],
+    ['an option where its value should be', ['serve', '--token', '--port', '0'], /^agent-immune serve: --token needs a value; one that starts/],
     ['a mistyped command gets the closest one (no usage dump)', ['anlyze', 'x'], /^agent-immune: unknown command "anlyze"; did you mean "analyze"\? Run "agent-immune --help" for the commands\.$/],
     ['a mistyped subcommand', ['audit', 'verfy'], /^agent-immune audit: unknown subcommand "verfy"; did you mean "verify"\? Run "agent-immune audit --help" for usage\.$/],
     ['an option where the subcommand goes', ['audit', '--root', '.'], /^agent-immune audit: expected the subcommand "verify" or "key" first \(agent-immune audit verify --root DIR\)\. Run/],
@@ -57,6 +62,15 @@ describe('CLI errors', () => {
       assert.match(stderr.trimEnd(), expected);
     });
   }
+
+  it('no command at all: the usage on stderr, nothing on stdout, exit 2 (help asked for goes to stdout, exit 0)', async () => {
+    const bare = await cli(root);
+    assert.deepEqual([bare.code, bare.stdout], [2, '']);
+    assert.match(bare.stderr, /^Usage: agent-immune/m);
+    const help = await cli(root, '--help');
+    assert.deepEqual([help.code, help.stderr], [0, '']);
+    assert.equal(help.stdout, bare.stderr);
+  });
 
   it('words a file-system error the commands did not foresee by its path and what to do', () => {
     const error = Object.assign(new Error("EACCES: permission denied, open '/x/audit.ndjson'"), { code: 'EACCES', syscall: 'open', path: '/x/audit.ndjson' });

@@ -108,6 +108,22 @@ describe('importers: bad input', () => {
     });
   }
 
+  it('says a whole file that is not JSON is not, and that one cut short ends early (was "cannot tell the trace format")', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-notjson-'));
+    try {
+      writeFileSync(path.join(dir, 'cut.json'), '{"schema":"agent-trace/v1"');
+      writeFileSync(path.join(dir, 'prose.jsonl'), 'hello world\n');
+      const cut = await failure(path.join(dir, 'cut.json'), {});
+      assert.equal(cut.kind, 'invalid-json');
+      assert.match(cut.message, /^not valid JSON \(.*\): it ends early, as a file cut short does; expected a trace$/);
+      const prose = await failure(path.join(dir, 'prose.jsonl'), {});
+      assert.equal(prose.kind, 'invalid-json');
+      assert.doesNotMatch(prose.message, /ends early/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects a debate row with more agents than it reads, at once, instead of building every agent pair (the heap ran out)', () => {
     const row = { question: 'Q? (A) x, (B) y', answer: 'A', agent_responses: Array.from({ length: 20_000 }, () => [{ role: 'assistant', content: '(A)' }]) };
     assert.throws(

@@ -332,13 +332,16 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     const unkeyed = await cli(root, { XDG_CONFIG_HOME: path.join(home, 'none') }, 'audit', 'verify');
     assert.equal(unkeyed.code, 0);
     assert.match(unkeyed.stdout, /; unkeyed: no audit key was given .* not who wrote them/);
-    assert.equal((await cli(root, { XDG_CONFIG_HOME: path.join(home, 'none') }, 'audit', 'verify', '--keyed')).code, 1);
+    const noKey = await cli(root, { XDG_CONFIG_HOME: path.join(home, 'none') }, 'audit', 'verify', '--keyed');
+    assert.equal(noKey.code, 1);
+    assert.match(noKey.stdout, /^Not keyed \(--keyed\): no audit key to check the records with; exit 1\.$/m);
     // An agent without the key appends a record (it can write the file, so the unkeyed chain stays intact).
     writeFileSync(path.join(root, 'AGENTS.md'), 'changed twice\n');
     await cli(root, { XDG_CONFIG_HOME: path.join(home, 'none') }, 'verify');
     const forged = await cli(root, env, 'audit', 'verify', '--keyed');
     assert.equal(forged.code, 1);
     assert.match(forged.stdout, /unkeyed: \d+ record\(s\) carry a valid MAC of audit key [0-9a-f]+; 4 carry none \(the first at line 3\)/);
+    assert.match(forged.stdout, /^Not keyed \(--keyed\): not every record carries a valid MAC of this audit key; exit 1\.$/m);
     // The variable wins over the file; a key file inside the workspace or readable by others is refused.
     assert.match((await cli(root, { ...env, AGENT_IMMUNE_AUDIT_KEY: 'v'.repeat(40) }, 'audit', 'key')).stdout, /\(AGENT_IMMUNE_AUDIT_KEY\)/);
     write(root, 'keys/audit.key', 'w'.repeat(40));

@@ -90,9 +90,16 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.ok(auditLines(root).some((rec) => rec.event === 'corrupt-lockfile'));
   });
 
-  it('a lockfile path or lockfile symlink outside the root is reported and never read', async () => {
-    const r = await cli(root, 'verify', '--lockfile', '../elsewhere.lock', '--json');
+  it('a lockfile path or lockfile symlink outside the root is reported and never read; --lockfile outside it is a usage error', async () => {
+    for (const command of ['verify', 'lock']) {
+      const flag = await cli(root, command, '--lockfile', '../elsewhere.lock', '--json');
+      assert.equal(flag.code, 2);
+      assert.match(flag.stderr, /--lockfile \.\.\/elsewhere\.lock is outside the workspace root/);
+    }
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: '../elsewhere.lock' } }));
+    const r = await cli(root, 'verify', '--json');
     assert.equal(r.json().findings[0].reason, 'outside-root');
+    rmSync(path.join(root, 'agent-immune.config.json'));
     symlinkSync(path.join(outside, 'secret.md'), path.join(root, 'agent-immune.lock'));
     const s = await cli(root, 'verify', '--json', '--strict');
     assert.equal(s.code, 1);
