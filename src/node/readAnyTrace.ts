@@ -74,10 +74,10 @@ function notJson(head: string, file: string): InputError | undefined {
       JSON.parse(first);
       return undefined;
     } catch {
-      const message = (error as Error).message;
-      const at = Number(/position (\d+)/.exec(message)?.[1] ?? NaN);
-      const endsEarly = /end of JSON input/.test(message) || at >= whole.trimEnd().length;
-      return new InputError('invalid-json', `not valid JSON (${jsonErrorText(error)})${endsEarly ? ': it ends early, as a file cut short does' : ''}; expected a trace`, file, 1);
+      const objection = jsonErrorText(error);
+      const at = Number(/position (\d+)/.exec(objection)?.[1] ?? NaN);
+      const endsEarly = /end of JSON input/.test(objection) || at >= whole.trimEnd().length;
+      return new InputError('invalid-json', `not valid JSON (${objection})${endsEarly ? ': it ends early, as a file cut short does' : ''}; expected a trace`, file, 1);
     }
   }
 }
