@@ -189,7 +189,9 @@ export class LlmSession {
       signal?.throwIfAborted();
       if (this.down) return undefined;
       const spent = this.usage.promptTokens + this.usage.completionTokens;
-      if ((maxCalls !== undefined && this.usage.calls >= maxCalls) || (maxTokens !== undefined && spent + estimate > maxTokens)) {
+      // The budget decides whether a request starts, not whether a failed one is retried: an endpoint that never
+      // answers is reported as down, not as a spent budget (failed requests bill no tokens).
+      if (attempt === 0 && ((maxCalls !== undefined && this.usage.calls >= maxCalls) || (maxTokens !== undefined && spent + estimate > maxTokens))) {
         this.exhausted = true;
         this.warn('llm-budget-exhausted', `the LLM budget (${describeBudget(maxCalls, maxTokens)}) is spent; the rest of the run used the embedded default and the result is marked partial`);
         return undefined;

@@ -119,6 +119,13 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
     assert.ok(server.chatCalls <= 4 * 3, `${server.chatCalls} calls`);
   });
 
+  it('a failing endpoint is reported as down, not as a spent budget, when its retries pass the call budget', async () => {
+    server.behaviour = 'server-error';
+    const analysis = await run(guard({ session: { maxCalls: 2, concurrency: 1 } }));
+    assert.deepEqual(analysis.warnings.map((w) => w.code), ['llm-unavailable']);
+    assert.equal(analysis.scorer, 'embedded');
+  });
+
   it('a slow endpoint times out instead of hanging', async () => {
     server.behaviour = 'slow';
     const started = Date.now();
