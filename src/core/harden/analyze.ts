@@ -9,7 +9,7 @@ import { inFixOrder } from './findings';
 import { tokenize, type CodeLanguage, type StringLiteral } from './lexer';
 import { frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markdown';
 import { notebookOffset, notebookSource, notebookText, withinOneString, type NotebookSource } from './notebook';
-import { ProjectModel, type CodeSource, type ModuleCache } from './project';
+import { dirOf, joinPath, ProjectModel, type CodeSource, type ModuleCache } from './project';
 import { delegatedByName } from './resolve';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
 import type { FileAnalysis, HardenFinding, PromptFileKind, PromptSite, TextEdit } from './types';
@@ -248,7 +248,14 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
       expression: found.candidate.text, source: found.why, fix: delegationFix(source.text, found, source.language),
     });
   }
-  for (const sink of code.unresolved) if (report(sink.file)) ensure(sink.file).unread.push({ start: sink.start, anchor: sink.anchor, reason: sink.reason });
+  // A prompt read from a prompt file of the project is checked in that file; any other read is listed as not checked.
+  const promptFiles = new Set(files.filter((f) => f.kind === 'markdown').map((f) => f.path));
+  const checkedThere = (read: { from: string; path: string }) => [joinPath(dirOf(read.from), read.path), joinPath('', read.path)].some((p) => p !== undefined && promptFiles.has(p));
+  for (const sink of code.unresolved) {
+    if (!report(sink.file) || (sink.reads.length > 0 && sink.reads.every(checkedThere))) continue;
+    const missing = sink.reads.length > 0 ? ' (not a prompt file of the project that harden reads)' : '';
+    ensure(sink.file).unread.push({ start: sink.start, anchor: sink.anchor, reason: sink.reason + missing });
+  }
   for (const [path, message] of code.failed) if (report(path)) ensure(path).error = `could not be analysed: ${message}`;
 
   for (const file of files) {

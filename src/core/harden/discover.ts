@@ -43,6 +43,8 @@ export interface UnresolvedSink {
   start: number;
   anchor: string;
   reason: string;
+  /** Files the value is read from at run time (`Path("prompts/x.md").read_text()`): path as written, and the reading file. */
+  reads: { from: string; path: string }[];
 }
 
 /** What discovery found in the code of a project. */
@@ -50,8 +52,6 @@ export interface CodeDiscovery {
   prompts: FoundPrompt[];
   delegations: FoundDelegation[];
   unresolved: UnresolvedSink[];
-  /** Prompt files read by code at run time (`open("prompts/x.md").read()`): path as written, relative to `from`. */
-  reads: { from: string; path: string; role: SinkRole }[];
   /** Files whose discovery failed, with the reason. */
   failed: Map<string, string>;
   /** State keys other agents write (ADK output_key, graph nodes returning model replies), with who writes them. */
@@ -121,7 +121,7 @@ function prose(texts: readonly string[]): boolean {
 class Discoverer {
   readonly resolver: Resolver;
   private readonly namePattern: RegExp;
-  readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], reads: [], failed: new Map(), stateKeys: new Map() };
+  readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], failed: new Map(), stateKeys: new Map() };
   private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
   /** Option objects of speech, image and other non-agent calls (their `instructions` are no prompt). */
   private readonly notAgentConfigs = new Set<Expr>();
@@ -413,8 +413,8 @@ class Discoverer {
     const all = alternatives.flat();
     const wrapped = all.some((t) => t.wrapped);
     const reasons = all.flatMap((t) => t.reasons);
-    if (first.role === 'system' && !first.byName && !first.quiet && !wrapped && reasons.length > 0 && all.every((t) => t.reads.length === 0)) {
-      this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reason: reasons[0] });
+    if (first.role === 'system' && !first.byName && !first.quiet && !wrapped && reasons.length > 0) {
+      this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reason: reasons[0], reads: all.flatMap((t) => t.reads) });
     }
     if (!wrapped) this.valueDelegations(first);
     return [];
@@ -451,7 +451,6 @@ class Discoverer {
   private promptOf(group: Hit[], texts: PromptText[]): FoundPrompt | undefined {
     const first = group[0];
     const pieces = texts.flatMap((t) => t.pieces);
-    for (const t of texts) for (const read of t.reads) this.result.reads.push({ ...read, role: first.role });
     const useful = pieces.filter((p) => meaningful(this.resolver.text(p.file), p));
     const primary = useful.find((p) => !p.nested) ?? useful[0];
     if (!primary) return undefined;

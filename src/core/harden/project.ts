@@ -21,7 +21,8 @@ export interface CallSite {
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
-function dirname(path: string): string {
+/** The folder part of a POSIX path ('' at the root). */
+export function dirOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i === -1 ? '' : path.slice(0, i);
 }
@@ -159,7 +160,7 @@ export class ProjectModel {
     const dots = /^\.*/.exec(spec)![0].length;
     const rest = spec.slice(dots).split('.').filter(Boolean).join('/');
     if (dots > 0) {
-      let base: string | undefined = dirname(from);
+      let base: string | undefined = dirOf(from);
       for (let i = 1; i < dots && base !== undefined; i++) base = joinPath(base, '..');
       if (base === undefined) return undefined;
       const target = rest ? joinPath(base, rest) : base;
@@ -182,7 +183,7 @@ export class ProjectModel {
 
   private resolveScript(from: string, spec: string): string | undefined {
     if (!spec.startsWith('.')) return undefined;
-    const target = joinPath(dirname(from), spec);
+    const target = joinPath(dirOf(from), spec);
     if (target === undefined) return undefined;
     const stem = target.replace(/\.(?:[cm]?js|jsx)$/, '');
     const candidates = [target, ...TS_EXTENSIONS.map((ext) => stem + ext), ...TS_EXTENSIONS.map((ext) => `${target}/index${ext}`)];

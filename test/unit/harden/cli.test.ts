@@ -2,7 +2,7 @@
 // fixes all, a second --check exits 0, code still parses, and pinned files are reported or re-pinned.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
@@ -107,6 +107,27 @@ describe('agent-immune harden', () => {
     assert.ok(!report.pinned.repinned.includes('skills/review/SKILL.md'));
     const drift = (await verifyWorkspace(dir)).report.findings.filter((f) => f.code === 'drift').map((f) => f.path);
     assert.deepEqual(drift, ['skills/review/SKILL.md']);
+  });
+
+  it('a prompt read from a file at run time is checked in that prompt file, else listed as not checked (was silent)', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-reads-'));
+    try {
+      mkdirSync(path.join(project, 'prompts'));
+      writeFileSync(path.join(project, 'prompts/x.md'), 'You are a helpful agent.\n');
+      writeFileSync(path.join(project, 'app.py'), [
+        'from pathlib import Path',
+        'from agents import Agent',
+        'a = Agent(name="a", instructions=Path("prompts/x.md").read_text())',
+        'b = Agent(name="b", instructions=open("p.txt").read())',
+        '',
+      ].join('\n'));
+      const r = await cli(project, 'harden', '--check', '--json');
+      const report = JSON.parse(r.stdout) as { findings: { path: string }[]; unread: { path: string; line: number; reason: string }[] };
+      assert.deepEqual(report.findings.map((f) => f.path), ['prompts/x.md']);
+      assert.deepEqual(report.unread.map((u) => [u.path, u.line, u.reason]), [['app.py', 4, 'read from p.txt at run time (not a prompt file of the project that harden reads)']]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('--write keeps a UTF-8 byte-order mark', async () => {
