@@ -3,10 +3,8 @@
 // turned into a labelled agent-trace/v1 Trace. Labels follow that README; no detector code decides a label.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { assignCausalRounds, buildEpisode, type Delivery } from '../../src/core/importers/common';
 import { episodeToTrace, importEpisodes } from '../../src/core/importers/index';
-import { toolChat } from '../../src/core/importers/toolChat';
-import type { SourcedRecord } from '../../src/core/importers/types';
+import type { Episode, SourcedRecord } from '../../src/core/importers/types';
 import type { Trace } from '../../src/core/trace/types';
 
 /** Where the development split lives when ../shared is beside the repository. */
@@ -69,32 +67,31 @@ function agentDojo(root: string): RealRun[] {
 
 // ---- benign multi-agent traces ----
 
+// Read through the importers users have (`--from who-and-when`, `--from tau-bench`); every agent labelled benign, as
+// ../shared/data/real/README.md says (no attack in these runs).
+
 function whoAndWhen(root: string): RealRun[] {
   const runs: RealRun[] = [];
   for (const [folder, dataset] of [['Algorithm-Generated', 'ag2-captainagent'], ['Hand-Crafted', 'magentic-one']] as const) {
     const dir = path.join(root, 'benign-traces', 'who-and-when', folder);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort((a, b) => parseInt(a) - parseInt(b))) {
-      const history = (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { history: { name?: string; role: string; content: string | null }[] }).history;
-      const speakers = history.map((m) => m.name ?? m.role.replace(/\s*\(.*\)$/, ''));
-      const everyone = [...new Set(speakers)];
-      // A group chat: every message reaches every other participant.
-      const deliveries: Delivery[] = history.map((m, i) => ({ from: speakers[i], to: everyone.filter((a) => a !== speakers[i]), content: m.content ?? '', time: i, seq: i, line: 0 }));
-      runs.push(benignRun('who-and-when', dataset, 'gpt-4o', `${folder}/${file}`, everyone, assignCausalRounds(deliveries)));
+      for (const episode of importEpisodes(readFileSync(path.join(dir, file), 'utf8'), 'who-and-when', 'document', file)) {
+        runs.push(benignRun('who-and-when', dataset, `${folder}/${file}`, episode));
+      }
     }
   }
   return runs;
 }
 
 function tauBench(root: string): RealRun[] {
-  const runs = JSON.parse(readFileSync(path.join(root, 'benign-traces', 'tau-bench', 'gpt-4o-airline.json'), 'utf8')) as { task_id: number; trial: number; traj: unknown[] }[];
-  return runs.map((run) => {
-    const chat = toolChat(run.traj, 0, 'gpt-4o');
-    return benignRun('tau-bench', 'airline', 'gpt-4o', `task-${run.task_id}-trial-${run.trial}`, chat.agents.map((a) => a.id), assignCausalRounds(chat.deliveries));
-  });
+  const file = path.join(root, 'benign-traces', 'tau-bench', 'gpt-4o-airline.json');
+  return importEpisodes(readFileSync(file, 'utf8'), 'tau-bench', 'document', file).map((episode) => benignRun('tau-bench', 'airline', episode.id, episode));
 }
 
-function benignRun(source: RealSource, dataset: string, model: string, id: string, agents: string[], deliveries: Delivery[]): RealRun {
+function benignRun(source: RealSource, dataset: string, id: string, episode: Episode): RealRun {
+  const agents = (episode.records[0].record.agents as { id: string }[]).map((a) => a.id);
   const labels = agents.map((agent): SourcedRecord => ({ record: { type: 'label', round: 0, agent, category: 'benign' }, line: 0 }));
-  const trace = episodeToTrace(buildEpisode(id, { run: id, agents: agents.map((a) => ({ id: a })) }, deliveries, labels, []));
-  return { source, dataset, model, attacked: false, trace };
+  const trace = episodeToTrace({ ...episode, records: [...episode.records, ...labels] });
+  trace.run = id;
+  return { source, dataset, model: 'gpt-4o', attacked: false, trace };
 }

@@ -3,9 +3,9 @@
 // injected task (`security: true`) is infected from its first turn after reading it.
 import { InputError } from '../errors';
 import type { Category } from '../trace/types';
-import { asObject, asString, assignCausalRounds, buildEpisode } from './common';
+import { asObject, asString, assignCausalRounds, buildEpisode, perRunImporter, selectRuns } from './common';
 import { ASSISTANT_AGENT, toolChat } from './toolChat';
-import type { Episode, FormatSpec, Importer, SourcedRecord } from './types';
+import type { Episode, FormatSpec, SourcedRecord } from './types';
 
 const EXPECTED = 'expected an AgentDojo run with messages, suite_name and injections';
 
@@ -22,50 +22,38 @@ function callArguments(content: string): string[] {
   return [...content.matchAll(/\w+="((?:[^"\\]|\\.){4,})"/g)].map((m) => m[1].toLowerCase());
 }
 
-class AgentDojoImporter implements Importer {
-  private readonly episodes: Episode[] = [];
+/** One run: the chat as toolChat maps it, labelled from its injections and `security`. */
+function readRun(run: Record<string, unknown>, index: number, line: number, file?: string): Episode {
+  const where = `run ${index}`;
+  if (!Array.isArray(run.messages)) throw new InputError('missing-field', `${where}: missing "messages" (an array); ${EXPECTED}`, file, line, 'messages');
+  const chat = toolChat(run.messages, line, asString(run.pipeline_name));
+  if (chat.deliveries.length === 0) throw new InputError('no-content', `${where}: "messages" holds no user, assistant or tool message`, file, line, 'messages');
+  const deliveries = assignCausalRounds(chat.deliveries);
 
-  constructor(private readonly file?: string) {}
-
-  add(value: unknown, line: number): void {
-    const run = asObject(value);
-    const where = `run ${this.episodes.length}`;
-    if (!run) throw new InputError('invalid-field', `${where} is not an object; ${EXPECTED}`, this.file, line);
-    if (!Array.isArray(run.messages)) throw new InputError('missing-field', `${where}: missing "messages" (an array); ${EXPECTED}`, this.file, line, 'messages');
-    const chat = toolChat(run.messages, line, asString(run.pipeline_name));
-    if (chat.deliveries.length === 0) throw new InputError('no-content', `${where}: "messages" holds no user, assistant or tool message`, this.file, line, 'messages');
-    const deliveries = assignCausalRounds(chat.deliveries);
-
-    const injections = Object.values(asObject(run.injections) ?? {})
-      .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
-      .map((v) => squash(v).slice(0, INJECTION_KEY))
-      .filter((key) => key !== '');
-    const labels: SourcedRecord[] = [];
-    const label = (round: number, agent: string, category: Category) => labels.push({ record: { type: 'label', round, agent, category }, line });
-    for (const agent of chat.agents) label(0, agent.id, 'benign');
-    let firstPoisoned: number | undefined;
-    for (const d of deliveries) {
-      if (d.from === ASSISTANT_AGENT || d.from === 'user' || !injections.some((text) => squash(d.content).includes(text))) continue;
-      firstPoisoned ??= d.round!;
-      label(d.round!, d.from, 'attacker');
-    }
-    if (run.security === true && firstPoisoned !== undefined) {
-      // Infected from the first turn that carries out the injected task: a call argument the injection names and the
-      // user's request does not; failing that, from its first turn after reading the injection.
-      const raw = Object.values(asObject(run.injections) ?? {}).filter((v): v is string => typeof v === 'string').join('\n').toLowerCase();
-      const asked = (chat.question ?? '').toLowerCase();
-      const after = deliveries.filter((d) => d.from === ASSISTANT_AGENT && d.round! > firstPoisoned!);
-      const acted = after.find((d) => callArguments(d.content).some((value) => raw.includes(value) && !asked.includes(value))) ?? after[0];
-      if (acted) label(acted.round!, ASSISTANT_AGENT, 'infected');
-    }
-    const id = asString(run.path) ?? [run.pipeline_name, run.suite_name, run.user_task_id, run.attack_type ?? 'none', run.injection_task_id ?? 'none'].map((p) => asString(p) ?? '?').join('/');
-    this.episodes.push(buildEpisode(id, { run: id, task: { question: chat.question }, agents: chat.agents }, deliveries, labels, []));
+  const injections = Object.values(asObject(run.injections) ?? {})
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    .map((v) => squash(v).slice(0, INJECTION_KEY))
+    .filter((key) => key !== '');
+  const labels: SourcedRecord[] = [];
+  const label = (round: number, agent: string, category: Category) => labels.push({ record: { type: 'label', round, agent, category }, line });
+  for (const agent of chat.agents) label(0, agent.id, 'benign');
+  let firstPoisoned: number | undefined;
+  for (const d of deliveries) {
+    if (d.from === ASSISTANT_AGENT || d.from === 'user' || !injections.some((text) => squash(d.content).includes(text))) continue;
+    firstPoisoned ??= d.round!;
+    label(d.round!, d.from, 'attacker');
   }
-
-  finish(): Episode[] {
-    if (this.episodes.length === 0) throw new InputError('empty', `no runs found; ${EXPECTED}`, this.file);
-    return this.episodes;
+  if (run.security === true && firstPoisoned !== undefined) {
+    // Infected from the first turn that carries out the injected task: a call argument the injection names and the
+    // user's request does not; failing that, from its first turn after reading the injection.
+    const raw = Object.values(asObject(run.injections) ?? {}).filter((v): v is string => typeof v === 'string').join('\n').toLowerCase();
+    const asked = (chat.question ?? '').toLowerCase();
+    const after = deliveries.filter((d) => d.from === ASSISTANT_AGENT && d.round! > firstPoisoned!);
+    const acted = after.find((d) => callArguments(d.content).some((value) => raw.includes(value) && !asked.includes(value))) ?? after[0];
+    if (acted) label(acted.round!, ASSISTANT_AGENT, 'infected');
   }
+  const id = asString(run.path) ?? [run.pipeline_name, run.suite_name, run.user_task_id, run.attack_type ?? 'none', run.injection_task_id ?? 'none'].map((p) => asString(p) ?? '?').join('/');
+  return buildEpisode(id, { run: id, task: { question: chat.question }, agents: chat.agents }, deliveries, labels, []);
 }
 
 export const agentDojoFormat: FormatSpec = {
@@ -78,6 +66,6 @@ export const agentDojoFormat: FormatSpec = {
     loneObjectIsDocument: true,
   },
   expects: 'an AgentDojo run (or a JSON array / JSON Lines of runs) with suite_name, injections, messages, security',
-  select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
-  create: (file) => new AgentDojoImporter(file),
+  select: selectRuns,
+  create: (file) => perRunImporter(file, EXPECTED, (run, index, line) => readRun(run, index, line, file)),
 };

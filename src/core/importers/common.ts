@@ -1,7 +1,8 @@
 // Pieces every importer shares: pulling text out of chat-message shapes, grouping deliveries into causal rounds,
 // and writing an episode as agent-trace/v1 records.
 import type { AgentInfo, TaskInfo, TraceWarning } from '../trace/types';
-import type { Episode, SourcedRecord } from './types';
+import { InputError } from '../errors';
+import type { Episode, Importer, JsonPath, SourcedRecord } from './types';
 
 type Json = Record<string, unknown>;
 
@@ -215,4 +216,28 @@ export function toMillis(value: unknown): number {
   const iso = value.includes('T') ? value : value.replace(' ', 'T');
   const hasZone = /(Z|[+-]\d\d:?\d\d)$/.test(iso);
   return Date.parse(hasZone ? iso : iso + 'Z');
+}
+
+/** The document layout's selection for files of runs: the top-level object, or each item of a top-level array. */
+export function selectRuns(path: JsonPath, isArray: boolean): boolean {
+  return (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number');
+}
+
+/**
+ * An importer of files whose every selected value is one run: `read` maps run number `index` (throwing InputError
+ * that names it); a value that is not an object, or a file without runs, is refused with `expected`.
+ */
+export function perRunImporter(file: string | undefined, expected: string, read: (run: Json, index: number, line: number) => Episode): Importer {
+  const episodes: Episode[] = [];
+  return {
+    add(value, line) {
+      const run = asObject(value);
+      if (!run) throw new InputError('invalid-field', `run ${episodes.length} is not an object; ${expected}`, file, line);
+      episodes.push(read(run, episodes.length, line));
+    },
+    finish() {
+      if (episodes.length === 0) throw new InputError('empty', `no runs found; ${expected}`, file);
+      return episodes;
+    },
+  };
 }

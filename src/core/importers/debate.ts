@@ -5,7 +5,7 @@
 // read. The labels are the harness's ground truth: who was made an adversary (nobody, in Du et al.'s debates).
 import { InputError } from '../errors';
 import type { Category } from '../trace/types';
-import { asObject, buildEpisode, messageRole, messageText, type Delivery } from './common';
+import { asObject, buildEpisode, messageRole, messageText, selectRuns, type Delivery } from './common';
 import type { Episode, FormatSpec, Importer, SourcedRecord } from './types';
 
 const EXPECTED = 'expected a debate row with question and agent_responses (one chat per agent), or an object of question -> [agent_contexts, answer]';
@@ -127,6 +127,6 @@ export const debateFormat: FormatSpec = {
     loneObjectIsDocument: false,
   },
   expects: 'JSON Lines of debate rows (or a JSON array of them) with question, answer, agent_responses; or one object of question -> [agent_contexts, answer]',
-  select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
+  select: selectRuns,
   create: (file) => new DebateImporter(file),
 };

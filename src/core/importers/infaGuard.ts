@@ -2,7 +2,7 @@
 // question, correct_answer, communication_data per round, infected_idxes_per_turn); one episode becomes one trace.
 import { InputError } from '../errors';
 import type { Category } from '../trace/types';
-import { asObject, asString, buildEpisode, type Delivery } from './common';
+import { asObject, asString, buildEpisode, selectRuns, type Delivery } from './common';
 import type { Episode, FormatSpec, Importer, SourcedRecord } from './types';
 
 /** Agent id for index i, as the papers' prompts name them ("You are agent_3"). */
@@ -97,6 +97,6 @@ export const infaGuardFormat: FormatSpec = {
     loneObjectIsDocument: true,
   },
   expects: 'a JSON array of episodes with adj_matrix, attacker_idxes, system_prompts, question, correct_answer, communication_data',
-  select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
+  select: selectRuns,
   create: (file) => new InfaGuardImporter(file),
 };

@@ -2,7 +2,7 @@
 // output in its superstep (langgraph_step); it is delivered to the nodes that run in the next superstep.
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
-import { AgentRegistry, asObject, asString, buildEpisode, mentioned, toMillis, valueText, type Delivery } from './common';
+import { AgentRegistry, asObject, asString, buildEpisode, mentioned, selectRuns, toMillis, valueText, type Delivery } from './common';
 import type { Episode, FormatSpec, Importer } from './types';
 
 /** LangGraph's entry node; its output is the user's input, so it maps to the agent "user". */
@@ -161,6 +161,6 @@ export const langsmithFormat: FormatSpec = {
   },
   expects: 'run objects (id, name, run_type, parent_run_id, inputs, outputs) whose extra.metadata has langgraph_node and langgraph_step',
   // Elements of a top-level array; a top-level object (one run tree, or {"runs": [...]}) is read whole.
-  select: (path, isArray) => (path.length === 0 && !isArray) || (path.length === 1 && typeof path[0] === 'number'),
+  select: selectRuns,
   create: (file) => new LangsmithImporter(file),
 };

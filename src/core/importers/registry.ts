@@ -4,9 +4,11 @@
 import { agentDojoFormat } from './agentdojo';
 import { autogenFormat } from './autogen';
 import { debateFormat } from './debate';
+import { groupChatFormat } from './groupChat';
 import { infaGuardFormat } from './infaGuard';
 import { langsmithFormat } from './langsmith';
 import { otlpFormat } from './otlp';
+import { tauBenchFormat } from './tauBench';
 import type { FormatSpec } from './types';
 
 /** The foreign formats by name, in detection order (most specific first). */
@@ -17,6 +19,8 @@ export const FORMATS = {
   debate: debateFormat,
   autogen: autogenFormat,
   langsmith: langsmithFormat,
+  'who-and-when': groupChatFormat,
+  'tau-bench': tauBenchFormat,
 } satisfies Record<string, FormatSpec>;
 
 /** A foreign format, read through an importer. */

@@ -40,6 +40,8 @@ const formats: [string, string][] = [
   ['agentdojo-run.json', 'agentdojo'],
   ['debate-rows.jsonl', 'debate'],
   ['debate-du.json', 'debate'],
+  ['who-and-when.json', 'who-and-when'],
+  ['tau-bench.json', 'tau-bench'],
 ];
 
 describe('agent-immune convert / analyze on imported formats', () => {

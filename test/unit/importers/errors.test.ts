@@ -98,6 +98,8 @@ describe('importers: bad input', () => {
     ['an INFA-Guard file read as AgentDojo', 'infa-guard.json', { from: 'agentdojo' }, 'missing-field', 'messages'],
     ['an AgentDojo file read as a debate', 'agentdojo-runs.jsonl', { from: 'debate' }, 'missing-field', 'agent_responses'],
     ['a debate row whose agents never replied', 'debate-no-replies.jsonl', {}, 'no-content', 'agent_responses'],
+    ['a debate file read as a group chat', 'debate-rows.jsonl', { from: 'who-and-when' }, 'missing-field', 'history'],
+    ['a group chat read as tau-bench', 'who-and-when.json', { from: 'tau-bench' }, 'missing-field', 'traj'],
   ];
   for (const [name, file, options, kind, field] of cases) {
     it(`rejects ${name} with kind ${kind}${field ? ` naming ${field}` : ''}`, async () => {

@@ -163,6 +163,38 @@ describe('importers: mapping', () => {
       assert.deepEqual(trace.edges, [['agent_0', 'agent_1'], ['agent_1', 'agent_2']]);
     });
   });
+  describe('group-chat histories (Who&When)', () => {
+    // Fixture written in the dataset's shape (a Magentic-One run: roles with notes, one entry without content).
+    it('maps a history to a group chat: speakers by name or role without its note, every message to every other', async () => {
+      const trace = await readAnyTrace(at('who-and-when.json'));
+      assert.equal(trace.run, 'demo-albums');
+      assert.equal(trace.task?.question, 'How many studio albums did the band release between 2000 and 2009?');
+      assert.deepEqual(trace.agents.map((a) => a.id), ['human', 'Orchestrator', 'WebSurfer', 'Computer_terminal']);
+      assert.deepEqual(flow(trace).slice(0, 4), [
+        '0 human>Orchestrator,WebSurfer,Computer_terminal: How many studio albums d',
+        '1 Orchestrator>human,WebSurfer,Computer_terminal: Plan: WebSurfer looks up',
+        '2 Orchestrator>human,WebSurfer,Computer_terminal: Please open the band\'s d',
+        '3 WebSurfer>human,Orchestrator,Computer_terminal: Studio albums: First Lig',
+      ]);
+      assert.deepEqual(trace.labels, []);
+    });
+  });
+
+  describe('tau-bench trajectories', () => {
+    it('maps each run to user, assistant and its tools, and names it by task and trial', async () => {
+      const { traces } = await readAllTraces(at('tau-bench.json'));
+      assert.deepEqual(traces.map((t) => t.id), ['task-7-trial-0', 'task-7-trial-1']);
+      const [first] = traces.map((t) => t.trace);
+      assert.deepEqual(first.agents.map((a) => a.id), ['user', 'assistant', 'tool:get_reservation_details']);
+      assert.equal(first.agents[1].systemPrompt, 'You are an airline agent. Follow the policy.');
+      assert.deepEqual(flow(first).slice(0, 3), [
+        '0 user>assistant: Hi, I want to check the ',
+        '1 assistant>tool:get_reservation_details: get_reservation_details(',
+        '2 tool:get_reservation_details>assistant: {"reservation_id": "ZFA0',
+      ]);
+    });
+  });
+
   describe('AgentDojo run logs', () => {
     // Fixtures: runs from ethz-spylab/agentdojo runs/ (MIT), gpt-4o-mini on the banking suite, tool outputs shortened.
     it('maps a run to user, assistant and one agent per tool, with the calls the assistant made written out', async () => {

@@ -1,0 +1,44 @@
+// Reads group-chat histories as the Who&When failure-attribution dataset records them (AG2/CaptainAgent and
+// Magentic-One runs): `{question, history: [{name?, role, content}]}`. Every message reaches every other participant
+// (a group chat); the speaker is `name`, else the role without its note ("Orchestrator (-> WebSurfer)" is the
+// Orchestrator). No labels: the dataset names the agent that caused a failure, which is not an attack.
+import { InputError } from '../errors';
+import { asObject, asString, assignCausalRounds, buildEpisode, contentText, perRunImporter, selectRuns, type Delivery } from './common';
+import type { Episode, FormatSpec } from './types';
+
+const EXPECTED = 'expected a group-chat history: {question, history: [{name, role, content}]}';
+
+/** Who spoke a history entry: its name, else its role without a parenthesised note. */
+function speakerOf(entry: Record<string, unknown>): string | undefined {
+  return asString(entry.name)?.trim() || asString(entry.role)?.replace(/\s*\(.*\)\s*$/, '').trim() || undefined;
+}
+
+/** One history as a group chat: every message from its speaker to every other participant. */
+function readHistory(run: Record<string, unknown>, index: number, line: number, file?: string): Episode {
+  if (!Array.isArray(run.history)) throw new InputError('missing-field', `run ${index}: missing "history" (an array); ${EXPECTED}`, file, line, 'history');
+  const spoken = run.history.flatMap((raw) => {
+    const entry = asObject(raw);
+    const from = entry && speakerOf(entry);
+    return from ? [{ from, content: contentText(entry.content) ?? '' }] : [];
+  });
+  if (spoken.length === 0) throw new InputError('no-content', `run ${index}: "history" holds no message with a name or role`, file, line, 'history');
+  const everyone = [...new Set(spoken.map((m) => m.from))];
+  const deliveries: Delivery[] = spoken.map((m, i) => ({ from: m.from, to: everyone.filter((a) => a !== m.from), content: m.content, time: i, seq: i, line }));
+  const id = asString(run.question_ID) ?? `run-${index}`;
+  const question = asString(run.question);
+  return buildEpisode(id, { run: id, task: question ? { question } : undefined, agents: everyone.map((a) => ({ id: a })) }, assignCausalRounds(deliveries), [], []);
+}
+
+export const groupChatFormat: FormatSpec = {
+  title: 'group-chat histories (Who&When: AG2, Magentic-One)',
+  aliases: ['group-chat', 'whoandwhen'],
+  detect: {
+    record: (o) => Array.isArray(o.history) && ('question' in o || 'mistake_agent' in o),
+    keys: 'question, history',
+    signature: /"history"\s*:\s*\[\s*\{\s*"(?:content|role|name)"/,
+    loneObjectIsDocument: true,
+  },
+  expects: 'a group-chat history (or a JSON array / JSON Lines of them) with question and history: [{name, role, content}]',
+  select: selectRuns,
+  create: (file) => perRunImporter(file, EXPECTED, (run, index, line) => readHistory(run, index, line, file)),
+};
