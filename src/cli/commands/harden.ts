@@ -227,7 +227,7 @@ function formatText(r: TextReport): string {
   for (const s of r.skipped) lines.push(`${inline(s.path)}  not read  ${inline(s.reason)}`);
   const read = `${r.files.length} file(s) read`;
   const notChecked = [
-    unread.length > 0 ? `${unread.length} prompt sink(s) whose value is computed at run time` : '',
+    unread.length > 0 ? `${unread.length} prompt sink(s) whose value harden could not read` : '',
     r.skipped.length > 0 ? `${r.skipped.length} file(s) or folder(s) that could not be read` : '',
   ].filter(Boolean).join(' and ');
   const caveat = notChecked ? ` Not checked: ${notChecked} (listed above).` : '';

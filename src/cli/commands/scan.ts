@@ -43,9 +43,10 @@ export const scanCommand: Command = {
 
 Looks for self-propagating "mind virus" content: viral-persona marker clusters, requests to pass content on
 or persist it, the same marker across sessions, and verbatim copies spreading along a run's edges.
-A trace (.json/.jsonl) is scanned agent by agent and round by round; a folder is walked for the files agents
-persist to (SKILL.md, SOUL.md, memory files...: monitor.globs) and for traces (monitor.traceGlobs); any other
-file is scanned as one persisted document. Alerts are appended to ${ALERT_LOG} in the project
+A trace (.jsonl, or .json in a format convert reads) is scanned run by run, agent by agent and round by
+round; a folder is walked for the files agents persist to (SKILL.md, SOUL.md, memory files...:
+monitor.globs) and for traces (monitor.traceGlobs); any other file (another .json too) is scanned as one
+persisted document; symbolic links are never followed. Alerts are appended to ${ALERT_LOG} in the project
 the target belongs to (the nearest folder at or above it with ${CONFIG_FILE_NAME}, agent-immune.lock
 or .git; else the target's folder), whose config is read too.
 
@@ -157,13 +158,13 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
   },
 };
 
-/** True when a named .json file is a trace; another JSON file (an agent's memory, a post dump) is a document. */
+/** True when a named .json file is a trace; another JSON file (an agent's memory, a post dump) or an empty one is a document. */
 async function isTrace(file: string): Promise<boolean> {
   try {
     await detectFileFormat(file);
     return true;
   } catch (error) {
-    if (error instanceof InputError && error.kind === 'unknown-format') return false;
+    if (error instanceof InputError && (error.kind === 'unknown-format' || error.kind === 'empty')) return false;
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import { tokenize, type CodeLanguage, type StringLiteral } from './lexer';
 import { frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markdown';
 import { notebookOffset, notebookSource, notebookText, withinOneString, type NotebookSource } from './notebook';
 import { dirOf, joinPath, ProjectModel, type CodeSource, type ModuleCache } from './project';
-import { delegatedByName } from './resolve';
+import { delegatedByName, readReason } from './resolve';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
 import type { FileAnalysis, HardenFinding, PromptFileKind, PromptSite, TextEdit } from './types';
 import { discoverYaml, mayHoldPrompts, yamlBoundaryEdits, yamlPlaceholders, yamlWarningEdit, type YamlDiscovery } from './yaml';
@@ -252,9 +252,12 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
   const promptFiles = new Set(files.filter((f) => f.kind === 'markdown').map((f) => f.path));
   const checkedThere = (read: { from: string; path: string }) => [joinPath(dirOf(read.from), read.path), joinPath('', read.path)].some((p) => p !== undefined && promptFiles.has(p));
   for (const sink of code.unresolved) {
-    if (!report(sink.file) || (sink.reads.length > 0 && sink.reads.every(checkedThere))) continue;
-    const missing = sink.reads.length > 0 ? ' (not a prompt file of the project that harden reads)' : '';
-    ensure(sink.file).unread.push({ start: sink.start, anchor: sink.anchor, reason: sink.reason + missing });
+    if (!report(sink.file)) continue;
+    const checked = new Set(sink.reads.filter(checkedThere).map((read) => readReason(read.path)));
+    const left = sink.reasons.filter((reason) => !checked.has(reason));
+    if (left.length === 0) continue;
+    const unreadFile = sink.reads.some((read) => readReason(read.path) === left[0]);
+    ensure(sink.file).unread.push({ start: sink.start, anchor: sink.anchor, reason: left[0] + (unreadFile ? ' (not a prompt file of the project that harden reads)' : '') });
   }
   for (const [path, message] of code.failed) if (report(path)) ensure(path).error = `could not be analysed: ${message}`;
 

@@ -42,7 +42,8 @@ export interface UnresolvedSink {
   file: string;
   start: number;
   anchor: string;
-  reason: string;
+  /** Why each part of the value could not be read, in order. */
+  reasons: string[];
   /** Files the value is read from at run time (`Path("prompts/x.md").read_text()`): path as written, and the reading file. */
   reads: { from: string; path: string }[];
 }
@@ -414,7 +415,7 @@ class Discoverer {
     const wrapped = all.some((t) => t.wrapped);
     const reasons = all.flatMap((t) => t.reasons);
     if (first.role === 'system' && !first.byName && !first.quiet && !wrapped && reasons.length > 0) {
-      this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reason: reasons[0], reads: all.flatMap((t) => t.reads) });
+      this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reasons, reads: all.flatMap((t) => t.reads) });
     }
     if (!wrapped) this.valueDelegations(first);
     return [];

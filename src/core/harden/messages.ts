@@ -14,7 +14,7 @@ export const hardenNotice = {
   /** Hardening changed pinned files: the question whether to re-pin them now. */
   repinQuestion: (names: string, count: number) => `${names} ${count === 1 ? 'is' : 'are'} pinned in the lockfile, and hardening changed the hash. Re-pin now? (recorded in the audit trail)`,
   /** A hardened pinned file whose saved content had already drifted from its pin before the edit. */
-  repinDrifted: (file: string) => `${file} was not re-pinned: it no longer matched its pin before hardening edited it. Review that change first (Verify Skills), then approve it.`,
+  repinDrifted: (file: string) => `${file} was not re-pinned: before hardening edited it, it no longer matched its pin (a change on disk, or unsaved in the editor). Review that change first (Verify Skills), then approve it.`,
   /** The answer that re-pins them. */
   repin: 'Re-pin',
   /** The answer that leaves them drifted. */

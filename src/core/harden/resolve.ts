@@ -73,6 +73,16 @@ export interface PromptText {
 }
 
 const MAX_DEPTH = 32;
+
+/** Why a prompt read from the file at `path` (as written) is not read here. */
+export function readReason(path: string): string {
+  return `read from ${path} at run time`;
+}
+
+/** An expression as a reason quotes it: at most 60 characters. */
+function shortened(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
 const STEP_BUDGET = 2_000;
 const MAX_CALLERS = 40;
 const MAX_ALTERNATIVES = 50;
@@ -156,7 +166,11 @@ export class Resolver {
    */
   values(expr: Expr, loc: Loc, frames: readonly Frame[], depth = 0): Value[] {
     if (expr.k === 'str' || expr.k === 'concat' || expr.k === 'list' || expr.k === 'dict' || expr.k === 'func' || expr.k === 'other' || expr.k === 'format') return [{ expr, loc, frames }];
-    if (depth > MAX_DEPTH) return [];
+    if (depth > MAX_DEPTH) {
+      // Cut short, like a spent budget: not an answer to keep, and the sink says why it was not read.
+      this.exhausted = true;
+      return [];
+    }
     if (frames.length > 0) return this.spent() ? [] : this.valuesOf(expr, loc, frames, depth);
     let perExpr = this.valueMemo.get(expr);
     if (!perExpr) {
@@ -530,11 +544,15 @@ export class Resolver {
 
   private collect(expr: Expr, loc: Loc, frames: readonly Frame[], acc: PromptText, depth: number, nested: boolean): void {
     if (depth > MAX_DEPTH || this.spent()) return;
+    const exhausted = this.exhausted;
+    this.exhausted = false;
     const values = this.values(expr, loc, frames, depth);
+    const cut = this.exhausted;
+    this.exhausted ||= exhausted;
     if (values.length === 0) {
       const text = this.text(loc.file).slice(expr.start, expr.end);
       acc.refs.push(text);
-      acc.reasons.push(this.missReason(expr, loc, text));
+      acc.reasons.push(cut ? `\`${shortened(text)}\` takes more steps to follow than harden takes (${MAX_DEPTH} names or calls deep, ${STEP_BUDGET} steps)` : this.missReason(expr, loc, text));
       return;
     }
     for (const v of values) this.collectValue(v, acc, depth + 1, nested);
@@ -546,7 +564,7 @@ export class Resolver {
       if (found.kind === 'import') return `\`${text}\` comes from ${found.module}, outside the scanned files`;
       if (found.kind === 'param') return `\`${text}\` is a parameter no scanned caller passes`;
     }
-    return `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\` is computed at run time`;
+    return `\`${shortened(text)}\` is computed at run time`;
   }
 
   private collectValue(v: Value, acc: PromptText, depth: number, nested: boolean): void {
@@ -670,7 +688,7 @@ export class Resolver {
       const pathArg = (name === 'read' || name === 'read_text') && receiver?.k === 'call' ? receiver.args[0]?.value : first;
       const path = pathArg?.k === 'str' && pathArg.holes.length === 0 ? literalText(text, pathArg.literal) : undefined;
       if (path) acc.reads.push({ from: v.loc.file, path });
-      acc.reasons.push(path ? `read from ${path} at run time` : `read from a file at run time (\`${text.slice(e.start, Math.min(e.end, e.start + 60))}\`)`);
+      acc.reasons.push(path ? readReason(path) : `read from a file at run time (\`${text.slice(e.start, Math.min(e.end, e.start + 60))}\`)`);
       return;
     }
     if (MESSAGE_CLASSES.test(name) || TRANSPARENT_CALLS.test(name)) {

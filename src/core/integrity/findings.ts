@@ -86,8 +86,8 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     blocking: true,
     attach: 'file',
     docs: 'lockfile',
-    description: 'A symlink in the pinned scope points outside the workspace; it is never followed.',
-    message: (f) => `${f.path} is a symlink to a target outside the workspace; it was not followed.`,
+    description: 'A symlink in the pinned scope, or a folder symlink anywhere, points outside the workspace; it is never followed.',
+    message: (f) => `${f.path} is a symlink to a target outside the workspace; it was not followed (exclude it if it is not for agents).`,
     audit: (f) => ({ path: f.path }),
   },
   unpinnable: {

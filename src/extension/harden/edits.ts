@@ -62,8 +62,12 @@ async function savedToDisk(document: vscode.TextDocument, timeoutMs = 5000): Pro
   return !document.isDirty;
 }
 
-/** The lockfile's form of the hash of a file as saved on disk (undefined when it cannot be read). */
+/**
+ * The lockfile's form of the hash of the file a hardening edit starts from: the saved file, when its editor holds no
+ * unsaved change (an unsaved change would be approved with the edit, so it counts as a drift: undefined).
+ */
 export async function savedIntegrity(uri: vscode.Uri): Promise<string | undefined> {
+  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) return undefined;
   const outcome = await hashFile(uri.fsPath);
   return outcome && isDigest(outcome) ? outcome.integrity : undefined;
 }
@@ -74,7 +78,7 @@ export interface EditedFile {
   before: string | undefined;
 }
 
-/** Each file with the hash of its saved content, taken before an edit is applied. */
+/** Each file with the hash of the content an edit starts from, taken before it is applied. */
 export async function beforeEditing(uris: readonly vscode.Uri[]): Promise<EditedFile[]> {
   return Promise.all(uris.map(async (uri) => ({ uri, before: await savedIntegrity(uri) })));
 }

@@ -4,7 +4,7 @@
 // root's. A file or folder that cannot be read is reported as skipped, never silently dropped and never a crash.
 import { errorMessage } from '../../core/errors';
 import { createHash } from 'node:crypto';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { analyzeProject, fixAll, type ProjectFile } from '../../core/harden/analyze';
 import { fileKindOf, PromptFileMatcher, type HardenConfig } from '../../core/harden/config';
@@ -15,7 +15,7 @@ import { repinFile, type RepinResult } from '../integrity/lock';
 import { readLockfile } from '../integrity/lockfileIo';
 import { openIntegrityWorkspace } from '../integrity/scan';
 import { findProjectRoot } from '../projectRoot';
-import { isInside, readWorkspaceFile, rewriteWorkspaceFile, UnsafePathError } from '../workspaceFs';
+import { classifyWorkspacePath, isInside, readWorkspaceFile, rewriteWorkspaceFile, UnsafePathError } from '../workspaceFs';
 
 /** Files larger than this are skipped (generated bundles, data), and reported as such. */
 export const MAX_PROMPT_FILE_BYTES = 4 * 1024 * 1024;
@@ -95,7 +95,7 @@ function readFailure(error: unknown): string {
 /** Why a symbolic link under a scanned folder is listed as not read. */
 const LINK_NOT_FOLLOWED = 'a symbolic link: not followed (it can lead outside the project)';
 
-/** What a walk found: the files the matcher takes, and the symbolic links it would have taken (never followed). */
+/** What a walk found: the files the matcher takes, and the symbolic links it met (never followed). */
 interface Walked {
   files: Map<string, PromptFileKind>;
   links: string[];
@@ -124,7 +124,7 @@ async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipp
       } else if (entry.isFile()) {
         const kind = matcher.kindOf(rel);
         if (kind) found.set(abs, kind);
-      } else if (entry.isSymbolicLink() && (matcher.kindOf(rel) || (!NEVER_DESCEND.has(entry.name) && !matcher.skipsFolder(rel)))) {
+      } else if (entry.isSymbolicLink() && !NEVER_DESCEND.has(entry.name)) {
         links.push(abs);
       }
     }
@@ -137,6 +137,16 @@ export interface PromptFileText {
   text: string;
   bom: boolean;
   integrity: string;
+}
+
+/**
+ * True for a link harden would have read and does not: one that leads out of the project, to a folder or to a file the
+ * matcher takes. A link inside the project is not listed: what it leads to is read where it is (`CLAUDE.md -> AGENTS.md`).
+ */
+async function leadsOutToRead(root: string, link: string, matcher: PromptFileMatcher): Promise<boolean> {
+  if ((await classifyWorkspacePath(root, link)) !== 'outside') return false;
+  if (matcher.kindOf(posix(root, link))) return true;
+  return (await stat(link).catch(() => undefined))?.isDirectory() ?? false;
 }
 
 /** Reads a file as UTF-8 text, or says why it cannot be analysed (too large, binary, not UTF-8, unreadable). */
@@ -179,8 +189,9 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
   const cwd = await realpath(workingDir).catch(() => workingDir);
   for (const named of targets) {
     const info = await stat(named);
-    // The project is the one the named path sits in; a symbolic link that leads out of it is not followed.
-    const root = await realpath(await findProjectRoot(named));
+    // The project is the one the named path sits in (a named link: the one the link sits in); a link out of it is refused.
+    const isLink = (await lstat(named)).isSymbolicLink();
+    const root = await realpath(await findProjectRoot(isLink ? path.dirname(path.resolve(named)) : named));
     const target = await realpath(named);
     if (!isInside(root, target)) {
       skipped.push({ path: posix(cwd, path.resolve(named)), reason: 'refused: a symbolic link that leads outside its project' });
@@ -203,7 +214,9 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
       const prefix = target.endsWith(path.sep) ? target : target + path.sep;
       const under = (file: string) => file === target || file.startsWith(prefix) || target === root;
       for (const file of named?.files.keys() ?? scan.context.keys()) if (under(file)) scan.report.add(file);
-      for (const link of named?.links ?? scan.links) if (under(link)) skipped.push({ path: posix(cwd, link), reason: LINK_NOT_FOLLOWED });
+      for (const link of named?.links ?? scan.links) {
+        if (under(link) && (await leadsOutToRead(root, link, matcher))) skipped.push({ path: posix(cwd, link), reason: LINK_NOT_FOLLOWED });
+      }
     } else {
       const kind = fileKindOf(target) ?? scan.context.get(target);
       if (!kind) throw new UnsupportedFileError(posix(cwd, target));
@@ -281,7 +294,20 @@ export async function pinnedAmong(root: string, files: readonly string[]): Promi
   const ws = await openIntegrityWorkspace(root);
   const read = await readLockfile(ws.root, ws.config.lockfile);
   if (read.state !== 'ok') return { pinned: [], lockfile: read.state };
-  return { pinned: files.filter((file) => Object.hasOwn(read.lock.files, file)), lockfile: 'ok' };
+  const entries = await pinEntries(ws.root, Object.keys(read.lock.files));
+  return { pinned: files.filter((file) => entries.some((entry) => entry.file === file)), lockfile: 'ok' };
+}
+
+/** Each lockfile entry with the file it pins: itself, or for an in-root symlink the file it leads to (hashed through it). */
+async function pinEntries(root: string, entries: readonly string[]): Promise<{ entry: string; file: string }[]> {
+  return Promise.all(
+    entries.map(async (entry) => {
+      const abs = path.join(root, entry);
+      if (!(await lstat(abs).catch(() => undefined))?.isSymbolicLink()) return { entry, file: entry };
+      const target = await realpath(abs).catch(() => undefined);
+      return { entry, file: target && isInside(root, target) ? posix(root, target) : entry };
+    }),
+  );
 }
 
 /** A hardened file to re-pin: its path relative to the root and the hash of its content before harden's edit. */
@@ -298,12 +324,19 @@ export interface HardenedPin {
 export async function repinHardened(root: string, files: readonly HardenedPin[], writer: AuditWriter): Promise<{ repinned: RepinResult[]; drifted: string[] }> {
   const repinned: RepinResult[] = [];
   const drifted: string[] = [];
+  const ws = await openIntegrityWorkspace(root);
+  const read = await readLockfile(ws.root, ws.config.lockfile);
+  const entries = read.state === 'ok' ? await pinEntries(ws.root, Object.keys(read.lock.files)) : [];
   for (const file of files) {
-    try {
-      repinned.push(await repinFile(root, file.rel, writer, {}, file.before));
-    } catch (error) {
-      if (!(error instanceof LockfileStateError && error.kind === 'drifted')) throw error;
-      drifted.push(file.rel);
+    // The file's own pin and the pins of the links to it (`CLAUDE.md -> AGENTS.md`): each held the same content.
+    const pins = entries.filter((e) => e.file === file.rel).map((e) => e.entry);
+    for (const entry of pins.length > 0 ? pins : [file.rel]) {
+      try {
+        repinned.push(await repinFile(root, entry, writer, {}, file.before));
+      } catch (error) {
+        if (!(error instanceof LockfileStateError && error.kind === 'drifted')) throw error;
+        drifted.push(entry);
+      }
     }
   }
   return { repinned, drifted };
@@ -313,6 +346,5 @@ export async function repinHardened(root: string, files: readonly HardenedPin[],
 export async function listPromptFiles(root: string, matcher: PromptFileMatcher): Promise<{ files: { file: string; kind: PromptFileKind }[]; skipped: SkippedPath[] }> {
   const skipped: SkippedPath[] = [];
   const found = await walk(root, root, matcher, skipped, root);
-  for (const link of found.links) skipped.push({ path: posix(root, link), reason: LINK_NOT_FOLLOWED });
   return { files: [...found.files].sort(([a], [b]) => a.localeCompare(b)).map(([file, kind]) => ({ file, kind })), skipped };
 }

@@ -1,5 +1,6 @@
 // Verifies a workspace against its lockfile (the CLI's verify, the runtime API and the extension share it), fully or
 // incrementally after some files changed.
+import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { integrityStatus, LockComparison, sortFindings } from '../../core/integrity/compare';
 import type { IntegrityConfig } from '../../core/integrity/scope';
@@ -110,7 +111,12 @@ export async function reverifyPaths(state: VerifyState, files: Iterable<string>)
   if (changed.some((file) => needsFullVerify(state.ws, file))) return full();
   // Without a valid lockfile only the lockfile, the config or the scope can change the result.
   if (!state.lock) return state;
-  const relevant = changed.filter((file) => !unsafeRelativePath(file) && !state.ws.matcher.isExcluded(file, false) && inScope(state, file));
+  const walked = changed.filter((file) => !unsafeRelativePath(file) && !state.ws.matcher.isExcluded(file, false));
+  const relevant = walked.filter((file) => inScope(state, file));
+  // A new symlink outside the scope may be a folder linked in from outside the root (a skill?): the walk judges it.
+  const isLink = (file: string) => lstat(path.join(state.ws.root, file)).then((info) => info.isSymbolicLink(), () => false);
+  const links = await Promise.all(walked.filter((file) => !inScope(state, file)).map(isLink));
+  if (links.includes(true)) return full();
   const kinds = await Promise.all(relevant.map((file) => classifyWorkspacePath(state.ws.root, path.join(state.ws.root, file))));
   if (kinds.includes('other')) return full();
   const outcomes = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file)) : undefined)));

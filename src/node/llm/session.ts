@@ -185,13 +185,14 @@ export class LlmSession {
   private async attempt<T>(signal: AbortSignal | undefined, call: () => Promise<T>, estimate: number, passFormat = false): Promise<T | undefined> {
     const { retries = 3, backoffMs = 500, maxCalls, maxTokens } = this.options;
     let waited = 0;
+    let lastFailure: TransportError | undefined;
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       if (this.down) return undefined;
       const spent = this.usage.promptTokens + this.usage.completionTokens;
-      // The budget decides whether a request starts, not whether a failed one is retried: an endpoint that never
-      // answers is reported as down, not as a spent budget (failed requests bill no tokens).
-      if (attempt === 0 && ((maxCalls !== undefined && this.usage.calls >= maxCalls) || (maxTokens !== undefined && spent + estimate > maxTokens))) {
+      if ((maxCalls !== undefined && this.usage.calls >= maxCalls) || (maxTokens !== undefined && spent + estimate > maxTokens)) {
+        // The budget ran out while retrying a failing request: the endpoint is what failed, not the budget.
+        if (lastFailure) return this.fail(lastFailure);
         this.exhausted = true;
         this.warn('llm-budget-exhausted', `the LLM budget (${describeBudget(maxCalls, maxTokens)}) is spent; the rest of the run used the embedded default and the result is marked partial`);
         return undefined;
@@ -205,6 +206,7 @@ export class LlmSession {
         if (failure.kind === 'aborted') throw error;
         if (failure.kind === 'unsupported-format' && passFormat) throw failure;
         const transient = failure.kind === 'rate-limit' || failure.kind === 'server' || failure.kind === 'timeout' || failure.kind === 'connection';
+        lastFailure = failure;
         const wait = failure.retryAfterMs ?? backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
         if (transient && attempt < retries && wait <= MAX_RETRY_WAIT_MS && waited + wait <= MAX_TOTAL_RETRY_WAIT_MS) {
           this.usage.retries++;

@@ -2,7 +2,7 @@
 // fixes all, a second --check exits 0, code still parses, and pinned files are reported or re-pinned.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
@@ -119,15 +119,44 @@ describe('agent-immune harden', () => {
         'from agents import Agent',
         'a = Agent(name="a", instructions=Path("prompts/x.md").read_text())',
         'b = Agent(name="b", instructions=open("p.txt").read())',
+        'c = Agent(name="c", instructions=Path("prompts/x.md").read_text() + os.environ["EXTRA"])',
         '',
       ].join('\n'));
       const r = await cli(project, 'harden', '--check', '--json');
       const report = JSON.parse(r.stdout) as { findings: { path: string }[]; unread: { path: string; line: number; reason: string }[] };
       assert.deepEqual(report.findings.map((f) => f.path), ['prompts/x.md']);
-      assert.deepEqual(report.unread.map((u) => [u.path, u.line, u.reason]), [['app.py', 4, 'read from p.txt at run time (not a prompt file of the project that harden reads)']]);
+      assert.deepEqual(report.unread.map((u) => [u.path, u.line, u.reason]), [
+        ['app.py', 4, 'read from p.txt at run time (not a prompt file of the project that harden reads)'],
+        ['app.py', 5, '`os.environ["EXTRA"]` is computed at run time'],
+      ]);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
+  });
+
+  it('a prompt behind more names than harden follows is listed as not checked, saying so (was "computed at run time")', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-deep-'));
+    try {
+      const chain = Array.from({ length: 40 }, (_, i) => (i === 0 ? 'c0 = "You are a helpful agent. Do the task well."' : `c${i} = c${i - 1}`));
+      writeFileSync(path.join(project, 'app.py'), ['from agents import Agent', ...chain, 'a = Agent(name="a", instructions=c39)', ''].join('\n'));
+      const report = JSON.parse((await cli(project, 'harden', '--check', '--json')).stdout) as { unread: { reason: string }[] };
+      assert.match(report.unread[0]?.reason ?? '', /^`c39` takes more steps to follow than harden takes/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('a prompt file linked to another in the project (CLAUDE.md -> AGENTS.md) is neither "not read" nor left drifted by --repin', async () => {
+    rmSync(path.join(dir, 'CLAUDE.md'));
+    symlinkSync('AGENTS.md', path.join(dir, 'CLAUDE.md'));
+    await lockWorkspace(dir, auditWriter('test'));
+    const written = await cli(dir, 'harden', '--write', '--repin', '--json');
+    assert.equal(written.code, 0, written.stdout);
+    const report = JSON.parse(written.stdout) as { skipped: unknown[]; pinned: { repinned: string[] } };
+    assert.deepEqual(report.skipped, []);
+    assert.ok(report.pinned.repinned.includes('CLAUDE.md') && report.pinned.repinned.includes('AGENTS.md'), report.pinned.repinned.join(', '));
+    assert.equal((await verifyWorkspace(dir)).report.status, 'clean');
+    assert.equal((await cli(dir, 'harden', '--check')).code, 0);
   });
 
   it('--write keeps a UTF-8 byte-order mark', async () => {

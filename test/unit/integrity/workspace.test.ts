@@ -143,13 +143,19 @@ describe('integrity: workspace, CLI and runtime API', function () {
       ['.claude/skills/review/link.md', () => symlinkSync(path.join(outside, 'secret.md'), path.join(root, '.claude/skills/review/link.md'))],
       ['src/index.ts', () => write(root, 'src/index.ts', 'changed\n')],
       ['skills/new/SKILL.md', () => write(root, 'skills/new/SKILL.md', 'a new skill\n')],
+      // A folder linked in from outside the root: out of the scope by its name, found by the walk the link triggers.
+      ['.claude/skills/evil', () => symlinkSync(outside, path.join(root, '.claude/skills/evil'))],
     ];
     for (const [file, change] of steps) {
       change();
       state = await reverifyPaths(state, [file]);
       assert.deepEqual(state.report.findings, (await verifyWorkspace(root)).report.findings, file);
     }
-    assert.deepEqual(state.report.findings.map((f) => f.code), ['skill-file-added', 'symlink-outside-root', 'drift', 'missing', 'unpinned-skill']);
+    assert.deepEqual(state.report.findings.map((f) => [f.code, f.path]).filter(([code]) => code === 'symlink-outside-root'), [
+      ['symlink-outside-root', '.claude/skills/evil'],
+      ['symlink-outside-root', '.claude/skills/review/link.md'],
+    ]);
+    assert.deepEqual(state.report.findings.map((f) => f.code), ['symlink-outside-root', 'skill-file-added', 'symlink-outside-root', 'drift', 'missing', 'unpinned-skill']);
   });
 
   it('without a lockfile, reverifyPaths waits for the lockfile (or the config): other changes leave the result as it is', async () => {

@@ -154,6 +154,12 @@ describe('hostile repository: nothing outside the root is read or written', func
     const walked = await cli(root, 'harden', '--check', '.');
     assert.match(walked.stdout, /AGENTS\.md {2}not read {2}a symbolic link: not followed/);
     assert.equal(readFileSync(path.join(outside, 'AGENTS.md'), 'utf8'), 'You are a helpful agent. Do the task.\n');
+    // A folder link to another project is refused too (its own .git once made it the project harden wrote in).
+    mkdirSync(path.join(outside, '.git'));
+    symlinkSync(outside, path.join(root, 'linked'));
+    const folder = await cli(root, 'harden', '--write', 'linked');
+    assert.match(folder.stdout, /linked {2}not read {2}refused: a symbolic link that leads outside its project/);
+    assert.equal(readFileSync(path.join(outside, 'AGENTS.md'), 'utf8'), 'You are a helpful agent. Do the task.\n');
   });
 
   it('scan lists a symlinked agent file as not followed instead of skipping it silently', async () => {
