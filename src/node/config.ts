@@ -4,7 +4,10 @@ import { readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CONFIG_FILE_NAME, defaultConfig, resolveConfig, type ProjectConfig } from '../core/config';
 import { errorMessage, InputError } from '../core/errors';
+import { resolveHardenConfig } from '../core/harden/config';
+import { resolveIntegrityConfig } from '../core/integrity/scope';
 import { parseStrictJson } from '../core/integrity/strictJson';
+import { resolveMonitorConfig } from '../core/monitor/config';
 import { readWorkspaceFile, UnsafePathError } from './workspaceFs';
 
 /** The largest config file read. */
@@ -28,6 +31,20 @@ export async function loadProjectConfig(root: string, file?: string): Promise<Pr
     throw new InputError('invalid-config', `config is not valid JSON (${jsonErrorWhere(text)}); fix the file or remove it`, target);
   }
   return resolveConfig(raw, target);
+}
+
+/**
+ * The project config with every feature's section checked, as the CLI reads it: a bad key or value fails whichever
+ * command reads the file, not only the feature it belongs to. (The editor checks each section where it is used, so a
+ * bad harden section cannot switch its drift checks off.)
+ */
+export async function loadCheckedConfig(root: string, file?: string): Promise<ProjectConfig> {
+  const config = await loadProjectConfig(root, file);
+  const where = file ?? path.join(root, CONFIG_FILE_NAME);
+  resolveIntegrityConfig(config.sections.integrity, where);
+  resolveHardenConfig(config.sections.harden, where);
+  resolveMonitorConfig(config.sections.monitor, where);
+  return config;
 }
 
 /** Where JSON parsing failed, by line, without echoing the file's text (JSON.parse's message quotes it). */

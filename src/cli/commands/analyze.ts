@@ -1,7 +1,7 @@
 // `agent-immune analyze <trace>`: runs the guard over a recorded run and prints the report or the JSON analysis.
 import { writingTo } from '../../core/errors';
 import { analyzeTrace } from '../../core/guard/analyze';
-import { loadProjectConfig } from '../../node/config';
+import { loadCheckedConfig } from '../../node/config';
 import type { ProjectConfig } from '../../core/config';
 import { formatsHelp, parseFormatName } from '../../core/importers';
 import { readAnyTrace, readRuns } from '../../node/readAnyTrace';
@@ -58,7 +58,7 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
     const from = values.from === undefined ? undefined : parseFormatName(values.from);
 
     const file = await existingFile(io.cwd, positionals[0], { hint: `give one trace file in it, or run "agent-immune scan ${positionals[0]}" for the propagation alerts of every trace and agent file there` });
-    const config = await loadProjectConfig(io.cwd, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })));
+    const config = await loadCheckedConfig(io.cwd, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })));
     const html = await outputFile(io.cwd, values.html, { flag: '--html' });
     const read = { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 };
     const llm = llmGuardFromFlags(values, io);

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { countHardenFindings, describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
-import { loadProjectConfig } from '../../node/config';
+import { loadCheckedConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type HardenedFile, type SkippedPath } from '../../node/harden/scan';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { auditWriter } from '../../node/integrity/auditLog';
@@ -98,7 +98,7 @@ files that could not be read, 2 bad input or usage.`,
     const cwd = io.cwd;
     const explicit = values.config && (await existingFile(cwd, values.config, { flag: '--config' }));
     const configFor = async (root: string) => {
-      const project = await loadProjectConfig(root, explicit || undefined);
+      const project = await loadCheckedConfig(root, explicit || undefined);
       return resolveHardenConfig(project.sections.harden, explicit || path.join(root, 'agent-immune.config.json'));
     };
     const typed = positionals.length > 0 ? positionals : ['.'];

@@ -7,6 +7,7 @@ import { auditWriter } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { lockWorkspace, restoreLockfile, type LockResult } from '../../node/integrity/lock';
 import { existingFolder, lockfileFlag } from '../args';
+import { loadCheckedConfig } from '../../node/config';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 export const lockCommand: Command = {
@@ -53,6 +54,7 @@ because the adopted lockfile is gone (without --anew; with --json the refusal is
     if (values.restore && values.anew) throw new UsageError('--restore and --anew exclude each other: restore the lockfile, or pin anew');
     const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder whose skills to pin' });
     const lockfile = lockfileFlag(root, values.lockfile);
+    await loadCheckedConfig(root);
     const writer = values['no-audit'] ? undefined : auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
     if (values.restore) {
       const restored = await restoreLockfile(root, writer, { lockfile });

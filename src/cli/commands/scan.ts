@@ -9,7 +9,7 @@ import { splitByLedger } from '../../core/monitor/cooldown';
 import { monitorDocuments, monitorRun } from '../../core/monitor/monitor';
 import type { MonitorFinding } from '../../core/monitor/types';
 import { CONFIG_FILE_NAME } from '../../core/config';
-import { loadProjectConfig } from '../../node/config';
+import { loadCheckedConfig } from '../../node/config';
 import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type AlertRecord } from '../../node/monitor/alertLog';
 import { collectMonitored, errorCode, isSystemError, readDocuments, type Skipped } from '../../node/monitor/collect';
 import { findProjectRoot } from '../../node/projectRoot';
@@ -79,7 +79,7 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     const target = await existingPath(io.cwd, positionals[0], {});
     const project = await findProjectRoot(target);
     const configFile = values.config ? await existingFile(io.cwd, values.config, { flag: '--config' }) : undefined;
-    const config = await loadProjectConfig(project, configFile);
+    const config = await loadCheckedConfig(project, configFile);
     const monitor = resolveMonitorConfig(config.sections.monitor, configFile ?? path.join(project, CONFIG_FILE_NAME));
     if (values.glob) monitor.globs = values.glob;
 

@@ -1,7 +1,7 @@
 // `agent-immune serve`: the live OTLP/HTTP receiver; prints one line per decided round and alert until interrupted.
 import * as path from 'node:path';
 import type { LiveEvent } from '../../core/live/runs';
-import { loadProjectConfig } from '../../node/config';
+import { loadCheckedConfig } from '../../node/config';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, LIVE_RUNS_DIR, LiveServer } from '../../node/live/server';
 import { ALERT_LOG } from '../../node/monitor/alertLog';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
@@ -69,7 +69,7 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
     const port = number('port', DEFAULT_PORT, 0);
     if (!Number.isInteger(port) || port > 65535) throw new UsageError('--port must be an integer 0-65535');
     const root = path.resolve(io.cwd, values.root ?? '.');
-    const config = await loadProjectConfig(root, values.config && path.resolve(io.cwd, values.config));
+    const config = await loadCheckedConfig(root, values.config && path.resolve(io.cwd, values.config));
     const server = new LiveServer({
       host: values.host,
       port,

@@ -10,6 +10,7 @@ import { loadAuditKey } from '../../node/integrity/auditKey';
 import { FileLockTimeoutError } from '../../node/integrity/fileLock';
 import { verifyWorkspace } from '../../node/integrity/verify';
 import { existingFolder, lockfileFlag, outputFile } from '../args';
+import { loadCheckedConfig } from '../../node/config';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
 
@@ -55,6 +56,7 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
     const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' });
+    await loadCheckedConfig(root);
     const { report, ws, lock } = await verifyWorkspace(root, { strict: values.strict || undefined, lockfile: lockfileFlag(root, values.lockfile) });
     const verdict = integrityVerdict(report);
     let recorded = false;

@@ -63,6 +63,20 @@ describe('CLI errors', () => {
     });
   }
 
+  it('a bad key in any section of the project config fails every command that reads it (was: only the feature it belongs to)', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-config-sections-'));
+    try {
+      writeFileSync(path.join(project, 'agent-immune.config.json'), JSON.stringify({ harden: { include: 5 }, monitor: { bogus: 1 } }));
+      for (const argv of [['verify'], ['lock'], ['scan', '.'], ['harden', '--check']]) {
+        const r = await cli(project, ...argv);
+        assert.equal(r.code, 2, argv.join(' '));
+        assert.match(r.stderr, /agent-immune\.config\.json: harden\.include must be an array/, argv.join(' '));
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('no command at all: the usage on stderr, nothing on stdout, exit 2 (help asked for goes to stdout, exit 0)', async () => {
     const bare = await cli(root);
     assert.deepEqual([bare.code, bare.stdout], [2, '']);
