@@ -90,10 +90,14 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     }
     await mkdir(out, { recursive: true });
     const width = String(chosen.length - 1).length;
+    const names = chosen.map((run, i) => `${String(i).padStart(width, '0')}-${safeName(run.id)}.jsonl`);
+    for (const name of names) {
+      if (await sameFile(input, path.join(out, name))) throw new UsageError(`-o ${values.out} would write ${name} over the input file itself; write to another folder`);
+    }
     // One run at a time: each trace is written and dropped before the next is built.
     for (const [i, run] of chosen.entries()) {
       const trace = run.trace();
-      const name = `${String(i).padStart(width, '0')}-${safeName(run.id)}.jsonl`;
+      const name = names[i];
       await writingTo(path.join(out, name), () => writeFile(path.join(out, name), serializeTrace(trace)));
       report(path.join(values.out, name), trace);
     }

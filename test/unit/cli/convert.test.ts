@@ -99,6 +99,16 @@ describe('agent-immune convert / analyze on imported formats', () => {
     assert.equal(code, 2);
     assert.match(stderr, /is the input file itself/);
     assert.equal(readFileSync(input, 'utf8'), before);
+    // Nor in folder mode, where a run's file name can be the input's.
+    const runs = path.join(dir, 'runs');
+    const first = await cli('convert', path.join(fixtures, 'infa-guard.json'), '-o', runs);
+    assert.equal(first.code, 0);
+    const written = path.join(runs, readdirSync(runs).sort()[0]);
+    copyFileSync(path.join(fixtures, 'infa-guard.json'), written);
+    const again = await cli('convert', written, '-o', runs);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /over the input file itself/);
+    assert.equal(readFileSync(written, 'utf8'), readFileSync(path.join(fixtures, 'infa-guard.json'), 'utf8'));
   });
 
   it('writes one run to stdout with -o -', async () => {
