@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 import { InputError, jsonErrorText } from '../core/errors';
 import { DETECT_HEAD_BYTES, detectFormat, unknownFormatError, type Detected } from '../core/importers/detect';
 import { FORMATS, episodeToTrace, guessLayout, selectEpisode, type Episode, type ForeignFormat, type ImportFormat, type Layout } from '../core/importers';
+import type { Importer } from '../core/importers/types';
 import { JsonSplitter, MAX_JSON_DEPTH } from '../core/importers/jsonStream';
 import type { Trace, TraceWarning } from '../core/trace/types';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
@@ -82,13 +83,44 @@ function notJson(head: string, file: string): InputError | undefined {
   }
 }
 
+/** How a foreign-format file is read: the longest line, and whether a broken line is skipped (--lenient). */
+interface FeedOptions {
+  maxLineBytes?: number;
+  lenient?: boolean;
+}
+
 /** Streams a foreign-format file through its importer and returns every episode it holds. */
-export async function readEpisodes(
+export async function readEpisodes(file: string, format: ForeignFormat, layout: Layout, options: FeedOptions = {}): Promise<Episode[]> {
+  const { importer, skipped } = await feedImporter(file, format, layout, options, async () => {});
+  const episodes = importer.finish();
+  episodes[0].warnings.unshift(...skipped);
+  return episodes;
+}
+
+/**
+ * Streams a foreign-format file through its importer and hands `each` every episode as soon as the format has it
+ * whole (a file of runs is then never held at once: `analyze --all`, `scan`). Lines skipped under --lenient are
+ * reported on the next episode handed over.
+ */
+export async function streamEpisodes(file: string, format: ForeignFormat, layout: Layout, options: FeedOptions, each: (episode: Episode) => Promise<void>): Promise<void> {
+  const handOver = async (episodes: Episode[], skipped: TraceWarning[]) => {
+    for (const episode of episodes) {
+      episode.warnings.unshift(...skipped.splice(0));
+      await each(episode);
+    }
+  };
+  const { importer, skipped } = await feedImporter(file, format, layout, options, (fed, pending) => handOver(fed.take?.() ?? [], pending));
+  await handOver(importer.finish(), skipped);
+}
+
+/** Feeds the file's records to a new importer of `format`, calling `after` once each line or chunk is in. */
+async function feedImporter(
   file: string,
   format: ForeignFormat,
   layout: Layout,
-  { maxLineBytes = DEFAULT_MAX_LINE_BYTES, lenient = false }: { maxLineBytes?: number; lenient?: boolean } = {},
-): Promise<Episode[]> {
+  { maxLineBytes = DEFAULT_MAX_LINE_BYTES, lenient = false }: FeedOptions,
+  after: (importer: Importer, skipped: TraceWarning[]) => Promise<void>,
+): Promise<{ importer: Importer; skipped: TraceWarning[] }> {
   const spec = FORMATS[format];
   const importer = spec.create(file);
   const skipped: TraceWarning[] = [];
@@ -114,6 +146,7 @@ export async function readEpisodes(
         if (error instanceof RangeError) throw new InputError('invalid-json', `the record nests deeper than ${MAX_JSON_DEPTH} levels; no trace format does`, file, line);
         throw error;
       }
+      await after(importer, skipped);
     }
   } else {
     const splitter = new JsonSplitter(spec.select, (value, line) => importer.add(value, line), file);
@@ -128,6 +161,7 @@ export async function readEpisodes(
         throw new InputError('binary', 'the file is not UTF-8 text; expected a JSON document', file);
       }
       splitter.write(text);
+      await after(importer, skipped);
     }
     try {
       splitter.write(decoder.decode());
@@ -136,9 +170,7 @@ export async function readEpisodes(
     }
     splitter.end();
   }
-  const episodes = importer.finish();
-  episodes[0].warnings.unshift(...skipped);
-  return episodes;
+  return { importer, skipped };
 }
 
 /** Reads any supported trace file into one Trace (the chosen episode); throws InputError naming file, format and what is missing. */
@@ -177,19 +209,38 @@ export async function readRuns(file: string, options: Omit<ReadAnyTraceOptions, 
     return { format: 'agent-trace', runs: [{ id: runId(trace), trace: () => trace }] };
   }
   const episodes = await readEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient });
-  const runs = episodes.map((e): Run => {
-    let episode: Episode | undefined = e;
-    return {
-      id: e.id,
-      trace: () => {
-        if (!episode) throw new Error(`run ${e.id} was already built`);
-        const trace = episodeToTrace(episode, { ...parse, file });
-        episode = undefined;
-        return trace;
-      },
-    };
-  });
-  return { format: detected.format, runs };
+  return { format: detected.format, runs: episodes.map((episode) => runOf(episode, { ...parse, file })) };
+}
+
+/**
+ * Hands `each` every run of any supported file, in file order, as soon as it is read whole where the format allows
+ * (one run is held at a time for files of runs: debates, AgentDojo, group chats, tau-bench); returns the format.
+ */
+export async function forEachRun(file: string, options: Omit<ReadAnyTraceOptions, 'episode'>, each: (run: Run, index: number) => Promise<void>): Promise<ImportFormat> {
+  const { from, maxLineBytes, ...parse } = options;
+  const detected = await detectFileFormat(file, from);
+  if (detected.format === 'agent-trace') {
+    const trace = await readTraceFile(file, { ...parse, maxLineBytes });
+    await each({ id: runId(trace), trace: () => trace }, 0);
+    return 'agent-trace';
+  }
+  let index = 0;
+  await streamEpisodes(file, detected.format, detected.layout, { maxLineBytes, lenient: parse.lenient }, (episode) => each(runOf(episode, { ...parse, file }), index++));
+  return detected.format;
+}
+
+/** A run of an episode: its trace built on demand, once, and the episode released then. */
+function runOf(episode: Episode, options: Parameters<typeof episodeToTrace>[1]): Run {
+  let held: Episode | undefined = episode;
+  return {
+    id: episode.id,
+    trace: () => {
+      if (!held) throw new Error(`run ${episode.id} was already built`);
+      const trace = episodeToTrace(held, options);
+      held = undefined;
+      return trace;
+    },
+  };
 }
 
 /** Reads every run of any supported file as Traces. */

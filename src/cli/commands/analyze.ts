@@ -4,7 +4,7 @@ import { analyzeTrace } from '../../core/guard/analyze';
 import { loadCheckedConfig } from '../../node/config';
 import type { ProjectConfig } from '../../core/config';
 import { formatsHelp, parseFormatName } from '../../core/importers';
-import { readAnyTrace, readRuns } from '../../node/readAnyTrace';
+import { forEachRun, readAnyTrace } from '../../node/readAnyTrace';
 import { writeGraphReport } from '../../node/graphReport';
 import { existingFile, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type CliIo, type Command } from '../command';
@@ -81,20 +81,22 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
 };
 
 /**
- * `analyze --all`: every run of the file, one at a time (a run's trace is built, analysed and dropped before the next),
- * as one line each with the pooled figures, or as one JSON document whose runs are written as they are analysed.
+ * `analyze --all`: every run of the file, one at a time (a run is read, built, analysed and dropped before the next is
+ * read, where the format holds one run per record), as one line each with the pooled figures, or as one JSON document
+ * whose runs are written as they are analysed.
  */
-async function analyzeRuns(file: string, source: string, read: Parameters<typeof readRuns>[1], config: ProjectConfig, json: boolean, io: CliIo): Promise<ExitCode> {
-  const { runs } = await readRuns(file, read);
+async function analyzeRuns(file: string, source: string, read: Parameters<typeof forEachRun>[1], config: ProjectConfig, json: boolean, io: CliIo): Promise<ExitCode> {
   const summaries: RunSummary[] = [];
-  if (json) io.stdout(`{"schema":"agent-immune/analysis-runs/v1","source":${JSON.stringify(source)},"runs":[\n`);
-  for (const [index, run] of runs.entries()) {
+  // --json writes each run's analysis as it is made; a first pass reads (and builds) every run and drops it, so a file
+  // refused at any line prints nothing on stdout, as every exit 2 does, while one run at a time is held.
+  if (json) await forEachRun(file, read, async (run) => void run.trace());
+  await forEachRun(file, read, async (run, index) => {
     const trace = run.trace();
     trace.source = source;
     const analysis = await analyzeTrace(trace, { config });
     summaries.push(summarizeRun(analysis, index));
-    if (json) io.stdout(`${index ? ',\n' : ''}${JSON.stringify(analysis)}`);
-  }
+    if (json) io.stdout(`${index ? ',\n' : `{"schema":"agent-immune/analysis-runs/v1","source":${JSON.stringify(source)},"runs":[\n`}${JSON.stringify(analysis)}`);
+  });
   const labelled = summaries.flatMap((s) => (s.evaluation ? [s.evaluation] : []));
   if (json) io.stdout(`\n]${labelled.length ? `,"evaluation":${JSON.stringify(poolEvaluations(labelled))}` : ''}}\n`);
   else io.stdout(formatRunsText(source, summaries));

@@ -13,7 +13,7 @@ import { loadCheckedConfig } from '../../node/config';
 import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type AlertRecord } from '../../node/monitor/alertLog';
 import { collectMonitored, errorCode, isSystemError, readDocuments, type Skipped } from '../../node/monitor/collect';
 import { findProjectRoot } from '../../node/projectRoot';
-import { detectFileFormat, readRuns } from '../../node/readAnyTrace';
+import { detectFileFormat, forEachRun } from '../../node/readAnyTrace';
 import { existingFile, existingPath } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { formatAlerts } from '../../core/monitor/messages';
@@ -105,9 +105,14 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     const badTraces: ScanReport['skipped'] = [];
     let runCount = 0;
     for (const file of traceFiles) {
-      let runs;
+      // Run by run, one held at a time; a file refused partway contributes no alert.
+      const alerts: { alert: MonitorFinding; run: string }[] = [];
+      let runs = 0;
       try {
-        ({ runs } = await readRuns(file));
+        await forEachRun(file, {}, async (run) => {
+          runs++;
+          for (const alert of monitorRun(buildRunModel(run.trace()), monitor)) alerts.push({ alert, run: run.id });
+        });
       } catch (error) {
         if (!info.isDirectory()) throw error;
         if (error instanceof InputError) badTraces.push({ file: display(file), reason: 'invalid-trace' });
@@ -115,11 +120,8 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
         else throw error;
         continue;
       }
-      runCount += runs.length;
-      for (const run of runs) {
-        const source = runs.length > 1 ? `${display(file)}#${run.id}` : display(file);
-        for (const alert of monitorRun(buildRunModel(run.trace()), monitor)) found.push({ alert, source, scoped: true });
-      }
+      runCount += runs;
+      for (const { alert, run } of alerts) found.push({ alert, source: runs > 1 ? `${display(file)}#${run}` : display(file), scoped: true });
     }
 
     const now = new Date();

@@ -229,15 +229,17 @@ export function selectRuns(path: JsonPath, isArray: boolean): boolean {
  */
 export function perRunImporter(file: string | undefined, expected: string, read: (run: Json, index: number, line: number) => Episode): Importer {
   const episodes: Episode[] = [];
+  let count = 0;
   return {
     add(value, line) {
       const run = asObject(value);
-      if (!run) throw new InputError('invalid-field', `run ${episodes.length} is not an object; ${expected}`, file, line);
-      episodes.push(read(run, episodes.length, line));
+      if (!run) throw new InputError('invalid-field', `run ${count} is not an object; ${expected}`, file, line);
+      episodes.push(read(run, count++, line));
     },
+    take: () => episodes.splice(0),
     finish() {
-      if (episodes.length === 0) throw new InputError('empty', `no runs found; ${expected}`, file);
-      return episodes;
+      if (count === 0) throw new InputError('empty', `no runs found; ${expected}`, file);
+      return episodes.splice(0);
     },
   };
 }

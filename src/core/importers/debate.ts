@@ -40,15 +40,17 @@ const targetOf = (chat: unknown[]) => chat.map((turn) => (messageRole(turn) === 
 
 class DebateImporter implements Importer {
   private readonly episodes: Episode[] = [];
+  /** Debates read so far, taken or not. */
+  private count = 0;
   private pairs = 0;
 
   constructor(private readonly file?: string) {}
 
   add(value: unknown, line: number): void {
     const row = asObject(value);
-    if (!row) throw new InputError('invalid-field', `row ${this.episodes.length} is not an object; ${EXPECTED}`, this.file, line);
+    if (!row) throw new InputError('invalid-field', `row ${this.count} is not an object; ${EXPECTED}`, this.file, line);
     // Du et al.'s object holds only arrays: question -> [agent_contexts, answer], or -> agent_contexts (the biography task).
-    if ('agent_responses' in row || !Object.values(row).every(Array.isArray)) return this.addRow(row, `row ${this.episodes.length}`, 'agent_responses', line);
+    if ('agent_responses' in row || !Object.values(row).every(Array.isArray)) return this.addRow(row, `row ${this.count}`, 'agent_responses', line);
     for (const [question, entry] of Object.entries(row)) {
       const withAnswer = Array.isArray(entry) && Array.isArray(entry[0]) && Array.isArray(entry[0][0]);
       this.addRow({ question, answer: withAnswer ? entry[1] : undefined, agent_responses: withAnswer ? entry[0] : entry }, `the entry of "${question.slice(0, 60)}"`, 'agent_contexts', line);
@@ -78,7 +80,8 @@ class DebateImporter implements Importer {
     const gold = goldLetter(row.answer);
     const edges = ids.flatMap((a) => ids.filter((b) => b !== a).map((b): [string, string] => [a, b]));
     const labels = this.labels(chats as unknown[][], replies, ids, gold, line);
-    const id = typeof row.id === 'number' || (typeof row.id === 'string' && row.id !== '') ? `question-${row.id}` : `question-${this.episodes.length}`;
+    const id = typeof row.id === 'number' || (typeof row.id === 'string' && row.id !== '') ? `question-${row.id}` : `question-${this.count}`;
+    this.count++;
     this.episodes.push(buildEpisode(id, { run: id, task: { question, answer: gold }, agents: ids.map((a) => ({ id: a, role: 'debater' })), edges }, messages, labels, []));
   }
 
@@ -110,9 +113,13 @@ class DebateImporter implements Importer {
     return labels;
   }
 
+  take(): Episode[] {
+    return this.episodes.splice(0);
+  }
+
   finish(): Episode[] {
-    if (this.episodes.length === 0) throw new InputError('empty', `no debates found; ${EXPECTED}`, this.file);
-    return this.episodes;
+    if (this.count === 0) throw new InputError('empty', `no debates found; ${EXPECTED}`, this.file);
+    return this.episodes.splice(0);
   }
 }
 

@@ -30,7 +30,10 @@ export interface Importer {
   add(value: unknown, line: number): void;
   /** A line that is not JSON; returns false when the format has no such lines (the reader then rejects it). */
   addText?(text: string, line: number): boolean;
-  /** All episodes in file order; throws InputError when the file holds nothing this format can analyse. */
+  /** The episodes complete so far, handed over and forgotten (formats whose every record is a run): a reader that
+   * takes them as it goes never holds the whole file. `finish` then returns the rest. */
+  take?(): Episode[];
+  /** All episodes in file order (not taken yet); throws InputError when the file holds nothing this format can analyse. */
   finish(): Episode[];
 }
 

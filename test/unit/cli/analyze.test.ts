@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { commands } from '../../../src/cli/commands';
+import { InputError } from '../../../src/core/errors';
+import { forEachRun } from '../../../src/node/readAnyTrace';
 
 const root = path.resolve(__dirname, '../../..');
 const fixtures = path.join(root, 'test/fixtures/traces');
@@ -141,6 +143,25 @@ describe('agent-immune analyze', () => {
       const warnings = stdout.split('\n').filter((line) => line.startsWith('warning:'));
       assert.equal(warnings.length, 1, stdout);
       assert.match(warnings[0], /^warning: episode-0: .*infected_idxes_per_turn.* \(and 1 more like it in other runs\)$/);
+    });
+
+    it('reads a file of runs one run at a time, and still prints nothing on stdout when a later line is refused (exit 2)', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'ai-analyze-stream-'));
+      try {
+        const rows = readFileSync(path.join(root, 'test/fixtures/importers/debate-rows.jsonl'), 'utf8').trim().split('\n');
+        const file = path.join(dir, 'debates.jsonl');
+        writeFileSync(file, `${rows.join('\n')}\n{"id": 9, "question": "cut\n`);
+        const seen: string[] = [];
+        await assert.rejects(forEachRun(file, {}, async (run) => void seen.push(run.id)), (error: unknown) => error instanceof InputError && error.line === 3);
+        assert.deepEqual(seen, ['question-0', 'question-1'], 'the runs before the broken line were handed over as they were read');
+        for (const argv of [['--all'], ['--all', '--json']]) {
+          const r = await cli('analyze', file, ...argv);
+          assert.deepEqual([r.code, r.stdout], [2, ''], argv.join(' '));
+          assert.match(r.stderr, /debates\.jsonl:3: not valid JSON/);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('exits 0 and says clean for a file whose one run is clean', async () => {
