@@ -15,10 +15,12 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Reads `file` if given, else `<root>/agent-immune.config.json` when it exists, else the defaults. */
 export async function loadProjectConfig(root: string, file?: string): Promise<ProjectConfig> {
-  const target = file ?? path.join(root, CONFIG_FILE_NAME);
+  // The root's own config is looked for under its real path: a root reached through a symlink (macOS /var) holds it too.
+  const rootReal = file ? root : await realpath(root).catch(() => root);
+  const target = file ?? path.join(rootReal, CONFIG_FILE_NAME);
   let text: string;
   try {
-    text = file ? await readFile(file, 'utf8') : (await readWorkspaceFile(await realpath(root), target, MAX_CONFIG_BYTES)).toString('utf8');
+    text = file ? await readFile(file, 'utf8') : (await readWorkspaceFile(rootReal, target, MAX_CONFIG_BYTES)).toString('utf8');
   } catch (error) {
     if (!file && (error as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
     if (error instanceof UnsafePathError) throw new InputError('invalid-config', `cannot read config: ${error.message}`, target);

@@ -99,18 +99,25 @@ export async function readEpisodes(file: string, format: ForeignFormat, layout: 
 
 /**
  * Streams a foreign-format file through its importer and hands `each` every episode as soon as the format has it
- * whole (a file of runs is then never held at once: `analyze --all`, `scan`). Lines skipped under --lenient are
- * reported on the next episode handed over.
+ * whole (a file of runs is then never held at once: `analyze --all`, `scan`). A line skipped under --lenient is
+ * reported on the run after it, or on the last run when none follows.
  */
 export async function streamEpisodes(file: string, format: ForeignFormat, layout: Layout, options: FeedOptions, each: (episode: Episode) => Promise<void>): Promise<void> {
+  // The latest run is held back one step, so that lines skipped after the last run are reported on it.
+  let held: Episode | undefined;
   const handOver = async (episodes: Episode[], skipped: TraceWarning[]) => {
     for (const episode of episodes) {
+      if (held) await each(held);
       episode.warnings.unshift(...skipped.splice(0));
-      await each(episode);
+      held = episode;
     }
   };
   const { importer, skipped } = await feedImporter(file, format, layout, options, (fed, pending) => handOver(fed.take?.() ?? [], pending));
   await handOver(importer.finish(), skipped);
+  if (held) {
+    held.warnings.push(...skipped.splice(0));
+    await each(held);
+  }
 }
 
 /** Feeds the file's records to a new importer of `format`, calling `after` once each line or chunk is in. */
@@ -232,10 +239,11 @@ export async function forEachRun(file: string, options: Omit<ReadAnyTraceOptions
 /** A run of an episode: its trace built on demand, once, and the episode released then. */
 function runOf(episode: Episode, options: Parameters<typeof episodeToTrace>[1]): Run {
   let held: Episode | undefined = episode;
+  const id = episode.id;
   return {
-    id: episode.id,
+    id,
     trace: () => {
-      if (!held) throw new Error(`run ${episode.id} was already built`);
+      if (!held) throw new Error(`run ${id} was already built`);
       const trace = episodeToTrace(held, options);
       held = undefined;
       return trace;

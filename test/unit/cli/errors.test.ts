@@ -2,7 +2,7 @@
 // --version, -V and version print the version from package.json, and --help lists them.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -72,6 +72,20 @@ describe('CLI errors', () => {
         assert.equal(r.code, 2, argv.join(' '));
         assert.match(r.stderr, /agent-immune\.config\.json: harden\.include must be an array/, argv.join(' '));
       }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('verify and lock take a --root reached through a symlink (macOS /var): its config is looked for under the real path', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-linked-root-'));
+    try {
+      mkdirSync(path.join(project, 'real/skills/review'), { recursive: true });
+      writeFileSync(path.join(project, 'real/skills/review/SKILL.md'), 'Review the code.\n');
+      writeFileSync(path.join(project, 'real/agent-immune.config.json'), JSON.stringify({ monitor: { cooldownSeconds: 60 } }));
+      symlinkSync(path.join(project, 'real'), path.join(project, 'link'));
+      assert.equal((await cli(project, 'lock', '--root', 'link')).code, 0);
+      assert.equal((await cli(project, 'verify', '--root', 'link', '--strict')).code, 0);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
