@@ -23,7 +23,7 @@ export interface WalkedUnpinnable {
 export interface WalkResult {
   files: string[];
   outside: string[];
-  /** The `outside` links that lead to a folder: what it holds is never read, so it may be a skill. */
+  /** The `outside` links that lead to a folder, or to nothing yet: what it holds is never read, so it may be a skill. */
   outsideFolders: Set<string>;
   unpinnable: WalkedUnpinnable[];
 }
@@ -86,8 +86,9 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
     if (kind === 'file') files.push(rel);
     else if (kind === 'outside') {
       outside.push(rel);
-      // stat reads the target's type only, never its content.
-      if ((await stat(abs).catch(() => undefined))?.isDirectory()) outsideFolders.add(rel);
+      // stat reads the target's type only, never its content; a dangling link may become a folder when its target appears.
+      const target = await stat(abs).catch(() => undefined);
+      if (!target || target.isDirectory()) outsideFolders.add(rel);
     }
     else if (kind === 'other') {
       const info = await stat(abs).catch(() => undefined);

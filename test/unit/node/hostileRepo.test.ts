@@ -143,6 +143,10 @@ describe('hostile repository: nothing outside the root is read or written', func
     const verified = await cli(root, 'verify', '--strict', '--json');
     assert.equal(verified.code, 1);
     assert.deepEqual(JSON.parse(verified.stdout).findings.map((f: { code: string; path: string }) => [f.code, f.path]), [['symlink-outside-root', '.claude/skills/evil']]);
+    // A link whose target does not exist yet is reported too: it can become a folder once the target appears.
+    rmSync(path.join(root, '.claude/skills/evil'));
+    symlinkSync(path.join(outside, 'not-yet'), path.join(root, '.claude/skills/later'));
+    assert.equal((await cli(root, 'verify', '--strict')).code, 1);
   });
 
   it('harden never edits a prompt file symlinked outside the project, and lists it as not read', async () => {
