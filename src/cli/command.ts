@@ -38,11 +38,17 @@ export class UsageError extends Error {
  * closest known option). */
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = true) {
   const all = { ...options, help: { type: 'boolean', short: 'h' } } as const;
+  let parsed;
   try {
-    return parseArgs({ args, options: all, allowPositionals, strict: true });
+    parsed = parseArgs({ args, options: all, allowPositionals, strict: true, tokens: true });
   } catch (error) {
     throw new UsageError(flagProblem(error, Object.entries(all).flatMap(([name, option]) => [`--${name}`, ...('short' in option && option.short ? [`-${option.short}`] : [])])));
   }
+  // An option that takes one value, given twice (`-o a.jsonl -o b.jsonl`), would silently keep the last.
+  const given = parsed.tokens.flatMap((token) => (token.kind === 'option' && token.value !== undefined ? [token.name] : []));
+  const twice = given.find((name, i) => given.indexOf(name) !== i && !(all as Record<string, { multiple?: boolean }>)[name]?.multiple);
+  if (twice) throw new UsageError(`--${twice} is given twice: give it once`);
+  return { values: parsed.values, positionals: parsed.positionals };
 }
 
 /** parseArgs' error in our words: the option (or argument) at fault and, for a typo, the option meant. */
