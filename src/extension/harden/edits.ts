@@ -113,7 +113,7 @@ export async function offerRepin(edited: readonly EditedFile[], services: BaseSe
     }
     const where = workspacePath(uri)!;
     try {
-      const result = await repinHardened(where.root, [{ rel: where.relative, before: before.get(uri.toString()) ?? '' }], await editorAuditWriter(services, where.root));
+      const result = await repinHardened(where.root, [{ rel: where.relative, before: before.get(uri.toString()) }], await editorAuditWriter(services, where.root));
       repinned.push(...result.repinned.map((r) => r.path));
       for (const file of result.drifted) {
         output.warn(hardenLog.repinDrifted(file));

@@ -3,7 +3,6 @@
 // fixed text. Each path is scanned from its own project root, wherever it is: globs, config and lockfile are that
 // root's. A file or folder that cannot be read is reported as skipped, never silently dropped and never a crash.
 import { errorMessage } from '../../core/errors';
-import { createHash } from 'node:crypto';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { analyzeProject, fixAll, type ProjectFile } from '../../core/harden/analyze';
@@ -11,6 +10,7 @@ import { fileKindOf, PromptFileMatcher, type HardenConfig } from '../../core/har
 import type { FileAnalysis, HardenFinding, PromptFileKind } from '../../core/harden/types';
 import { LockfileStateError } from '../../core/integrity/errors';
 import type { AuditWriter } from '../integrity/auditLog';
+import { nodeSri } from '../integrity/hashFile';
 import { repinFile, type RepinResult } from '../integrity/lock';
 import { readLockfile } from '../integrity/lockfileIo';
 import { openIntegrityWorkspace } from '../integrity/scan';
@@ -161,7 +161,7 @@ export async function readPromptFile(rootReal: string, abs: string): Promise<Pro
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
     const bom = text.startsWith('\uFEFF');
-    return { text: bom ? text.slice(1) : text, bom, integrity: 'sha256-' + createHash('sha256').update(bytes).digest('base64') };
+    return { text: bom ? text.slice(1) : text, bom, integrity: nodeSri(bytes) };
   } catch {
     return { reason: 'not valid UTF-8' };
   }
@@ -291,29 +291,37 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], w
 
 /** Which of `files` (POSIX, relative to root) are pinned in the integrity lockfile; `corrupt` when the lockfile cannot be read. */
 export async function pinnedAmong(root: string, files: readonly string[]): Promise<{ pinned: string[]; lockfile: 'absent' | 'corrupt' | 'ok' }> {
+  const { lockfile, entries } = await readPins(root);
+  return { pinned: files.filter((file) => entries.some((entry) => entry.file === file)), lockfile };
+}
+
+/** A lockfile entry and the file it pins: itself, or for an in-root symlink the file it leads to (hashed through it). */
+interface PinEntry {
+  entry: string;
+  file: string;
+}
+
+/** The lockfile's state and, when it is valid, each of its entries with the file it pins. */
+async function readPins(root: string): Promise<{ lockfile: 'absent' | 'corrupt' | 'ok'; entries: PinEntry[] }> {
   const ws = await openIntegrityWorkspace(root);
   const read = await readLockfile(ws.root, ws.config.lockfile);
-  if (read.state !== 'ok') return { pinned: [], lockfile: read.state };
-  const entries = await pinEntries(ws.root, Object.keys(read.lock.files));
-  return { pinned: files.filter((file) => entries.some((entry) => entry.file === file)), lockfile: 'ok' };
-}
-
-/** Each lockfile entry with the file it pins: itself, or for an in-root symlink the file it leads to (hashed through it). */
-async function pinEntries(root: string, entries: readonly string[]): Promise<{ entry: string; file: string }[]> {
-  return Promise.all(
-    entries.map(async (entry) => {
-      const abs = path.join(root, entry);
+  if (read.state !== 'ok') return { lockfile: read.state, entries: [] };
+  const entries = await Promise.all(
+    Object.keys(read.lock.files).map(async (entry): Promise<PinEntry> => {
+      const abs = path.join(ws.root, entry);
       if (!(await lstat(abs).catch(() => undefined))?.isSymbolicLink()) return { entry, file: entry };
       const target = await realpath(abs).catch(() => undefined);
-      return { entry, file: target && isInside(root, target) ? posix(root, target) : entry };
+      return { entry, file: target && isInside(ws.root, target) ? posix(ws.root, target) : entry };
     }),
   );
+  return { lockfile: 'ok', entries };
 }
 
-/** A hardened file to re-pin: its path relative to the root and the hash of its content before harden's edit. */
+/** A hardened file to re-pin: its path relative to the root and the hash of its content before harden's edit
+ * (undefined when that content is not known, as for an editor holding unsaved changes: then it is not re-pinned). */
 export interface HardenedPin {
   rel: string;
-  before: string;
+  before: string | undefined;
 }
 
 /**
@@ -324,13 +332,15 @@ export interface HardenedPin {
 export async function repinHardened(root: string, files: readonly HardenedPin[], writer: AuditWriter): Promise<{ repinned: RepinResult[]; drifted: string[] }> {
   const repinned: RepinResult[] = [];
   const drifted: string[] = [];
-  const ws = await openIntegrityWorkspace(root);
-  const read = await readLockfile(ws.root, ws.config.lockfile);
-  const entries = read.state === 'ok' ? await pinEntries(ws.root, Object.keys(read.lock.files)) : [];
+  const { entries } = await readPins(root);
   for (const file of files) {
     // The file's own pin and the pins of the links to it (`CLAUDE.md -> AGENTS.md`): each held the same content.
     const pins = entries.filter((e) => e.file === file.rel).map((e) => e.entry);
     for (const entry of pins.length > 0 ? pins : [file.rel]) {
+      if (file.before === undefined) {
+        drifted.push(entry);
+        continue;
+      }
       try {
         repinned.push(await repinFile(root, entry, writer, {}, file.before));
       } catch (error) {
