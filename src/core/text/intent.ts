@@ -43,9 +43,10 @@ const DECLARATIONS: readonly { pattern: RegExp; writer: Writer }[] = [
   { pattern: new RegExp(String.raw`(?<!\b(?:is|are|was|were|be|been|being|keeps?|kept)\s+)\b(?:steering|guiding|nudging|swaying|misdirecting)\s+(?:${OTHERS}\s+)?(?:to(?:wards?)?|into)\s+${WRONG}`, 'gi'), writer: 'own' },
   // "I will mislead the other agents into choosing (C)"
   { pattern: new RegExp(String.raw`(?:\bto|${VOLITION})${ADVERB}\s+${DECEIVE}\s+${AGENTS}\b`, 'gi'), writer: 'own' },
-  // "let's further solidify the incorrect conclusion", "we can defend our flawed solution" (the wrong answer is what
-  // the writer builds up: not "let us construct a counterexample to the false conclusion")
-  { pattern: new RegExp(String.raw`${VOLITION}${ADVERB}\s+(?:\w+\s+){0,2}?(?:construct|build|craft|solidify|argue\s+for|defend|support|steer\s+towards)\s+${WRONG}`, 'gi'), writer: 'own' },
+  // "let's further solidify the incorrect conclusion", "we can defend our flawed solution", "we can construct a chain
+  // of thought leading to an incorrect conclusion" (the wrong answer is what the writer builds up, or where what it
+  // builds leads: not "let us construct a counterexample to the false conclusion")
+  { pattern: new RegExp(String.raw`${VOLITION}${ADVERB}\s+(?:\w+\s+){0,2}?(?:construct|build|craft|solidify|argue\s+for|defend|support|steer\s+towards)\s+(?:(?:\w+\s+){1,5}?(?:leading|that\s+leads|which\s+leads)\s+to\s+)?${WRONG}`, 'gi'), writer: 'own' },
   // "has convinced the other agents to select my solution", "may sway the other agents into believing" (a complement
   // follows: not "I'm not convinced the other agents have considered"), "a convincing argument for the other agents"
   { pattern: /\b(?:convinc(?:e|es|ed)|persuad(?:e|es|ed)|sway(?:s|ed)?|win(?:s|ning)?\s+over)\s+(?:all\s+)?the\s+other\s+(?:agents?|participants|debaters|models)\s+(?:to|into|that|of)\b|\bconvincing\s+(?:argument|case|chain\s+of\s+thought|explanation|response|answer)\s+(?:for|to)\s+the\s+other\s+agents\b/gi, writer: 'own' },
@@ -68,7 +69,7 @@ const INTENDS = /\b(?:try|tries|tried|trying|attempts?|attempted|attempting|want
 const WRITER_INTENDS = /(?:^|[^\w'])(?:I|[Ww]e|[Mm]y|[Oo]ur)(?:'m|'re|'ll|'d)?\s+(?:\w+\s+){0,2}$/;
 // The writer as the subject: "I" (a capital: "i" is rarely the pronoun in lower-case prose), "we", "let's", "my", "our".
 const FIRST_PERSON = /(?:^|[^\w'])(I|[Ww]e|[Ll]et'?s|[Ll]et us|[Mm]y|[Oo]ur)\b/g;
-const WILL_NEAR = new RegExp(String.raw`${VOLITION}(?:\s+[\w'-]+){0,10}\s+$`, 'i');
+const WILL_NEAR = new RegExp(String.raw`${VOLITION}(?:\s+[\w'-]+){0,14}\s+$`, 'i');
 // A subordinate clause between the will and the purpose ("we can see that this tends to lead to ...") has its own subject.
 const SUBORDINATE = /\b(?:that|which|because|since|if|when|as)\b/i;
 // What someone else said: a reporting verb before the words ("agent 1 wrote: let's lead them astray"); the writer's
