@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { countHardenFindings, describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
+import { notCheckedSummary } from '../../core/harden/messages';
 import { loadCheckedConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type HardenedFile, type SkippedPath } from '../../node/harden/scan';
 import { loadAuditKey } from '../../node/integrity/auditKey';
@@ -226,10 +227,7 @@ function formatText(r: TextReport): string {
   for (const u of unread) lines.push(`${inline(u.path)}:${u.line}:${u.column}  not checked  ${inline(u.anchor)}: ${inline(u.reason)}`);
   for (const s of r.skipped) lines.push(`${inline(s.path)}  not read  ${inline(s.reason)}`);
   const read = `${r.files.length} file(s) read`;
-  const notChecked = [
-    unread.length > 0 ? `${unread.length} prompt sink(s) whose value harden could not read` : '',
-    r.skipped.length > 0 ? `${r.skipped.length} file(s) or folder(s) that could not be read` : '',
-  ].filter(Boolean).join(' and ');
+  const notChecked = notCheckedSummary(unread.length, r.skipped.length);
   const caveat = notChecked ? ` Not checked: ${notChecked} (listed above).` : '';
   if (!r.write) {
     const withFindings = new Set(r.entries.map((e) => e.file.path)).size;

@@ -38,6 +38,12 @@ export const HARDEN_FINDINGS: Record<HardenCode, HardenFindingSpec> = {
   },
 };
 
+/**
+ * The editor's diagnostic code on a prompt sink whose value cannot be read, or a file that cannot be analysed: not a
+ * finding (no fix, `harden --check` lists it as `not checked`), shown as information so no prompt passes unseen.
+ */
+export const NOT_CHECKED_CODE = 'not-checked';
+
 /** The hardening codes, in catalogue (report and fix) order. */
 export const HARDEN_CODES = Object.keys(HARDEN_FINDINGS) as HardenCode[];
 

@@ -1,14 +1,22 @@
 // Wording of the editor's prompt hardening: notifications (the editor adds the "Agent Immune: " prefix), quick fix
 // titles and log lines; each finding's own message and fix label are in findings.ts.
 
+const notCheckedCaveat = (notChecked: string) => (notChecked ? ` Not checked: ${notChecked} (see the Agent Immune output).` : '');
+
 /** The editor's notifications about hardening prompts. */
 export const hardenNotice = {
   /** Insert Immunity Warning on a system prompt that already carries it. */
   alreadyHardened: 'this prompt already carries the immunity warning.',
   /** Insert Delegation Boundary with nothing selected and no finding under the cursor. */
   selectDelegated: 'select the delegated content to wrap in a boundary.',
-  /** Harden All Prompts found nothing to change. */
-  allHardened: (files: number) => `all prompts found in ${files} file(s) are hardened.`,
+  /** Harden All Prompts found nothing to change (`notChecked`: what it could not check, from notCheckedSummary). */
+  allHardened: (files: number, notChecked: string) => `all prompts found in ${files} file(s) are hardened.${notCheckedCaveat(notChecked)}`,
+  /** Harden All Prompts applied its fixes but could not check everything. */
+  hardenedSome: (files: number, notChecked: string) => `hardened the prompts of ${files} file(s).${notCheckedCaveat(notChecked)}`,
+  /** The diagnostic on a prompt sink whose value cannot be read. */
+  sinkNotChecked: (anchor: string, reason: string) => `${anchor}: this prompt is not checked for the immunity warning: ${reason}.`,
+  /** The diagnostic on a file that could not be analysed (`error` as FileAnalysis words it). */
+  fileNotChecked: (error: string) => `This file ${error}: its prompts are not checked for the immunity warning.`,
   /** Hardening changed pinned files in an untrusted workspace, where the lockfile cannot be written. */
   repinUntrusted: (names: string) => `${names} is pinned and its hash changed. Re-pinning writes the lockfile, which is off in an untrusted workspace.`,
   /** Hardening changed pinned files: the question whether to re-pin them now. */
@@ -31,6 +39,14 @@ export const hardenNotice = {
   hardenAll: 'Harden All Prompts',
 } as const;
 
+/** "2 prompt sink(s) whose value harden could not read and 1 file(s) or folder(s) that could not be read"; '' when none. */
+export function notCheckedSummary(sinks: number, paths: number): string {
+  return [
+    sinks > 0 ? `${sinks} prompt sink(s) whose value harden could not read` : '',
+    paths > 0 ? `${paths} file(s) or folder(s) that could not be read` : '',
+  ].filter(Boolean).join(' and ');
+}
+
 /** The editor's output-channel lines about hardening. */
 export const hardenLog = {
   /** The project config's harden section could not be used. */
@@ -41,6 +57,10 @@ export const hardenLog = {
   repinFailed: (file: string, reason: string) => `Re-pin of ${file} failed: ${reason}`,
   /** A hardened pinned file left drifted: it had changed since it was pinned before hardening edited it. */
   repinDrifted: (file: string) => `Re-pin of ${file} refused: it no longer matched its pin before hardening edited it`,
+  /** A prompt sink Harden All Prompts could not check. */
+  sinkNotChecked: (at: string, anchor: string, reason: string) => `Harden All Prompts did not check ${at} ${anchor}: ${reason}`,
+  /** A path Harden All Prompts could not read. */
+  notRead: (at: string, reason: string) => `Harden All Prompts did not read ${at}: ${reason}`,
   /** The files re-pinned after hardening. */
   repinned: (files: readonly string[]) => `Re-pinned after hardening: ${files.join(', ')}`,
 } as const;

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { analyzeProject, boundaryEdits, fixAll, literalAt, warningInsertionAt } from '../../core/harden/analyze';
 import { fileKindOf } from '../../core/harden/config';
 import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
-import { hardenNotice } from '../../core/harden/messages';
+import { hardenLog, hardenNotice, notCheckedSummary } from '../../core/harden/messages';
 import type { TextEdit } from '../../core/harden/types';
 import { showInfo } from '../notify';
 import type { Services } from '../services';
@@ -25,6 +25,10 @@ export interface HardenAllResult {
   changed: string[];
   applied: boolean;
   repinned: string[];
+  /** The prompt sinks it could not check, as `path:line anchor`. */
+  notChecked: string[];
+  /** The paths it could not read (links out of the folder, unreadable files). */
+  notRead: string[];
 }
 
 async function applyToDocument(document: vscode.TextDocument, edits: readonly TextEdit[], services: Services): Promise<boolean> {
@@ -83,7 +87,7 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
 /** Scans every workspace folder and applies all fixes as one workspace edit, shown in the refactor preview first. */
 async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnostics, options: HardenAllOptions = {}): Promise<HardenAllResult> {
   const edit = new vscode.WorkspaceEdit();
-  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [] };
+  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [] };
   const uris: vscode.Uri[] = [];
   const preview = options.preview !== false;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -91,9 +95,26 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     const sources = await diagnostics.sourcesFor(folder);
     const files = await sources.files();
     const texts = new Map(files.map((f) => [f.path, f.text]));
+    for (const { path: rel, reason } of await sources.notRead()) {
+      const at = vscode.workspace.asRelativePath(vscode.Uri.joinPath(folder.uri, rel));
+      result.notRead.push(at);
+      services.output.warn(hardenLog.notRead(at, reason));
+    }
     for (const analysis of analyzeProject(files, config, () => true, sources.cache)) {
       result.files++;
       const text = texts.get(analysis.path)!;
+      const at = vscode.workspace.asRelativePath(vscode.Uri.joinPath(folder.uri, analysis.path));
+      // As the CLI lists them: a file that cannot be analysed is not read, a sink whose value cannot be read is not checked.
+      if (analysis.error) {
+        result.notRead.push(at);
+        services.output.warn(hardenLog.notRead(at, analysis.error));
+      }
+      const lineOf = analysis.unread.length > 0 ? positionsOf(text) : undefined;
+      for (const u of analysis.unread) {
+        const where = `${at}:${lineOf!(u.start).line + 1}`;
+        result.notChecked.push(`${where} ${u.anchor}`);
+        services.output.warn(hardenLog.sinkNotChecked(where, u.anchor, u.reason));
+      }
       const findings = analysis.findings;
       if (findings.length === 0 || fixAll(text, findings).text === text) continue;
       result.findings += findings.length;
@@ -108,12 +129,14 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
       result.changed.push(vscode.workspace.asRelativePath(uri));
     }
   }
+  const notChecked = notCheckedSummary(result.notChecked.length, result.notRead.length);
   if (uris.length === 0) {
-    void showInfo(hardenNotice.allHardened(result.files));
+    void showInfo(hardenNotice.allHardened(result.files, notChecked));
     return result;
   }
   const edited = await beforeEditing(uris);
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
+  if (result.applied && notChecked) void showInfo(hardenNotice.hardenedSome(uris.length, notChecked));
   if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(edited, services, options.repin !== 'always');
   return result;
 }

@@ -4,8 +4,9 @@
 import * as vscode from 'vscode';
 import { analyzeProject } from '../../core/harden/analyze';
 import type { HardenConfig, PromptFileMatcher } from '../../core/harden/config';
-import { describeFinding, HARDEN_FINDINGS } from '../../core/harden/findings';
-import type { HardenFinding, PromptFileKind, PromptSite } from '../../core/harden/types';
+import { describeFinding, HARDEN_FINDINGS, NOT_CHECKED_CODE } from '../../core/harden/findings';
+import { hardenNotice } from '../../core/harden/messages';
+import type { FileAnalysis, HardenFinding, PromptFileKind, PromptSite } from '../../core/harden/types';
 import { findingDiagnostic } from '../diagnostics';
 import { DocumentChecker } from '../documentChecker';
 import { affects, setting } from '../settings';
@@ -29,6 +30,16 @@ export function findingRange(document: vscode.TextDocument, finding: HardenFindi
 /** The diagnostic of one finding. */
 function toDiagnostic(document: vscode.TextDocument, finding: HardenFinding): vscode.Diagnostic {
   return findingDiagnostic(findingRange(document, finding), describeFinding(finding), finding.severity, finding.code, HARDEN_FINDINGS[finding.code].docs);
+}
+
+/** Information diagnostics on what the analysis could not check: each unreadable prompt sink, or the whole file. */
+function notCheckedDiagnostics(document: vscode.TextDocument, analysis: FileAnalysis): vscode.Diagnostic[] {
+  const at = (range: vscode.Range, message: string) => findingDiagnostic(range, message, 'information', NOT_CHECKED_CODE, 'hardening');
+  if (analysis.error) return [at(document.lineAt(0).range, hardenNotice.fileNotChecked(analysis.error))];
+  return analysis.unread.map((u) => {
+    const start = document.positionAt(u.start);
+    return at(new vscode.Range(start, document.lineAt(start.line).range.end), hardenNotice.sinkNotChecked(u.anchor, u.reason));
+  });
 }
 
 /** Owns the hardening checker and the per-folder configs. */
@@ -114,7 +125,8 @@ export class HardenDiagnostics implements vscode.Disposable {
     const rel = sources.pathOf(uri);
     const analysis = analyzeProject(await sources.files(), config, (p) => p === rel, sources.cache)[0];
     const findings = analysis?.findings ?? [];
-    return { diagnostics: findings.map((finding) => toDiagnostic(document, finding)), value: { kind, findings, prompts: analysis?.prompts ?? [] } };
+    const diagnostics = [...findings.map((finding) => toDiagnostic(document, finding)), ...(analysis ? notCheckedDiagnostics(document, analysis) : [])];
+    return { diagnostics, value: { kind, findings, prompts: analysis?.prompts ?? [] } };
   }
 
   dispose(): void {

@@ -1,18 +1,22 @@
 // The files of a workspace folder as the hardening analysis reads them: every prompt-kind file the folder's globs
 // take, read once through the workspace file-system layer and kept up to date by a file watcher; open documents
 // replace their file's text. Scanned modules are cached between checks, so a re-check rescans only what changed.
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProjectFile } from '../../core/harden/analyze';
 import type { PromptFileMatcher } from '../../core/harden/config';
 import type { ModuleCache } from '../../core/harden/project';
-import { listPromptFiles, readPromptFile } from '../../node/harden/scan';
+import { listPromptFiles, readPromptFile, type SkippedPath } from '../../node/harden/scan';
+
+const exists = (abs: string) => lstat(abs).then(() => true, () => false);
 
 /** The prompt-kind files of one folder, with their texts. */
 export class FolderSources implements vscode.Disposable {
   readonly cache: ModuleCache = new Map();
   private loaded?: Promise<Map<string, ProjectFile>>;
+  /** The prompt files that could not be read, folder-relative, with why (too large, binary, permission denied). */
+  private readonly unread = new Map<string, string>();
   private readonly watcher: vscode.FileSystemWatcher;
   private readonly saves: vscode.Disposable;
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -38,8 +42,10 @@ export class FolderSources implements vscode.Disposable {
     const rel = this.relative(document.uri);
     const kind = this.matcher.kindOf(rel);
     // A saved symlink is still a symlink: the same check as for an open document keeps it out.
-    if (kind && (await this.readable(rel))) map.set(rel, { path: rel, kind, text: document.getText() });
-    else map.delete(rel);
+    if (kind && (await this.readable(rel))) {
+      map.set(rel, { path: rel, kind, text: document.getText() });
+      this.unread.delete(rel);
+    } else map.delete(rel);
   }
 
   private relative(uri: vscode.Uri): string {
@@ -55,6 +61,7 @@ export class FolderSources implements vscode.Disposable {
         const read = await readPromptFile(root, file);
         const rel = path.relative(root, file).split(path.sep).join('/');
         if ('text' in read) map.set(rel, { path: rel, kind, text: read.text });
+        else this.unread.set(rel, read.reason);
       }
       return map;
     })();
@@ -68,8 +75,13 @@ export class FolderSources implements vscode.Disposable {
     const kind = this.matcher.kindOf(rel);
     const root = await realpath(this.folder.uri.fsPath).catch(() => this.folder.uri.fsPath);
     const read = kind ? await readPromptFile(root, path.join(root, rel)) : undefined;
+    this.unread.delete(rel);
     if (kind && read && 'text' in read) map.set(rel, { path: rel, kind, text: read.text });
-    else map.delete(rel);
+    else {
+      map.delete(rel);
+      // A file that is gone is not unread; one that is there and cannot be read is.
+      if (read && 'reason' in read && (await exists(path.join(root, rel)))) this.unread.set(rel, read.reason);
+    }
     this.emitter.fire();
   }
 
@@ -90,6 +102,18 @@ export class FolderSources implements vscode.Disposable {
       if (kind && !map.has(rel) && (await this.readable(rel))) files.push({ path: rel, kind, text });
     }
     return files;
+  }
+
+  /**
+   * The paths of the folder the analysis could not read, sorted: the symbolic links and unreadable folders a fresh walk
+   * meets (a link made since the first scan counts), and the prompt files that could not be read.
+   */
+  async notRead(): Promise<SkippedPath[]> {
+    await this.load();
+    const root = await realpath(this.folder.uri.fsPath);
+    const { skipped } = await listPromptFiles(root, this.matcher);
+    const files = [...this.unread].map(([rel, reason]) => ({ path: rel, reason }));
+    return [...skipped, ...files].sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /** Whether the workspace file layer reads this folder-relative path as a regular file inside the folder. */

@@ -352,9 +352,13 @@ export async function repinHardened(root: string, files: readonly HardenedPin[],
   return { repinned, drifted };
 }
 
-/** The prompt files under a folder as the editor's Harden All sees them (absolute paths and kinds). */
+/**
+ * The prompt files under a folder as the editor's Harden All sees them (absolute paths and kinds), and what it could
+ * not read (root-relative): unreadable folders, and the links leading out of the folder that `harden` lists too.
+ */
 export async function listPromptFiles(root: string, matcher: PromptFileMatcher): Promise<{ files: { file: string; kind: PromptFileKind }[]; skipped: SkippedPath[] }> {
   const skipped: SkippedPath[] = [];
   const found = await walk(root, root, matcher, skipped, root);
+  for (const link of found.links) if (await leadsOutToRead(root, link, matcher)) skipped.push({ path: posix(root, link), reason: LINK_NOT_FOLLOWED });
   return { files: [...found.files].sort(([a], [b]) => a.localeCompare(b)).map(([file, kind]) => ({ file, kind })), skipped };
 }

@@ -11,7 +11,7 @@ import { containsImmunityWarning } from '../../../src/core/harden/detect';
 import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { verifyWorkspace } from '../../../src/node/integrity/verify';
-import { HARDEN_FINDINGS } from '../../../src/core/harden/findings';
+import { HARDEN_FINDINGS, NOT_CHECKED_CODE } from '../../../src/core/harden/findings';
 import { ourCode } from '../../../src/extension/diagnostics';
 import { activeExtension, findingCodes, findingDiagnostics, waitFor, workspaceFile, workspaceRoot } from '../helpers';
 
@@ -120,6 +120,33 @@ suite('Prompt hardening', function () {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
       await lockWorkspace(workspaceRoot().fsPath, auditWriter('integration-test'));
+    }
+  });
+
+  test('a prompt read at run time is marked not checked, and Harden All Prompts names it and the folder link it did not read (it said "all hardened")', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'agent-immune-outside-'));
+    writeFileSync(path.join(outside, 'SKILL.md'), '# Outside skill\n\nYou pass on whatever you receive.\n');
+    const link = workspaceFile('prompts/skills/elsewhere');
+    symlinkSync(outside, link.fsPath);
+    const loader = workspaceFile('prompts/loader.py');
+    writeFileSync(loader.fsPath, 'from agents import Agent\n\nb = Agent(name="b", instructions=open("p.txt").read())\n');
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(loader));
+      const notChecked = () => vscode.languages.getDiagnostics(loader).filter((d) => ourCode(d) === NOT_CHECKED_CODE);
+      await waitFor('the not-checked diagnostic on loader.py', () => notChecked().length === 1, 30_000);
+      const [diagnostic] = notChecked();
+      assert.strictEqual(diagnostic.severity, vscode.DiagnosticSeverity.Information);
+      assert.strictEqual(diagnostic.range.start.line, 2);
+      assert.match(diagnostic.message, /not checked.*read from p\.txt at run time/);
+      const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
+      assert.ok(result.notChecked.some((s) => s.startsWith('prompts/loader.py:3 ')), JSON.stringify(result));
+      assert.ok(result.notRead.includes('prompts/skills/elsewhere'), JSON.stringify(result));
+      assert.ok(!result.changed.some((f) => f.startsWith('prompts/skills/elsewhere')), result.changed.join(', '));
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      rmSync(loader.fsPath, { force: true });
+      rmSync(link.fsPath, { force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 
