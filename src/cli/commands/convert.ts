@@ -6,7 +6,7 @@ import { FOREIGN_FORMATS, formatsHelp, parseFormatName } from '../../core/import
 
 const FOREIGN_FORMAT_NAMES = FOREIGN_FORMATS.map(([name]) => name).join(', ');
 import { serializeTrace } from '../../core/trace/parse';
-import { readRuns } from '../../node/readAnyTrace';
+import { forEachRun } from '../../node/readAnyTrace';
 import type { Trace } from '../../core/trace/types';
 import { existingFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
@@ -63,44 +63,51 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     if (values.out !== '-' && (await sameFile(input, path.resolve(io.cwd, values.out)))) {
       throw new UsageError(`-o ${values.out} is the input file itself: converting would replace the recording; write to another file`);
     }
-    const { format, runs } = await readRuns(input, { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 });
-    if (episode !== undefined && episode >= runs.length) {
-      throw new UsageError(`--episode ${episode} is out of range: ${positionals[0]} holds ${runs.length} run(s), numbered 0..${runs.length - 1}`);
+    // Two passes, one run held at a time: the first reads every run's id (a line refused anywhere writes nothing), the
+    // second builds and writes each run and drops it before the next is read.
+    const readOptions = { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 };
+    const ids: string[] = [];
+    const format = await forEachRun(input, readOptions, async (run) => void ids.push(run.id));
+    if (episode !== undefined && episode >= ids.length) {
+      throw new UsageError(`--episode ${episode} is out of range: ${positionals[0]} holds ${ids.length} run(s), numbered 0..${ids.length - 1}`);
     }
-    const chosen = episode === undefined ? runs : [runs[episode]];
+    const chosen = episode === undefined ? ids.map((_, i) => i) : [episode];
     const report = (where: string, trace: Trace) =>
       io.stderr(`${where}: ${trace.agents.length} agents, ${trace.messages.length} messages, ${trace.labels.length} labels${trace.warnings.length ? `, ${trace.warnings.length} warnings` : ''}\n`);
+    /** Builds the chosen runs in file order and hands each to `write` (a run the first pass did not see is left out). */
+    const writeChosen = (write: (trace: Trace, index: number) => Promise<void>) =>
+      forEachRun(input, readOptions, async (run, index) => {
+        if (index < ids.length && (episode === undefined || index === episode)) await write(run.trace(), index);
+      });
 
     if (values.out === '-') {
       if (chosen.length !== 1) throw new UsageError(`${positionals[0]} holds ${chosen.length} runs; pass --episode N to write one to stdout, or -o FOLDER`);
-      io.stdout(serializeTrace(chosen[0].trace()));
+      await writeChosen(async (trace) => io.stdout(serializeTrace(trace)));
       return ExitCode.Ok;
     }
     const out = path.resolve(io.cwd, values.out);
     if (chosen.length === 1) {
-      const trace = chosen[0].trace();
       await mkdir(path.dirname(out), { recursive: true });
-      await writingTo(out, () => writeFile(out, serializeTrace(trace)));
-      io.stdout(`converted ${positionals[0]} (${format}) -> ${values.out}\n`);
-      report(values.out, trace);
+      await writeChosen(async (trace) => {
+        await writingTo(out, () => writeFile(out, serializeTrace(trace)));
+        io.stdout(`converted ${positionals[0]} (${format}) -> ${values.out}\n`);
+        report(values.out!, trace);
+      });
       return ExitCode.Ok;
     }
     if (/\.jsonl?$/i.test(out)) {
       throw new UsageError(`${positionals[0]} holds ${chosen.length} runs: give -o a folder to write one file per run, or pick one with --episode N`);
     }
     await mkdir(out, { recursive: true });
-    const width = String(chosen.length - 1).length;
-    const names = chosen.map((run, i) => `${String(i).padStart(width, '0')}-${safeName(run.id)}.jsonl`);
+    const width = String(ids.length - 1).length;
+    const names = ids.map((id, i) => `${String(i).padStart(width, '0')}-${safeName(id)}.jsonl`);
     for (const name of names) {
       if (await sameFile(input, path.join(out, name))) throw new UsageError(`-o ${values.out} would write ${name} over the input file itself; write to another folder`);
     }
-    // One run at a time: each trace is written and dropped before the next is built.
-    for (const [i, run] of chosen.entries()) {
-      const trace = run.trace();
-      const name = names[i];
-      await writingTo(path.join(out, name), () => writeFile(path.join(out, name), serializeTrace(trace)));
-      report(path.join(values.out, name), trace);
-    }
+    await writeChosen(async (trace, i) => {
+      await writingTo(path.join(out, names[i]), () => writeFile(path.join(out, names[i]), serializeTrace(trace)));
+      report(path.join(values.out!, names[i]), trace);
+    });
     io.stdout(`converted ${positionals[0]} (${format}) -> ${chosen.length} traces in ${values.out}\n`);
     return ExitCode.Ok;
   },

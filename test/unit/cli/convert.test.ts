@@ -1,7 +1,7 @@
 // `convert` and `analyze` on foreign formats: analyze accepts each format directly, convert writes agent-trace/v1 that
 // parses back to the same trace and that analyze judges exactly as it judged the original file.
 import * as assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -81,6 +81,21 @@ describe('agent-immune convert / analyze on imported formats', () => {
     assert.match(stdout, /2 traces/);
     assert.deepEqual(readdirSync(out).sort(), ['0-conv-a.jsonl', '1-conv-b.jsonl']);
     assert.equal(parseTraceText(readFileSync(path.join(out, '1-conv-b.jsonl'), 'utf8')).run, 'conv-b');
+  });
+
+  it('writes nothing when a line of the last run is refused (runs are written one at a time, after a first pass)', async () => {
+    const input = path.join(dir, 'cut.jsonl');
+    writeFileSync(input, `${readFileSync(path.join(fixtures, 'debate-rows.jsonl'), 'utf8')}{"broken\n`);
+    const out = path.join(dir, 'cut-runs');
+    const refused = await cli('convert', input, '-o', out);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /cut\.jsonl:3: not valid JSON/);
+    assert.ok(!existsSync(out));
+    const lenient = await cli('convert', input, '-o', out, '--lenient');
+    assert.equal(lenient.code, 0);
+    assert.deepEqual(readdirSync(out).sort(), ['0-question-0.jsonl', '1-question-1.jsonl']);
+    // The skipped line is reported on the run it followed, the last.
+    assert.match(lenient.stderr, /1-question-1\.jsonl: 3 agents, 9 messages, 9 labels, 1 warnings/);
   });
 
   it('refuses to squeeze several runs into one .jsonl file and names the two ways out', async () => {
