@@ -304,6 +304,8 @@ class Discoverer {
     const positional = call.args.filter((a: Arg) => a.name === undefined && !a.spread && (module.language === 'python' || a.value.k !== 'dict')).map((a) => a.value);
     const allPositional = call.args.filter((a: Arg) => a.name === undefined && !a.spread).map((a) => a.value);
     const claimed = new Set<string>();
+    // A rule that names where this call takes its message (`Runner.run(agent, input)`): no other argument is one.
+    let messageByRule = false;
     const add = (role: SinkRole, framework: string, key: string, value: Expr, group: boolean, style?: PlaceholderStyle, at: Loc = loc) => {
       hits.push({ role, framework, anchor: `${name}(${key})`, value, loc: at, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
     };
@@ -326,6 +328,7 @@ class Discoverer {
       }
       if (!found) continue;
       if (rule.key) claimed.add(rule.key);
+      if (rule.role === 'message') messageByRule = true;
       add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
     }
     for (const key of SYSTEM_KEYWORDS) {
@@ -341,9 +344,10 @@ class Discoverer {
     }
     // A tool's `invoke` takes arguments, not a prompt; a model's or an agent's takes prompt text.
     if (!/tool/i.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
-      const first = allPositional[0];
+      const first = messageByRule ? undefined : allPositional[0];
       if (first && first.k !== 'list' && first.k !== 'dict') add('message', 'model call', '…', first, false);
       for (const key of MODEL_PROMPT_KEYS) {
+        if (claimed.has(key)) continue;
         const found = keywords.get(key);
         if (found && found.expr.k !== 'list') add('message', 'model call', `${key}=`, found.expr, false, undefined, found.loc);
       }
@@ -409,14 +413,17 @@ class Discoverer {
           this.resolver.begin();
           return this.resolver.promptText(hit.value, hit.loc, hit.frames);
         })];
-    const prompts = alternatives.flatMap((texts) => this.promptOf(group, texts) ?? []);
-    if (prompts.length > 0) return prompts;
-    const all = alternatives.flat();
-    const wrapped = all.some((t) => t.wrapped);
-    const reasons = all.flatMap((t) => t.reasons);
+    const found = alternatives.map((texts) => ({ texts, prompt: this.promptOf(group, texts) }));
+    const prompts = found.flatMap((f) => f.prompt ?? []);
+    // An alternative that is not text written here (`return r.messages[0].content.text` beside a literal fallback) is
+    // not checked, whether or not another alternative is.
+    const unread = found.filter((f) => !f.prompt).flatMap((f) => f.texts);
+    const wrapped = alternatives.flat().some((t) => t.wrapped);
+    const reasons = unread.flatMap((t) => t.reasons);
     if (first.role === 'system' && !first.byName && !first.quiet && !wrapped && reasons.length > 0) {
-      this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reasons, reads: all.flatMap((t) => t.reads) });
+      this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reasons, reads: unread.flatMap((t) => t.reads) });
     }
+    if (prompts.length > 0) return prompts;
     if (!wrapped) this.valueDelegations(first);
     return [];
   }
@@ -569,9 +576,13 @@ function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
 /** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
 const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;
 
-/** A conversation passed on as a whole (a message list, not text spliced into a prompt). */
+/**
+ * A conversation passed on as a whole (a message list, a run's state; not text spliced into a prompt): `history`,
+ * `result.to_input_list()`, `input_items`, `thread.concat(...)`, `run_result.to_state()`.
+ */
 function isHistory(text: string): boolean {
-  return /(?:^|[._])(?:messages|history|chat_history|conversation|input_list|to_input_list\(\))$/i.test(text.trim()) || /to_input_list|\.messages\b/.test(text);
+  const t = text.trim();
+  return /(?:^|[._])(?:messages|history|chat_history|conversation|input_list|input_items|inputItems|thread|to_input_list\(\)|to_state\(\))$/i.test(t) || /to_input_list|\.messages\b/.test(t) || /^(?:thread|history|messages)\.concat\(/.test(t);
 }
 
 /**

@@ -535,7 +535,8 @@ class ModuleScanner {
     const dotted = (j: number): { name: string; next: number } => {
       let name = '';
       while (j < end && (p.is('.', j) || p.tokens[j].type === 'name' || p.is('...', j))) {
-        if (p.tokens[j].type === 'name' && name !== '' && !name.endsWith('.')) break;
+        // `from . import prompt`: the keyword ends the module name even right after its dots.
+        if (p.tokens[j].type === 'name' && ((name !== '' && !name.endsWith('.')) || p.is('import', j))) break;
         name += p.val(j);
         j++;
       }

@@ -6,7 +6,7 @@
 import type { StringLiteral } from './lexer';
 import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
-import { AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
+import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
 import type { Arg, Expr, Param } from './syntax';
 
 /** Where an expression is evaluated. */
@@ -73,6 +73,7 @@ export interface PromptText {
 }
 
 const MAX_DEPTH = 32;
+const MAX_VALUES = 512;
 
 /** Why a prompt read from the file at `path` (as written) is not read here. */
 export function readReason(path: string): string {
@@ -112,12 +113,22 @@ export function nameWords(expression: string): string[] {
   );
 }
 
+const PROMPT_WORDS = new Set(['prompt', 'prompts', 'instruction', 'instructions', 'template', 'templates', 'backstory', 'sysmsg']);
+
+/** True when a name's last words say it is a prompt (`..._PROMPT`, `system_message`, `instructions`). */
+function namesPrompt(words: readonly string[]): boolean {
+  const last = words.at(-1) ?? '';
+  return PROMPT_WORDS.has(last) || (words.at(-2) === 'system' && (last === 'message' || last === 'msg'));
+}
+
 /** True when a name's words say it carries delegated or peer content (`peer_reply`, `subtask`, `agent_output`). */
 export function delegatedByName(expression: string): boolean {
   if (BOUNDARY_CALLS.test(expression.replace(/\s*\(.*$/s, '').replace(/^.*\./, ''))) return false;
   const words = nameWords(expression);
-  // Content a name says a person wrote (`human_feedback`, `user_answer`) is not another agent's.
+  // Content a name says a person wrote (`human_feedback`, `user_answer`) is not another agent's; nor is what a name
+  // says is a prompt (`CRITIC_AGENT_PROMPT`, `writer_agent.system_message`): an agent's own instructions.
   if (words.some((w) => w === 'human' || w === 'user' || w === 'customer')) return false;
+  if (namesPrompt(words)) return false;
   return words.some((word, i) => DELEGATION_WORDS.has(word) || (i > 0 && SOURCE_WORDS.has(words[i - 1]) && CONTENT_WORDS.has(word) && words[i - 1] !== word));
 }
 
@@ -191,7 +202,18 @@ export class Resolver {
     return found;
   }
 
+  /**
+   * At most MAX_VALUES values per question: alternatives multiply through callers, branches and definitions, and an
+   * unbounded list blew the stack when spread into the next (langgraph's _runnable.py). A cut is a spent budget.
+   */
   private valuesOf(expr: Expr, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
+    const found = this.valuesByKind(expr, loc, frames, depth);
+    if (found.length <= MAX_VALUES) return found;
+    this.exhausted = true;
+    return found.slice(0, MAX_VALUES);
+  }
+
+  private valuesByKind(expr: Expr, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
     switch (expr.k) {
       case 'name':
         return this.nameValues(expr.id, loc, frames, depth);
@@ -472,7 +494,13 @@ export class Resolver {
           if (fn.scope === undefined) return [];
           const scope = this.project.scope(c.loc.file, fn.scope);
           const frame: Frame = { file: c.loc.file, fn: fn.scope, args: expr.args, loc, outer: frames };
-          return (scope?.returns ?? []).flatMap((r) => this.values(r, { file: c.loc.file, scope: fn.scope! }, [...c.frames, frame], depth + 1));
+          return (scope?.returns ?? []).flatMap((r) => {
+            const at = { file: c.loc.file, scope: fn.scope! };
+            const found = this.values(r, at, [...c.frames, frame], depth + 1);
+            // A member of something unknown (`return reply.messages[0].content.text`) is a value computed at run
+            // time, not no value: beside a literal fallback it keeps the prompt from passing as checked.
+            return found.length === 0 && (r.k === 'attr' || r.k === 'index') ? [{ expr: r, loc: at, frames: [...c.frames, frame] }] : found;
+          });
         });
       }
     }
@@ -775,7 +803,8 @@ export class Resolver {
             const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
             if (why) return why;
           }
-        } else {
+        } else if (!namesPrompt(nameWords(expr.name))) {
+          // An opaque object's prompt member (`config.writer_agent.system_message`) is its instructions, not its output.
           const inner = this.agentOutput(expr.obj, loc, frames, depth + 1);
           if (inner) return inner;
         }
@@ -899,7 +928,7 @@ export class Resolver {
       return binding !== undefined && (name === 'query' ? /claude/ : /^(?:@openai\/agents|agents)(?:$|[/.])/).test(binding.module);
     }
     if (isModelCall(name, receiver, tools)) return true;
-    if (expr.callee.k !== 'attr' || name.startsWith('_')) return false;
+    if (expr.callee.k !== 'attr' || name.startsWith('_') || AGENT_BUILDER_METHODS.test(name)) return false;
     const agentMethod = isAgentMethod(name);
     // The receiver is constructed as an agent or a model: one of their run methods, or any method of a class
     // outside the project named for an agent's role (its code is not here to follow).

@@ -200,5 +200,8 @@ export function isAgentMethod(name: string): boolean {
 /** Constructors whose instances are agents, models or teams (`roulette = Agent(...)`, `llm = ChatOpenAI(...)`). */
 export const AGENT_CONSTRUCTORS = /(?:Agent|Crew|Team|GroupChat|Runner|Swarm|Supervisor|Chat[A-Z]\w*|\w*LLM|LLM\w*|OpenAI|AsyncOpenAI|Anthropic|AsyncAnthropic|Client|Model|Kernel)$/;
 
+/** Methods that configure or copy an agent rather than run it (`writer_agent.clone(tools=…)`, `agent.as_tool(…)`). */
+export const AGENT_BUILDER_METHODS = /^(?:clone|copy|model_copy|deepcopy|as_tool|as_tools|with_\w+|bind_\w+|to_\w+|from_\w+|set_\w+|add_\w+|register\w*)$/;
+
 /** Classes named for an agent's role (`GPTResearcher`, `ReportWriter`): outside the project, any method of theirs returns its work. */
 export const AGENT_ROLE_CLASSES = /(?:Agent|Researcher|Writer|Reviewer|Editor|Planner|Critic|Analyst|Summari[sz]er|Assistant)$/;

@@ -10,6 +10,7 @@ import { runCli } from '../../../src/cli/main';
 import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { verifyWorkspace } from '../../../src/node/integrity/verify';
+import { MIND_VIRUS_IMMUNITY_WARNING } from '../../../src/core/harden/texts';
 
 const examples = path.resolve(__dirname, '../../../examples/prompts');
 
@@ -129,6 +130,44 @@ describe('agent-immune harden', () => {
         ['app.py', 4, 'read from p.txt at run time (not a prompt file of the project that harden reads)'],
         ['app.py', 5, '`os.environ["EXTRA"]` is computed at run time'],
       ]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('a prompt that is a literal on one path and read at run time on another is listed as not checked (was "Hardened")', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-partial-'));
+    try {
+      writeFileSync(path.join(project, 'app.py'), [
+        'from agents import Agent',
+        'async def instructions_for(server):',
+        '    try:',
+        '        reply = await server.get_prompt("agent")',
+        '        return reply.messages[0].content.text',
+        '    except Exception:',
+        `        return "${MIND_VIRUS_IMMUNITY_WARNING} You are a helpful assistant."`,
+        'async def main(server):',
+        '    agent = Agent(name="a", instructions=await instructions_for(server))',
+        '',
+      ].join('\n'));
+      const r = await cli(project, 'harden', '--check', '--json');
+      const report = JSON.parse(r.stdout) as { findings: unknown[]; unread: { line: number; reason: string }[] };
+      assert.deepEqual(report.findings, []);
+      assert.deepEqual(report.unread.map((u) => [u.line, u.reason]), [[9, '`reply.messages[0].content.text` is computed at run time']]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a value with 150,000 definitions (its values are capped; was "could not be analysed: Maximum call stack size exceeded")', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-many-'));
+    try {
+      const defs = Array.from({ length: 150_000 }, (_, i) => `v = "You are agent ${i}."`);
+      writeFileSync(path.join(project, 'a.py'), ['from agents import Agent', ...defs, 'def make(p):', '    return Agent(name="x", instructions=p)', 'make(v)', ''].join('\n'));
+      const r = await cli(project, 'harden', '--check', '--json');
+      const report = JSON.parse(r.stdout) as { skipped: unknown[]; findings: { code: string }[] };
+      assert.deepEqual(report.skipped, []);
+      assert.ok(report.findings.length > 0 && report.findings.every((f) => f.code === 'missing-immunity-warning'));
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
