@@ -73,6 +73,8 @@ export interface PromptText {
 }
 
 const MAX_DEPTH = 32;
+/** The literals that mean "no value" (a sink given one has no prompt). */
+const NO_VALUE = /^(?:None|null|undefined)$/;
 const MAX_VALUES = 512;
 
 /** Why a prompt read from the file at `path` (as written) is not read here. */
@@ -579,8 +581,10 @@ export class Resolver {
     this.exhausted ||= exhausted;
     if (values.length === 0) {
       const text = this.text(loc.file).slice(expr.start, expr.end);
+      // No prompt at all (`system_message=None`) is nothing to check.
+      if (NO_VALUE.test(text)) return;
       acc.refs.push(text);
-      acc.reasons.push(cut ? `\`${shortened(text)}\` takes more steps to follow than harden takes (${MAX_DEPTH} names or calls deep, ${STEP_BUDGET} steps)` : this.missReason(expr, loc, text));
+      acc.reasons.push(cut ? `\`${shortened(text)}\` takes more steps to follow than harden takes (${MAX_DEPTH} names or calls deep, ${STEP_BUDGET} steps, ${MAX_VALUES} values)` : this.missReason(expr, loc, text));
       return;
     }
     for (const v of values) this.collectValue(v, acc, depth + 1, nested);
@@ -635,7 +639,7 @@ export class Resolver {
         this.collectCall(e, v, acc, depth, nested);
         return;
       default:
-        if (v.module || v.classRef) return;
+        if (v.module || v.classRef || NO_VALUE.test(text.slice(e.start, e.end))) return;
         acc.reasons.push(`\`${text.slice(e.start, Math.min(e.end, e.start + 60))}\` is computed at run time`);
     }
   }

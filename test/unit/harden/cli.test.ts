@@ -159,6 +159,19 @@ describe('agent-immune harden', () => {
     }
   });
 
+  it('a sink given no value (None, null, undefined) is neither a prompt nor listed as not checked (was "`None` is computed at run time")', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-none-'));
+    try {
+      writeFileSync(path.join(project, 'a.py'), 'from autogen_agentchat.agents import AssistantAgent\na = AssistantAgent("a", system_message=None, model_client=None)\n');
+      writeFileSync(path.join(project, 'b.ts'), 'import { Agent } from "@openai/agents";\nconst a = new Agent({ name: "a", instructions: undefined });\nconst b = new Agent({ name: "b", instructions: null });\n');
+      const r = await cli(project, 'harden', '--check', '--json');
+      const report = JSON.parse(r.stdout) as { findings: unknown[]; unread: unknown[] };
+      assert.deepEqual([report.findings, report.unread], [[], []]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('reads a value with 150,000 definitions (its values are capped; was "could not be analysed: Maximum call stack size exceeded")', async () => {
     const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-many-'));
     try {
