@@ -74,9 +74,15 @@ export function boundaryEdits(text: string, interpolation: Interpolation): TextE
 const BOUNDARY_PREFIX = `${DELEGATION_BOUNDARY_LABEL}\\n${DELEGATION_OPEN_TAG}\\n`;
 const BOUNDARY_SUFFIX = `\\n${DELEGATION_CLOSE_TAG}`;
 
+/** A value its name says is a message object, not text (`input_msg`, `response.msg`). */
+const MESSAGE_OBJECT = /(?:^|[._])msg$/i;
+
 /** The edits wrapping a whole value or a `+` operand in code (a new string around it). */
 function valueBoundaryEdits(text: string, start: number, end: number, language: 'python' | 'typescript', operand: boolean): TextEdit[] {
   const value = text.slice(start, end);
+  // A message object passed whole (`role_play_session.step(input_msg)`, CAMEL's BaseMessage) would become a string:
+  // the finding stands, with no automatic fix.
+  if (!operand && MESSAGE_OBJECT.test(value.trim())) return [];
   if (operand) {
     if (!/^[\p{L}_$][\p{L}\p{N}_$.]*(?:\(.*\)|\[.*\])*$/su.test(value.trim())) return [];
     return [

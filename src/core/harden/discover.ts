@@ -5,7 +5,7 @@
 import { errorMessage } from '../errors';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary } from './module';
-import { chainText, lastName, type ProjectModel } from './project';
+import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
 import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
@@ -315,6 +315,7 @@ class Discoverer {
       if (rule.chain && !rule.chain.test(chain)) continue;
       if (!rule.callee && !rule.chain) continue;
       if (rule.requires && !rule.requires.some((k) => keywords.has(k))) continue;
+      if (rule.module && !rule.module.test(module.imports.get(rootName(call.callee) ?? '')?.module ?? '')) continue;
       if (rule.path) {
         for (const found of this.atPath(keywords, rule.path)) add(rule.role, rule.framework, rule.path.join('.'), found.expr, false, rule.placeholders, found.loc);
         continue;

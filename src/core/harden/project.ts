@@ -255,6 +255,13 @@ export function lastName(callee: Expr): string | undefined {
   return undefined;
 }
 
+/** The first name of a callee (`client` of `client.messages.create`, `ChatAgent` of `ChatAgent`). */
+export function rootName(callee: Expr): string | undefined {
+  if (callee.k === 'name') return callee.id;
+  if (callee.k === 'attr' || callee.k === 'index') return rootName(callee.obj);
+  return undefined;
+}
+
 /** The dotted text of a callee's receiver chain (`client.messages` of `client.messages.create`; `()` for a call). */
 export function chainText(e: Expr): string {
   const parts: string[] = [];

@@ -91,7 +91,7 @@ const MAX_CALLERS = 40;
 const MAX_ALTERNATIVES = 50;
 const STATE_PASSES = 3;
 const TEXT_KEYS = new Set(['text', 'content', 'append', 'prompt', 'template', 'instructions', 'system', 'system_prompt', 'systemPrompt']);
-const MESSAGE_CLASSES = /^(?:SystemMessage|HumanMessage|AIMessage|ChatMessage|UserMessage|AssistantMessage|TextMessage|SystemMessagePromptTemplate|HumanMessagePromptTemplate)$/;
+const MESSAGE_CLASSES = /^(?:SystemMessage|HumanMessage|AIMessage|ChatMessage|UserMessage|AssistantMessage|TextMessage|SystemMessagePromptTemplate|HumanMessagePromptTemplate|make_(?:assistant|user|system)_message|BaseMessage|TextPrompt)$/;
 const READS = /^(?:read_text|read|readFileSync|readFile|load_prompt|loadPrompt|read_prompt|readPrompt)$/;
 const TAINT_TRANSPARENT = /^(?:gather|wait_for|all|allSettled|filter_messages|get_buffer_string|trim_messages|format_\w+|\w+_to_str(?:ing)?|to_\w+|extract\w*|clean\w*|merge\w*|combine\w*|concat\w*|serialize\w*|str|repr|String|format|join|dumps|loads|stringify|parse|strip|lstrip|rstrip|trim|lower|upper|replace|get|getattr|dedent|indent|model_dump|model_dump_json|dict|json|to_dict|toString|pformat|text|content|render|format_messages|format_prompt|invoke)$/;
 /** Objects that hold a workflow's state (`state`, `draft_state`, `self.state`, `tool_context.state`): their keys decide. */

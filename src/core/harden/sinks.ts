@@ -35,6 +35,8 @@ export interface SinkRule {
   role: SinkRole;
   /** The call must also pass one of these keywords (CrewAI's Agent has `goal` or `backstory`). */
   requires?: readonly string[];
+  /** The callee must be imported from a module this matches (CAMEL's `ChatAgent`, not any class of that name). */
+  module?: RegExp;
   placeholders?: PlaceholderStyle;
   /** The fixture under test/fixtures/harden/sinks/ written from the framework's documented API. */
   fixture: string;
@@ -119,6 +121,8 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Semantic Kernel', form: 'ChatCompletionAgent(instructions=…) / ChatHistory(system_message=…)', languages: PY, key: 'instructions', role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_system_message(…)', languages: PY, callee: /^add_(?:system|developer)_message$/, index: 0, role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_user_message(…)', languages: PY, callee: /^add_user_message$/, index: 0, role: 'message', fixture: 'semantic_kernel.py' },
+  // CAMEL
+  { framework: 'CAMEL', form: 'ChatAgent(system_message) — a string or BaseMessage.make_assistant_message(content=…)', languages: PY, callee: /^ChatAgent$/, module: /^camel(?:\.|$)/, key: 'system_message', index: 0, role: 'system', fixture: 'camel.py' },
   // Pydantic AI, LlamaIndex, Mastra and others that take the same keywords
   { framework: 'Pydantic AI', form: 'Agent(system_prompt=…, instructions=…)', languages: PY, key: 'system_prompt', role: 'system', fixture: 'pydantic_ai.py' },
   { kind: 'decorator', framework: 'Pydantic AI', form: '@agent.system_prompt / @agent.instructions functions', languages: PY, callee: /^(?:system_prompt|instructions)$/, role: 'system', fixture: 'pydantic_ai.py' },

@@ -36,7 +36,9 @@ describe('harden --write', function () {
     cpSync(path.join(repo, 'test/fixtures/harden'), dir, { recursive: true });
     const before = snapshot(dir);
     const first = await cli(dir, 'harden', '--write');
-    assert.equal(first.code, 0, first.stdout);
+    // One finding has no safe text edit (a message object passed whole, sinks/camel.py): it is left, and says so.
+    assert.equal(first.code, 1, first.stdout);
+    assert.match(first.stdout, /1 finding\(s\) need a manual fix/);
     const after = snapshot(dir);
     const changed = [...after.keys()].filter((f) => after.get(f) !== before.get(f));
     assert.ok(changed.length >= 20, `only ${changed.length} files changed`);
@@ -45,7 +47,8 @@ describe('harden --write', function () {
     const second = await cli(dir, 'harden', '--write', '--json');
     assert.deepEqual((JSON.parse(second.stdout) as { changed: string[] }).changed, []);
     assert.deepEqual(snapshot(dir), after);
-    assert.equal((await cli(dir, 'harden', '--check')).code, 0);
+    const check = await cli(dir, 'harden', '--check', '--json');
+    assert.deepEqual((JSON.parse(check.stdout) as { findings: { path: string; fixable: boolean }[] }).findings.map((f) => [f.path, f.fixable]), [['sinks/camel.py', false]]);
   });
 
   it("on this repository's source: only the files with real system prompts change, and they still parse", async () => {
