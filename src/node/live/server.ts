@@ -75,7 +75,8 @@ export class LiveServer {
     this.runs.subscribe((event) => this.onEvent(event));
     const requestTimeout = options.requestTimeoutMs ?? 30_000;
     const timeouts = { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout / 2, 30_000) };
-    this.server = createServer(timeouts, (req, res) => void this.handle(req, res));
+    // handle() answers every error itself; a failure to answer (the socket gone) must not end the receiver.
+    this.server = createServer(timeouts, (req, res) => void this.handle(req, res).catch((error) => this.log('error', `live: ${errorMessage(error)}`)));
     this.server.keepAliveTimeout = 5_000;
   }
 
@@ -147,8 +148,9 @@ export class LiveServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://receiver');
+    let url = new URL('http://receiver/');
     try {
+      url = requestUrl(req);
       this.authorize(req);
       if (url.pathname === '/v1/traces') {
         if (req.method !== 'POST') return this.reply(res, 405, undefined, 'POST OTLP spans to /v1/traces', { Allow: 'POST' });
@@ -157,7 +159,7 @@ export class LiveServer {
       if (req.method !== 'GET') return this.reply(res, 405, undefined, `${url.pathname} answers GET only`, { Allow: 'GET' });
       if (url.pathname === '/v1/runs') return this.json(res, 200, { runs: this.runs.list() });
       const run = /^\/v1\/runs\/([^/]+)(\/trace)?$/.exec(url.pathname);
-      if (run) return this.getRun(res, decodeURIComponent(run[1]), run[2] !== undefined);
+      if (run) return this.getRun(res, decodedSegment(run[1]), run[2] !== undefined);
       if (url.pathname === '/v1/events') return this.stream(req, res);
       return this.reply(res, 404, undefined, `no such endpoint ${url.pathname.slice(0, 80)}; try /v1/traces, /v1/runs, /v1/events`);
     } catch (error) {
@@ -336,4 +338,22 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** The request's URL; a target that is not one (`GET http://[`) is a 400, not a crash of the receiver. */
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', 'http://receiver');
+  } catch {
+    throw new HttpError(400, 'the request target is not a valid URL');
+  }
+}
+
+/** A percent-encoded path segment, decoded; a malformed escape (`%E0%A4%A`) is a 400. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, 'the run id in the path is not valid percent-encoding');
+  }
 }

@@ -200,6 +200,19 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       assert.equal(server.counters().rejected, 1);
     });
 
+    it('answers 400 to a request target that is not a URL, and to a run id that is not valid percent-encoding (one crashed the receiver)', async () => {
+      const port = new URL(url).port;
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET http://[ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('close', () => resolve(text));
+      });
+      assert.match(answer, /^HTTP\/1\.1 400/);
+      assert.equal((await send(`${url}/v1/runs/%E0%A4%A`, 'GET', {})).status, 400);
+      assert.equal((await send(`${url}/v1/runs`, 'GET', {})).status, 200, 'the receiver is still serving');
+    });
+
     it('answers 415 to a content type OTLP does not define, and to an unknown content encoding', async () => {
       assert.equal((await post('text/plain', '{}')).status, 415);
       assert.equal((await send(`${url}/v1/traces`, 'POST', {}, '{}')).status, 415);
