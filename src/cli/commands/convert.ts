@@ -1,5 +1,6 @@
 // `agent-immune convert <in> [--from FORMAT] [--episode N] -o out.jsonl`: writes any supported trace as agent-trace/v1.
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { errorMessage, writingTo } from '../../core/errors';
 import { FOREIGN_FORMATS, formatsHelp, parseFormatName } from '../../core/importers';
@@ -10,6 +11,9 @@ import { forEachRun } from '../../node/readAnyTrace';
 import type { Trace } from '../../core/trace/types';
 import { existingFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+
+/** Open for writing, created or truncated, never through a symbolic link (one made after the check fails with ELOOP). */
+const NO_FOLLOW_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 /** A file-name-safe form of an episode id. */
 function safeName(id: string): string {
@@ -103,9 +107,14 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     const names = ids.map((id, i) => `${String(i).padStart(width, '0')}-${safeName(id)}.jsonl`);
     for (const name of names) {
       if (await sameFile(input, path.join(out, name))) throw new UsageError(`-o ${values.out} would write ${name} over the input file itself; write to another folder`);
+      // The names come from the runs' own ids: one that is a link in the folder (a repository can commit
+      // `traces/0-episode-0.jsonl -> ~/.bashrc`) would be written through to wherever it leads.
+      if ((await lstat(path.join(out, name)).catch(() => undefined))?.isSymbolicLink()) {
+        throw new UsageError(`-o ${values.out}: ${name} there is a symbolic link; converting would write through it to where it leads. Remove it or write to another folder`);
+      }
     }
     await writeChosen(async (trace, i) => {
-      await writingTo(path.join(out, names[i]), () => writeFile(path.join(out, names[i]), serializeTrace(trace)));
+      await writingTo(path.join(out, names[i]), () => writeFile(path.join(out, names[i]), serializeTrace(trace), { flag: NO_FOLLOW_WRITE }));
       report(path.join(values.out!, names[i]), trace);
     });
     io.stdout(`converted ${positionals[0]} (${format}) -> ${chosen.length} traces in ${values.out}\n`);

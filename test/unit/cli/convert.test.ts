@@ -1,7 +1,7 @@
 // `convert` and `analyze` on foreign formats: analyze accepts each format directly, convert writes agent-trace/v1 that
 // parses back to the same trace and that analyze judges exactly as it judged the original file.
 import * as assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -96,6 +96,19 @@ describe('agent-immune convert / analyze on imported formats', () => {
     assert.deepEqual(readdirSync(out).sort(), ['0-question-0.jsonl', '1-question-1.jsonl']);
     // The skipped line is reported on the run it followed, the last.
     assert.match(lenient.stderr, /1-question-1\.jsonl: 3 agents, 9 messages, 9 labels, 1 warnings/);
+  });
+
+  it('refuses to write a run through a symbolic link in the -o folder (a run id names it) and writes nothing', async () => {
+    const victim = path.join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    const out = path.join(dir, 'linked-runs');
+    mkdirSync(out);
+    symlinkSync(victim, path.join(out, '1-conv-b.jsonl'));
+    const { code, stderr } = await cli('convert', path.join(fixtures, 'otlp-genai.json'), '-o', out);
+    assert.equal(code, 2);
+    assert.match(stderr, /1-conv-b\.jsonl there is a symbolic link/);
+    assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
+    assert.deepEqual(readdirSync(out), ['1-conv-b.jsonl']);
   });
 
   it('refuses to squeeze several runs into one .jsonl file and names the two ways out', async () => {
