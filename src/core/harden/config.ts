@@ -1,6 +1,6 @@
 // The "harden" section of agent-immune.config.json: which files hold prompts, which names mark a prompt in code,
 // and the severity of each finding code. Validated here, merged over the defaults.
-import picomatch from 'picomatch';
+import { firstTooComplex, globMatcher } from '../globs';
 import { errorMessage, InputError } from '../errors';
 import { SEVERITIES, type Severity } from '../findings';
 import { defaultHardenSeverities, HARDEN_CODES, isHardenCode } from './findings';
@@ -42,6 +42,8 @@ function stringList(value: unknown, field: string, file?: string): string[] {
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
     throw new InputError('invalid-config', `harden.${field} must be an array of non-empty glob strings`, file, undefined, `harden.${field}`);
   }
+  const complex = firstTooComplex(value as string[]);
+  if (complex) throw new InputError('invalid-config', `harden.${field}: "${complex.glob.slice(0, 80)}" is refused: ${complex.why}`, file, undefined, `harden.${field}`);
   return value as string[];
 }
 
@@ -103,8 +105,8 @@ export class PromptFileMatcher {
   private readonly excluded: (path: string) => boolean;
 
   constructor(config: Pick<HardenConfig, 'include' | 'exclude'>) {
-    this.included = picomatch(config.include, { dot: true });
-    this.excluded = picomatch(config.exclude, { dot: true });
+    this.included = globMatcher(config.include);
+    this.excluded = globMatcher(config.exclude);
   }
 
   /** True for a folder the walker must not enter (tested with a trailing `/x` so `dir/**` globs match). */

@@ -51,6 +51,8 @@ export function notCheckedSummary(sinks: number, paths: number): string {
 export const hardenLog = {
   /** The project config's harden section could not be used. */
   defaults: (reason: string) => `Hardening uses its defaults: ${reason}`,
+  /** A hardening setting that cannot be used is left out. */
+  settingIgnored: (setting: string, reason: string) => `Hardening ignores the setting ${setting}: ${reason}`,
   /** A hardened pinned file could not be saved, so it was not re-pinned. */
   repinUnsaved: (file: string) => `Re-pin of ${file} skipped: the file could not be saved.`,
   /** Re-pinning a hardened file failed. */

@@ -1,8 +1,8 @@
 // What is pinned: the integrity section of agent-immune.config.json (globs, excludes, lockfile path, strict) and the
 // matcher that picks skill folders and always-on prompt files out of a workspace's file list.
 import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
 import { InputError } from '../errors';
+import { firstTooComplex, globMatcher, globTooComplex } from '../globs';
 import { DEFAULT_LOCKFILE } from './types';
 
 /** The `integrity` section of the project config. */
@@ -46,6 +46,8 @@ export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityCo
       config.lockfile = value;
     } else if (key === 'skills' || key === 'prompts' || key === 'exclude') {
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new InputError('invalid-config', `${field} must be an array of globs`, file, undefined, field);
+      const complex = firstTooComplex(value as string[]);
+      if (complex) throw new InputError('invalid-config', `${field}: "${complex.glob.slice(0, 80)}" is refused: ${complex.why}`, file, undefined, field);
       config[key] = value as string[];
     } else if (key === 'gitignore' || key === 'strict') {
       if (typeof value !== 'boolean') throw new InputError('invalid-config', `${field} must be true or false`, file, undefined, field);
@@ -71,14 +73,17 @@ export class ScopeMatcher {
     this.forced = ignore({ allowRelativePaths: true }).add(config.exclude).add(['node_modules/', '.git/', '.agent-immune/']);
     if (gitignoreText) this.addGitignore('', gitignoreText);
     // Compiled once to plain regular expressions: testing 10,000 paths stays in the low milliseconds.
-    this.skill = anyOf(config.skills);
-    this.prompt = anyOf(config.prompts);
+    this.skill = globMatcher(config.skills);
+    this.prompt = globMatcher(config.prompts);
   }
 
   /** Honours the .gitignore in folder `dir` from now on (the walk adds each as it enters the folder, parents first; a
    * second walk replaces a folder's rules in place). */
   addGitignore(dir: string, text: string): void {
-    this.gitignores.set(dir, ignore({ allowRelativePaths: true }).add(text));
+    // A line with more wildcards than can be matched in bounded time (a repository's .gitignore is its author's) is
+    // not honoured: the files it would hide are walked and pinned.
+    const lines = text.split(/\r?\n/).filter((line) => !globTooComplex(line));
+    this.gitignores.set(dir, ignore({ allowRelativePaths: true }).add(lines));
   }
 
   /** True when the walker must skip this file or folder (folders are tested with `isDir`). */
@@ -107,12 +112,6 @@ export class ScopeMatcher {
   isPrompt(path: string): boolean {
     return this.prompt(path) || (this.skill(path) && !path.includes('/'));
   }
-}
-
-/** One predicate for a list of globs (picomatch, dot files included). */
-function anyOf(globs: readonly string[]): (path: string) => boolean {
-  const regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true }));
-  return (path) => regexes.some((re) => re.test(path));
 }
 
 /** Picks the pinned files and skill folders out of the workspace's (non-excluded) file paths. */

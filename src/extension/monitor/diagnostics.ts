@@ -1,7 +1,7 @@
 // Propagation monitoring in the editor: Information diagnostics (advisory) on the files agents persist to
 // (monitor.globs: SKILL.md, SOUL.md, memory files...), for open documents as they change and for files on disk.
 import * as path from 'node:path';
-import picomatch from 'picomatch';
+import { globMatcher } from '../../core/globs';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { resolveMonitorConfig, type MonitorConfig } from '../../core/monitor/config';
@@ -105,9 +105,8 @@ export class MonitorDiagnostics implements vscode.Disposable {
           this.output.warn(monitorLog.defaults(errorMessage(error)));
           config = resolveMonitorConfig(undefined);
         }
-        const options = { dot: true, nocase: true };
-        const included = picomatch(config.globs, options);
-        const ignored = picomatch(config.ignore, options);
+        const included = globMatcher(config.globs, { nocase: true });
+        const ignored = globMatcher(config.ignore, { nocase: true });
         return { config, matches: (relative: string) => included(relative) && !ignored(relative) };
       })();
       this.folders.set(key, entry);

@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
-import picomatch from 'picomatch';
+import { globMatcher } from '../../core/globs';
 import type { MonitorDocument } from '../../core/monitor/types';
 
 /** What a folder holds for the monitor, and the folders inside it that could not be listed. */
@@ -18,10 +18,9 @@ export interface Collected {
 
 /** Walks `root` (absolute) and sorts files into persisted documents and traces by glob (case-insensitive, dotfiles included). */
 export async function collectMonitored(root: string, globs: readonly string[], traceGlobs: readonly string[], ignore: readonly string[]): Promise<Collected> {
-  const options = { dot: true, nocase: true };
-  const isDocument = picomatch([...globs], options);
-  const isTrace = picomatch([...traceGlobs], options);
-  const isIgnored = picomatch([...ignore], options);
+  const isDocument = globMatcher(globs, { nocase: true });
+  const isTrace = globMatcher(traceGlobs, { nocase: true });
+  const isIgnored = globMatcher(ignore, { nocase: true });
   const result: Collected = { documents: [], traces: [], skipped: [], links: [] };
   const walk = async (dir: string, rel: string): Promise<void> => {
     let entries;

@@ -1,0 +1,73 @@
+// A hostile repository cannot make Agent Immune hang with patterns: its .gitignore, its config's globs and regular
+// expressions are matched in bounded time, and the ones that would take minutes are refused with a clear error.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { globTooComplex } from '../../../src/core/globs';
+import { DEFAULT_HARDEN_CONFIG } from '../../../src/core/harden/config';
+import { DEFAULT_INTEGRITY_CONFIG } from '../../../src/core/integrity/scope';
+import { resolveMonitorConfig } from '../../../src/core/monitor/config';
+
+async function cli(cwd: string, ...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, env: {} });
+  return { code, stdout, stderr };
+}
+
+function write(root: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), text);
+}
+
+describe('hostile repository: patterns are matched in bounded time', function () {
+  // Each of these ran for minutes before; the suite's timeout is the test.
+  this.timeout(20_000);
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'ai-patterns-'));
+    mkdirSync(path.join(root, '.git'));
+    write(root, '.claude/skills/review/SKILL.md', 'Review code.\n');
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('accepts every default glob', () => {
+    const monitor = resolveMonitorConfig(undefined);
+    const defaults = [
+      ...DEFAULT_INTEGRITY_CONFIG.skills, ...DEFAULT_INTEGRITY_CONFIG.prompts, ...DEFAULT_HARDEN_CONFIG.include, ...DEFAULT_HARDEN_CONFIG.exclude,
+      ...monitor.globs, ...monitor.traceGlobs, ...monitor.ignore,
+    ];
+    for (const glob of defaults) {
+      assert.equal(globTooComplex(glob), undefined, glob);
+    }
+    assert.match(globTooComplex(`${'*a'.repeat(25)}z`) ?? '', /25 "\*" wildcards/);
+    assert.match(globTooComplex(`${'**/'.repeat(10)}z`) ?? '', /10 "\*\*" segments/);
+  });
+
+  it('lock and verify do not hang on a .gitignore line built to backtrack (it is not honoured)', async () => {
+    write(root, 'a'.repeat(60), 'x\n');
+    write(root, `${'a/'.repeat(40)}f`, 'x\n');
+    write(root, '.gitignore', `${'*a'.repeat(25)}z\n${'**/'.repeat(10)}z\nbuild/\n`);
+    write(root, 'build/AGENTS.md', 'ignored\n');
+    const lock = await cli(root, 'lock', '--no-audit', '--json');
+    assert.equal(lock.code, 0, lock.stderr);
+    assert.ok(!lock.stdout.includes('build/AGENTS.md'), 'the other lines of the .gitignore are still honoured');
+    assert.equal((await cli(root, 'verify', '--no-audit', '--strict')).code, 0);
+  });
+
+  for (const [section, command] of [
+    ['{"integrity":{"prompts":["GLOB"]}}', ['lock', '--no-audit']],
+    ['{"harden":{"include":["GLOB"]}}', ['harden', '--check', '.']],
+    ['{"monitor":{"globs":["GLOB"]}}', ['scan', '--no-log', '.']],
+  ] as const) {
+    it(`refuses a glob built to backtrack in ${section.slice(2, section.indexOf('"', 2))} (exit 2, naming it) instead of running for minutes`, async () => {
+      write(root, 'a'.repeat(60), 'x\n');
+      write(root, 'agent-immune.config.json', section.replace('GLOB', `${'*a'.repeat(25)}z`));
+      const r = await cli(root, ...command);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, /is refused: it has 25 "\*" wildcards besides "\*\*"; at most 3 are matched in bounded time/);
+    });
+  }
+});
