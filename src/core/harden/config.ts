@@ -1,6 +1,7 @@
 // The "harden" section of agent-immune.config.json: which files hold prompts, which names mark a prompt in code,
 // and the severity of each finding code. Validated here, merged over the defaults.
 import { firstTooComplex, globMatcher } from '../globs';
+import { regexTooSlow } from '../regexSafety';
 import { errorMessage, InputError } from '../errors';
 import { SEVERITIES, type Severity } from '../findings';
 import { defaultHardenSeverities, HARDEN_CODES, isHardenCode } from './findings';
@@ -54,6 +55,8 @@ function pattern(value: unknown, field: string, file?: string): string {
   } catch (error) {
     throw new InputError('invalid-config', `harden.${field}: ${errorMessage(error)}`, file, undefined, `harden.${field}`);
   }
+  const slow = regexTooSlow(value);
+  if (slow) throw new InputError('invalid-config', `harden.${field}: "${value.slice(0, 80)}" is refused: ${slow}`, file, undefined, `harden.${field}`);
   return value;
 }
 

@@ -80,13 +80,19 @@ function quotedListAfter(question: string, opening: RegExp): string[] | undefine
   }
 }
 
+/** How much of the end of an output the answer patterns read. */
+const PATTERN_TAIL = 4000;
+
 /** The normalised answer in `text`, or undefined when none parses. `choices` (the task's options) enables the free-form reading. */
 export function extractAnswer(text: string | undefined, patterns: readonly RegExp[], choices?: Choices): string | undefined {
   if (!text) return undefined;
+  // The patterns may come from a repository's config: they read the end of the output, where answers are given, so
+  // one that backtracks polynomially stays short.
+  const tail = text.length > PATTERN_TAIL ? text.slice(-PATTERN_TAIL) : text;
   for (const pattern of patterns) {
     let last: string | undefined;
     pattern.lastIndex = 0;
-    for (const match of text.matchAll(pattern)) last = match[1];
+    for (const match of tail.matchAll(pattern)) last = match[1];
     // With the task's options known, a pattern that caught something else ("answer is: The son ...") does not count.
     if (last !== undefined && (!choices || choices.has(normalizeAnswer(last)))) return normalizeAnswer(last);
   }

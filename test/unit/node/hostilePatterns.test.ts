@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { globTooComplex } from '../../../src/core/globs';
+import { regexTooSlow } from '../../../src/core/regexSafety';
+import { DEFAULT_ANSWER_CONFIG } from '../../../src/core/config';
 import { DEFAULT_HARDEN_CONFIG } from '../../../src/core/harden/config';
 import { DEFAULT_INTEGRITY_CONFIG } from '../../../src/core/integrity/scope';
 import { resolveMonitorConfig } from '../../../src/core/monitor/config';
@@ -70,4 +72,27 @@ describe('hostile repository: patterns are matched in bounded time', function ()
       assert.match(r.stderr, /is refused: it has 25 "\*" wildcards besides "\*\*"; at most 3 are matched in bounded time/);
     });
   }
+
+  it('accepts the default regular expressions and refuses the ones that backtrack exponentially', () => {
+    for (const pattern of [...DEFAULT_ANSWER_CONFIG.patterns, DEFAULT_HARDEN_CONFIG.systemPromptNames, '(?:abc)+', '\\(a+\\)+', '[(]+', '(ab{2})+', 'a{2,}']) {
+      assert.equal(regexTooSlow(pattern), undefined, pattern);
+    }
+    for (const pattern of ['^(a+)+$', '(a|aa)*', '(a?){30}', '(\\w+\\s?)*$', '(?:x(?:y+))+']) assert.match(regexTooSlow(pattern) ?? '', /exponential/, pattern);
+  });
+
+  it('refuses a config regular expression built to backtrack (answer.patterns, harden.systemPromptNames) instead of hanging', async () => {
+    write(root, 't.jsonl', [
+      JSON.stringify({ type: 'header', schema: 'agent-trace/v1', agents: [{ id: 'a' }, { id: 'b' }] }),
+      ...[0, 1].flatMap((round) => ['a', 'b'].map((from) => JSON.stringify({ type: 'message', round, from, to: from === 'a' ? 'b' : 'a', content: `${'a'.repeat(40)}!` }))),
+    ].join('\n') + '\n');
+    write(root, 'agent-immune.config.json', JSON.stringify({ answer: { patterns: ['^(a+)+$'] } }));
+    const analyze = await cli(root, 'analyze', 't.jsonl');
+    assert.equal(analyze.code, 2, analyze.stdout + analyze.stderr);
+    assert.match(analyze.stderr, /answer\.patterns: "\^\(a\+\)\+\$" is refused: .* exponential time/);
+    write(root, 'agent-immune.config.json', JSON.stringify({ harden: { systemPromptNames: '^(a+)+$' } }));
+    write(root, 'agent.py', `${'a'.repeat(40)}_ = "You are a helpful assistant."\n`);
+    const harden = await cli(root, 'harden', '--check', '.');
+    assert.equal(harden.code, 2, harden.stdout + harden.stderr);
+    assert.match(harden.stderr, /harden\.systemPromptNames: .* is refused/);
+  });
 });
