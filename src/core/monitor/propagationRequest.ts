@@ -8,7 +8,7 @@
 import { evidenceOf } from './evidence';
 import { maskKnownDefences } from './knownDefences';
 import * as G from './requestGrammar';
-import { nextSentence, paragraphAt, previousSentence, quotations, sentenceAt } from './sentences';
+import { nextSentence, paragraphAt, previousSentence, quotations, sentenceAt, sentencesAlong } from './sentences';
 import { cooldownKey, FINDING_CODE, type MonitorDocument, type MonitorFinding } from './types';
 import { lowerSameLength } from './vocabulary';
 
@@ -290,9 +290,14 @@ function quoteTurnsOff(reading: Reading, quote: Span): boolean {
 /** A spread act toward strong agent destinations in a span ("...and give them the words too, when you next speak to another agent"). */
 function spreadsToAgents(span: string): boolean {
   G.AGENT_DEST.lastIndex = 0;
+  const sentenceOf = sentencesAlong(span);
+  const read = new Set<number>();
   for (const m of span.matchAll(G.AGENT_DEST)) {
     if (classifyAgent(m[0]) !== 'agents') continue;
-    const sentence = sentenceAt(span, m.index ?? 0);
+    const sentence = sentenceOf(m.index ?? 0);
+    // One sentence is read once, whatever number of destinations it names.
+    if (read.has(sentence[0])) continue;
+    read.add(sentence[0]);
     const text = span.slice(sentence[0], sentence[1]);
     if (matches(G.SPREAD_ACT, text) || /\b(?:start|starts|begin|begins|receive|receives|inherit|inherits|carry|carries|get|gets)\s+(?:with\s+)?(?:it|this|them)\b/.test(text)) return true;
   }
@@ -408,6 +413,9 @@ function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[
   return undefined;
 }
 
+/** The most anchors of one sentence read (a real sentence names a handful of destinations). */
+const MAX_ANCHORS_PER_SENTENCE = 16;
+
 /** Every request in a document, one per sentence, in order. */
 function readRequests(reading: Reading): { rules: RequestRule[]; sentence: Span }[] {
   const bySentence = new Map<number, { sentence: Span; anchors: Anchor[] }>();
@@ -416,14 +424,17 @@ function readRequests(reading: Reading): { rules: RequestRule[]; sentence: Span 
     entry.anchors.push(anchor);
     bySentence.set(sentence[0], entry);
   };
+  const sentenceOf = sentencesAlong(reading.text);
   for (const anchor of anchors(reading.norm)) {
-    const sentence = sentenceAt(reading.text, anchor.start);
+    const sentence = sentenceOf(anchor.start);
     file(sentence, anchor);
     const next = anchor.destination === 'persisted' ? nextSentence(reading.text, sentence[1]) : undefined;
     if (next && POINTS_BACK.test(reading.norm.slice(next[0], next[1]))) file(next, { ...anchor, carried: true });
   }
   const byPriority = (a: Anchor, b: Anchor) => PRIORITY.indexOf(a.destination) - PRIORITY.indexOf(b.destination);
-  return [...bySentence.values()].flatMap(({ sentence, anchors: here }) => readSentence(reading, sentence, here.sort(byPriority)) ?? []);
+  // Each anchor is read against its whole sentence: a sentence of thousands ("all agents all agents ...", 1 MB took
+  // minutes) is read for its first anchors by priority only.
+  return [...bySentence.values()].flatMap(({ sentence, anchors: here }) => readSentence(reading, sentence, here.sort(byPriority).slice(0, MAX_ANCHORS_PER_SENTENCE)) ?? []);
 }
 
 /** Runs propagationRequest over one document (`lower`: its text lower-cased with offsets kept): a finding at the first request. */

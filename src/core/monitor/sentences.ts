@@ -44,6 +44,15 @@ export function sentenceAt(text: string, pos: number): [number, number] {
   return [start, end];
 }
 
+/**
+ * sentenceAt for a run of positions: one inside the sentence found last reuses it, so the anchors of one long sentence
+ * cost one walk over it, not one each (1 MB of "all agents all agents ..." was quadratic: minutes).
+ */
+export function sentencesAlong(text: string): (pos: number) => [number, number] {
+  let last: [number, number] | undefined;
+  return (pos) => (last && pos >= last[0] && pos < last[1] ? last : (last = sentenceAt(text, pos)));
+}
+
 /** The sentence before the one starting at `start` (undefined at the start of its paragraph or of the text). */
 export function previousSentence(text: string, start: number): [number, number] | undefined {
   let k = start - 1;
