@@ -78,10 +78,12 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
   return { digests, skillDirs, findings };
 }
 
-/** True when a folder the walk could not enter is in the scope: a skill folder or inside one, a folder symlink to a
- * skill or prompt, or a folder holding pinned files. */
+/** True when a folder the walk could not enter is in the scope: any unreadable folder, a skill folder or inside one, a
+ * folder symlink to a skill or prompt, or a folder holding pinned files. */
 function dirInScope(entry: WalkedUnpinnable, scopeDirs: ReadonlySet<string>, pinnedFiles: readonly string[]): boolean {
-  if (entry.markers || scopeDirs.has(entry.path) || inSkillFolder(entry.path, scopeDirs)) return true;
+  // A folder that cannot be read is in scope wherever it is, like a folder link out of the root: whether it holds a
+  // skill (a SKILL.md behind chmod 000) cannot be known without reading it.
+  if (entry.reason === 'unreadable' || entry.markers || scopeDirs.has(entry.path) || inSkillFolder(entry.path, scopeDirs)) return true;
   const prefix = entry.path + '/';
   return pinnedFiles.some((file) => file.startsWith(prefix));
 }

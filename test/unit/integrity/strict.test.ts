@@ -89,6 +89,8 @@ describe('integrity: strict mode blocks what a worm would do', function () {
   const unreadable: [string, (root: string) => void, [string, string][]][] = [
     ['an unreadable file in a skill folder', (r) => { write(r, `${skill}/hidden.sh`, 'x\n'); chmodSync(path.join(r, `${skill}/hidden.sh`), 0); }, [['unpinnable', `${skill}/hidden.sh`]]],
     ['an unreadable folder in a skill folder', (r) => { write(r, `${skill}/private/x.sh`, 'x\n'); chmodSync(path.join(r, `${skill}/private`), 0); }, [['unpinnable', `${skill}/private`]]],
+    // Outside any known skill folder: what it holds (here a skill) cannot be known, so it was left out silently.
+    ['an unreadable folder anywhere', (r) => { write(r, 'vault/skills/x/SKILL.md', 'x\n'); chmodSync(path.join(r, 'vault'), 0); }, [['unpinnable', 'vault']]],
   ];
   for (const [name, attack, expected] of unreadable) {
     it(`${name}: unpinnable, and exit 1 under --strict (as root: checked as nobody)`, async function () {
