@@ -12,9 +12,9 @@ const CACHE_DIR = path.join('.agent-immune', 'cache', 'llm');
 /** The largest cache entry read back. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 
-/** The sha256 key of a request: model, purpose, sample index and the exact prompt. */
-export function cacheKey(parts: { model: string; kind: string; sample: number; prompt: unknown }): string {
-  return createHash('sha256').update(JSON.stringify([parts.model, parts.kind, parts.sample, parts.prompt])).digest('hex');
+/** The sha256 key of a request: who answers (endpoint and credential, hashed), model, purpose, sample index and the exact prompt. */
+export function cacheKey(parts: { scope?: string; model: string; kind: string; sample: number; prompt: unknown }): string {
+  return createHash('sha256').update(JSON.stringify([parts.scope ?? '', parts.model, parts.kind, parts.sample, parts.prompt])).digest('hex');
 }
 
 /** Reply cache under a workspace root: one small JSON file per key. */

@@ -93,7 +93,7 @@ export class LlmSession {
   ): Promise<T | undefined> {
     signal?.throwIfAborted();
     if (this.down) return undefined;
-    const key = cacheKey({ model: this.model, kind, sample, prompt: { messages, schema: schema.name } });
+    const key = cacheKey({ scope: this.options.transport.cacheScope, model: this.model, kind, sample, prompt: { messages, schema: schema.name } });
     const cached = await this.options.cache?.get(key);
     if (cached !== undefined) {
       const parsed = parse(cached);
@@ -122,7 +122,7 @@ export class LlmSession {
     const transport = this.options.transport;
     if (this.down || !transport.embed || !transport.embeddingModel || texts.length === 0) return undefined;
     const model = transport.embeddingModel ?? this.model;
-    const keys = texts.map((text) => cacheKey({ model, kind: 'embed', sample: 0, prompt: text }));
+    const keys = texts.map((text) => cacheKey({ scope: transport.cacheScope, model, kind: 'embed', sample: 0, prompt: text }));
     const vectors: (number[] | undefined)[] = await Promise.all(keys.map(async (key) => parseVector(await this.options.cache?.get(key))));
     const missing = texts.flatMap((_, i) => (vectors[i] === undefined ? [i] : []));
     this.usage.cacheHits += texts.length - missing.length;

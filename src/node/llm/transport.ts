@@ -1,5 +1,6 @@
 // The wire to an LLM: one chat completion (and, optionally, embeddings) per call, with failures classified into
 // kinds the session can act on. OpenAiTransport speaks the OpenAI wire format through the `openai` client.
+import { createHash } from 'node:crypto';
 import { errorMessage } from '../../core/errors';
 import OpenAI from 'openai';
 import { redactSecrets } from '../../core/llm/policy';
@@ -38,6 +39,11 @@ export interface ChatTransport {
   readonly formats: readonly ReplyFormat[];
   /** Embedding model, when the backend embeds. */
   readonly embeddingModel?: string;
+  /**
+   * Who answers, for the reply cache: a hash of the endpoint and the credential. The cache sits in the workspace, where
+   * a repository can commit entries; keyed by this, it can only supply replies for a credential it knows.
+   */
+  readonly cacheScope?: string;
   complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply>;
   embed?(texts: string[], signal?: AbortSignal): Promise<EmbeddingReply>;
 }
@@ -74,6 +80,7 @@ export class OpenAiTransport implements ChatTransport {
   readonly model: string;
   readonly formats: readonly ReplyFormat[] = ['json_schema', 'json_object', 'text'];
   readonly embeddingModel?: string;
+  readonly cacheScope: string;
   private readonly client: OpenAI;
   private readonly secrets: string[];
   private readonly timeoutMs: number;
@@ -82,6 +89,7 @@ export class OpenAiTransport implements ChatTransport {
     this.model = options.model;
     this.embeddingModel = options.embeddingModel;
     this.secrets = options.apiKey ? [options.apiKey] : [];
+    this.cacheScope = createHash('sha256').update(`${options.baseURL}\0${options.apiKey ?? ''}`).digest('hex');
     this.timeoutMs = options.timeoutMs ?? 30_000;
     // Retries are the session's job (it counts them against the budget), so the client makes exactly one attempt.
     // Redirects are never followed: the body is the trace, and a 307 would carry it to wherever the server points.

@@ -191,6 +191,16 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
     assert.deepEqual(second.agents, first.agents);
   });
 
+  it('does not serve replies cached for another endpoint or key (a repository can commit cache entries: it cannot know the key)', async () => {
+    await run(guard({ cacheRoot: cacheDir }));
+    const calls = server.chatCalls;
+    const other = new OpenAiTransport({ baseURL: server.url, model: 'fake-judge', apiKey: `${KEY}-other`, timeoutMs: 5000 });
+    const second = createLlmGuard(other, { scorer: true, filter: true, samples: 1, cacheRoot: cacheDir, session: { retries: 2, backoffMs: 5, secrets: [KEY] } });
+    await run(second);
+    assert.ok(server.chatCalls > calls, 'the other key asks the endpoint');
+    assert.equal(second.session.usage.cacheHits, 0);
+  });
+
   it('gives the judge similarity evidence from LLM embeddings, cached like the chat replies', async () => {
     const first = await run(guard({ filter: false, cacheRoot: cacheDir }, { embeddingModel: 'fake-embed' }));
     assert.equal(first.llm?.embedder, 'llm:fake-embed');
