@@ -2,6 +2,7 @@
 // shape the importer reads, and the responses the spec prescribes (ExportTraceServiceResponse with partial success,
 // google.rpc.Status for errors) in the request's encoding. Protobuf goes through protobufjs and the official protos.
 import { errorMessage, jsonErrorText } from '../../core/errors';
+import { MAX_JSON_DEPTH } from '../../core/importers/jsonStream';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import { Field, Root, Type } from 'protobufjs/light';
@@ -61,7 +62,7 @@ export function decodeRequest(body: Buffer, encoding: OtlpEncoding): unknown {
       throw new PayloadError(400, `the body is not valid JSON (${jsonErrorText(error)})`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new PayloadError(400, 'expected an ExportTraceServiceRequest JSON object');
-    return value;
+    return withinDepth(value);
   }
   let message;
   try {
@@ -69,11 +70,33 @@ export function decodeRequest(body: Buffer, encoding: OtlpEncoding): unknown {
   } catch (error) {
     throw new PayloadError(400, `the body is not a valid ExportTraceServiceRequest protobuf (${errorMessage(error)})`);
   }
-  const json = Request.toObject(message, { longs: String, enums: Number, bytes: String, defaults: false });
+  let json;
+  try {
+    json = withinDepth(Request.toObject(message, { longs: String, enums: Number, bytes: String, defaults: false }));
+  } catch (error) {
+    throw error instanceof PayloadError ? error : new PayloadError(400, tooDeep);
+  }
   for (const rs of (json.resourceSpans ?? []) as { scopeSpans?: { spans?: Record<string, unknown>[] }[] }[]) {
     for (const ss of rs.scopeSpans ?? []) for (const span of ss.spans ?? []) for (const key of ['traceId', 'spanId', 'parentSpanId']) span[key] = hexOf(span[key]);
   }
   return json;
+}
+
+const tooDeep = `the request nests deeper than ${MAX_JSON_DEPTH} levels; no OTLP attribute does`;
+
+/**
+ * The request, when it nests no deeper than MAX_JSON_DEPTH (as the file readers require): the span reader follows
+ * nested attribute values recursively, and 20,000 nested kvlistValues overflowed it into a 500 that dropped the batch.
+ */
+function withinDepth<T>(value: T): T {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) throw new PayloadError(400, tooDeep);
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return value;
 }
 
 /** The 200 answer: an empty ExportTraceServiceResponse, or one with partial success when spans were rejected. */

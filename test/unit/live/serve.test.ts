@@ -192,6 +192,15 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       }
     });
 
+    it('answers 400 to attributes nested deeper than 256 levels (was a 500 from a stack overflow)', async () => {
+      const levels = 3000;
+      const value = `${'{"kvlistValue":{"values":[{"key":"k","value":'.repeat(levels)}{"stringValue":"x"}${'}]}}'.repeat(levels)}`;
+      const span = `{"traceId":"${'ab'.repeat(16)}","spanId":"${'cd'.repeat(8)}","name":"deep","startTimeUnixNano":"1","endTimeUnixNano":"2","attributes":[{"key":"deep","value":${value}}]}`;
+      const answer = await post('application/json', `{"resourceSpans":[{"scopeSpans":[{"spans":[${span}]}]}]}`);
+      assert.equal(answer.status, 400);
+      assert.match((JSON.parse(answer.body.toString()) as { message: string }).message, /nests deeper than 256 levels/);
+    });
+
     it('keeps the readable spans of a request and reports the rest as partial success', async () => {
       const spans = [{ traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), name: 'other', startTimeUnixNano: '1', endTimeUnixNano: '2' }, { name: 'no ids' }];
       const answer = await post('application/json', JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] }));
