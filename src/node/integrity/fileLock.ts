@@ -21,7 +21,8 @@ export class FileLockTimeoutError extends Error {
     readonly owner: LockOwner | undefined,
   ) {
     const who = owner ? `process ${owner.pid} on ${owner.host} (since ${owner.time})` : 'another process';
-    super(`${lockPath} is held by ${who}, which is still running; try again when it has finished`);
+    const state = owner && owner.host !== os.hostname() ? 'which cannot be checked from this host' : 'which is still running';
+    super(`${lockPath} is held by ${who}, ${state}; try again when it has finished`);
   }
 }
 
@@ -109,8 +110,10 @@ function parseOwner(text: string): LockOwner | undefined {
 /** True when the lock's owner is gone: a process of this host that no longer runs, or an old lock that cannot be checked. */
 function isStale(held: HeldLock): boolean {
   if (!held.regular) return true;
-  if (!held.owner) return held.ageMs > UNREADABLE_STALE_MS;
-  if (held.owner.host !== os.hostname()) return held.ageMs > OTHER_HOST_STALE_MS;
+  // A lock dated in the future (a file shipped with a 2030 mtime) is judged by how far off it is: it would never age.
+  const age = Math.abs(held.ageMs);
+  if (!held.owner) return age > UNREADABLE_STALE_MS;
+  if (held.owner.host !== os.hostname()) return age > OTHER_HOST_STALE_MS;
   return !processRuns(held.owner.pid);
 }
 

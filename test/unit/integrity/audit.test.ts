@@ -219,6 +219,17 @@ describe('integrity: audit log on disk', function () {
     assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran', 'an empty lock (killed right after creating it) is stale once old');
   });
 
+  it('takes over a lock from another host dated in the future (it never aged), and says another host cannot be checked', async () => {
+    const file = path.join(dir, 'target');
+    writeFileSync(file + '.lock', JSON.stringify({ pid: 1, host: 'other-host', time: 'x' }) + '\n');
+    await assert.rejects(withFileLock(file, async () => 'ran', 200), (e: unknown) => e instanceof FileLockTimeoutError && /on other-host \(since x\), which cannot be checked from this host/.test(e.message));
+    const future = new Date(Date.UTC(2030, 0, 1));
+    utimesSync(file + '.lock', future, future);
+    const started = Date.now();
+    assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran');
+    assert.ok(Date.now() - started < 4_000, 'did not wait for the timeout');
+  });
+
   it('loses nothing and interleaves nothing when two processes append at once', async () => {
     const count = 60;
     const worker = path.join(__dirname, 'appendWorker.ts');
