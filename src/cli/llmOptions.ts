@@ -45,7 +45,7 @@ export function llmGuardFromFlags(values: LlmFlagValues, io: CliIo): CliLlm | un
     return undefined;
   }
   const apiKey = apiKeyFromEnv(io.env);
-  const transport = openAiTransport({ baseURL: values['base-url'], model: values.model, embeddingModel: values['embed-model'], apiKey, timeoutMs: count(values['llm-timeout'], '--llm-timeout') * 1000 || undefined });
+  const transport = openAiTransport({ baseURL: values['base-url'], model: values.model, embeddingModel: values['embed-model'], apiKey, timeoutMs: timeoutSeconds(values['llm-timeout']) * 1000 || undefined });
   const plan = {
     scorer,
     filter,
@@ -84,6 +84,13 @@ function count(value: string | undefined, flag: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number`);
   return n;
+}
+
+/** --llm-timeout in seconds: 0.1 s to one day (a timer takes at most about 24.8 days; beyond it Node refuses the delay). */
+function timeoutSeconds(value: string | undefined): number {
+  const seconds = count(value, '--llm-timeout');
+  if (value !== undefined && (seconds < 0.1 || seconds > 86_400)) throw new UsageError('--llm-timeout must be between 0.1 and 86400 seconds');
+  return seconds;
 }
 
 function optionalCount(value: string | undefined, flag: string): number | undefined {

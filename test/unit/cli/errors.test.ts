@@ -45,6 +45,7 @@ describe('CLI errors', () => {
     ['an empty --sarif', ['verify', '--sarif', ''], /^agent-immune verify: --sarif needs a file name\. Run/],
     ['serve on an address this machine does not have (was "is another receiver running?")', ['serve', '--host', '192.0.2.1', '--port', '0', '--allow-remote', '--token', 't'.repeat(32)], /^agent-immune serve: cannot listen on 192\.0\.2\.1:0 \(EADDRNOTAVAIL\); no network interface of this machine has that address; check --host$/],
     ['an option that takes one value, given twice (was: the last one kept silently)', ['convert', 'traces/run.jsonl', '-o', 'a.jsonl', '--out', 'b.jsonl'], /^agent-immune convert: --out is given twice: give it once\. Run/],
+    ['an --llm-timeout no timer can wait (was an endpoint failure warning)', ['analyze', 'traces/run.jsonl', '--scorer', 'llm', '--llm-timeout', '1e10'], /^agent-immune analyze: --llm-timeout must be between 0\.1 and 86400 seconds\. Run/],
     ['a value that starts with a dash', ['analyze', 'run.jsonl', '--episode', '-1'], /^agent-immune analyze: --episode needs a value; one that starts with "-" is written --episode=-VALUE\. Run/],
     ['an option where its value should be', ['serve', '--token', '--port', '0'], /^agent-immune serve: --token needs a value; one that starts/],
     ['a mistyped command gets the closest one (no usage dump)', ['anlyze', 'x'], /^agent-immune: unknown command "anlyze"; did you mean "analyze"\? Run "agent-immune --help" for the commands\.$/],
