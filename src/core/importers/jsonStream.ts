@@ -6,6 +6,18 @@ import type { JsonPath } from './types';
 /** The deepest nesting a document may have (OTLP exports nest about 10 deep); deeper is refused, not walked. */
 export const MAX_JSON_DEPTH = 256;
 
+/** True when a parsed JSON value nests deeper than `max` levels (walked without recursion, so no depth overflows it). */
+export function nestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 interface Frame {
   array: boolean;
   /** Current key (object) or index (array). */

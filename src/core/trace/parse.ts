@@ -1,5 +1,6 @@
 // agent-trace/v1 reader: builds a Trace line by line so large files stream; strict unless lenient.
 import { InputError, jsonErrorText } from '../errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../importers/jsonStream';
 import type { AgentInfo, Category, Trace, TraceLabel, TraceMessage, TraceWarning } from './types';
 import { CATEGORIES } from './types';
 
@@ -48,6 +49,10 @@ export class TraceBuilder {
       return;
     }
     this.contentLines++;
+    if (nestsDeeperThan(value)) {
+      this.fail('invalid-json', `the line nests deeper than ${MAX_JSON_DEPTH} levels; no trace field does`, line);
+      return;
+    }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.fail('invalid-field', 'expected a JSON object with a "type" field', line);
       return;

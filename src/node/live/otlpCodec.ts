@@ -2,7 +2,7 @@
 // shape the importer reads, and the responses the spec prescribes (ExportTraceServiceResponse with partial success,
 // google.rpc.Status for errors) in the request's encoding. Protobuf goes through protobufjs and the official protos.
 import { errorMessage, jsonErrorText } from '../../core/errors';
-import { MAX_JSON_DEPTH } from '../../core/importers/jsonStream';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../core/importers/jsonStream';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import { Field, Root, Type } from 'protobufjs/light';
@@ -89,13 +89,7 @@ const tooDeep = `the request nests deeper than ${MAX_JSON_DEPTH} levels; no OTLP
  * nested attribute values recursively, and 20,000 nested kvlistValues overflowed it into a 500 that dropped the batch.
  */
 function withinDepth<T>(value: T): T {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > MAX_JSON_DEPTH) throw new PayloadError(400, tooDeep);
-    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
-  }
+  if (nestsDeeperThan(value)) throw new PayloadError(400, tooDeep);
   return value;
 }
 

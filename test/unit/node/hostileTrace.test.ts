@@ -83,6 +83,17 @@ describe('hostile traces: the terminal, the reader and the errors', function () 
     oneLineError(r.stderr);
   });
 
+  it('refuses an agent-trace/v1 line with an unknown field nested 100,000 deep (was accepted), naming its line', async () => {
+    const depth = 100_000;
+    const lines = readFileSync(attack, 'utf8').trimEnd().split('\n');
+    lines[1] = `${lines[1].slice(0, -1)},"extra":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    writeFileSync(path.join(dir, 'deep-field.jsonl'), lines.join('\n') + '\n');
+    const r = await cli(dir, 'analyze', 'deep-field.jsonl');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /deep-field\.jsonl:2: the line nests deeper than 256 levels/);
+    oneLineError(r.stderr);
+  });
+
   it('reads a valid trace after a million blank lines instead of calling the file empty', async () => {
     writeFileSync(path.join(dir, 'blank-first.jsonl'), '\n'.repeat(1_000_000) + readFileSync(attack, 'utf8'));
     const r = await cli(dir, 'analyze', 'blank-first.jsonl');
