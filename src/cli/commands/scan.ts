@@ -149,7 +149,8 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
       cooling,
       log: logFile ? display(logFile) : null,
       skipped: [
-        ...unlisted.map((s) => ({ ...s, file: `${display(s.file)}/` })),
+        // What the walk could not list is a folder; what it would not open is a file.
+        ...unlisted.map((s) => ({ ...s, file: s.reason === 'not-a-file' ? display(s.file) : `${display(s.file)}/` })),
         ...skipped.map((s) => ({ ...s, file: display(s.file) })),
         ...badTraces,
         ...links.map((file) => ({ file: display(file), reason: 'symlink' as const, detail: 'not followed' })),

@@ -126,6 +126,9 @@ async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipp
         if (kind) found.set(abs, kind);
       } else if (entry.isSymbolicLink() && !NEVER_DESCEND.has(entry.name)) {
         links.push(abs);
+      } else if (!entry.isSymbolicLink() && matcher.kindOf(rel)) {
+        // A FIFO, socket or device named like a prompt file: never opened (a FIFO would wait for a writer), and listed.
+        skipped.push({ path: posix(cwd, abs), reason: 'not a regular file (a FIFO, socket or device)' });
       }
     }
   }

@@ -42,6 +42,9 @@ export async function collectMonitored(root: string, globs: readonly string[], t
           else if (isDocument(childRel)) result.documents.push(path.join(dir, entry.name));
         } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isDocument(childRel))) {
           result.links.push(path.join(dir, entry.name));
+        } else if (!entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isDocument(childRel))) {
+          // A FIFO, socket or device the globs take: never opened (a FIFO would wait for a writer), and listed.
+          result.skipped.push({ file: path.join(dir, entry.name), reason: 'not-a-file', detail: 'a FIFO, socket or device' });
         }
       }),
     );
@@ -68,7 +71,7 @@ export function errorCode(error: unknown): string {
 /** A file or folder left out of the scan and why. */
 export interface Skipped {
   file: string;
-  reason: 'binary' | 'too-large' | 'unreadable';
+  reason: 'binary' | 'too-large' | 'unreadable' | 'not-a-file';
   /** For 'unreadable': the system error code (EACCES, EPERM, ENOENT...). */
   detail?: string;
 }

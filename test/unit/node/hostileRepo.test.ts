@@ -179,6 +179,18 @@ describe('hostile repository: nothing outside the root is read or written', func
     assert.deepEqual([report.status, report.findings[0].reason], ['corrupt-lockfile', 'unreadable']);
   });
 
+  it('FIFOs named like prompt files and traces are listed as not read by harden and scan, never opened (were left out silently)', async () => {
+    for (const name of ['agent.py', 'AGENTS.md', 'run.trace.jsonl']) execFileSync('mkfifo', [path.join(root, name)]);
+    const harden = await cli(root, 'harden', '--check', '--json', '.');
+    assert.deepEqual((JSON.parse(harden.stdout) as { skipped: { path: string; reason: string }[] }).skipped.map((s) => [s.path, s.reason]), [
+      ['AGENTS.md', 'not a regular file (a FIFO, socket or device)'],
+      ['agent.py', 'not a regular file (a FIFO, socket or device)'],
+    ]);
+    const scan = await cli(root, 'scan', '--no-log', '--json', '.');
+    const skipped = (JSON.parse(scan.stdout) as { skipped: { file: string; reason: string }[] }).skipped.filter((s) => s.reason === 'not-a-file').map((s) => s.file);
+    assert.deepEqual(skipped, ['AGENTS.md', 'run.trace.jsonl']);
+  });
+
   it('a config symlinked outside the root is refused, and the error echoes none of its text', async () => {
     write(outside, 'config.json', 'SECRET-TOKEN-0123456789 not json');
     symlinkSync(path.join(outside, 'config.json'), path.join(root, 'agent-immune.config.json'));
