@@ -228,7 +228,7 @@ class Discoverer {
     for (const root of module.roots) {
       const loc: Loc = { file, scope: root.scope };
       walk(root.expr, (e) => {
-        if (e.k === 'call') this.callHits(e, loc, module, rules, hits);
+        if (e.k === 'call') this.callHits(deferredCall(e) ?? e, loc, module, rules, hits);
         else if (e.k === 'dict') {
           this.roleDictHit(e, loc, module, hits);
           this.configObjectHits(e, loc, hits);
@@ -583,6 +583,23 @@ function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
 }
 
 /** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
+/** Calls that run (or bind) the function they are given with the arguments after it. */
+const DEFERRING_CALLS = /^(?:to_thread|partial|run_in_executor)$/;
+
+/**
+ * The call a deferring call stands for: `asyncio.to_thread(client.messages.create, system=PROMPT)` is
+ * `client.messages.create(system=PROMPT)` (also `functools.partial`, `loop.run_in_executor(None, fn, ...)`); undefined
+ * for any other call.
+ */
+function deferredCall(call: Extract<Expr, { k: 'call' }>): Extract<Expr, { k: 'call' }> | undefined {
+  const name = lastName(call.callee) ?? '';
+  if (!DEFERRING_CALLS.test(name)) return undefined;
+  const positional = call.args.filter((a) => a.name === undefined && !a.spread);
+  const target = positional[name === 'run_in_executor' ? 1 : 0];
+  if (!target || (target.value.k !== 'name' && target.value.k !== 'attr')) return undefined;
+  return { ...call, callee: target.value, args: call.args.filter((a) => a !== target && !(name === 'run_in_executor' && a === positional[0])) };
+}
+
 /** The longest name tried against harden.systemPromptNames. */
 const MAX_PROMPT_NAME = 200;
 
