@@ -27,7 +27,7 @@ export const TEST_GLOBS: readonly string[] = [
 export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<HardenConfig>({
   include: [
     '**/SKILL.md', '**/AGENTS.md', '**/CLAUDE.md', '**/GEMINI.md', '**/.github/copilot-instructions.md', '**/*.instructions.md', '**/*.prompt.md',
-    '**/*.chatmode.md', '**/*.agent.md', '**/.cursor/rules/*.mdc', '**/.claude/agents/*.md', '**/prompts/**/*.{md,txt}',
+    '**/*.chatmode.md', '**/*.agent.md', '**/.cursor/rules/*.mdc', '**/.claude/agents/*.md', '**/skills/*/agents/*.md', '**/prompts/**/*.{md,txt}',
     '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}', '**/*.{yaml,yml}', '**/*.ipynb',
   ],
   exclude: [

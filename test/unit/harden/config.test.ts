@@ -46,6 +46,10 @@ describe('harden: config', () => {
     ['.github/copilot-instructions.md', 'markdown'],
     ['.github/instructions/py.instructions.md', 'markdown'],
     ['x/.cursor/rules/a.mdc', 'markdown'],
+    // A skill's sub-agent prompts (anthropics/skills' skill-creator/agents/grader.md), not its other Markdown.
+    ['skills/skill-creator/agents/grader.md', 'markdown'],
+    ['.claude/skills/review/agents/critic.md', 'markdown'],
+    ['skills/skill-creator/references/schema.md', undefined],
     ['docs/README.md', undefined],
     ['src/agent.ts', 'typescript'],
     ['src/agent.mjs', 'typescript'],
