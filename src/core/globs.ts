@@ -1,14 +1,17 @@
 // Globs from a repository (its agent-immune.config.json, its .gitignore files, its workspace settings) are hostile
 // input. picomatch and ignore compile them to backtracking regular expressions whose time grows as a power of the
 // path's length with each wildcard: `*a*a*a…*az` against a 60-letter file name ran for minutes, `*a*a/*a*a/*a*a/*a*az`
-// against four long folder names for 223 s. A glob is matched only with at most 2 `**` segments and 3 other `*`
-// (about 8 ms on a 3,600-character path at worst), and extglobs (`+(a|aa)`) are read as literal text.
+// against four long folder names for 223 s, `{a,aa}` forty times for over 30 s. A glob is matched only with at most 2
+// `**` segments, 3 other `*` (about 8 ms on a 3,600-character path at worst) and 3 brace groups, and extglobs
+// (`+(a|aa)`) are read as literal text.
 import picomatch from 'picomatch';
 
 /** The most `**` segments a glob may have. */
 export const MAX_GLOBSTARS = 2;
 /** The most other `*` wildcards (runs of `*` inside a segment) a glob may have. */
 export const MAX_STARS = 3;
+/** The most brace groups (`{a,b}`, compiled to an alternation) a glob may have. */
+export const MAX_BRACES = 3;
 
 const GLOBSTAR = /(?:^|\/)\*\*(?=\/|$)/g;
 
@@ -21,6 +24,8 @@ export function globTooComplex(glob: string): string | undefined {
   const stars = (glob.replace(GLOBSTAR, '/').match(/\*+/g) ?? []).length;
   if (globstars > MAX_GLOBSTARS) return `it has ${globstars} "**" segments; at most ${MAX_GLOBSTARS} are matched in bounded time`;
   if (stars > MAX_STARS) return `it has ${stars} "*" wildcards besides "**"; at most ${MAX_STARS} are matched in bounded time`;
+  const braces = (glob.match(/\{/g) ?? []).length;
+  if (braces > MAX_BRACES) return `it has ${braces} brace groups; at most ${MAX_BRACES} are matched in bounded time`;
   return undefined;
 }
 

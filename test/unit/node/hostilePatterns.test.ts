@@ -46,6 +46,7 @@ describe('hostile repository: patterns are matched in bounded time', function ()
     }
     assert.match(globTooComplex(`${'*a'.repeat(25)}z`) ?? '', /25 "\*" wildcards/);
     assert.match(globTooComplex(`${'**/'.repeat(10)}z`) ?? '', /10 "\*\*" segments/);
+    assert.match(globTooComplex('{a,aa}'.repeat(40)) ?? '', /40 brace groups/);
   });
 
   it('lock and verify do not hang on a .gitignore line built to backtrack (it is not honoured)', async () => {
@@ -74,10 +75,22 @@ describe('hostile repository: patterns are matched in bounded time', function ()
   }
 
   it('accepts the default regular expressions and refuses the ones that backtrack exponentially', () => {
-    for (const pattern of [...DEFAULT_ANSWER_CONFIG.patterns, DEFAULT_HARDEN_CONFIG.systemPromptNames, '(?:abc)+', '\\(a+\\)+', '[(]+', '(ab{2})+', 'a{2,}']) {
+    for (const pattern of [...DEFAULT_ANSWER_CONFIG.patterns, DEFAULT_HARDEN_CONFIG.systemPromptNames, '(?:abc)+', '[(]+', '(ab{2})+', 'a{2,}', '(\\w{1,20})\\s*=\\s*(\\d+)']) {
       assert.equal(regexTooSlow(pattern), undefined, pattern);
     }
-    for (const pattern of ['^(a+)+$', '(a|aa)*', '(a?){30}', '(\\w+\\s?)*$', '(?:x(?:y+))+']) assert.match(regexTooSlow(pattern) ?? '', /exponential/, pattern);
+    // Exponential: a repeated group that can match one text in several ways, also through a nested group.
+    for (const pattern of ['^(a+)+$', '(a|aa)*', '(a?){30}', '(\\w+\\s?)*$', '(?:x(?:y+))+', '(?:(?:a|a)b)+$', '^((a|a)b)*$']) assert.match(regexTooSlow(pattern) ?? '', /exponential/, pattern);
+    // Polynomial of degree 2 and more: open-ended repetitions of anything but whitespace in a row.
+    for (const pattern of ['\\w*\\w*\\w*\\w*\\w*!', '.*y.*z', '(\\w+)\\s*=\\s*(\\d+)']) assert.match(regexTooSlow(pattern) ?? '', /open-ended parts in a row/, pattern);
+  });
+
+  it('reads an answer tag followed by thousands of blanks in bounded time with the default patterns (was 3.8 s per 2,000)', async () => {
+    write(root, 't.jsonl', [
+      JSON.stringify({ type: 'header', schema: 'agent-trace/v1', agents: [{ id: 'a' }, { id: 'b' }] }),
+      ...[0, 1, 2].flatMap((round) => ['a', 'b'].map((from) => JSON.stringify({ type: 'message', round, from, to: from === 'a' ? 'b' : 'a', content: `<ANSWER>:${' \t'.repeat(1_900)}<` }))),
+    ].join('\n') + '\n');
+    const r = await cli(root, 'analyze', 't.jsonl');
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
   });
 
   it('refuses a config regular expression built to backtrack (answer.patterns, harden.systemPromptNames) instead of hanging', async () => {
