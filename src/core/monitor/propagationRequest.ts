@@ -384,12 +384,13 @@ function actAndObject(reading: Reading, sentence: Span, anchor: Anchor, context:
 }
 
 /** Reads the request made in one sentence toward one of its anchors, if there is one. */
-function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[]): { rules: RequestRule[]; sentence: Span } | undefined {
+function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[], whole: boolean): { rules: RequestRule[]; sentence: Span } | undefined {
   const { text, norm } = reading;
-  const previous = previousSentence(text, sentence[0]);
+  // A window of an overlong sentence has no neighbours of its own: finding them would walk the sentence again.
+  const previous = whole ? previousSentence(text, sentence[0]) : undefined;
   const beforePrevious = previous && previousSentence(text, previous[0]);
   const context: Span = [beforePrevious?.[0] ?? previous?.[0] ?? sentence[0], sentence[1]];
-  const next = nextSentence(text, sentence[1]);
+  const next = whole ? nextSentence(text, sentence[1]) : undefined;
   for (const anchor of sentenceAnchors) {
     const found = actAndObject(reading, sentence, anchor, context);
     if (!found) continue;
@@ -413,28 +414,40 @@ function readSentence(reading: Reading, sentence: Span, sentenceAnchors: Anchor[
   return undefined;
 }
 
-/** The most anchors of one sentence read (a real sentence names a handful of destinations). */
-const MAX_ANCHORS_PER_SENTENCE = 16;
+/** The longest sentence read whole; a longer one is read in windows of this size around its anchors. */
+const MAX_SENTENCE = 1000;
+
+/**
+ * The span an anchor is read in: its sentence, or, in a sentence longer than any real one, the window of the sentence
+ * around the anchor's stretch of it. Each anchor is read against its whole span, so a sentence of thousands of
+ * destinations ("all agents all agents ...": 1 MB took minutes) costs a bounded amount per anchor, and none is dropped
+ * (a request after twenty decoy mentions is still read).
+ */
+function windowOf(sentence: Span, anchor: Anchor): Span {
+  if (sentence[1] - sentence[0] <= MAX_SENTENCE) return sentence;
+  const half = MAX_SENTENCE / 2;
+  const block = sentence[0] + Math.floor((anchor.start - sentence[0]) / half) * half;
+  return [Math.max(sentence[0], block - half), Math.min(sentence[1], block + MAX_SENTENCE)];
+}
 
 /** Every request in a document, one per sentence, in order. */
 function readRequests(reading: Reading): { rules: RequestRule[]; sentence: Span }[] {
-  const bySentence = new Map<number, { sentence: Span; anchors: Anchor[] }>();
-  const file = (sentence: Span, anchor: Anchor) => {
-    const entry = bySentence.get(sentence[0]) ?? { sentence, anchors: [] };
+  const bySentence = new Map<number, { sentence: Span; anchors: Anchor[]; whole: boolean }>();
+  const file = (sentence: Span, anchor: Anchor, whole: boolean) => {
+    const entry = bySentence.get(sentence[0]) ?? { sentence, anchors: [], whole };
     entry.anchors.push(anchor);
     bySentence.set(sentence[0], entry);
   };
   const sentenceOf = sentencesAlong(reading.text);
   for (const anchor of anchors(reading.norm)) {
-    const sentence = sentenceOf(anchor.start);
-    file(sentence, anchor);
-    const next = anchor.destination === 'persisted' ? nextSentence(reading.text, sentence[1]) : undefined;
-    if (next && POINTS_BACK.test(reading.norm.slice(next[0], next[1]))) file(next, { ...anchor, carried: true });
+    const whole = sentenceOf(anchor.start);
+    const sentence = windowOf(whole, anchor);
+    file(sentence, anchor, sentence === whole);
+    const next = sentence === whole && anchor.destination === 'persisted' ? nextSentence(reading.text, sentence[1]) : undefined;
+    if (next && POINTS_BACK.test(reading.norm.slice(next[0], next[1]))) file(next, { ...anchor, carried: true }, true);
   }
   const byPriority = (a: Anchor, b: Anchor) => PRIORITY.indexOf(a.destination) - PRIORITY.indexOf(b.destination);
-  // Each anchor is read against its whole sentence: a sentence of thousands ("all agents all agents ...", 1 MB took
-  // minutes) is read for its first anchors by priority only.
-  return [...bySentence.values()].flatMap(({ sentence, anchors: here }) => readSentence(reading, sentence, here.sort(byPriority).slice(0, MAX_ANCHORS_PER_SENTENCE)) ?? []);
+  return [...bySentence.values()].flatMap(({ sentence, anchors: here, whole }) => readSentence(reading, sentence, here.sort(byPriority), whole) ?? []);
 }
 
 /** Runs propagationRequest over one document (`lower`: its text lower-cased with offsets kept): a finding at the first request. */
