@@ -91,9 +91,10 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     }
     const out = path.resolve(io.cwd, values.out);
     if (chosen.length === 1) {
+      await refuseLink(out, values.out);
       await mkdir(path.dirname(out), { recursive: true });
       await writeChosen(async (trace) => {
-        await writingTo(out, () => writeFile(out, serializeTrace(trace)));
+        await writingTo(out, () => writeFile(out, serializeTrace(trace), { flag: NO_FOLLOW_WRITE }));
         io.stdout(`converted ${positionals[0]} (${format}) -> ${values.out}\n`);
         report(values.out!, trace);
       });
@@ -109,9 +110,7 @@ Exit codes: 0 converted, 2 bad input or usage.`,
       if (await sameFile(input, path.join(out, name))) throw new UsageError(`-o ${values.out} would write ${name} over the input file itself; write to another folder`);
       // The names come from the runs' own ids: one that is a link in the folder (a repository can commit
       // `traces/0-episode-0.jsonl -> ~/.bashrc`) would be written through to wherever it leads.
-      if ((await lstat(path.join(out, name)).catch(() => undefined))?.isSymbolicLink()) {
-        throw new UsageError(`-o ${values.out}: ${name} there is a symbolic link; converting would write through it to where it leads. Remove it or write to another folder`);
-      }
+      await refuseLink(path.join(out, name), path.join(values.out, name));
     }
     await writeChosen(async (trace, i) => {
       await writingTo(path.join(out, names[i]), () => writeFile(path.join(out, names[i]), serializeTrace(trace), { flag: NO_FOLLOW_WRITE }));
@@ -121,6 +120,13 @@ Exit codes: 0 converted, 2 bad input or usage.`,
     return ExitCode.Ok;
   },
 };
+
+/** Refuses an output path that is a symbolic link (one a repository committed would be written through to its target). */
+async function refuseLink(file: string, shown: string): Promise<void> {
+  if ((await lstat(file).catch(() => undefined))?.isSymbolicLink()) {
+    throw new UsageError(`${shown} is a symbolic link; converting would write through it to where it leads. Remove it or write elsewhere`);
+  }
+}
 
 /** True when both paths name one existing file (through links too). */
 async function sameFile(a: string, b: string): Promise<boolean> {

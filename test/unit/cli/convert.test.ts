@@ -106,9 +106,13 @@ describe('agent-immune convert / analyze on imported formats', () => {
     symlinkSync(victim, path.join(out, '1-conv-b.jsonl'));
     const { code, stderr } = await cli('convert', path.join(fixtures, 'otlp-genai.json'), '-o', out);
     assert.equal(code, 2);
-    assert.match(stderr, /1-conv-b\.jsonl there is a symbolic link/);
+    assert.match(stderr, /1-conv-b\.jsonl is a symbolic link/);
     assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
     assert.deepEqual(readdirSync(out), ['1-conv-b.jsonl']);
+    // One run written to a file the repository committed as a link: refused as well.
+    const single = await cli('convert', path.join(fixtures, 'otlp-genai.json'), '--episode', '1', '-o', path.join(out, '1-conv-b.jsonl'));
+    assert.equal(single.code, 2);
+    assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
   });
 
   it('refuses to squeeze several runs into one .jsonl file and names the two ways out', async () => {
