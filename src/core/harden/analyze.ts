@@ -80,9 +80,6 @@ const MESSAGE_OBJECT = /(?:^|[._])msg$/i;
 /** The edits wrapping a whole value or a `+` operand in code (a new string around it). */
 function valueBoundaryEdits(text: string, start: number, end: number, language: 'python' | 'typescript', operand: boolean): TextEdit[] {
   const value = text.slice(start, end);
-  // A message object passed whole (`role_play_session.step(input_msg)`, CAMEL's BaseMessage) would become a string:
-  // the finding stands, with no automatic fix.
-  if (!operand && MESSAGE_OBJECT.test(value.trim())) return [];
   if (operand) {
     if (!/^[\p{L}_$][\p{L}\p{N}_$.]*(?:\(.*\)|\[.*\])*$/su.test(value.trim())) return [];
     return [
@@ -170,6 +167,9 @@ function literalRun(text: string, prompt: FoundPrompt): { start: number; end: nu
 function delegationFix(text: string, found: FoundDelegation, language: 'python' | 'typescript'): TextEdit[] {
   const c = found.candidate;
   if (c.kind === 'hole' || c.kind === 'placeholder') return c.literal ? boundaryEdits(text, { start: c.start, end: c.end, expression: c.text, literal: c.literal }) : [];
+  // A message object handed whole to an agent's run (`role_play_session.step(input_msg)`, CAMEL's BaseMessage) would
+  // become a string: the finding stands, with no automatic fix. Where the slot takes text (`"content": msg`), it is fixed.
+  if (c.kind !== 'operand' && found.prompt.framework === 'model call' && MESSAGE_OBJECT.test(c.text.trim())) return [];
   return valueBoundaryEdits(text, c.start, c.end, language, c.kind === 'operand');
 }
 

@@ -84,10 +84,10 @@ const SINK_WORDS = [
   ...SYSTEM_KEYWORDS, 'system', 'prompt', 'backstory', 'goal', 'SystemMessage', 'HumanMessage', 'UserMessage', 'TextMessage', 'SystemMessagePromptTemplate',
   'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent', 'generateText', 'streamText',
   'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'model_client', 'run_sync', 'run_streamed', 'update_system_message',
-  'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner',
+  'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner', 'ChatAgent',
 ];
-const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages'];
-const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|ai|sdk)$/;
+const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
+const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|ai|sdk)$/;
 /** A role name written as a string (`"system"`, `'user'`): the files with role dicts and message tuples. */
 const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
 

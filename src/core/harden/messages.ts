@@ -1,6 +1,7 @@
 // Wording of the editor's prompt hardening: notifications (the editor adds the "Agent Immune: " prefix), quick fix
 // titles and log lines; each finding's own message and fix label are in findings.ts.
 
+const manualCaveat = (manual: number) => (manual > 0 ? ` ${manual} finding(s) need a manual fix (no safe text edit; see Problems).` : '');
 const notCheckedCaveat = (notChecked: string) => (notChecked ? ` Not checked: ${notChecked} (see the Agent Immune output).` : '');
 
 /** The editor's notifications about hardening prompts. */
@@ -11,8 +12,10 @@ export const hardenNotice = {
   selectDelegated: 'select the delegated content to wrap in a boundary.',
   /** Harden All Prompts found nothing to change (`notChecked`: what it could not check, from notCheckedSummary). */
   allHardened: (files: number, notChecked: string) => `all prompts found in ${files} file(s) are hardened.${notCheckedCaveat(notChecked)}`,
-  /** Harden All Prompts applied its fixes but could not check everything. */
-  hardenedSome: (files: number, notChecked: string) => `hardened the prompts of ${files} file(s).${notCheckedCaveat(notChecked)}`,
+  /** Harden All Prompts applied its fixes but could not check or fix everything (`manual`: findings with no safe edit). */
+  hardenedSome: (files: number, notChecked: string, manual: number) => `hardened the prompts of ${files} file(s).${manualCaveat(manual)}${notCheckedCaveat(notChecked)}`,
+  /** Harden All Prompts found findings but none it can fix by itself. */
+  onlyManual: (manual: number, notChecked: string) => `nothing to fix automatically.${manualCaveat(manual)}${notCheckedCaveat(notChecked)}`,
   /** The diagnostic on a prompt sink whose value cannot be read. */
   sinkNotChecked: (anchor: string, reason: string) => `${anchor}: this prompt is not checked for the immunity warning: ${reason}.`,
   /** The diagnostic on a file that could not be analysed (`error` as FileAnalysis words it). */

@@ -29,6 +29,8 @@ export interface HardenAllResult {
   notChecked: string[];
   /** The paths it could not read (links out of the folder, unreadable files). */
   notRead: string[];
+  /** The findings it has no safe edit for, as `path:line code` (a message object handed whole to a run). */
+  manual: string[];
 }
 
 async function applyToDocument(document: vscode.TextDocument, edits: readonly TextEdit[], services: Services): Promise<boolean> {
@@ -87,7 +89,7 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
 /** Scans every workspace folder and applies all fixes as one workspace edit, shown in the refactor preview first. */
 async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnostics, options: HardenAllOptions = {}): Promise<HardenAllResult> {
   const edit = new vscode.WorkspaceEdit();
-  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [] };
+  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [], manual: [] };
   const uris: vscode.Uri[] = [];
   const preview = options.preview !== false;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -109,13 +111,15 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
         result.notRead.push(at);
         services.output.warn(hardenLog.notRead(at, analysis.error));
       }
-      const lineOf = analysis.unread.length > 0 ? positionsOf(text) : undefined;
+      const findings = analysis.findings;
+      const manual = findings.filter((f) => f.fix.length === 0);
+      const lineOf = analysis.unread.length > 0 || manual.length > 0 ? positionsOf(text) : undefined;
       for (const u of analysis.unread) {
         const where = `${at}:${lineOf!(u.start).line + 1}`;
         result.notChecked.push(`${where} ${u.anchor}`);
         services.output.warn(hardenLog.sinkNotChecked(where, u.anchor, u.reason));
       }
-      const findings = analysis.findings;
+      for (const f of manual) result.manual.push(`${at}:${lineOf!(f.start).line + 1} ${f.code}`);
       if (findings.length === 0 || fixAll(text, findings).text === text) continue;
       result.findings += findings.length;
       const uri = vscode.Uri.joinPath(folder.uri, analysis.path);
@@ -131,12 +135,12 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
   }
   const notChecked = notCheckedSummary(result.notChecked.length, result.notRead.length);
   if (uris.length === 0) {
-    void showInfo(hardenNotice.allHardened(result.files, notChecked));
+    void showInfo(result.manual.length > 0 ? hardenNotice.onlyManual(result.manual.length, notChecked) : hardenNotice.allHardened(result.files, notChecked));
     return result;
   }
   const edited = await beforeEditing(uris);
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
-  if (result.applied && notChecked) void showInfo(hardenNotice.hardenedSome(uris.length, notChecked));
+  if (result.applied && (notChecked || result.manual.length > 0)) void showInfo(hardenNotice.hardenedSome(uris.length, notChecked, result.manual.length));
   if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(edited, services, options.repin !== 'always');
   return result;
 }

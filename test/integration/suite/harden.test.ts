@@ -130,7 +130,22 @@ suite('Prompt hardening', function () {
     symlinkSync(outside, link.fsPath);
     const loader = workspaceFile('prompts/loader.py');
     writeFileSync(loader.fsPath, 'from agents import Agent\n\nb = Agent(name="b", instructions=open("p.txt").read())\n');
+    // A message object handed whole from one agent to another: a finding with no safe edit, named, not called hardened.
+    const roleplay = workspaceFile('prompts/roleplay.py');
+    writeFileSync(roleplay.fsPath, [
+      'from camel.agents import ChatAgent',
+      '',
+      'critic = ChatAgent("You are a critic. Point out the weakest claim in what you are given.")',
+      '',
+      'def converse(role_play_session, turns):',
+      '    input_msg = role_play_session.init_chat()',
+      '    for _ in range(turns):',
+      '        assistant_response, user_response = role_play_session.step(input_msg)',
+      '        input_msg = assistant_response.msg',
+      '',
+    ].join('\n'));
     try {
+      await vscode.workspace.openTextDocument(roleplay);
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(loader));
       const notChecked = () => vscode.languages.getDiagnostics(loader).filter((d) => ourCode(d) === NOT_CHECKED_CODE);
       await waitFor('the not-checked diagnostic on loader.py', () => notChecked().length === 1, 30_000);
@@ -141,10 +156,12 @@ suite('Prompt hardening', function () {
       const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
       assert.ok(result.notChecked.some((s) => s.startsWith('prompts/loader.py:3 ')), JSON.stringify(result));
       assert.ok(result.notRead.includes('prompts/skills/elsewhere'), JSON.stringify(result));
+      assert.deepEqual(result.manual, ['prompts/roleplay.py:8 unbounded-delegation'], JSON.stringify(result));
       assert.ok(!result.changed.some((f) => f.startsWith('prompts/skills/elsewhere')), result.changed.join(', '));
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       rmSync(loader.fsPath, { force: true });
+      rmSync(roleplay.fsPath, { force: true });
       rmSync(link.fsPath, { force: true });
       rmSync(outside, { recursive: true, force: true });
     }

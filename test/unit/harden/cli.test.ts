@@ -159,6 +159,28 @@ describe('agent-immune harden', () => {
     }
   });
 
+  it('a model reply named msg put into a message\'s content is fixed (only a message object handed whole to a run is left to the user)', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-msg-'));
+    try {
+      writeFileSync(path.join(project, 'a.py'), [
+        'from openai import OpenAI',
+        'client = OpenAI()',
+        'def ask(q):',
+        '    r = client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}])',
+        '    return r.choices[0].message.content',
+        'def main(q):',
+        '    msg = ask(q)',
+        '    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": msg}])',
+        '',
+      ].join('\n'));
+      const r = await cli(project, 'harden', '--check', '--json');
+      const report = JSON.parse(r.stdout) as { findings: { code: string; fixable: boolean }[] };
+      assert.deepEqual(report.findings.map((f) => [f.code, f.fixable]), [['unbounded-delegation', true]]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('a sink given no value (None, null, undefined) is neither a prompt nor listed as not checked (was "`None` is computed at run time")', async () => {
     const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-none-'));
     try {
