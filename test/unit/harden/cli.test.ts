@@ -181,6 +181,17 @@ describe('agent-immune harden', () => {
     }
   });
 
+  it('reads a CAMEL file whose only agent takes its system message positionally (was "No prompts found")', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-camel-'));
+    try {
+      writeFileSync(path.join(project, 'critic.py'), 'from camel.agents import ChatAgent\n\ncritic = ChatAgent("You are a critic. Point out the weakest claim.")\n');
+      const r = await cli(project, 'harden', '--check', '--json');
+      assert.deepEqual((JSON.parse(r.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code), ['missing-immunity-warning']);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('a sink given no value (None, null, undefined) is neither a prompt nor listed as not checked (was "`None` is computed at run time")', async () => {
     const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-none-'));
     try {
