@@ -2,6 +2,7 @@
 // the LLM upgrade from a user action. Refuses in an untrusted workspace, needs the user-level opt-in, asks once per
 // workspace before trace content leaves the machine, and can be cancelled. The trace feature presents the result
 // (report, diagnostics, graph panel) exactly like Analyze Trace; only the analyser differs.
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Analysis } from '../../core/guard/types';
 import { llmNotice } from '../../core/llm/messages';
@@ -44,7 +45,7 @@ export async function analyzeWithLlm(services: Services, trace: TraceFeature, ur
   const target = await pickTrace('Analyze with LLM', uri);
   if (!target) return undefined;
   const apiKey = backend === 'openai' ? await context.secrets.get(API_KEY_SECRET) : undefined;
-  const transport = await buildTransport(backend, baseUrl, apiKey);
+  const transport = await buildTransport(backend, baseUrl, apiKey, await cacheSalt(context));
   if (!transport) return undefined;
   const root = vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath;
   const llm = createLlmGuard(transport, { scorer: true, filter: true, samples: userSetting('llm.judgeSamples'), cacheRoot: root, session: { maxCalls: userSetting('llm.maxCalls'), secrets: apiKey ? [apiKey] : [] } });
@@ -55,16 +56,30 @@ export async function analyzeWithLlm(services: Services, trace: TraceFeature, ur
   return analysis;
 }
 
+/**
+ * The user's secret for the LLM reply cache, made once and kept in the editor's user storage (never in a workspace):
+ * without it a repository could commit cache entries for a keyless backend (vscode-lm, a local endpoint).
+ */
+async function cacheSalt(context: vscode.ExtensionContext): Promise<string> {
+  const known = context.globalState.get<string>(CACHE_SALT_STATE);
+  if (known) return known;
+  const salt = randomBytes(32).toString('base64url');
+  await context.globalState.update(CACHE_SALT_STATE, salt);
+  return salt;
+}
+
+const CACHE_SALT_STATE = 'agentImmune.llmCacheSalt';
+
 /** The configured backend, or undefined after telling the user why it cannot be used. */
-async function buildTransport(backend: 'openai' | 'vscode-lm', baseUrl: string, apiKey: string | undefined): Promise<ChatTransport | undefined> {
+async function buildTransport(backend: 'openai' | 'vscode-lm', baseUrl: string, apiKey: string | undefined, salt: string): Promise<ChatTransport | undefined> {
   const model = userSetting('llm.model');
   if (backend === 'vscode-lm') {
     const chat = await selectEditorModel(model === DEFAULT_MODEL ? undefined : model);
-    if (chat) return new VsCodeLmTransport(chat);
+    if (chat) return new VsCodeLmTransport(chat, salt);
     void showWarning(llmNotice.noEditorModel);
     return undefined;
   }
-  const transport = openAiTransport({ baseURL: baseUrl, model, apiKey, keyHint: llmNotice.keyHint });
+  const transport = openAiTransport({ baseURL: baseUrl, model, apiKey, keyHint: llmNotice.keyHint, cacheSalt: salt });
   if ('code' in transport) {
     if ((await showWarning(transport.message, llmNotice.setKey)) === llmNotice.setKey) await vscode.commands.executeCommand(CommandId.SetLlmApiKey);
     return undefined;

@@ -1,5 +1,6 @@
 // The editor's own language models (vscode.lm) as a ChatTransport, used only from a user action. No structured output
 // there: replies are plain text held to the same JSON schema by our validation.
+import { createHash } from 'node:crypto';
 import { errorMessage } from '../../core/errors';
 import { llmNotice } from '../../core/llm/messages';
 import * as vscode from 'vscode';
@@ -15,9 +16,15 @@ export async function selectEditorModel(family: string | undefined): Promise<vsc
 export class VsCodeLmTransport implements ChatTransport {
   readonly formats: readonly ReplyFormat[] = ['text'];
   readonly model: string;
+  readonly cacheScope: string;
 
-  constructor(private readonly chat: vscode.LanguageModelChat) {
+  /** `cacheSalt`: the user's secret for the reply cache (it sits in the workspace, where a repository can commit entries). */
+  constructor(
+    private readonly chat: vscode.LanguageModelChat,
+    cacheSalt: string,
+  ) {
     this.model = `vscode-lm:${chat.id}`;
+    this.cacheScope = createHash('sha256').update(`vscode-lm\0${chat.id}\0${cacheSalt}`).digest('hex');
   }
 
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {

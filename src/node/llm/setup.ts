@@ -47,13 +47,14 @@ export function openAiTransport(options: {
   timeoutMs?: number;
   embeddingModel?: string;
   keyHint?: string;
+  cacheSalt?: string;
 }): OpenAiTransport | LlmWarning {
   const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
   if (!parseEndpoint(baseURL)) return { code: 'llm-unavailable', message: `the LLM base URL is not an http(s) URL without credentials; the embedded default was used instead` };
   if (!options.apiKey && !isLocalEndpoint(baseURL)) {
     return { code: 'llm-unavailable', message: `no API key for ${new URL(baseURL).host} (${options.keyHint ?? 'set AGENT_IMMUNE_API_KEY or OPENAI_API_KEY'}); the embedded default was used instead` };
   }
-  return new OpenAiTransport({ baseURL, model: options.model ?? DEFAULT_MODEL, apiKey: options.apiKey, timeoutMs: options.timeoutMs, embeddingModel: options.embeddingModel });
+  return new OpenAiTransport({ baseURL, model: options.model ?? DEFAULT_MODEL, apiKey: options.apiKey, timeoutMs: options.timeoutMs, embeddingModel: options.embeddingModel, cacheSalt: options.cacheSalt });
 }
 
 /** Wires a transport into the guard: the judge (with the embedded scorer as fallback) and the checked LLM filter. */

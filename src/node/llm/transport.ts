@@ -73,6 +73,8 @@ export interface OpenAiTransportOptions {
   apiKey?: string;
   /** Per-request timeout in milliseconds. */
   timeoutMs?: number;
+  /** A per-user secret mixed into the cache scope (the editor's), so a repository cannot pre-compute keyless entries. */
+  cacheSalt?: string;
 }
 
 /** Chat completions and embeddings over any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio). */
@@ -89,7 +91,7 @@ export class OpenAiTransport implements ChatTransport {
     this.model = options.model;
     this.embeddingModel = options.embeddingModel;
     this.secrets = options.apiKey ? [options.apiKey] : [];
-    this.cacheScope = createHash('sha256').update(`${options.baseURL}\0${options.apiKey ?? ''}`).digest('hex');
+    this.cacheScope = createHash('sha256').update(`${options.baseURL}\0${options.apiKey ?? ''}\0${options.cacheSalt ?? ''}`).digest('hex');
     this.timeoutMs = options.timeoutMs ?? 30_000;
     // Retries are the session's job (it counts them against the budget), so the client makes exactly one attempt.
     // Redirects are never followed: the body is the trace, and a 307 would carry it to wherever the server points.
