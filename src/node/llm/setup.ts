@@ -54,7 +54,8 @@ export function openAiTransport(options: {
   if (!options.apiKey && !isLocalEndpoint(baseURL)) {
     return { code: 'llm-unavailable', message: `no API key for ${new URL(baseURL).host} (${options.keyHint ?? 'set AGENT_IMMUNE_API_KEY or OPENAI_API_KEY'}); the embedded default was used instead` };
   }
-  return new OpenAiTransport({ baseURL, model: options.model ?? DEFAULT_MODEL, apiKey: options.apiKey, timeoutMs: options.timeoutMs, embeddingModel: options.embeddingModel, cacheSalt: options.cacheSalt });
+  const { apiKey, timeoutMs, embeddingModel, cacheSalt } = options;
+  return new OpenAiTransport({ baseURL, model: options.model ?? DEFAULT_MODEL, apiKey, timeoutMs, embeddingModel, cacheSalt });
 }
 
 /** Wires a transport into the guard: the judge (with the embedded scorer as fallback) and the checked LLM filter. */
