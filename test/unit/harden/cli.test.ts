@@ -21,6 +21,24 @@ async function cli(cwd: string, ...argv: string[]) {
   return { code, stdout, stderr };
 }
 
+/** What the tests below read of `harden --check --json`. */
+interface CheckReport {
+  findings: { code: string; fixable: boolean }[];
+  unread: { line: number; reason: string }[];
+  skipped: unknown[];
+}
+
+/** The JSON report of `harden --check` on a new project holding `files` (path -> text), the project removed after. */
+async function checkProject(files: Record<string, string>): Promise<CheckReport> {
+  const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-project-'));
+  try {
+    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(project, file), text);
+    return JSON.parse((await cli(project, 'harden', '--check', '--json')).stdout);
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
 const EXPECTED_FILES = [
   '.cursor/rules/agents.mdc', '.github/copilot-instructions.md', '.github/instructions/python.instructions.md', '.github/prompts/summarise.prompt.md',
   'AGENTS.md', 'CLAUDE.md', 'agents/planner.ts', 'agents/researcher.py', 'agents/writer.mjs', 'skills/review/SKILL.md',
@@ -136,87 +154,55 @@ describe('agent-immune harden', () => {
   });
 
   it('a prompt that is a literal on one path and read at run time on another is listed as not checked (was "Hardened")', async () => {
-    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-partial-'));
-    try {
-      writeFileSync(path.join(project, 'app.py'), [
-        'from agents import Agent',
-        'async def instructions_for(server):',
-        '    try:',
-        '        reply = await server.get_prompt("agent")',
-        '        return reply.messages[0].content.text',
-        '    except Exception:',
-        `        return "${MIND_VIRUS_IMMUNITY_WARNING} You are a helpful assistant."`,
-        'async def main(server):',
-        '    agent = Agent(name="a", instructions=await instructions_for(server))',
-        '',
-      ].join('\n'));
-      const r = await cli(project, 'harden', '--check', '--json');
-      const report = JSON.parse(r.stdout) as { findings: unknown[]; unread: { line: number; reason: string }[] };
-      assert.deepEqual(report.findings, []);
-      assert.deepEqual(report.unread.map((u) => [u.line, u.reason]), [[9, '`reply.messages[0].content.text` is computed at run time']]);
-    } finally {
-      rmSync(project, { recursive: true, force: true });
-    }
+    const report = await checkProject({ 'app.py': [
+      'from agents import Agent',
+      'async def instructions_for(server):',
+      '    try:',
+      '        reply = await server.get_prompt("agent")',
+      '        return reply.messages[0].content.text',
+      '    except Exception:',
+      `        return "${MIND_VIRUS_IMMUNITY_WARNING} You are a helpful assistant."`,
+      'async def main(server):',
+      '    agent = Agent(name="a", instructions=await instructions_for(server))',
+      '',
+    ].join('\n') });
+    assert.deepEqual(report.findings, []);
+    assert.deepEqual(report.unread.map((u) => [u.line, u.reason]), [[9, '`reply.messages[0].content.text` is computed at run time']]);
   });
 
   it('a model reply named msg put into a message\'s content is fixed (only a message object handed whole to a run is left to the user)', async () => {
-    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-msg-'));
-    try {
-      writeFileSync(path.join(project, 'a.py'), [
-        'from openai import OpenAI',
-        'client = OpenAI()',
-        'def ask(q):',
-        '    r = client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}])',
-        '    return r.choices[0].message.content',
-        'def main(q):',
-        '    msg = ask(q)',
-        '    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": msg}])',
-        '',
-      ].join('\n'));
-      const r = await cli(project, 'harden', '--check', '--json');
-      const report = JSON.parse(r.stdout) as { findings: { code: string; fixable: boolean }[] };
-      assert.deepEqual(report.findings.map((f) => [f.code, f.fixable]), [['unbounded-delegation', true]]);
-    } finally {
-      rmSync(project, { recursive: true, force: true });
-    }
+    const report = await checkProject({ 'a.py': [
+      'from openai import OpenAI',
+      'client = OpenAI()',
+      'def ask(q):',
+      '    r = client.chat.completions.create(model="m", messages=[{"role": "user", "content": q}])',
+      '    return r.choices[0].message.content',
+      'def main(q):',
+      '    msg = ask(q)',
+      '    return client.chat.completions.create(model="m", messages=[{"role": "user", "content": msg}])',
+      '',
+    ].join('\n') });
+    assert.deepEqual(report.findings.map((f) => [f.code, f.fixable]), [['unbounded-delegation', true]]);
   });
 
   it('reads a CAMEL file whose only agent takes its system message positionally (was "No prompts found")', async () => {
-    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-camel-'));
-    try {
-      writeFileSync(path.join(project, 'critic.py'), 'from camel.agents import ChatAgent\n\ncritic = ChatAgent("You are a critic. Point out the weakest claim.")\n');
-      const r = await cli(project, 'harden', '--check', '--json');
-      assert.deepEqual((JSON.parse(r.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code), ['missing-immunity-warning']);
-    } finally {
-      rmSync(project, { recursive: true, force: true });
-    }
+    const report = await checkProject({ 'critic.py': 'from camel.agents import ChatAgent\n\ncritic = ChatAgent("You are a critic. Point out the weakest claim.")\n' });
+    assert.deepEqual(report.findings.map((f) => f.code), ['missing-immunity-warning']);
   });
 
   it('a sink given no value (None, null, undefined) is neither a prompt nor listed as not checked (was "`None` is computed at run time")', async () => {
-    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-none-'));
-    try {
-      writeFileSync(path.join(project, 'a.py'), 'from autogen_agentchat.agents import AssistantAgent\na = AssistantAgent("a", system_message=None, model_client=None)\n');
-      writeFileSync(path.join(project, 'b.ts'), 'import { Agent } from "@openai/agents";\nconst a = new Agent({ name: "a", instructions: undefined });\nconst b = new Agent({ name: "b", instructions: null });\n');
-      const r = await cli(project, 'harden', '--check', '--json');
-      const report = JSON.parse(r.stdout) as { findings: unknown[]; unread: unknown[] };
-      assert.deepEqual([report.findings, report.unread], [[], []]);
-    } finally {
-      rmSync(project, { recursive: true, force: true });
-    }
+    const report = await checkProject({
+      'a.py': 'from autogen_agentchat.agents import AssistantAgent\na = AssistantAgent("a", system_message=None, model_client=None)\n',
+      'b.ts': 'import { Agent } from "@openai/agents";\nconst a = new Agent({ name: "a", instructions: undefined });\nconst b = new Agent({ name: "b", instructions: null });\n',
+    });
+    assert.deepEqual([report.findings, report.unread], [[], []]);
   });
 
   it('reads a value with 150,000 definitions (its values are capped; was "could not be analysed: Maximum call stack size exceeded")', async () => {
-    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-many-'));
-    try {
-      const defs = Array.from({ length: 150_000 }, (_, i) => `v = "You are agent ${i}."`);
-      writeFileSync(path.join(project, 'a.py'), ['from agents import Agent', ...defs, 'def make(p):', '    return Agent(name="x", instructions=p)', 'make(v)', ''].join('\n'));
-      const r = await cli(project, 'harden', '--check', '--json');
-      const report = JSON.parse(r.stdout) as { skipped: unknown[]; findings: { code: string }[] };
-      assert.deepEqual(report.skipped, []);
-      assert.ok(report.findings.length > 0 && report.findings.every((f) => f.code === 'missing-immunity-warning'));
-    } finally {
-      rmSync(project, { recursive: true, force: true });
-    }
+    const defs = Array.from({ length: 150_000 }, (_, i) => `v = "You are agent ${i}."`);
+    const report = await checkProject({ 'a.py': ['from agents import Agent', ...defs, 'def make(p):', '    return Agent(name="x", instructions=p)', 'make(v)', ''].join('\n') });
+    assert.deepEqual(report.skipped, []);
+    assert.ok(report.findings.length > 0 && report.findings.every((f) => f.code === 'missing-immunity-warning'));
   });
 
   it('a prompt behind more names than harden follows is listed as not checked, saying so (was "computed at run time")', async () => {

@@ -1,10 +1,10 @@
 // A hostile repository cannot make Agent Immune hang with patterns: its .gitignore, its config's globs and regular
 // expressions are matched in bounded time, and the ones that would take minutes are refused with a clear error.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/main';
+import { cli, write } from '../../support/cli';
 import { globTooComplex } from '../../../src/core/globs';
 import { regexTooSlow } from '../../../src/core/regexSafety';
 import { DEFAULT_ANSWER_CONFIG } from '../../../src/core/config';
@@ -12,17 +12,6 @@ import { DEFAULT_HARDEN_CONFIG } from '../../../src/core/harden/config';
 import { DEFAULT_INTEGRITY_CONFIG } from '../../../src/core/integrity/scope';
 import { resolveMonitorConfig } from '../../../src/core/monitor/config';
 
-async function cli(cwd: string, ...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, env: {} });
-  return { code, stdout, stderr };
-}
-
-function write(root: string, file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  writeFileSync(path.join(root, file), text);
-}
 
 describe('hostile repository: patterns are matched in bounded time', function () {
   // Each of these ran for minutes before; the suite's timeout is the test.
