@@ -129,9 +129,9 @@ function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: Readon
       analysis.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: primary.start, end: primary.end, site, fix: yamlWarningEdit(text, primary) });
     }
     for (const scalar of prompt.scalars) {
-      for (const ph of yamlPlaceholders(text, scalar)) {
+      for (const ph of yamlPlaceholders(text, scalar, prompt.placeholders)) {
         const writer = prompt.placeholders === 'adk-state' ? stateKeys.get(ph.name) : undefined;
-        const source = writer ? `state key "${ph.name}" ${writer}` : delegatedByName(ph.name) ? `named ${ph.name}` : undefined;
+        const source = prompt.delegated?.[ph.name] ?? (writer ? `state key "${ph.name}" ${writer}` : delegatedByName(ph.name) ? `named ${ph.name}` : undefined);
         if (!source) continue;
         analysis.findings.push({
           code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: ph.start, end: ph.end, site, expression: ph.name, source,

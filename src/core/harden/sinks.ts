@@ -6,8 +6,8 @@ import type { CodeLanguage } from './lexer';
 /** What a prompt is for: `system` prompts need the immunity warning; `message` text is checked for delegation only. */
 export type SinkRole = 'system' | 'message';
 
-/** How `{name}` placeholders in a sink's plain strings are filled at run time. */
-export type PlaceholderStyle = 'adk-state' | 'template';
+/** How placeholders in a sink's plain strings are filled at run time (`{name}`; `{{ name }}` for Jinja templates). */
+export type PlaceholderStyle = 'adk-state' | 'template' | 'jinja';
 
 /**
  * How a rule matches: a call's argument (the default), the `content` of a `{role, content}` dict or object, the second

@@ -26,6 +26,8 @@ export interface YamlPrompt {
   anchor: string;
   scalars: YamlScalar[];
   placeholders?: PlaceholderStyle;
+  /** Placeholders the framework fills with another agent's output, with where it comes from. */
+  delegated?: Readonly<Record<string, string>>;
   hardened: boolean;
 }
 
@@ -43,10 +45,18 @@ const CREW_TASK_KEYS = ['description', 'expected_output'];
 const SYSTEM_KEYS = new Set(SYSTEM_KEYWORDS);
 const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
+/**
+ * smolagents' prompt templates (`managed_agent:` in code_agent.yaml and the like): `task` is what a manager agent
+ * hands its managed agent (`{{task}}`), `report` what the managed agent's final answer brings back (`{{final_answer}}`).
+ */
+const SMOLAGENTS_MANAGED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  task: { task: 'the task a manager agent hands over (smolagents managed_agent.task)' },
+  report: { final_answer: "a managed agent's final answer (smolagents managed_agent.report)" },
+};
 
 /** Cheap test before parsing: does the text have a key prompt discovery reads? */
 export function mayHoldPrompts(text: string): boolean {
-  return /^[ \t-]*["']?(?:role|goal|backstory|description|content|system_message|system_prompt|systemPrompt|instructions?|global_instruction|static_instruction|system_instruction|developer_prompt|selector_prompt|append_system_prompt|output_key)["']?[ \t]*:/m.test(text);
+  return /^[ \t-]*["']?(?:role|goal|backstory|description|content|system_message|system_prompt|systemPrompt|instructions?|global_instruction|static_instruction|system_instruction|developer_prompt|selector_prompt|append_system_prompt|output_key|managed_agent)["']?[ \t]*:/m.test(text);
 }
 
 function scalarOf(key: string, node: unknown): YamlScalar | undefined {
@@ -105,6 +115,14 @@ export function discoverYaml(text: string, fileName: string): YamlDiscovery {
       if (task.length === 2) {
         result.prompts.push(prompt('message', 'CrewAI', `${where} (task)`, task, 'template'));
         CREW_TASK_KEYS.forEach((k) => claimed.add(k));
+      }
+      if (path === 'managed_agent' || path.endsWith('.managed_agent')) {
+        for (const [key, delegated] of Object.entries(SMOLAGENTS_MANAGED)) {
+          const scalar = scalarOf(key, entries.get(key));
+          if (!scalar || !hasLetters(scalar.value)) continue;
+          result.prompts.push({ ...prompt('message', 'smolagents', `${where}.${key}`, [scalar], 'jinja'), delegated });
+          claimed.add(key);
+        }
       }
       const role = scalarOf('role', entries.get('role'));
       const content = scalarOf('content', entries.get('content'));
@@ -184,10 +202,13 @@ export function yamlBoundaryEdits(text: string, scalar: YamlScalar, start: numbe
   return [{ start: scalar.start, end: scalar.end, newText: JSON.stringify(value) }];
 }
 
-/** `{name}` placeholders in a scalar's source, outside a boundary, with their file ranges. */
-export function yamlPlaceholders(text: string, scalar: YamlScalar): { name: string; start: number; end: number }[] {
+/** `{name}` placeholders (`{{ name }}` in a Jinja template) in a scalar's source, outside a boundary, with their file ranges. */
+export function yamlPlaceholders(text: string, scalar: YamlScalar, style?: PlaceholderStyle): { name: string; start: number; end: number }[] {
   const literal = { contentStart: scalar.start, contentEnd: scalar.end } as Parameters<typeof placeholders>[1];
   const source = text.slice(scalar.start, scalar.end);
-  return placeholders(text, literal).filter((p) => /^[A-Za-z_]/.test(p.name) && !isInsideBoundary(source, p.start - scalar.start, p.end - scalar.start));
+  const found = style === 'jinja'
+    ? [...source.matchAll(/\{\{\s*([A-Za-z_]\w*)\s*\}\}/g)].map((m) => ({ name: m[1], start: scalar.start + (m.index ?? 0), end: scalar.start + (m.index ?? 0) + m[0].length }))
+    : placeholders(text, literal);
+  return found.filter((p) => /^[A-Za-z_]/.test(p.name) && !isInsideBoundary(source, p.start - scalar.start, p.end - scalar.start));
 }
 
