@@ -1,7 +1,7 @@
 // The project config file (agent-immune.config.json): the guard's thresholds with the paper's defaults,
 // answer extraction, and raw sections each feature validates itself.
 import { errorMessage, InputError } from './errors';
-import { regexTooSlow } from './regexSafety';
+import { regexRefused } from './regexSafety';
 
 /** File name of the project config at the workspace root. */
 export const CONFIG_FILE_NAME = 'agent-immune.config.json';
@@ -163,8 +163,8 @@ function resolveAnswer(value: unknown, file?: string): AnswerConfig {
     } catch (error) {
       throw new InputError('invalid-config', `answer.patterns: ${errorMessage(error)}`, file, undefined, 'answer.patterns');
     }
-    const slow = regexTooSlow(pattern);
-    if (slow) throw new InputError('invalid-config', `answer.patterns: "${pattern.slice(0, 80)}" is refused: ${slow}`, file, undefined, 'answer.patterns');
+    const refused = regexRefused(pattern);
+    if (refused) throw new InputError('invalid-config', `answer.patterns: ${refused}`, file, undefined, 'answer.patterns');
   }
   return { patterns: patterns as string[] };
 }

@@ -35,11 +35,11 @@ export function globMatcher(globs: readonly string[], { nocase = false } = {}): 
   return (path) => regexes.some((re) => re.test(path));
 }
 
-/** The first glob of a list that is too complex, with why (for a config error naming it). */
-export function firstTooComplex(globs: readonly string[]): { glob: string; why: string } | undefined {
+/** Why a list of globs is refused, naming its first glob too complex (`"*a*a…" is refused: …`); undefined when none is. */
+export function globsRefused(globs: readonly string[]): string | undefined {
   for (const glob of globs) {
     const why = globTooComplex(glob);
-    if (why) return { glob, why };
+    if (why) return `"${glob.slice(0, 80)}" is refused: ${why}`;
   }
   return undefined;
 }

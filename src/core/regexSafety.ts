@@ -59,6 +59,12 @@ export function regexTooSlow(source: string): string | undefined {
   return undefined;
 }
 
+/** Why a config regular expression is refused (`"^(a+)+$" is refused: …`), or undefined. */
+export function regexRefused(source: string): string | undefined {
+  const why = regexTooSlow(source);
+  return why && `"${source.slice(0, 80)}" is refused: ${why}`;
+}
+
 function tooMany(count: number): string {
   return `it repeats ${count} open-ended parts in a row (like "\\w*\\w*" or ".*y.*"): at most ${MAX_OPEN_REPETITIONS} is matched in bounded time; bound the others ({1,40})`;
 }

@@ -1,7 +1,7 @@
 // The "harden" section of agent-immune.config.json: which files hold prompts, which names mark a prompt in code,
 // and the severity of each finding code. Validated here, merged over the defaults.
-import { firstTooComplex, globMatcher } from '../globs';
-import { regexTooSlow } from '../regexSafety';
+import { globMatcher, globsRefused } from '../globs';
+import { regexRefused } from '../regexSafety';
 import { errorMessage, InputError } from '../errors';
 import { SEVERITIES, type Severity } from '../findings';
 import { defaultHardenSeverities, HARDEN_CODES, isHardenCode } from './findings';
@@ -43,8 +43,8 @@ function stringList(value: unknown, field: string, file?: string): string[] {
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
     throw new InputError('invalid-config', `harden.${field} must be an array of non-empty glob strings`, file, undefined, `harden.${field}`);
   }
-  const complex = firstTooComplex(value as string[]);
-  if (complex) throw new InputError('invalid-config', `harden.${field}: "${complex.glob.slice(0, 80)}" is refused: ${complex.why}`, file, undefined, `harden.${field}`);
+  const refused = globsRefused(value as string[]);
+  if (refused) throw new InputError('invalid-config', `harden.${field}: ${refused}`, file, undefined, `harden.${field}`);
   return value as string[];
 }
 
@@ -55,8 +55,8 @@ function pattern(value: unknown, field: string, file?: string): string {
   } catch (error) {
     throw new InputError('invalid-config', `harden.${field}: ${errorMessage(error)}`, file, undefined, `harden.${field}`);
   }
-  const slow = regexTooSlow(value);
-  if (slow) throw new InputError('invalid-config', `harden.${field}: "${value.slice(0, 80)}" is refused: ${slow}`, file, undefined, `harden.${field}`);
+  const refused = regexRefused(value);
+  if (refused) throw new InputError('invalid-config', `harden.${field}: ${refused}`, file, undefined, `harden.${field}`);
   return value;
 }
 

@@ -122,14 +122,6 @@ function prose(texts: readonly string[]): boolean {
 class Discoverer {
   readonly resolver: Resolver;
   private readonly namePattern: RegExp;
-
-  /**
-   * Whether a name matches harden.systemPromptNames. The pattern may come from a repository's config: names longer
-   * than any prompt's are not tried, so one that backtracks polynomially stays short.
-   */
-  private namesPrompt(name: string): boolean {
-    return name.length <= MAX_PROMPT_NAME && this.namePattern.test(name);
-  }
   readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], failed: new Map(), stateKeys: new Map() };
   private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
   /** Option objects of speech, image and other non-agent calls (their `instructions` are no prompt). */
@@ -147,8 +139,16 @@ class Discoverer {
   /** Files that mention a name the system-prompt name pattern takes (tested once per distinct identifier). */
   private filesWithPromptNames(): Set<string> {
     const out = new Set<string>();
-    for (const [word, files] of this.project.wordIndex()) if (this.namesPrompt(word)) for (const file of files) out.add(file);
+    for (const [word, files] of this.project.wordIndex()) if (this.matchesPromptNames(word)) for (const file of files) out.add(file);
     return out;
+  }
+
+  /**
+   * Whether a name matches harden.systemPromptNames. The pattern may come from a repository's config: names longer
+   * than any prompt's are not tried, so one that backtracks polynomially stays short.
+   */
+  private matchesPromptNames(name: string): boolean {
+    return name.length <= MAX_PROMPT_NAME && this.namePattern.test(name);
   }
 
   run(files: Iterable<string>): CodeDiscovery {
@@ -249,13 +249,13 @@ class Discoverer {
     // A function named for the prompt it builds (`critic_prompt`, `buildSystemPrompt`): what it returns is a prompt.
     for (const scope of module.scopes) {
       if (scope.kind !== 'function' || !scope.name || !/prompt$/i.test(scope.name) || scope.returns.length === 0) continue;
-      const role: SinkRole = this.namesPrompt(scope.name) ? 'system' : 'message';
+      const role: SinkRole = this.matchesPromptNames(scope.name) ? 'system' : 'message';
       const fnExpr: Expr = { k: 'func', start: scope.start, end: scope.start, fn: { params: scope.params, body: { from: 0, to: 0, tokens: [] }, name: scope.name, scope: scope.id } };
       hits.push({ role, framework: 'by name', anchor: `${scope.name}()`, value: fnExpr, loc: { file, scope: scope.parent }, frames: [], sinkStart: scope.start, byName: true });
     }
     for (const [key, defs] of module.defs) {
       const name = key.slice(key.indexOf(':') + 1);
-      if (!this.namesPrompt(name)) continue;
+      if (!this.matchesPromptNames(name)) continue;
       // Inside a function only a variable named outright a system prompt or message counts (`feedback_instruction` is a fragment).
       const local = (scope: number) => module.scopes[scope]?.kind === 'function' && !/system_?(?:prompt|message)/i.test(name);
       for (const def of defs) {
@@ -266,7 +266,7 @@ class Discoverer {
     }
     for (const [key, defs] of module.attrDefs) {
       const name = key.slice(key.indexOf(':') + 1);
-      if (!this.namesPrompt(name)) continue;
+      if (!this.matchesPromptNames(name)) continue;
       for (const def of defs) if (def.value.k !== 'list' && def.value.k !== 'dict') hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
     }
     return hits;
@@ -348,7 +348,7 @@ class Discoverer {
       hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
     }
     for (const [key, found] of keywords) {
-      if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.namesPrompt(key)) continue;
+      if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.matchesPromptNames(key)) continue;
       hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
     // A tool's `invoke` takes arguments, not a prompt; a model's or an agent's takes prompt text.
@@ -582,7 +582,6 @@ function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
   };
 }
 
-/** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
 /** Calls that run (or bind) the function they are given with the arguments after it. */
 const DEFERRING_CALLS = /^(?:to_thread|partial|run_in_executor)$/;
 
@@ -603,6 +602,7 @@ function deferredCall(call: Extract<Expr, { k: 'call' }>): Extract<Expr, { k: 'c
 /** The longest name tried against harden.systemPromptNames. */
 const MAX_PROMPT_NAME = 200;
 
+/** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
 const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;
 
 /**

@@ -640,7 +640,7 @@ export class Resolver {
         return;
       default:
         if (v.module || v.classRef || NO_VALUE.test(text.slice(e.start, e.end))) return;
-        acc.reasons.push(`\`${text.slice(e.start, Math.min(e.end, e.start + 60))}\` is computed at run time`);
+        acc.reasons.push(`\`${shortened(text.slice(e.start, e.end))}\` is computed at run time`);
     }
   }
 

@@ -2,7 +2,7 @@
 // matcher that picks skill folders and always-on prompt files out of a workspace's file list.
 import ignore, { type Ignore } from 'ignore';
 import { InputError } from '../errors';
-import { firstTooComplex, globMatcher, globTooComplex } from '../globs';
+import { globMatcher, globsRefused, globTooComplex } from '../globs';
 import { DEFAULT_LOCKFILE } from './types';
 
 /** The `integrity` section of the project config. */
@@ -46,8 +46,8 @@ export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityCo
       config.lockfile = value;
     } else if (key === 'skills' || key === 'prompts' || key === 'exclude') {
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new InputError('invalid-config', `${field} must be an array of globs`, file, undefined, field);
-      const complex = firstTooComplex(value as string[]);
-      if (complex) throw new InputError('invalid-config', `${field}: "${complex.glob.slice(0, 80)}" is refused: ${complex.why}`, file, undefined, field);
+      const refused = globsRefused(value as string[]);
+      if (refused) throw new InputError('invalid-config', `${field}: ${refused}`, file, undefined, field);
       config[key] = value as string[];
     } else if (key === 'gitignore' || key === 'strict') {
       if (typeof value !== 'boolean') throw new InputError('invalid-config', `${field} must be true or false`, file, undefined, field);

@@ -1,7 +1,7 @@
 // The "monitor" section of agent-immune.config.json: which signals run, their thresholds, the vocabulary and the
 // globs of files agents persist to. Validated here; a bad threshold is clamped, never allowed to disable a signal.
 import { InputError } from '../errors';
-import { firstTooComplex } from '../globs';
+import { globsRefused } from '../globs';
 import { SIGNALS, type SignalName } from './types';
 import { compileVocabulary, DEFAULT_VOCABULARY, type MarkerSpec, type Vocabulary } from './vocabulary';
 
@@ -131,8 +131,8 @@ export function resolveMonitorConfig(raw: unknown, file?: string): MonitorConfig
       settings[key as NumberKey] = value;
     } else if ((LISTS as readonly string[]).includes(key)) {
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) throw fail(key, `monitor.${key} must be an array of glob strings`);
-      const complex = firstTooComplex(value as string[]);
-      if (complex) throw fail(key, `monitor.${key}: "${complex.glob.slice(0, 80)}" is refused: ${complex.why}`);
+      const refused = globsRefused(value as string[]);
+      if (refused) throw fail(key, `monitor.${key}: ${refused}`);
       settings[key as (typeof LISTS)[number]] = [...(value as string[])];
     } else if (key === 'signals') {
       settings.signals = resolveSignals(value, fail);

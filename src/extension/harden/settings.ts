@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { firstTooComplex } from '../../core/globs';
+import { globsRefused } from '../../core/globs';
 import { PromptFileMatcher, resolveHardenConfig, type HardenConfig } from '../../core/harden/config';
 import { HARDEN_CODES } from '../../core/harden/findings';
 import { hardenLog } from '../../core/harden/messages';
@@ -25,8 +25,8 @@ export async function hardenConfigFor(folder: vscode.WorkspaceFolder | undefined
   // Workspace settings come with the repository too: a glob too complex to match in bounded time keeps the config's.
   for (const key of ['include', 'exclude'] as const) {
     const globs = explicitSetting(`harden.${key}`, folder);
-    const complex = globs && firstTooComplex(globs);
-    if (complex) output.warn(hardenLog.settingIgnored(`agentImmune.harden.${key}`, `"${complex.glob.slice(0, 80)}" is refused: ${complex.why}`));
+    const refused = globs && globsRefused(globs);
+    if (refused) output.warn(hardenLog.settingIgnored(`agentImmune.harden.${key}`, refused));
     else if (globs) config[key] = globs;
   }
   for (const code of HARDEN_CODES) {
