@@ -78,5 +78,6 @@ because the adopted lockfile is gone (without --anew; with --json the refusal is
 function lockText(result: LockResult): string {
   if (!result.written) return lockRefusedText(result.lockfile, result.findings);
   const repinned = result.repinned.length > 0 ? `Re-pinned (recorded in the audit trail): ${result.repinned.join(', ')}\n` : '';
-  return `Pinned ${result.files} files in ${result.skills} skill folders to ${result.lockfile}.\n${repinned}`;
+  const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  return `Pinned ${counted(result.files, 'file')} in ${counted(result.skills, 'skill folder')} to ${result.lockfile}.\n${repinned}`;
 }

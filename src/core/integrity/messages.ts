@@ -19,6 +19,36 @@ export function findingLines(findings: readonly IntegrityFinding[]): string[] {
   return findings.map((f) => `${f.code.padEnd(20)} ${inline(formatFinding(f))}`);
 }
 
+/** Where a renamed file's folder went: both paths cut before the segments they end with in common (`a/x/f` from
+ * `b/x/f` → `b/` to `a/`); none when the file name itself changed. */
+function folderMove(finding: { path: string; from: string }): { from: string; to: string } | undefined {
+  const to = finding.path.split('/');
+  const from = finding.from.split('/');
+  let shared = 0;
+  while (shared < Math.min(to.length, from.length) - 1 && to[to.length - 1 - shared] === from[from.length - 1 - shared]) shared++;
+  if (shared === 0 || to[to.length - 1] !== from[from.length - 1]) return undefined;
+  const folder = (segments: string[]) => segments.slice(0, segments.length - shared).join('/') + '/';
+  return { from: folder(from), to: folder(to) };
+}
+
+/** The finding lines of verify's text: a folder moved with two or more pinned files reads as one `renamed` line
+ * counting them (each file stays a finding of its own in --json, SARIF and the editor). */
+function verifyLines(findings: readonly IntegrityFinding[]): string[] {
+  const moveOf = (f: IntegrityFinding) => (f.code === 'renamed' ? folderMove(f) : undefined);
+  const keyOf = (move: { from: string; to: string }) => `${move.from}\0${move.to}`;
+  const files = new Map<string, number>();
+  for (const move of findings.map(moveOf)) if (move) files.set(keyOf(move), (files.get(keyOf(move)) ?? 0) + 1);
+  const printed = new Set<string>();
+  return findings.flatMap((f) => {
+    const move = moveOf(f);
+    const count = move ? (files.get(keyOf(move)) ?? 0) : 0;
+    if (!move || count < 2) return findingLines([f]);
+    if (printed.has(keyOf(move))) return [];
+    printed.add(keyOf(move));
+    return [`${'renamed'.padEnd(20)} ${inline(`${move.to} holds the ${count} missing pinned files of ${move.from} with their pinned content (folder renamed or moved?).`)}`];
+  });
+}
+
 /** The verify text of the CLI: a head line counting the findings by code, one line per finding (code, message), and
  * the block when strict refused (`recorded`: the run was recorded in the audit trail). */
 export function verifyText(report: ReportSummary, pinnedFiles: number, blocked: boolean, recorded: boolean): string {
@@ -29,7 +59,7 @@ export function verifyText(report: ReportSummary, pinnedFiles: number, blocked: 
   }
   const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];
-  return [head, ...findingLines(findings), ...tail].join('\n') + '\n';
+  return [head, ...verifyLines(findings), ...tail].join('\n') + '\n';
 }
 
 /** The text of a `lock` that wrote nothing because some paths in the scope cannot be pinned. */

@@ -71,6 +71,17 @@ describe('integrity summaries count what they list', () => {
     assert.equal(lines.filter((l) => l.startsWith('drift ')).length, 2);
   });
 
+  it('verify: a moved skill folder reads as one renamed line counting its files, a lone renamed file as its own', () => {
+    const moved = ['SKILL.md', 'ref.md', 'scripts/a.py'].map((file): IntegrityFinding => ({ code: 'renamed', path: `skills/beta/${file}`, from: `skills/alpha/${file}`, integrity: 'sha256-x' }));
+    const lone: IntegrityFinding = { code: 'renamed', path: 'docs/new-name.md', from: 'docs/old-name.md', integrity: 'sha256-y' };
+    const [head, ...lines] = verifyText({ status: 'drift', lockfile: 'l', findings: [...moved, lone] }, 4, false, true).trimEnd().split('\n');
+    assert.equal(head, 'Drift: 4 finding(s) against l (4 renamed).');
+    assert.deepEqual(lines, [
+      'renamed              skills/beta/ holds the 3 missing pinned files of skills/alpha/ with their pinned content (folder renamed or moved?).',
+      'renamed              docs/new-name.md has the content of the missing pinned file docs/old-name.md (renamed or moved?).',
+    ]);
+  });
+
   it('verify: "Clean" only ever stands alone; a missing lockfile the project adopted is counted like any finding', () => {
     assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, 4, false, true), 'Clean: 4 pinned files match agent-immune.lock.\n');
     const missing: IntegrityFinding[] = [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }];

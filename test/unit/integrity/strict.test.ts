@@ -190,7 +190,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
 
     const anew = await cli(root, env, 'lock', '--anew');
     assert.deepEqual([anew.code, anew.stderr], [0, '']);
-    assert.match(anew.stdout, /^Pinned 3 files in 1 skill folders to agent-immune\.lock\.\n$/);
+    assert.match(anew.stdout, /^Pinned 3 files in 1 skill folder to agent-immune\.lock\.\n$/);
     assert.equal(auditLines(root).at(-1).event, 'lock', 'recorded in the audit trail');
     assert.equal((await cli(root, env, 'verify', '--strict')).code, 0, 'pinning anew trusts the change');
   });
