@@ -29,7 +29,8 @@ export const LLM_USAGE = `  --scorer llm|embedded   score agents with an LLM jud
   --llm-max-calls N       stop calling the LLM after N requests (result marked partial)
   --llm-max-tokens N      stop calling the LLM after N tokens (result marked partial)
   --llm-timeout S         per-request timeout in seconds (default 30)
-  --no-llm-cache          do not read or write .agent-immune/cache/llm/`;
+  --no-llm-cache          do not read or write .agent-immune/cache/llm/ (without an API key
+                          the cache is never used: a repository could plant its entries)`;
 
 type LlmFlagValues = { [K in keyof typeof LLM_FLAGS]?: (typeof LLM_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
 
@@ -50,7 +51,8 @@ export function llmGuardFromFlags(values: LlmFlagValues, io: CliIo): CliLlm | un
     scorer,
     filter,
     samples: count(values['llm-samples'], '--llm-samples') || undefined,
-    cacheRoot: values['no-llm-cache'] ? undefined : io.cwd,
+    // Without a key the cache scope holds no secret, so a repository could commit the entries: no cache then.
+    cacheRoot: values['no-llm-cache'] || !apiKey ? undefined : io.cwd,
     session: {
       maxCalls: optionalCount(values['llm-max-calls'], '--llm-max-calls'),
       maxTokens: optionalCount(values['llm-max-tokens'], '--llm-max-tokens'),

@@ -1,7 +1,7 @@
 // `agent-immune analyze --scorer llm --filter llm` against the loopback server: which parts used the LLM, the fallback
 // with one warning and an unchanged exit code when the server is gone, and the key never printed.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -64,6 +64,15 @@ describe('agent-immune analyze with the LLM upgrade', function () {
       assert.ok(!(stdout + stderr).includes(KEY));
       assert.ok(!(stdout + stderr).includes('sk-agent-immune'));
     }
+  });
+
+  it('keeps no reply cache for a keyless local endpoint: planted entries could not be told from its own', async () => {
+    const calls = async () => JSON.parse((await cli({}, 'analyze', trace, '--scorer', 'llm', '--base-url', server.url, '--model', 'fake-judge', '--json')).stdout).llm;
+    const first = await calls();
+    const second = await calls();
+    assert.ok(first.calls > 0);
+    assert.deepEqual([second.calls, second.cacheHits], [first.calls, 0]);
+    await assert.rejects(stat(path.join(cwd, '.agent-immune/cache/llm')), { code: 'ENOENT' });
   });
 
   it('refuses a remote endpoint without a key: one warning, embedded result', async () => {
