@@ -249,6 +249,8 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
           kind: entry.kind, role: found.prompt.role, anchor: found.prompt.anchor, framework: found.prompt.framework,
           start: found.candidate.start, end: found.candidate.end, byName: found.prompt.byName, hardened: found.prompt.hardened,
         };
+    // A prompt that is delegated content alone (no literal of its own) is a prompt too: --write makes it one.
+    if (!found.prompt.primary && !entry.prompts.some((p) => p.start === site.start && p.end === site.end)) entry.prompts.push(site);
     entry.findings.push({
       code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: found.candidate.start, end: found.candidate.end, site,
       expression: found.candidate.text, source: found.why, fix: delegationFix(source.text, found, source.language),

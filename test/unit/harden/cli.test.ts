@@ -76,6 +76,15 @@ describe('agent-immune harden', () => {
     assert.equal(py.status, 0, py.stderr);
   });
 
+  it('counts the same prompts before and after --write (a message that is delegated content alone is a prompt)', async () => {
+    const sinks = path.resolve(__dirname, '../../fixtures/harden/sinks');
+    for (const file of ['openai_agents.py', 'autogen.py']) cpSync(path.join(sinks, file), path.join(dir, file));
+    const roles = async () => JSON.parse((await cli(dir, 'harden', '--check', '--json', 'openai_agents.py', 'autogen.py')).stdout).promptsByRole;
+    const before = await roles();
+    assert.equal((await cli(dir, 'harden', '--write', 'openai_agents.py', 'autogen.py')).code, 0);
+    assert.deepEqual(await roles(), before);
+  });
+
   it('scans only the paths given, and a file named explicitly', async () => {
     const { code, stdout } = await cli(dir, 'harden', 'agents/planner.ts', '--json');
     assert.equal(code, 1);
