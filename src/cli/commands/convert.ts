@@ -33,7 +33,8 @@ Formats (--from), see docs/importers.md for what maps to round, from, to and con
 ${formatsHelp('  ')}
 
 Options:
-  -o, --out PATH     output file (one run), or folder (several runs); "-" writes one run to stdout
+  -o, --out PATH     output file (one run), or folder (several runs, or a path ending in / or naming
+                     a folder: one file per run); "-" writes one run to stdout
   --from FORMAT      skip detection and read as FORMAT
   --episode N        convert only run N (0-based, in file order)
   --lenient          skip invalid records with a warning instead of rejecting the file
@@ -90,7 +91,9 @@ Exit codes: 0 converted, 2 bad input or usage.`,
       return ExitCode.Ok;
     }
     const out = path.resolve(io.cwd, values.out);
-    if (chosen.length === 1) {
+    // A path written as a folder (a trailing slash) or naming one takes one file per run, even for a single run.
+    const toFolder = /[\\/]$/.test(values.out) || (await stat(out).catch(() => undefined))?.isDirectory() === true;
+    if (chosen.length === 1 && !toFolder) {
       await refuseLink(out, values.out);
       await mkdir(path.dirname(out), { recursive: true });
       await writeChosen(async (trace) => {
@@ -100,7 +103,7 @@ Exit codes: 0 converted, 2 bad input or usage.`,
       });
       return ExitCode.Ok;
     }
-    if (/\.jsonl?$/i.test(out)) {
+    if (!toFolder && /\.jsonl?$/i.test(out)) {
       throw new UsageError(`${positionals[0]} holds ${chosen.length} runs: give -o a folder to write one file per run, or pick one with --episode N`);
     }
     await mkdir(out, { recursive: true });
@@ -116,7 +119,7 @@ Exit codes: 0 converted, 2 bad input or usage.`,
       await writingTo(path.join(out, names[i]), () => writeFile(path.join(out, names[i]), serializeTrace(trace), { flag: NO_FOLLOW_WRITE }));
       report(path.join(values.out!, names[i]), trace);
     });
-    io.stdout(`converted ${positionals[0]} (${format}) -> ${chosen.length} traces in ${values.out}\n`);
+    io.stdout(`converted ${positionals[0]} (${format}) -> ${chosen.length} trace${chosen.length === 1 ? '' : 's'} in ${values.out}\n`);
     return ExitCode.Ok;
   },
 };

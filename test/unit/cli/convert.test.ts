@@ -83,6 +83,18 @@ describe('agent-immune convert / analyze on imported formats', () => {
     assert.equal(parseTraceText(readFileSync(path.join(out, '1-conv-b.jsonl'), 'utf8')).run, 'conv-b');
   });
 
+  it('writes a single run into a folder when -o ends in a slash or names one (it wrote a file called "dir" before)', async () => {
+    const trace = path.join(root, 'examples/traces/random-8.jsonl');
+    for (const [out, made] of [[path.join(dir, 'one-run/'), false], [path.join(dir, 'existing'), true]] as const) {
+      if (made) mkdirSync(out);
+      const { code, stdout } = await cli('convert', trace, '-o', out);
+      assert.equal(code, 0);
+      assert.match(stdout, /1 trace in /);
+      assert.equal(readdirSync(out).length, 1);
+      assert.match(readdirSync(out)[0], /^0-.*\.jsonl$/);
+    }
+  });
+
   it('writes nothing when a line of the last run is refused (runs are written one at a time, after a first pass)', async () => {
     const input = path.join(dir, 'cut.jsonl');
     writeFileSync(input, `${readFileSync(path.join(fixtures, 'debate-rows.jsonl'), 'utf8')}{"broken\n`);

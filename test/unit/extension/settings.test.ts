@@ -1,5 +1,6 @@
 // package.json `contributes` and the typed ids agree: the same setting ids (checked by the compiler), defaults of the
-// declared type, one severity setting per hardening code with the catalogue's default, and every command id typed.
+// declared type, one severity setting per hardening code with the catalogue's default, every command id typed, and
+// every command the palette shows and every setting in the README's tables.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -50,5 +51,14 @@ describe('settings and commands: package.json and the typed ids', () => {
     const contributed = manifest.contributes.commands.map((c) => c.command);
     assert.deepEqual(contributed.filter((id) => !typed.has(id)), []);
     assert.deepEqual([...typed].filter((id) => !contributed.includes(id)), []);
+  });
+
+  it("are all in the README's tables: every command the palette shows, every setting", () => {
+    const readme = readFileSync(path.join(__dirname, '../../../README.md'), 'utf8');
+    const rows = readme.split('\n').filter((line) => line.startsWith('| Agent Immune: ')).join('\n');
+    const hidden = new Set(manifest.contributes.menus.commandPalette.filter((m) => m.when === 'false').map((m) => m.command));
+    const shown = manifest.contributes.commands.filter((c) => !hidden.has(c.command));
+    assert.deepEqual(shown.map((c) => c.title).filter((title) => !rows.includes(title)), []);
+    assert.deepEqual(Object.keys(properties).filter((key) => !readme.includes(`\`${key}\``)), []);
   });
 });
