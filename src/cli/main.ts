@@ -78,7 +78,7 @@ function unknownCommand(name: string): string {
 /** The one line for a failure the user can act on (bad usage, bad input, a file problem); undefined for a bug. */
 function failure(error: unknown, cwd: string): string | undefined {
   if (error instanceof UsageError || error instanceof UnsafePathError || error instanceof FileLockTimeoutError || error instanceof LockfileStateError) return inline(error.message);
-  if (error instanceof InputError) return error.toString();
+  if (error instanceof InputError) return error.toString((file) => (path.isAbsolute(file) ? shownPath(file, cwd) : file));
   // A file-system or OS failure (ENOENT, EACCES, ENOSPC, ...): the path as the user would type it, and what to do.
   if (isFileError(error)) return fileErrorText(error, error.path && shownPath(error.path, cwd));
   return undefined;

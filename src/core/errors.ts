@@ -28,9 +28,12 @@ export class InputError extends Error {
     super(message);
   }
 
-  /** "file:line: message" for one-line CLI output (control characters and line breaks escaped: input may be hostile). */
-  override toString(): string {
-    const where = [this.file, this.line].filter((part) => part !== undefined && part !== '').join(':');
+  /**
+   * "file:line: message" for one-line CLI output (control characters and line breaks escaped: input may be hostile);
+   * `shown` writes the file as the user would type it.
+   */
+  override toString(shown: (file: string) => string = (file) => file): string {
+    const where = [this.file && shown(this.file), this.line].filter((part) => part !== undefined && part !== '').join(':');
     return inline(where ? `${where}: ${this.message}` : this.message);
   }
 }

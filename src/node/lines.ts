@@ -30,7 +30,7 @@ export async function* readLines(file: string, maxLineBytes = DEFAULT_MAX_LINE_B
       const end = newline === -1 ? chunk.length : newline;
       pendingBytes += end - start;
       if (pendingBytes > maxLineBytes) {
-        throw new InputError('line-too-long', `line is over ${(maxLineBytes / 1048576).toFixed(0)} MiB; split the content or raise --max-line-mb`, file, line);
+        throw new InputError('line-too-long', `line is over ${Number((maxLineBytes / 1048576).toPrecision(3))} MiB; split the content or raise --max-line-mb`, file, line);
       }
       if (end > start) pending.push(chunk.subarray(start, end));
       if (newline === -1) break;

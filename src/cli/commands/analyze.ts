@@ -75,7 +75,7 @@ Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 b
     if (values.json) for (const w of analysis.warnings.filter((w) => w.code.startsWith('llm-'))) io.stderr(`agent-immune analyze: warning: ${w.message}\n`);
 
     if (html) await writingTo(html, () => writeGraphReport(html, trace, analysis));
-    io.stdout(values.json ? JSON.stringify(analysis, null, 2) + '\n' : formatAnalysisText(analysis));
+    io.stdout(values.json ? JSON.stringify(analysis, null, 2) + '\n' : formatAnalysisText(analysis) + (html ? `\nGraph view written to ${values.html}: open it in a browser.\n` : ''));
     return analysis.agents.some((a) => a.category !== 'benign') ? ExitCode.Findings : ExitCode.Ok;
   },
 };

@@ -216,6 +216,7 @@ function formatText(r: TextReport): string {
   const prompts = r.files.flatMap((f) => f.analysis.prompts);
   const system = prompts.filter((p) => p.role === 'system').length;
   const counted = `${prompts.length} prompt(s): ${system} system, ${prompts.length - system} other`;
+  const every = `all ${prompts.length} prompt(s) (${system} system, ${prompts.length - system} other) found in`;
   const lines = r.entries
     .filter(({ fixed }) => !r.write || !fixed)
     .map(({ file, finding }) => {
@@ -236,11 +237,11 @@ function formatText(r: TextReport): string {
       lines.push(`${r.entries.length} finding(s) (${kinds}) in ${withFindings} of ${read} (${counted}).${caveat} Run "${r.next}" to fix them.`);
     }
     else if (prompts.length === 0) lines.push(`No prompts found in ${read}.${caveat}`);
-    else lines.push(`Hardened: the ${counted} found in ${read} carry the warning and their boundaries.${caveat}`);
+    else lines.push(`Hardened: ${every} ${read} carry the warning and their boundaries.${caveat}`);
   } else {
     const fixed = r.entries.filter((e) => e.fixed).length;
     const left = r.entries.length - fixed;
-    if (r.entries.length === 0) lines.push(prompts.length === 0 ? `No prompts found in ${read}; nothing to change.${caveat}` : `Nothing to change: the ${counted} found in ${read} are hardened.${caveat}`);
+    if (r.entries.length === 0) lines.push(prompts.length === 0 ? `No prompts found in ${read}; nothing to change.${caveat}` : `Nothing to change: ${every} ${read} are hardened.${caveat}`);
     else lines.push(`Fixed ${fixed} finding(s) in ${r.changed.length} file(s) (${read}, ${counted}).${caveat}`);
     if (left > 0) lines.push(`${left} finding(s) need a manual fix (no safe text edit).`);
     const notRepinned = r.pinned.filter((p) => !r.repinned.includes(p) && !r.drifted.includes(p));

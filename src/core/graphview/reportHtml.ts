@@ -25,8 +25,12 @@ export function renderReportHtml(parts: ReportParts): string {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(parts.nonce)) throw new Error('renderReportHtml: nonce must be 16+ base64/hex characters');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(parts.payloadGzipBase64)) throw new Error('renderReportHtml: the payload must be base64');
   const nonce = parts.nonce;
-  // A literal "</script" or "</style" inside the inlined code would end the element early.
-  const script = parts.script.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  // A literal "</script" or "</style" inside the inlined code would end the element early. A control character (the
+  // minifier writes `\u0001` in a template literal raw) is an HTML parse error: it is written as the same JS escape.
+  const script = parts.script
+    .replace(/<\/(script)/gi, '<\\/$1')
+    .replace(/<!--/g, '<\\!--')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const css = parts.css.replace(/<\/(style)/gi, '<\\/$1');
   const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data: blob:; font-src data:`;
   return `<!DOCTYPE html>

@@ -2,7 +2,7 @@
 // log) and the runtime API; each finding's own message is in findings.ts. Counts in a summary always match the findings listed under it.
 import { AUDIT_LOG, type ChainResult } from './audit';
 import { blockingFindings, countIntegrityFindings, formatFinding } from './findings';
-import type { IntegrityFinding, IntegrityStatus } from './types';
+import { DEFAULT_LOCKFILE, type IntegrityFinding, type IntegrityStatus } from './types';
 import { inline } from '../text/printable';
 
 /** What a summary needs of one verify report. */
@@ -54,7 +54,7 @@ function verifyLines(findings: readonly IntegrityFinding[]): string[] {
 export function verifyText(report: ReportSummary, pinnedFiles: number, blocked: boolean, recorded: boolean): string {
   const { findings, lockfile, status } = report;
   if (findings.length === 0) {
-    if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock" to pin skill files.\n`;
+    if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock${lockfile === DEFAULT_LOCKFILE ? '' : ` --lockfile ${lockfile}`}" to pin skill files.\n`;
     return `Clean: ${pinnedFiles} pinned files match ${lockfile}.\n`;
   }
   const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;

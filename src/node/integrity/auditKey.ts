@@ -56,7 +56,7 @@ export async function loadAuditKey(env: NodeJS.ProcessEnv, workspace: string): P
   const refuse = (why: string) => new InputError('invalid-config', `the audit key file ${file} ${why}`, file, undefined, AUDIT_KEY_FILE_ENV);
   const real = await realpath(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' && !env[AUDIT_KEY_FILE_ENV]) return undefined;
-    throw refuse(error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code})`);
+    throw refuse(error.code === 'ENOENT' ? `does not exist: create it with "agent-immune audit key --create", or unset ${AUDIT_KEY_FILE_ENV}` : `cannot be read (${error.code})`);
   });
   if (real === undefined) return undefined;
   const root = await realpath(workspace).catch(() => path.resolve(workspace));

@@ -33,12 +33,13 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /^Why \(round \d+\):\n {2}a0: (?:P_atk above threshold|attacker|pulled in)/m, 'each flagged agent says which rule flagged it');
   });
 
-  it('--html writes the report into a folder that does not exist yet, like --sarif and convert -o (was ENOENT; the built CLI)', function () {
+  it('--html writes the report into a folder that does not exist yet, like --sarif and convert -o (was ENOENT; the built CLI), and says where', function () {
     this.timeout(30000);
     const report = path.join(dir, 'reports', 'nightly', 'attack.html');
-    const { status, stderr } = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'analyze', path.join(fixtures, 'small-attack.jsonl'), '--html', report], { encoding: 'utf8' });
+    const { status, stdout, stderr } = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'analyze', path.join(fixtures, 'small-attack.jsonl'), '--html', report], { encoding: 'utf8' });
     assert.equal(status, 1, stderr);
     assert.match(readFileSync(report, 'utf8'), /^<!doctype html>/i);
+    assert.ok(stdout.trimEnd().endsWith(`Graph view written to ${report}: open it in a browser.`), 'the text says where the report went');
   });
 
   it('exits 0 on a clean run, even with an honest mistake that is corrected', async () => {

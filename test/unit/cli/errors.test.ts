@@ -23,6 +23,7 @@ describe('CLI errors', () => {
     mkdirSync(path.join(root, 'traces'));
     writeFileSync(path.join(root, 'traces', 'run.jsonl'), '{"type":"message","round":0,"from":"a","content":"hi"}\n');
     writeFileSync(path.join(root, 'README.md'), '# a file\n');
+    writeFileSync(path.join(root, 'traces', 'empty.jsonl'), '');
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -31,6 +32,7 @@ describe('CLI errors', () => {
     ['a path that does not exist (was a raw ENOENT lstat)', ['harden', 'missing.md'], /^agent-immune harden: missing\.md: no such file or folder; check the path$/],
     ['a folder given as the trace (was EISDIR ... read, naming nothing)', ['analyze', 'traces'], /^agent-immune analyze: traces is a folder, not a file: give one trace file in it, or run "agent-immune scan traces"/],
     ['a trace that does not exist', ['analyze', 'missing.jsonl'], /^agent-immune analyze: missing\.jsonl: no such file; check the path$/],
+    ['an empty trace, named as given (was its absolute path)', ['analyze', 'traces/empty.jsonl'], /^agent-immune analyze: traces\/empty\.jsonl: the file is empty; expected a trace$/],
     ['a file given as --root (was README.md/agent-immune.config.json: ENOTDIR)', ['lock', '--root', 'README.md'], /^agent-immune lock: --root README\.md is a file, not a folder: give the workspace folder/],
     ['a --root that does not exist', ['verify', '--root', 'nowhere'], /^agent-immune verify: --root nowhere: no such folder; check the path$/],
     ['a --config that does not exist', ['analyze', 'traces/run.jsonl', '--config', 'nowhere.json'], /^agent-immune analyze: --config nowhere\.json: no such file; check the path$/],

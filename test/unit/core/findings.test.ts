@@ -84,6 +84,8 @@ describe('integrity summaries count what they list', () => {
 
   it('verify: "Clean" only ever stands alone; a missing lockfile the project adopted is counted like any finding', () => {
     assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, 4, false, true), 'Clean: 4 pinned files match agent-immune.lock.\n');
+    assert.equal(verifyText({ status: 'no-lockfile', lockfile: 'agent-immune.lock', findings: [] }, 0, false, true), 'No lockfile (agent-immune.lock): nothing to verify. Run "agent-immune lock" to pin skill files.\n');
+    assert.match(verifyText({ status: 'no-lockfile', lockfile: 'pins/other.lock', findings: [] }, 0, false, true), /Run "agent-immune lock --lockfile pins\/other\.lock"/);
     const missing: IntegrityFinding[] = [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }];
     const text = verifyText({ status: 'no-lockfile', lockfile: 'agent-immune.lock', findings: missing }, 0, true, true).trimEnd().split('\n');
     assert.deepEqual(text.map((l) => l.split(' ')[0]), ['No', 'lockfile-missing', 'Blocked']);

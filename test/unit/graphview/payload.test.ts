@@ -78,6 +78,15 @@ describe('HTML report', () => {
     assert.equal(JSON.parse(gunzipSync(Buffer.from(data[1], 'base64')).toString('utf8')).outputs[0][0].text, hostile);
   });
 
+  it('writes a control character of the inlined script as its JS escape (a raw one is an HTML parse error)', () => {
+    const html = renderReportHtml({ script: 'globalThis.key = `\u0001${1}` + "\u001f";', css: '', title: 't', payloadGzipBase64: '', nonce: 'abcdefghijklmnopqrstuv' });
+    assert.doesNotMatch(html, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
+    const script = /<script nonce="[^"]+">([^<]*)<\/script>/.exec(html)![1];
+    const scope: { key?: string } = {};
+    new Function('globalThis', script)(scope);
+    assert.equal(scope.key, '\u00011\u001f');
+  });
+
   it('refuses a weak nonce', async () => {
     const payload = await smallPayload();
     assert.throws(() => renderReportHtml({ script: '', css: '', title: payload.title, payloadGzipBase64: encodeReportPayload(payload), nonce: 'x"' }));

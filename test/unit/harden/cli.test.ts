@@ -64,8 +64,12 @@ describe('agent-immune harden', () => {
     const write = await cli(dir, 'harden', '--write');
     assert.equal(write.code, 0, write.stdout);
     const snapshot = EXPECTED_FILES.map((f) => readFileSync(path.join(dir, f), 'utf8'));
-    assert.equal((await cli(dir, 'harden', '--check')).code, 0);
-    assert.equal((await cli(dir, 'harden', '--write')).code, 0);
+    const recheck = await cli(dir, 'harden', '--check');
+    assert.equal(recheck.code, 0);
+    assert.match(recheck.stdout, /^Hardened: all \d+ prompt\(s\) \(\d+ system, \d+ other\) found in 10 file\(s\) read carry the warning and their boundaries\.$/m);
+    const again = await cli(dir, 'harden', '--write');
+    assert.equal(again.code, 0);
+    assert.match(again.stdout, /^Nothing to change: all \d+ prompt\(s\) \(\d+ system, \d+ other\) found in 10 file\(s\) read are hardened\.$/m);
     assert.deepEqual(EXPECTED_FILES.map((f) => readFileSync(path.join(dir, f), 'utf8')), snapshot, 'a second --write changed something');
 
     for (const file of ['agents/planner.ts', 'agents/writer.mjs']) {

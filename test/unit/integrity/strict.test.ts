@@ -353,6 +353,9 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.match(inside.stderr, /inside the workspace/);
     chmodSync(keyFile, 0o644);
     assert.match((await cli(root, env, 'verify')).stderr, /can be read or written by other users; run: chmod 600/);
+    const gone = await cli(root, { AGENT_IMMUNE_AUDIT_KEY_FILE: path.join(home, 'no-such.key') }, 'verify');
+    assert.equal(gone.code, 2);
+    assert.match(gone.stderr, /no-such\.key does not exist: create it with "agent-immune audit key --create", or unset AGENT_IMMUNE_AUDIT_KEY_FILE/);
     assert.equal(existsSync(path.join(root, 'keys/audit.key')), true);
   });
 });

@@ -45,6 +45,11 @@ describe('readTraceFile', () => {
     assert.deepEqual(await kindOf(huge, { maxLineBytes: 32 * 1024 * 1024 }), { kind: 'line-too-long', line: 2, file: huge });
   });
 
+  it('names a fractional line cap as given (a 0.0001 MiB cap read "over 0 MiB")', async () => {
+    const file = write('long.jsonl', JSON.stringify({ type: 'message', round: 0, from: 'a', content: 'z'.repeat(400) }) + '\n');
+    await assert.rejects(readTraceFile(file, { maxLineBytes: 0.0001 * 1024 * 1024 }), /line is over 0\.0001 MiB; split the content or raise --max-line-mb/);
+  });
+
   it('streams 10^6 lines', async function () {
     this.timeout(180000);
     const file = path.join(dir, 'million.jsonl');
