@@ -1,6 +1,7 @@
 // The "harden" section of agent-immune.config.json: which files hold prompts, which names mark a prompt in code,
 // and the severity of each finding code. Validated here, merged over the defaults.
 import { globMatcher, globsRefused } from '../globs';
+import { ALWAYS_ON_PROMPT_GLOBS } from '../promptFiles';
 import { regexRefused } from '../regexSafety';
 import { errorMessage, InputError } from '../errors';
 import { SEVERITIES, type Severity } from '../findings';
@@ -21,18 +22,18 @@ export interface HardenConfig {
 
 /** Folders and files of tests and fixtures: their literals are asserted verbatim, so they are out of scope by default. */
 export const TEST_GLOBS: readonly string[] = [
-  '**/test/**', '**/tests/**', '**/__tests__/**', '**/fixtures/**', '**/__fixtures__/**', '**/*.test.*', '**/*.spec.*', '**/test_*.py', '**/*_test.py', '**/conftest.py',
+  '**/test/**', '**/tests/**', '**/__tests__/**', '**/test-utils/**', '**/test_utils/**', '**/fixtures/**', '**/__fixtures__/**', '**/*.test.*', '**/*.test-d.ts', '**/*.spec.*',
+  '**/test_*.py', '**/*_test.py', '**/conftest.py',
 ];
 
 export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<HardenConfig>({
   include: [
-    '**/SKILL.md', '**/AGENTS.md', '**/CLAUDE.md', '**/GEMINI.md', '**/.github/copilot-instructions.md', '**/*.instructions.md', '**/*.prompt.md',
-    '**/*.chatmode.md', '**/*.agent.md', '**/.cursor/rules/*.mdc', '**/.claude/agents/*.md', '**/skills/*/agents/*.md', '**/prompts/**/*.{md,txt}',
+    '**/SKILL.md', ...ALWAYS_ON_PROMPT_GLOBS, '**/skills/*/agents/*.md', '**/prompts/**/*.{md,txt}',
     '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}', '**/*.{yaml,yml}', '**/*.ipynb',
   ],
   exclude: [
     '**/node_modules/**', '**/.git/**', '**/dist/**', '**/out/**', '**/build/**', '**/.venv/**', '**/venv/**', '**/__pycache__/**', '**/*.d.ts', '**/*.min.js',
-    '**/.github/workflows/**', '**/.github/ISSUE_TEMPLATE/**', '**/prompts/**/{README,CHANGELOG,LICENSE,CONTRIBUTING}.md', '**/.ipynb_checkpoints/**',
+    '**/.github/workflows/**/*.{yml,yaml}', '**/.github/ISSUE_TEMPLATE/**', '**/prompts/**/{README,CHANGELOG,LICENSE,CONTRIBUTING}.md', '**/.ipynb_checkpoints/**',
     ...TEST_GLOBS,
   ],
   severity: defaultHardenSeverities(),
@@ -117,9 +118,13 @@ export class PromptFileMatcher {
     return this.excluded(path) || this.excluded(`${path}/x`);
   }
 
-  /** The kind to scan the file as, or undefined when it is not scanned (a plain-text file the globs include is a prompt file). */
+  /**
+   * The kind to scan the file as, or undefined when it is not scanned (a plain-text file the globs include is a prompt
+   * file: `.txt`, or a name without an extension such as `.cursorrules`).
+   */
   kindOf(path: string): PromptFileKind | undefined {
     if (this.excluded(path) || !this.included(path)) return undefined;
-    return fileKindOf(path) ?? (/\.txt$/i.test(path) ? 'markdown' : undefined);
+    const plainText = /\.txt$/i.test(path) || !/.\./.test(path.slice(path.lastIndexOf('/') + 1));
+    return fileKindOf(path) ?? (plainText ? 'markdown' : undefined);
   }
 }

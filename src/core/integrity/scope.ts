@@ -3,6 +3,7 @@
 import ignore, { type Ignore } from 'ignore';
 import { InputError } from '../errors';
 import { globMatcher, globsRefused, globTooComplex } from '../globs';
+import { ALWAYS_ON_PROMPT_GLOBS } from '../promptFiles';
 import { DEFAULT_LOCKFILE } from './types';
 
 /** The `integrity` section of the project config. */
@@ -21,11 +22,11 @@ export interface IntegrityConfig {
   strict: boolean;
 }
 
-/** Defaults from issue #3: skill folders anywhere plus the common always-on prompt files. */
+/** Defaults: skill folders anywhere plus the always-on prompt files. */
 export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze({
   lockfile: DEFAULT_LOCKFILE,
   skills: ['**/SKILL.md'],
-  prompts: ['**/AGENTS.md', '**/CLAUDE.md', '.github/copilot-instructions.md', '**/*.instructions.md', '**/*.prompt.md', '**/.cursor/rules/**/*.mdc'],
+  prompts: [...ALWAYS_ON_PROMPT_GLOBS],
   exclude: [],
   gitignore: true,
   strict: false,
@@ -33,6 +34,9 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
 
 /** Folders the walker never enters, whatever the config says. */
 export const NEVER_DESCEND: ReadonlySet<string> = new Set(['node_modules', '.git']);
+
+/** Folders agents load skills and prompts from: a .gitignore does not hide what is under them (agents read it anyway). */
+export const AGENT_FOLDERS: ReadonlySet<string> = new Set(['.claude', '.agents', '.codex', '.cursor', '.gemini', '.github', 'skills']);
 
 /** Validates the raw `integrity` config section over the defaults; throws InputError('invalid-config'). */
 export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityConfig {
@@ -67,6 +71,8 @@ export class ScopeMatcher {
   private readonly gitignores = new Map<string, Ignore>();
   private readonly skill: (path: string) => boolean;
   private readonly prompt: (path: string) => boolean;
+  /** Skill folders the walk found: a .gitignore hides nothing inside them. */
+  private readonly skillFolders = new Set<string>();
 
   /** `gitignoreText` is the root .gitignore's content when the config honours it. */
   constructor(config: Pick<IntegrityConfig, 'skills' | 'prompts' | 'exclude' | 'lockfile'>, gitignoreText = '') {
@@ -86,11 +92,34 @@ export class ScopeMatcher {
     this.gitignores.set(dir, ignore({ allowRelativePaths: true }).add(lines));
   }
 
-  /** True when the walker must skip this file or folder (folders are tested with `isDir`). */
+  /** Marks a folder the walk found holding a skill marker: nothing inside it is hidden by a .gitignore from now on. */
+  addSkillFolder(dir: string): void {
+    this.skillFolders.add(dir);
+  }
+
+  /**
+   * True when the walker must skip this file or folder (folders are tested with `isDir`): never-entered folders and
+   * the config's excludes; and what a .gitignore hides, except what agents load whatever git says (a prompt file, a
+   * skill marker, anything in an agents' folder or a skill folder the walk found).
+   */
   isExcluded(path: string, isDir: boolean): boolean {
+    if (this.isForcedOut(path, isDir)) return true;
+    if (!this.isGitignored(path, isDir)) return false;
+    if (!isDir && (this.isPrompt(path) || this.isSkillMarker(path))) return false;
+    const segments = path.split('/');
+    if (segments.some((segment) => AGENT_FOLDERS.has(segment))) return false;
+    return !inSkillFolder(path, this.skillFolders) && !this.skillFolders.has(path);
+  }
+
+  /** True for a path no .gitignore can bring back: never-entered folders, the config's excludes, the tool's folder. */
+  isForcedOut(path: string, isDir: boolean): boolean {
     if (NEVER_DESCEND.has(path.slice(path.lastIndexOf('/') + 1))) return true;
+    return this.forced.ignores(isDir ? path + '/' : path);
+  }
+
+  /** True when the .gitignore files honoured hide this path. */
+  private isGitignored(path: string, isDir: boolean): boolean {
     const candidate = isDir ? path + '/' : path;
-    if (this.forced.ignores(candidate)) return true;
     // Git's precedence: the deepest .gitignore with a matching line decides (its `!` lines can re-include), and
     // within one file the last matching line.
     let excluded = false;

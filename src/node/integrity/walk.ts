@@ -46,7 +46,9 @@ function specialKind(entry: Dirent): string {
 
 /**
  * Walks `root` (absolute, real path) and lists files as POSIX relative paths. With `nestedGitignores`, each folder's
- * .gitignore is added to the matcher before its entries are tested (the root's is already in it).
+ * .gitignore is added to the matcher before its entries are tested (the root's is already in it). What a .gitignore
+ * hides is still walked where agents load it: skill folders (found as the walk enters them, or by a look into an
+ * ignored folder), agents' folders, prompt files (ScopeMatcher.isExcluded).
  */
 export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedGitignores: boolean): Promise<WalkResult> {
   const files: string[] = [];
@@ -67,10 +69,12 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
     if (nestedGitignores && dirRel && entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
       matcher.addGitignore(dirRel, await readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => ''));
     }
+    // A skill folder is loaded whole, whatever git ignores in it: from here down no .gitignore hides a file.
+    if (dirRel && entries.some((entry) => !entry.isDirectory() && matcher.isSkillMarker(`${dirRel}/${entry.name}`))) matcher.addSkillFolder(dirRel);
     for (const entry of entries) {
       const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (!matcher.isExcluded(rel, true)) pending.push(visit(rel));
+        if (!matcher.isExcluded(rel, true) || (!matcher.isForcedOut(rel, true) && (await holdsSkillMarker(rel)))) pending.push(visit(rel));
       } else if (entry.isFile()) {
         if (!matcher.isExcluded(rel, false)) files.push(rel);
       } else if (entry.isSymbolicLink()) {
@@ -79,6 +83,11 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
         unpinnable.push({ path: rel, reason: 'not-a-file', detail: `it is ${specialKind(entry)}, not a regular file`, isDir: false });
       }
     }
+  };
+  /** True when a folder a .gitignore hides directly holds a skill marker (a skill agents load though git ignores it). */
+  const holdsSkillMarker = async (rel: string): Promise<boolean> => {
+    const names = await readdir(path.join(root, rel)).catch(() => [] as string[]);
+    return names.some((name) => matcher.isSkillMarker(`${rel}/${name}`) && !matcher.isForcedOut(`${rel}/${name}`, false));
   };
   const visitLink = async (rel: string): Promise<void> => {
     const abs = path.join(root, rel);

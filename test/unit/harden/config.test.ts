@@ -46,6 +46,10 @@ describe('harden: config', () => {
     ['.github/copilot-instructions.md', 'markdown'],
     ['.github/instructions/py.instructions.md', 'markdown'],
     ['x/.cursor/rules/a.mdc', 'markdown'],
+    ['.cursorrules', 'markdown'],
+    ['agents/CSharpExpert.agent.md', 'markdown'],
+    ['.github/workflows/pr-review.md', 'markdown'],
+    ['.github/workflows/ci.yml', undefined],
     // A skill's sub-agent prompts (anthropics/skills' skill-creator/agents/grader.md), not its other Markdown.
     ['skills/skill-creator/agents/grader.md', 'markdown'],
     ['.claude/skills/review/agents/critic.md', 'markdown'],

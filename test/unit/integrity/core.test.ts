@@ -207,6 +207,8 @@ describe('integrity: scope', () => {
     '.claude/skills/review/SKILL.md', '.claude/skills/review/scripts/check.py', 'skills/x/SKILL.md', 'skills/x/deep/a.txt',
     'AGENTS.md', 'pkg/CLAUDE.md', '.github/copilot-instructions.md', 'docs/style.instructions.md', 'p/fix.prompt.md',
     '.cursor/rules/base.mdc', 'SKILL.md', 'README.md', 'src/index.ts', 'skills/README.md',
+    // What harden edits as prompts is pinned too (lock pinned none of 226 *.agent.md files before).
+    'agents/CSharpExpert.agent.md', 'GEMINI.md', '.github/agents/triage.md', 'x/review.chatmode.md', '.cursorrules', '.github/workflows/pr-review.md',
   ];
   it('pins skill folders whole and the always-on prompt files, nothing else', () => {
     const { pinned, skillDirs } = selectPinned(files, matcher);
@@ -219,10 +221,18 @@ describe('integrity: scope', () => {
   });
   it('a folder\'s .gitignore decides under it, deepest first; adding it again replaces its rules', () => {
     const nested = new ScopeMatcher(DEFAULT_INTEGRITY_CONFIG, '*.log\n');
-    nested.addGitignore('skills/a', 'old.md\n!keep.log\n');
-    assert.deepEqual(['skills/a/old.md', 'skills/a/keep.log', 'skills/b/old.md', 'skills/b/x.log'].map((f) => nested.isExcluded(f, false)), [true, false, false, true]);
-    nested.addGitignore('skills/a', 'new.md\n');
-    assert.deepEqual(['skills/a/old.md', 'skills/a/new.md', 'skills/a/keep.log'].map((f) => nested.isExcluded(f, false)), [false, true, true]);
+    nested.addGitignore('docs/a', 'old.md\n!keep.log\n');
+    assert.deepEqual(['docs/a/old.md', 'docs/a/keep.log', 'docs/b/old.md', 'docs/b/x.log'].map((f) => nested.isExcluded(f, false)), [true, false, false, true]);
+    nested.addGitignore('docs/a', 'new.md\n');
+    assert.deepEqual(['docs/a/old.md', 'docs/a/new.md', 'docs/a/keep.log'].map((f) => nested.isExcluded(f, false)), [false, true, true]);
+  });
+  it('a .gitignore never hides what agents load: prompt files, skill markers, agents\' folders, skill folders found', () => {
+    const hiding = new ScopeMatcher(DEFAULT_INTEGRITY_CONFIG, '*\n');
+    assert.deepEqual(['AGENTS.md', 'x/SKILL.md', '.claude/skills/a/run.sh', 'skills/b/x.log', 'tools/s/run.sh', 'tools/other.md'].map((f) => hiding.isExcluded(f, false)), [false, false, false, false, true, true]);
+    hiding.addSkillFolder('tools/s');
+    assert.deepEqual([hiding.isExcluded('tools/s/run.sh', false), hiding.isExcluded('tools/s/bin', true), hiding.isExcluded('tools/other.md', false)], [false, false, true]);
+    const excluding = new ScopeMatcher({ ...DEFAULT_INTEGRITY_CONFIG, exclude: ['.claude/'] }, '');
+    assert.ok(excluding.isExcluded('.claude/skills/a/SKILL.md', false), 'the config exclude still wins');
   });
   it('rejects unknown or mistyped integrity settings with InputError invalid-config', () => {
     for (const raw of [{ strict: 'yes' }, { skills: 'SKILL.md' }, { lockfile: '' }, { unknown: 1 }, []]) {

