@@ -170,7 +170,10 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
   // A message object handed whole to an agent's run (`role_play_session.step(input_msg)`, CAMEL's BaseMessage) would
   // become a string: the finding stands, with no automatic fix. Where the slot takes text (`"content": msg`), it is fixed.
   if (c.kind !== 'operand' && found.prompt.framework === 'model call' && MESSAGE_OBJECT.test(c.text.trim())) return [];
-  return valueBoundaryEdits(text, c.start, c.end, language, c.kind === 'operand');
+  const edits = valueBoundaryEdits(text, c.start, c.end, language, c.kind === 'operand');
+  // A shorthand property (`{ instructions }`) keeps its key: `{ instructions: \`…${instructions}…\` }`.
+  const shorthand = c.expr?.k === 'name' && c.expr.shorthand === true;
+  return shorthand ? edits.map((edit) => ({ ...edit, newText: `${c.text}: ${edit.newText}` })) : edits;
 }
 
 /** Moves a notebook finding from code offsets to file offsets (a fix that would cross a cell line is dropped). */
@@ -242,6 +245,8 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     const path = found.candidate.file;
     if (!report(path)) continue;
     const entry = ensure(path);
+    // One value reached by two sinks (`new Agent({ name, instructions })`: the constructor and the agent config) is one finding.
+    if (entry.findings.some((f) => f.code === 'unbounded-delegation' && f.start === found.candidate.start && f.end === found.candidate.end)) continue;
     const source = project.source(path)!;
     const site = found.prompt.primary && found.prompt.primary.file === path
       ? codeSite(found.prompt, entry.kind, source.text)

@@ -97,6 +97,8 @@ const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|creat
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
 const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'messages', 'contents', 'query', 'question'];
 const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
+/** An argument named for an object that runs things (`kernel`, `self.client`, `ctx`), never a model call's prompt text. */
+const OBJECT_ARGUMENT = /^(?:self\.|this\.)?_?(?:kernel|client|llm|model|agent|session|ctx|context|config|settings|runtime|deps)$/i;
 /** Keys that make a dict or object an agent's config (beside a prompt key). */
 const AGENT_CONFIG_KEYS = new Set(['name', 'model', 'tools', 'handoffs', 'sub_agents', 'subAgents', 'output_key', 'outputKey', 'description', 'llm', 'model_client', 'agents', 'provider', 'temperature']);
 
@@ -342,6 +344,8 @@ class Discoverer {
     }
     for (const key of SYSTEM_KEYWORDS) {
       if (claimed.has(key) || NOT_AGENT_CALLEES.test(name)) continue;
+      // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
+      if (ADK_KEYS.has(key) && !AGENTISH_CALLEE.test(name)) continue;
       const found = keywords.get(key);
       if (!found) continue;
       // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
@@ -354,7 +358,9 @@ class Discoverer {
     // A tool's `invoke` takes arguments, not a prompt; a model's or an agent's takes prompt text.
     if (!/tool/i.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
       const first = messageByRule ? undefined : allPositional[0];
-      if (first && first.k !== 'list' && first.k !== 'dict') add('message', 'model call', '…', first, false);
+      // `func.invoke(kernel, arguments)` (Semantic Kernel): an object named for what it is, not message text.
+      const objectArgument = first !== undefined && OBJECT_ARGUMENT.test(module.text.slice(first.start, first.end));
+      if (first && first.k !== 'list' && first.k !== 'dict' && !objectArgument) add('message', 'model call', '…', first, false);
       for (const key of MODEL_PROMPT_KEYS) {
         if (claimed.has(key)) continue;
         const found = keywords.get(key);

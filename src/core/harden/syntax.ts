@@ -8,7 +8,7 @@ import type { CodeLanguage, Hole, StringLiteral, Token } from './lexer';
 export type Expr =
   | { k: 'str'; start: number; end: number; literal: StringLiteral; holes: { hole: Hole; expr: Expr }[] }
   | { k: 'concat'; start: number; end: number; parts: Expr[] }
-  | { k: 'name'; start: number; end: number; id: string }
+  | { k: 'name'; start: number; end: number; id: string; /** An object literal's shorthand property (`{ instruction }`): key and value in one. */ shorthand?: boolean }
   | { k: 'attr'; start: number; end: number; obj: Expr; name: string }
   | { k: 'index'; start: number; end: number; obj: Expr; index: Expr }
   | { k: 'call'; start: number; end: number; callee: Expr; args: Arg[]; isNew: boolean }
@@ -829,7 +829,7 @@ export class ExprParser {
       }
       return;
     }
-    if (key !== undefined && t.type === 'name') entries.push({ key, keyStart, value: { k: 'name', start: t.start, end: t.end, id: key } });
+    if (key !== undefined && t.type === 'name') entries.push({ key, keyStart, value: { k: 'name', start: t.start, end: t.end, id: key, shorthand: true } });
     if (this.is('=')) {
       // A default in a destructuring pattern: `{ a = 1 }`.
       this.pos++;

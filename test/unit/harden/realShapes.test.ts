@@ -1,0 +1,95 @@
+// Shapes from real repositories that `harden --write` broke or misread (MetaGPT, pydantic-ai, semantic-kernel, crewAI,
+// voltagent, 2026-12-05): values that are not prompt text stay untouched, and a fix keeps the code parsing.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import ts from 'typescript';
+import { runCli } from '../../../src/cli/main';
+
+/** `harden` on a new project holding `files` (`--write` when asked): its findings as `path:line code`, and the files after. */
+async function harden(files: Record<string, string>, write = false) {
+  const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-shapes-'));
+  try {
+    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(project, file), text);
+    let stdout = '';
+    await runCli(['harden', write ? '--write' : '--check', '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: project, env: {} });
+    const report = JSON.parse(stdout) as { findings: { path: string; line: number; code: string }[] };
+    const after = Object.fromEntries(Object.keys(files).map((file) => [file, readFileSync(path.join(project, file), 'utf8')]));
+    return { findings: report.findings.map((f) => `${f.path}:${f.line} ${f.code}`), after };
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+describe('harden on shapes from real repositories', () => {
+  it('a method named for completion is no model call unless its prefix names a model (was: the ChatCompletion object and a kickoff id wrapped in strings)', async () => {
+    const { findings } = await harden({
+      'model.py': `from openai import AsyncOpenAI
+
+class Model:
+    def __init__(self):
+        self.client = AsyncOpenAI()
+
+    async def request(self, messages):
+        response = await self.client.chat.completions.create(model="gpt-4o", messages=messages)
+        return self._process_response(response)
+
+    def _validate_completion(self, response):
+        return response
+
+    def _process_response(self, response):
+        return self._validate_completion(response)
+
+
+def wait_for_crew_completion(kickoff_id):
+    return kickoff_id
+`,
+    });
+    assert.deepEqual(findings, []);
+  });
+
+  it('`instruction=` is an agent prompt only on an agent call (was: 63 MetaGPT ActionNode field hints given the warning)', async () => {
+    const { findings } = await harden({
+      'nodes.py': `PROJECT_NAME = ActionNode(key="Project name", expected_type=str, instruction="The project name with underline", example="game_2048")
+plan.append_task(instruction="Design System Architecture")
+from google.adk.agents import LlmAgent
+root = LlmAgent(name="root", instruction="You are the coordinator.")
+`,
+    });
+    assert.deepEqual(findings, ['nodes.py:4 missing-immunity-warning']);
+  });
+
+  it("a kernel handed to a Semantic Kernel function's invoke is no message (was: the Kernel object turned into a string)", async () => {
+    const { findings } = await harden({
+      'plugin.py': `from semantic_kernel.functions import kernel_function
+
+async def aggregate(func, chunks, kernel, arguments):
+    return [await func.invoke(kernel, arguments) for chunk in chunks]
+
+class Summary:
+    @kernel_function(name="Summarize")
+    async def summarize(self, input, kernel, arguments):
+        return await aggregate(self._summarize, [input], kernel, arguments)
+`,
+    });
+    assert.deepEqual(findings, []);
+  });
+
+  it('a shorthand property keeps its key when wrapped, and one value reached by two sinks is one finding (was: a syntax error)', async () => {
+    const source = `import { Agent, run } from "@openai/agents";
+export const spawn = createTool({
+  name: "spawn",
+  execute: async ({ instructions }) => {
+    const helper = new Agent({ name: "helper", instructions });
+    return run(helper, "go");
+  },
+});
+`;
+    assert.deepEqual((await harden({ 'spawn.ts': source })).findings, ['spawn.ts:5 unbounded-delegation']);
+    const fixed = (await harden({ 'spawn.ts': source }, true)).after['spawn.ts'];
+    assert.match(fixed, /new Agent\(\{ name: "helper", instructions: `[^`]*<delegated_task>\\n\$\{instructions\}\\n<\/delegated_task>` \}\)/);
+    const parsed = ts.createSourceFile('spawn.ts', fixed, ts.ScriptTarget.Latest, true) as ts.SourceFile & { parseDiagnostics: ts.Diagnostic[] };
+    assert.deepEqual(parsed.parseDiagnostics, []);
+  });
+});
