@@ -150,7 +150,7 @@ class Discoverer {
    * than any prompt's are not tried, so one that backtracks polynomially stays short.
    */
   private matchesPromptNames(name: string): boolean {
-    return name.length <= MAX_PROMPT_NAME && this.namePattern.test(name);
+    return name.length <= MAX_PROMPT_NAME && !PREDICATE_NAME.test(name) && this.namePattern.test(name);
   }
 
   run(files: Iterable<string>): CodeDiscovery {
@@ -607,6 +607,9 @@ function deferredCall(call: Extract<Expr, { k: 'call' }>): Extract<Expr, { k: 'c
 
 /** The longest name tried against harden.systemPromptNames. */
 const MAX_PROMPT_NAME = 200;
+
+/** A flag or a count named after a prompt (`has_system_message=`, `use_system_prompt`, `max_system_prompt_tokens`): no prompt. */
+const PREDICATE_NAME = /^(?:has|is|was|should|can|use|uses|include|includes|enable|enabled|disable|disabled|allow|skip|no|num|max|min|len|count)_/i;
 
 /** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
 const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;

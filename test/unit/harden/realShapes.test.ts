@@ -60,6 +60,18 @@ root = LlmAgent(name="root", instruction="You are the coordinator.")
     assert.deepEqual(findings, ['nodes.py:4 missing-immunity-warning']);
   });
 
+  it('a flag named after a prompt is no prompt (was: `has_system_message=<bool>` turned into an always-true string)', async () => {
+    const { findings } = await harden({
+      'reducer.py': `class Reducer:
+    async def reduce(self):
+        summary = await self.service.get_chat_message_content(chat_history=self.messages, settings=None)
+        system_would_be_truncated = summary is not None and len(self.messages) > self.target_count
+        return locate_safe_reduction_index(self.messages, self.target_count, has_system_message=system_would_be_truncated)
+`,
+    });
+    assert.deepEqual(findings, []);
+  });
+
   it("a kernel handed to a Semantic Kernel function's invoke is no message (was: the Kernel object turned into a string)", async () => {
     const { findings } = await harden({
       'plugin.py': `from semantic_kernel.functions import kernel_function
