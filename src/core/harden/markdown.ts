@@ -1,7 +1,11 @@
 // Markdown prompt files: the prompt is the body after the front matter; placeholders mark interpolated content.
 
 const FRONT_MATTER = /^(?:\uFEFF)?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
-const PLACEHOLDERS = [/\{\{\s*([^{}]+?)\s*\}\}/g, /\$\{(?:input:)?([\w.-]+)(?::[^}\n]*)?\}/g];
+// A `{{ … }}` placeholder names a value, perhaps through filters (`{{ steps.research.output | trim }}`); prose in double
+// braces (`{{in deep mode: thread deps + upstream evidence}}`, a template's instructions to its filler) is none.
+const PLACEHOLDERS = [/\{\{\s*([\w.$-]+(?:\s*\|[^{}]*?)?)\s*\}\}/g, /\$\{(?:input:)?([\w.-]+)(?::[^}\n]*)?\}/g];
+/** The Generative Agents template format (MetaGPT's stanford_town): its loader keeps only what follows this line. */
+const COMMENT_BLOCK_END = /^<commentblockmarker>###<\/commentblockmarker>[ \t]*(?:\r?\n|$)/m;
 
 /** Offset just after the YAML front matter (0 when there is none). */
 export function frontMatterEnd(text: string): number {
@@ -21,12 +25,14 @@ export function markdownPlaceholders(text: string, from: number): { start: numbe
 }
 
 /**
- * Where the immunity warning goes in a Markdown prompt: after the front matter and after a leading `# Title` line,
- * at the start of the first paragraph; returns the offset and the text to insert there (a paragraph of its own).
+ * Where the immunity warning goes in a Markdown prompt: after the front matter (or a Generative Agents template's
+ * comment block, which its loader drops) and after a leading `# Title` line, at the start of the first paragraph;
+ * returns the offset and the text to insert there (a paragraph of its own).
  */
 export function markdownInsertion(text: string, paragraph: string): { at: number; newText: string } {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  let at = frontMatterEnd(text);
+  const commentBlock = COMMENT_BLOCK_END.exec(text);
+  let at = commentBlock ? commentBlock.index + commentBlock[0].length : frontMatterEnd(text);
   const skipBlank = () => {
     const blank = /^(?:[ \t]*\r?\n)*/.exec(text.slice(at));
     at += blank ? blank[0].length : 0;

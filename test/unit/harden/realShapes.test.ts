@@ -1,7 +1,7 @@
 // Shapes from real repositories that `harden --write` broke or misread (MetaGPT, pydantic-ai, semantic-kernel, crewAI,
 // voltagent, 2026-12-05): values that are not prompt text stay untouched, and a fix keeps the code parsing.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
@@ -11,7 +11,10 @@ import { runCli } from '../../../src/cli/main';
 async function harden(files: Record<string, string>, write = false) {
   const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-shapes-'));
   try {
-    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(project, file), text);
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), text);
+    }
     let stdout = '';
     await runCli(['harden', write ? '--write' : '--check', '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: project, env: {} });
     const report = JSON.parse(stdout) as { findings: { path: string; line: number; code: string }[] };
@@ -103,5 +106,22 @@ export const spawn = createTool({
     assert.match(fixed, /new Agent\(\{ name: "helper", instructions: `[^`]*<delegated_task>\\n\$\{instructions\}\\n<\/delegated_task>` \}\)/);
     const parsed = ts.createSourceFile('spawn.ts', fixed, ts.ScriptTarget.Latest, true) as ts.SourceFile & { parseDiagnostics: ts.Diagnostic[] };
     assert.deepEqual(parsed.parseDiagnostics, []);
+  });
+
+  it('a Generative Agents template gets the warning after its comment block, which its loader drops (was: at the top, thrown away)', async () => {
+    const template = 'wake_up_hour_v1.txt\nVariables:\n!<INPUT 0>! -- Identity Stable Set\n<commentblockmarker>###</commentblockmarker>\n!<INPUT 0>!\nIn general, !<INPUT 1>! wakes up at\n';
+    const after = (await harden({ 'prompts/wake_up_hour_v1.txt': template }, true)).after['prompts/wake_up_hour_v1.txt'];
+    const kept = after.split('<commentblockmarker>###</commentblockmarker>')[1];
+    assert.match(kept, /^\nSecurity notice: /);
+    assert.ok(after.startsWith('wake_up_hour_v1.txt\nVariables:'), 'the header is as it was');
+  });
+
+  it('prose in double braces is no placeholder, and a placeholder in a table row gets no edit that would split the row', async () => {
+    const agent = '---\nname: triage\n---\nTriage the issues.\n\n| issue | notes |\n|---|---|\n| {{title}} | {{in deep mode: thread deps + upstream-schema evidence}} |\n| x | {{upstream_result}} |\n\nReport: {{upstream_result}}\n';
+    const checked = await harden({ 'triage.agent.md': agent });
+    assert.deepEqual(checked.findings, ['triage.agent.md:4 missing-immunity-warning', 'triage.agent.md:9 unbounded-delegation', 'triage.agent.md:11 unbounded-delegation']);
+    const after = (await harden({ 'triage.agent.md': agent }, true)).after['triage.agent.md'];
+    assert.ok(after.includes('| x | {{upstream_result}} |\n'), 'the table row is whole');
+    assert.match(after, /Report: \n[^\n]+\n<delegated_task>\n\{\{upstream_result\}\}\n<\/delegated_task>/);
   });
 });
