@@ -206,10 +206,13 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     if (file.kind === 'python' || file.kind === 'typescript') sources.push({ path: file.path, language: file.kind, text: file.text });
     else if (file.kind === 'notebook') {
       const source = notebookSource(file.text);
-      if (source) {
+      if (source && source.language !== 'other') {
         notebooks.set(file.path, source);
-        sources.push({ path: file.path, language: 'python', text: source.code });
-      } else if (report(file.path)) results.set(file.path, { path: file.path, kind: 'notebook', prompts: [], findings: [], unread: [], error: 'not a Python notebook (no code cells could be read)' });
+        sources.push({ path: file.path, language: source.language, text: source.code });
+      } else if (report(file.path)) {
+        // A notebook of another language (C#, R ...) is read and holds nothing harden reads, like a .cs file.
+        results.set(file.path, { path: file.path, kind: 'notebook', prompts: [], findings: [], unread: [], ...(source ? {} : { error: 'not a notebook (its JSON or its cells could not be read)' }) });
+      }
     } else if (file.kind === 'yaml' && mayHoldPrompts(file.text)) {
       const found = discoverYaml(file.text, file.path);
       yamls.set(file.path, found);

@@ -1,9 +1,14 @@
-// Jupyter notebooks: the code cells of a Python notebook, joined in order as one module (cells share a namespace),
+// Jupyter notebooks: the code cells of a Python or TypeScript notebook (ipykernel; tslab, Deno), joined in order as one
+// module (cells share a namespace),
 // with a map from each offset of that source back to the notebook file, so findings and edits land in the JSON.
 // The JSON is tokenized here (not JSON.parse) because each cell line's exact position in the file is needed.
 
-/** A notebook's Python source and the way back to the file. */
+/** The kernel languages whose cells are read; any other (C#, R, Julia ...) holds no code harden reads. */
+export type NotebookLanguage = 'python' | 'typescript' | 'other';
+
+/** A notebook's source and the way back to the file. */
 export interface NotebookSource {
+  language: NotebookLanguage;
   /** The code cells joined with line breaks. */
   code: string;
   /** File offset of each code offset (length code.length + 1). */
@@ -57,8 +62,8 @@ function readString(text: string, start: number): JsonString | undefined {
 }
 
 /**
- * The code of a notebook's code cells, or undefined when the file is not a notebook of Python (or not valid JSON
- * where the cells are). Only the shape `{"cells": [{"cell_type": "code", "source": [...] | "..."}]}` is read.
+ * The code of a notebook's code cells and its kernel language (no code for another language), or undefined when the
+ * file is not valid notebook JSON. Only the shape `{"cells": [{"cell_type": "code", "source": [...] | "..."}]}` is read.
  */
 export function notebookSource(text: string): NotebookSource | undefined {
   let parsed: unknown;
@@ -69,8 +74,9 @@ export function notebookSource(text: string): NotebookSource | undefined {
   }
   const root = parsed as { cells?: { cell_type?: string; source?: string | string[] }[]; metadata?: { kernelspec?: { language?: string }; language_info?: { name?: string } } };
   if (!root || typeof root !== 'object' || !Array.isArray(root.cells)) return undefined;
-  const language = root.metadata?.language_info?.name ?? root.metadata?.kernelspec?.language ?? 'python';
-  if (!/^python/i.test(language)) return undefined;
+  const kernel = root.metadata?.language_info?.name ?? root.metadata?.kernelspec?.language ?? 'python';
+  const language: NotebookLanguage = /^python/i.test(kernel) ? 'python' : /^(?:typescript|javascript)$/i.test(kernel) ? 'typescript' : 'other';
+  if (language === 'other') return { language, code: '', offsets: Int32Array.from([0]), breaks: [] };
   // Walk the tokens to find each cell's source strings in file order (the parse above proved the JSON valid).
   const strings = cellSourceStrings(text);
   if (!strings) return undefined;
@@ -91,7 +97,7 @@ export function notebookSource(text: string): NotebookSource | undefined {
   }
   const last = strings.at(-1)?.at(-1);
   offsets.push(last ? last.offsets[last.offsets.length - 1] : 0);
-  return { code, offsets: Int32Array.from(offsets), breaks };
+  return { language, code, offsets: Int32Array.from(offsets), breaks };
 }
 
 /** The source strings of every code cell, in order, from the notebook's tokens (root -> cells -> cell -> source). */

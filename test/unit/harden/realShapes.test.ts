@@ -124,4 +124,26 @@ export const spawn = createTool({
     assert.ok(after.includes('| x | {{upstream_result}} |\n'), 'the table row is whole');
     assert.match(after, /Report: \n[^\n]+\n<delegated_task>\n\{\{upstream_result\}\}\n<\/delegated_task>/);
   });
+
+  it('reads a TypeScript notebook (tslab) and passes over a C# one (was: 77 langgraphjs notebooks refused, 11 C# ones an error every run)', async () => {
+    const notebook = (language: string, ...cells: string[]) =>
+      JSON.stringify({ cells: cells.map((source) => ({ cell_type: 'code', metadata: {}, outputs: [], source: source.split(/(?<=\n)/) })), metadata: { kernelspec: { language, name: language }, language_info: { name: language } }, nbformat: 4, nbformat_minor: 5 }, null, 1);
+    const files = {
+      'supervisor.ipynb': notebook('typescript', 'import { createReactAgent } from "@langchain/langgraph/prebuilt";\n', 'const researcher = createReactAgent({ llm, tools, stateModifier: new SystemMessage("You are a web researcher.") });\n'),
+      'kernel.ipynb': notebook('C#', 'var kernel = Kernel.CreateBuilder().Build();\n'),
+    };
+    let stdout = '';
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-notebooks-'));
+    try {
+      for (const [file, text] of Object.entries(files)) writeFileSync(path.join(project, file), text);
+      const code = await runCli(['harden', '--write', '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: project, env: {} });
+      const report = JSON.parse(stdout) as { findings: { path: string; code: string }[]; files: number };
+      assert.equal(code, 0, 'nothing left unread or unfixed');
+      assert.deepEqual(report.findings.map((f) => `${f.path} ${f.code}`), ['supervisor.ipynb missing-immunity-warning']);
+      const cells = (JSON.parse(readFileSync(path.join(project, 'supervisor.ipynb'), 'utf8')) as { cells: { source: string[] }[] }).cells;
+      assert.match(cells[1].source.join(''), /new SystemMessage\("Security notice: [^"]*You are a web researcher\."\)/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
 });
