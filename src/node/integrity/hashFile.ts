@@ -5,7 +5,7 @@
 import { errorMessage } from '../../core/errors';
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readlink } from 'node:fs/promises';
 import type { FileDigest, UnpinnableReason } from '../../core/integrity/types';
 
 /** Files above this size are streamed in chunks instead of read whole. */
@@ -57,6 +57,15 @@ function digestOf(content: Buffer): FileDigest {
     gitBlob: createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex'),
     size: content.length,
   };
+}
+
+/** Digest of a symbolic link as git stores one: its target path is its content (a re-pointed link is drift). */
+export async function hashLink(link: string): Promise<HashOutcome> {
+  try {
+    return digestOf(Buffer.from(await readlink(link), 'utf8'));
+  } catch (error) {
+    return errorOutcome(error);
+  }
 }
 
 /** Digest of a file of any size (big files streamed), from a stable snapshot. */

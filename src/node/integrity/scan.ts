@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { loadProjectConfig } from '../config';
 import { inSkillFolder, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
-import { hashFiles, isDigest } from './hashFile';
+import { hashFiles, hashLink, isDigest } from './hashFile';
 import { classifyWorkspacePath } from '../workspaceFs';
 import { walkWorkspace, type WalkedUnpinnable } from './walk';
 
@@ -51,13 +51,18 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
   const findings: IntegrityFinding[] = [];
   // A folder link out of the root is reported wherever it is: what it holds (a skill?) cannot be known without reading it.
   for (const file of walked.outside) if (inScope(file) || walked.outsideFolders.has(file)) findings.push({ code: 'symlink-outside-root', path: file });
+  // A link to a skill folder the scope pins whole (`.claude/skills/x -> ../../.agents/skills/x`, a skill shared by two
+  // agents) is pinned as git keeps a link, by its target path: what it leads to is pinned where it is.
+  const links = walked.unpinnable.filter((entry) => entry.reason === 'folder-symlink' && entry.target !== undefined && (scopeDirs.has(entry.target) || inSkillFolder(entry.target, scopeDirs)));
+  const linkPaths = new Set(links.map((entry) => entry.path));
   for (const entry of walked.unpinnable) {
+    if (linkPaths.has(entry.path)) continue;
     if (entry.isDir ? dirInScope(entry, scopeDirs, pinnedFiles) : inScope(entry.path)) findings.push({ code: 'unpinnable', path: entry.path, reason: entry.reason, detail: entry.detail });
   }
   const reported = new Set(findings.map((f) => f.path));
   // Pinned files the walk did not list (now excluded, or inside a folder that is no longer a skill) are still checked.
   for (const file of pinnedFiles) {
-    if (pinned.has(file) || outside.has(file) || reported.has(file)) continue;
+    if (pinned.has(file) || outside.has(file) || reported.has(file) || linkPaths.has(file)) continue;
     if (seen.has(file)) {
       pinned.add(file);
       continue;
@@ -67,11 +72,12 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
     else if (kind === 'outside') findings.push({ code: 'symlink-outside-root', path: file });
     else if (kind === 'other') findings.push({ code: 'unpinnable', path: file, reason: 'not-a-file', detail: 'it is not a regular file' });
   }
-  const files = [...pinned].sort();
+  const files = [...pinned].filter((file) => !linkPaths.has(file)).sort();
   const outcomes = await hashFiles(files.map((file) => path.join(ws.root, file)));
+  const linkOutcomes = await Promise.all([...linkPaths].map((link) => hashLink(path.join(ws.root, link))));
   const digests = new Map<string, FileDigest>();
-  files.forEach((file, i) => {
-    const outcome = outcomes[i];
+  [...files, ...linkPaths].forEach((file, i) => {
+    const outcome = i < files.length ? outcomes[i] : linkOutcomes[i - files.length];
     if (isDigest(outcome)) digests.set(file, outcome);
     else if (outcome) findings.push({ code: 'unpinnable', path: file, reason: outcome.reason, detail: outcome.detail });
   });

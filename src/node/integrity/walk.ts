@@ -1,7 +1,7 @@
 // Walks a workspace for the integrity scope: never enters node_modules/.git or excluded folders, never follows a
 // symlink out of the root (it is reported instead), never descends through directory symlinks (no loops), and lists
 // what it cannot hash (FIFOs, sockets, devices, folder symlinks, folders it cannot read) so the scan can report them.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { ScopeMatcher } from '../../core/integrity/scope';
@@ -16,6 +16,8 @@ export interface WalkedUnpinnable {
   detail: string;
   isDir: boolean;
   markers?: boolean;
+  /** Folder symlinks only: the folder it leads to, relative to the root (it is inside the root). */
+  target?: string;
 }
 
 /** What the walk found: regular files (and in-root file symlinks), symlinks whose target is outside the root (and
@@ -104,7 +106,8 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
       if (info?.isDirectory()) {
         const names = await readdir(abs).catch(() => [] as string[]);
         const markers = names.some((name) => matcher.isSkillMarker(`${rel}/${name}`) || matcher.isPrompt(`${rel}/${name}`));
-        unpinnable.push({ path: rel, reason: 'folder-symlink', detail: 'it is a symbolic link to a folder, which is never followed', isDir: true, markers });
+        const target = await realpath(abs).then((real) => toPosixRelative(root, real), () => undefined);
+        unpinnable.push({ path: rel, reason: 'folder-symlink', detail: 'it is a symbolic link to a folder, which is never followed', isDir: true, markers, ...(target ? { target } : {}) });
       } else if (info) {
         unpinnable.push({ path: rel, reason: 'not-a-file', detail: 'it is a symbolic link to something that is not a regular file', isDir: false });
       }

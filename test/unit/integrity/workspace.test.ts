@@ -199,6 +199,27 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.ok(!(await lockFresh()).includes('.claude/skills/review/debug.log'));
   });
 
+  it('a link to a pinned skill folder is pinned by its target path, as git keeps it (was: lock refused the shared-skill layout)', async () => {
+    write(root, '.agents/skills/pr/SKILL.md', 'Finish pull requests.\n');
+    symlinkSync('../../.agents/skills/pr', path.join(root, '.claude/skills/pr'));
+    const locked = await cli(root, 'lock', '--no-audit');
+    assert.equal(locked.code, 0, locked.stdout);
+    const lock = JSON.parse(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8'));
+    assert.equal(lock.files['.claude/skills/pr'].size, '../../.agents/skills/pr'.length);
+    assert.equal((await cli(root, 'verify', '--strict', '--no-audit')).code, 0);
+    // Re-pointed at another skill: drift on the link.
+    write(root, '.agents/skills/other/SKILL.md', 'Something else.\n');
+    unlinkSync(path.join(root, '.claude/skills/pr'));
+    symlinkSync('../../.agents/skills/other', path.join(root, '.claude/skills/pr'));
+    const findings = (await cli(root, 'verify', '--json', '--no-audit')).json().findings.map((f: { code: string; path: string }) => [f.code, f.path]);
+    assert.deepEqual(findings, [['unpinned-skill', '.agents/skills/other/SKILL.md'], ['drift', '.claude/skills/pr']]);
+    // A link to a folder the scope does not pin whole stays unpinnable: what it leads to would go unchecked.
+    write(root, 'src/lib/util.py', 'x = 1\n');
+    symlinkSync('../../../../src/lib', path.join(root, '.claude/skills/review/lib'));
+    const refused = await cli(root, 'lock', '--no-audit', '--json');
+    assert.equal(refused.code, 1);
+  });
+
   it('lock honours a custom lockfile name from the config', async () => {
     write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'agenthood.lock' } }));
     await cli(root, 'lock');
