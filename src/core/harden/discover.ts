@@ -548,6 +548,7 @@ class Discoverer {
   // ------------------------------------------------------------------ delegation
 
   private delegation(prompt: FoundPrompt, candidate: Candidate): FoundDelegation | undefined {
+    if (candidate.kind !== 'placeholder' && NUMERIC.test(candidate.text)) return undefined;
     const context = this.contextOf(candidate, prompt);
     const text = this.resolver.text(candidate.file);
     if (context && isInsideBoundary(text.slice(context.start, context.end), candidate.start - context.start, candidate.end - context.start)) return undefined;
@@ -604,6 +605,9 @@ function deferredCall(call: Extract<Expr, { k: 'call' }>): Extract<Expr, { k: 'c
   if (!target || (target.value.k !== 'name' && target.value.k !== 'attr')) return undefined;
   return { ...call, callee: target.value, args: call.args.filter((a) => a !== target && !(name === 'run_in_executor' && a === positional[0])) };
 }
+
+/** A count or a sum spliced into a prompt (`{len(content) - MAX_LIVE_TOOL_RESULT_CHARS}`): a number, not another agent's text. */
+const NUMERIC = /^\s*(?:len\(|[^"'`]*?[\w)\]]\s*(?:-|\*|\/\/?|%)\s*[\w(][^"'`]*$)/;
 
 /** The longest name tried against harden.systemPromptNames. */
 const MAX_PROMPT_NAME = 200;

@@ -63,6 +63,18 @@ root = LlmAgent(name="root", instruction="You are the coordinator.")
     assert.deepEqual(findings, ['nodes.py:4 missing-immunity-warning']);
   });
 
+  it('a count spliced into a prompt is no delegation (was: `{len(content) - MAX_LIVE_TOOL_RESULT_CHARS}` wrapped for its name)', async () => {
+    const { findings } = await harden({
+      'shim.py': `def emit_tool_result(event, emit):
+    content = str(event.part.content)
+    if len(content) > MAX_LIVE_TOOL_RESULT_CHARS:
+        content = content[:MAX_LIVE_TOOL_RESULT_CHARS] + f'…[+{len(content) - MAX_LIVE_TOOL_RESULT_CHARS} chars]'
+    emit({'type': 'user', 'message': {'role': 'user', 'content': content}})
+`,
+    });
+    assert.ok(!findings.some((f) => f.endsWith('unbounded-delegation') && f.startsWith('shim.py:4')), findings.join(', '));
+  });
+
   it('a flag named after a prompt is no prompt (was: `has_system_message=<bool>` turned into an always-true string)', async () => {
     const { findings } = await harden({
       'reducer.py': `class Reducer:
