@@ -49,11 +49,13 @@ const BOTH: readonly CodeLanguage[] = ['python', 'typescript'];
 /**
  * Keyword arguments and object properties that hold a system prompt in any call: distinctive enough that the
  * callee need not be known (OpenAI Agents, Pydantic AI, Mastra, Semantic Kernel `instructions`; AutoGen
- * `system_message`; ADK `instruction`; Claude Agent SDK `system_prompt`; LangChain `create_agent(system_prompt=)`).
+ * `system_message`; ADK `instruction`; Claude Agent SDK `system_prompt`; LangChain `create_agent(system_prompt=)`; MetaGPT
+ * `llm.aask(msg, system_msgs=[…])`).
  */
 export const SYSTEM_KEYWORDS: readonly string[] = [
   'instructions', 'instruction', 'global_instruction', 'static_instruction', 'system_instruction', 'systemInstruction', 'system_prompt', 'systemPrompt',
   'system_message', 'systemMessage', 'append_system_prompt', 'appendSystemPrompt', 'developer_prompt', 'developerPrompt', 'selector_prompt',
+  'system_msgs',
 ];
 
 /** The sink table. */

@@ -63,6 +63,15 @@ root = LlmAgent(name="root", instruction="You are the coordinator.")
     assert.deepEqual(findings, ['nodes.py:4 missing-immunity-warning']);
   });
 
+  it("reads MetaGPT's system_msgs lists (was: 26 missed)", async () => {
+    const source = `class SkillAction(Action):
+    async def run(self, msg):
+        return await self.llm.aask(msg, system_msgs=["You are a function parser.", "You convert spoken words into parameters."])
+`;
+    assert.deepEqual((await harden({ 'skill_action.py': source })).findings, ['skill_action.py:3 missing-immunity-warning']);
+    assert.match((await harden({ 'skill_action.py': source }, true)).after['skill_action.py'], /system_msgs=\["Security notice: [^"]*You are a function parser\."/);
+  });
+
   it('a count spliced into a prompt is no delegation (was: `{len(content) - MAX_LIVE_TOOL_RESULT_CHARS}` wrapped for its name)', async () => {
     const { findings } = await harden({
       'shim.py': `def emit_tool_result(event, emit):
