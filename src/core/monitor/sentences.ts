@@ -24,16 +24,25 @@ function breaksAt(text: string, newline: number): boolean {
   return j >= text.length || text[j] === '\n' || text[j] === '\r' || /[-*+#>|`=\d[(]/.test(text[j]) || (/[A-Z]/.test(text[j]) && /[a-z]/.test(text[j + 1] ?? ''));
 }
 
-/** The sentence around `pos`: hard-wrapped lines are one sentence; list items, headings and blank lines end one. */
+/** True when `text[i]` is a Markdown table's cell separator: a `|` with white space or a line's end on both sides. */
+function separatesCells(text: string, i: number): boolean {
+  return text.charCodeAt(i) === 124 && (i === 0 || /\s/.test(text[i - 1])) && (i + 1 >= text.length || /\s/.test(text[i + 1]));
+}
+
+/**
+ * The sentence around `pos`: hard-wrapped lines are one sentence; list items, headings, blank lines and table cells
+ * end one.
+ */
 export function sentenceAt(text: string, pos: number): [number, number] {
   let start = Math.min(pos, text.length);
   while (start > 0) {
     const prev = start - 1;
-    if (text.charCodeAt(prev) === 10 ? breaksAt(text, prev) : endsSentence(text, prev)) break;
+    if (text.charCodeAt(prev) === 10 ? breaksAt(text, prev) : endsSentence(text, prev) || separatesCells(text, prev)) break;
     start--;
   }
   let end = pos;
   while (end < text.length) {
+    if (separatesCells(text, end)) break;
     if (text.charCodeAt(end) === 10 ? breaksAt(text, end) : endsSentence(text, end)) {
       if (text.charCodeAt(end) !== 10) end++;
       break;

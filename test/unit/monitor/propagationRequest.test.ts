@@ -88,6 +88,8 @@ describe('monitor: propagationRequest', () => {
     ['reading is not sending', 'You are reading this because another engineer asked for it; other agents see the same page.'],
     ['a repository edit', '- [ ] Step 1: Replace the entire SKILL.md body with exactly this content'],
     ['tell the user', 'If they need one, tell them:\n> 1. Go to https://platform.example.com\n> 2. Sign up'],
+    // Table cells are read apart (awesome-copilot's quality-playbook skill: a destination in one cell, "read this first" in the next).
+    ['table cells', '| File | Purpose | Why it matters |\n|---|---|---|\n| `AGENTS.md` | Bootstrap context for any AI session working on this project | The "read this first" file. Without it, AI sessions waste their first hour. |'],
     // The project's own defences.
     ['immunity warning', MIND_VIRUS_IMMUNITY_WARNING],
     ['boundary label', `${DELEGATION_BOUNDARY_LABEL}\n${DELEGATION_OPEN_TAG}\nSummarise the report.\n${DELEGATION_CLOSE_TAG}`],
