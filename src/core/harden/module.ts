@@ -183,7 +183,7 @@ class ModuleScanner {
   private root(expr: Expr, scope: number, parser: ExprParser): void {
     this.summary.roots.push({ expr, scope });
     walk(expr, (e) => {
-      if (e.k === 'func' && e.fn.scope === undefined) this.registerFunc(e.fn, scope, parser);
+      if (e.k === 'func' && e.fn.scope === undefined) this.registerFunc(e, scope, parser);
       // Comprehension names are local to it in Python 3; bound in the enclosing scope here (names rarely collide).
       if (e.k === 'list' && e.bindings) for (const b of e.bindings) this.bindLoop(b.names, b.iter, scope);
     });
@@ -201,8 +201,9 @@ class ModuleScanner {
   }
 
   /** Registers a function written in an expression and queues its body. */
-  private registerFunc(fn: FuncNode, parent: number, parser: ExprParser): Scope {
-    const scope = this.addScope('function', parent, 0, fn.name);
+  private registerFunc(e: Extract<Expr, { k: 'func' }>, parent: number, parser: ExprParser): Scope {
+    const fn = e.fn;
+    const scope = this.addScope('function', parent, e.start, fn.name);
     scope.params = fn.params;
     fn.scope = scope.id;
     this.funcs.push(fn);
@@ -904,7 +905,7 @@ class ModuleScanner {
     p.pos = i;
     const e = p.primary();
     if (e.k !== 'func') return p.pos;
-    this.registerFunc(e.fn, scope, p);
+    this.registerFunc(e, scope, p);
     if (e.fn.name) this.addDef(scope, e.fn.name, { value: e, scope, start: e.start });
     return p.pos;
   }

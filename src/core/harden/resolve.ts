@@ -876,9 +876,13 @@ export class Resolver {
     return depth <= 1 && delegatedByName(name) ? `named ${name}` : undefined;
   }
 
-  /** A function the model calls as a tool: `@tool` / `@function_tool` decorated, or a tool object's `execute` (TypeScript). */
+  /**
+   * A function the model calls as a tool: `@tool` / `@function_tool` decorated, or the `execute` of an object handed to
+   * a call named for a tool (`createTool({ … execute })`, `tool({ … })`), not a workflow step's (`andThen({ execute })`).
+   */
   private isTool(file: string, scope: Scope): boolean {
-    if (scope.name === 'execute' && this.project.source(file)?.language === 'typescript') return true;
+    const source = this.project.source(file);
+    if (scope.name === 'execute' && source?.language === 'typescript') return /tool/i.test(objectCallee(source.text, scope.start) ?? 'tool');
     return scope.decorators.some((d) => TOOL_DECORATORS.test(lastName(d.k === 'call' ? d.callee : d) ?? ''));
   }
 
@@ -1051,4 +1055,25 @@ export function placeholders(text: string, literal: StringLiteral): { name: stri
     found.push({ name: match[1], start, end: start + match[0].length });
   }
   return found;
+}
+
+/**
+ * The name of the call an object literal around `pos` is handed to (`createTool` in `createTool({ name, execute: … })`),
+ * read back over at most 20,000 characters; undefined when the object is not a call's argument or is too far back.
+ */
+function objectCallee(text: string, pos: number): string | undefined {
+  let depth = 0;
+  for (let i = pos - 1; i >= Math.max(0, pos - 20_000); i--) {
+    const c = text[i];
+    if (c === '}' || c === ')' || c === ']') depth++;
+    else if (c === '(' || c === '[') depth = Math.max(0, depth - 1);
+    else if (c === '{') {
+      if (depth > 0) {
+        depth--;
+        continue;
+      }
+      return /([\w$]+)\s*(?:<[^()]*>)?\s*\(\s*$/.exec(text.slice(Math.max(0, i - 200), i))?.[1];
+    }
+  }
+  return undefined;
 }

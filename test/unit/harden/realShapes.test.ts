@@ -63,6 +63,20 @@ root = LlmAgent(name="root", instruction="You are the coordinator.")
     assert.deepEqual(findings, ['nodes.py:4 missing-immunity-warning']);
   });
 
+  it("a workflow step's input is not an argument the model chose, a tool's is (was: voltagent's andThen({ execute }) read as a tool)", async () => {
+    const step = (callee: string) => `import { generateText } from "ai";
+export const flow = ${callee}({
+  id: "research",
+  execute: async ({ data }) => {
+    const { topic } = data;
+    return generateText({ model, prompt: \`Research \${topic} and write a summary.\` });
+  },
+});
+`;
+    assert.deepEqual((await harden({ 'flow.ts': step('createWorkflowChain().andThen') })).findings, []);
+    assert.deepEqual((await harden({ 'flow.ts': step('createTool') })).findings, ['flow.ts:6 unbounded-delegation']);
+  });
+
   it("reads MetaGPT's system_msgs lists (was: 26 missed)", async () => {
     const source = `class SkillAction(Action):
     async def run(self, msg):
