@@ -554,7 +554,7 @@ class Discoverer {
     if (context && isInsideBoundary(text.slice(context.start, context.end), candidate.start - context.start, candidate.end - context.start)) return undefined;
     let why: string | undefined;
     if (candidate.kind === 'placeholder' && !candidate.expr) {
-      const writer = this.resolver.stateKeys().get(candidate.name!);
+      const writer = this.resolver.stateWriter(candidate.name!, candidate.file);
       why = writer ? `state key "${candidate.name}" ${writer}` : delegatedByName(candidate.name!) ? `named ${candidate.name}` : undefined;
     } else if (candidate.expr) {
       this.resolver.begin();

@@ -150,6 +150,9 @@ export class Resolver {
   private readonly namedKeys = new Set<string>();
   private readonly taintMemo = new Map<string, string | null>();
   private stateKeysCache?: Map<string, string>;
+  /** Per state key, the files whose code writes it with agent output and how (keys from YAML configs have none: read anywhere). */
+  private readonly stateWriters = new Map<string, Map<string, string>>();
+  private readonly nearby = new Map<string, Set<string>>();
 
   constructor(
     readonly project: ProjectModel,
@@ -797,7 +800,7 @@ export class Resolver {
         return depth <= 1 && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
       }
       case 'attr': {
-        const state = this.stateRead(expr.obj, expr.name);
+        const state = this.stateRead(expr.obj, expr.name, loc.file);
         if (state !== undefined) return state === CLEAN ? undefined : state;
         // A member that resolves (a field of a dict or config call) carries what its value carries; only an opaque
         // object (a model reply) passes its own taint on to its members.
@@ -816,7 +819,7 @@ export class Resolver {
       }
       case 'index': {
         if (expr.index.k === 'str' && expr.index.holes.length === 0) {
-          const state = this.stateRead(expr.obj, literalText(text, expr.index.literal));
+          const state = this.stateRead(expr.obj, literalText(text, expr.index.literal), loc.file);
           if (state !== undefined) return state === CLEAN ? undefined : state;
         }
         return this.agentOutput(expr.obj, loc, frames, depth + 1);
@@ -892,7 +895,7 @@ export class Resolver {
     if (name === 'get' && expr.callee.k === 'attr') {
       const key = expr.args[0]?.value;
       if (key?.k === 'str' && key.holes.length === 0) {
-        const state = this.stateRead(expr.callee.obj, literalText(this.text(loc.file), key.literal));
+        const state = this.stateRead(expr.callee.obj, literalText(this.text(loc.file), key.literal), loc.file);
         if (state !== undefined) return state === CLEAN ? undefined : state;
       }
     }
@@ -953,12 +956,33 @@ export class Resolver {
    * A read of key `key` from `obj`: undefined when `obj` is not a workflow state; else why the key holds another
    * agent's output, or CLEAN (the state holds it, but no agent writes it: a state's other keys do not taint it).
    */
-  private stateRead(obj: Expr, key: string): string | typeof CLEAN | undefined {
+  private stateRead(obj: Expr, key: string, reader: string): string | typeof CLEAN | undefined {
     const objText = chainText(obj);
     if (!STATE_OBJECT.test(objText)) return undefined;
     const keys = this.stateKeys();
-    const writer = keys.get(key) ?? (keys.has(ANY_KEY) && !this.namedKeys.has(key) ? keys.get(ANY_KEY) : undefined);
-    return writer ? `state key "${key}" ${writer}` : CLEAN;
+    const slot = keys.has(key) ? key : keys.has(ANY_KEY) && !this.namedKeys.has(key) ? ANY_KEY : undefined;
+    const writer = slot === undefined ? undefined : this.stateWriter(slot, reader);
+    return writer === undefined ? CLEAN : `state key "${key}" ${writer}`;
+  }
+
+  /**
+   * How a state key a prompt in `reader` reads is written with agent output by the reader's own graph: a writer in the
+   * reader's file or one connected to it by imports (an unrelated example's node writing the same key is another
+   * graph's state); undefined when none is.
+   */
+  stateWriter(key: string, reader: string): string | undefined {
+    const who = this.stateKeys().get(key);
+    const writers = this.stateWriters.get(key);
+    if (who === undefined || !writers) return who;
+    let near = this.nearby.get(reader);
+    if (!near) this.nearby.set(reader, (near = this.project.neighbourhood([reader])));
+    return [...writers].find(([file]) => near.has(file))?.[1];
+  }
+
+  private addStateWriter(key: string, file: string, who: string): void {
+    const files = this.stateWriters.get(key) ?? new Map<string, string>();
+    if (!files.has(file)) files.set(file, who);
+    this.stateWriters.set(key, files);
   }
 
   /** State keys written with agent output: ADK `output_key=`, dicts returned by graph nodes from model replies. */
@@ -979,7 +1003,9 @@ export class Resolver {
           if (literal?.k === 'str' && literal.holes.length === 0) {
             const agentName = e.args.find((a) => a.name === 'name')?.value;
             const who = agentName?.k === 'str' ? ` written by agent ${literalText(text, agentName.literal)} (output_key)` : ' written by an agent (output_key)';
-            keys.set(literalText(text, literal.literal), who);
+            const key = literalText(text, literal.literal);
+            if (!keys.has(key)) keys.set(key, who);
+            this.addStateWriter(key, path, who);
           }
         });
       }
@@ -1019,14 +1045,16 @@ export class Resolver {
         for (const r of updates(scope)) {
           for (const entry of r.entries) {
             const key = entry.key ?? (entry.spread ? ANY_KEY : undefined);
-            if (key === undefined || keys.has(key)) continue;
+            if (key === undefined || this.stateWriters.get(key)?.has(path)) continue;
             // Each key gets a budget of its own (this runs inside whichever question first needed the keys).
             const saved = this.steps;
             this.steps = 0;
             const why = this.agentOutput(entry.value, { file: path, scope: scope.id }, []);
             this.steps = saved;
             if (why) {
-              keys.set(key, `written by node ${scope.name ?? '(anonymous)'} from ${why}`);
+              const who = `written by node ${scope.name ?? '(anonymous)'} from ${why}`;
+              if (!keys.has(key)) keys.set(key, who);
+              this.addStateWriter(key, path, who);
               added = true;
             }
           }

@@ -77,6 +77,25 @@ export const flow = ${callee}({
     assert.deepEqual((await harden({ 'flow.ts': step('createTool') })).findings, ['flow.ts:6 unbounded-delegation']);
   });
 
+  it("a state key is another agent's output only where the reader's own graph writes it so (was: langgraphjs examples blamed on another example's node)", async () => {
+    const writer = `import { StateGraph } from "@langchain/langgraph";
+async function summarize(state) {
+  const reply = await model.invoke(state.question);
+  return { summary: reply.content };
+}
+export const graph = new StateGraph(State).addNode("summarize", summarize).compile();
+`;
+    const reader = `import { StateGraph } from "@langchain/langgraph";
+async function answer(state) {
+  return { reply: await model.invoke(\`Answer the user. Notes: \${state.summary}\`) };
+}
+export const graph = new StateGraph(State).addNode("answer", answer).compile();
+`;
+    assert.deepEqual((await harden({ 'a_summarize.ts': writer, 'b_answer.ts': reader })).findings, []);
+    const joined = reader.replace('import { StateGraph } from "@langchain/langgraph";', 'import { StateGraph } from "@langchain/langgraph";\nimport { graph as summaries } from "./a_summarize";');
+    assert.deepEqual((await harden({ 'a_summarize.ts': writer, 'b_answer.ts': joined })).findings, ['b_answer.ts:4 unbounded-delegation']);
+  });
+
   it("reads MetaGPT's system_msgs lists (was: 26 missed)", async () => {
     const source = `class SkillAction(Action):
     async def run(self, msg):
