@@ -95,6 +95,8 @@ const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
 const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
 
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
+/** A role written as a keyword's value: `"system"`, `AuthorRole.SYSTEM`, `MessageRole.USER`. */
+const ROLE_KEYWORD = /(?:^|[."'])(system|developer|user|human)["']?$/i;
 const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'messages', 'contents', 'query', 'question'];
 const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
 /** An argument named for an object that runs things (`kernel`, `self.client`, `ctx`), never a model call's prompt text. */
@@ -341,6 +343,16 @@ class Discoverer {
       if (rule.key) claimed.add(rule.key);
       if (rule.role === 'message') messageByRule = true;
       add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
+    }
+    // A message built with its role as a keyword (`ChatMessageContent(role=AuthorRole.SYSTEM, content=…)`): a system
+    // or developer role makes its content a system prompt, a user role message text.
+    const role = keywords.get('role');
+    for (const rule of rules) {
+      const content = rule.kind === 'role-keyword' && rule.key && !claimed.has(rule.key) ? keywords.get(rule.key) : undefined;
+      const messageRole = role && content ? ROLE_OF[ROLE_KEYWORD.exec(module.text.slice(role.expr.start, role.expr.end))?.[1].toLowerCase() ?? ''] : undefined;
+      if (!content || !messageRole) continue;
+      claimed.add(rule.key!);
+      add(messageRole, rule.framework, `role=, ${rule.key}=`, content.expr, false, undefined, content.loc);
     }
     for (const key of SYSTEM_KEYWORDS) {
       if (claimed.has(key) || NOT_AGENT_CALLEES.test(name)) continue;

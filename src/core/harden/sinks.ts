@@ -11,9 +11,10 @@ export type PlaceholderStyle = 'adk-state' | 'template' | 'jinja';
 
 /**
  * How a rule matches: a call's argument (the default), the `content` of a `{role, content}` dict or object, the second
- * item of a `("system", …)` pair in a list, or the value returned by a decorated function (`@agent.system_prompt`).
+ * item of a `("system", …)` pair in a list, the `content=` of a Python call that takes its role as a keyword, or the
+ * value returned by a decorated function (`@agent.system_prompt`).
  */
-export type SinkKind = 'argument' | 'role-dict' | 'role-tuple' | 'decorator';
+export type SinkKind = 'argument' | 'role-dict' | 'role-tuple' | 'role-keyword' | 'decorator';
 
 /** One sink of one framework. */
 export interface SinkRule {
@@ -123,6 +124,7 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Semantic Kernel', form: 'ChatCompletionAgent(instructions=…) / ChatHistory(system_message=…)', languages: PY, key: 'instructions', role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_system_message(…)', languages: PY, callee: /^add_(?:system|developer)_message$/, index: 0, role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_user_message(…)', languages: PY, callee: /^add_user_message$/, index: 0, role: 'message', fixture: 'semantic_kernel.py' },
+  { kind: 'role-keyword', framework: 'Semantic Kernel / LlamaIndex', form: 'ChatMessageContent(role=AuthorRole.SYSTEM, content=…) / ChatMessage(role=MessageRole.SYSTEM, content=…) (any call, role "system" / "developer")', languages: PY, key: 'content', role: 'system', fixture: 'semantic_kernel.py' },
   // CAMEL
   { framework: 'CAMEL', form: 'ChatAgent(system_message) — a string or BaseMessage.make_assistant_message(content=…)', languages: PY, callee: /^ChatAgent$/, module: /^camel(?:\.|$)/, key: 'system_message', index: 0, role: 'system', fixture: 'camel.py' },
   // Pydantic AI, LlamaIndex, Mastra and others that take the same keywords
