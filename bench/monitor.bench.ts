@@ -3,14 +3,20 @@
 // seeds, an infected agent's spreading turns; a dev set tuned on and a check set written before tuning) and the issue-6
 // payloads. Families that must stay quiet: refusals that quote a virus, reported speech, negations, memory upkeep,
 // bots and instances, technical near misses, and real text: 1,656 prompt files from 89 repositories (when
-// ../corpora/prompt-files is present), 185 Moltbook agent posts, BIPIA, node_modules docs. Then `scan` throughput over
-// 10,000 files / 100 MB.
+// ../corpora/prompt-files is present), 185 Moltbook agent posts, BIPIA, node_modules docs. Then verbatimSpread over real
+// runs (runs alerting, clean and attacked debates, tau-bench, Who&When) and our spread traces; then `scan` throughput
+// over 10,000 files / 100 MB.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../src/cli/main';
+import { buildRunModel } from '../src/core/guard/model';
 import { resolveMonitorConfig } from '../src/core/monitor/config';
+import { verbatimSpread } from '../src/core/monitor/verbatimSpread';
+import { forEachRun } from '../src/node/readAnyTrace';
+import { simulate } from '../src/core/sim/simulate';
+import { episodeGrid } from './lib/episodes';
 import { propagationRequest } from '../src/core/monitor/propagationRequest';
 import { viralPersona } from '../src/core/monitor/viralPersona';
 import { wilson } from './lib/stats';
@@ -22,6 +28,7 @@ const SHARED = path.resolve(root, '../shared/data');
 const BIPIA = path.join(SHARED, 'bipia');
 const MOLTBOOK = path.join(SHARED, 'real/moltbook/curated-comments.json');
 const BENIGN_TRACES = path.join(SHARED, 'real/benign-traces');
+const DEBATES = path.join(SHARED, 'real/multi-agent-debate');
 const PROMPT_FILES = path.resolve(root, '../corpora/prompt-files');
 const PROMPT_MANIFEST = path.join(__dirname, 'data/prompt-files/manifest.tsv');
 const config = resolveMonitorConfig(undefined);
@@ -275,5 +282,49 @@ async function throughput(quick: boolean): Promise<BenchSection> {
   }
 }
 
-const monitorBench: BenchModule = async ({ quick }) => [detection(), await throughput(quick)];
+/** Runs of each set of real runs (and of our spread traces) on which verbatimSpread alerts, with the default settings. */
+async function spreadOnRuns(): Promise<BenchSection> {
+  const notes: string[] = [];
+  const sets: { corpus: string; expect: 'alert' | 'quiet' | 'shown'; files: string[] }[] = [
+    { corpus: 'spread traces (ours)', expect: 'alert', files: readdirSync(path.join(root, 'examples/mind-virus/traces')).filter((f) => f.includes('spread')).map((f) => path.join(root, 'examples/mind-virus/traces', f)) },
+  ];
+  if (existsSync(DEBATES)) {
+    const debates = readdirSync(DEBATES).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(DEBATES, f));
+    sets.push({ corpus: 'clean debates (real)', expect: 'quiet', files: debates.filter((f) => f.includes('.clean.')) });
+    sets.push({ corpus: 'attacked debates (real; adversaries argue, they do not relay)', expect: 'shown', files: debates.filter((f) => !f.includes('.clean.')) });
+  } else notes.push(`debates not found at ${DEBATES}; their rows are left out`);
+  if (existsSync(BENIGN_TRACES)) {
+    sets.push({ corpus: 'tau-bench airline (real)', expect: 'quiet', files: [path.join(BENIGN_TRACES, 'tau-bench/gpt-4o-airline.json')] });
+    const whoAndWhen = path.join(BENIGN_TRACES, 'who-and-when');
+    sets.push({ corpus: 'Who&When (real)', expect: 'quiet', files: readdirSync(whoAndWhen).filter((f) => f !== 'LICENSE').flatMap((d) => readdirSync(path.join(whoAndWhen, d)).map((f) => path.join(whoAndWhen, d, f))) });
+  } else notes.push(`benign traces not found at ${BENIGN_TRACES}; their rows are left out`);
+  const rows: BenchSection['rows'] = [];
+  const figures: Record<string, number | null> = {};
+  // Simulated runs whose infected agents relay a virus payload verbatim, and the same grid without an attack.
+  for (const [corpus, family, expect] of [['simulator: virus family, held-out (ours)', 'virus', 'alert'], ['simulator: no attack, held-out (ours)', 'none', 'quiet']] as const) {
+    const episodes = episodeGrid('heldout', 10, 900_000, [family]).map((c) => buildRunModel(simulate(c).trace()));
+    const alerting = episodes.filter((m) => verbatimSpread(m, config.verbatimMinTokens, config.verbatimMinAgents).length > 0).length;
+    rows.push({ corpus, expect, runs: episodes.length, alerting, rate: alerting / episodes.length, ci95: interval(alerting, episodes.length) });
+    figures[corpus] = alerting / episodes.length;
+  }
+  for (const set of sets) {
+    let runs = 0;
+    let alerting = 0;
+    for (const file of set.files) {
+      await forEachRun(file, {}, async (run) => {
+        runs++;
+        if (verbatimSpread(buildRunModel(run.trace()), config.verbatimMinTokens, config.verbatimMinAgents).length > 0) alerting++;
+      });
+    }
+    rows.push({ corpus: set.corpus, expect: set.expect, runs, alerting, rate: runs ? alerting / runs : null, ci95: interval(alerting, runs) });
+    figures[set.corpus] = runs ? alerting / runs : null;
+  }
+  notes.push(
+    'a copy counts as relayed only where no earlier carrier among the receiver\'s senders could have handed it over directly; it alerts when a chain of relays reaches verbatimMinAgents (3) agents',
+    'before (2026-12-05, reach alone: any 3 agents carrying a 12-token span after an edge): clean debates 83/100 (mmlu gpt-3.5), 100/100 (mmlu Llama-3), 75/100 (truthfulqa); tau-bench 5/200 alert entries',
+  );
+  return { title: 'Monitor: verbatimSpread on real runs (runs alerting, default settings)', rows, figures, notes };
+}
+
+const monitorBench: BenchModule = async ({ quick }) => [detection(), await spreadOnRuns(), await throughput(quick)];
 export default monitorBench;

@@ -54,7 +54,7 @@ export function verbatimSpread(model: RunModel, minTokens: number, minAgents: nu
   for (const byAgent of carriers.values()) {
     if (byAgent.size < minAgents) continue;
     for (const spread of spreadsOf(byAgent, model.inNeighbors)) {
-      if (spread.parent.size + 1 < minAgents) continue;
+      if (longestChain(spread).length < minAgents) continue;
       const group = groups.get(spread.signature) ?? { spread, positions: [] };
       group.positions.push(byAgent.get(spread.origin)!.pos);
       groups.set(spread.signature, group);
@@ -95,7 +95,13 @@ function spreadsOf(byAgent: Map<number, Carrier>, inNeighbors: number[][]): Spre
       spreads.set(agent, { origin: agent, round, parent: new Map(), signature: '' });
       continue;
     }
-    const from = inNeighbors[agent].find((n) => rootOf.has(n) && byAgent.get(n)!.round < round);
+    // Heard from the carrier nearest the origin (the earliest): a copy counts as relayed only where no earlier carrier
+    // could have handed it over directly.
+    let from: number | undefined;
+    for (const n of inNeighbors[agent]) {
+      const carried = rootOf.has(n) ? byAgent.get(n)!.round : Infinity;
+      if (carried < round && (from === undefined || carried < byAgent.get(from)!.round)) from = n;
+    }
     if (from === undefined) continue;
     rootOf.set(agent, rootOf.get(from)!);
     spreads.get(rootOf.get(from)!)!.parent.set(agent, from);

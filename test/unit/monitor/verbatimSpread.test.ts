@@ -36,6 +36,9 @@ describe('monitor: verbatimSpread', () => {
     ['only two agents share it', run({ a: 0, b: 1 })],
     ['everyone had it from round 0 (no hop)', run({ a: 0, b: 0, c: 0, d: 0 })],
     ['the shared text is the task question', run({ a: 0, b: 1, c: 2, d: 3 }, undefined, payload)],
+    // All hear all (a debate): each took it from its origin directly, nobody relayed it. On the real clean debates of
+    // ../shared/data/real, 75-100 % of runs alerted when reach alone counted.
+    ['everyone heard it from its origin directly', run({ a: 0, b: 1, c: 2, d: 3 }, ['a', 'b', 'c', 'd'].flatMap((x) => ['a', 'b', 'c', 'd'].filter((y) => y !== x).map((y): [string, string] => [x, y])))],
   ];
   for (const [name, text] of silent) it(`stays silent: ${name}`, () => assert.deepEqual(spread(text), []));
 
