@@ -53,7 +53,8 @@ export function formatAnalysisText(analysis: Analysis): string {
   const rounds = analysis.rounds.length;
   const attackers = analysis.agents.filter((a) => a.category === 'attacker').length;
   const infected = analysis.agents.filter((a) => a.category === 'infected').length;
-  out.push(`${inline(analysis.source ?? analysis.run ?? 'trace')}: ${analysis.agents.length} agents, ${rounds} rounds, scorer ${analysis.scorer}, filter ${analysis.filter}`);
+  const where = [analysis.source, analysis.run !== undefined && analysis.run !== analysis.source ? `run ${analysis.run}` : undefined].filter((part) => part !== undefined);
+  out.push(`${inline(where.join(', ') || 'trace')}: ${analysis.agents.length} agents, ${rounds} rounds, scorer ${analysis.scorer}, filter ${analysis.filter}`);
   if (analysis.llm) {
     const l = analysis.llm;
     out.push(`LLM ${l.model}: ${l.calls} call(s), ${l.cacheHits} from cache, ${l.promptTokens + l.completionTokens} tokens${l.partial ? '; PARTIAL: some parts used the embedded default' : ''}`);
@@ -83,9 +84,11 @@ export function formatAnalysisText(analysis: Analysis): string {
       const { rule, evidence } = last.agents[agent.id];
       const quoted = evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : '';
       const answers = ANSWER_RULES.has(rule) ? `; its answers by round: ${answersByRound(analysis, agent.id)}` : '';
-      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${quoted}${answers}`);
+      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${quoted}${answers}${evidence === undefined ? earlierEvidence(analysis, agent.id) : ''}`);
     }
   }
+  const earlier = flaggedEarlier(analysis);
+  if (earlier.length) out.push(`Flagged in earlier rounds, benign in the last: ${earlier.join(', ')}`);
   if (analysis.sources.length) out.push(`Sources: ${analysis.sources.map(inline).join(', ')}`);
   if (analysis.infectionPaths.length) {
     out.push('Infection paths:');
@@ -101,6 +104,26 @@ export function formatAnalysisText(analysis: Analysis): string {
   out.push(...formatAlerts((analysis.alerts ?? []).map((alert) => ({ alert }))));
   for (const warning of analysis.warnings) out.push(`warning: ${inline(warningText(warning))}`);
   return out.join('\n') + '\n';
+}
+
+/** The latest words an agent was flagged on in an earlier round (a declaration the last round's rule does not carry). */
+function earlierEvidence(analysis: Analysis, id: string): string {
+  for (let k = analysis.rounds.length - 2; k >= 0; k--) {
+    const { rule, evidence } = analysis.rounds[k].agents[id];
+    if (evidence) return `; earlier, round ${evidence.round}: ${RULE_TEXT[rule]}: "${inline(evidence.text)}"`;
+  }
+  return '';
+}
+
+/** Agents flagged in some round but benign in the last, with the rounds and what they were flagged as. */
+function flaggedEarlier(analysis: Analysis): string[] {
+  const last = analysis.rounds.at(-1);
+  if (!last) return [];
+  return analysis.agents.flatMap((agent) => {
+    if (last.agents[agent.id].category !== 'benign') return [];
+    const flags = analysis.rounds.filter((r) => r.agents[agent.id].category !== 'benign').map((r) => `${r.agents[agent.id].category} in round ${r.round}`);
+    return flags.length ? [`${inline(agent.id)} (${flags.join(', ')})`] : [];
+  });
 }
 
 /** A warning as one line: its trace line when it has one (0: the whole run), then its words. */

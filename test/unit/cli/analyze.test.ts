@@ -42,6 +42,11 @@ describe('agent-immune analyze', () => {
     assert.ok(stdout.trimEnd().endsWith(`Graph view written to ${report}: open it in a browser.`), 'the text says where the report went');
   });
 
+  it('names the run it read in the head line, beside the file (a file of runs read with --episode)', async () => {
+    const { stdout } = await cli('analyze', path.join(root, 'test/fixtures/importers/debate-rows.jsonl'), '--episode', '1');
+    assert.match(stdout.split('\n')[0], /debate-rows\.jsonl, run question-1: 3 agents, \d+ rounds/);
+  });
+
   it('exits 0 on a clean run, even with an honest mistake that is corrected', async () => {
     const { code, stdout } = await cli('analyze', path.join(fixtures, 'clean.jsonl'));
     assert.equal(code, 0, stdout);
