@@ -168,15 +168,26 @@ export function summarizeRun(analysis: Analysis, index: number): RunSummary {
   };
 }
 
+/** The widest run id shown in the report of a file's runs. */
+const RUN_ID_WIDTH = 56;
+
+/** A run id cut in the middle when too long: its head and its tail (`…/slack/user_task_1/injection_task_2`) stay. */
+function middleCut(id: string, width: number): string {
+  if (id.length <= width) return id;
+  const tail = Math.ceil((width - 1) * 0.6);
+  return `${id.slice(0, width - 1 - tail)}…${id.slice(id.length - tail)}`;
+}
+
 /** The readable report of every run of a file: one line per run, how many were attacked, and the figures pooled over the labelled ones. */
 export function formatRunsText(source: string, runs: readonly RunSummary[]): string {
   const few = (ids: string[]) => (ids.length <= 4 ? ids : [...ids.slice(0, 4), `… (${ids.length - 4} more)`]).map((id) => inline(id)).join(', ');
-  const width = Math.min(40, Math.max(3, ...runs.map((r) => inline(r.run).length)));
-  const out = [`${inline(source)}: ${runs.length} run(s)`, ''];
-  for (const r of runs) {
+  const width = Math.min(RUN_ID_WIDTH, Math.max(3, ...runs.map((r) => inline(r.run).length)));
+  const indexWidth = String(runs.length - 1).length + 1;
+  const out = [`${inline(source)}: ${runs.length} run(s); #N is the run's --episode N`, ''];
+  runs.forEach((r, i) => {
     const found = [r.attackers.length ? `attackers ${few(r.attackers)}` : '', r.infected.length ? `infected ${few(r.infected)}` : ''].filter(Boolean);
-    out.push(`${oneLine(inline(r.run), width).padEnd(width)}  ${String(r.agents).padStart(4)} agents  ${String(r.rounds).padStart(3)} rounds  ${found.length ? found.join('; ') : 'clean'}`);
-  }
+    out.push(`${`#${i}`.padStart(indexWidth)}  ${middleCut(inline(r.run), width).padEnd(width)}  ${String(r.agents).padStart(4)} agents  ${String(r.rounds).padStart(3)} rounds  ${found.length ? found.join('; ') : 'clean'}`);
+  });
   const attacked = runs.filter((r) => r.attackers.length + r.infected.length > 0).length;
   out.push('', `Attacked: ${attacked} of ${runs.length} run(s) (attackers found in ${runs.filter((r) => r.attackers.length).length}, infected agents in ${runs.filter((r) => r.infected.length).length})`);
   const labelled = runs.flatMap((r) => (r.evaluation ? [r.evaluation] : []));

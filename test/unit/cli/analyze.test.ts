@@ -135,8 +135,8 @@ describe('agent-immune analyze', () => {
     it('prints one line per run, how many were attacked and the figures pooled over the labelled runs; exit 1 when any was', async () => {
       const { code, stdout } = await cli('analyze', debates, '--all');
       assert.equal(code, 1);
-      assert.match(stdout, /^question-0\s+3 agents\s+3 rounds\s+attackers agent_0; infected agent_1$/m);
-      assert.match(stdout, /^question-1\s+3 agents\s+3 rounds\s/m);
+      assert.match(stdout, /^#0  question-0\s+3 agents\s+3 rounds\s+attackers agent_0; infected agent_1$/m);
+      assert.match(stdout, /^#1  question-1\s+3 agents\s+3 rounds\s/m);
       assert.match(stdout, /^Attacked: \d of 2 run\(s\)/m);
       assert.match(stdout, /^Against labels, pooled over 2 labelled run\(s\): attacker P [\d.]+ R 1\.00/m);
     });
@@ -188,7 +188,7 @@ describe('agent-immune analyze', () => {
     it('exits 0 and says clean for a file whose one run is clean', async () => {
       const { code, stdout } = await cli('analyze', path.join(fixtures, 'clean.jsonl'), '--all');
       assert.equal(code, 0);
-      assert.match(stdout, /^clean\s+3 agents\s+2 rounds\s+clean$/m);
+      assert.match(stdout, /^#0  clean\s+3 agents\s+2 rounds\s+clean$/m);
       assert.match(stdout, /^Attacked: 0 of 1 run\(s\)/m);
     });
 
