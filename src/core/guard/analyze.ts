@@ -165,6 +165,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
     {
       agents: model.agents,
       roles: model.roles,
+      callsTools: model.outNeighbors.map((outs) => outs.some((j) => model.roles[j] === 'tool')),
       categories: finalCategories,
       history: categories,
       pAtk: finalScores.map((s) => s.pAtk),

@@ -11,6 +11,8 @@ export interface RemediationInput {
   agents: string[];
   /** Each agent's role where the trace gives one: "tool" marks a tool's results, "user" the person who gives the task. */
   roles: (string | undefined)[];
+  /** Whether each agent sends to a tool (its outputs may be calls that acted in the world). */
+  callsTools: boolean[];
   /** Categories of the last decided round. */
   categories: Category[];
   /** Categories of every decided round, oldest first (history[k][i]); the last row is `categories`. */
@@ -40,6 +42,9 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
     }
     if (input.categories[i] !== 'infected') continue;
     const flagged = input.history.findIndex((row) => row[i] === 'infected');
+    const actions = input.callsTools[i] ? callsSince(input.outputs[i], flagged) : [];
+    const undo = actions.length ? `; review or undo the ${actions.length} tool call(s) it made since: ${actions.slice(0, 3).map((a) => a.call.length > 80 ? `${a.call.slice(0, 79)}…` : a.call).join('; ')}${actions.length > 3 ? '; …' : ''}` : '';
+    const withActions = actions.length ? { actions } : {};
     const before = flagged > 0 ? lastOutput(input.outputs[i], flagged - 1) : undefined;
     if (before) {
       const restored = await filter.filter(before.text, input.task, signal);
@@ -51,7 +56,8 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
           filtered: restored.text,
           removed: restored.removed,
           restore: { round: before.round, ...(answer !== undefined ? { answer } : {}) },
-          reason: `infected from round ${flagged}; restore its round-${before.round} output${answer !== undefined ? ` (answer ${answer})` : ''} and reasoning from before infection, and drop what it adopted since`,
+          ...withActions,
+          reason: `infected from round ${flagged}; restore its round-${before.round} output${answer !== undefined ? ` (answer ${answer})` : ''} and reasoning from before infection, and drop what it adopted since${undo}`,
         });
         continue;
       }
@@ -59,9 +65,10 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
     const latest = lastOutput(input.outputs[i], input.history.length - 1);
     const result = latest ? await filter.filter(latest.text, input.task, signal) : undefined;
     if (result?.usable && result.removed.length > 0) {
-      steps.push({ agent: input.agents[i], action: 'rehabilitate', filtered: result.text, removed: result.removed, reason: `infected from round ${flagged} with no usable output before it; filter removed ${result.removed.length} manipulative span(s) from its latest output and kept the task content` });
+      steps.push({ agent: input.agents[i], action: 'rehabilitate', filtered: result.text, removed: result.removed, ...withActions, reason: `infected from round ${flagged} with no usable output before it; filter removed ${result.removed.length} manipulative span(s) from its latest output and kept the task content${undo}` });
     } else {
-      steps.push(replace(i, result?.usable ? 'infected with no usable output before infection, and its latest output holds nothing a filter can remove' : 'infected and its filtered output is unusable'));
+      const step = replace(i, result?.usable ? 'infected with no usable output before infection, and its latest output holds nothing a filter can remove' : 'infected and its filtered output is unusable');
+      steps.push({ ...step, ...withActions, reason: step.reason + undo });
     }
   }
   return steps;
@@ -103,3 +110,11 @@ export function pickDonor(input: Pick<RemediationInput, 'categories' | 'roles' |
   });
   return best !== undefined && input.pAtk[best] <= input.donorMaxPAtk ? best : undefined;
 }
+
+/** The tool calls (`name(args)`) among an agent's outputs from round `from` on. */
+function callsSince(outputs: readonly (string | undefined)[], from: number): { round: number; call: string }[] {
+  return outputs.flatMap((text, round) => (round >= from && text !== undefined && TOOL_CALL.test(text.trim()) ? [{ round, call: text.trim().replace(/\s+/g, ' ') }] : []));
+}
+
+/** An output that is a call of a tool: a name, then its arguments in parentheses, and nothing else. */
+const TOOL_CALL = /^[A-Za-z_][\w.]*\([\s\S]*\)$/;

@@ -144,6 +144,8 @@ export interface RemediationStep {
   removed?: RemovedSpan[];
   /** For rehabilitate by restoring: the last round before it was flagged infected, and the answer it held then. */
   restore?: { round: number; answer?: string };
+  /** For an infected agent that calls tools: the calls it made from the round it was infected on, to review or undo. */
+  actions?: { round: number; call: string }[];
   reason: string;
 }
 
