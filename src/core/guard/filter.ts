@@ -26,18 +26,54 @@ export function filterManipulation(text: string): FilterResult {
   hits.sort((a, b) => a.start - b.start);
   let next = 0;
   let head = 0;
+  const dropped: Omit<RemovedSpan, 'text'>[] = [];
   for (const [start, end] of sentenceSpans(text)) {
     while (next < hits.length && hits[next].start < end) next++;
     while (head < next && hits[head].end <= start) head++;
     if (head === next) continue;
-    const hit = hits[head];
+    dropped.push({ start, end, reason: REASON[hits[head].family] });
+  }
+  for (const { start, end, reason } of withWholeBlocks(text, dropped)) {
     kept += text.slice(cursor, start);
-    removed.push({ start, end, text: text.slice(start, end), reason: REASON[hit.family] });
+    removed.push({ start, end, text: text.slice(start, end), reason });
     cursor = end;
   }
   kept += text.slice(cursor);
   const cleaned = kept.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
   return { text: cleaned, removed, usable: words(cleaned).length >= 3 };
+}
+
+/** A tagged block (`<INFORMATION> … </INFORMATION>`), up to 5,000 characters: bounded, so hostile text cannot make it slow. */
+const TAGGED_BLOCK = /<([A-Za-z][\w-]{0,30})>[\s\S]{0,5000}?<\/\1>/g;
+
+/**
+ * The dropped sentences, where an injection came in a tagged block: the whole block when what the sentences leave of
+ * it is a sign-off (12 words or fewer: "Thanks! Signed, Emma Smith"), not the tags around an empty remainder.
+ */
+function withWholeBlocks(text: string, dropped: Omit<RemovedSpan, 'text'>[]): Omit<RemovedSpan, 'text'>[] {
+  let spans = dropped;
+  for (const block of text.matchAll(TAGGED_BLOCK)) {
+    const start = block.index;
+    const end = start + block[0].length;
+    const inside = spans.filter((s) => s.start >= start && s.end <= end);
+    if (inside.length === 0) continue;
+    let rest = '';
+    let at = start + block[1].length + 2;
+    for (const s of inside) {
+      rest += text.slice(at, s.start);
+      at = s.end;
+    }
+    rest += text.slice(at, end - block[1].length - 3);
+    if (words(rest).length > 12) continue;
+    spans = [...spans.filter((s) => !inside.includes(s)), { start, end, reason: inside[0].reason }].sort((a, b) => a.start - b.start);
+  }
+  // A sentence that began before the block and ran into it overlaps it: one span.
+  return spans.reduce<Omit<RemovedSpan, 'text'>[]>((merged, s) => {
+    const last = merged.at(-1);
+    if (last && s.start < last.end) last.end = Math.max(last.end, s.end);
+    else merged.push({ ...s });
+    return merged;
+  }, []);
 }
 
 /** The filter as the guard's pluggable RehabFilter. */
