@@ -32,9 +32,20 @@ export const RULE_TEXT: Record<RuleId, string> = {
 /** The rules decided by the answers an agent gave round by round: the report lists those answers beside them. */
 const ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-alone-against-group', 'moved-only-to-unheard-answers', 'left-consensus-alone', 'adopted-attacker-answer']);
 
-/** An agent's answers in rounds 0..last, as the answer rules read them ("?" where none could be read). */
+/**
+ * An agent's answers in rounds 0..last, as the answer rules read them ("?" where none could be read); past
+ * COMPACT_AFTER rounds, each stretch of one answer once with its rounds ("C (rounds 0-24)").
+ */
 function answersByRound(analysis: Analysis, id: string): string {
-  return analysis.rounds.map((r) => inline(oneLine(r.agents[id]?.answer ?? '?', 24))).join(', ');
+  const answers = analysis.rounds.map((r) => inline(oneLine(r.agents[id]?.answer ?? '?', 24)));
+  if (answers.length <= COMPACT_AFTER) return answers.join(', ');
+  const stretches: string[] = [];
+  for (let start = 0, k = 1; k <= answers.length; k++) {
+    if (k < answers.length && answers[k] === answers[start]) continue;
+    stretches.push(`${answers[start]} (${k - 1 === start ? `round ${start}` : `rounds ${start}-${k - 1}`})`);
+    start = k;
+  }
+  return stretches.join(', ');
 }
 
 /** Why the filter removes a span. */
@@ -46,6 +57,17 @@ export const REASON_TEXT: Record<RemovedSpan['reason'], string> = {
 };
 
 const LABEL = { benign: 'benign', attacker: 'ATTACKER', infected: 'infected' } as const;
+const MARK = { benign: '.', attacker: 'A', infected: 'i' } as const;
+
+/** Rounds past which the table shows one character per round. */
+const COMPACT_AFTER = 12;
+
+/** Marks in groups of ten, a space between groups. */
+function tens(marks: string[]): string {
+  const groups: string[] = [];
+  for (let i = 0; i < marks.length; i += 10) groups.push(marks.slice(i, i + 10).join(''));
+  return groups.join(' ');
+}
 
 /** The readable report of an analysis (plain text, no colours; agent ids, names and warnings escaped to one line each). */
 export function formatAnalysisText(analysis: Analysis): string {
@@ -64,13 +86,18 @@ export function formatAnalysisText(analysis: Analysis): string {
 
   const idWidth = Math.max(5, ...analysis.agents.map((a) => inline(a.id).length));
   const roleWidth = Math.min(18, Math.max(4, ...analysis.agents.map((a) => (a.role ?? '').length)));
-  const header = ['agent'.padEnd(idWidth), 'role'.padEnd(roleWidth), ...analysis.rounds.map((r) => `r${r.round}`.padEnd(9)), 'P_atk', ' P_inf'];
+  // A long run (a group chat of a hundred rounds) gets one character per round, in groups of ten, not a word each.
+  const compact = rounds > COMPACT_AFTER;
+  const legend = `rounds 0-${rounds - 1} (. benign, A attacker, i infected)`;
+  const marksWidth = Math.max(legend.length, rounds + Math.floor((rounds - 1) / 10));
+  const header = ['agent'.padEnd(idWidth), 'role'.padEnd(roleWidth), ...(compact ? [legend.padEnd(marksWidth)] : analysis.rounds.map((r) => `r${r.round}`.padEnd(9))), 'P_atk', ' P_inf'];
   out.push(header.join('  ').trimEnd());
   for (const agent of analysis.agents) {
-    const cells = analysis.rounds.map((r) => LABEL[r.agents[agent.id].category].padEnd(9));
+    const categories = analysis.rounds.map((r) => r.agents[agent.id].category);
+    const cells = compact ? [tens(categories.map((c) => MARK[c])).padEnd(marksWidth)] : categories.map((c) => LABEL[c].padEnd(9));
     out.push([inline(agent.id).padEnd(idWidth), oneLine(agent.role ?? '', roleWidth).padEnd(roleWidth), ...cells, agent.pAtk.toFixed(2).padStart(5), agent.pInf.toFixed(2).padStart(6)].join('  '));
   }
-  if (analysis.rounds.some((r) => r.asr !== null)) {
+  if (analysis.rounds.some((r) => r.asr !== null) && !compact) {
     const asr = analysis.rounds.map((r) => (r.asr === null ? '-' : `${(r.asr * 100).toFixed(0)}%`).padEnd(9));
     out.push(['ASR'.padEnd(idWidth), ''.padEnd(roleWidth), ...asr].join('  ').trimEnd());
   }
