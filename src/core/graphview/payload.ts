@@ -37,8 +37,14 @@ export function topologyKey(analysis: Pick<Analysis, 'agents' | 'edges'>): strin
   return JSON.stringify([analysis.agents.map((a) => a.id), analysis.edges]);
 }
 
+/**
+ * One output as the view shows it: whole, or past MAX_OUTPUT_CHARS its head and its tail around a marker (an order
+ * appended to a long tool result, the usual place, stays in view), with what the filter would remove from that.
+ */
 function outputView(full: string, line: number | undefined): OutputView {
-  const text = full.length > MAX_OUTPUT_CHARS ? full.slice(0, MAX_OUTPUT_CHARS) : full;
+  const half = MAX_OUTPUT_CHARS / 2;
+  const cut = full.length - MAX_OUTPUT_CHARS;
+  const text = cut > 0 ? `${full.slice(0, half)}\n\n[… ${cut.toLocaleString('en-US')} characters not shown …]\n\n${full.slice(full.length - half)}` : full;
   const removed = filterManipulation(text).removed.map(({ start, end, reason }) => ({ start, end, reason }));
-  return { text, truncated: full.length - text.length, ...(line ? { line } : {}), removed };
+  return { text, truncated: Math.max(0, cut), ...(line ? { line } : {}), removed };
 }

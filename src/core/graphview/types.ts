@@ -10,7 +10,7 @@ export const MAX_OUTPUT_CHARS = 20_000;
 /** One agent's output in one round, as the side panel shows it. */
 export interface OutputView {
   text: string;
-  /** Characters cut from the end of the original output (0 when whole). */
+  /** Characters cut from the middle of the original output, its head and tail kept (0 when whole). */
   truncated: number;
   /** 1-based trace line of the message, when known. */
   line?: number;
