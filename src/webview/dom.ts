@@ -3,7 +3,7 @@
 
 type Child = Node | string | null | undefined | false;
 
-const ALLOWED_ATTRIBUTES = new Set(['class', 'id', 'role', 'tabindex', 'title', 'type', 'min', 'max', 'step', 'value', 'placeholder', 'for', 'dir', 'viewBox', 'width', 'height', 'x', 'y', 'rx', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'd', 'points', 'fill', 'stroke', 'stroke-width', 'hidden']);
+const ALLOWED_ATTRIBUTES = new Set(['class', 'id', 'role', 'tabindex', 'title', 'type', 'min', 'max', 'step', 'value', 'placeholder', 'for', 'dir', 'viewBox', 'width', 'height', 'x', 'y', 'rx', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'd', 'points', 'fill', 'stroke', 'stroke-width', 'hidden', 'dx']);
 
 /** Creates an element; attributes named `aria-*` / `data-*` or on the allow-list, children appended as text nodes. */
 export function el<K extends keyof HTMLElementTagNameMap>(

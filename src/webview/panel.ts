@@ -166,22 +166,30 @@ function scoreTable(model: ViewModel, i: number, round: number): HTMLElement {
 /** P_atk and P_inf over rounds, with the 0.5 thresholds and the current round marked. */
 function scoreChart(model: ViewModel, i: number, round: number): SVGElement {
   const width = 260;
-  const height = 72;
+  const height = 86;
   const pad = 8;
+  // The legend sits above the plot (scores near 1 drew over it), and the axis is labelled 0 and 1 at the left.
+  const top = pad + 14;
+  const left = pad + 8;
   const n = Math.max(1, model.rounds - 1);
-  const x = (k: number) => pad + ((width - 2 * pad) * k) / n;
-  const y = (p: number) => height - pad - (height - 2 * pad) * p;
+  const x = (k: number) => left + ((width - left - pad) * k) / n;
+  const y = (p: number) => height - pad - (height - pad - top) * p;
   const line = (key: 'pAtk' | 'pInf') => model.detail.map((row, k) => `${x(k).toFixed(1)},${y(row[i]?.[key] ?? 0).toFixed(1)}`).join(' ');
   const chart = svg('svg', { class: 'score-chart', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': 'P_atk and P_inf over rounds' },
-    svg('line', { class: 'threshold', x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5) }),
-    svg('line', { class: 'cursor', x1: x(round), x2: x(round), y1: pad / 2, y2: height - pad / 2 }),
+    svg('line', { class: 'threshold', x1: left, x2: width - pad, y1: y(0.5), y2: y(0.5) }),
+    svg('line', { class: 'cursor', x1: x(round), x2: x(round), y1: top - 2, y2: height - pad / 2 }),
+    svg('text', { class: 'axis-text', x: pad - 2, y: y(1) + 3 }, '1'),
+    svg('text', { class: 'axis-text', x: pad - 2, y: y(0) + 3 }, '0'),
     svg('polyline', { class: 'p-atk', points: line('pAtk') }),
     svg('polyline', { class: 'p-inf', points: line('pInf') }),
   );
   model.detail.forEach((row, k) => {
     chart.append(svg('circle', { class: 'p-atk', cx: x(k), cy: y(row[i]?.pAtk ?? 0), r: 2.5 }), svg('rect', { class: 'p-inf', x: x(k) - 2.5, y: y(row[i]?.pInf ?? 0) - 2.5, width: 5, height: 5 }));
   });
-  const legend = svg('text', { class: 'legend-text', x: pad, y: 10 }, '● P_atk   ■ P_inf   - - 0.5');
+  const legend = svg('text', { class: 'legend-text', x: left, y: 11 },
+    svg('tspan', { class: 'p-atk' }, '● P_atk'),
+    svg('tspan', { class: 'p-inf', dx: 10 }, '■ P_inf'),
+    svg('tspan', { dx: 10 }, '- - 0.5 threshold'));
   chart.append(legend);
   return chart;
 }
