@@ -168,16 +168,19 @@ describe('integrity: workspace, CLI and runtime API', function () {
   });
 
   it('a .gitignore decides what is walked, never what agents load: skill folders, agents\' folders and prompt files are pinned whatever it says; the config exclude still wins', async () => {
-    write(root, '.gitignore', '*.log\nbuild/\nvendored/\n.agents/skills/adhd/*\n!.agents/skills/adhd/SKILL.md\nCLAUDE.md\n');
-    write(root, '.claude/skills/review/.gitignore', 'scratch/\n');
-    write(root, '.claude/skills/review/scratch/tmp.md', 'hidden from git by the skill\'s own .gitignore\n');
-    write(root, '.claude/skills/review/debug.log', 'hidden from git by the root\n');
-    write(root, '.agents/skills/adhd/SKILL.md', 'adhd\n');
-    write(root, 'tools/my-skill/SKILL.md', 'a skill outside the agents\' folders\n');
-    write(root, 'tools/my-skill/build/run.sh', 'echo built\n');
-    write(root, 'vendored/SKILL.md', 'an ignored folder that is a skill\n');
-    write(root, 'build/out.txt', 'ignored and nothing an agent loads\n');
-    write(root, 'CLAUDE.md', 'an ignored prompt file\n');
+    const files: Record<string, string> = {
+      '.gitignore': '*.log\nbuild/\nvendored/\n.agents/skills/adhd/*\n!.agents/skills/adhd/SKILL.md\nCLAUDE.md\n',
+      '.claude/skills/review/.gitignore': 'scratch/\n',
+      '.claude/skills/review/scratch/tmp.md': "hidden from git by the skill's own .gitignore\n",
+      '.claude/skills/review/debug.log': 'hidden from git by the root\n',
+      '.agents/skills/adhd/SKILL.md': 'adhd\n',
+      'tools/my-skill/SKILL.md': "a skill outside the agents' folders\n",
+      'tools/my-skill/build/run.sh': 'echo built\n',
+      'vendored/SKILL.md': 'an ignored folder that is a skill\n',
+      'build/out.txt': 'ignored and nothing an agent loads\n',
+      'CLAUDE.md': 'an ignored prompt file\n',
+    };
+    for (const [file, text] of Object.entries(files)) write(root, file, text);
     const lockFresh = async () => {
       rmSync(path.join(root, 'agent-immune.lock'), { force: true });
       assert.equal((await cli(root, 'lock', '--no-audit')).code, 0);
