@@ -118,7 +118,8 @@ export async function reverifyPaths(state: VerifyState, files: Iterable<string>)
   const links = await Promise.all(walked.filter((file) => !inScope(state, file)).map(isLink));
   if (links.includes(true)) return full();
   const kinds = await Promise.all(relevant.map((file) => classifyWorkspacePath(state.ws.root, path.join(state.ws.root, file))));
-  if (kinds.includes('other')) return full();
+  // Not a plain file, or a link to nothing: the walk decides how to report it.
+  if (kinds.includes('other') || (await Promise.all(relevant.filter((_, i) => kinds[i] === 'missing').map(isLink))).includes(true)) return full();
   const outcomes = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file)) : undefined)));
   const touched = new Set(relevant);
   state.scanFindings = state.scanFindings.filter((f) => !touched.has(f.path));

@@ -111,6 +111,9 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
       } else if (info) {
         unpinnable.push({ path: rel, reason: 'not-a-file', detail: 'it is a symbolic link to something that is not a regular file', isDir: false });
       }
+    } else if (kind === 'missing') {
+      // A link inside the root to nothing yet: whatever appears there later would be read through it.
+      unpinnable.push({ path: rel, reason: 'not-a-file', detail: 'it is a symbolic link to nothing (its target does not exist)', isDir: false });
     }
   };
   pending.push(visit(''));

@@ -223,6 +223,17 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.equal(refused.code, 1);
   });
 
+  it('a pinned file replaced by a link to nothing is unpinnable, not "missing", in a full and an incremental verify', async () => {
+    await cli(root, 'lock', '--no-audit');
+    let state = await verifyWorkspace(root);
+    unlinkSync(path.join(root, '.claude/skills/review/scripts/check.sh'));
+    symlinkSync('nowhere.sh', path.join(root, '.claude/skills/review/scripts/check.sh'));
+    state = await reverifyPaths(state, ['.claude/skills/review/scripts/check.sh']);
+    const expected = [['unpinnable', '.claude/skills/review/scripts/check.sh']];
+    assert.deepEqual(state.report.findings.map((f) => [f.code, f.path]), expected);
+    assert.deepEqual((await verifyWorkspace(root)).report.findings.map((f) => [f.code, f.path]), expected);
+  });
+
   it('lock honours a custom lockfile name from the config', async () => {
     write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'agenthood.lock' } }));
     await cli(root, 'lock');
