@@ -205,6 +205,8 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
   for (const file of files) {
     if (file.kind === 'python' || file.kind === 'typescript') sources.push({ path: file.path, language: file.kind, text: file.text });
     else if (file.kind === 'notebook') {
+      // Nothing imports a notebook: one that is not reported is no context for the others (and may be megabytes).
+      if (!report(file.path)) continue;
       const source = notebookSource(file.text);
       if (source && source.language !== 'other') {
         notebooks.set(file.path, source);

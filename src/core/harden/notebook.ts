@@ -25,6 +25,17 @@ interface JsonString {
   offsets: number[];
 }
 
+/** The offset just past the JSON string token starting at `start` (a quote), without decoding it; -1 when unterminated. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return i + 1;
+    else if (c === 10) return -1;
+  }
+  return -1;
+}
+
 /** Decodes the JSON string token starting at `start` (a quote); undefined when it is malformed. */
 function readString(text: string, start: number): JsonString | undefined {
   const offsets: number[] = [];
@@ -109,12 +120,21 @@ function cellSourceStrings(text: string): JsonString[][] | undefined {
   while (i < text.length) {
     const c = text[i];
     if (c === '"') {
+      // Only keys and the cells' types and sources are decoded; the rest (outputs, base64 images of megabytes) is skipped.
+      const end = stringEnd(text, i);
+      if (end < 0) return undefined;
+      const top = stack[stack.length - 1];
+      let j = end;
+      while (j < text.length && /\s/.test(text[j])) j++;
+      const isKey = top?.object === true && text[j] === ':';
+      const wanted = isKey || (inCells() && stack.length === 3 && (top.key === 'cell_type' || top.key === 'source')) || (inCells() && stack.length === 4 && stack[2].key === 'source' && !top.object);
+      if (!wanted) {
+        i = end;
+        continue;
+      }
       const s = readString(text, i);
       if (!s) return undefined;
       i = s.end;
-      const top = stack[stack.length - 1];
-      let j = i;
-      while (j < text.length && /\s/.test(text[j])) j++;
       if (top?.object && text[j] === ':') {
         top.key = s.value;
         i = j + 1;

@@ -51,6 +51,8 @@ export class ProjectModel {
   private words?: Map<string, string[]>;
   /** Python files by module path (`pkg/prompts` for pkg/prompts.py and pkg/prompts/__init__.py). */
   private readonly pythonModules = new Map<string, string[]>();
+  /** Imports resolved so far, by importing file and specifier. */
+  private readonly resolved = new Map<string, string | undefined>();
   private readonly callIndex = new Map<string, CallSite[]>();
 
   constructor(
@@ -104,8 +106,11 @@ export class ProjectModel {
     // An importer names the module: its file name, or its package folder for an __init__ / index file.
     const parts = file.replace(/\.[^./]+$/, '').split('/');
     const stem = /^(?:__init__|index)$/.test(parts[parts.length - 1]) && parts.length > 1 ? parts[parts.length - 2] : parts[parts.length - 1];
+    // A file is parsed only when a line of it could import the stem (a name such as `utils` is in thousands of files).
+    const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const mayImport = new RegExp(`^[ \\t]*(?:from|import|export)\\b[^\\n]*\\b${escaped}\\b|\\b(?:from|require|import)\\s*\\(?\\s*["'][^"'\\n]*\\b${escaped}\\b|import\\s*[(\\\\]`, 'm');
     for (const path of this.filesContaining(stem)) {
-      if (path === file) continue;
+      if (path === file || !mayImport.test(this.sources.get(path)!.text)) continue;
       const module = this.module(path)!;
       const specs = [...[...module.imports.values()].map((b) => b.module), ...module.starExports, ...[...module.exports.values()].flatMap((e) => (e.module ? [e.module] : []))];
       const named = [...module.imports.values()].filter((b) => b.name && /^\.+$/.test(b.module)).map((b) => b.module + b.name);
@@ -151,9 +156,12 @@ export class ProjectModel {
 
   /** The file an import names, from the file that imports it (undefined for packages outside the project). */
   resolveModule(from: string, spec: string): string | undefined {
+    const key = `${from}\0${spec}`;
+    if (this.resolved.has(key)) return this.resolved.get(key);
     const source = this.sources.get(from);
-    if (!source) return undefined;
-    return source.language === 'python' ? this.resolvePython(from, spec) : this.resolveScript(from, spec);
+    const found = !source ? undefined : source.language === 'python' ? this.resolvePython(from, spec) : this.resolveScript(from, spec);
+    this.resolved.set(key, found);
+    return found;
   }
 
   private resolvePython(from: string, spec: string): string | undefined {
@@ -170,15 +178,18 @@ export class ProjectModel {
     }
     const candidates = this.pythonModules.get(rest);
     if (!candidates || candidates.length === 0) return undefined;
-    // The candidate sharing the longest folder prefix with the importing file.
-    const shared = (path: string) => {
-      const a = from.split('/');
-      const b = path.split('/');
+    // The candidate sharing the longest folder prefix with the importing file (the shorter path on a tie), in one pass:
+    // a name such as `utils` has hundreds of candidates in a monorepo.
+    const a = from.split('/');
+    let best = candidates[0];
+    let bestShared = -1;
+    for (const candidate of candidates) {
+      const b = candidate.split('/');
       let n = 0;
       while (n < a.length && n < b.length && a[n] === b[n]) n++;
-      return n;
-    };
-    return [...candidates].sort((x, y) => shared(y) - shared(x) || x.length - y.length)[0];
+      if (n > bestShared || (n === bestShared && candidate.length < best.length)) [best, bestShared] = [candidate, n];
+    }
+    return best;
   }
 
   private resolveScript(from: string, spec: string): string | undefined {
