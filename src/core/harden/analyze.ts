@@ -172,7 +172,11 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
   // A message object handed whole to an agent's run (`role_play_session.step(input_msg)`, CAMEL's BaseMessage) would
   // become a string: the finding stands, with no automatic fix. Where the slot takes text (`"content": msg`), it is fixed.
   if (c.kind !== 'operand' && found.prompt.framework === 'model call' && MESSAGE_OBJECT.test(c.text.trim())) return [];
-  const edits = valueBoundaryEdits(text, c.start, c.end, language, c.kind === 'operand');
+  // An awaited value (`content=await template.render(…)`) is wrapped with its `await`: wrapping only the operand would
+  // await a string (a TypeError at run time) and never await the call.
+  const awaited = c.kind === 'operand' ? undefined : /\bawait\s+$/.exec(text.slice(Math.max(0, c.start - 40), c.start));
+  const start = awaited ? c.start - awaited[0].length : c.start;
+  const edits = valueBoundaryEdits(text, start, c.end, language, c.kind === 'operand');
   // A shorthand property (`{ instructions }`) keeps its key: `{ instructions: \`…${instructions}…\` }`.
   const shorthand = c.expr?.k === 'name' && c.expr.shorthand === true;
   return shorthand ? edits.map((edit) => ({ ...edit, newText: `${c.text}: ${edit.newText}` })) : edits;

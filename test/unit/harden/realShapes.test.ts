@@ -96,6 +96,21 @@ export const graph = new StateGraph(State).addNode("answer", answer).compile();
     assert.deepEqual((await harden({ 'a_summarize.ts': writer, 'b_answer.ts': joined })).findings, ['b_answer.ts:4 unbounded-delegation']);
   });
 
+  it('an awaited value is wrapped with its await (was: `await "…" + str(x.render(…))`, a TypeError at run time)', async () => {
+    const source = `from openai import AsyncOpenAI
+
+client = AsyncOpenAI()
+
+async def manager(template, history):
+    reply = await client.chat.completions.create(model="gpt-4o", messages=history)
+    plan = reply.choices[0].message.content
+    return await client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": await template.render(plan)}])
+`;
+    const after = (await harden({ 'manager.py': source }, true)).after['manager.py'];
+    assert.match(after, /"content": "[^"]*" \+ str\(await template\.render\(plan\)\) \+ "/);
+    assert.doesNotMatch(after, /await "/);
+  });
+
   it("reads MetaGPT's system_msgs lists (was: 26 missed)", async () => {
     const source = `class SkillAction(Action):
     async def run(self, msg):
