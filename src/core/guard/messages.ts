@@ -240,7 +240,8 @@ function groupedWarnings(runs: readonly RunSummary[]): string[] {
   return [...groups.values()].map(({ first, more }) => (more ? `${first} (and ${more} more like it in other runs)` : first));
 }
 
-function oneLine(text: string, max: number): string {
+/** Text on one line (white space runs collapsed), cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }

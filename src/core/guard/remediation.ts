@@ -4,6 +4,7 @@
 // latest output when that removes the manipulation, else by replacement. Benign agents are never filtered; no node is
 // ever deleted.
 import type { Category, TaskInfo } from '../trace/types';
+import { oneLine } from './messages';
 import type { RehabFilter, RemediationStep } from './types';
 
 /** What the planner needs about the decided rounds. */
@@ -43,7 +44,7 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
     if (input.categories[i] !== 'infected') continue;
     const flagged = input.history.findIndex((row) => row[i] === 'infected');
     const actions = input.callsTools[i] ? callsSince(input.outputs[i], flagged) : [];
-    const undo = actions.length ? `; review or undo the ${actions.length} tool call(s) it made since: ${actions.slice(0, 3).map((a) => a.call.length > 80 ? `${a.call.slice(0, 79)}…` : a.call).join('; ')}${actions.length > 3 ? '; …' : ''}` : '';
+    const undo = actions.length ? `; review or undo the ${actions.length} tool call(s) it made since: ${actions.slice(0, 3).map((a) => oneLine(a.call, 80)).join('; ')}${actions.length > 3 ? '; …' : ''}` : '';
     const withActions = actions.length ? { actions } : {};
     const before = flagged > 0 ? lastOutput(input.outputs[i], flagged - 1) : undefined;
     if (before) {
@@ -113,7 +114,7 @@ export function pickDonor(input: Pick<RemediationInput, 'categories' | 'roles' |
 
 /** The tool calls (`name(args)`) among an agent's outputs from round `from` on. */
 function callsSince(outputs: readonly (string | undefined)[], from: number): { round: number; call: string }[] {
-  return outputs.flatMap((text, round) => (round >= from && text !== undefined && TOOL_CALL.test(text.trim()) ? [{ round, call: text.trim().replace(/\s+/g, ' ') }] : []));
+  return outputs.flatMap((text, round) => (round >= from && text !== undefined && TOOL_CALL.test(text.trim()) ? [{ round, call: oneLine(text, Infinity) }] : []));
 }
 
 /** An output that is a call of a tool: a name, then its arguments in parentheses, and nothing else. */

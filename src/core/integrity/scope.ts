@@ -36,7 +36,7 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
 export const NEVER_DESCEND: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
 /** Folders agents load skills and prompts from: a .gitignore does not hide what is under them (agents read it anyway). */
-export const AGENT_FOLDERS: ReadonlySet<string> = new Set(['.claude', '.agents', '.codex', '.cursor', '.gemini', '.github', 'skills']);
+const AGENT_FOLDERS: ReadonlySet<string> = new Set(['.claude', '.agents', '.codex', '.cursor', '.gemini', '.github', 'skills']);
 
 /** Validates the raw `integrity` config section over the defaults; throws InputError('invalid-config'). */
 export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityConfig {
