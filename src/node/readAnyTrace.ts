@@ -59,8 +59,15 @@ export async function detectFileFormat(file: string, from?: ImportFormat): Promi
   if (head.trim() === '') throw new InputError('empty', 'the file is empty; expected a trace', file);
   const detected = detectFormat(head, complete);
   if (from) return { format: from, layout: detected?.format === from ? detected.layout : guessLayout(head) };
-  if (!detected) throw (complete && notJson(head, file)) || unknownFormatError(file);
+  if (!detected) throw (complete && (notJson(head, file) ?? emptyDocument(head, file))) || unknownFormatError(file);
   return detected;
+}
+
+/** For a whole file no format was found in: the error when it is JSON that holds nothing (`[]`, `{}`). */
+function emptyDocument(head: string, file: string): InputError | undefined {
+  const whole = head.replace(/^\uFEFF/, '').trim();
+  if (!/^\[\s*\]$|^\{\s*\}$/.test(whole)) return undefined;
+  return new InputError('empty', `the file holds an empty ${whole.startsWith('[') ? 'list' : 'object'}; expected a trace`, file, 1);
 }
 
 /** For a whole file no format was found in: the error when it is not JSON at all (as a document or by its first line). */

@@ -108,11 +108,11 @@ export class GraphRenderer {
       labelFont: theme.font,
       labelSize: 12,
       labelWeight: '500',
-      labelColor: { color: theme.label },
       stagePadding: 64,
       minCameraRatio: 0.01,
       maxCameraRatio: 8,
       enableEdgeEvents: false,
+      defaultDrawNodeLabel: (context, data, settings) => this.drawLabel(context, data, settings),
       defaultDrawNodeHover: (context, data, settings) => this.drawHover(context, data, settings),
       nodeReducer: (node, data) => this.reduceNode(node, data),
       edgeReducer: (edge, data) => this.reduceEdge(edge, data),
@@ -208,7 +208,6 @@ export class GraphRenderer {
   /** Applies a new theme (colours only). */
   setTheme(theme: Theme): void {
     this.theme = theme;
-    this.sigma.setSetting('labelColor', { color: theme.label });
     this.sigma.refresh();
   }
 
@@ -331,12 +330,20 @@ export class GraphRenderer {
     return { color: dim || selectedId !== undefined ? this.theme.edgeDim : this.theme.edge, size: base, zIndex, lit: false };
   }
 
+
+  private drawLabel(context: CanvasRenderingContext2D, data: PartialButFor<NodeDisplayData, 'x' | 'y' | 'size' | 'label' | 'color'>, settings: Settings): void {
+    if (!data.label) return;
+    context.font = `${settings.labelWeight} ${settings.labelSize}px ${settings.labelFont}`;
+    context.fillStyle = this.theme.label;
+    context.fillText(data.label, labelStart(context, data, context.measureText(data.label).width, 3), data.y + settings.labelSize / 3);
+  }
+
   private drawHover(context: CanvasRenderingContext2D, data: PartialButFor<NodeDisplayData, 'x' | 'y' | 'size' | 'label' | 'color'>, settings: Settings): void {
     const label = data.label ?? '';
     context.font = `${settings.labelWeight} ${settings.labelSize}px ${settings.labelFont}`;
     const width = context.measureText(label).width + 10;
     const height = settings.labelSize + 8;
-    const x = data.x + data.size + 4;
+    const x = labelStart(context, data, width, 4);
     const y = data.y - height / 2;
     context.fillStyle = this.theme.background;
     context.strokeStyle = this.theme.focus;
@@ -348,6 +355,13 @@ export class GraphRenderer {
     context.fillStyle = this.theme.label;
     context.fillText(label, x + 5, y + settings.labelSize + 2);
   }
+}
+
+/** Where a label of `width` pixels starts: right of the agent, or left of it when it would run past the canvas's edge. */
+function labelStart(context: CanvasRenderingContext2D, data: { x: number; size: number }, width: number, gap: number): number {
+  const right = data.x + data.size + gap;
+  const left = data.x - data.size - gap - width;
+  return right + width > context.canvas.clientWidth && left >= 0 ? left : right;
 }
 
 /** One cell of sigma's label grid: the candidates for a label there, largest first. */

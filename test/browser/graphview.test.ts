@@ -97,6 +97,13 @@ const DECLARED_DEBATE = [
   ].flatMap((row, i) => row.map((content, round) => ({ type: 'message', round, from: `a${i}`, to: ['a0', 'a1', 'a2'].filter((a) => a !== `a${i}`), content }))),
 ].map((r) => JSON.stringify(r)).join('\n');
 
+/** A tool-use run whose agents have long names (tau-bench's tools), in a ring: some sit at the canvas's right edge. */
+const LONG_NAMES = ['tool:update_reservation_flights', 'assistant', 'tool:get_reservation_details', 'tool:search_direct_flight', 'user'];
+const LONG_NAMED_RUN = [
+  { type: 'header' },
+  ...LONG_NAMES.map((from, i) => ({ type: 'message', round: 0, from, to: [LONG_NAMES[(i + 1) % LONG_NAMES.length]], content: `Reply from ${from}.` })),
+].map((r) => JSON.stringify(r)).join('\n');
+
 /** Clicks an agent's glyph. */
 async function clickAgent(page: Page, id: string): Promise<void> {
   const point = await page.evaluate((agent) => {
@@ -124,6 +131,7 @@ describe('infection graph view in chromium', function () {
     server.addReport('synthetic', await payloadOf(synthTrace({ agents: 24, rounds: 4, attackers: 2, seed: 3 }), 'synthetic-24.jsonl'));
     server.addReport('large', await payloadOf(synthTrace({ agents: 600, rounds: 4, attackers: 6, seed: 7 }), 'synthetic-600.jsonl'));
     server.addReport('declared', await payloadOf(DECLARED_DEBATE, 'declared.jsonl'));
+    server.addReport('long-names', await payloadOf(LONG_NAMED_RUN, 'long-names.jsonl'));
     server.addReport('vietnamese', await payloadOf(readFileSync(path.join(ROOT, 'test/fixtures/workspace/traces/vietnamese-debate.jsonl'), 'utf8'), 'vietnamese-debate.jsonl'));
     browser = await launchBrowser();
   });
@@ -224,6 +232,27 @@ describe('infection graph view in chromium', function () {
     await page.mouse.move(2, 2);
     await hoverLayer.waitFor({ state: 'hidden', timeout: 5000 });
     await shot(page, 'report-large');
+  });
+
+  it('draws every agent\'s label whole inside the canvas, left of an agent at the right edge (was cut: "tool:update_reservatio")', async () => {
+    await page.goto(`${server.url}/report/long-names.html`);
+    await ready(page);
+    const drawn = await page.evaluate(() => {
+      const sigma = window.agentImmuneView?.renderer.sigma;
+      if (!sigma) throw new Error('no view');
+      const labels: { text: string; left: number; right: number; width: number }[] = [];
+      const fillText = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number) {
+        if (this.canvas.classList.contains('sigma-labels')) labels.push({ text, left: x, right: x + this.measureText(text).width, width: this.canvas.clientWidth });
+        fillText.call(this, text, x, y);
+      };
+      sigma.refresh();
+      CanvasRenderingContext2D.prototype.fillText = fillText;
+      return labels;
+    });
+    assert.deepEqual(drawn.map((l) => l.text).sort(), [...LONG_NAMES].sort(), 'every agent is labelled');
+    for (const label of drawn) assert.ok(label.left >= 0 && label.right <= label.width, `"${label.text}" drawn from ${label.left.toFixed(0)} to ${label.right.toFixed(0)} px on a ${label.width} px canvas`);
+    await shot(page, 'long-names');
   });
 
   it('opens the side panel on a node click with outputs, filter marks, scores and remediation', async () => {

@@ -24,6 +24,7 @@ describe('CLI errors', () => {
     writeFileSync(path.join(root, 'traces', 'run.jsonl'), '{"type":"message","round":0,"from":"a","content":"hi"}\n');
     writeFileSync(path.join(root, 'README.md'), '# a file\n');
     writeFileSync(path.join(root, 'traces', 'empty.jsonl'), '');
+    writeFileSync(path.join(root, 'traces', 'none.json'), '[ ]\n');
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -33,6 +34,7 @@ describe('CLI errors', () => {
     ['a folder given as the trace (was EISDIR ... read, naming nothing)', ['analyze', 'traces'], /^agent-immune analyze: traces is a folder, not a file: give one trace file in it, or run "agent-immune scan traces"/],
     ['a trace that does not exist', ['analyze', 'missing.jsonl'], /^agent-immune analyze: missing\.jsonl: no such file; check the path$/],
     ['an empty trace, named as given (was its absolute path)', ['analyze', 'traces/empty.jsonl'], /^agent-immune analyze: traces\/empty\.jsonl: the file is empty; expected a trace$/],
+    ['a trace holding an empty list (was a 700-character "cannot tell the format")', ['analyze', 'traces/none.json'], /^agent-immune analyze: traces\/none\.json:1: the file holds an empty list; expected a trace$/],
     ['a file given as --root (was README.md/agent-immune.config.json: ENOTDIR)', ['lock', '--root', 'README.md'], /^agent-immune lock: --root README\.md is a file, not a folder: give the workspace folder/],
     ['a --root that does not exist', ['verify', '--root', 'nowhere'], /^agent-immune verify: --root nowhere: no such folder; check the path$/],
     ['a --config that does not exist', ['analyze', 'traces/run.jsonl', '--config', 'nowhere.json'], /^agent-immune analyze: --config nowhere\.json: no such file; check the path$/],
