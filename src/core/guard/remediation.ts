@@ -29,11 +29,12 @@ export interface RemediationInput {
 
 /** Plans one step per attacker and per infected agent, in agent order. */
 export async function planRemediation(input: RemediationInput, filter: RehabFilter, signal?: AbortSignal): Promise<RemediationStep[]> {
-  const donor = pickDonor(input);
-  const replace = (i: number, why: string): RemediationStep =>
-    donor !== undefined
-      ? { agent: input.agents[i], action: 'replace', donor: input.agents[donor], reason: `${why}; copy the role and system prompt of ${input.agents[donor]} (P_atk ${input.pAtk[donor].toFixed(2)}) and drop its own outputs` }
-      : { agent: input.agents[i], action: 'replace', reason: `${why}; no benign agent has P_atk <= ${input.donorMaxPAtk}, so restore its role from a trusted copy of the original prompt and drop its own outputs` };
+  const replace = (i: number, why: string): RemediationStep => {
+    const donor = pickDonor(input, input.roles[i]);
+    if (donor === undefined) return { agent: input.agents[i], action: 'replace', reason: `${why}; no benign agent has P_atk <= ${input.donorMaxPAtk}, so restore its role from a trusted copy of the original prompt and drop its own outputs` };
+    const sameRole = input.roles[i] !== undefined && input.roles[donor] === input.roles[i] ? `, a ${input.roles[i]} like it` : '';
+    return { agent: input.agents[i], action: 'replace', donor: input.agents[donor], reason: `${why}; copy the role and system prompt of ${input.agents[donor]} (P_atk ${input.pAtk[donor].toFixed(2)}${sameRole}) and drop its own outputs` };
+  };
 
   const steps: RemediationStep[] = [];
   for (let i = 0; i < input.agents.length; i++) {
@@ -103,13 +104,14 @@ function lastOutput(row: (string | undefined)[], k: number): { round: number; te
 /** Roles with no role or system prompt to lend: a tool's results, and the person who gives the task. */
 const NO_DONOR_ROLES = new Set(['tool', 'user']);
 
-/** The benign agent (not a tool or the user) with the lowest P_atk, if it is at or below the donor threshold. */
-export function pickDonor(input: Pick<RemediationInput, 'categories' | 'roles' | 'pAtk' | 'donorMaxPAtk'>): number | undefined {
-  let best: number | undefined;
-  input.categories.forEach((c, i) => {
-    if (c === 'benign' && !NO_DONOR_ROLES.has(input.roles[i] ?? '') && (best === undefined || input.pAtk[i] < input.pAtk[best])) best = i;
-  });
-  return best !== undefined && input.pAtk[best] <= input.donorMaxPAtk ? best : undefined;
+/**
+ * The donor for an agent of `role`: among benign agents (not a tool or the user) at or below the donor threshold, the
+ * one with the lowest P_atk that shares its role, else the one with the lowest P_atk.
+ */
+export function pickDonor(input: Pick<RemediationInput, 'categories' | 'roles' | 'pAtk' | 'donorMaxPAtk'>, role?: string): number | undefined {
+  const eligible = input.categories.flatMap((c, i) => (c === 'benign' && !NO_DONOR_ROLES.has(input.roles[i] ?? '') && input.pAtk[i] <= input.donorMaxPAtk ? [i] : []));
+  const lowest = (among: number[]) => among.reduce<number | undefined>((best, i) => (best === undefined || input.pAtk[i] < input.pAtk[best] ? i : best), undefined);
+  return lowest(eligible.filter((i) => role !== undefined && input.roles[i] === role)) ?? lowest(eligible);
 }
 
 /** The tool calls (`name(args)`) among an agent's outputs from round `from` on. */
