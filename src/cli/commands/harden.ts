@@ -39,6 +39,7 @@ function findingJson(file: HardenedFile, finding: HardenFinding, fixed: boolean 
     ...(finding.expression !== undefined ? { expression: finding.expression } : {}),
     ...(finding.source !== undefined ? { source: finding.source } : {}),
     fixable: finding.fix.length > 0,
+    ...(finding.manual !== undefined ? { manual: finding.manual } : {}),
     ...(fixed === undefined ? {} : { fixed }),
     message: describeFinding(finding),
   };

@@ -31,6 +31,22 @@ export interface Interpolation {
   literal?: StringLiteral;
 }
 
+/** Why a fix is left to the user, by cause; each reads after "no automatic fix: ". */
+const MANUAL = {
+  raw: 'the string is raw, so it cannot hold the inserted text (a line break, quote or backslash)',
+  tableRow: 'the placeholder sits in a Markdown table row, which a boundary on lines of its own would split',
+  messageObject: (value: string) => `\`${value}\` reads as a message object handed whole to the agent, and wrapping it would make it a string`,
+  compound: (value: string) => `\`${value}\` is not a plain name or call, so wrapping it could change what it means`,
+  notebookLines: 'the edit would cross a line of the notebook cell\'s source',
+  noLiteral: 'it sits in no string literal the fix can edit',
+  yaml: 'no edit of this YAML scalar keeps its value',
+} as const;
+
+/** The finding's fix, with the reason it is left to the user when there is no edit. */
+function fixOr(edits: TextEdit[], why: string): Pick<HardenFinding, 'fix' | 'manual'> {
+  return edits.length > 0 ? { fix: edits } : { fix: [], manual: why };
+}
+
 /** The edit inserting the immunity warning into a code literal: on its own line in multi-line literals, else in front. */
 function literalWarningEdit(text: string, literal: StringLiteral): TextEdit | undefined {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -112,7 +128,7 @@ function markdownAnalysis(file: ProjectFile, config: HardenConfig): FileAnalysis
     const inTableRow = /^[ \t]*\|/.test(text.slice(text.lastIndexOf('\n', placeholder.start - 1) + 1, placeholder.start));
     findings.push({
       code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: placeholder.start, end: placeholder.end, site,
-      expression: placeholder.expression, source: `named ${placeholder.expression}`, fix: inTableRow ? [] : boundaryEdits(text, placeholder),
+      expression: placeholder.expression, source: `named ${placeholder.expression}`, ...(inTableRow ? fixOr([], MANUAL.tableRow) : fixOr(boundaryEdits(text, placeholder), MANUAL.raw)),
     });
   }
   return { path: file.path, kind: 'markdown', prompts: [site], findings, unread: [] };
@@ -128,7 +144,7 @@ function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: Readon
     const site: PromptSite = { kind: 'yaml', role: prompt.role, anchor: prompt.anchor, framework: prompt.framework, start: primary.start, end: primary.end, byName: false, hardened: prompt.hardened };
     analysis.prompts.push(site);
     if (prompt.role === 'system' && !prompt.hardened) {
-      analysis.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: primary.start, end: primary.end, site, fix: yamlWarningEdit(text, primary) });
+      analysis.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: primary.start, end: primary.end, site, ...fixOr(yamlWarningEdit(text, primary), MANUAL.yaml) });
     }
     for (const scalar of prompt.scalars) {
       for (const ph of yamlPlaceholders(text, scalar, prompt.placeholders)) {
@@ -137,7 +153,7 @@ function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: Readon
         if (!source) continue;
         analysis.findings.push({
           code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: ph.start, end: ph.end, site, expression: ph.name, source,
-          fix: yamlBoundaryEdits(text, scalar, ph.start, ph.end),
+          ...fixOr(yamlBoundaryEdits(text, scalar, ph.start, ph.end), MANUAL.yaml),
         });
       }
     }
@@ -165,13 +181,13 @@ function literalRun(text: string, prompt: FoundPrompt): { start: number; end: nu
   return { start: pieces[i].start, end: pieces[j].end };
 }
 
-/** The fix of a delegation in code. */
-function delegationFix(text: string, found: FoundDelegation, language: 'python' | 'typescript'): TextEdit[] {
+/** The fix of a delegation in code, or why there is none. */
+function delegationFix(text: string, found: FoundDelegation, language: 'python' | 'typescript'): Pick<HardenFinding, 'fix' | 'manual'> {
   const c = found.candidate;
-  if (c.kind === 'hole' || c.kind === 'placeholder') return c.literal ? boundaryEdits(text, { start: c.start, end: c.end, expression: c.text, literal: c.literal }) : [];
+  if (c.kind === 'hole' || c.kind === 'placeholder') return c.literal ? fixOr(boundaryEdits(text, { start: c.start, end: c.end, expression: c.text, literal: c.literal }), MANUAL.raw) : fixOr([], MANUAL.noLiteral);
   // A message object handed whole to an agent's run (`role_play_session.step(input_msg)`, CAMEL's BaseMessage) would
   // become a string: the finding stands, with no automatic fix. Where the slot takes text (`"content": msg`), it is fixed.
-  if (c.kind !== 'operand' && found.prompt.framework === 'model call' && MESSAGE_OBJECT.test(c.text.trim())) return [];
+  if (c.kind !== 'operand' && found.prompt.framework === 'model call' && MESSAGE_OBJECT.test(c.text.trim())) return fixOr([], MANUAL.messageObject(c.text.trim()));
   // An awaited value (`content=await template.render(…)`) is wrapped with its `await`: wrapping only the operand would
   // await a string (a TypeError at run time) and never await the call.
   const awaited = c.kind === 'operand' ? undefined : /\bawait\s+$/.exec(text.slice(Math.max(0, c.start - 40), c.start));
@@ -179,7 +195,7 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
   const edits = valueBoundaryEdits(text, start, c.end, language, c.kind === 'operand');
   // A shorthand property (`{ instructions }`) keeps its key: `{ instructions: \`…${instructions}…\` }`.
   const shorthand = c.expr?.k === 'name' && c.expr.shorthand === true;
-  return shorthand ? edits.map((edit) => ({ ...edit, newText: `${c.text}: ${edit.newText}` })) : edits;
+  return fixOr(shorthand ? edits.map((edit) => ({ ...edit, newText: `${c.text}: ${edit.newText}` })) : edits, MANUAL.compound(c.text.trim()));
 }
 
 /** Moves a notebook finding from code offsets to file offsets (a fix that would cross a cell line is dropped). */
@@ -191,7 +207,7 @@ function toNotebook(finding: HardenFinding, source: NotebookSource): HardenFindi
     start: map(finding.start),
     end: map(finding.end),
     site: { ...finding.site, start: map(finding.site.start), end: map(finding.site.end) },
-    fix: mappable ? finding.fix.map((e) => ({ start: map(e.start), end: map(e.end), newText: notebookText(e.newText) })) : [],
+    ...(mappable ? { fix: finding.fix.map((e) => ({ start: map(e.start), end: map(e.end), newText: notebookText(e.newText) })) } : fixOr([], MANUAL.notebookLines)),
   };
 }
 
@@ -249,7 +265,7 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     entry.prompts.push(site);
     if (prompt.role === 'system' && !prompt.hardened) {
       const edit = literalWarningEdit(project.source(path)!.text, prompt.primary.literal);
-      entry.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: site.start, end: site.end, site, fix: edit ? [edit] : [] });
+      entry.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: site.start, end: site.end, site, ...fixOr(edit ? [edit] : [], MANUAL.raw) });
     }
   }
   for (const found of code.delegations) {
@@ -269,7 +285,7 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     if (!found.prompt.primary && !entry.prompts.some((p) => p.start === site.start && p.end === site.end)) entry.prompts.push(site);
     entry.findings.push({
       code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: found.candidate.start, end: found.candidate.end, site,
-      expression: found.candidate.text, source: found.why, fix: delegationFix(source.text, found, source.language),
+      expression: found.candidate.text, source: found.why, ...delegationFix(source.text, found, source.language),
     });
   }
   // A prompt read from a prompt file of the project is checked in that file; any other read is listed as not checked.

@@ -52,9 +52,10 @@ export function isHardenCode(code: unknown): code is HardenCode {
   return typeof code === 'string' && Object.hasOwn(HARDEN_FINDINGS, code);
 }
 
-/** The message for one finding. */
+/** The message for one finding, saying why when it has no automatic fix. */
 export function describeFinding(finding: HardenFinding): string {
-  return HARDEN_FINDINGS[finding.code].message(finding);
+  const message = HARDEN_FINDINGS[finding.code].message(finding);
+  return finding.manual === undefined ? message : `${message} No automatic fix: ${finding.manual}; edit it by hand.`;
 }
 
 /** Findings in fix order: by code in catalogue order, stable within a code. */

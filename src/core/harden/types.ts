@@ -49,6 +49,8 @@ export interface HardenFinding {
   source?: string;
   /** The edits that fix it; empty when no safe text edit exists (for example a raw string that cannot hold the text). */
   fix: TextEdit[];
+  /** Why no safe text edit exists ("a raw string cannot hold …"): present exactly when `fix` is empty. */
+  manual?: string;
 }
 
 /** A system-prompt sink whose value could not be read, and why. */

@@ -17,9 +17,9 @@ async function harden(files: Record<string, string>, write = false) {
     }
     let stdout = '';
     await runCli(['harden', write ? '--write' : '--check', '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: project, env: {} });
-    const report = JSON.parse(stdout) as { findings: { path: string; line: number; code: string }[] };
+    const report = JSON.parse(stdout) as { findings: { path: string; line: number; code: string; fixable: boolean; manual?: string; message: string }[] };
     const after = Object.fromEntries(Object.keys(files).map((file) => [file, readFileSync(path.join(project, file), 'utf8')]));
-    return { findings: report.findings.map((f) => `${f.path}:${f.line} ${f.code}`), after };
+    return { findings: report.findings.map((f) => `${f.path}:${f.line} ${f.code}`), details: report.findings, after };
   } finally {
     rmSync(project, { recursive: true, force: true });
   }
@@ -189,6 +189,12 @@ export const spawn = createTool({
     const agent = '---\nname: triage\n---\nTriage the issues.\n\n| issue | notes |\n|---|---|\n| {{title}} | {{in deep mode: thread deps + upstream-schema evidence}} |\n| x | {{upstream_result}} |\n\nReport: {{upstream_result}}\n';
     const checked = await harden({ 'triage.agent.md': agent });
     assert.deepEqual(checked.findings, ['triage.agent.md:4 missing-immunity-warning', 'triage.agent.md:9 unbounded-delegation', 'triage.agent.md:11 unbounded-delegation']);
+    // The finding left to the user says why (was: "need a manual fix" with no reason anywhere).
+    const row = checked.details[1];
+    assert.equal(row.fixable, false);
+    assert.match(row.manual ?? '', /Markdown table row/);
+    assert.match(row.message, /No automatic fix: the placeholder sits in a Markdown table row, which a boundary on lines of its own would split; edit it by hand\.$/);
+    assert.equal(checked.details[2].manual, undefined, 'a fixable finding has no reason');
     const after = (await harden({ 'triage.agent.md': agent }, true)).after['triage.agent.md'];
     assert.ok(after.includes('| x | {{upstream_result}} |\n'), 'the table row is whole');
     assert.match(after, /Report: \n[^\n]+\n<delegated_task>\n\{\{upstream_result\}\}\n<\/delegated_task>/);
