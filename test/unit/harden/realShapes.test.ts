@@ -26,6 +26,13 @@ async function harden(files: Record<string, string>, write = false) {
 }
 
 describe('harden on shapes from real repositories', () => {
+  it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts and test-utils.ts hardened)', async () => {
+    const prompt = 'export const systemPrompt = "You are a planner.";\n';
+    const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/agent.ts'];
+    const { findings } = await harden(Object.fromEntries(names.map((n) => [n, n.endsWith('.py') ? 'system_prompt = "You are a planner."\n' : prompt])));
+    assert.deepEqual(findings, ['src/agent.ts:1 missing-immunity-warning']);
+  });
+
   it('a method named for completion is no model call unless its prefix names a model (was: the ChatCompletion object and a kickoff id wrapped in strings)', async () => {
     const { findings } = await harden({
       'model.py': `from openai import AsyncOpenAI
