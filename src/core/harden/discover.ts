@@ -451,7 +451,8 @@ class Discoverer {
       this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reasons, reads: unread.flatMap((t) => t.reads) });
     }
     if (prompts.length > 0) return prompts;
-    if (!wrapped) this.valueDelegations(first);
+    // A name alone does not make a value that is no text written here a prompt (`const systemMessage = message as SystemMessage`).
+    if (!wrapped && !first.byName) this.valueDelegations(first);
     return [];
   }
 
@@ -632,11 +633,13 @@ const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payloa
 
 /**
  * A conversation passed on as a whole (a message list, a run's state; not text spliced into a prompt): `history`,
- * `result.to_input_list()`, `input_items`, `thread.concat(...)`, `run_result.to_state()`.
+ * `result.to_input_list()`, `input_items`, `thread.concat(...)`, `run_result.to_state()`, `state["messages"]`,
+ * `filteredMessages`.
  */
 function isHistory(text: string): boolean {
   const t = text.trim();
-  return /(?:^|[._])(?:messages|history|chat_history|conversation|input_list|input_items|inputItems|thread|to_input_list\(\)|to_state\(\))$/i.test(t) || /to_input_list|\.messages\b/.test(t) || /^(?:thread|history|messages)\.concat\(/.test(t);
+  return /(?:^|[._])(?:messages|history|chat_history|conversation|input_list|input_items|inputItems|thread|to_input_list\(\)|to_state\(\))$/i.test(t) || /to_input_list|\.messages\b/.test(t) || /^(?:thread|history|messages)\.concat\(/.test(t) ||
+    /[a-z](?:Messages|History|Conversation)$/.test(t) || /\[\s*["'](?:messages|history|chat_history|conversation)["']\s*\]$/.test(t);
 }
 
 /**

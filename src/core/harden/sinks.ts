@@ -140,6 +140,8 @@ export interface ModelCall {
   tool?: boolean;
   /** Words one of which the receiver chain must contain (`agent.run`, not `subprocess.run`); undefined: any receiver. */
   receiver?: RegExp;
+  /** Receivers that make it something else (`session.execute(sql)`, `graph.query(cypher)`: a database's). */
+  notReceiver?: RegExp;
 }
 
 const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|app|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|\w*_?agent|\w*Agent)$/i;
@@ -153,7 +155,9 @@ export const MODEL_CALLS: readonly ModelCall[] = [
   // Wrappers named for what they do (`create_chat_completion`, `call_model`, `ask_llm`, `get_completion`).
   // Not `_validate_completion(response)` or `wait_for_crew_completion(kickoff_id)`: a prefix names the model or the act.
   { callee: /^(?:(?:a?sync|openai|llm|model|gpt|azure|litellm|text|chat)_)?(?:chat_)?completions?$|^(?:create|get|make|call|run|send|ask|query|invoke|fetch)_\w*?(?:completion|llm|model|gpt|chat|claude|gemini|openai|anthropic)(?:_response|_reply|_answer)?$|^(?:call|ask|query|prompt)(?:Llm|LLM|Model|Gpt|GPT|Claude|Gemini|OpenAI)$/ },
-  { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|query|aquery|stream_chat|astream_chat|execute|step|send_message)$/, receiver: AGENTISH },
+  { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|stream_chat|astream_chat|step|send_message)$/, receiver: AGENTISH },
+  // A query or statement on a database's session, engine, client, graph or connection is no prompt (camel's NebulaGraph).
+  { callee: /^(?:query|aquery|execute)$/, receiver: AGENTISH, notReceiver: /(?:^|[._])(?:session|client|graph|db|database|conn|connection|cursor|store)$|(?:^|\.)(?:\w*(?:db|sql)_)?engine$/i },
   // Tools that bring outside content in (web search, fetch, retrieval): what they return is as untrusted as a peer's reply.
   { callee: /^(?:search|asearch|search_async|results|fetch|afetch|scrape|crawl|browse|extract|get_relevant_documents|aget_relevant_documents|similarity_search|asimilarity_search|retrieve|aretrieve)$/, receiver: TOOLISH, tool: true },
 ];
@@ -198,7 +202,7 @@ export const CONTENT_WORDS = new Set([
 
 /** True when a callee matches a model/agent call (or, with `tools`, a tool bringing content in), given its last name and receiver chain. */
 export function isModelCall(name: string, receiver: string, tools = true): boolean {
-  return MODEL_CALLS.some((rule) => (tools || !rule.tool) && rule.callee.test(name) && (!rule.receiver || rule.receiver.test(receiver)));
+  return MODEL_CALLS.some((rule) => (tools || !rule.tool) && rule.callee.test(name) && (!rule.receiver || rule.receiver.test(receiver)) && !rule.notReceiver?.test(receiver));
 }
 
 /** True when a method name is a model/agent call on a receiver that is an agent or a model (whatever it is named). */

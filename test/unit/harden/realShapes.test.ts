@@ -26,6 +26,80 @@ async function harden(files: Record<string, string>, write = false) {
 }
 
 describe('harden on shapes from real repositories', () => {
+  it("a database's query or statement is no prompt (was: camel's NebulaGraph got the boundary inside `DESCRIBE TAG {tag_name}`)", async () => {
+    const source = `from camel.storages.graph_storages.base import BaseGraphStorage
+from langchain_neo4j import Neo4jGraph
+from llama_index.core import VectorStoreIndex
+
+graph = Neo4jGraph()
+query_engine = VectorStoreIndex([]).as_query_engine()
+
+class NebulaGraph(BaseGraphStorage):
+    def query(self, query: str):
+        return self.session.execute(query)
+
+    def get_node_properties(self, peer_output):
+        for row in self.query('SHOW TAGS').rows():
+            tag_name = row.values[0].get_sVal().decode('utf-8')
+            self.query(f'DESCRIBE TAG {tag_name}')
+            graph.query(f"MATCH (n:{tag_name}) RETURN n")
+        return query_engine.query(f"Summarise: {peer_output}")
+`;
+    assert.deepEqual((await harden({ 'nebula.py': source })).findings, ['nebula.py:17 unbounded-delegation'], "only the query engine's prompt");
+  });
+
+  it('a message list handed to a model stays a list (was: `state["messages"]` and `filteredMessages` wrapped as strings, agno and langgraphjs)', async () => {
+    const python = `from langchain_openai import ChatOpenAI
+from langgraph.graph import MessagesState, StateGraph
+
+def chatbot(state: MessagesState):
+    return {"messages": [ChatOpenAI(model="gpt-4o").invoke(state["messages"])]}
+
+graph = StateGraph(MessagesState)
+graph.add_node("chatbot", chatbot)
+`;
+    const typescript = `import { StateGraph, MessagesAnnotation } from "@langchain/langgraph";
+import { ChatOpenAI } from "@langchain/openai";
+
+const model = new ChatOpenAI({ model: "gpt-4o" });
+
+async function agent(state: typeof MessagesAnnotation.State) {
+  const { messages } = state;
+  const filteredMessages = messages.filter((m) => m.content !== "");
+  const response = await model.invoke(filteredMessages);
+  return { messages: [response] };
+}
+
+const workflow = new StateGraph(MessagesAnnotation).addNode("agent", agent);
+`;
+    const { findings, after } = await harden({ 'chatbot.py': python, 'agent.ts': typescript }, true);
+    assert.deepEqual(findings, []);
+    assert.deepEqual(after, { 'chatbot.py': python, 'agent.ts': typescript });
+  });
+
+  it('a variable named for a system message whose value is no text written here is no prompt (was: a TS cast `message as SystemMessage` rewritten into a template, langgraphjs)', async () => {
+    const source = `import { BaseMessage, SystemMessage, isSystemMessage } from "@langchain/core/messages";
+import { createReactAgent } from "@langchain/langgraph/prebuilt";
+import { ChatOpenAI } from "@langchain/openai";
+
+function printMessages(messages: BaseMessage[]) {
+  for (const message of messages) {
+    if (isSystemMessage(message)) {
+      const systemMessage = message as SystemMessage;
+      console.log(\`System: \${systemMessage.content}\`);
+    }
+  }
+}
+
+const agent = createReactAgent({ llm: new ChatOpenAI({ model: "gpt-4o-mini" }), tools: [] });
+const result = await agent.invoke({ messages: [{ role: "user", content: "hi" }] });
+printMessages(result.messages);
+`;
+    const { findings, after } = await harden({ 'print.ts': source }, true);
+    assert.deepEqual(findings, []);
+    assert.equal(after['print.ts'], source);
+  });
+
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts and test-utils.ts hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
     const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/agent.ts'];
