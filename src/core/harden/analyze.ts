@@ -53,7 +53,8 @@ function literalWarningEdit(text: string, literal: StringLiteral): TextEdit | un
   const content = text.slice(literal.contentStart, literal.contentEnd);
   const insideHole = (at: number) => literal.holes.some((hole) => at > hole.start && at < hole.end);
   if (literal.multiline) {
-    const lead = /^(\\?\r?\n)([ \t]*)/.exec(content);
+    // The opening line break may follow a line continuation (`"""\` and agno's `""" \`): the warning goes on the next line.
+    const lead = /^([ \t]*\\?\r?\n)([ \t]*)/.exec(content);
     const warning = encodeForLiteral(MIND_VIRUS_IMMUNITY_WARNING, literal);
     if (warning === undefined) return undefined;
     if (lead && !insideHole(literal.contentStart + lead[1].length)) {

@@ -24,10 +24,13 @@ export function markdownPlaceholders(text: string, from: number): { start: numbe
   return found.sort((a, b) => a.start - b.start);
 }
 
+/** An HTML comment standing on its own lines. */
+const LEADING_COMMENT = /^<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/;
+
 /**
  * Where the immunity warning goes in a Markdown prompt: after the front matter (or a Generative Agents template's
- * comment block, which its loader drops) and after a leading `# Title` line, at the start of the first paragraph;
- * returns the offset and the text to insert there (a paragraph of its own).
+ * comment block, which its loader drops), leading HTML comments and a leading `# Title` line, at the start of the
+ * first paragraph; returns the offset and the text to insert there (a paragraph of its own).
  */
 export function markdownInsertion(text: string, paragraph: string): { at: number; newText: string } {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -38,6 +41,11 @@ export function markdownInsertion(text: string, paragraph: string): { at: number
     at += blank ? blank[0].length : 0;
   };
   skipBlank();
+  // Leading HTML comments are notes to the file's editors (pydantic-ai's workflow prompts): the prompt starts after them.
+  for (let comment = LEADING_COMMENT.exec(text.slice(at)); comment; comment = LEADING_COMMENT.exec(text.slice(at))) {
+    at += comment[0].length;
+    skipBlank();
+  }
   const heading = /^#[ \t][^\n]*(?:\n|$)/.exec(text.slice(at));
   if (heading) {
     at += heading[0].length;

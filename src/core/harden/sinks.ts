@@ -152,9 +152,11 @@ const TOOLISH = /(?:^|[._])(?:tavily\w*|exa\w*|serp\w*|serper\w*|brave\w*|duckdu
 export const MODEL_CALLS: readonly ModelCall[] = [
   { callee: /^(?:invoke|ainvoke|batch|abatch|stream|astream|astream_events|kickoff|kickoff_async|kickoff_for_each|initiate_chat|a_initiate_chat|initiate_chats|generate_reply|a_generate_reply|generate_content|generate_content_async|generateContent|generateText|streamText|generateObject|streamObject|completion|acompletion|run_streamed|run_live|on_messages|on_messages_stream|get_response|get_chat_message_content|get_chat_message_contents|receive_response|receive_messages|predict|apredict|call_llm|call_model|ask_llm|chat_completion)$/ },
   { callee: /^create$/, receiver: /(?:completions|messages|responses|model_client|chat|llm|client)$/i },
-  // Wrappers named for what they do (`create_chat_completion`, `call_model`, `ask_llm`, `get_completion`).
+  // Wrappers named for what they do (`create_chat_completion`, `call_model`, `ask_llm`, `get_completion`, `get_llm_response`).
   // Not `_validate_completion(response)` or `wait_for_crew_completion(kickoff_id)`: a prefix names the model or the act.
-  { callee: /^(?:(?:a?sync|openai|llm|model|gpt|azure|litellm|text|chat)_)?(?:chat_)?completions?$|^(?:create|get|make|call|run|send|ask|query|invoke|fetch)_\w*?(?:completion|llm|model|gpt|chat|claude|gemini|openai|anthropic)(?:_response|_reply|_answer)?$|^(?:call|ask|query|prompt)(?:Llm|LLM|Model|Gpt|GPT|Claude|Gemini|OpenAI)$/ },
+  // Not a factory (`create_model(...)`, pydantic's, `get_llm()`): `create` / `get` / `make` / `fetch` name output only with
+  // a completion or a response.
+  { callee: /^(?:(?:a?sync|openai|llm|model|gpt|azure|litellm|text|chat)_)?(?:chat_)?completions?$|^(?:call|run|send|ask|query|invoke)_\w*?(?:completion|llm|model|gpt|chat|claude|gemini|openai|anthropic)(?:_response|_reply|_answer)?$|^(?:create|get|make|fetch)_\w*?(?:completion(?:_response|_reply|_answer)?|(?:llm|model|gpt|chat|claude|gemini|openai|anthropic)_(?:response|reply|answer|output))$|^(?:call|ask|query|prompt)(?:Llm|LLM|Model|Gpt|GPT|Claude|Gemini|OpenAI)$/ },
   { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|stream_chat|astream_chat|step|send_message)$/, receiver: AGENTISH },
   // A query or statement on a database's session, engine, client, graph or connection is no prompt (camel's NebulaGraph).
   { callee: /^(?:query|aquery|execute)$/, receiver: AGENTISH, notReceiver: /(?:^|[._])(?:session|client|graph|db|database|conn|connection|cursor|store)$|(?:^|\.)(?:\w*(?:db|sql)_)?engine$/i },

@@ -100,6 +100,47 @@ printMessages(result.messages);
     assert.equal(after['print.ts'], source);
   });
 
+  it("pydantic's create_model is no model call (was: DSPy's adapters wrapped 14 times as \"the reply of create_model(...)\")", async () => {
+    const source = `from pydantic import create_model
+
+def make_signature(name, instructions, fields):
+    return create_model(name, __doc__=instructions, **fields)
+
+def format_messages(fields):
+    signature = make_signature("QA", "Answer the question.", fields)
+    system_message = signature.__doc__
+    return [{"role": "system", "content": system_message}]
+
+def review(draft):
+    return [{"role": "system", "content": f"Review this: {get_llm_response(draft)}"}]
+`;
+    assert.deepEqual((await harden({ 'signature.py': source })).findings, ['signature.py:12 missing-immunity-warning', 'signature.py:12 unbounded-delegation'], 'a wrapper named for a response still is one');
+  });
+
+  it('the warning goes on the line after a `""" \\` continuation, at the block\'s indentation (was: column 0, so dedent stripped nothing; agno)', async () => {
+    const source = String.raw`from textwrap import dedent
+from agno.agent import Agent
+
+agent = Agent(
+    instructions=dedent(
+        """ \
+        You're a helpful hotel assistant.
+    """
+    ),
+)
+`;
+    const after = (await harden({ 'agent.py': source }, true)).after['agent.py'];
+    assert.ok(after.includes(String.raw`""" \
+        Security notice: `), after);
+  });
+
+  it("a prompt file's leading HTML comment stays first: the warning goes after it and the title (was: above the comment, pydantic-ai's workflow prompts)", async () => {
+    const prompt = '<!--\nThis file is the COMPLETE prompt. Paste it below the comment to iterate.\n-->\n\n# Bug Hunter\n\nFind real bugs in the repository.\n';
+    const file = '.github/workflows/shared/prompts/bug-hunter.md';
+    const after = (await harden({ [file]: prompt }, true)).after[file];
+    assert.match(after, /^<!--\n[^]*-->\n\n# Bug Hunter\n\nSecurity notice: [^\n]+\n\nFind real bugs/);
+  });
+
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts and test-utils.ts hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
     const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/agent.ts'];
