@@ -104,6 +104,12 @@ const OBJECT_ARGUMENT = /^(?:self\.|this\.)?_?(?:kernel|client|llm|model|agent|s
 /** Keys that make a dict or object an agent's config (beside a prompt key). */
 const AGENT_CONFIG_KEYS = new Set(['name', 'model', 'tools', 'handoffs', 'sub_agents', 'subAgents', 'output_key', 'outputKey', 'description', 'llm', 'model_client', 'agents', 'provider', 'temperature']);
 
+/**
+ * Calls that fill a template's slots (`TEMPLATE.format(instructions=…)`, `prompt.partial({ instructions })`): a slot
+ * named `instructions` is a part of the template, which is checked as the prompt it is, not a prompt of its own.
+ */
+const TEMPLATE_FILLS = /^(?:format|format_map|substitute|safe_substitute|partial)$/;
+
 /** A string literal's plain value when it has no interpolation. */
 function plain(module: ModuleSummary, e: Expr | undefined): string | undefined {
   return e?.k === 'str' && e.holes.length === 0 ? module.text.slice(e.literal.contentStart, e.literal.contentEnd) : undefined;
@@ -118,6 +124,8 @@ function meaningful(text: string, piece: Piece): boolean {
 
 /** True when a prompt's text reads as prose (words with spaces or a sentence end), not a key, a name or a flag. */
 function prose(texts: readonly string[]): boolean {
+  // Paths and globs (`instructions/*.instructions.md`) are names, not sentences.
+  if (texts.every((t) => !/\s/.test(t.trim()) && /[/*\\]/.test(t))) return false;
   const joined = texts.join(' ').trim();
   const words = detectionWords(joined).filter((w) => /\p{L}/u.test(w));
   return words.length >= 2 || (words.length === 1 && /\p{L}[.!?]['"]?$/u.test(joined));
@@ -355,7 +363,7 @@ class Discoverer {
       add(messageRole, rule.framework, `role=, ${rule.key}=`, content.expr, false, undefined, content.loc);
     }
     for (const key of SYSTEM_KEYWORDS) {
-      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name)) continue;
+      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name) || TEMPLATE_FILLS.test(name)) continue;
       // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
       if (ADK_KEYS.has(key) && !AGENTISH_CALLEE.test(name)) continue;
       const found = keywords.get(key);

@@ -72,6 +72,9 @@ export interface PromptText {
   reads: { from: string; path: string }[];
 }
 
+/** A class header whose bases make it a Semantic Kernel process step (`class Step(KernelProcessStep[State]):`). */
+const PROCESS_STEP_CLASS = /\bclass\s+\w+\s*\([^)]*\bKernelProcessStep\b/;
+
 const MAX_DEPTH = 32;
 /** The literals that mean "no value" (a sink given one has no prompt). */
 const NO_VALUE = /^(?:None|null|undefined)$/;
@@ -886,7 +889,10 @@ export class Resolver {
   private isTool(file: string, scope: Scope): boolean {
     const source = this.project.source(file);
     if (scope.name === 'execute' && source?.language === 'typescript') return /tool/i.test(objectCallee(source.text, scope.start) ?? 'tool');
-    return scope.decorators.some((d) => TOOL_DECORATORS.test(lastName(d.k === 'call' ? d.callee : d) ?? ''));
+    if (!scope.decorators.some((d) => TOOL_DECORATORS.test(lastName(d.k === 'call' ? d.callee : d) ?? ''))) return false;
+    // A Semantic Kernel process step's kernel functions are called by the process with its events, not by the model.
+    const owner = scope.classScope === undefined ? undefined : this.project.module(file)?.scopes[scope.classScope];
+    return !(owner && source && PROCESS_STEP_CLASS.test(source.text.slice(owner.start, source.text.indexOf(':', owner.start))));
   }
 
   private callOutput(expr: Extract<Expr, { k: 'call' }>, loc: Loc, frames: readonly Frame[], depth: number): string | undefined {
@@ -899,7 +905,8 @@ export class Resolver {
         if (state !== undefined) return state === CLEAN ? undefined : state;
       }
     }
-    if (this.isModelCallExpr(expr, loc, depth)) return `the reply of ${chainText(expr.callee)}(...)`;
+    // A retrieval the project defines itself (MetaGPT's `DummyExpRetriever.retrieve` returns a fixed example) is what it returns.
+    if (this.isModelCallExpr(expr, loc, depth, false) || (this.isModelCallExpr(expr, loc, depth) && !this.definedHere(expr.callee, loc, depth))) return `the reply of ${chainText(expr.callee)}(...)`;
     if (expr.callee.k === 'name' || expr.callee.k === 'attr') {
       for (const c of this.values(expr.callee, loc, frames, depth + 1)) {
         if (c.expr.k !== 'func' || c.expr.fn.scope === undefined) continue;
@@ -924,7 +931,11 @@ export class Resolver {
     return undefined;
   }
 
-  /** A bare `query(...)` counts as an agent run only when it is the Claude Agent SDK's. */
+  /** True when a callee is a function whose code is in the project. */
+  private definedHere(callee: Expr, loc: Loc, depth: number): boolean {
+    return this.values(callee, loc, [], depth + 1).some((c) => c.expr.k === 'func' && c.expr.fn.scope !== undefined);
+  }
+
   /**
    * True for a call that returns a model's or an agent's output: by its name and receiver (`llm.invoke`,
    * `client.messages.create`), or a method like `run` / `chat` on a receiver that is constructed as an agent or a

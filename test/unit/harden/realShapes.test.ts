@@ -141,6 +141,87 @@ agent = Agent(
     assert.match(after, /^<!--\n[^]*-->\n\n# Bug Hunter\n\nSecurity notice: [^\n]+\n\nFind real bugs/);
   });
 
+  it('a glob list under an `instructions` key is no prompt (was: awesome-copilot\'s contributor report got the warning in a glob)', async () => {
+    const source = "export const TYPE_PATTERNS = {\n  instructions: [\n    'instructions/*.instructions.md'\n  ],\n  agents: [\n    'agents/*.agent.md'\n  ],\n};\n";
+    assert.deepEqual((await harden({ 'contributor-report.mjs': source })).findings, []);
+  });
+
+  it('a template slot named `instructions` is part of its template, warned once there (was: MetaGPT\'s `.format(instructions=…)` and a langgraphjs `partial({ instructions })` warned as prompts of their own)', async () => {
+    const python = 'ANALYZE = """\n# Requirements\n{requirements}\n\n# Instructions\n{instructions}\n"""\n\nINSTRUCTIONS = """\nYou must output in the same language as the Requirements.\n"""\n\ndef build_prompt(requirements):\n    return ANALYZE.format(requirements=requirements, instructions=INSTRUCTIONS)\n';
+    const typescript = `import { ChatPromptTemplate } from "@langchain/core/prompts";
+import { ChatOpenAI } from "@langchain/openai";
+
+const llm = new ChatOpenAI({ model: "gpt-4o-mini" });
+
+export async function createSimulatedUser() {
+  const systemPromptTemplate = \`You are a customer of an airline company.
+
+{instructions}
+
+If you have nothing more to add, respond only with "FINISHED"\`;
+  const prompt = ChatPromptTemplate.fromMessages([
+    ["system", systemPromptTemplate],
+    ["placeholder", "{messages}"],
+  ]);
+  const instructions = \`Your name is Harrison. You are trying to get a refund for the trip you took to Alaska.\`;
+  const partialPrompt = await prompt.partial({ instructions });
+  return partialPrompt.pipe(llm);
+}
+`;
+    const { findings } = await harden({ 'analyze.py': python, 'user.ts': typescript });
+    assert.deepEqual(findings, ['user.ts:7 missing-immunity-warning']);
+  });
+
+  it("a Semantic Kernel process step's kernel function is called by the process, not chosen by the model (was: the user's message wrapped as a tool argument)", async () => {
+    const source = `from semantic_kernel.contents import ChatHistory
+from semantic_kernel.functions import kernel_function
+from semantic_kernel.processes.kernel_process import KernelProcessStep
+
+
+class ChatBotResponseStep(KernelProcessStep):
+    @kernel_function(name="get_chat_response")
+    async def get_chat_response(self, context, user_message: str, kernel):
+        chat_history = ChatHistory()
+        chat_history.add_user_message(user_message)
+        return await kernel.get_service("default").get_chat_message_contents(chat_history=chat_history, settings=None)
+
+
+class WeatherPlugin:
+    @kernel_function(name="forecast")
+    async def forecast(self, city: str, kernel):
+        chat_history = ChatHistory()
+        chat_history.add_user_message(f"Forecast for {city}")
+        return await kernel.get_service("default").get_chat_message_contents(chat_history=chat_history, settings=None)
+`;
+    assert.deepEqual((await harden({ 'steps.py': source })).findings, ['steps.py:18 unbounded-delegation'], "a plugin's parameter is still the model's choice");
+  });
+
+  it("a retrieval the project defines is what it returns (was: MetaGPT's fixed example wrapped as a retrieved document)", async () => {
+    const source = `SYSTEM_PROMPT = """You are a helpful planner.
+# Example
+{example}
+"""
+
+
+class DummyExpRetriever:
+    EXAMPLE: str = "## example 1\\nUser Requirement: write a 2048 game\\n..."
+
+    def retrieve(self, context: str = "") -> str:
+        return self.EXAMPLE
+
+
+class RoleZero:
+    experience_retriever = DummyExpRetriever()
+
+    async def think(self, req):
+        example = self.experience_retriever.retrieve(context="")
+        web = self.web_retriever.retrieve(context=req)
+        system_prompt = SYSTEM_PROMPT.format(example=example)
+        await self.llm.aask(req, system_msgs=[system_prompt, f"Sources: {web}"])
+`;
+    assert.deepEqual((await harden({ 'role_zero.py': source })).findings, ['role_zero.py:1 missing-immunity-warning', 'role_zero.py:21 unbounded-delegation'], 'a retriever not defined here still brings outside content');
+  });
+
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts and test-utils.ts hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
     const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/agent.ts'];
