@@ -6,7 +6,7 @@ import { errorMessage } from '../errors';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
-import { delegatedByName, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { delegatedByName, meaningful, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
 import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 
@@ -113,13 +113,6 @@ const TEMPLATE_FILLS = /^(?:format|format_map|substitute|safe_substitute|partial
 /** A string literal's plain value when it has no interpolation. */
 function plain(module: ModuleSummary, e: Expr | undefined): string | undefined {
   return e?.k === 'str' && e.holes.length === 0 ? module.text.slice(e.literal.contentStart, e.literal.contentEnd) : undefined;
-}
-
-/** True when a piece holds words (not a separator, an empty default or punctuation). */
-function meaningful(text: string, piece: Piece): boolean {
-  let content = text.slice(piece.literal.contentStart, piece.literal.contentEnd);
-  for (const hole of [...piece.literal.holes].reverse()) content = content.slice(0, hole.start - piece.literal.contentStart) + content.slice(hole.end - piece.literal.contentStart);
-  return /\p{L}{2}/u.test(content);
 }
 
 /** True when a prompt's text reads as prose (words with spaces or a sentence end), not a key, a name or a flag. */

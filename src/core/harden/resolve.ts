@@ -72,6 +72,13 @@ export interface PromptText {
   reads: { from: string; path: string }[];
 }
 
+/** True when a piece holds words outside its holes (not a separator, an empty default, punctuation or `f"{x}"`). */
+export function meaningful(text: string, piece: Piece): boolean {
+  let content = text.slice(piece.literal.contentStart, piece.literal.contentEnd);
+  for (const hole of [...piece.literal.holes].reverse()) content = content.slice(0, hole.start - piece.literal.contentStart) + content.slice(hole.end - piece.literal.contentStart);
+  return /\p{L}{2}/u.test(content);
+}
+
 /** A class header whose bases make it a Semantic Kernel process step (`class Step(KernelProcessStep[State]):`). */
 const PROCESS_STEP_CLASS = /\bclass\s+\w+\s*\([^)]*\bKernelProcessStep\b/;
 
@@ -662,12 +669,14 @@ export class Resolver {
     const sub: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
     if (expr.k !== 'other') this.collect(expr, v.loc, v.frames, sub, depth + 1, true);
     acc.pieces.push(...sub.pieces.map((p) => ({ ...p, nested: true })));
-    acc.candidates.push(...sub.candidates);
     acc.refs.push(...sub.refs);
     acc.wrapped ||= sub.wrapped;
-    // A hole that is text written here (a constant, a template) is checked through its own interpolations instead.
-    const written = sub.pieces.some((p) => /\p{L}{2}/u.test(this.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd)));
-    if (!written) acc.candidates.push({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: exprText });
+    // A hole that is text written here (a constant, a template) is checked through its own interpolations instead;
+    // any other hole is the one place for a boundary around all it holds, conversions such as `f"{x}"` elsewhere
+    // included (crewAI's `ToolUsage.use` returns one, and its value is also the crew's final answer).
+    const written = sub.pieces.some((p) => meaningful(this.text(p.file), p));
+    if (written) acc.candidates.push(...sub.candidates);
+    else acc.candidates.push({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: exprText });
   }
 
   /** `template.format(...)`, `template % args`: the template's pieces, and each placeholder bound to its argument. */

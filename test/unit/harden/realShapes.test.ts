@@ -222,6 +222,47 @@ class RoleZero:
     assert.deepEqual((await harden({ 'role_zero.py': source })).findings, ['role_zero.py:1 missing-immunity-warning', 'role_zero.py:21 unbounded-delegation'], 'a retriever not defined here still brings outside content');
   });
 
+  it("the boundary goes around the hole at the prompt, not into a conversion elsewhere whose value has other uses (was: crewAI's `ToolUsage.use` return, the crew's final answer)", async () => {
+    const files = {
+      'crewai/agents/step_executor.py': `from crewai.utilities.tool_utils import execute_tool_and_check_finality
+
+
+class StepExecutor:
+    def run(self, formatted, messages):
+        tool_result = self._execute_text_tool(formatted)
+        messages.append(self._build_observation_message(tool_result))
+
+    def _execute_text_tool(self, formatted):
+        tool_result = execute_tool_and_check_finality(agent_action=formatted, tools=self.tools)
+        return str(tool_result.result)
+
+    @staticmethod
+    def _build_observation_message(tool_result: str):
+        return {"role": "user", "content": f"Observation: {tool_result}"}
+`,
+      'crewai/utilities/tool_utils.py': `from crewai.tools.tool_types import ToolResult
+from crewai.tools.tool_usage import ToolUsage
+
+
+def execute_tool_and_check_finality(agent_action, tools):
+    tool_usage = ToolUsage()
+    tool_result = tool_usage.use(tool_usage.parse_tool_calling(agent_action.text), agent_action.text)
+    return ToolResult(result=tool_result, result_as_answer=tools[0].result_as_answer)
+`,
+      'crewai/tools/tool_usage.py': `class ToolUsage:
+    def use(self, calling, tool_string: str) -> str:
+        return f"{self._use(tool_string=tool_string, calling=calling)}"
+
+    def _use(self, tool_string: str, calling) -> str:
+        return self.tool.invoke(input=calling.arguments)
+`,
+    };
+    const { findings, after } = await harden(files, true);
+    assert.deepEqual(findings, ['crewai/agents/step_executor.py:15 unbounded-delegation']);
+    assert.equal(after['crewai/tools/tool_usage.py'], files['crewai/tools/tool_usage.py']);
+    assert.match(after['crewai/agents/step_executor.py'], /f"Observation: \\n[^"]*<delegated_task>\\n\{tool_result\}\\n<\/delegated_task>"/);
+  });
+
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts and test-utils.ts hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
     const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/agent.ts'];
