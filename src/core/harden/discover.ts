@@ -7,7 +7,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, meaningful, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
+import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 
 /** A prompt found in code: the literals it is made of, and where it meets its sink. */
@@ -328,9 +328,11 @@ class Discoverer {
       if (rule.chain && !rule.chain.test(chain)) continue;
       if (!rule.callee && !rule.chain) continue;
       if (rule.requires && !rule.requires.some((k) => keywords.has(k))) continue;
-      if (rule.module && !rule.module.test(module.imports.get(rootName(call.callee) ?? '')?.module ?? '')) continue;
+      const importedFrom = module.imports.get(rootName(call.callee) ?? '')?.module;
+      if (rule.module && !rule.module.test(importedFrom ?? '')) continue;
+      const framework = sinkFramework(rule, importedFrom);
       if (rule.path) {
-        for (const found of this.atPath(keywords, rule.path)) add(rule.role, rule.framework, rule.path.join('.'), found.expr, false, rule.placeholders, found.loc);
+        for (const found of this.atPath(keywords, rule.path)) add(rule.role, framework, rule.path.join('.'), found.expr, false, rule.placeholders, found.loc);
         continue;
       }
       let found = rule.key ? keywords.get(rule.key) : undefined;
@@ -343,7 +345,7 @@ class Discoverer {
       if (!found) continue;
       if (rule.key) claimed.add(rule.key);
       if (rule.role === 'message') messageByRule = true;
-      add(rule.role, rule.framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
+      add(rule.role, framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
     }
     // A message built with its role as a keyword (`ChatMessageContent(role=AuthorRole.SYSTEM, content=…)`): a system
     // or developer role makes its content a system prompt, a user role message text.

@@ -164,6 +164,17 @@ export const MODEL_CALLS: readonly ModelCall[] = [
   { callee: /^(?:search|asearch|search_async|results|fetch|afetch|scrape|crawl|browse|extract|get_relevant_documents|aget_relevant_documents|similarity_search|asimilarity_search|retrieve|aretrieve)$/, receiver: TOOLISH, tool: true },
 ];
 
+/** SDKs whose agents take the OpenAI Agents SDK's `Agent(instructions=…)`, by the module the class comes from. */
+const SAME_SHAPE_SDKS: readonly [RegExp, string][] = [
+  [/^pydantic_ai(?:\.|$)/, 'Pydantic AI'], [/^agno(?:\.|$)/, 'Agno'], [/^@voltagent\//, 'VoltAgent'], [/^@mastra\//, 'Mastra'], [/^strands(?:\.|$)/, 'Strands Agents'],
+];
+
+/** The framework a sink rule names, or the SDK its callee is imported from where another SDK shares the rule's shape. */
+export function sinkFramework(rule: SinkRule, importedFrom: string | undefined): string {
+  if (rule.framework !== 'OpenAI Agents SDK' || importedFrom === undefined) return rule.framework;
+  return SAME_SHAPE_SDKS.find(([module]) => module.test(importedFrom))?.[1] ?? rule.framework;
+}
+
 /** Module names whose bare `query` function is the Claude Agent SDK's (an agent run). */
 export const CLAUDE_SDK_MODULES = /^(?:claude_agent_sdk|claude_code_sdk|@anthropic-ai\/claude-agent-sdk|@anthropic-ai\/claude-code)$/;
 

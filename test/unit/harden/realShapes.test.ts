@@ -17,7 +17,8 @@ async function harden(files: Record<string, string>, write = false) {
     }
     let stdout = '';
     await runCli(['harden', write ? '--write' : '--check', '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: project, env: {} });
-    const report = JSON.parse(stdout) as { findings: { path: string; line: number; code: string; fixable: boolean; manual?: string; message: string }[] };
+    type Finding = { path: string; line: number; code: string; fixable: boolean; manual?: string; message: string; prompt: { framework: string } };
+    const report = JSON.parse(stdout) as { findings: Finding[] };
     const after = Object.fromEntries(Object.keys(files).map((file) => [file, readFileSync(path.join(project, file), 'utf8')]));
     return { findings: report.findings.map((f) => `${f.path}:${f.line} ${f.code}`), details: report.findings, after };
   } finally {
@@ -261,6 +262,16 @@ def execute_tool_and_check_finality(agent_action, tools):
     assert.deepEqual(findings, ['crewai/agents/step_executor.py:15 unbounded-delegation']);
     assert.equal(after['crewai/tools/tool_usage.py'], files['crewai/tools/tool_usage.py']);
     assert.match(after['crewai/agents/step_executor.py'], /f"Observation: \\n[^"]*<delegated_task>\\n\{tool_result\}\\n<\/delegated_task>"/);
+  });
+
+  it("names the SDK an `Agent(instructions=)` comes from (was: pydantic-ai's, agno's and VoltAgent's labelled \"OpenAI Agents SDK\")", async () => {
+    const { details } = await harden({
+      'pai.py': 'from pydantic_ai import Agent\nagent = Agent("openai:gpt-4o", instructions="You are a weather assistant.")\n',
+      'ag.py': 'from agno.agent import Agent\nagent = Agent(instructions="You are a hotel assistant.")\n',
+      'oa.py': 'from agents import Agent\nagent = Agent(name="a", instructions="You are a triage agent.")\n',
+      'volt.ts': 'import { Agent } from "@voltagent/core";\nexport const agent = new Agent({ name: "a", instructions: "You are a helpful assistant." });\n',
+    });
+    assert.deepEqual(Object.fromEntries(details.map((f) => [f.path, f.prompt.framework])), { 'ag.py': 'Agno', 'oa.py': 'OpenAI Agents SDK', 'pai.py': 'Pydantic AI', 'volt.ts': 'VoltAgent' });
   });
 
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts and test-utils.ts hardened)', async () => {
