@@ -4,6 +4,11 @@
 // polynomial time of that degree. A pattern is refused unless its repeated groups are unambiguous and each path through
 // it repeats at most one open-ended part of anything but whitespace; the readers collapse whitespace runs first.
 
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The most open-ended repetitions of something other than whitespace along one path of a pattern. */
 export const MAX_OPEN_REPETITIONS = 1;
 

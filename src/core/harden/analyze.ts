@@ -11,6 +11,7 @@ import { frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markd
 import { notebookOffset, notebookSource, notebookText, withinOneString, type NotebookSource } from './notebook';
 import { dirOf, joinPath, ProjectModel, type CodeSource, type ModuleCache } from './project';
 import { delegatedByName, readReason } from './resolve';
+import { escapeRegExp } from '../regexSafety';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
 import type { FileAnalysis, HardenFinding, PromptFileKind, PromptSite, TextEdit } from './types';
 import { discoverYaml, mayHoldPrompts, yamlBoundaryEdits, yamlPlaceholders, yamlWarningEdit, type YamlDiscovery } from './yaml';
@@ -129,7 +130,7 @@ function markdownAnalysis(file: ProjectFile, config: HardenConfig): FileAnalysis
     const inTableRow = /^[ \t]*\|/.test(text.slice(text.lastIndexOf('\n', placeholder.start - 1) + 1, placeholder.start));
     findings.push({
       code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: placeholder.start, end: placeholder.end, site,
-      expression: placeholder.expression, source: `named ${placeholder.expression}`, ...(inTableRow ? fixOr([], MANUAL.tableRow) : fixOr(boundaryEdits(text, placeholder), MANUAL.raw)),
+      expression: placeholder.expression, source: `named ${placeholder.expression}`, scope: { start, end: text.length }, ...(inTableRow ? fixOr([], MANUAL.tableRow) : fixOr(boundaryEdits(text, placeholder), MANUAL.raw)),
     });
   }
   return { path: file.path, kind: 'markdown', prompts: [site], findings, unread: [] };
@@ -154,7 +155,7 @@ function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: Readon
         if (!source) continue;
         analysis.findings.push({
           code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: ph.start, end: ph.end, site, expression: ph.name, source,
-          ...fixOr(yamlBoundaryEdits(text, scalar, ph.start, ph.end), MANUAL.yaml),
+          scope: { start: scalar.start, end: scalar.end }, ...fixOr(yamlBoundaryEdits(text, scalar, ph.start, ph.end), MANUAL.yaml),
         });
       }
     }
@@ -208,6 +209,7 @@ function toNotebook(finding: HardenFinding, source: NotebookSource): HardenFindi
     start: map(finding.start),
     end: map(finding.end),
     site: { ...finding.site, start: map(finding.site.start), end: map(finding.site.end) },
+    ...(finding.scope ? { scope: { start: map(finding.scope.start), end: map(finding.scope.end) } } : {}),
     ...(mappable ? { fix: finding.fix.map((e) => ({ start: map(e.start), end: map(e.end), newText: notebookText(e.newText) })) } : fixOr([], MANUAL.notebookLines)),
   };
 }
@@ -286,7 +288,7 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     if (!found.prompt.primary && !entry.prompts.some((p) => p.start === site.start && p.end === site.end)) entry.prompts.push(site);
     entry.findings.push({
       code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: found.candidate.start, end: found.candidate.end, site,
-      expression: found.candidate.text, source: found.why, ...delegationFix(source.text, found, source.language),
+      expression: found.candidate.text, source: found.why, scope: found.context, ...delegationFix(source.text, found, source.language),
     });
   }
   // A prompt read from a prompt file of the project is checked in that file; any other read is listed as not checked.
@@ -348,7 +350,26 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): { text: st
 
 /** The whole file with every finding fixed (warning edits before boundary edits at a shared offset). */
 export function fixAll(text: string, findings: readonly HardenFinding[]): { text: string; skipped: TextEdit[] } {
-  return applyEdits(text, inFixOrder(findings).flatMap((finding) => finding.fix));
+  return applyEdits(text, fixEdits(findings));
+}
+
+/** The label as a boundary's opening edit writes it, with the line break after it in any encoding. */
+const LABEL_IN_EDIT = new RegExp(`${escapeRegExp(DELEGATION_BOUNDARY_LABEL)}(?:\\\\n|\\r?\\n[ \\t]*| )`);
+
+/**
+ * The edits that fix `findings` together, in fix order: a boundary after another in the same text carries only its
+ * tags, since the first one's label ("the content between the delegated_task tags below …") covers it.
+ */
+export function fixEdits(findings: readonly HardenFinding[]): TextEdit[] {
+  const labelled: { start: number; end: number; at: number }[] = [];
+  const sharesLabel = (f: HardenFinding) => f.scope !== undefined && labelled.some((l) => l.start === f.scope!.start && l.end === f.scope!.end && l.at < f.start);
+  const boundaries = findings.filter((f) => f.code === 'unbounded-delegation' && f.fix.length > 0).sort((a, b) => a.start - b.start);
+  const trimmed = new Map<HardenFinding, TextEdit[]>();
+  for (const f of boundaries) {
+    if (sharesLabel(f) && LABEL_IN_EDIT.test(f.fix[0].newText)) trimmed.set(f, [{ ...f.fix[0], newText: f.fix[0].newText.replace(LABEL_IN_EDIT, '') }, ...f.fix.slice(1)]);
+    else if (f.scope && LABEL_IN_EDIT.test(f.fix[0].newText)) labelled.push({ ...f.scope, at: f.start });
+  }
+  return inFixOrder(findings).flatMap((f) => trimmed.get(f) ?? f.fix);
 }
 
 /** The edit inserting the immunity warning as its own paragraph at `offset`, encoded for the literal when inside one. */

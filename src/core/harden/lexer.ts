@@ -2,6 +2,7 @@
 // template literals with ${}, Python prefixes, triple quotes and f-string fields), the names and punctuation around
 // them, and line ends. It never recurses: literals nested in interpolations are tracked on an explicit stack, so
 // hostile nesting depth costs memory in proportion to the file, never the call stack.
+import { escapeRegExp } from '../regexSafety';
 
 /** Source languages the code scanner reads. */
 export type CodeLanguage = 'typescript' | 'python';
@@ -48,13 +49,12 @@ export type Token =
 const TS_PUNCT = ['===', '!==', '**=', '...', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '++', '--'];
 const PY_PUNCT = ['**=', '//=', '>>=', '<<=', '==', '!=', '<=', '>=', ':=', '->', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '//'];
 const REGEX_AFTER_NAME = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
-const escapeRegex = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Sticky patterns (matched at `lastIndex`, no substring copies): the lexer's hot path on large files. */
 const NAME = /[\p{L}_$][\p{L}\p{N}_$\u200c\u200d]*/uy;
 const NUMBER = /(?:\d|\.\d)[\w.]*/y;
 const SPACE = /[ \t\f\v\r\n\u00a0\ufeff\u2028\u2029]+/y;
-const TS_PUNCT_RE = new RegExp(`${TS_PUNCT.map(escapeRegex).join('|')}|[^]`, 'y');
-const PY_PUNCT_RE = new RegExp(`${PY_PUNCT.map(escapeRegex).join('|')}|[^]`, 'y');
+const TS_PUNCT_RE = new RegExp(`${TS_PUNCT.map(escapeRegExp).join('|')}|[^]`, 'y');
+const PY_PUNCT_RE = new RegExp(`${PY_PUNCT.map(escapeRegExp).join('|')}|[^]`, 'y');
 const PY_PREFIX = /(?:[rRuUfFbBtT]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF]|[tT][rR]|[rR][tT])?(?=['"])/y;
 
 function isAsciiNameStart(c: number): boolean {

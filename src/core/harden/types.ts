@@ -51,6 +51,11 @@ export interface HardenFinding {
   fix: TextEdit[];
   /** Why no safe text edit exists ("a raw string cannot hold …"): present exactly when `fix` is empty. */
   manual?: string;
+  /**
+   * unbounded-delegation: the text its boundary sits in (the string literal, the YAML scalar, the prompt file's body).
+   * Fixed together, boundaries in one such text share the first one's label.
+   */
+  scope?: { start: number; end: number };
 }
 
 /** A system-prompt sink whose value could not be read, and why. */

@@ -1,5 +1,6 @@
 // The viral-marker vocabulary: the recurring themes of evolved mind viruses, matched case- and inflection-tolerantly
 // through the shared stemmer. A marker is one theme with several word forms; viralPersona counts distinct markers.
+import { escapeRegExp } from '../regexSafety';
 import { stem } from '../text/tokens';
 
 /** One marker: an id and the word forms that count for it (inflections are added automatically). */
@@ -143,8 +144,4 @@ export function findMarkers(text: string, vocabulary: Vocabulary, lower = lowerS
 export function lowerSameLength(text: string): string {
   const lower = text.toLowerCase();
   return lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

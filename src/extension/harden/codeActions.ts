@@ -1,6 +1,7 @@
 // Quick fixes on hardening diagnostics: insert the warning, wrap in a boundary, fix all in this file or the workspace;
 // on a pinned file the fix says so and runs the re-pin offer right after the edit.
 import * as vscode from 'vscode';
+import { fixEdits } from '../../core/harden/analyze';
 import { HARDEN_FINDINGS, isHardenCode } from '../../core/harden/findings';
 import { hardenNotice } from '../../core/harden/messages';
 import type { HardenFinding } from '../../core/harden/types';
@@ -24,7 +25,7 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     const fixable = result.findings.filter((f) => f.fix.length > 0);
     const edit = (findings: readonly HardenFinding[]) => {
       const workspaceEdit = new vscode.WorkspaceEdit();
-      addEdits(workspaceEdit, document.uri, (offset) => document.positionAt(offset), findings.flatMap((f) => f.fix));
+      addEdits(workspaceEdit, document.uri, (offset) => document.positionAt(offset), fixEdits(findings));
       return workspaceEdit;
     };
     const pinned = fixable.length > 0 && (await isPinned(document.uri));
