@@ -6,7 +6,7 @@ import { errorMessage } from '../errors';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
-import { delegatedByName, meaningful, placeholders, Resolver, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { delegatedByName, meaningful, placeholders, Resolver, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
 import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 
@@ -110,6 +110,11 @@ const AGENT_CONFIG_KEYS = new Set(['name', 'model', 'tools', 'handoffs', 'sub_ag
  */
 const TEMPLATE_FILLS = /^(?:format|format_map|substitute|safe_substitute|partial)$/;
 
+/** A short line that speaks to nobody (`Switched to model: …`, `Chat history compacted successfully.`). */
+function statusLine(text: string): boolean {
+  return text.length <= 200 && (text.match(/[\p{L}\p{N}]+/gu) ?? []).length <= 6 && !/\byou(?:r|rs|rself)?\b/i.test(text);
+}
+
 /** A string literal's plain value when it has no interpolation. */
 function plain(module: ModuleSummary, e: Expr | undefined): string | undefined {
   return e?.k === 'str' && e.holes.length === 0 ? module.text.slice(e.literal.contentStart, e.literal.contentEnd) : undefined;
@@ -117,9 +122,10 @@ function plain(module: ModuleSummary, e: Expr | undefined): string | undefined {
 
 /** True when a prompt's text reads as prose (words with spaces or a sentence end), not a key, a name or a flag. */
 function prose(texts: readonly string[]): boolean {
-  // Paths and globs (`instructions/*.instructions.md`) are names, not sentences.
-  if (texts.every((t) => !/\s/.test(t.trim()) && /[/*\\]/.test(t))) return false;
   const joined = texts.join(' ').trim();
+  // A text with no space is a name (a key, a path or glob, a tag, `gen_ai.system_instructions`), unless it is one
+  // word ending a sentence ("Summarize.").
+  if (texts.every((t) => !/\s/.test(t.trim()))) return texts.length === 1 && /^\p{L}+[.!?]['"]?$/u.test(joined);
   const words = detectionWords(joined).filter((w) => /\p{L}/u.test(w));
   return words.length >= 2 || (words.length === 1 && /\p{L}[.!?]['"]?$/u.test(joined));
 }
@@ -129,6 +135,10 @@ class Discoverer {
   private readonly namePattern: RegExp;
   readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], failed: new Map(), stateKeys: new Map() };
   private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
+  /** Messages an agent returns as its own reply, never a prompt. */
+  private readonly ownReplies = new Set<Expr>();
+  /** Role dicts that are the `message` of a chat-history item (an object with other keys beside it). */
+  private readonly historyMessages = new Set<Expr>();
   /** Option objects of speech, image and other non-agent calls (their `instructions` are no prompt). */
   private readonly notAgentConfigs = new Set<Expr>();
 
@@ -153,7 +163,7 @@ class Discoverer {
    * than any prompt's are not tried, so one that backtracks polynomially stays short.
    */
   private matchesPromptNames(name: string): boolean {
-    return name.length <= MAX_PROMPT_NAME && !PREDICATE_NAME.test(name) && this.namePattern.test(name);
+    return name.length <= MAX_PROMPT_NAME && !PREDICATE_NAME.test(name) && !TOOL_TEXT_NAME.test(name) && this.namePattern.test(name);
   }
 
   run(files: Iterable<string>): CodeDiscovery {
@@ -235,6 +245,8 @@ class Discoverer {
       walk(root.expr, (e) => {
         if (e.k === 'call') this.callHits(deferredCall(e) ?? e, loc, module, rules, hits);
         else if (e.k === 'dict') {
+          const item = e.entries.length > 1 ? e.entries.find((entry) => entry.key === 'message' && entry.value.k === 'dict') : undefined;
+          if (item) this.historyMessages.add(item.value);
           this.roleDictHit(e, loc, module, hits);
           this.configObjectHits(e, loc, hits);
         }
@@ -311,6 +323,9 @@ class Discoverer {
     const name = lastName(call.callee);
     if (!name) return;
     if (NOT_AGENT_CALLEES.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.notAgentConfigs.add(arg.value);
+    // What an AutoGen agent returns (`Response(chat_message=TextMessage(content=reply.content, …))`) is its own reply.
+    if (name === 'Response') for (const arg of call.args) if (arg.name === 'chat_message' && arg.value.k === 'call') this.ownReplies.add(arg.value);
+    if (this.ownReplies.has(call)) return;
     const chain = chainText(call.callee);
     const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
     const keywords = this.keywords(call, loc, module);
@@ -363,6 +378,8 @@ class Discoverer {
       if (ADK_KEYS.has(key) && !AGENTISH_CALLEE.test(name)) continue;
       const found = keywords.get(key);
       if (!found) continue;
+      // A log record's field (browser-use's `HistoryItem(system_message='Agent initialized')`) is a status line, not a prompt.
+      if (!AGENTISH_CALLEE.test(name) && found.expr.k === 'str' && statusLine(textOutsideHoles(module.text, found.expr.literal))) continue;
       // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
       hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
     }
@@ -370,8 +387,8 @@ class Discoverer {
       if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.matchesPromptNames(key)) continue;
       hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
-    // A tool's `invoke` takes arguments, not a prompt; a model's or an agent's takes prompt text.
-    if (!/tool/i.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
+    // A tool's or a retriever's `invoke` takes arguments or a search query, not a prompt; a model's or an agent's takes prompt text.
+    if (!/tool|retriever|vector_?store|search|crawler|scraper/i.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
       const first = messageByRule ? undefined : allPositional[0];
       // `func.invoke(kernel, arguments)` (Semantic Kernel): an object named for what it is, not message text.
       const objectArgument = first !== undefined && OBJECT_ARGUMENT.test(module.text.slice(first.start, first.end));
@@ -418,6 +435,9 @@ class Discoverer {
     const role = roleEntry ? ROLE_OF[plain(module, roleEntry.value) ?? ''] : undefined;
     const content = dict.entries.find((e) => e.key === 'content')?.value;
     if (!role || !content) return;
+    // A chat-history item's status line (`{ message: { role: "system", content: "Compaction cancelled." }, contextItems }`,
+    // continue's TUI) tells the user what happened; it is nobody's instructions.
+    if (this.historyMessages.has(dict) && content.k === 'str' && statusLine(textOutsideHoles(module.text, content.literal))) return;
     hits.push({ role, framework: 'chat API', anchor: `role: ${plain(module, roleEntry!.value)}`, value: content, loc, frames: [], sinkStart: content.start, byName: false });
   }
 
@@ -565,6 +585,8 @@ class Discoverer {
 
   private delegation(prompt: FoundPrompt, candidate: Candidate): FoundDelegation | undefined {
     if (candidate.kind !== 'placeholder' && NUMERIC.test(candidate.text)) return undefined;
+    // The conversation spliced in whole (`{messages}`, open_deep_research's prompts) is the agent's memory, as when passed on as a list.
+    if (isHistory(candidate.text)) return undefined;
     const context = this.contextOf(candidate, prompt);
     const text = this.resolver.text(candidate.file);
     if (context && isInsideBoundary(text.slice(context.start, context.end), candidate.start - context.start, candidate.end - context.start)) return undefined;
@@ -631,6 +653,9 @@ const MAX_PROMPT_NAME = 200;
 /** A flag or a count named after a prompt (`has_system_message=`, `use_system_prompt`, `max_system_prompt_tokens`): no prompt. */
 const PREDICATE_NAME = /^(?:has|is|was|should|can|use|uses|include|includes|enable|enabled|disable|disabled|allow|skip|no|num|max|min|len|count)_/i;
 
+/** A name for what a tool's description says (`tool_instructions=`, ADK's toolsets): the model reads it as a tool's, not as its own prompt. */
+const TOOL_TEXT_NAME = /^tools?_|^tools?[A-Z]/;
+
 /** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
 const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;
 
@@ -641,6 +666,9 @@ const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payloa
  */
 function isHistory(text: string): boolean {
   const t = text.trim();
+  // A list method on a conversation is still one (`otherMessages.map(...)`, `history.slice(-10)`).
+  const listOf = /^([\w.$]+?)\.(?:map|filter|slice|concat|flatMap|toReversed|toSorted)\(/.exec(t)?.[1];
+  if (listOf !== undefined && listOf !== t && isHistory(listOf)) return true;
   return /(?:^|[._])(?:messages|history|chat_history|conversation|input_list|input_items|inputItems|thread|to_input_list\(\)|to_state\(\))$/i.test(t) || /to_input_list|\.messages\b/.test(t) || /^(?:thread|history|messages)\.concat\(/.test(t) ||
     /[a-z](?:Messages|History|Conversation)$/.test(t) || /\[\s*["'](?:messages|history|chat_history|conversation)["']\s*\]$/.test(t);
 }

@@ -31,6 +31,8 @@ export interface Value {
   frames: readonly Frame[];
   module?: string;
   classRef?: { file: string; scope: number };
+  /** Given by `x += value`: appended to the name's other values, not an alternative to them. */
+  augment?: boolean;
 }
 
 /** A string literal that is part of a prompt. */
@@ -72,11 +74,16 @@ export interface PromptText {
   reads: { from: string; path: string }[];
 }
 
+/** A literal's source text with its interpolations left out. */
+export function textOutsideHoles(text: string, literal: StringLiteral): string {
+  let content = text.slice(literal.contentStart, literal.contentEnd);
+  for (const hole of [...literal.holes].reverse()) content = content.slice(0, hole.start - literal.contentStart) + content.slice(hole.end - literal.contentStart);
+  return content;
+}
+
 /** True when a piece holds words outside its holes (not a separator, an empty default, punctuation or `f"{x}"`). */
 export function meaningful(text: string, piece: Piece): boolean {
-  let content = text.slice(piece.literal.contentStart, piece.literal.contentEnd);
-  for (const hole of [...piece.literal.holes].reverse()) content = content.slice(0, hole.start - piece.literal.contentStart) + content.slice(hole.end - piece.literal.contentStart);
-  return /\p{L}{2}/u.test(content);
+  return /\p{L}{2}/u.test(textOutsideHoles(text, piece.literal));
 }
 
 /** A class header whose bases make it a Semantic Kernel process step (`class Step(KernelProcessStep[State]):`). */
@@ -141,8 +148,13 @@ export function delegatedByName(expression: string): boolean {
   // says is a prompt (`CRITIC_AGENT_PROMPT`, `writer_agent.system_message`): an agent's own instructions.
   if (words.some((w) => w === 'human' || w === 'user' || w === 'customer')) return false;
   if (namesPrompt(words)) return false;
+  // A name for data about the content (`observation_date`, `peer_id`, `handoff_count`) is no content.
+  if (METADATA_WORDS.has(words[words.length - 1])) return false;
   return words.some((word, i) => DELEGATION_WORDS.has(word) || (i > 0 && SOURCE_WORDS.has(words[i - 1]) && CONTENT_WORDS.has(word) && words[i - 1] !== word));
 }
+
+/** Last words of a name that say it holds data about content, not the content. */
+const METADATA_WORDS = new Set(['date', 'time', 'timestamp', 'id', 'ids', 'count', 'type', 'name', 'names', 'index', 'key', 'language', 'lang', 'format', 'length', 'len', 'size', 'status', 'number', 'num']);
 
 /** The plain text of a literal in its file (escapes not undone). */
 function literalText(text: string, literal: StringLiteral): string {
@@ -290,7 +302,7 @@ export class Resolver {
     const found = this.lookup(name, loc);
     switch (found.kind) {
       case 'defs':
-        return found.defs.flatMap((def) => this.values(def.value, { file: loc.file, scope: def.scope }, frames, depth + 1));
+        return found.defs.flatMap((def) => this.values(def.value, { file: loc.file, scope: def.scope }, frames, depth + 1).map((v) => (def.augment ? { ...v, augment: true } : v)));
       case 'param':
         return this.paramValues(loc.file, found.scope, found.index, found.param, found.field, frames, depth);
       case 'class':
@@ -558,9 +570,12 @@ export class Resolver {
         for (const r of this.project.scope(v.loc.file, fnScope)?.returns ?? []) expanded.push(...this.values(r, { file: v.loc.file, scope: fnScope }, v.frames));
       } else expanded.push(v);
     }
-    return expanded.slice(0, MAX_ALTERNATIVES).map((v) => {
+    // `prompt += "…"` parts belong to every alternative the name had before them (autogen's gitty: one prompt, not three).
+    const bases = expanded.filter((v) => !v.augment);
+    const appended = bases.length > 0 ? expanded.filter((v) => v.augment) : [];
+    return (bases.length > 0 ? bases : expanded).slice(0, MAX_ALTERNATIVES).map((v) => {
       const acc: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
-      this.collectValue(v, acc, 1, false);
+      for (const part of [v, ...appended]) this.collectValue(part, acc, 1, false);
       return acc;
     });
   }

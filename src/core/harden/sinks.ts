@@ -201,7 +201,7 @@ export const DELEGATION_WORDS = new Set([
 
 /** Source words that, followed by a content word, name another agent's output (`agent_output`, `workerResult`). */
 export const SOURCE_WORDS = new Set([
-  'agent', 'agents', 'worker', 'workers', 'child', 'teammate', 'sender', 'remote', 'other', 'previous', 'prior', 'tool', 'llm', 'model', 'assistant',
+  'agent', 'agents', 'worker', 'workers', 'child', 'teammate', 'sender', 'remote', 'previous', 'prior', 'tool', 'llm', 'model', 'assistant',
   'ai', 'crew', 'team', 'researcher', 'research', 'writer', 'critic', 'reviewer', 'planner', 'analyst', 'coder', 'expert', 'specialist', 'supervisor',
   'manager', 'orchestrator', 'search', 'retrieved', 'retrieval', 'web',
 ]);

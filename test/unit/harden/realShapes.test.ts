@@ -285,9 +285,99 @@ def execute_tool_and_check_finality(agent_action, tools):
     assert.deepEqual((await harden(after)).findings, [], 'both count as bounded');
   });
 
-  it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts and test-utils.ts hardened)', async () => {
+  it('`prompt += "…"` parts are one prompt with the warning once, at its start (was: three warnings, one glued to "…to the point.", autogen gitty)', async () => {
+    const source = `from autogen_agentchat.agents import AssistantAgent
+
+
+def make_agent(model_client, global_instructions: str, local_instructions: str):
+    base_system_message = (
+        "You are a helpful AI assistant whose purpose is to reply to GitHub issues and pull requests. "
+        "Just be direct and to the point."
+    )
+    if global_instructions:
+        base_system_message += "\\n\\nAdditional Instructions from global config. \\n" + global_instructions
+    if local_instructions:
+        base_system_message += "\\n\\nAdditional Instructions from local config. \\n" + local_instructions
+    return AssistantAgent(name="GittyAgent", system_message=base_system_message, model_client=model_client)
+`;
+    const { findings, after } = await harden({ 'gitty.py': source }, true);
+    assert.deepEqual(findings, ['gitty.py:6 missing-immunity-warning']);
+    assert.equal(after['gitty.py'].split('Security notice:').length - 1, 1);
+    assert.match(after['gitty.py'], /\(\n {8}"Security notice: [^"]*You are a helpful/);
+  });
+
+  it("status lines are no prompts: a chat-history item's `role: system` notice and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
+    const typescript = `export function notify(setChatHistory: (f: (p: unknown[]) => unknown[]) => void, name: string) {
+  setChatHistory((prev) => [...prev, { message: { role: "system", content: \`Switched to model: \${name}\` }, contextItems: [] }]);
+  setChatHistory((prev) => [...prev, { message: { role: "system", content: "Chat history compacted successfully." }, contextItems: [] }]);
+}
+export const request = [{ role: "system", content: "Be brief." }];
+`;
+    const python = "from pydantic import BaseModel\n\nclass HistoryItem(BaseModel):\n    system_message: str | None = None\n\nITEMS = [HistoryItem(system_message='Agent initialized')]\n";
+    assert.deepEqual((await harden({ 'tui.ts': typescript, 'views.py': python })).findings, ['tui.ts:5 missing-immunity-warning'], 'a short system prompt outside a history item still is one');
+  });
+
+  it('names that are no prose and tool descriptions are no prompts (was: a telemetry key and an XML tag constant, ADK `tool_instructions=`)', async () => {
+    const typescript = "export const GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';\nexport const TOOL_INSTRUCTIONS_TAG = \"<tool_use_instructions>\";\nexport const SUMMARY_INSTRUCTIONS = 'Summarize.';\n";
+    const python = 'from google.adk.tools.application_integration_tool.application_integration_toolset import ApplicationIntegrationToolset\n\njira_tool = ApplicationIntegrationToolset(project="p", connection="jira", tool_instructions="""\n    This tool is to call an integration to search for issues in JIRA\n    """)\n';
+    assert.deepEqual((await harden({ 'constants.ts': typescript, 'tools.py': python })).findings, ['constants.ts:3 missing-immunity-warning']);
+  });
+
+  it("a retriever's query, a message list mapped, an agent's own returned reply, the conversation spliced whole and data about content are not delegations (open_deep_research, mem0, autogen, continue)", async () => {
+    const files = {
+      'search.py': `import asyncio
+from langchain_community.retrievers import ArxivRetriever
+
+
+async def search(llm):
+    queries = await llm.ainvoke("Generate 3 search queries")
+    return ArxivRetriever(load_max_docs=5).invoke(queries.content)
+`,
+      'anthropic.ts': `import Anthropic from "@anthropic-ai/sdk";
+type Message = { role: string; content: string };
+export async function generate(client: Anthropic, model: string, messages: Message[]) {
+  const otherMessages = messages.filter((msg) => msg.role !== "system");
+  return client.messages.create({ model, max_tokens: 4096, messages: otherMessages.map((msg) => ({ role: msg.role as "user", content: msg.content })) });
+}
+`,
+      'reflect.py': `from autogen_agentchat.base import Response
+from autogen_agentchat.messages import TextMessage
+
+
+async def reflect(model_client, llm_messages, agent_name):
+    reflection_result = await model_client.create(llm_messages)
+    yield Response(chat_message=TextMessage(content=reflection_result.content, source=agent_name))
+`,
+      'clarify.py': `from langchain_core.messages import HumanMessage, get_buffer_string
+
+clarify_instructions = """These are the messages exchanged so far:
+<Messages>
+{messages}
+</Messages>
+Assess whether you need to ask a clarifying question.
+"""
+
+
+async def clarify_with_user(state, model):
+    messages = state["messages"]
+    return await model.ainvoke([HumanMessage(content=clarify_instructions.format(messages=get_buffer_string(messages)))])
+`,
+      'extract.py': `def build_extraction_prompt(new_messages: str, observation_date: str) -> list:
+    return [{"role": "user", "content": f"## Observation Date\\n{observation_date}"}]
+`,
+      'edit.ts': `export function editPrompt(otherData: Record<string, string>) {
+  return [{ role: "user", content: \`Rewrite this \${otherData.language} code:\\n\${otherData.codeToEdit}\` }];
+}
+`,
+    };
+    const { findings, after } = await harden(files, true);
+    assert.deepEqual(findings, []);
+    assert.deepEqual(after, files);
+  });
+
+  it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts, test-utils.ts, the *.vitest.ts of continue and test-helpers/ hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
-    const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/agent.ts'];
+    const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/OpenRouter.vitest.ts', 'src/test-helpers/llm.ts', 'src/agent.ts'];
     const { findings } = await harden(Object.fromEntries(names.map((n) => [n, n.endsWith('.py') ? 'system_prompt = "You are a planner."\n' : prompt])));
     assert.deepEqual(findings, ['src/agent.ts:1 missing-immunity-warning']);
   });
