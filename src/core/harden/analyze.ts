@@ -7,7 +7,7 @@ import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { encodeForLiteral } from './encode';
 import { inFixOrder } from './findings';
 import { tokenize, type CodeLanguage, type StringLiteral } from './lexer';
-import { frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markdown';
+import { fencedRanges, frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markdown';
 import { notebookOffset, notebookSource, notebookText, withinOneString, type NotebookSource } from './notebook';
 import { dirOf, joinPath, ProjectModel, type CodeSource, type ModuleCache } from './project';
 import { delegatedByName, readReason } from './resolve';
@@ -73,7 +73,8 @@ function literalWarningEdit(text: string, literal: StringLiteral): TextEdit | un
  * The edits wrapping an interpolation in the delegation boundary: the label and opening tag before it, the closing tag
  * after, each on lines of their own (a line break is added where the interpolation sits mid-line).
  */
-export function boundaryEdits(text: string, interpolation: Interpolation): TextEdit[] {
+export function boundaryEdits(text: string, found: Interpolation): TextEdit[] {
+  const interpolation = aroundFence(text, found);
   const lineBefore = /(?:\n|\\n)$/.test(text.slice(Math.max(0, interpolation.start - 2), interpolation.start));
   const lineAfter = /^(?:\r?\n|\\n)/.test(text.slice(interpolation.end, interpolation.end + 2));
   const literal = interpolation.literal;
@@ -87,6 +88,16 @@ export function boundaryEdits(text: string, interpolation: Interpolation): TextE
     { start: interpolation.start, end: interpolation.start, newText: encodedBefore },
     { start: interpolation.end, end: interpolation.end, newText: encodedAfter },
   ];
+}
+
+/**
+ * An interpolation inside a fenced code block (ADK's "```python\n{generated_code}\n```") is bounded fence and all: the
+ * label and tags go outside the fence, where they read as prose.
+ */
+function aroundFence(text: string, interpolation: Interpolation): Interpolation {
+  const literal = interpolation.literal;
+  const fence = fencedRanges(literal ? text.slice(0, literal.contentEnd) : text, literal?.contentStart ?? 0).find(([a, b]) => interpolation.start >= a && interpolation.end <= b);
+  return fence ? { ...interpolation, start: fence[0], end: fence[1] } : interpolation;
 }
 
 const BOUNDARY_PREFIX = `${DELEGATION_BOUNDARY_LABEL}\\n${DELEGATION_OPEN_TAG}\\n`;

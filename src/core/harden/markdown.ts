@@ -12,16 +12,36 @@ export function frontMatterEnd(text: string): number {
   return FRONT_MATTER.exec(text)?.[0].length ?? 0;
 }
 
-/** Template placeholders in a Markdown prompt (`{{ name }}`, `${name}`, `${input:name}`), with their ranges. */
+/**
+ * Template placeholders in a Markdown prompt (`{{ name }}`, `${name}`, `${input:name}`), with their ranges. In a
+ * fenced code block `${…}` is the sample's own code (a JavaScript template literal), so only `{{ … }}` counts there.
+ */
 export function markdownPlaceholders(text: string, from: number): { start: number; end: number; expression: string }[] {
   const found: { start: number; end: number; expression: string }[] = [];
-  for (const pattern of PLACEHOLDERS) {
+  const fences = fencedRanges(text, from);
+  for (const [i, pattern] of PLACEHOLDERS.entries()) {
     for (const match of text.slice(from).matchAll(pattern)) {
       const start = from + (match.index ?? 0);
+      if (i > 0 && fences.some(([a, b]) => start >= a && start < b)) continue;
       found.push({ start, end: start + match[0].length, expression: match[1] });
     }
   }
   return found.sort((a, b) => a.start - b.start);
+}
+
+/** The [start, end) ranges of the closed fenced code blocks (``` or ~~~ lines) from `from` on. */
+export function fencedRanges(text: string, from: number): [number, number][] {
+  const ranges: [number, number][] = [];
+  let open: number | undefined;
+  for (const line of text.slice(from).matchAll(/^[ \t]*(?:```|~~~).*$/gm)) {
+    const at = from + (line.index ?? 0);
+    if (open === undefined) open = at;
+    else {
+      ranges.push([open, at + line[0].length]);
+      open = undefined;
+    }
+  }
+  return ranges;
 }
 
 /** An HTML comment standing on its own lines. */

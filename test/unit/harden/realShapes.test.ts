@@ -375,6 +375,32 @@ async def clarify_with_user(state, model):
     assert.deepEqual(after, files);
   });
 
+  it('a placeholder in a fenced code block is bounded fence and all, and `${…}` in a code sample is code (was: the label inside ```python, ADK; a JavaScript sample in a cursor rule rewritten, claude-task-master)', async () => {
+    const python = `from google.adk.agents.llm_agent import LlmAgent
+
+writer = LlmAgent(name="CodeWriterAgent", model="gemini-2.0-flash", instruction="You write Python. Output only the code block.", output_key="generated_code")
+
+reviewer = LlmAgent(
+    name="CodeReviewerAgent",
+    model="gemini-2.0-flash",
+    instruction="""You are an expert Python Code Reviewer.
+
+    **Code to Review:**
+    \`\`\`python
+    {generated_code}
+    \`\`\`
+
+    Provide your feedback as a concise, bulleted list.
+""",
+)
+`;
+    const rule = '---\ndescription: CLI commands\nalwaysApply: false\n---\n\n- **Success Messages**:\n  ```javascript\n  console.log(chalk.white(`Subtask ${parentId}.${subtask.id} Added`));\n  ```\n';
+    const { findings, after } = await harden({ 'agent.py': python, '.cursor/rules/commands.mdc': rule }, true);
+    assert.deepEqual(findings, ['.cursor/rules/commands.mdc:6 missing-immunity-warning', 'agent.py:3 missing-immunity-warning', 'agent.py:8 missing-immunity-warning', 'agent.py:12 unbounded-delegation']);
+    assert.match(after['agent.py'], /\*\*Code to Review:\*\*\n[^\n]+\n<delegated_task>\n {4}```python\n {4}\{generated_code\}\n {4}```\n<\/delegated_task>\n/);
+    assert.ok(after['.cursor/rules/commands.mdc'].includes('console.log(chalk.white(`Subtask ${parentId}.${subtask.id} Added`));'));
+  });
+
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts, test-utils.ts, the *.vitest.ts of continue and test-helpers/ hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
     const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/OpenRouter.vitest.ts', 'src/test-helpers/llm.ts', 'src/agent.ts'];
