@@ -110,6 +110,9 @@ const AGENT_CONFIG_KEYS = new Set(['name', 'model', 'tools', 'handoffs', 'sub_ag
  */
 const TEMPLATE_FILLS = /^(?:format|format_map|substitute|safe_substitute|partial)$/;
 
+/** A memory store's writes. */
+const MEMORY_WRITE = /^(?:a?add|add_memory|save|store|upsert)$/;
+
 /** A short line that speaks to nobody (`Switched to model: …`, `Chat history compacted successfully.`). */
 function statusLine(text: string): boolean {
   return text.length <= 200 && (text.match(/[\p{L}\p{N}]+/gu) ?? []).length <= 6 && !/\byou(?:r|rs|rself)?\b/i.test(text);
@@ -126,7 +129,8 @@ function prose(texts: readonly string[]): boolean {
   // A text with no space is a name (a key, a path or glob, a tag, `gen_ai.system_instructions`), unless it is one
   // word ending a sentence ("Summarize.").
   if (texts.every((t) => !/\s/.test(t.trim()))) return texts.length === 1 && /^\p{L}+[.!?]['"]?$/u.test(joined);
-  const words = detectionWords(joined).filter((w) => /\p{L}/u.test(w));
+  // Markup is no words: a chat template's `<<SYS>> … <</SYS>>` or `[INST]` around a hole is a format (continue's Llama 2).
+  const words = detectionWords(joined.replace(/<<?\/?[\w:.-]+>>?|\[\/?[A-Z_]+\]/g, ' ')).filter((w) => /\p{L}/u.test(w));
   return words.length >= 2 || (words.length === 1 && /\p{L}[.!?]['"]?$/u.test(joined));
 }
 
@@ -135,6 +139,8 @@ class Discoverer {
   private readonly namePattern: RegExp;
   readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], failed: new Map(), stateKeys: new Map() };
   private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
+  /** Role dicts handed to a memory store's write. */
+  private readonly storedMessages = new Set<Expr>();
   /** Messages an agent returns as its own reply, never a prompt. */
   private readonly ownReplies = new Set<Expr>();
   /** Role dicts that are the `message` of a chat-history item (an object with other keys beside it). */
@@ -328,6 +334,10 @@ class Discoverer {
     if (this.ownReplies.has(call)) return;
     const chain = chainText(call.callee);
     const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
+    // Messages handed to a memory store (`mem0.add([{"role": "user", "content": x}])`) are stored, not sent to a model.
+    if (MEMORY_WRITE.test(name) && /(?:^|[._])(?:mem0|memory|memories|mem|store)$/i.test(receiver)) {
+      for (const arg of call.args) if (arg.value.k === 'list') for (const item of arg.value.items) this.storedMessages.add(item);
+    }
     const keywords = this.keywords(call, loc, module);
     const positional = call.args.filter((a: Arg) => a.name === undefined && !a.spread && (module.language === 'python' || a.value.k !== 'dict')).map((a) => a.value);
     const allPositional = call.args.filter((a: Arg) => a.name === undefined && !a.spread).map((a) => a.value);
@@ -434,7 +444,7 @@ class Discoverer {
     const roleEntry = dict.entries.find((e) => e.key === 'role');
     const role = roleEntry ? ROLE_OF[plain(module, roleEntry.value) ?? ''] : undefined;
     const content = dict.entries.find((e) => e.key === 'content')?.value;
-    if (!role || !content) return;
+    if (!role || !content || this.storedMessages.has(dict)) return;
     // A chat-history item's status line (`{ message: { role: "system", content: "Compaction cancelled." }, contextItems }`,
     // continue's TUI) tells the user what happened; it is nobody's instructions.
     if (this.historyMessages.has(dict) && content.k === 'str' && statusLine(textOutsideHoles(module.text, content.literal))) return;
@@ -514,7 +524,7 @@ class Discoverer {
     const primary = useful.find((p) => !p.nested) ?? useful[0];
     if (!primary) return undefined;
     const wrapped = texts.some((t) => t.wrapped);
-    const contents = useful.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd));
+    const contents = useful.map((p) => textOutsideHoles(this.resolver.text(p.file), p.literal));
     if (group.every((h) => h.byName) && !prose(contents)) return undefined;
     const refs = texts.flatMap((t) => t.refs);
     const joined = pieces.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd)).join('\n');

@@ -78,7 +78,7 @@ describe('harden: TypeScript insertion', () => {
     ['concatenation', 'const systemPrompt = "Part one, " +\n  "part two.";\nexport const value = systemPrompt;', ['missing-immunity-warning']],
     ['role system object', 'export const value = [{ role: "system", content: "Route tasks." }, { role: "user", content: "hi" }][0].content;', ['missing-immunity-warning']],
     ['instructions property', 'const agent = { name: "a", instructions: \'Help.\' };\nexport const value = agent.instructions;', ['missing-immunity-warning']],
-    ['String.raw template', 'const systemPrompt = String.raw`C:\\path ${"x"}`; export const value = systemPrompt;', ['missing-immunity-warning']],
+    ['String.raw template', 'const systemPrompt = String.raw`Work in C:\\path ${"x"}`; export const value = systemPrompt;', ['missing-immunity-warning']],
     ['delegated interpolation', 'const systemPrompt = `Do this: ${peerReply} then stop.`;\nexport const value = systemPrompt;', ['missing-immunity-warning', 'unbounded-delegation']],
     ['delegated message content', 'export const value = [{ role: "user", content: `Sub: ${subtask.text}` }][0].content;', ['unbounded-delegation']],
   ];

@@ -323,7 +323,7 @@ export const request = [{ role: "system", content: "Be brief." }];
     assert.deepEqual((await harden({ 'constants.ts': typescript, 'tools.py': python })).findings, ['constants.ts:3 missing-immunity-warning']);
   });
 
-  it("a retriever's query, a message list mapped, an agent's own returned reply, the conversation spliced whole and data about content are not delegations (open_deep_research, mem0, autogen, continue)", async () => {
+  it("a retriever's query, a message list mapped, an agent's own returned reply, the conversation spliced whole and data about content are not delegations (open_deep_research, mem0, autogen, continue), nor are messages written to a memory store (mem0)", async () => {
     const files = {
       'search.py': `import asyncio
 from langchain_community.retrievers import ArxivRetriever
@@ -365,6 +365,17 @@ async def clarify_with_user(state, model):
       'extract.py': `def build_extraction_prompt(new_messages: str, observation_date: str) -> list:
     return [{"role": "user", "content": f"## Observation Date\\n{observation_date}"}]
 `,
+      'memory.py': `from agents import function_tool
+from mem0 import MemoryClient
+
+mem0 = MemoryClient()
+
+
+@function_tool
+def save_memory(content: str, user_id: str) -> str:
+    mem0.add([{"role": "user", "content": content}], user_id=user_id)
+    return "Information saved to memory."
+`,
       'edit.ts': `export function editPrompt(otherData: Record<string, string>) {
   return [{ role: "user", content: \`Rewrite this \${otherData.language} code:\\n\${otherData.codeToEdit}\` }];
 }
@@ -399,6 +410,11 @@ reviewer = LlmAgent(
     assert.deepEqual(findings, ['.cursor/rules/commands.mdc:6 missing-immunity-warning', 'agent.py:3 missing-immunity-warning', 'agent.py:8 missing-immunity-warning', 'agent.py:12 unbounded-delegation']);
     assert.match(after['agent.py'], /\*\*Code to Review:\*\*\n[^\n]+\n<delegated_task>\n {4}```python\n {4}\{generated_code\}\n {4}```\n<\/delegated_task>\n/);
     assert.ok(after['.cursor/rules/commands.mdc'].includes('console.log(chalk.white(`Subtask ${parentId}.${subtask.id} Added`));'));
+  });
+
+  it("a chat template's markup around a hole is no prose (was: the warning before Llama 2's <<SYS>>, continue)", async () => {
+    const source = 'type ChatMessage = { role: string; content: string };\nexport function llama2(msgs: ChatMessage[]): string {\n  const systemMessage = `<<SYS>>\\n ${msgs[0].content}\\n<</SYS>>\\n\\n`;\n  return `[INST] ${systemMessage}${msgs[1].content} [/INST]`;\n}\n';
+    assert.deepEqual((await harden({ 'chat.ts': source })).findings, []);
   });
 
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts, test-utils.ts, the *.vitest.ts of continue and test-helpers/ hardened)', async () => {
