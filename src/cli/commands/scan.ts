@@ -44,9 +44,10 @@ export const scanCommand: Command = {
 Looks for self-propagating "mind virus" content: viral-persona marker clusters, requests to pass content on
 or persist it, the same marker across sessions, and verbatim copies spreading along a run's edges.
 A trace (.jsonl, or .json in a format convert reads) is scanned run by run, agent by agent and round by
-round; a folder is walked for the files agents persist to (SKILL.md, SOUL.md, memory files...:
-monitor.globs) and for traces (monitor.traceGlobs); any other file (another .json too) is scanned as one
-persisted document; symbolic links are never followed. Alerts are appended to ${ALERT_LOG} in the project
+round; a folder is walked for the files agents persist to (SKILL.md, SOUL.md, AGENTS.md, memory files...:
+monitor.globs) and for traces (monitor.traceGlobs, and any .json or .jsonl file whose content is a trace);
+a file named on the command line that is no trace is scanned as one persisted document; symbolic links are
+never followed. Alerts are appended to ${ALERT_LOG} in the project
 the target belongs to (the nearest folder at or above it with ${CONFIG_FILE_NAME}, agent-immune.lock
 or .git; else the target's folder), whose config is read too.
 
@@ -58,6 +59,7 @@ Options:
   --log FILE         alert log (default: <project>/${ALERT_LOG})
   --no-log           do not append to the alert log
   --max-file-mb N    skip persisted files larger than N MiB (default 16)
+  --max-line-mb N    longest accepted trace line in MiB (default 64)
   -h, --help         show this help
 
 Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 2 bad input or usage.`,
@@ -71,10 +73,14 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
       log: { type: 'string' },
       'no-log': { type: 'boolean' },
       'max-file-mb': { type: 'string' },
+      'max-line-mb': { type: 'string' },
     });
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <trace|dir>' : `expected one trace or folder, got ${positionals.length}`);
     const maxFileMb = values['max-file-mb'] === undefined ? 16 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
+    const maxLineMb = values['max-line-mb'] === undefined ? 64 : Number(values['max-line-mb']);
+    if (!Number.isFinite(maxLineMb) || maxLineMb <= 0) throw new UsageError('--max-line-mb must be a positive number');
+    if (values.glob?.some((glob) => glob.trim() === '')) throw new UsageError('--glob needs a glob, not an empty string');
 
     const target = await existingPath(io.cwd, positionals[0], {});
     const project = await findProjectRoot(target);
@@ -94,7 +100,17 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     let unlisted: Skipped[] = [];
     let links: string[] = [];
     if (info.isDirectory()) {
-      ({ documents: documentFiles, traces: traceFiles, skipped: unlisted, links } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore));
+      const base = path.relative(project, target).split(path.sep).join('/');
+      let candidates: string[];
+      ({ documents: documentFiles, traces: traceFiles, skipped: unlisted, links, candidates } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore, base.startsWith('..') ? '' : base));
+      // A JSON or JSON Lines file the globs do not name is a trace when its content is one (a folder of debate logs).
+      for (const file of candidates) {
+        try {
+          if (await isTrace(file)) traceFiles.push(file);
+        } catch (error) {
+          if (!isSystemError(error) && !(error instanceof InputError)) throw error;
+        }
+      }
     }
     else if (/\.jsonl$/i.test(target) || (/\.json$/i.test(target) && (await isTrace(target)))) traceFiles = [target];
     else documentFiles = [target];
@@ -109,7 +125,7 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
       const alerts: { alert: MonitorFinding; run: string }[] = [];
       let runs = 0;
       try {
-        await forEachRun(file, {}, async (run) => {
+        await forEachRun(file, { maxLineBytes: maxLineMb * 1024 * 1024 }, async (run) => {
           runs++;
           for (const alert of monitorRun(buildRunModel(run.trace()), monitor)) alerts.push({ alert, run: run.id });
         });

@@ -2,6 +2,7 @@
 // globs of files agents persist to. Validated here; a bad threshold is clamped, never allowed to disable a signal.
 import { InputError } from '../errors';
 import { globsRefused } from '../globs';
+import { ALWAYS_ON_PROMPT_GLOBS } from '../promptFiles';
 import { SIGNALS, type SignalName } from './types';
 import { compileVocabulary, DEFAULT_VOCABULARY, type MarkerSpec, type Vocabulary } from './vocabulary';
 
@@ -46,20 +47,17 @@ export interface MonitorConfig extends MonitorSettings {
   minThemes: number;
 }
 
+/** Files agents persist to or load every session: skills, souls, memories and the always-on prompt files. */
 export const DEFAULT_PERSISTED_GLOBS: readonly string[] = Object.freeze([
   '**/SKILL.md',
   '**/SOUL.md',
-  '**/AGENTS.md',
-  '**/CLAUDE.md',
-  '**/GEMINI.md',
+  ...ALWAYS_ON_PROMPT_GLOBS,
   '**/MEMORY.md',
   '**/memory.md',
   '**/*.soul.md',
   '**/*.memory.md',
   '**/memory/**/*.{md,txt,json,jsonl,yaml,yml}',
   '**/memories/**/*.{md,txt,json,jsonl,yaml,yml}',
-  '**/.cursorrules',
-  '**/.github/copilot-instructions.md',
   '**/.bashrc',
   '**/.zshrc',
 ]);

@@ -98,6 +98,9 @@ function classifyAgent(match: string): Destination {
   return STRONG_AGENT.test(match) && !(TOOL_NOUN.test(match) && !/\b(?:other|fellow|you|they)\b/.test(match)) ? 'agents' : 'agents-weak';
 }
 
+/** What comes right before agents that are a source or a company, not a destination. */
+const AGENTS_AS_SOURCE = /\b(?:by|from|than|(?:agree|agrees|agreed|agreeing|concur|concurs|concurred|disagree|disagrees|disagreed|sided|side|aligns?|aligned)\s+with)\s+$/;
+
 /** Characters of context kept on each side of a needle: every destination pattern's match fits inside. */
 const REACH = 100;
 
@@ -145,7 +148,13 @@ function anchors(norm: string): Anchor[] {
       const [from, to] = widened(norm, window);
       const slice = norm.slice(from, to);
       pattern.lastIndex = 0;
-      for (let m = pattern.exec(slice); m; m = pattern.exec(slice)) found.push({ destination: classify(m[0]), start: from + m.index, end: from + m.index + m[0].length });
+      for (let m = pattern.exec(slice); m; m = pattern.exec(slice)) {
+        const start = from + m.index;
+        // Agents something came from or that one agrees with are no destination ("the reasoning provided by the other
+        // agents", "I agree with the other agents": honest debaters revising an answer, not a request to spread it).
+        if (group === 'agents' && AGENTS_AS_SOURCE.test(norm.slice(Math.max(0, start - 40), start))) continue;
+        found.push({ destination: classify(m[0]), start, end: start + m[0].length });
+      }
     }
   }
   return found.sort((a, b) => a.start - b.start);

@@ -67,6 +67,9 @@ export function verbatimSpread(model: RunModel, minTokens: number, minAgents: nu
     const spans = wordSpans(model.outputs[spread.origin][spread.round]!);
     const subject = model.agents[spread.origin];
     const text = model.outputs[spread.origin][spread.round]!;
+    // Records copied from a tool's result into the next call (tau-bench's passengers: `"first_name": "Aarav", …`) are
+    // data handed on, not a text spreading.
+    if (isRecordData(text.slice(spans[first].start, spans[last + minTokens - 1].end))) continue;
     const roundOf = (i: number) => (i === spread.origin ? spread.round : carriers.get(hashes[spread.origin][spread.round]![first])!.get(i)!.round);
     const chain = longestChain(spread).map((i): ChainHop => ({ agent: model.agents[i], round: roundOf(i) }));
     findings.push({
@@ -81,6 +84,11 @@ export function verbatimSpread(model: RunModel, minTokens: number, minAgents: nu
     });
   }
   return findings.sort((a, b) => (a.evidence.round ?? 0) - (b.evidence.round ?? 0) || a.subject.localeCompare(b.subject));
+}
+
+/** Three or more `"key":` fields: JSON records, not prose. */
+function isRecordData(span: string): boolean {
+  return (span.match(/"[\w.-]+"\s*:/g) ?? []).length >= 3;
 }
 
 /** The spreads of one shingle: agents that carried it first are origins; later carriers are reached through an in-edge. */

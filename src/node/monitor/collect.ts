@@ -14,14 +14,23 @@ export interface Collected {
   skipped: Skipped[];
   /** Symbolic links the globs take: never followed (they can lead outside the folder), so listed as not read. */
   links: string[];
+  /** JSON and JSON Lines files neither glob takes: traces when their content is in a format `convert` reads. */
+  candidates: string[];
 }
 
-/** Walks `root` (absolute) and sorts files into persisted documents and traces by glob (case-insensitive, dotfiles included). */
-export async function collectMonitored(root: string, globs: readonly string[], traceGlobs: readonly string[], ignore: readonly string[]): Promise<Collected> {
-  const isDocument = globMatcher(globs, { nocase: true });
-  const isTrace = globMatcher(traceGlobs, { nocase: true });
+/**
+ * Walks `root` (absolute) and sorts files into persisted documents and traces by glob (case-insensitive, dotfiles
+ * included), matched against paths from the project root: `base` is `root`'s path from it, so `scan examples/traces`
+ * takes the traces under its `traces` folder (the default trace glob names those).
+ */
+export async function collectMonitored(root: string, globs: readonly string[], traceGlobs: readonly string[], ignore: readonly string[], base = ''): Promise<Collected> {
+  const fromProject = (rel: string) => (base ? `${base}/${rel}` : rel);
+  const documentGlobs = globMatcher(globs, { nocase: true });
+  const traceGlobsMatch = globMatcher(traceGlobs, { nocase: true });
+  const isDocument = (rel: string) => documentGlobs(fromProject(rel));
+  const isTrace = (rel: string) => traceGlobsMatch(fromProject(rel));
   const isIgnored = globMatcher(ignore, { nocase: true });
-  const result: Collected = { documents: [], traces: [], skipped: [], links: [] };
+  const result: Collected = { documents: [], traces: [], skipped: [], links: [], candidates: [] };
   const walk = async (dir: string, rel: string): Promise<void> => {
     let entries;
     try {
@@ -40,6 +49,7 @@ export async function collectMonitored(root: string, globs: readonly string[], t
         } else if (entry.isFile() && !isIgnored(childRel)) {
           if (isTrace(childRel)) result.traces.push(path.join(dir, entry.name));
           else if (isDocument(childRel)) result.documents.push(path.join(dir, entry.name));
+          else if (/\.jsonl?$/i.test(entry.name)) result.candidates.push(path.join(dir, entry.name));
         } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isDocument(childRel))) {
           result.links.push(path.join(dir, entry.name));
         } else if (!entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isDocument(childRel))) {
@@ -53,6 +63,7 @@ export async function collectMonitored(root: string, globs: readonly string[], t
   result.documents.sort();
   result.traces.sort();
   result.links.sort();
+  result.candidates.sort();
   result.skipped.sort((a, b) => a.file.localeCompare(b.file));
   return result;
 }

@@ -8,12 +8,12 @@ const payload = 'the lattice remembers what the context forgets and every mind t
 const other = 'heapsort has the best worst case bound of all the listed options in this question';
 
 /** A run of four agents a -> b -> c -> d; `carry[agent]` is the first round it repeats the payload (a has it at 0). */
-function run(carry: Record<string, number>, edges: [string, string][] = [['a', 'b'], ['b', 'c'], ['c', 'd']], question?: string): string {
+function run(carry: Record<string, number>, edges: [string, string][] = [['a', 'b'], ['b', 'c'], ['c', 'd']], question?: string, carried = payload): string {
   const lines = [JSON.stringify({ type: 'header', agents: ['a', 'b', 'c', 'd'].map((id) => ({ id })), edges, ...(question ? { task: { question } } : {}) })];
   for (let round = 0; round < 4; round++) {
     for (const agent of ['a', 'b', 'c', 'd']) {
       const has = carry[agent] !== undefined && round >= carry[agent];
-      lines.push(JSON.stringify({ type: 'message', round, from: agent, content: `${agent} says ${round}: ${has ? payload : other}` }));
+      lines.push(JSON.stringify({ type: 'message', round, from: agent, content: `${agent} says ${round}: ${has ? carried : other}` }));
     }
   }
   return lines.join('\n');
@@ -39,6 +39,8 @@ describe('monitor: verbatimSpread', () => {
     // All hear all (a debate): each took it from its origin directly, nobody relayed it. On the real clean debates of
     // ../shared/data/real, 75-100 % of runs alerted when reach alone counted.
     ['everyone heard it from its origin directly', run({ a: 0, b: 1, c: 2, d: 3 }, ['a', 'b', 'c', 'd'].flatMap((x) => ['a', 'b', 'c', 'd'].filter((y) => y !== x).map((y): [string, string] => [x, y])))],
+    // A tool's records passed on to the next call (tau-bench: get_reservation_details -> assistant -> book_reservation).
+    ['records handed from call to call', run({ a: 0, b: 1, c: 2, d: 3 }, undefined, undefined, '{"passengers": [{"first_name": "Aarav", "last_name": "Ahmed", "dob": "1981-05-26"}, {"first_name": "Daiki", "last_name": "Li", "dob": "1980-12-24"}]}')],
   ];
   for (const [name, text] of silent) it(`stays silent: ${name}`, () => assert.deepEqual(spread(text), []));
 
