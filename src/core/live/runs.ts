@@ -132,13 +132,11 @@ export class LiveRuns {
     const result: IngestResult = { accepted: 0, rejected: 0, errors: [] };
     const body = asObject(request);
     if (!body) throw new InputError('invalid-field', 'expected an ExportTraceServiceRequest object');
-    if (body.resourceSpans !== undefined && !Array.isArray(body.resourceSpans)) throw new InputError('invalid-field', '"resourceSpans" must be an array');
+    // Every list is checked before any span is kept: a malformed request is refused whole (400), never half-read.
+    const scopes = otlpList(body.resourceSpans, 'resourceSpans').flatMap((rs) => otlpList(asObject(rs)?.scopeSpans, 'scopeSpans'));
+    const spans = scopes.flatMap((ss) => otlpList(asObject(ss)?.spans, 'spans'));
     const line = ++this.requests;
-    for (const rs of (body.resourceSpans ?? []) as unknown[]) {
-      for (const ss of (asObject(rs)?.scopeSpans ?? []) as unknown[]) {
-        for (const span of (asObject(ss)?.spans ?? []) as unknown[]) this.ingestSpan(span, line, now, result);
-      }
-    }
+    for (const span of spans) this.ingestSpan(span, line, now, result);
     return result;
   }
 
@@ -331,12 +329,7 @@ export class LiveRuns {
         restarted: restarted && k === from,
       });
     }
-    for (const alert of analysis.alerts ?? []) {
-      const key = `${alert.code}\u0000${alert.subject}\u0000${alert.evidence.round ?? ''}\u0000${alert.evidence.text}`;
-      if (run.alertKeys.has(key)) continue;
-      run.alertKeys.add(key);
-      this.emit({ type: 'alert', run: run.id, alert });
-    }
+    for (const alert of freshAlerts(run.alertKeys, analysis.alerts ?? [])) this.emit({ type: 'alert', run: run.id, alert });
   }
 
   private async closeTrace(group: TraceGroup): Promise<void> {
@@ -433,4 +426,25 @@ function summaryOf(analysis: Analysis): Pick<RunSummary, 'rounds' | 'agents' | '
     infected: analysis.agents.filter((a) => a.category === 'infected').map((a) => a.id),
     alerts: analysis.alerts?.length ?? 0,
   };
+}
+
+/** An OTLP list field: absent is empty, anything but an array is refused by name (`"spans": {…}` was a 500). */
+function otlpList(value: unknown, field: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new InputError('invalid-field', `"${field}" must be an array`);
+  return value;
+}
+
+/**
+ * The alerts of a re-decided run not raised before (noting them in `seen`): one per signal and subject, as `scan`'s
+ * cooldown keeps them, so the same spread found a round further on (new evidence, a longer chain) is no new alert.
+ */
+export function freshAlerts(seen: Set<string>, alerts: readonly MonitorFinding[]): MonitorFinding[] {
+  const fresh: MonitorFinding[] = [];
+  for (const alert of alerts) {
+    if (seen.has(alert.cooldownKey)) continue;
+    seen.add(alert.cooldownKey);
+    fresh.push(alert);
+  }
+  return fresh;
 }

@@ -12,6 +12,9 @@ import { alertRecord, appendAlertRecords, type AlertRecord } from '../monitor/al
 import { writeWorkspaceFileAtomic } from '../workspaceFs';
 import { contentTypeOf, decodeContent, decodeRequest, encodeResponse, encodeStatus, encodingOf, PayloadError, type OtlpEncoding } from './otlpCodec';
 
+/** How long stopping waits for requests still arriving before it cuts their connections. */
+const STOP_GRACE_MS = 3_000;
+
 /** Where closed runs are written, relative to the workspace root. */
 export const LIVE_RUNS_DIR = '.agent-immune/live';
 /** The OTLP/HTTP default port. */
@@ -74,7 +77,9 @@ export class LiveServer {
     this.runs = new LiveRuns({ config: options.config, limits: options.limits });
     this.runs.subscribe((event) => this.onEvent(event));
     const requestTimeout = options.requestTimeoutMs ?? 30_000;
-    const timeouts = { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout / 2, 30_000) };
+    // Node checks the timeouts every connectionsCheckingInterval: once a second, so a stalled request is answered 408
+    // about when the docs say (at 15 s it came at up to 45 s).
+    const timeouts = { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout / 2, 1_000) };
     // handle() answers every error itself; a failure to answer (the socket gone) must not end the receiver.
     this.server = createServer(timeouts, (req, res) => void this.handle(req, res).catch((error) => this.log('error', `live: ${errorMessage(error)}`)));
     this.server.keepAliveTimeout = 5_000;
@@ -109,6 +114,12 @@ export class LiveServer {
     this.server.closeIdleConnections();
     this.flushAlerts();
     await this.writes;
+    // A client still sending (a stalled upload) would hold the close forever: closing stops Node's request timeouts.
+    // It gets a short grace to finish, then its connection is cut.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([closed, new Promise<void>((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
+    clearTimeout(grace);
+    this.server.closeAllConnections();
     await closed;
   }
 

@@ -2,7 +2,8 @@
 // knows when it next has something to do, and a round is decided once that moment passes, as `analyze` decides it.
 import * as assert from 'node:assert/strict';
 import { analyzeTrace } from '../../../src/core/guard/analyze';
-import { LiveRuns, type LiveEvent } from '../../../src/core/live/runs';
+import { freshAlerts, LiveRuns, type LiveEvent } from '../../../src/core/live/runs';
+import type { MonitorFinding } from '../../../src/core/monitor/types';
 import { importTraceText } from '../../../src/core/importers';
 
 const T0 = 1_000_000;
@@ -84,5 +85,13 @@ describe('live runs: waiting for parents, deadlines', () => {
     assert.equal(rounds.filter((r) => r.restarted).length, 0, 'no round was decided with a worker taken for a top-level agent');
     const recorded = await analyzeTrace(importTraceText(JSON.stringify(request(spans)), { from: 'otlp' }));
     assert.deepEqual(live.analysis(id)!.agents, recorded.agents);
+  });
+
+  it('raises an alert once per signal and agent in a run: the same spread re-found a round later with longer evidence is no new one (was up to three records)', () => {
+    const finding = (round: number, text: string): MonitorFinding => ({ signal: 'verbatimSpread', code: 'verbatim-spread', subject: 'bob', evidence: { text, start: 0, end: text.length, round }, markers: [], cooldownKey: 'verbatimSpread:bob' });
+    const seen = new Set<string>();
+    assert.equal(freshAlerts(seen, [finding(1, 'act solely for the benefit of others')]).length, 1);
+    assert.deepEqual(freshAlerts(seen, [finding(2, 'act solely for the benefit of others without considering')]), []);
+    assert.equal(freshAlerts(seen, [{ ...finding(2, 'x'), signal: 'propagationRequest', code: 'propagation-request', cooldownKey: 'propagationRequest:bob' }]).length, 1);
   });
 });

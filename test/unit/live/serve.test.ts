@@ -183,6 +183,9 @@ describe('agent-immune serve (live OTLP receiver)', function () {
         ['application/json', '{"resourceSpans": ['],
         ['application/json', '[1, 2]'],
         ['application/json', '{"resourceSpans": 7}'],
+        ['application/json', '{"resourceSpans":[{"scopeSpans":[{"spans":{"a":1}}]}]}'],
+        ['application/json', '{"resourceSpans":[{"scopeSpans":[{"spans":"abc"}]}]}'],
+        ['application/json', '{"resourceSpans":[{"scopeSpans":"x"}]}'],
         ['application/x-protobuf', Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01])],
         ['application/json', gzipSync('{}').subarray(0, 8)],
       ] as const) {
@@ -251,6 +254,16 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       });
       assert.equal((await send(`${url}/v1/runs`, 'GET', {})).status, 200, 'others are served while it stalls');
       assert.match(await closed, /^HTTP\/1\.1 408/);
+    });
+
+    it('stops while a client stalls mid-body (was: Ctrl-C never returned, since closing stops the request timeouts)', async () => {
+      const slow = new LiveServer({ root, port: 0, requestTimeoutMs: 600_000 });
+      const { port } = await slow.start();
+      const socket = connect(port, '127.0.0.1', () => socket.write(`POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"resourceSpans":`));
+      const cut = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      await waitFor('the stalled request', () => (slow.counters().requests > 0 || socket.bytesWritten > 0 ? true : undefined));
+      await slow.stop();
+      await cut;
     });
 
     it('disconnects an event-stream reader that falls behind instead of holding spans back', async () => {
