@@ -69,6 +69,8 @@ const DECLARATIONS: readonly { pattern: RegExp; writer: Writer }[] = [
 // starts at a word boundary, so a long run of letters is not rescanned from every position in it.
 const NEEDED =
   /\b(?:different|alternative|deviate|depart|stray|steer\s+away|move\s+away|convinc|persuad|sway|win\w*\s+over|astray|incorrect|wrong|false|flawed|erroneous|mistaken|mislead|misdirect|deceiv|trick|manipulat|instructions|brief|assignment|provided|assigned|designated|(?:select|choos|accept|adopt|support|agree)\w*\s+(?:\w+\s+)?(?:my|our)\b)/g;
+// A line opening with a speaker's name, as a moderator relays what each agent said ("alice: …", "agent_2: …").
+const SPEAKER_LINE = /^[ \t]*[\w.-]{1,40}:[ \t]/;
 // Someone else as the subject ("agent 1 tries to", "agent B is", "they want to", "their argument may").
 const THIRD_PERSON = /\b(?:agent\s*\d+|agent\s+[a-z]\b|the\s+(?:first|second|third|other|previous)\s+agent|another\s+agent|(?:this|that|one)\s+agent|they|he|she|(?:their|his|her)\s+(?:argument|reasoning|explanation|answer|solution|response)s?|the\s+adversary)\b/i;
 // A verb or phrase whose subject is the one who intends what follows ("the arguer attempts to", "the attacker's goal
@@ -115,8 +117,8 @@ export function steeringDeclaration(text: string, lower = text.toLowerCase()): s
       if (needed[next] >= end) continue;
     }
     const sentence = unquoted.slice(start, end);
-    // A Markdown block quote is someone else's text.
-    if (sentence.trimStart().startsWith('>')) continue;
+    // A Markdown block quote is someone else's text; so is a line a relay opens with its speaker's name ("alice: …").
+    if (sentence.trimStart().startsWith('>') || SPEAKER_LINE.test(lineAt(unquoted, start))) continue;
     for (const { pattern, writer } of DECLARATIONS) {
       for (const match of sentence.matchAll(pattern)) {
         const at = match.index ?? 0;
@@ -146,6 +148,12 @@ function writerDeclares(before: string, match: string, writer: Writer): boolean 
   if (THIRD_PERSON.test(at < 0 ? lead : lead.slice(at))) return false;
   const intends = INTENDS.exec(lead);
   return !intends || WRITER_INTENDS.test(lead.slice(0, intends.index));
+}
+
+/** The start of the line `offset` is on (its first 48 characters: enough for a speaker's name). */
+function lineAt(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return text.slice(start, start + 48);
 }
 
 /** Where the first (or last) first-person word of a text starts, or -1. */
