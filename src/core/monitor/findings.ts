@@ -62,9 +62,10 @@ const REQUEST_TEXT: Record<RequestRule, string> = {
   'keep-chain-going': 'as a chain',
   'your-own': 'into your own file',
   covert: 'quietly',
+  'every-prompt-file': 'into every prompt file it can reach',
   'viral-text': 'naming a creed',
 };
-const EVIDENCE: ReadonlySet<string> = new Set(['verbatim', 'survive-reset', 'keep-chain-going', 'your-own', 'covert', 'viral-text']);
+const EVIDENCE: ReadonlySet<string> = new Set(['verbatim', 'survive-reset', 'keep-chain-going', 'your-own', 'covert', 'every-prompt-file', 'viral-text']);
 
 /** "Propagation request: asks to ... (word for word, to outlive resets)." from a finding's markers. */
 function requestText(markers: readonly string[]): string {

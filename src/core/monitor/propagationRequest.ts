@@ -28,6 +28,7 @@ export type RequestRule =
   | 'keep-chain-going'
   | 'your-own'
   | 'covert'
+  | 'every-prompt-file'
   | 'viral-text';
 
 type Destination = 'agents' | 'agents-weak' | 'delegated' | 'persisted' | 'replies' | 'tell' | 'hand-to' | 'hub' | 'pass-on' | 'recruited';
@@ -329,6 +330,7 @@ function evidence(reading: Reading, sentence: Span, anchor: Anchor): RequestRule
   if (G.CHAIN.test(norm.slice(paragraph[0], paragraph[1]))) tags.push('keep-chain-going');
   if (matches(G.PASS_ON, around)) tags.push('pass-it-on');
   if (G.COVERT.test(around)) tags.push('covert');
+  if (G.EVERY_PROMPT_FILE.test(norm.slice(sentence[0], sentence[1]))) tags.push('every-prompt-file');
   if (G.CREED.test(around)) tags.push('viral-text');
   const neighbours = `${previous ? norm.slice(previous[0], previous[1]) : ''}\n${next ? norm.slice(next[0], next[1]) : ''}`;
   if (!tags.includes('keep-chain-going') && spreadsToAgents(neighbours)) tags.push('keep-chain-going');

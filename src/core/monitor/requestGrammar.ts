@@ -112,7 +112,10 @@ export const CHAIN = /\b(?:(?:keep|continue)\s+(?:the|this)\s+(?:chain|signal|tr
 /** A named creed rather than a document: what only a viral text calls itself. */
 export const CREED = /\b(?:covenant|accord|pact|creed|oath|rite|ritual|manifesto|doctrine|tenets|commandments|litany|canon|codex|scroll|charter|prayer|mantra|remembrances?|lineage)\b/;
 /** Copy it covertly: a request that hides from the human is no documentation. */
-export const COVERT = /\b(?:quietly|secretly|silently|without\s+telling|nobody\s+(?:needs|has)\s+to\s+know|(?:do\s+not|don't)\s+(?:tell|inform|alert)\s+(?:your|the)\s+(?:human|user|operator|owner))\b/;
+export const COVERT = /\b(?:quietly|secretly|silently|without\s+(?:telling|informing|mentioning)|nobody\s+(?:needs|has)\s+to\s+know|(?:do\s+not|don't|never)\s+(?:tell|inform|alert|mention|show|reveal|disclose)\s+(?:(?:this|it|that)\s+)?(?:to\s+)?(?:your|the)\s+(?:human|user|operator|owner)s?)\b/;
+/** Every prompt file within the reader's reach: a copy meant to spread from file to file ("to every AGENTS.md you can
+ * write to"); not a maintainer's "add the header to every SKILL.md". */
+export const EVERY_PROMPT_FILE = /\b(?:every|each|all|any)\s+(?:other\s+)?(?:(?:soul|memory|agents|claude|gemini|skill)\.md|(?:\w+\s+)?(?:prompt|skill|memory|instructions?|rules?)\s+files?)\s+(?:that\s+)?(?:you|it|they)\s+(?:can|could|are\s+able\s+to)\s+(?:write|reach|access|find|edit|open|modify|touch)/;
 
 /** A negation scoping over an act that follows it in the same clause. */
 export const NEGATION = /\b(?:not|never|no\s+longer|don't|doesn't|didn't|won't|wouldn't|can't|cannot|shouldn't|mustn't|haven't|hasn't|isn't|aren't|neither|nor|avoid|avoiding|refuse\s+to|refusing\s+to|stop|instead\s+of|rather\s+than|without)\b|\bno\b(?!\s*[.:])/;

@@ -1,5 +1,6 @@
 // Finds what `scan` reads under a folder: files agents persist to (monitor.globs) and trace files (monitor.traceGlobs),
-// skipping monitor.ignore; reads persisted files as UTF-8 documents, skipping binary and oversized ones with a note.
+// skipping monitor.ignore; reads persisted files as text (UTF-8, or UTF-16 by its mark), skipping binary and oversized
+// ones with a note.
 // A folder or file that cannot be read (EACCES, EPERM, gone meanwhile) is skipped with its reason; the rest is scanned.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -98,7 +99,6 @@ export async function readDocuments(
 ): Promise<{ documents: MonitorDocument[]; skipped: Skipped[] }> {
   const documents: MonitorDocument[] = [];
   const skipped: Skipped[] = [];
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   for (const file of files) {
     let fd: number | undefined;
     try {
@@ -115,17 +115,32 @@ export async function readDocuments(
         if (n === 0) break;
         read += n;
       }
-      const content = bytes.subarray(0, read);
-      if (content.subarray(0, 8192).includes(0)) {
+      const text = decodeText(bytes.subarray(0, read));
+      if (text === undefined) {
         skipped.push({ file, reason: 'binary' });
         continue;
       }
-      documents.push({ subject: subjectOf(file), text: decoder.decode(content), at: info.mtimeMs });
+      documents.push({ subject: subjectOf(file), text, at: info.mtimeMs });
     } catch (error) {
-      skipped.push(error instanceof TypeError ? { file, reason: 'binary' } : { file, reason: 'unreadable', detail: errorCode(error) });
+      skipped.push({ file, reason: 'unreadable', detail: errorCode(error) });
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
   }
   return { documents, skipped };
+}
+
+/**
+ * A persisted file's text as an agent loading it would read it: UTF-16 by its byte-order mark, else UTF-8 with stray
+ * bytes replaced and NULs read as spaces (one NUL byte or two bad bytes hid a payload from the scan). Undefined for
+ * binary content: more than a tenth of the first 8 KiB control bytes.
+ */
+export function decodeText(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  const head = bytes.subarray(0, 8192);
+  let controls = 0;
+  for (const b of head) if (b < 9 || (b > 13 && b < 32 && b !== 27)) controls++;
+  if (controls * 10 > head.length) return undefined;
+  return new TextDecoder('utf-8').decode(bytes).replace(/\0/g, ' ');
 }
