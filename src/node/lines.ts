@@ -7,9 +7,10 @@ import { InputError } from '../core/errors';
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Yields [text, 1-based line number] for each line of a UTF-8 file (read from `handle` when given, already opened
- * safely; `file` then only names it); throws InputError on binary or oversize lines. */
-export async function* readLines(file: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES, handle?: FileHandle): AsyncGenerator<[string, number]> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+ * safely; `file` then only names it); throws InputError on oversize lines, and on bytes that are not UTF-8 unless
+ * `lenient` (--lenient: a log with a damaged byte is read with it replaced by U+FFFD). */
+export async function* readLines(file: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES, handle?: FileHandle, lenient = false): AsyncGenerator<[string, number]> {
+  const decoder = new TextDecoder('utf-8', { fatal: !lenient });
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let line = 1;

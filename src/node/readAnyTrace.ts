@@ -139,7 +139,7 @@ async function feedImporter(
   const importer = spec.create(file);
   const skipped: TraceWarning[] = [];
   if (layout === 'lines') {
-    for await (const [raw, line] of readLines(file, maxLineBytes)) {
+    for await (const [raw, line] of readLines(file, maxLineBytes, undefined, lenient)) {
       const text = raw.replace(/^\uFEFF/, '');
       if (text.trim() === '') continue;
       let value: unknown;

@@ -11,6 +11,6 @@ export interface ReadTraceOptions extends Omit<ParseOptions, 'file'> {
 /** Streams an agent-trace/v1 JSONL file into a Trace; throws InputError naming file and line. */
 export async function readTraceFile(file: string, options: ReadTraceOptions = {}): Promise<Trace> {
   const builder = new TraceBuilder({ ...options, file });
-  for await (const [text, line] of readLines(file, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)) builder.addLine(text, line);
+  for await (const [text, line] of readLines(file, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, undefined, options.lenient)) builder.addLine(text, line);
   return builder.finish();
 }

@@ -129,6 +129,21 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /warning: line 2:/);
   });
 
+  it('--lenient reads a line with bytes that are not UTF-8, in a native trace and a foreign one (was: exit 2 either way)', async () => {
+    const native = path.join(dir, 'damaged.jsonl');
+    writeFileSync(native, Buffer.concat([Buffer.from('{"type":"message","round":0,"from":"a","content":"x"}\n{"type":"message","round":0,"from":"b","content":"'), Buffer.from([0xc3, 0x28]), Buffer.from(' y"}\n')]));
+    assert.equal((await cli('analyze', native)).code, 2);
+    const lenient = await cli('analyze', native, '--lenient', '--json');
+    assert.equal(lenient.code, 0);
+    assert.deepEqual((JSON.parse(lenient.stdout) as { agents: { id: string }[] }).agents.map((a) => a.id), ['a', 'b']);
+    const debate = path.join(dir, 'damaged-debate.jsonl');
+    const row = Buffer.from(`${readFileSync(path.join(root, 'test/fixtures/importers/debate-rows.jsonl'), 'utf8').split('\n')[0]}\n`);
+    const at = row.indexOf('"content": "') + '"content": "'.length;
+    writeFileSync(debate, Buffer.concat([row.subarray(0, at), Buffer.from([0xff]), row.subarray(at)]));
+    assert.equal((await cli('analyze', debate)).code, 2);
+    assert.equal((await cli('analyze', debate, '--lenient')).code === 2, false);
+  });
+
   describe('--all: every run of a file', () => {
     const debates = path.join(root, 'test/fixtures/importers/debate-rows.jsonl');
 
