@@ -1,10 +1,11 @@
 // `agent-immune serve`: the live OTLP/HTTP receiver; prints one line per decided round and alert until interrupted.
-import * as path from 'node:path';
 import type { LiveEvent } from '../../core/live/runs';
 import { loadCheckedConfig } from '../../node/config';
+import { oneLine } from '../../core/guard/messages';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, LIVE_RUNS_DIR, LiveServer } from '../../node/live/server';
 import { ALERT_LOG } from '../../node/monitor/alertLog';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
+import { existingFile, existingFolder } from '../args';
 
 /** What a failed listen means, and what to do, by its error code. */
 const LISTEN_FAILURES: Record<string, string> = {
@@ -68,8 +69,8 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
     };
     const port = number('port', DEFAULT_PORT, 0);
     if (!Number.isInteger(port) || port > 65535) throw new UsageError('--port must be an integer 0-65535');
-    const root = path.resolve(io.cwd, values.root ?? '.');
-    const config = await loadCheckedConfig(root, values.config && path.resolve(io.cwd, values.config));
+    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder the alert log and closed runs go into' });
+    const config = await loadCheckedConfig(root, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })));
     const server = new LiveServer({
       host: values.host,
       port,
@@ -116,18 +117,23 @@ function stopSignal(): Promise<void> {
 }
 
 /** One line of text per event. */
-function eventLine(event: LiveEvent): string {
+export function eventLine(event: LiveEvent): string {
   switch (event.type) {
     case 'run':
-      return event.run.rounds === 0 ? `run ${event.run.id}: receiving spans\n` : '';
+      return event.run.rounds === 0 ? `run ${shown(event.run.id)}: receiving spans\n` : '';
     case 'round': {
-      const flagged = [...event.attackers.map((a) => `${a} ATTACKER`), ...event.infected.map((a) => `${a} infected`)];
-      const changed = event.changed.filter((c) => c.was !== null).map((c) => `${c.agent} ${c.was} -> ${c.category}`);
-      return `run ${event.run} round ${event.round}${event.restarted ? ' (re-decided from round 0: earlier rounds changed)' : ''}: ${flagged.length ? flagged.join(', ') : 'all benign'}${changed.length ? ` [${changed.join(', ')}]` : ''}\n`;
+      const flagged = [...event.attackers.map((a) => `${shown(a)} ATTACKER`), ...event.infected.map((a) => `${shown(a)} infected`)];
+      const changed = event.changed.filter((c) => c.was !== null).map((c) => `${shown(c.agent)} ${c.was} -> ${c.category}`);
+      return `run ${shown(event.run)} round ${event.round}${event.restarted ? ' (re-decided from round 0: earlier rounds changed)' : ''}: ${flagged.length ? flagged.join(', ') : 'all benign'}${changed.length ? ` [${changed.join(', ')}]` : ''}\n`;
     }
     case 'alert':
-      return `run ${event.run} alert ${event.alert.code} ${event.alert.subject} (round ${event.alert.evidence.round ?? '?'}): "${event.alert.evidence.text.slice(0, 100)}"\n`;
+      return `run ${shown(event.run)} alert ${event.alert.code} ${shown(event.alert.subject)} (round ${event.alert.evidence.round ?? '?'}): "${event.alert.evidence.text.slice(0, 100)}"\n`;
     case 'closed':
-      return `run ${event.run} closed: ${event.summary.rounds} round(s), ${event.summary.attackers.length} attacker(s), ${event.summary.infected.length} infected\n`;
+      return `run ${shown(event.run)} closed: ${event.summary.rounds} round(s), ${event.summary.attackers.length} attacker(s), ${event.summary.infected.length} infected\n`;
   }
+}
+
+/** A run id or agent name as a line shows it: at most 80 characters (a 5,000-character run id filled the screen). */
+function shown(id: string): string {
+  return oneLine(id, 80);
 }

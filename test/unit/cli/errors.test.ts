@@ -37,6 +37,7 @@ describe('CLI errors', () => {
     ['a trace holding an empty list (was a 700-character "cannot tell the format")', ['analyze', 'traces/none.json'], /^agent-immune analyze: traces\/none\.json:1: the file holds an empty list; expected a trace$/],
     ['a file given as --root (was README.md/agent-immune.config.json: ENOTDIR)', ['lock', '--root', 'README.md'], /^agent-immune lock: --root README\.md is a file, not a folder: give the workspace folder/],
     ['a --root that does not exist', ['verify', '--root', 'nowhere'], /^agent-immune verify: --root nowhere: no such folder; check the path$/],
+    ['serve given a file as --root (was "cannot read config: …/agent-immune.config.json: a part of the path is a file")', ['serve', '--root', 'README.md', '--port', '0'], /^agent-immune serve: --root README\.md is a file, not a folder: give the workspace folder the alert log and closed runs go into/],
     ['a --config that does not exist', ['analyze', 'traces/run.jsonl', '--config', 'nowhere.json'], /^agent-immune analyze: --config nowhere\.json: no such file; check the path$/],
     ['an output named after a folder', ['analyze', 'traces/run.jsonl', '--html', 'traces'], /^agent-immune analyze: --html traces is a folder: give a file name to write$/],
     ['an output under a file', ['verify', '--sarif', 'README.md/out.sarif'], /^agent-immune verify: --sarif README\.md\/out\.sarif: README\.md is a file, not a folder/],

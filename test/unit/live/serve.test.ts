@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { eventLine } from '../../../src/cli/commands/serve';
 import { analyzeTrace } from '../../../src/core/guard/analyze';
 import type { Analysis } from '../../../src/core/guard/types';
 import type { LiveEvent } from '../../../src/core/live/runs';
@@ -310,6 +311,12 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       assert.equal((await send(`${url}/v1/traces`, 'GET', {})).status, 405);
       assert.equal((await send(`${url}/v1/runs/unknown`, 'GET', {})).status, 404);
     });
+  });
+
+  it('prints a run id or agent name of thousands of characters cut to 80 (was: each line filled the screen)', () => {
+    const id = 'r'.repeat(5000);
+    const line = eventLine({ type: 'round', run: id, round: 2, attackers: ['a'.repeat(3000)], infected: [], changed: [], restarted: false });
+    assert.match(line, /^run r{79}… round 2: a{79}… ATTACKER\n$/);
   });
 
   it('needs the bearer token when one is set, and refuses a non-loopback bind without --allow-remote and a token', async () => {
