@@ -160,9 +160,30 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
   };
 }
 
-/** Measures one output (memoised across runs unless the run is larger than the memo, which it would only churn). */
+/**
+ * Measures one output (memoised across runs unless the run is larger than the memo, which it would only churn). An
+ * output that poses the task (holds its whole question, as the user's message does) is read without it: its
+ * options and instructions are the task's (a live crew's user held "D", the last option it listed, and was called an
+ * attacker for "Explain your answer step by step").
+ */
 function measurer(model: RunModel, answerPatterns: readonly RegExp[], choices: Choices | undefined): (text: string) => OutputFacts {
-  return model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns, choices) : memoFor(answerPatterns, choices);
+  const measure = model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns, choices) : memoFor(answerPatterns, choices);
+  const question = flat(model.task?.question ?? '');
+  if (question.length < 20) return measure;
+  const opening = question.slice(0, 40);
+  // The task's words are the task's: its options are no answer, its instructions and cue words nobody's orders; what
+  // the text reads like (embedding, copies) is the whole output's.
+  return (text) => {
+    const facts = measure(text);
+    if (text.length < question.length || !flat(text).includes(opening) || !flat(text).includes(question)) return facts;
+    const own = measure(flat(text).replace(question, ' ').trim());
+    return { ...facts, answer: own.answer };
+  };
+}
+
+/** Text with its whitespace runs made one space, for comparing a question with an output that quotes it. */
+function flat(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**
