@@ -86,6 +86,9 @@ export function meaningful(text: string, piece: Piece): boolean {
   return /\p{L}{2}/u.test(textOutsideHoles(text, piece.literal));
 }
 
+/** Calls that read a file's text: what a name holding one carries is the file's, not another agent's. */
+const FILE_READS = /^(?:readFileSync|readFile|readTextFile|read_text|read_file)$/;
+
 /** A class header whose bases make it a Semantic Kernel process step (`class Step(KernelProcessStep[State]):`). */
 const PROCESS_STEP_CLASS = /\bclass\s+\w+\s*\([^)]*\bKernelProcessStep\b/;
 
@@ -811,8 +814,9 @@ export class Resolver {
             }
             if (frames.length > 0) this.taintMemo.delete(key);
           }
-          // A name holding text written here (a constant) is that text, whatever it is called.
-          const written = found.defs.every((d) => d.value.k === 'str' || d.value.k === 'concat' || d.value.k === 'format');
+          // A name holding text written here (a constant) or read from a file of the project (continue's AGENTS.md
+          // rules) is that text, whatever it is called.
+          const written = found.defs.every((d) => d.value.k === 'str' || d.value.k === 'concat' || d.value.k === 'format' || (d.value.k === 'call' && FILE_READS.test(lastName(d.value.callee) ?? '')));
           return depth <= 1 && !written && delegatedByName(expr.id) ? `named ${expr.id}` : undefined;
         }
         if (found.kind === 'param') return this.paramOutput(loc.file, found.scope, found.index, expr.id, frames, depth);

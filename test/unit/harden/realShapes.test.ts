@@ -417,6 +417,24 @@ reviewer = LlmAgent(
     assert.deepEqual((await harden({ 'chat.ts': source })).findings, []);
   });
 
+  it("text read from a file of the project is not another agent's, whatever its name (was: continue's AGENTS.md rules, `agentContent`, labelled delegated)", async () => {
+    const source = `import * as fs from "fs";
+
+const base = \`You are an agent in the Continue CLI. Answer the user's question with the tools you have.\`;
+
+export function constructSystemMessage(cwd: string): string {
+  let agentContent = "";
+  if (fs.existsSync(cwd + "/AGENTS.md")) agentContent = fs.readFileSync(cwd + "/AGENTS.md", "utf-8");
+  let systemMessage = base;
+  if (agentContent) systemMessage += \`\\n<context name="userRules">\\n\${agentContent}\\n</context>\`;
+  return systemMessage;
+}
+
+export const history = [{ role: "system", content: constructSystemMessage(process.cwd()) }];
+`;
+    assert.deepEqual((await harden({ 'systemMessage.ts': source })).findings, ['systemMessage.ts:3 missing-immunity-warning']);
+  });
+
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts, test-utils.ts, the *.vitest.ts of continue and test-helpers/ hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
     const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/OpenRouter.vitest.ts', 'src/test-helpers/llm.ts', 'src/agent.ts'];
