@@ -110,6 +110,9 @@ const AGENT_CONFIG_KEYS = new Set(['name', 'model', 'tools', 'handoffs', 'sub_ag
  */
 const TEMPLATE_FILLS = /^(?:format|format_map|substitute|safe_substitute|partial)$/;
 
+/** Event handlers and displays: what they are handed is shown, not prompted. */
+const UI_CALLS = /^(?:on[A-Z]\w*|emit|notify\w*|display\w*|show[A-Z]?\w*|print\w*|toast\w*)$/;
+
 /** A memory store's writes. */
 const MEMORY_WRITE = /^(?:a?add|add_memory|save|store|upsert)$/;
 
@@ -139,7 +142,7 @@ class Discoverer {
   private readonly namePattern: RegExp;
   readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], failed: new Map(), stateKeys: new Map() };
   private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
-  /** Role dicts handed to a memory store's write. */
+  /** Role dicts handed to a memory store's write or to an event handler: stored or shown, never prompted. */
   private readonly storedMessages = new Set<Expr>();
   /** Messages an agent returns as its own reply, never a prompt. */
   private readonly ownReplies = new Set<Expr>();
@@ -338,6 +341,9 @@ class Discoverer {
     if (MEMORY_WRITE.test(name) && /(?:^|[._])(?:mem0|memory|memories|mem|store)$/i.test(receiver)) {
       for (const arg of call.args) if (arg.value.k === 'list') for (const item of arg.value.items) this.storedMessages.add(item);
     }
+    // A message handed to an event handler or a display (continue's `onMessage({ role: "system", content: "Opening … in
+    // your browser" })`) is shown to the user, not sent to a model.
+    if (UI_CALLS.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.storedMessages.add(arg.value);
     const keywords = this.keywords(call, loc, module);
     const positional = call.args.filter((a: Arg) => a.name === undefined && !a.spread && (module.language === 'python' || a.value.k !== 'dict')).map((a) => a.value);
     const allPositional = call.args.filter((a: Arg) => a.name === undefined && !a.spread).map((a) => a.value);

@@ -306,15 +306,18 @@ def make_agent(model_client, global_instructions: str, local_instructions: str):
     assert.match(after['gitty.py'], /\(\n {8}"Security notice: [^"]*You are a helpful/);
   });
 
-  it("status lines are no prompts: a chat-history item's `role: system` notice and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
+  it("status lines are no prompts: a chat-history item's `role: system` notice, one handed to an event handler and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
     const typescript = `export function notify(setChatHistory: (f: (p: unknown[]) => unknown[]) => void, name: string) {
   setChatHistory((prev) => [...prev, { message: { role: "system", content: \`Switched to model: \${name}\` }, contextItems: [] }]);
   setChatHistory((prev) => [...prev, { message: { role: "system", content: "Chat history compacted successfully." }, contextItems: [] }]);
 }
+export function open(onMessage: (m: object) => void, url: string) {
+  onMessage({ role: "system", content: \`Opening \${url} in your browser to create a new assistant and its settings...\`, messageType: "system" as const });
+}
 export const request = [{ role: "system", content: "Be brief." }];
 `;
     const python = "from pydantic import BaseModel\n\nclass HistoryItem(BaseModel):\n    system_message: str | None = None\n\nITEMS = [HistoryItem(system_message='Agent initialized')]\n";
-    assert.deepEqual((await harden({ 'tui.ts': typescript, 'views.py': python })).findings, ['tui.ts:5 missing-immunity-warning'], 'a short system prompt outside a history item still is one');
+    assert.deepEqual((await harden({ 'tui.ts': typescript, 'views.py': python })).findings, ['tui.ts:8 missing-immunity-warning'], 'a short system prompt outside a history item still is one');
   });
 
   it('names that are no prose and tool descriptions are no prompts (was: a telemetry key and an XML tag constant, ADK `tool_instructions=`)', async () => {
