@@ -334,7 +334,9 @@ class Discoverer {
     if (NOT_AGENT_CALLEES.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.notAgentConfigs.add(arg.value);
     // What an AutoGen agent returns (`Response(chat_message=TextMessage(content=reply.content, …))`) is its own reply.
     if (name === 'Response') for (const arg of call.args) if (arg.name === 'chat_message' && arg.value.k === 'call') this.ownReplies.add(arg.value);
-    if (this.ownReplies.has(call)) return;
+    // A message an AutoGen agent writes in its own name (`TextMessage(content=reply.content, source=self._name)`) is its reply.
+    const source = call.args.find((arg) => arg.name === 'source')?.value;
+    if (this.ownReplies.has(call) || (source && /^self\._?name$/.test(module.text.slice(source.start, source.end)))) return;
     const chain = chainText(call.callee);
     const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
     // Messages handed to a memory store (`mem0.add([{"role": "user", "content": x}])`) are stored, not sent to a model.

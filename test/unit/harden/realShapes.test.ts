@@ -350,6 +350,13 @@ from autogen_agentchat.messages import TextMessage
 async def reflect(model_client, llm_messages, agent_name):
     reflection_result = await model_client.create(llm_messages)
     yield Response(chat_message=TextMessage(content=reflection_result.content, source=agent_name))
+
+
+class Orchestrator:
+    async def _reenter(self, context, cancellation_token):
+        response = await self._model_client.create(context, cancellation_token=cancellation_token)
+        message = TextMessage(content=response.content, source=self._name)
+        await self.update_message_thread([message])
 `,
       'clarify.py': `from langchain_core.messages import HumanMessage, get_buffer_string
 
