@@ -202,9 +202,11 @@ class Discoverer {
         this.result.failed.set(group[0].loc.file, errorMessage(error));
       }
     }
-    // A constant found by its name that is spliced into a prompt found at a sink is part of that prompt, not another one.
-    const parts = new Set([...byPrimary.values()].filter((p) => !p.byName).flatMap((p) => p.pieces.map((piece) => `${piece.file}:${piece.literal.start}`)));
-    this.result.prompts = [...byPrimary.values()].filter((p) => !p.byName || !parts.has(`${p.primary.file}:${p.primary.literal.start}`));
+    // A constant found by its name that is spliced into another prompt is part of that prompt, not another one: continue's
+    // `CODEBLOCK_FORMATTING_INSTRUCTIONS` inside its `DEFAULT_CHAT_SYSTEM_MESSAGE` (both found by name) is warned once.
+    const pieceKey = (piece: Piece) => `${piece.file}:${piece.literal.start}`;
+    const parts = new Set([...byPrimary.values()].flatMap((p) => p.pieces.filter((piece) => piece !== p.primary).map(pieceKey)));
+    this.result.prompts = [...byPrimary.values()].filter((p) => !p.byName || !parts.has(pieceKey(p.primary)));
     const seen = new Set<string>();
     for (const prompt of this.result.prompts) {
       for (const candidate of prompt.candidates) {

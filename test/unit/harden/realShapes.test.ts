@@ -445,6 +445,11 @@ export const history = [{ role: "system", content: constructSystemMessage(proces
     assert.deepEqual((await harden({ 'systemMessage.ts': source })).findings, ['systemMessage.ts:3 missing-immunity-warning']);
   });
 
+  it("a constant found by its name and spliced into another one is part of it, warned once there (was: each of continue's `*_INSTRUCTIONS` fragments warned)", async () => {
+    const source = 'export const CODEBLOCK_FORMATTING_INSTRUCTIONS = `\\\n  Always include the language and file name in the info string when you write code blocks.`;\n\nconst BRIEF_LAZY_INSTRUCTIONS = `For larger codeblocks, use brief placeholders for unmodified sections.`;\n\nexport const DEFAULT_CHAT_SYSTEM_MESSAGE = `\\\n<important_rules>\n  You are in chat mode.\n${CODEBLOCK_FORMATTING_INSTRUCTIONS}\n${BRIEF_LAZY_INSTRUCTIONS}\n</important_rules>`;\n';
+    assert.deepEqual((await harden({ 'defaultSystemMessages.ts': source })).findings, ['defaultSystemMessages.ts:6 missing-immunity-warning']);
+  });
+
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts, test-utils.ts, the *.vitest.ts of continue and test-helpers/ hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
     const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/OpenRouter.vitest.ts', 'src/test-helpers/llm.ts', 'src/agent.ts'];
