@@ -113,8 +113,9 @@ const TEMPLATE_FILLS = /^(?:format|format_map|substitute|safe_substitute|partial
 /** Event handlers and displays: what they are handed is shown, not prompted. */
 const UI_CALLS = /^(?:on[A-Z]\w*|emit|notify\w*|display\w*|show[A-Z]?\w*|print\w*|toast\w*)$/;
 
-/** A memory store's writes. */
+/** A memory store's writes, and the keys that say whose memory a write goes to (mem0's `user_id=`, `agent_id=`, `run_id=`). */
 const MEMORY_WRITE = /^(?:a?add|add_memory|save|store|upsert)$/;
+const MEMORY_KEYS = ['user_id', 'agent_id', 'run_id', 'userId', 'agentId', 'runId'];
 
 /** A short line that speaks to nobody (`Switched to model: …`, `Chat history compacted successfully.`). */
 function statusLine(text: string): boolean {
@@ -251,6 +252,7 @@ class Discoverer {
     const hits: Hit[] = [];
     const language = module.language;
     const rules = SINK_RULES.filter((r) => r.languages.includes(language));
+    for (const root of module.roots) walk(root.expr, (e) => void (e.k === 'call' && this.markNotPrompts(deferredCall(e) ?? e, { file, scope: root.scope }, module)));
     for (const root of module.roots) {
       const loc: Loc = { file, scope: root.scope };
       walk(root.expr, (e) => {
@@ -330,24 +332,39 @@ class Discoverer {
     return out;
   }
 
-  private callHits(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary, rules: readonly SinkRule[], hits: Hit[]): void {
+  /**
+   * Marks what a call shows that its arguments are not prompts, before any sink is read (a message list is often built
+   * before the call it goes to): options of speech and image calls, an agent's returned reply, messages written to a
+   * memory store or handed to an event handler.
+   */
+  private markNotPrompts(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary): void {
     const name = lastName(call.callee);
     if (!name) return;
     if (NOT_AGENT_CALLEES.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.notAgentConfigs.add(arg.value);
     // What an AutoGen agent returns (`Response(chat_message=TextMessage(content=reply.content, …))`) is its own reply.
     if (name === 'Response') for (const arg of call.args) if (arg.name === 'chat_message' && arg.value.k === 'call') this.ownReplies.add(arg.value);
+    // A message handed to an event handler or a display (continue's `onMessage({ role: "system", content: "Opening … in
+    // your browser" })`) is shown to the user, not sent to a model.
+    if (UI_CALLS.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.storedMessages.add(arg.value);
+    // Messages handed to a memory store (`mem0.add([{"role": "user", "content": x}], user_id=…)`) are stored, not sent to
+    // a model: a store by its name, or a write keyed by a user, agent or run as mem0's is.
+    if (!MEMORY_WRITE.test(name)) return;
+    const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
+    if (!/(?:^|[._])(?:mem0|memory|memories|mem|store)$/i.test(receiver) && !MEMORY_KEYS.some((key) => this.keywords(call, loc, module).has(key))) return;
+    this.resolver.begin();
+    for (const arg of call.args) {
+      for (const v of arg.value.k === 'list' ? [{ expr: arg.value }] : this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'list') for (const item of v.expr.items) this.storedMessages.add(item);
+    }
+  }
+
+  private callHits(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary, rules: readonly SinkRule[], hits: Hit[]): void {
+    const name = lastName(call.callee);
+    if (!name) return;
     // A message an AutoGen agent writes in its own name (`TextMessage(content=reply.content, source=self._name)`) is its reply.
     const source = call.args.find((arg) => arg.name === 'source')?.value;
     if (this.ownReplies.has(call) || (source && /^self\._?name$/.test(module.text.slice(source.start, source.end)))) return;
     const chain = chainText(call.callee);
     const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
-    // Messages handed to a memory store (`mem0.add([{"role": "user", "content": x}])`) are stored, not sent to a model.
-    if (MEMORY_WRITE.test(name) && /(?:^|[._])(?:mem0|memory|memories|mem|store)$/i.test(receiver)) {
-      for (const arg of call.args) if (arg.value.k === 'list') for (const item of arg.value.items) this.storedMessages.add(item);
-    }
-    // A message handed to an event handler or a display (continue's `onMessage({ role: "system", content: "Opening … in
-    // your browser" })`) is shown to the user, not sent to a model.
-    if (UI_CALLS.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.storedMessages.add(arg.value);
     const keywords = this.keywords(call, loc, module);
     const positional = call.args.filter((a: Arg) => a.name === undefined && !a.spread && (module.language === 'python' || a.value.k !== 'dict')).map((a) => a.value);
     const allPositional = call.args.filter((a: Arg) => a.name === undefined && !a.spread).map((a) => a.value);

@@ -385,6 +385,13 @@ mem0 = MemoryClient()
 def save_memory(content: str, user_id: str) -> str:
     mem0.add([{"role": "user", "content": content}], user_id=user_id)
     return "Information saved to memory."
+
+
+@function_tool
+def store_memory_tool(information: str, user_id: str = "user") -> str:
+    memory_message = [{"role": "user", "content": information}]
+    m.add(memory_message, user_id=user_id, metadata={"storage_type": "vector"})
+    return "Stored."
 `,
       'edit.ts': `export function editPrompt(otherData: Record<string, string>) {
   return [{ role: "user", content: \`Rewrite this \${otherData.language} code:\\n\${otherData.codeToEdit}\` }];
