@@ -351,9 +351,11 @@ class Discoverer {
     if (!MEMORY_WRITE.test(name)) return;
     const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
     if (!/(?:^|[._])(?:mem0|memory|memories|mem|store)$/i.test(receiver) && !MEMORY_KEYS.some((key) => this.keywords(call, loc, module).has(key))) return;
+    // A list also sent to a model before it is stored (mem0's own examples) keeps its system prompt: no memory holds one.
+    const stored = (item: Expr) => item.k !== 'dict' || ROLE_OF[plain(module, item.entries.find((e) => e.key === 'role')?.value) ?? ''] !== 'system';
     this.resolver.begin();
     for (const arg of call.args) {
-      for (const v of arg.value.k === 'list' ? [{ expr: arg.value }] : this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'list') for (const item of v.expr.items) this.storedMessages.add(item);
+      for (const v of arg.value.k === 'list' ? [{ expr: arg.value }] : this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'list') for (const item of v.expr.items) if (stored(item)) this.storedMessages.add(item);
     }
   }
 

@@ -457,6 +457,24 @@ export const history = [{ role: "system", content: constructSystemMessage(proces
     assert.deepEqual((await harden({ 'defaultSystemMessages.ts': source })).findings, ['defaultSystemMessages.ts:6 missing-immunity-warning']);
   });
 
+  it("a message list sent to a model and then stored keeps its system prompt (mem0's kuzu example lost its warning when memory writes were excluded)", async () => {
+    const source = `from mem0 import Memory
+from openai import OpenAI
+
+openai_client = OpenAI()
+memory = Memory()
+
+
+def chat_with_memories(message: str, user_id: str = "alice") -> str:
+    system_prompt = "You are a helpful AI. Answer the question based on the query and the memories."
+    messages = [{"role": "system", "content": system_prompt}, {"role": "user", "content": message}]
+    response = openai_client.chat.completions.create(model="gpt-4.1-nano", messages=messages)
+    memory.add(messages, user_id=user_id)
+    return response.choices[0].message.content
+`;
+    assert.deepEqual((await harden({ 'kuzu.py': source })).findings, ['kuzu.py:9 missing-immunity-warning']);
+  });
+
   it('leaves tests, type tests and test helpers alone by default (was: *.spec-d.ts, test-utils.ts, the *.vitest.ts of continue and test-helpers/ hardened)', async () => {
     const prompt = 'export const systemPrompt = "You are a planner.";\n';
     const names = ['src/a.test.ts', 'src/types.test-d.ts', 'src/types.spec-d.ts', 'src/test-utils.ts', 'pkg/test_utils.py', 'tests/b.ts', 'src/OpenRouter.vitest.ts', 'src/test-helpers/llm.ts', 'src/agent.ts'];
