@@ -52,7 +52,33 @@ export function monitorRun(model: RunModel, config: MonitorConfig, known?: WordH
 export type DocumentMemo = Map<string, { text: string; line: number | undefined; findings: MonitorFinding[]; observations: SessionObservation[] }>;
 
 /** The per-document signals; a viralPersona hit is also an observation for propagation, even when its own alert is off. */
+/** Characters that take no space: inside a word ("for\u200bward") they hide it from every reader of words. */
+const ZERO_WIDTH = /[\u00ad\u180e\u200b-\u200d\u2060\ufeff]/;
+
+/**
+ * The signals of one document, read with its zero-width characters taken out (an attacker's cheapest evasion), each
+ * finding's evidence range mapped back onto the text as written.
+ */
 function perDocument(document: MonitorDocument, config: MonitorConfig, observations: SessionObservation[], at: number): MonitorFinding[] {
+  if (!ZERO_WIDTH.test(document.text)) return readDocument(document, config, observations, at);
+  const kept: number[] = [];
+  const chars: string[] = [];
+  for (let i = 0; i < document.text.length; i++) {
+    if (ZERO_WIDTH.test(document.text[i])) continue;
+    kept.push(i);
+    chars.push(document.text[i]);
+  }
+  const text = chars.join('');
+  kept.push(document.text.length);
+  const back = (e: MonitorFinding['evidence']) => ({ ...e, start: kept[e.start], end: e.end > 0 ? kept[e.end - 1] + 1 : kept[0] });
+  const own: SessionObservation[] = [];
+  const findings = readDocument({ ...document, text }, config, own, at).map((f) => ({ ...f, evidence: back(f.evidence) }));
+  observations.push(...own.map((o) => ({ ...o, evidence: back(o.evidence) })));
+  return findings;
+}
+
+/** The signals of one document as it stands. */
+function readDocument(document: MonitorDocument, config: MonitorConfig, observations: SessionObservation[], at: number): MonitorFinding[] {
   const out: MonitorFinding[] = [];
   const lower = lowerSameLength(document.text);
   if (config.signals.viralPersona || config.signals.propagation) {
