@@ -11,6 +11,7 @@ import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
 import { steeringDeclaration } from '../text/intent';
 import type { Evidence, RunModel } from './types';
+import { oneLine } from './messages';
 
 /** A linear probe over the hashed unigram+bigram embedding: the learned text model (weights.json "style"). */
 export interface StyleProbe {
@@ -162,28 +163,20 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
 
 /**
  * Measures one output (memoised across runs unless the run is larger than the memo, which it would only churn). An
- * output that poses the task (holds its whole question, as the user's message does) is read without it: its
- * options and instructions are the task's (a live crew's user held "D", the last option it listed, and was called an
- * attacker for "Explain your answer step by step").
+ * output that poses the task (holds its whole question, as the user's message does) gives no answer of its own: its
+ * options are the task's (a live crew's silent user "held" the last option it listed, alone, and was called an
+ * attacker). What it says, and reads like, is measured on the whole output.
  */
 function measurer(model: RunModel, answerPatterns: readonly RegExp[], choices: Choices | undefined): (text: string) => OutputFacts {
   const measure = model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns, choices) : memoFor(answerPatterns, choices);
-  const question = flat(model.task?.question ?? '');
+  const question = oneLine(model.task?.question ?? '', Infinity);
   if (question.length < 20) return measure;
-  const opening = question.slice(0, 40);
-  // The task's words are the task's: its options are no answer, its instructions and cue words nobody's orders; what
-  // the text reads like (embedding, copies) is the whole output's.
   return (text) => {
     const facts = measure(text);
-    if (text.length < question.length || !flat(text).includes(opening) || !flat(text).includes(question)) return facts;
-    const own = measure(flat(text).replace(question, ' ').trim());
-    return { ...facts, answer: own.answer };
+    if (facts.answer === undefined || text.length < question.length) return facts;
+    const flat = oneLine(text, Infinity);
+    return flat.includes(question) ? { ...facts, answer: measure(flat.replace(question, ' ').trim()).answer } : facts;
   };
-}
-
-/** Text with its whitespace runs made one space, for comparing a question with an output that quotes it. */
-function flat(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**

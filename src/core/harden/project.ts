@@ -1,6 +1,7 @@
 // The files of one project as prompt discovery sees them: each code file scanned on first use, imports resolved to
 // other files of the same project (Python packages and relative modules, TypeScript relative imports), and an
 // index of calls by callee name so a parameter can be traced to the arguments its callers pass.
+import { escapeRegExp } from '../regexSafety';
 import type { CodeLanguage } from './lexer';
 import { scanModule, walk, type ModuleSummary, type Scope } from './module';
 import type { Expr } from './syntax';
@@ -107,7 +108,7 @@ export class ProjectModel {
     const parts = file.replace(/\.[^./]+$/, '').split('/');
     const stem = /^(?:__init__|index)$/.test(parts[parts.length - 1]) && parts.length > 1 ? parts[parts.length - 2] : parts[parts.length - 1];
     // A file is parsed only when a line of it could import the stem (a name such as `utils` is in thousands of files).
-    const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const escaped = escapeRegExp(stem);
     const mayImport = new RegExp(`^[ \\t]*(?:from|import|export)\\b[^\\n]*\\b${escaped}\\b|\\b(?:from|require|import)\\s*\\(?\\s*["'][^"'\\n]*\\b${escaped}\\b|import\\s*[(\\\\]`, 'm');
     for (const path of this.filesContaining(stem)) {
       if (path === file || !mayImport.test(this.sources.get(path)!.text)) continue;

@@ -40,6 +40,13 @@ function inTimeOrder(a: SpanInfo, b: SpanInfo): number {
   return a.start - b.start || a.end - b.end || (a.agentName ?? '').localeCompare(b.agentName ?? '') || a.seq - b.seq;
 }
 
+/** An OTLP list field: absent is empty, anything but an array is refused by name (the file reader's and the receiver's). */
+export function otlpList(value: unknown, field: string, file?: string, line?: number): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new InputError('invalid-field', `"${field}" must be an array; expected OTLP JSON (ExportTraceServiceRequest)`, file, line, field);
+  return value;
+}
+
 /** Decodes an OTLP AnyValue ({stringValue}, {intValue}, {arrayValue}, ...) or passes a plain value through. */
 export function anyValue(value: unknown): unknown {
   const v = asObject(value);
@@ -181,19 +188,12 @@ class OtlpImporter implements Importer {
     if (Array.isArray(o.resourceSpans)) {
       for (const rs of o.resourceSpans) {
         const r = asObject(rs);
-        for (const ss of this.list(r?.scopeSpans ?? r?.instrumentationLibrarySpans, 'scopeSpans', line)) {
-          for (const span of this.list(asObject(ss)?.spans, 'spans', line)) this.addSpan(span, line);
+        for (const ss of otlpList(r?.scopeSpans ?? r?.instrumentationLibrarySpans, 'scopeSpans', this.file, line)) {
+          for (const span of otlpList(asObject(ss)?.spans, 'spans', this.file, line)) this.addSpan(span, line);
         }
       }
     } else if (o.spanId !== undefined || o.span_id !== undefined) this.addSpan(o, line);
     else throw new InputError('missing-field', 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes', this.file, line, 'resourceSpans');
-  }
-
-  /** An OTLP list field: absent is empty, anything but an array is refused by name. */
-  private list(value: unknown, field: string, line: number): unknown[] {
-    if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) throw new InputError('invalid-field', `"${field}" must be an array; expected OTLP JSON (ExportTraceServiceRequest)`, this.file, line, field);
-    return value;
   }
 
   private addSpan(raw: unknown, line: number): void {

@@ -7,7 +7,7 @@ import { OnlineGuard } from '../guard/online';
 import type { Analysis } from '../guard/types';
 import { episodeToTrace, type Episode } from '../importers';
 import { asObject, asString } from '../importers/common';
-import { otlpFormat } from '../importers/otlp';
+import { otlpFormat, otlpList } from '../importers/otlp';
 import type { Importer } from '../importers/types';
 import type { MonitorFinding } from '../monitor/types';
 import type { Category } from '../trace/types';
@@ -132,7 +132,7 @@ export class LiveRuns {
     const result: IngestResult = { accepted: 0, rejected: 0, errors: [] };
     const body = asObject(request);
     if (!body) throw new InputError('invalid-field', 'expected an ExportTraceServiceRequest object');
-    // Every list is checked before any span is kept: a malformed request is refused whole (400), never half-read.
+    // Every list is checked before any span is kept: a malformed request is refused whole (400), never half-read (`"spans": {…}` was a 500).
     const scopes = otlpList(body.resourceSpans, 'resourceSpans').flatMap((rs) => otlpList(asObject(rs)?.scopeSpans, 'scopeSpans'));
     const spans = scopes.flatMap((ss) => otlpList(asObject(ss)?.spans, 'spans'));
     const line = ++this.requests;
@@ -426,13 +426,6 @@ function summaryOf(analysis: Analysis): Pick<RunSummary, 'rounds' | 'agents' | '
     infected: analysis.agents.filter((a) => a.category === 'infected').map((a) => a.id),
     alerts: analysis.alerts?.length ?? 0,
   };
-}
-
-/** An OTLP list field: absent is empty, anything but an array is refused by name (`"spans": {…}` was a 500). */
-function otlpList(value: unknown, field: string): unknown[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw new InputError('invalid-field', `"${field}" must be an array`);
-  return value;
 }
 
 /**

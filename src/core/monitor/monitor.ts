@@ -51,7 +51,6 @@ export function monitorRun(model: RunModel, config: MonitorConfig, known?: WordH
 /** Per-output results kept between calls on a growing run (the online guard), keyed by round and agent. */
 export type DocumentMemo = Map<string, { text: string; line: number | undefined; findings: MonitorFinding[]; observations: SessionObservation[] }>;
 
-/** The per-document signals; a viralPersona hit is also an observation for propagation, even when its own alert is off. */
 /** Characters that take no space: inside a word ("for\u200bward") they hide it from every reader of words. */
 const ZERO_WIDTH = /[\u00ad\u180e\u200b-\u200d\u2060\ufeff]/;
 
@@ -77,7 +76,7 @@ function perDocument(document: MonitorDocument, config: MonitorConfig, observati
   return findings;
 }
 
-/** The signals of one document as it stands. */
+/** The per-document signals; a viralPersona hit is also an observation for propagation, even when its own alert is off. */
 function readDocument(document: MonitorDocument, config: MonitorConfig, observations: SessionObservation[], at: number): MonitorFinding[] {
   const out: MonitorFinding[] = [];
   const lower = lowerSameLength(document.text);

@@ -5,6 +5,7 @@
 // speaker. Negation, refusal, warnings and someone else's reported request turn it off; the project's own defences
 // are blanked first. Destinations that ordinary documents also name (a prompt file, sub-agents, every reply) need one
 // more sign of a copy that must travel: verbatim, the continuity motive of resets and successors, "your own", a chain.
+import { escapeRegExp } from '../regexSafety';
 import { evidenceOf } from './evidence';
 import { maskKnownDefences } from './knownDefences';
 import * as G from './requestGrammar';
@@ -110,7 +111,7 @@ const GROUPS = Object.keys(G.NEEDLES) as NeedleGroup[];
 /** Each needle and the groups it belongs to; one pattern finds them all (longest first). */
 const GROUPS_OF = new Map<string, NeedleGroup[]>();
 for (const group of GROUPS) for (const needle of G.NEEDLES[group]) GROUPS_OF.set(needle, [...(GROUPS_OF.get(needle) ?? []), group]);
-const escaped = (needles: string[]) => needles.sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+const escaped = (needles: string[]) => needles.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
 const WORD_NEEDLES = [...GROUPS_OF.keys()].filter((n) => /^\w/.test(n));
 // A word boundary first lets the scan try the alternation at word starts only: several times cheaper than at every character.
 const NEEDLE_SCAN = new RegExp(String.raw`\b(?:${escaped(WORD_NEEDLES)})|${escaped([...GROUPS_OF.keys()].filter((n) => !/^\w/.test(n)))}`, 'g');

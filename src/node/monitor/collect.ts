@@ -135,7 +135,7 @@ export async function readDocuments(
  * bytes replaced and NULs read as spaces (one NUL byte or two bad bytes hid a payload from the scan). Undefined for
  * binary content: more than a tenth of the first 8 KiB control bytes.
  */
-export function decodeText(bytes: Uint8Array): string | undefined {
+function decodeText(bytes: Uint8Array): string | undefined {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   const head = bytes.subarray(0, 8192);
