@@ -95,9 +95,10 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const { config } = await diagnostics.configFor(folder.uri);
     const sources = await diagnostics.sourcesFor(folder);
+    const unreadable = await sources.resync();
     const files = await sources.files();
     const texts = new Map(files.map((f) => [f.path, f.text]));
-    for (const { path: rel, reason } of await sources.notRead()) {
+    for (const { path: rel, reason } of unreadable) {
       const at = vscode.workspace.asRelativePath(vscode.Uri.joinPath(folder.uri, rel));
       result.notRead.push(at);
       services.output.warn(hardenLog.notRead(at, reason));

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProjectFile } from '../../core/harden/analyze';
 import type { PromptFileMatcher } from '../../core/harden/config';
+import type { PromptFileKind } from '../../core/harden/types';
 import type { ModuleCache } from '../../core/harden/project';
 import { listPromptFiles, readPromptFile, type SkippedPath } from '../../node/harden/scan';
 
@@ -37,7 +38,7 @@ export class FolderSources implements vscode.Disposable {
   }
 
   private async saved(document: vscode.TextDocument): Promise<void> {
-    if (!this.loaded || document.uri.scheme !== 'file' || vscode.workspace.getWorkspaceFolder(document.uri) !== this.folder) return;
+    if (!this.loaded || document.uri.scheme !== 'file' || !this.holds(document.uri)) return;
     const map = await this.loaded;
     const rel = this.relative(document.uri);
     const kind = this.matcher.kindOf(rel);
@@ -46,6 +47,11 @@ export class FolderSources implements vscode.Disposable {
       map.set(rel, { path: rel, kind, text: document.getText() });
       this.unread.delete(rel);
     } else map.delete(rel);
+  }
+
+  /** Whether `uri` lies in this folder (by URI: the folder object may be a newer one than the one this was made with). */
+  private holds(uri: vscode.Uri): boolean {
+    return vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() === this.folder.uri.toString();
   }
 
   private relative(uri: vscode.Uri): string {
@@ -57,12 +63,7 @@ export class FolderSources implements vscode.Disposable {
       const root = await realpath(this.folder.uri.fsPath);
       const { files } = await listPromptFiles(root, this.matcher);
       const map = new Map<string, ProjectFile>();
-      for (const { file, kind } of files) {
-        const read = await readPromptFile(root, file);
-        const rel = path.relative(root, file).split(path.sep).join('/');
-        if ('text' in read) map.set(rel, { path: rel, kind, text: read.text });
-        else this.unread.set(rel, read.reason);
-      }
+      for (const { file, kind } of files) await this.readInto(map, root, file, kind);
       return map;
     })();
     return this.loaded;
@@ -94,7 +95,7 @@ export class FolderSources implements vscode.Disposable {
     const map = await this.load();
     const open = new Map<string, string>();
     for (const document of vscode.workspace.textDocuments) {
-      if (document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(document.uri) === this.folder) open.set(this.relative(document.uri), document.getText());
+      if (document.uri.scheme === 'file' && this.holds(document.uri)) open.set(this.relative(document.uri), document.getText());
     }
     const files = [...map.values()].map((f) => (open.has(f.path) ? { ...f, text: open.get(f.path)! } : f));
     for (const [rel, text] of open) {
@@ -104,16 +105,35 @@ export class FolderSources implements vscode.Disposable {
     return files;
   }
 
+  /** Reads one listed prompt file into `map`, or records why it could not be read. */
+  private async readInto(map: Map<string, ProjectFile>, root: string, file: string, kind: PromptFileKind): Promise<void> {
+    const read = await readPromptFile(root, file);
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    if ('text' in read) map.set(rel, { path: rel, kind, text: read.text });
+    else this.unread.set(rel, read.reason);
+  }
+
   /**
-   * The paths of the folder the analysis could not read, sorted: the symbolic links and unreadable folders a fresh walk
-   * meets (a link made since the first scan counts), and the prompt files that could not be read.
+   * Walks the folder afresh and brings the files up to date with it: a folder deleted or moved outside the editor
+   * reports no event for the files it held. Returns the paths the analysis could not read, sorted: the symbolic links
+   * and unreadable folders the walk met, and the prompt files that could not be read.
    */
-  async notRead(): Promise<SkippedPath[]> {
-    await this.load();
+  async resync(): Promise<SkippedPath[]> {
+    const map = await this.load();
     const root = await realpath(this.folder.uri.fsPath);
-    const { skipped } = await listPromptFiles(root, this.matcher);
-    const files = [...this.unread].map(([rel, reason]) => ({ path: rel, reason }));
-    return [...skipped, ...files].sort((a, b) => a.path.localeCompare(b.path));
+    const { files, skipped } = await listPromptFiles(root, this.matcher);
+    const listed = new Set(files.map(({ file }) => path.relative(root, file).split(path.sep).join('/')));
+    for (const rel of [...map.keys(), ...this.unread.keys()]) {
+      if (listed.has(rel)) continue;
+      map.delete(rel);
+      this.unread.delete(rel);
+    }
+    for (const { file, kind } of files) {
+      const rel = path.relative(root, file).split(path.sep).join('/');
+      if (!map.has(rel) && !this.unread.has(rel)) await this.readInto(map, root, file, kind);
+    }
+    const unread = [...this.unread].map(([rel, reason]) => ({ path: rel, reason }));
+    return [...skipped, ...unread].sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /** Whether the workspace file layer reads this folder-relative path as a regular file inside the folder. */

@@ -167,6 +167,21 @@ suite('Prompt hardening', function () {
     }
   });
 
+  test('Harden All Prompts reads the folder as it is on disk: a deleted folder of prompts is not edited back into being', async () => {
+    const folder = workspaceFile('prompts/retired');
+    const agent = vscode.Uri.joinPath(folder, 'agent.py');
+    await vscode.workspace.fs.createDirectory(folder);
+    writeFileSync(agent.fsPath, 'from agents import Agent\n\nretired = Agent(name="retired", instructions="You answer billing questions.")\n');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(agent));
+    await waitFor('the finding on the new agent', () => codes(agent).includes('missing-immunity-warning'), 30_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Removed outside the editor, the way `git rm -r` or a branch switch removes it.
+    rmSync(folder.fsPath, { recursive: true, force: true });
+    const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
+    assert.ok(!result.changed.includes('prompts/retired/agent.py'), JSON.stringify(result));
+    assert.throws(() => readFileSync(agent.fsPath), /ENOENT/);
+  });
+
   test('Harden All Prompts does not write through a symlinked prompt file open in the editor to its target outside the folder', async () => {
     const outside = mkdtempSync(path.join(tmpdir(), 'agent-immune-outside-'));
     const target = path.join(outside, 'SKILL.md');
