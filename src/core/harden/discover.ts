@@ -463,7 +463,9 @@ class Discoverer {
     if (this.notAgentConfigs.has(dict)) return;
     const keys = new Set(dict.entries.map((e) => e.key));
     if (![...keys].some((k) => k !== undefined && AGENT_CONFIG_KEYS.has(k))) return;
-    for (const entry of dict.entries) {
+    // A prompt one object down is the agent's too (gemini-cli's `promptConfig: { systemPrompt }`).
+    const nested = dict.entries.flatMap((e) => (e.value.k === 'dict' && !this.notAgentConfigs.has(e.value) ? e.value.entries : []));
+    for (const entry of [...dict.entries, ...nested]) {
       if (entry.key === undefined || !SYSTEM_KEYWORDS.includes(entry.key)) continue;
       hits.push({ role: 'system', framework: 'agent config', anchor: `{ ${entry.key}: … }`, value: entry.value, loc, frames: [], sinkStart: entry.value.start, byName: true });
     }

@@ -677,4 +677,21 @@ export const spawn = createTool({
       rmSync(project, { recursive: true, force: true });
     }
   });
+  it("a sub-agent definition's nested `promptConfig: { systemPrompt }` is its system prompt (was: missed, gemini-cli's codebase investigator)", async () => {
+    const source = `export const CodebaseInvestigatorAgent = {
+  name: "codebase_investigator",
+  modelConfig: { model: "gemini-2.5-pro" },
+  promptConfig: {
+    query: \`Your task is to do a deep investigation of the codebase.\`,
+    systemPrompt: \`You are **Codebase Investigator**, a hyper-specialized AI agent. You are a sub-agent within a larger development system.\`,
+  },
+};
+`;
+    const { findings, after } = await harden({ 'investigator.ts': source }, true);
+    assert.deepEqual(findings, ['investigator.ts:6 missing-immunity-warning']);
+    const parsed = ts.createSourceFile('investigator.ts', after['investigator.ts'], ts.ScriptTarget.Latest, true) as ts.SourceFile & { parseDiagnostics: ts.Diagnostic[] };
+    assert.deepEqual(parsed.parseDiagnostics, []);
+    assert.match(after['investigator.ts'], /systemPrompt: `Security notice:[^`]*\n\nYou are \*\*Codebase Investigator\*\*/);
+    assert.match(after['investigator.ts'], /query: `Your task is to do a deep investigation of the codebase.`/);
+  });
 });
