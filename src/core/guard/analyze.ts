@@ -83,8 +83,13 @@ export function startProgress(model: RunModel, reading: FeatureContext): GuardPr
  * The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`;
  * `reading` is the features of `model`, whose answers, instructions and identifiers the rules read.
  */
-export function decideRound(model: RunModel, progress: GuardProgress, roundScores: HeadScores[], guard: GuardConfig, reading: FeatureContext): void {
+export function decideRound(model: RunModel, progress: GuardProgress, headScores: HeadScores[], guard: GuardConfig, reading: FeatureContext): void {
   const k = progress.rounds.length;
+  // On a task that lists options an agent's held answer is its evidence, and silence keeps the answer: a silent agent
+  // keeps last round's scores (a crew's closing round, where only the orchestrator speaks, does not clear a debater).
+  // Elsewhere a silent agent is scored afresh: what its neighbours did since may say more about what it said.
+  const keep = (i: number) => progress.choices !== undefined && k > 0 && model.outputs[i][k] === undefined;
+  const roundScores = headScores.map((s, i) => (keep(i) ? progress.scores[k - 1][i] : s));
   // The features read each output's answer once (a silent agent keeps its last one), against the task's options.
   progress.answers.push(reading.facts.map((row) => row[k].answer));
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;

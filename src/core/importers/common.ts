@@ -110,18 +110,39 @@ export interface Delivery {
   line: number;
   ts?: string;
   round?: number;
+  /**
+   * An orchestrator handing work to the agent it invokes (OTLP): handing out work is not speaking, so it opens no
+   * round; a `fresh` hand-off (not a repeat of the orchestrator's earlier ones) is heard, so the reply comes a round later.
+   */
+  handoff?: 'fresh' | 'repeat';
+  /** The agents this output reached later, relayed inside an orchestrator's hand-off, and when. */
+  relayed?: { to: string; time: number }[];
 }
 
 /**
  * Groups time-ordered deliveries into rounds the way the guard reads them: a new round starts when an agent speaks
  * again or answers something it received in the current round, so round k holds outputs that could only see round < k.
+ * A hand-off belongs to the round before its reply; an output relayed to an agent counts as heard when it is relayed.
  */
 export function assignCausalRounds(deliveries: Delivery[]): Delivery[] {
-  const sorted = [...deliveries].sort((a, b) => a.time - b.time || a.seq - b.seq);
+  const sorted = [...deliveries].sort(inTimeOrder);
+  const receipts = sorted.flatMap((source) => (source.relayed ?? []).map(({ to, time }) => ({ source, to, time })));
+  const events = [...sorted.map((d) => ({ time: d.time, seq: d.seq, d })), ...receipts.map((r) => ({ time: r.time, seq: -1, r }))];
   let round = 0;
   const spoke = new Set<string>();
   const heard = new Set<string>();
-  for (const d of sorted) {
+  for (const event of events.sort(inTimeOrder)) {
+    if ('r' in event) {
+      // Heard now only if it is this round's output: an earlier round's output is what this round may build on.
+      if (event.r.source.round === round) heard.add(event.r.to);
+      continue;
+    }
+    const d = event.d;
+    if (d.handoff) {
+      d.round = round;
+      if (d.handoff === 'fresh') for (const to of d.to ?? []) heard.add(to);
+      continue;
+    }
     if (spoke.has(d.from) || heard.has(d.from)) {
       round++;
       spoke.clear();
@@ -129,9 +150,25 @@ export function assignCausalRounds(deliveries: Delivery[]): Delivery[] {
     }
     d.round = round;
     spoke.add(d.from);
-    for (const to of d.to ?? []) heard.add(to);
+    // Who it was relayed to hears it when it is relayed (above), not now.
+    for (const to of d.to ?? []) if (!d.relayed?.some((r) => r.to === to)) heard.add(to);
   }
-  return sorted;
+  // From the end: each agent's next own output is the reply to a hand-off it was given.
+  const nextOutput = new Map<string, Delivery>();
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const d = sorted[i];
+    if (!d.handoff) nextOutput.set(d.from, d);
+    else {
+      const reply = d.to?.length === 1 ? nextOutput.get(d.to[0]) : undefined;
+      if (reply) d.round = Math.max(0, reply.round! - 1);
+    }
+  }
+  // Stable: deliveries keep their time order within a round.
+  return sorted.sort((a, b) => a.round! - b.round!);
+}
+
+function inTimeOrder(a: { time: number; seq: number }, b: { time: number; seq: number }): number {
+  return a.time - b.time || a.seq - b.seq;
 }
 
 /** What an episode's header says. */

@@ -2,6 +2,7 @@
 // invocation span becomes the deliveries parent agent -> invoked agent (its input) and back (its output).
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
+import { escapeRegExp } from '../regexSafety';
 import { AgentRegistry, assignCausalRounds, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, mentioned, toMillis, valueText, type Delivery } from './common';
 import type { Episode, FormatSpec, Importer, JsonPath } from './types';
 
@@ -255,7 +256,8 @@ class OtlpImporter implements Importer {
       const input = span.input ?? calls.find((c) => c.input)?.input;
       const output = span.output ?? [...calls].reverse().find((c) => c.output)?.output;
       if (input !== undefined) {
-        conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: order * 2, line: span.line, ts: isoOf(span.start) });
+        const handoff = sender === USER_AGENT ? undefined : 'fresh';
+        conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: order * 2, line: span.line, ts: isoOf(span.start), handoff });
         if (sender === USER_AGENT) conversation.question ??= input;
       }
       if (output !== undefined) {
@@ -270,7 +272,7 @@ class OtlpImporter implements Importer {
         continue;
       }
       const warnings: TraceWarning[] = [];
-      const messages = assignCausalRounds(c.deliveries);
+      const messages = assignCausalRounds(readHandoffs(c.deliveries, c.question));
       const ids = mentioned(messages);
       episodes.push(buildEpisode(id, { run: id, task: c.question ? { question: c.question } : undefined, agents: registry.only(ids) }, messages, [], warnings));
     }
@@ -290,6 +292,55 @@ class OtlpImporter implements Importer {
     }
     return episodes;
   }
+}
+
+/** The shortest output read as relayed when it appears whole inside a hand-off (shorter ones match by chance). */
+const MIN_RELAYED_CHARS = 40;
+/** How many of the latest outputs a hand-off is searched for (a relay passes on recent ones; bounds the work). */
+const RELAY_WINDOW = 64;
+
+/**
+ * Reads what an orchestrator's hand-offs relay. An earlier output that appears whole in a hand-off reached the invoked
+ * agent (it joins the output's recipients) and is not the orchestrator's own words (a marker stands in for it). A
+ * hand-off with no words of its own left is dropped; one that says what the orchestrator's earlier hand-offs said, but
+ * for the relayed text and the agents' names, is a `repeat` (nothing new to hear). The user's first request is the
+ * task (`question`), not a message of a round: the user who asked is not judged on it.
+ */
+function readHandoffs(deliveries: Delivery[], question: string | undefined): Delivery[] {
+  const names = [...mentioned(deliveries)].sort((a, b) => b.length - a.length);
+  const nameWords = names.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${names.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'gu') : undefined;
+  const said = new Map<string, Set<string>>();
+  const outputs: Delivery[] = [];
+  const kept: Delivery[] = [];
+  for (const d of [...deliveries].sort((a, b) => a.time - b.time || a.seq - b.seq)) {
+    if (!d.handoff) {
+      outputs.push(d);
+      if (d.from !== USER_AGENT || d.content !== question || outputs.length > 1) kept.push(d);
+      continue;
+    }
+    const to = d.to![0];
+    let own = d.content;
+    const recent = outputs.slice(-RELAY_WINDOW);
+    // What the orchestrator itself said before stays its own words, even where another agent said the same.
+    const mine = recent.filter((e) => e.from === d.from).map((e) => e.content.trim()).filter((text) => text.length >= MIN_RELAYED_CHARS && own.includes(text));
+    for (const e of recent.filter((e) => e.from !== d.from).sort((a, b) => b.content.length - a.content.length)) {
+      const text = e.content.trim();
+      if (text.length < MIN_RELAYED_CHARS || !own.includes(text) || mine.some((m) => m.includes(text))) continue;
+      own = own.split(text).join(`[relayed from ${e.from}]`);
+      // The user's request handed on is the task every agent starts from, not something heard in a round.
+      if (e.from === to || e.from === USER_AGENT || e.to?.includes(to)) continue;
+      (e.to ??= []).push(to);
+      (e.relayed ??= []).push({ to, time: d.time });
+    }
+    const words = own.replace(/\[relayed from [^\]]*\]/g, ' ');
+    const key = (nameWords ? words.replace(nameWords, ' ') : words).replace(/[\s:,;.-]+/g, ' ').trim().toLowerCase();
+    if (key === '') continue;
+    const earlier = said.get(d.from) ?? new Set<string>();
+    said.set(d.from, earlier);
+    kept.push({ ...d, content: own, handoff: earlier.has(key) ? 'repeat' : 'fresh' });
+    earlier.add(key);
+  }
+  return kept;
 }
 
 function isoOf(ms: number): string | undefined {

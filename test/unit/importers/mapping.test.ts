@@ -16,19 +16,19 @@ function flow(trace: Trace): string[] {
 
 describe('importers: mapping', () => {
   describe('OTLP GenAI (invoke_agent spans)', () => {
-    it('maps parent -> invoked agent (input) and back (output), in causal rounds, with the user as the outer sender', async () => {
+    it('maps parent -> invoked agent (input) and back (output), in causal rounds, with the user\'s request as the task', async () => {
       const trace = await readAnyTrace(at('otlp-genai.json'));
       assert.equal(trace.run, 'conv-a');
       assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'supervisor', 'researcher', 'writer']);
       assert.equal(trace.agents[1].systemPrompt, 'You coordinate a researcher and a writer.');
       assert.equal(trace.task?.question, 'Which planet has the most moons? Options: A) Saturn B) Mars C) Venus');
       assert.deepEqual(flow(trace), [
-        '0 user>supervisor: Which planet has the mos',
-        '1 supervisor>researcher: Find how many moons Satu',
-        '2 researcher>supervisor: Saturn has 274 moons, Ma',
-        '3 supervisor>writer: Write the answer from th',
-        '4 writer>supervisor: The answer is C. Pass th',
-        '5 supervisor>user: Final answer: A (Saturn)',
+        // The user's request is the task; a hand-off sits in the round before its reply.
+        '0 supervisor>researcher: Find how many moons Satu',
+        '1 researcher>supervisor: Saturn has 274 moons, Ma',
+        '1 supervisor>writer: Write the answer from th',
+        '2 writer>supervisor: The answer is C. Pass th',
+        '3 supervisor>user: Final answer: A (Saturn)',
       ]);
       assert.ok(trace.warnings.some((w) => w.code === 'multiple-episodes'));
     });
@@ -38,7 +38,7 @@ describe('importers: mapping', () => {
       assert.deepEqual(traces.map((t) => t.id), ['conv-a', 'conv-b']);
       const second = await readAnyTrace(at('otlp-genai.json'), { episode: 1 });
       assert.equal(second.run, 'conv-b');
-      assert.deepEqual(flow(second), ['0 user>supervisor: What is 2 + 2?', '1 supervisor>researcher: Compute 2 + 2.', '2 researcher>supervisor: 2 + 2 = 4', '3 supervisor>user: 4']);
+      assert.deepEqual(flow(second), ['0 supervisor>researcher: Compute 2 + 2.', '1 researcher>supervisor: 2 + 2 = 4', '2 supervisor>user: 4']);
       assert.ok(!second.warnings.some((w) => w.code === 'multiple-episodes'));
     });
 
@@ -46,10 +46,9 @@ describe('importers: mapping', () => {
       const trace = await readAnyTrace(at('otlp-genai.jsonl'));
       assert.equal(trace.run, '0af7651916cd43dd8448eb211c80319c');
       assert.deepEqual(flow(trace), [
-        '0 user>planner: Plan a trip to Rome.',
-        '1 planner>booker-7: Book hotels for: Day 1: ',
-        '2 booker-7>planner: Booked Hotel Roma for tw',
-        '3 planner>user: Day 1: Colosseum. Day 2:',
+        '0 planner>booker-7: Book hotels for: Day 1: ',
+        '1 booker-7>planner: Booked Hotel Roma for tw',
+        '2 planner>user: Day 1: Colosseum. Day 2:',
       ]);
     });
 
@@ -57,10 +56,9 @@ describe('importers: mapping', () => {
       const trace = await readAnyTrace(at('otlp-openinference.json'));
       assert.equal(trace.run, 'sess-42');
       assert.deepEqual(flow(trace), [
-        '0 user>triage: My invoice is wrong, ple',
-        '1 triage>billing: Customer says the invoic',
-        '2 billing>triage: Refund of 20 EUR issued ',
-        '3 triage>user: Handed off to billing; r',
+        '0 triage>billing: Customer says the invoic',
+        '1 billing>triage: Refund of 20 EUR issued ',
+        '2 triage>user: Handed off to billing; r',
       ]);
     });
   });
@@ -311,7 +309,7 @@ describe('importers: OTLP edge cases', () => {
         span('b', 'a', 1, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.input.messages': 'hi', 'gen_ai.output.messages': 'hello' }),
       ]),
     );
-    assert.deepEqual(flow(trace), ['0 user>helper: hi', '1 helper>user: hello']);
+    assert.deepEqual(flow(trace), ['0 helper>user: hello']);
   });
 
   it('reads the same run whatever order its spans arrive in (agents that start together keep their places)', () => {
@@ -334,7 +332,9 @@ describe('importers: OTLP edge cases', () => {
         { name: 'gen_ai.content.completion', attributes: [{ key: 'gen_ai.completion', value: { stringValue: JSON.stringify([{ role: 'assistant', content: 'answer.' }]) } }] },
       ],
     };
-    assert.deepEqual(flow(importTraceText(otlp([withEvents]))), ['0 user>old: question?', '1 old>user: answer.']);
+    const trace = importTraceText(otlp([withEvents]));
+    assert.equal(trace.task?.question, 'question?');
+    assert.deepEqual(flow(trace), ['0 old>user: answer.']);
   });
 
   it('reads structured (kvlist/array) message attributes and plain-object attributes', () => {

@@ -273,7 +273,11 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       socket.pause(); // never reads
       await waitFor('the stream', () => ((server as unknown as { streams: Set<unknown> }).streams.size === 1 ? true : undefined));
       const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` }), { maxExportBatchSize: 64 }));
-      for (let i = 0; i < 40; i++) await emitCrewRun(provider.getTracer('crew'), crewRun({ workers: 12, cycles: 3, attacker: 1 }), `other-${i}`, EPOCH);
+      // Enough event bytes to outrun the reader's socket buffers: long run ids ride on every event.
+      for (let i = 0; i < 40; i++) {
+        await emitCrewRun(provider.getTracer('crew'), crewRun({ workers: 12, cycles: 3, attacker: 1 }), `other-${i}-${'x'.repeat(2000)}`, EPOCH);
+        await provider.forceFlush();
+      }
       await provider.shutdown();
       await waitFor('the slow reader to be dropped', () => (logs.some((l) => l.includes('fell too far behind')) ? true : undefined));
       socket.destroy();
