@@ -48,9 +48,19 @@ function fixOr(edits: TextEdit[], why: string): Pick<HardenFinding, 'fix' | 'man
   return edits.length > 0 ? { fix: edits } : { fix: [], manual: why };
 }
 
+/** OpenAI's switch that turns markdown back on for reasoning models, with the line break or space after it. */
+const FORMATTING_SWITCH = /^Formatting re-enabled\.?(?:\r?\n|\\n| )/i;
+
 /** The edit inserting the immunity warning into a code literal: on its own line in multi-line literals, else in front. */
 function literalWarningEdit(text: string, literal: StringLiteral): TextEdit | undefined {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  // OpenAI's "Formatting re-enabled" switch works only as the developer message's first line: the warning goes after it.
+  const formatting = FORMATTING_SWITCH.exec(text.slice(literal.contentStart, literal.contentEnd))?.[0].length ?? 0;
+  if (formatting > 0) {
+    const warning = encodeForLiteral(`${MIND_VIRUS_IMMUNITY_WARNING}\n\n`, literal);
+    const at = literal.contentStart + formatting;
+    return warning === undefined ? undefined : { start: at, end: at, newText: warning };
+  }
   const content = text.slice(literal.contentStart, literal.contentEnd);
   const insideHole = (at: number) => literal.holes.some((hole) => at > hole.start && at < hole.end);
   if (literal.multiline) {

@@ -22,7 +22,7 @@ export interface HardenConfig {
 
 /** Folders and files of tests and fixtures: their literals are asserted verbatim, so they are out of scope by default. */
 export const TEST_GLOBS: readonly string[] = [
-  '**/test/**', '**/tests/**', '**/__tests__/**', '**/test-utils/**', '**/test_utils/**', '**/test-helpers/**', '**/test_helpers/**', '**/__mocks__/**',
+  '**/test/**', '**/tests/**', '**/__tests__/**', '**/test-utils/**', '**/test_utils/**', '**/test-helpers/**', '**/test_helpers/**', '**/__mocks__/**', '**/integration-tests/**', '**/integration_tests/**',
   '**/fixtures/**', '**/__fixtures__/**', '**/*.test.*', '**/*.test-d.ts', '**/*.spec.*', '**/*.spec-d.ts', '**/*.vitest.*',
   '**/test-utils.*', '**/test_utils.*', '**/test_*.py', '**/*_test.py', '**/conftest.py',
 ];

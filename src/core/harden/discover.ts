@@ -93,6 +93,8 @@ const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
 
 /** Callees whose prompt keywords are agent or model configuration (an unreadable value there is worth reporting). */
 const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
+/** A callback named for an event (`onAuth`, `on_message`). */
+const EVENT_HANDLER = /^on(?:[A-Z]|_[a-z])/;
 
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
 /** A role written as a keyword's value: `"system"`, `AuthorRole.SYSTEM`, `MessageRole.USER`. */
@@ -133,6 +135,8 @@ function prose(texts: readonly string[]): boolean {
   // A text with no space is a name (a key, a path or glob, a tag, `gen_ai.system_instructions`), unless it is one
   // word ending a sentence ("Summarize.").
   if (texts.every((t) => !/\s/.test(t.trim()))) return texts.length === 1 && /^\p{L}+[.!?]['"]?$/u.test(joined);
+  // A slash command and its arguments (`/team [prompt]`) is a command line.
+  if (/^\/[\w-]+(?:\s+\[[^\]]*\])*$/.test(joined)) return false;
   // Markup is no words: a chat template's `<<SYS>> … <</SYS>>` or `[INST]` around a hole is a format (continue's Llama 2).
   const words = detectionWords(joined.replace(/<<?\/?[\w:.-]+>>?|\[\/?[A-Z_]+\]/g, ' ')).filter((w) => /\p{L}/u.test(w));
   return words.length >= 2 || (words.length === 1 && /\p{L}[.!?]['"]?$/u.test(joined));
@@ -412,7 +416,8 @@ class Discoverer {
       add(messageRole, rule.framework, `role=, ${rule.key}=`, content.expr, false, undefined, content.loc);
     }
     for (const key of SYSTEM_KEYWORDS) {
-      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name) || TEMPLATE_FILLS.test(name)) continue;
+      // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted.
+      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name)) continue;
       // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
       if (ADK_KEYS.has(key) && !AGENTISH_CALLEE.test(name)) continue;
       const found = keywords.get(key);
@@ -427,7 +432,7 @@ class Discoverer {
       hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
     // A tool's or a retriever's `invoke` takes arguments or a search query, not a prompt; a model's or an agent's takes prompt text.
-    if (!/tool|retriever|vector_?store|search|crawler|scraper/i.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
+    if (!/tool|retriever|vector_?store|search|crawler|scraper/i.test(receiver) && !NOT_AGENT_CALLEES.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
       const first = messageByRule ? undefined : allPositional[0];
       // `func.invoke(kernel, arguments)` (Semantic Kernel): an object named for what it is, not message text.
       const objectArgument = first !== undefined && OBJECT_ARGUMENT.test(module.text.slice(first.start, first.end));
@@ -541,7 +546,7 @@ class Discoverer {
       if (isHistory(placeText) || STRUCTURED.test(placeText.trim())) continue;
       // A dict or list handed to an agent (its state, its inputs) is not text spliced into a prompt.
       this.resolver.begin();
-      if (this.resolver.values(place.expr, place.loc, []).some((v) => v.expr.k === 'dict' || v.expr.k === 'list')) continue;
+      if (this.resolver.values(place.expr, place.loc, []).some((v) => v.expr.k === 'dict' || v.expr.k === 'list' || LIST_METHOD_CALL.test(this.resolver.text(v.loc.file).slice(v.expr.start, v.expr.end)))) continue;
       const candidate: Candidate = { kind: 'value', file: place.loc.file, start: place.expr.start, end: place.expr.end, expr: place.expr, loc: place.loc, frames: place === places[0] && callers.length === 0 ? hit.frames : [], text: placeText };
       const found = this.delegation(pseudo, candidate);
       if (found) this.result.delegations.push(found);
@@ -556,7 +561,8 @@ class Discoverer {
     if (!primary) return undefined;
     const wrapped = texts.some((t) => t.wrapped);
     const contents = useful.map((p) => textOutsideHoles(this.resolver.text(p.file), p.literal));
-    if (group.every((h) => h.byName) && !prose(contents)) return undefined;
+    // Found by a name, or by a keyword on a call no rule names: only prose is a prompt (not `[circular]`, `/fork`).
+    if (group.every((h) => h.byName || h.quiet) && !prose(contents)) return undefined;
     const refs = texts.flatMap((t) => t.refs);
     const joined = pieces.map((p) => this.resolver.text(p.file).slice(p.literal.contentStart, p.literal.contentEnd)).join('\n');
     const hardened = wrapped || refs.some((r) => /immunity_?warning/i.test(r)) || containsImmunityWarning(joined);
@@ -696,6 +702,9 @@ const PREDICATE_NAME = /^(?:has|is|was|should|can|use|uses|include|includes|enab
 
 /** A name for what a tool's description says (`tool_instructions=`, ADK's toolsets): the model reads it as a tool's, not as its own prompt. */
 const TOOL_TEXT_NAME = /^tools?_|^tools?[A-Z]/;
+
+/** A list method's result (`message.content.filter(…)`): an array, which a text boundary would turn into "[object Object]". */
+const LIST_METHOD_CALL = /^[\w.$?[\]'"]+\.(?:map|filter|slice|concat|flatMap|toReversed|toSorted)\(/;
 
 /** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
 const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;

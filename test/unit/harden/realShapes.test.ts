@@ -694,4 +694,117 @@ export const spawn = createTool({
     assert.match(after['investigator.ts'], /systemPrompt: `Security notice:[^`]*\n\nYou are \*\*Codebase Investigator\*\*/);
     assert.match(after['investigator.ts'], /query: `Your task is to do a deep investigation of the codebase.`/);
   });
+  it("an `instructions` key that no agent reads is no prompt: an event handler's UI text, a slash-command entry, a serializer's argument (was: warned, cline and openai-agents-js)", async () => {
+    const source = `export interface OAuthCallbacks { onAuth(info: { url: string; instructions: string }): void }
+
+export function startDeviceAuth(callbacks: OAuthCallbacks, url: string): void {
+  callbacks.onAuth({ url, instructions: "Continue the authentication process in your browser." });
+}
+
+export function slashCommands() {
+  return [{ name: "team", instructions: "/team [prompt]", description: "Start the task with agent team" }];
+}
+
+function normalizeForIdentity(value: unknown, seen: WeakSet<object>): unknown {
+  if (typeof value === "function") return \`[function:\${value.name || "anonymous"}]\`;
+  if (typeof value !== "object" || value === null) return String(value);
+  if (seen.has(value)) return "[circular]";
+  return value;
+}
+
+export function agentIdentity(agent: { name: string; instructions: unknown }): string {
+  return JSON.stringify({ name: agent.name, instructions: normalizeForIdentity(agent.instructions, new WeakSet()) });
+}
+`;
+    const { findings, after } = await harden({ 'auth.ts': source }, true);
+    assert.deepEqual(findings, []);
+    assert.equal(after['auth.ts'], source);
+  });
+
+  it('an array a list method returns is not wrapped as delegated text (was: tool results turned into "[object Object]", cline)', async () => {
+    const source = `import OpenAI from "openai";
+
+type Block = { type: "tool_result"; tool_use_id: string; content: string } | { type: "text"; text: string };
+type Message = { role: "user" | "assistant"; content: string | Block[] };
+
+const client = new OpenAI();
+
+export async function repair(messages: Message[]) {
+  const out: Message[] = [];
+  for (const message of messages) {
+    if (Array.isArray(message.content)) {
+      const toolResults = message.content.filter((block) => block.type === "tool_result");
+      out.push({ ...message, role: "user", content: toolResults });
+    }
+  }
+  return client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "system", content: "You repair conversations." }, ...out] });
+}
+`;
+    const { details, after } = await harden({ 'repair.ts': source }, true);
+    assert.ok(!details.some((f) => f.code === 'unbounded-delegation' && f.fixable), JSON.stringify(details));
+    assert.match(after['repair.ts'], /content: toolResults \}/);
+  });
+
+  it("a text-to-speech model's run is no agent run (was: the boundary label read aloud, openai-agents-python's voice pipeline)", async () => {
+    const source = `from agents.voice.model import TTSModel
+
+
+class StreamedAudioResult:
+    def __init__(self, tts_model: TTSModel, tts_settings):
+        self.tts_model = tts_model
+        self.tts_settings = tts_settings
+        self._text_buffer = ""
+
+    async def _stream_audio(self, text, queue):
+        async for chunk in self.tts_model.run(text, self.tts_settings):
+            await queue.put(chunk)
+
+    async def _add_text(self, text):
+        self._text_buffer += text
+
+    async def _turn_done(self, queue):
+        await self._stream_audio(self._text_buffer, queue)
+
+
+class VoicePipeline:
+    def __init__(self, workflow, tts_model, tts_settings):
+        self.workflow = workflow
+        self.result = StreamedAudioResult(tts_model, tts_settings)
+
+    async def _run_single_turn(self, transcription, queue):
+        async for text_event in self.workflow.run(transcription):
+            await self.result._add_text(text_event)
+        await self.result._turn_done(queue)
+`;
+    const { findings, after } = await harden({ 'result.py': source }, true);
+    assert.deepEqual(findings, []);
+    assert.equal(after['result.py'], source);
+  });
+
+  it('integration-test folders are tests, left alone like test/ (was: 13 edits in the fixtures of openai-agents-js)', async () => {
+    const source = `import { Agent } from "@openai/agents";
+
+export const agent = new Agent({ name: "fixture", instructions: "You answer with the word pong." });
+`;
+    const { findings } = await harden({ 'integration-tests/bun/index.ts': source, 'src/agent.ts': source });
+    assert.deepEqual(findings, ['src/agent.ts:3 missing-immunity-warning']);
+  });
+  it('the warning goes after OpenAI\'s "Formatting re-enabled" first line, which works only as the first line (was: put in front of it, Roo-Code and aider)', async () => {
+    const source = `import OpenAI from "openai";
+
+const client = new OpenAI();
+
+export async function ask(systemPrompt: string, userText: string) {
+  return client.chat.completions.create({
+    model: "o3-mini",
+    messages: [
+      { role: "developer", content: \`Formatting re-enabled\\n\${systemPrompt}\` },
+      { role: "user", content: userText },
+    ],
+  });
+}
+`;
+    const { after } = await harden({ 'ask.ts': source }, true);
+    assert.match(after['ask.ts'], /content: `Formatting re-enabled\\nSecurity notice: [^`]*\n\n\$\{systemPrompt\}`/);
+  });
 });
