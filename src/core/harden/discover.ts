@@ -99,6 +99,8 @@ const EVENT_HANDLER = /^on(?:[A-Z]|_[a-z])/;
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
 /** A role written as a keyword's value: `"system"`, `AuthorRole.SYSTEM`, `MessageRole.USER`. */
 const ROLE_KEYWORD = /(?:^|[."'])(system|developer|user|human)["']?$/i;
+/** A role written as an enum member (`MessageRole.SYSTEM`, smolagents). */
+const ROLE_MEMBER = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.(SYSTEM|DEVELOPER|USER|HUMAN)$/i;
 const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'messages', 'contents', 'query', 'question'];
 const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
 /** An argument named for an object that runs things (`kernel`, `self.client`, `ctx`), never a model call's prompt text. */
@@ -478,13 +480,14 @@ class Discoverer {
 
   private roleDictHit(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, module: ModuleSummary, hits: Hit[]): void {
     const roleEntry = dict.entries.find((e) => e.key === 'role');
-    const role = roleEntry ? ROLE_OF[plain(module, roleEntry.value) ?? ''] : undefined;
+    const roleName = roleEntry && (plain(module, roleEntry.value) ?? ROLE_MEMBER.exec(module.text.slice(roleEntry.value.start, roleEntry.value.end))?.[1].toLowerCase());
+    const role = ROLE_OF[roleName ?? ''];
     const content = dict.entries.find((e) => e.key === 'content')?.value;
     if (!role || !content || this.storedMessages.has(dict)) return;
     // A chat-history item's status line (`{ message: { role: "system", content: "Compaction cancelled." }, contextItems }`,
     // continue's TUI) tells the user what happened; it is nobody's instructions.
     if (this.historyMessages.has(dict) && content.k === 'str' && statusLine(textOutsideHoles(module.text, content.literal))) return;
-    hits.push({ role, framework: 'chat API', anchor: `role: ${plain(module, roleEntry!.value)}`, value: content, loc, frames: [], sinkStart: content.start, byName: false });
+    hits.push({ role, framework: 'chat API', anchor: `role: ${plain(module, roleEntry!.value) ?? module.text.slice(roleEntry!.value.start, roleEntry!.value.end)}`, value: content, loc, frames: [], sinkStart: content.start, byName: false });
   }
 
   private roleTupleHits(list: Extract<Expr, { k: 'list' }>, loc: Loc, module: ModuleSummary, hits: Hit[], fromTuple = false): void {

@@ -807,4 +807,21 @@ export async function ask(systemPrompt: string, userText: string) {
     const { after } = await harden({ 'ask.ts': source }, true);
     assert.match(after['ask.ts'], /content: `Formatting re-enabled\\nSecurity notice: [^`]*\n\n\$\{systemPrompt\}`/);
   });
+  it('a role written as an enum member (`"role": MessageRole.SYSTEM`) makes a system prompt (was: missed, smolagents)', async () => {
+    const source = `from smolagents.models import MessageRole, Model
+
+
+def prepare_response(original_task: str, inner_messages, reformulation_model: Model) -> str:
+    messages = [
+        {
+            "role": MessageRole.SYSTEM,
+            "content": [{"type": "text", "text": f"You are the team's final reporter. Earlier you were asked: {original_task}"}],
+        }
+    ]
+    messages += inner_messages
+    return reformulation_model(messages).content
+`;
+    const { findings } = await harden({ 'reformulator.py': source });
+    assert.deepEqual(findings, ['reformulator.py:8 missing-immunity-warning']);
+  });
 });
