@@ -119,6 +119,9 @@ const STATE_OBJECT = /(?:^|[._])(?:\w*state|shared)$/i;
 
 /** A state read of a key no agent writes. */
 const CLEAN = Symbol('clean');
+/** A name or read of a conversation (`messages`, `state["messages"]`, `chat_history`). */
+const CONVERSATION = /(?:messages|history|conversation|thread)["'\]]*$/i;
+
 /** The state key that stands for every key a node fills from a spread model reply (`return {**reply}`). */
 const ANY_KEY = '*';
 
@@ -853,6 +856,8 @@ export class Resolver {
           const state = this.stateRead(expr.obj, literalText(text, expr.index.literal), loc.file);
           if (state !== undefined) return state === CLEAN ? undefined : state;
         }
+        // A conversation's first message (`messages[0]`) is the user's request that opened it, not an agent's reply.
+        if (text.slice(expr.index.start, expr.index.end).trim() === '0' && CONVERSATION.test(text.slice(expr.obj.start, expr.obj.end))) return undefined;
         return this.agentOutput(expr.obj, loc, frames, depth + 1);
       }
       case 'call':

@@ -824,4 +824,32 @@ def prepare_response(original_task: str, inner_messages, reformulation_model: Mo
     const { findings } = await harden({ 'reformulator.py': source });
     assert.deepEqual(findings, ['reformulator.py:8 missing-immunity-warning']);
   });
+  it("a conversation's first message (`messages[0]`) is the user's request, not another agent's output (was: wrapped as delegated, langgraph's agentic RAG)", async () => {
+    const source = `from langchain_core.messages import HumanMessage
+from langchain_openai import ChatOpenAI
+from langgraph.graph import MessagesState, StateGraph
+
+model = ChatOpenAI(model="gpt-4o-mini")
+
+
+def agent(state):
+    response = model.invoke(state["messages"])
+    return {"messages": [response]}
+
+
+def rewrite(state):
+    messages = state["messages"]
+    question = messages[0].content
+    reply = messages[-1].content
+    msg = [HumanMessage(content=f"Here is the initial question:\\n{question}\\nAnd the last answer:\\n{reply}\\nFormulate an improved question.")]
+    return {"messages": [model.invoke(msg)]}
+
+
+graph = StateGraph(MessagesState)
+graph.add_node("agent", agent)
+graph.add_node("rewrite", rewrite)
+`;
+    const { details } = await harden({ 'rag.py': source });
+    assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => (f as unknown as { expression: string }).expression), ['reply']);
+  });
 });
