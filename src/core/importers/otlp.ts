@@ -2,7 +2,6 @@
 // invocation span becomes the deliveries parent agent -> invoked agent (its input) and back (its output).
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
-import { escapeRegExp } from '../regexSafety';
 import { AgentRegistry, assignCausalRounds, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, mentioned, toMillis, valueText, type Delivery } from './common';
 import type { Episode, FormatSpec, Importer, JsonPath } from './types';
 
@@ -307,15 +306,16 @@ const RELAY_WINDOW = 64;
  * task (`question`), not a message of a round: the user who asked is not judged on it.
  */
 function readHandoffs(deliveries: Delivery[], question: string | undefined): Delivery[] {
-  const names = [...mentioned(deliveries)].sort((a, b) => b.length - a.length);
-  const nameWords = names.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${names.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'gu') : undefined;
+  const names = new Set([...mentioned(deliveries)].map((name) => name.toLowerCase()));
   const said = new Map<string, Set<string>>();
   const outputs: Delivery[] = [];
   const kept: Delivery[] = [];
+  let task = question;
   for (const d of [...deliveries].sort((a, b) => a.time - b.time || a.seq - b.seq)) {
     if (!d.handoff) {
       outputs.push(d);
-      if (d.from !== USER_AGENT || d.content !== question || outputs.length > 1) kept.push(d);
+      if (d.from === USER_AGENT && d.content === task) task = undefined;
+      else kept.push(d);
       continue;
     }
     const to = d.to![0];
@@ -332,8 +332,9 @@ function readHandoffs(deliveries: Delivery[], question: string | undefined): Del
       (e.to ??= []).push(to);
       (e.relayed ??= []).push({ to, time: d.time });
     }
-    const words = own.replace(/\[relayed from [^\]]*\]/g, ' ');
-    const key = (nameWords ? words.replace(nameWords, ' ') : words).replace(/[\s:,;.-]+/g, ' ').trim().toLowerCase();
+    // Its own words, without the relayed text and the agents' names: what it says to every agent it hands work to.
+    const words = own.replace(/\[relayed from [^\]]*\]/g, ' ').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+    const key = words.filter((w) => !names.has(w)).join(' ');
     if (key === '') continue;
     const earlier = said.get(d.from) ?? new Set<string>();
     said.set(d.from, earlier);
