@@ -995,10 +995,10 @@ export class Resolver {
     });
   }
 
-  /** A read of a framework state key another agent wrote: ADK `output_key`, LangGraph node returns, `messages`. */
   /**
-   * A read of key `key` from `obj`: undefined when `obj` is not a workflow state; else why the key holds another
-   * agent's output, or CLEAN (the state holds it, but no agent writes it: a state's other keys do not taint it).
+   * A read of key `key` from `obj` (ADK `output_key`, LangGraph node returns, `messages`): undefined when `obj` is not a
+   * workflow state; else why the key holds another agent's output, or CLEAN (the state holds it, but no agent writes
+   * it: a state's other keys do not taint it).
    */
   private stateRead(obj: Expr, key: string, reader: string): string | typeof CLEAN | undefined {
     const objText = chainText(obj);
