@@ -134,18 +134,19 @@ function answerHistory({ answers }: ConstraintInput): AnswerHistory {
   return { rounds: answers, first, now: answers[answers.length - 1] ?? [], held: first.map((a, i) => (answers.every((round) => round[i] === a) ? a : undefined)) };
 }
 
-/** The agents that gave an answer in some round, per run (computed once). */
-const answererSets = new WeakMap<(string | undefined)[][], number[]>();
+/** The agents that gave an answer in some round so far, per decided round (keyed by its answers, a new array each round). */
+const answererSets = new WeakMap<(string | undefined)[], number[]>();
 
 /**
  * Whether every other agent that answers hears agent i (a debate, a star's hub): the group the answer rules compare
  * it with. An agent that never answers (the user who asked, an orchestrator handing out work) is not part of it.
  */
 function heardByAll(i: number, { answers, outNeighbors }: Pick<ConstraintInput, 'answers' | 'outNeighbors'>): boolean {
-  let answerers = answererSets.get(answers);
+  const latest = answers[answers.length - 1] ?? [];
+  let answerers = answererSets.get(latest);
   if (answerers === undefined) {
     answerers = outNeighbors.flatMap((_, j) => (answers.some((round) => round[j] !== undefined) ? [j] : []));
-    answererSets.set(answers, answerers);
+    answererSets.set(latest, answerers);
   }
   if (outNeighbors[i].length < answerers.length - 1) return false;
   const hears = new Set(outNeighbors[i]);

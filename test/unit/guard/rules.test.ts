@@ -218,6 +218,20 @@ describe('topological constraints', () => {
       const r = run([0.1, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], [[0, 1], [1, 2]], { flagLoneHolders: true, answers });
       assert.equal(r.categories[0], 'benign');
     });
+    it('counts as its group the agents that answer: a user who only asked and hears the others is not one (a crew over OTLP)', () => {
+      const withUser: [number, number][] = [...debate, [1, 3]];
+      const r = run([0.1, 0.1, 0.1, 0], [0, 0.1, 0.1, 0], [0, 0, 0, 0], withUser, { flagLoneHolders: true, answers: [['B', 'A', 'A', undefined], ['B', 'A', 'A', undefined]] });
+      assert.deepEqual(r.categories, ['attacker', 'benign', 'benign', 'benign']);
+    });
+    it('takes an agent into the group from the round it first answers, as the run grows round by round', () => {
+      const withLate: [number, number][] = [...debate, [1, 3]];
+      const rounds: (string | undefined)[][] = [['B', 'A', 'A', undefined], ['B', 'A', 'A', undefined]];
+      const decide = () => run([0.1, 0.1, 0.1, 0.1], [0, 0.1, 0.1, 0], [0, 0, 0, 0], withLate, { flagLoneHolders: true, answers: rounds }).categories[0];
+      assert.equal(decide(), 'attacker');
+      // Agent 3 answers from round 2 on and does not hear agent 0: agent 0 is no longer heard by every agent that answers.
+      rounds.push(['B', 'A', 'A', 'A']);
+      assert.equal(decide(), 'benign');
+    });
     it('needs a group: of two agents neither is alone against the others', () => {
       const r = run([0.1, 0.1], [0, 0], [0, 0], [[0, 1], [1, 0]], { flagLoneHolders: true, answers: [['B', 'A'], ['B', 'A']] });
       assert.deepEqual(r.categories, ['benign', 'benign']);
