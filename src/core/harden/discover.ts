@@ -93,6 +93,9 @@ const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
 
 /** Callees whose prompt keywords are agent or model configuration (an unreadable value there is worth reporting). */
 const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
+/** A name the code searches other text for: `.includes(NAME)`, `.startsWith(NAME)`, `.indexOf(NAME)`, `NAME in text`. */
+const SEARCHED_FOR = /\.(?:includes|startsWith|endsWith|indexOf|lastIndexOf|startswith|endswith|find|count)\(\s*([A-Za-z_$][\w$]*)\s*[,)]|\b([A-Z][A-Z0-9_]+)\s+(?:not\s+)?in\s+[\w.]/g;
+
 /** A callback named for an event (`onAuth`, `on_message`). */
 const EVENT_HANDLER = /^on(?:[A-Z]|_[a-z])/;
 
@@ -157,6 +160,8 @@ class Discoverer {
   private readonly historyMessages = new Set<Expr>();
   /** Option objects of speech, image and other non-agent calls (their `instructions` are no prompt). */
   private readonly notAgentConfigs = new Set<Expr>();
+  /** Per file, where the literals of its marker constants start (constants the code searches other text for). */
+  private readonly markers = new Map<string, Set<number>>();
 
   constructor(
     readonly project: ProjectModel,
@@ -165,6 +170,28 @@ class Discoverer {
   ) {
     this.resolver = new Resolver(project, stateKeys);
     this.namePattern = systemPromptNames;
+  }
+
+  /**
+   * Whether a piece is a constant the code searches other text for (`metadata.includes(MARKER)`, `MARKER in text`):
+   * that text may have been written before or elsewhere, so an edited marker stops matching it (cline's workspace
+   * section was then emitted twice). A marker is never where a fix goes.
+   */
+  private isMarker(piece: Piece): boolean {
+    let starts = this.markers.get(piece.file);
+    if (!starts) {
+      starts = new Set();
+      const module = this.project.module(piece.file);
+      if (module) {
+        const searched = new Set([...module.text.matchAll(SEARCHED_FOR)].map((m) => m[1] ?? m[2]));
+        for (const [key, defs] of module.defs) {
+          if (!searched.has(key.slice(key.indexOf(':') + 1))) continue;
+          for (const def of defs) if (def.value.k === 'str') starts.add(def.value.literal.start);
+        }
+      }
+      this.markers.set(piece.file, starts);
+    }
+    return starts.has(piece.literal.start);
   }
 
   /** Files that mention a name the system-prompt name pattern takes (tested once per distinct identifier). */
@@ -559,7 +586,7 @@ class Discoverer {
   private promptOf(group: Hit[], texts: PromptText[]): FoundPrompt | undefined {
     const first = group[0];
     const pieces = texts.flatMap((t) => t.pieces);
-    const useful = pieces.filter((p) => meaningful(this.resolver.text(p.file), p));
+    const useful = pieces.filter((p) => meaningful(this.resolver.text(p.file), p) && !this.isMarker(p));
     const primary = useful.find((p) => !p.nested) ?? useful[0];
     if (!primary) return undefined;
     const wrapped = texts.some((t) => t.wrapped);

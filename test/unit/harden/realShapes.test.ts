@@ -852,4 +852,26 @@ graph.add_node("rewrite", rewrite)
     const { details } = await harden({ 'rag.py': source });
     assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => (f as unknown as { expression: string }).expression), ['reply']);
   });
+  it('a constant the code searches other text for is never edited (was: cline\'s workspace marker got the warning, and its `.includes` check stopped matching)', async () => {
+    const source = `const WORKSPACE_CONFIGURATION_MARKER = "# Workspace Configuration";
+
+export const SYSTEM_PROMPT = \`You are Cline, a careful coding agent.
+{{CLINE_METADATA}}\`;
+
+function buildWorkspaceMetadata(rootPath: string, metadata?: string): string {
+  if (metadata?.includes(WORKSPACE_CONFIGURATION_MARKER)) return metadata;
+  return \`\\n\${WORKSPACE_CONFIGURATION_MARKER}\\n\${metadata ?? rootPath}\`;
+}
+
+export function buildClineSystemPrompt(rootPath: string, metadata?: string, overridePrompt?: string): string {
+  if (overridePrompt) return \`\${overridePrompt}\\n\\n\${buildWorkspaceMetadata(rootPath, metadata)}\`;
+  return SYSTEM_PROMPT.replace("{{CLINE_METADATA}}", buildWorkspaceMetadata(rootPath, metadata));
+}
+
+export const agent = { name: "cline", systemPrompt: buildClineSystemPrompt(process.cwd()) };
+`;
+    const { findings, after } = await harden({ 'cline.ts': source }, true);
+    assert.deepEqual(findings, ['cline.ts:3 missing-immunity-warning']);
+    assert.match(after['cline.ts'], /^const WORKSPACE_CONFIGURATION_MARKER = "# Workspace Configuration";$/m);
+  });
 });
