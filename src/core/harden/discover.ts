@@ -93,6 +93,16 @@ const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
 
 /** Callees whose prompt keywords are agent or model configuration (an unreadable value there is worth reporting). */
 const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
+/** Whether `start..end` sits between double quotes on its line (`"papers citing {paper}"`) or in single ones (`'{paper}'`). */
+function insideQuotes(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const lineEnd = text.indexOf('\n', end);
+  const before = text.slice(lineStart, start);
+  const after = text.slice(end, lineEnd === -1 ? text.length : lineEnd);
+  const doubles = (t: string) => (t.match(/"/g) ?? []).length;
+  return (doubles(before) % 2 === 1 && doubles(after) > 0) || (before.endsWith("'") && after.startsWith("'"));
+}
+
 /** A name the code searches other text for: `.includes(NAME)`, `.startsWith(NAME)`, `.indexOf(NAME)`, `NAME in text`. */
 const SEARCHED_FOR = /\.(?:includes|startsWith|endsWith|indexOf|lastIndexOf|startswith|endswith|find|count)\(\s*([A-Za-z_$][\w$]*)\s*[,)]|\b([A-Z][A-Z0-9_]+)\s+(?:not\s+)?in\s+[\w.]/g;
 
@@ -616,17 +626,24 @@ class Discoverer {
   /** `{name}` placeholders of plain literals filled by the framework (ADK state) or by a template call in the same file. */
   private placeholderCandidates(pieces: Piece[], style: PlaceholderStyle): Candidate[] {
     const out: Candidate[] = [];
+    const quotedAt = new Set<Candidate>();
     for (const piece of pieces) {
       if (piece.literal.template) continue;
       const text = this.resolver.text(piece.file);
       for (const ph of placeholders(text, piece.literal)) {
         if (!/^[A-Za-z_]/.test(ph.name)) continue;
         const base: Candidate = { kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, loc: { file: piece.file, scope: piece.scope }, frames: [], literal: piece.literal, name: ph.name, text: ph.name };
-        if (style === 'adk-state') out.push(base);
-        else for (const fill of this.templateFills(piece.file).get(ph.name) ?? []) out.push({ ...base, expr: fill.expr, loc: fill.loc });
+        const found = style === 'adk-state' ? [base] : (this.templateFills(piece.file).get(ph.name) ?? []).map((fill) => ({ ...base, expr: fill.expr, loc: fill.loc }));
+        for (const candidate of found) if (insideQuotes(text, ph.start, ph.end)) quotedAt.add(candidate);
+        out.push(...found);
       }
     }
-    return out;
+    // Inside a quoted example (`"cited by" "{paper}"`) a boundary's lines would break the example the model copies: a
+    // value the prompt also holds outside quotes is bounded there, else at its first quoted place only.
+    const bare = new Set(out.filter((c) => !quotedAt.has(c)).map((c) => c.name));
+    const first = new Map<string, Candidate>();
+    for (const c of out) if (quotedAt.has(c) && !first.has(c.name!)) first.set(c.name!, c);
+    return out.filter((c) => !quotedAt.has(c) || (!bare.has(c.name) && first.get(c.name!) === c));
   }
 
   /** Values passed for template variables in a file: `.invoke({"name": v})`, `.format_messages(name=v)`, `kickoff(inputs={...})`. */

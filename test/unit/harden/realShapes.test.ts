@@ -874,4 +874,21 @@ export const agent = { name: "cline", systemPrompt: buildClineSystemPrompt(proce
     assert.deepEqual(findings, ['cline.ts:3 missing-immunity-warning']);
     assert.match(after['cline.ts'], /^const WORKSPACE_CONFIGURATION_MARKER = "# Workspace Configuration";$/m);
   });
+  it("a state value repeated inside quoted example queries is bounded once, not in every quote (was: tag lines inside adk-samples' search examples)", async () => {
+    const source = `from google.adk.agents import LlmAgent
+
+PROMPT = """
+Objective: list papers that cite the seminal paper '{seminal_paper}' published this year.
+Examples:
+"cited by" "{seminal_paper}" published current year
+"papers citing {seminal_paper}" publication year current year
+"""
+
+websearch = LlmAgent(model="gemini-2.5-pro", name="websearch", instruction=PROMPT)
+coordinator = LlmAgent(model="gemini-2.5-pro", name="coordinator", instruction="Summarise the paper the user gives.", output_key="seminal_paper", sub_agents=[websearch])
+`;
+    const { findings, after } = await harden({ 'agent.py': source }, true);
+    assert.deepEqual(findings.filter((f) => f.endsWith('unbounded-delegation')), ['agent.py:4 unbounded-delegation']);
+    assert.match(after['agent.py'], /^"cited by" "\{seminal_paper\}" published current year$/m);
+  });
 });
