@@ -119,6 +119,13 @@ const STATE_OBJECT = /(?:^|[._])(?:\w*state|shared)$/i;
 
 /** A state read of a key no agent writes. */
 const CLEAN = Symbol('clean');
+/** A message the model wrote itself (`("assistant", …)`, `{"role": "assistant", …}`): its own output, no one's delegation. */
+function ownTurn(item: Expr, text: string): boolean {
+  const roleOf = (e: Expr | undefined) => (e?.k === 'str' && e.holes.length === 0 ? literalText(text, e.literal) : undefined);
+  const role = item.k === 'list' && item.items.length === 2 ? roleOf(item.items[0]) : item.k === 'dict' ? roleOf(item.entries.find((entry) => entry.key === 'role')?.value) : undefined;
+  return role !== undefined && /^(?:assistant|ai)$/i.test(role);
+}
+
 /** A name or read of a conversation (`messages`, `state["messages"]`, `chat_history`). */
 const CONVERSATION = /(?:messages|history|conversation|thread)["'\]]*$/i;
 
@@ -657,7 +664,7 @@ export class Resolver {
         return;
       }
       case 'list':
-        for (const item of e.items) this.collect(item, v.loc, v.frames, acc, depth, nested);
+        for (const item of e.items) if (!ownTurn(item, text)) this.collect(item, v.loc, v.frames, acc, depth, nested);
         return;
       case 'dict':
         for (const entry of e.entries) if (entry.key !== undefined && TEXT_KEYS.has(entry.key)) this.collect(entry.value, v.loc, v.frames, acc, depth, nested);

@@ -891,4 +891,32 @@ coordinator = LlmAgent(model="gemini-2.5-pro", name="coordinator", instruction="
     assert.deepEqual(findings.filter((f) => f.endsWith('unbounded-delegation')), ['agent.py:4 unbounded-delegation']);
     assert.match(after['agent.py'], /^"cited by" "\{seminal_paper\}" published current year$/m);
   });
+  it("the model's own earlier answer put back as an assistant turn is not another agent's output (was: wrapped as untrusted, langgraph's code assistant)", async () => {
+    const source = `from langchain_mistralai import ChatMistralAI
+from pydantic import BaseModel
+
+
+class Code(BaseModel):
+    prefix: str
+    code: str
+
+
+llm = ChatMistralAI(model="mistral-large-latest")
+code_gen_chain = llm.with_structured_output(Code)
+
+
+def generate(state: dict):
+    messages = state["messages"]
+    code_solution = code_gen_chain.invoke(messages)
+    messages += [("assistant", f"Here is my attempt to solve the problem: {code_solution.prefix} Code: {code_solution.code}")]
+    return {"generation": code_solution, "messages": messages}
+
+
+def retry(state: dict):
+    reply = code_gen_chain.invoke(state["messages"])
+    return code_gen_chain.invoke([("user", f"A reviewer wrote: {reply.prefix}. Fix the code.")])
+`;
+    const { details } = await harden({ 'assistant.py': source });
+    assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => `${f.line} ${(f as unknown as { expression: string }).expression}`), ['23 reply.prefix']);
+  });
 });
