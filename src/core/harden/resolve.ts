@@ -4,6 +4,7 @@
 // make up a prompt (with the interpolations inside them), and whether an expression carries another agent's output.
 // Every walk is bounded by a depth and a step budget, so hostile or cyclic code costs a fixed amount.
 import type { StringLiteral } from './lexer';
+import { isInsideBoundary } from './detect';
 import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
 import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
@@ -654,10 +655,15 @@ export class Resolver {
       case 'concat': {
         // Operands are spliced text only in a string concatenation (`[system] + history` joins lists).
         const stringy = e.parts.some((part) => part.k === 'str');
+        const whole = text.slice(e.start, e.end);
         for (const part of e.parts) {
           if (part.k === 'str') this.collectValue({ ...v, expr: part }, acc, depth, nested);
           else {
-            this.collect(part, v.loc, v.frames, acc, depth, nested);
+            // An operand already inside a boundary (`"<delegated_task>\n" + str(x) + "\n</delegated_task>"`) is bounded with all it holds.
+            const bounded = isInsideBoundary(whole, part.start - e.start, part.end - e.start);
+            const sub: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
+            this.collect(part, v.loc, v.frames, sub, depth, nested);
+            mergeText(acc, sub, !bounded);
             if (stringy && part.k !== 'list') acc.candidates.push({ kind: 'operand', file: v.loc.file, start: part.start, end: part.end, expr: part, loc: v.loc, frames: v.frames, text: text.slice(part.start, part.end) });
           }
         }
@@ -1116,6 +1122,16 @@ export class Resolver {
     this.taintMemo.clear();
     return keys;
   }
+}
+
+/** Adds what `sub` found to `acc`, its delegation candidates only when `withCandidates`. */
+function mergeText(acc: PromptText, sub: PromptText, withCandidates: boolean): void {
+  acc.pieces.push(...sub.pieces);
+  if (withCandidates) acc.candidates.push(...sub.candidates);
+  acc.refs.push(...sub.refs);
+  acc.reasons.push(...sub.reasons);
+  acc.reads.push(...sub.reads);
+  acc.wrapped ||= sub.wrapped;
 }
 
 /** Whether an expression names a module-like receiver (`textwrap` of `textwrap.dedent`, `inspect`, `String`). */

@@ -919,4 +919,31 @@ def retry(state: dict):
     const { details } = await harden({ 'assistant.py': source });
     assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => `${f.line} ${(f as unknown as { expression: string }).expression}`), ['23 reply.prefix']);
   });
+  it("--write makes only the edits --check reports: text built inside a boundary is bounded with all it holds (was: a third edit wrapped the role name, aider's history.py)", async () => {
+    const source = `from openai import OpenAI
+
+client = OpenAI()
+
+
+class ChatSummary:
+    def summarize_real(self, messages, tail):
+        summary = self.summarize_all(messages)
+        return self.summarize_real(summary + tail, tail)
+
+    def summarize_all(self, messages):
+        content = ""
+        for msg in messages:
+            role = msg["role"].upper()
+            content += f"# {role}\\n"
+            content += msg["content"]
+        reply = client.chat.completions.create(model="gpt-4o", messages=[dict(role="user", content=content)])
+        summary = reply.choices[0].message.content
+        return [dict(role="user", content=summary)]
+`;
+    const check = await harden({ 'summary.py': source });
+    assert.deepEqual(check.findings, ['summary.py:17 unbounded-delegation', 'summary.py:19 unbounded-delegation']);
+    const written = (await harden({ 'summary.py': source }, true)).after['summary.py'];
+    assert.equal(written.split('<delegated_task>').length - 1, 2, written);
+    assert.match(written, /content \+= f"# \{role\}\\n"/);
+  });
 });
