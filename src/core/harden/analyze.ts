@@ -85,12 +85,14 @@ function literalWarningEdit(text: string, literal: StringLiteral): TextEdit | un
  */
 export function boundaryEdits(text: string, found: Interpolation): TextEdit[] {
   const interpolation = aroundFence(text, found);
-  const lineBefore = /(?:\n|\\n)$/.test(text.slice(Math.max(0, interpolation.start - 2), interpolation.start));
+  // An interpolation alone on an indented line (`  {itinerary}`) keeps the indentation for the label and tags.
+  const indent = /(?:\n|\\n)([ \t]*)$/.exec(text.slice(Math.max(0, interpolation.start - 200), interpolation.start))?.[1] ?? '';
+  const lineBefore = /(?:\n|\\n)[ \t]*$/.test(text.slice(Math.max(0, interpolation.start - 200), interpolation.start));
   const lineAfter = /^(?:\r?\n|\\n)/.test(text.slice(interpolation.end, interpolation.end + 2));
   const literal = interpolation.literal;
   const atEnd = literal ? interpolation.end >= literal.contentEnd : interpolation.end >= text.length;
-  const before = `${lineBefore ? '' : '\n'}${DELEGATION_BOUNDARY_LABEL}\n${DELEGATION_OPEN_TAG}\n`;
-  const after = `\n${DELEGATION_CLOSE_TAG}${lineAfter || atEnd ? '' : '\n'}`;
+  const before = `${lineBefore ? '' : '\n'}${DELEGATION_BOUNDARY_LABEL}\n${indent}${DELEGATION_OPEN_TAG}\n${indent}`;
+  const after = `\n${indent}${DELEGATION_CLOSE_TAG}${lineAfter || atEnd ? '' : '\n'}`;
   const encodedBefore = literal ? encodeForLiteral(before, literal) : before;
   const encodedAfter = literal ? encodeForLiteral(after, literal) : after;
   if (encodedBefore === undefined || encodedAfter === undefined) return [];

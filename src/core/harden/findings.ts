@@ -33,10 +33,16 @@ export const HARDEN_FINDINGS: Record<HardenCode, HardenFindingSpec> = {
     attach: 'interpolation',
     docs: 'hardening',
     description: 'Delegated or peer content is interpolated into a prompt without a delegation boundary.',
-    message: (f) => `\`${f.expression}\` puts delegated content into the prompt without a delegation boundary: wrap it so the agent treats it as untrusted data.`,
+    message: (f) => `\`${oneLine(f.expression ?? '')}\` puts delegated content into the prompt without a delegation boundary: wrap it so the agent treats it as untrusted data.`,
     fixLabel: 'Wrap in delegation boundary',
   },
 };
+
+/** An expression as a one-line message quotes it: whitespace runs collapsed, at most 80 characters. */
+function oneLine(expression: string): string {
+  const flat = expression.replace(/\s+/g, ' ').replace(/([([{]) | ([)\]}])/g, '$1$2');
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}
 
 /**
  * The editor's diagnostic code on a prompt sink whose value cannot be read, or a file that cannot be analysed: not a

@@ -17,6 +17,8 @@ export interface Scope {
   returns: Expr[];
   decorators: Expr[];
   start: number;
+  /** For a class: the names of the classes it extends (`Base` of `class C(pkg.Base)` or `class C extends Base`). */
+  bases?: string[];
 }
 
 /** A value given to a name, attribute or item. */
@@ -387,11 +389,14 @@ class ModuleScanner {
         const name = nameTok?.type === 'name' ? nameTok.value : undefined;
         let j = at + 2;
         let params: Param[] = [];
+        let bases: string[] | undefined;
         if (p.is('(', j)) {
           if (kw === 'def') params = p.paramList(j);
           else {
             p.pos = j;
-            this.root(p.primary(), scope, p);
+            const header = p.primary();
+            this.root(header, scope, p);
+            bases = baseNames(header.k === 'list' ? header.items : [header]);
           }
           j = p.after(j);
         }
@@ -410,7 +415,10 @@ class ModuleScanner {
             this.addDef(scope, name, { value: { k: 'func', start: t.start, end: t.end, fn }, scope, start: t.start });
           }
           for (const param of params) if (param.default) this.root(param.default, scope, p);
-        } else if (name) this.summary.classes.set(name, s.id);
+        } else {
+          s.bases = bases;
+          if (name) this.summary.classes.set(name, s.id);
+        }
         decorators = [];
         this.work.push({ parser: p, from: bodyFrom, to: bodyTo, scope: s.id });
         i = bodyTo;
@@ -914,10 +922,13 @@ class ModuleScanner {
     const nameTok = p.tokens[i + 1];
     const name = nameTok?.type === 'name' && nameTok.value !== 'extends' ? nameTok.value : undefined;
     let j = i + 1;
+    let bases: string[] | undefined;
     while (j < p.tokens.length && !p.is('{', j)) {
       if (p.is('extends', j)) {
         p.pos = j + 1;
-        this.root(p.expression(), scope, p);
+        const base = p.expression();
+        this.root(base, scope, p);
+        bases = baseNames([base]);
         j = Math.max(j + 1, p.pos);
         continue;
       }
@@ -925,6 +936,7 @@ class ModuleScanner {
     }
     if (j >= p.tokens.length) return j;
     const s = this.addScope('class', scope, p.tokens[i].start, name);
+    s.bases = bases;
     if (name) this.summary.classes.set(name, s.id);
     const to = p.after(j) - 1;
     this.work.push({ parser: p, from: j + 1, to, scope: s.id, classBody: true });
@@ -1015,6 +1027,12 @@ class ModuleScanner {
       i = j;
     }
   }
+}
+
+/** The class names a class header extends: `Base` of `Base`, `pkg.Base` and `Base[T]`. */
+function baseNames(headers: readonly Expr[]): string[] {
+  const nameOf = (e: Expr): string | undefined => (e.k === 'name' ? e.id : e.k === 'attr' ? e.name : e.k === 'index' ? nameOf(e.obj) : undefined);
+  return headers.map(nameOf).filter((n): n is string => n !== undefined);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

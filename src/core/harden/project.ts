@@ -113,9 +113,8 @@ export class ProjectModel {
     for (const path of this.filesContaining(stem)) {
       if (path === file || !mayImport.test(this.sources.get(path)!.text)) continue;
       const module = this.module(path)!;
-      const specs = [...[...module.imports.values()].map((b) => b.module), ...module.starExports, ...[...module.exports.values()].flatMap((e) => (e.module ? [e.module] : []))];
-      const named = [...module.imports.values()].filter((b) => b.name && /^\.+$/.test(b.module)).map((b) => b.module + b.name);
-      if ([...specs, ...named].some((spec) => this.resolveModule(path, spec) === file)) set.add(path);
+      const specs = [...module.starExports, ...[...module.exports.values()].flatMap((e) => (e.module ? [e.module] : []))];
+      if (specs.some((spec) => this.resolveModule(path, spec) === file) || [...module.imports.values()].some((b) => this.bindingTargets(path, b).includes(file))) set.add(path);
     }
     return set;
   }
@@ -125,11 +124,15 @@ export class ProjectModel {
     const module = this.module(file);
     const out = new Set<string>();
     if (!module) return out;
-    for (const binding of module.imports.values()) {
-      const target = this.resolveModule(file, binding.module) ?? (binding.name && /^\.+$/.test(binding.module) ? this.resolveModule(file, binding.module + binding.name) : undefined);
-      if (target) out.add(target);
-    }
+    for (const binding of module.imports.values()) for (const target of this.bindingTargets(file, binding)) out.add(target);
     return out;
+  }
+
+  /** The project files an import binding of `file` names: the module, and in Python the submodule `from pkg import name` may mean. */
+  private bindingTargets(file: string, binding: { module: string; name?: string }): string[] {
+    const targets = [this.resolveModule(file, binding.module)];
+    if (binding.name && this.sources.get(file)?.language === 'python') targets.push(this.resolveModule(file, /^\.+$/.test(binding.module) ? binding.module + binding.name : `${binding.module}.${binding.name}`));
+    return targets.filter((t): t is string => t !== undefined);
   }
 
   /**

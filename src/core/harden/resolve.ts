@@ -34,6 +34,8 @@ export interface Value {
   classRef?: { file: string; scope: number };
   /** Given by `x += value`: appended to the name's other values, not an alternative to them. */
   augment?: boolean;
+  /** One alternative of a template that `template.format(…)` fills: the call's arguments, where the call is. */
+  formatWith?: { args: readonly Arg[]; at: Value };
 }
 
 /** A string literal that is part of a prompt. */
@@ -316,7 +318,10 @@ export class Resolver {
     const found = this.lookup(name, loc);
     switch (found.kind) {
       case 'defs':
-        return found.defs.flatMap((def) => this.values(def.value, { file: loc.file, scope: def.scope }, frames, depth + 1).map((v) => (def.augment ? { ...v, augment: true } : v)));
+        // `x = x.strip()` gives x no value it did not have.
+        return found.defs
+          .filter((def) => !textMethodOf(def.value, name))
+          .flatMap((def) => this.values(def.value, { file: loc.file, scope: def.scope }, frames, depth + 1).map((v) => (def.augment ? { ...v, augment: true } : v)));
       case 'param':
         return this.paramValues(loc.file, found.scope, found.index, found.param, found.field, frames, depth);
       case 'class':
@@ -464,11 +469,38 @@ export class Resolver {
     return module?.scopes.find((s) => s.classScope === classScope && (s.name === '__init__' || s.name === 'constructor'))?.id;
   }
 
+  /** A class's attribute `name`: its own definitions, else those of the classes it extends. */
   private classAttrValues(file: string, classScope: number, name: string, frames: readonly Frame[], depth: number): Value[] {
     const module = this.project.module(file);
-    if (!module) return [];
+    if (!module || depth > MAX_DEPTH) return [];
     const defs = [...(module.attrDefs.get(defKey(classScope, name)) ?? []), ...(module.defs.get(defKey(classScope, name)) ?? [])];
-    return defs.flatMap((def) => this.values(def.value, { file, scope: def.scope }, frames, depth + 1));
+    if (defs.length > 0) return defs.flatMap((def) => this.values(def.value, { file, scope: def.scope }, frames, depth + 1));
+    const scope = module.scopes[classScope];
+    return (scope.bases ?? []).flatMap((base) =>
+      this.nameValues(base, { file, scope: scope.parent }, [], depth + 1).flatMap((v) => (v.classRef ? this.classAttrValues(v.classRef.file, v.classRef.scope, name, frames, depth + 1) : [])),
+    );
+  }
+
+  /**
+   * `self.name` where the class neither sets nor inherits it: what each subclass sets (aider's `Coder` reads
+   * `self.gpt_prompts`, which only `EditBlockCoder` and its siblings set).
+   */
+  private subclassAttrValues(file: string, classScope: number, name: string, depth: number): Value[] {
+    const className = this.project.module(file)?.scopes[classScope].name;
+    if (!className || depth > MAX_DEPTH) return [];
+    const out: Value[] = [];
+    for (const path of this.project.filesContaining(className)) {
+      const module = this.project.module(path);
+      for (const sub of module?.scopes ?? []) {
+        if (sub.kind !== 'class' || !sub.bases?.includes(className)) continue;
+        const extendsThis = this.nameValues(className, { file: path, scope: sub.parent }, [], depth + 1).some((v) => v.classRef?.file === file && v.classRef.scope === classScope);
+        if (!extendsThis) continue;
+        const found = this.classAttrValues(path, sub.id, name, [], depth + 1);
+        out.push(...(found.length > 0 ? found : this.subclassAttrValues(path, sub.id, name, depth + 1)));
+        if (out.length >= MAX_ALTERNATIVES) return out;
+      }
+    }
+    return out;
   }
 
   /** The class scope enclosing `scope` (for `self.x` / `this.x`). */
@@ -485,7 +517,10 @@ export class Resolver {
     const obj = expr.obj;
     if (obj.k === 'name' && (obj.id === 'self' || obj.id === 'this' || obj.id === 'cls')) {
       const classScope = this.enclosingClass(loc.file, loc.scope);
-      if (classScope !== undefined) return this.classAttrValues(loc.file, classScope, expr.name, frames, depth + 1);
+      if (classScope !== undefined) {
+        const found = this.classAttrValues(loc.file, classScope, expr.name, frames, depth + 1);
+        return found.length > 0 ? found : this.subclassAttrValues(loc.file, classScope, expr.name, depth + 1);
+      }
     }
     const out: Value[] = [];
     for (const v of this.values(obj, loc, frames, depth + 1)) out.push(...this.memberValues(v, expr.name, depth + 1));
@@ -581,8 +616,8 @@ export class Resolver {
     for (const v of values.slice(0, MAX_ALTERNATIVES)) {
       if (v.expr.k === 'func' && v.expr.fn.scope !== undefined) {
         const fnScope = v.expr.fn.scope;
-        for (const r of this.project.scope(v.loc.file, fnScope)?.returns ?? []) expanded.push(...this.values(r, { file: v.loc.file, scope: fnScope }, v.frames));
-      } else expanded.push(v);
+        for (const r of this.project.scope(v.loc.file, fnScope)?.returns ?? []) expanded.push(...this.throughTextMethods(this.values(r, { file: v.loc.file, scope: fnScope }, v.frames)));
+      } else expanded.push(...this.throughTextMethods([v]));
     }
     // `prompt += "…"` parts belong to every alternative the name had before them (autogen's gitty: one prompt, not three).
     const bases = expanded.filter((v) => !v.augment);
@@ -591,6 +626,27 @@ export class Resolver {
       const acc: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
       for (const part of [v, ...appended]) this.collectValue(part, acc, 1, false);
       return acc;
+    });
+  }
+
+  /**
+   * Values with each text method taken off, one per alternative of the text it is applied to: `(c ? A : B).trim()` is
+   * A and B (cline's `basePrompt.replace(…)` kept only one of its two prompts).
+   */
+  private throughTextMethods(values: Value[], seen = new Set<Expr>()): Value[] {
+    return values.flatMap((v) => {
+      // Each call is taken off once: `text = text.replace(…)` reassigned in a loop would otherwise expand forever.
+      if (v.expr.k !== 'call' || seen.has(v.expr)) return [v];
+      const name = lastName(v.expr.callee) ?? '';
+      const formats = name === 'format' && v.expr.callee.k === 'attr';
+      if (!formats && !TRANSPARENT_CALLS.test(name)) return [v];
+      seen.add(v.expr);
+      const target = formats ? (v.expr.callee as Extract<Expr, { k: 'attr' }>).obj : textTarget(v.expr);
+      const alternatives = target ? this.throughTextMethods(this.values(target, v.loc, v.frames), seen) : [];
+      if (alternatives.length <= 1) return [v];
+      // Each template `template.format(…)` may fill is filled with the call's arguments; an appended part stays one.
+      const args = (v.expr as Extract<Expr, { k: 'call' }>).args;
+      return alternatives.map((alt) => ({ ...alt, ...(formats ? { formatWith: { args, at: v } } : {}), ...(v.augment ? { augment: true } : {}) }));
     });
   }
 
@@ -642,6 +698,12 @@ export class Resolver {
   }
 
   private collectValue(v: Value, acc: PromptText, depth: number, nested: boolean): void {
+    if (v.formatWith) {
+      const sub: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
+      this.collectValue({ ...v, formatWith: undefined }, sub, depth + 1, nested);
+      this.fillTemplate(sub, v.formatWith.args, v.formatWith.at, acc, depth);
+      return;
+    }
     const e = v.expr;
     const text = this.text(v.loc.file);
     switch (e.k) {
@@ -717,6 +779,11 @@ export class Resolver {
   private collectFormat(template: Expr, args: readonly Arg[], v: Value, acc: PromptText, depth: number, nested: boolean): void {
     const sub: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
     this.collect(template, v.loc, v.frames, sub, depth + 1, nested);
+    this.fillTemplate(sub, args, v, acc, depth);
+  }
+
+  /** Adds a template's text to `acc`, each of its placeholders bound to the argument `args` (given where `v` is) pass for it. */
+  private fillTemplate(sub: PromptText, args: readonly Arg[], v: Value, acc: PromptText, depth: number): void {
     const positional = args.filter((a) => a.name === undefined && !a.spread);
     const spreads = args.filter((a) => a.spread);
     for (const piece of sub.pieces) {
@@ -737,12 +804,7 @@ export class Resolver {
         if (arg) acc.candidates.push({ kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, expr: arg, loc: v.loc, frames: v.frames, literal: piece.literal, name: ph.name || String(auto - 1), text: ph.name || this.text(v.loc.file).slice(arg.start, arg.end) });
       }
     }
-    acc.pieces.push(...sub.pieces);
-    acc.candidates.push(...sub.candidates);
-    acc.refs.push(...sub.refs);
-    acc.reasons.push(...sub.reasons);
-    acc.reads.push(...sub.reads);
-    acc.wrapped ||= sub.wrapped;
+    mergeText(acc, sub, true);
   }
 
   private collectCall(e: Extract<Expr, { k: 'call' }>, v: Value, acc: PromptText, depth: number, nested: boolean): void {
@@ -773,8 +835,7 @@ export class Resolver {
       return;
     }
     if (MESSAGE_CLASSES.test(name) || TRANSPARENT_CALLS.test(name)) {
-      const content = e.args.find((a) => a.name === 'content' || a.name === 'template' || a.name === 'text')?.value ?? first;
-      const target = receiver && !MESSAGE_CLASSES.test(name) && (receiver.k === 'str' || receiver.k === 'concat' || receiver.k === 'name' || receiver.k === 'attr' || receiver.k === 'call' || receiver.k === 'index') && !isModuleLike(receiver) ? receiver : content;
+      const target = textTarget(e);
       if (target) this.collect(target, v.loc, v.frames, acc, depth, nested);
       return;
     }
@@ -1059,7 +1120,7 @@ export class Resolver {
           const literal = outputKey ?? fromObject;
           if (literal?.k === 'str' && literal.holes.length === 0) {
             const agentName = e.args.find((a) => a.name === 'name')?.value;
-            const who = agentName?.k === 'str' ? ` written by agent ${literalText(text, agentName.literal)} (output_key)` : ' written by an agent (output_key)';
+            const who = agentName?.k === 'str' ? `written by agent ${literalText(text, agentName.literal)} (output_key)` : 'written by an agent (output_key)';
             const key = literalText(text, literal.literal);
             if (!keys.has(key)) keys.set(key, who);
             this.addStateWriter(key, path, who);
@@ -1122,6 +1183,21 @@ export class Resolver {
     this.taintMemo.clear();
     return keys;
   }
+}
+
+/** The text a message class or a text method is applied to: `base` of `base.replace(…)`, `x` of `dedent(x)` or `SystemMessage(content=x)`. */
+function textTarget(e: Extract<Expr, { k: 'call' }>): Expr | undefined {
+  const name = lastName(e.callee) ?? '';
+  const receiver = e.callee.k === 'attr' ? e.callee.obj : undefined;
+  const content = e.args.find((a) => a.name === 'content' || a.name === 'template' || a.name === 'text')?.value ?? e.args.find((a) => a.name === undefined && !a.spread)?.value;
+  return receiver && !MESSAGE_CLASSES.test(name) && (receiver.k === 'str' || receiver.k === 'concat' || receiver.k === 'cond' || receiver.k === 'name' || receiver.k === 'attr' || receiver.k === 'call' || receiver.k === 'index') && !isModuleLike(receiver) ? receiver : content;
+}
+
+/** Whether `e` is a chain of text methods applied to the name `name` (`name.strip()`, `name.replace(a, b).lower()`). */
+function textMethodOf(e: Expr, name: string): boolean {
+  if (e.k !== 'call' || !TRANSPARENT_CALLS.test(lastName(e.callee) ?? '') || e.callee.k !== 'attr') return false;
+  const receiver = e.callee.obj;
+  return (receiver.k === 'name' && receiver.id === name) || textMethodOf(receiver, name);
 }
 
 /** Adds what `sub` found to `acc`, its delegation candidates only when `withCandidates`. */

@@ -65,6 +65,11 @@ describe('harden: Markdown insertion', () => {
     assert.match(fixed, /Review this: \n.*\n<delegated_task>\n\{\{ peer_output \}\}\n<\/delegated_task>\n and reply\./);
     assert.equal(containsBoundaryLabel(fixed), true);
   });
+
+  it("puts the label and tags at the indentation of a placeholder alone on its line (was: adk-samples' `  {itinerary}` left a blank indented line and flush-left tags)", () => {
+    const fixed = fixTwice('Traveler:\n  <itinerary>\n  {{ peer_output }}\n  </itinerary>\n', 'markdown', ['missing-immunity-warning', 'unbounded-delegation']);
+    assert.match(fixed, /\n  <itinerary>\n  The content between[^\n]*\n  <delegated_task>\n  \{\{ peer_output \}\}\n  <\/delegated_task>\n  <\/itinerary>\n$/);
+  });
 });
 
 describe('harden: TypeScript insertion', () => {

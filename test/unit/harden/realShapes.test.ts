@@ -946,4 +946,150 @@ class ChatSummary:
     assert.equal(written.split('<delegated_task>').length - 1, 2, written);
     assert.match(written, /content \+= f"# \{role\}\\n"/);
   });
+  it("each prompt a conditional chooses is found through a text method applied to the choice (was: cline's default system prompt missed behind `basePrompt.replace(…)`)", async () => {
+    const typescript = `export const DEFAULT_SYSTEM_PROMPT = \`You are Cline, an AI coding agent. Help the user with coding tasks on {{PLATFORM}}.\`;
+
+export const YOLO_SYSTEM_PROMPT = \`You are Cline, a careful coding agent that works in the background on {{PLATFORM}}.\`;
+
+export function buildClineSystemPrompt(mode: string, platform: string): string {
+  const basePrompt = mode === "yolo" ? YOLO_SYSTEM_PROMPT : DEFAULT_SYSTEM_PROMPT;
+  return basePrompt.replace("{{PLATFORM}}", platform).trim();
+}
+`;
+    const python = `from agents import Agent
+
+A = "You are the support agent. Help the user with billing questions."
+B = "You are the support agent in background mode. Resolve the ticket without asking the user."
+
+
+def make_agent(mode: str) -> Agent:
+    return Agent(name="support", instructions=(B if mode == "b" else A).strip())
+`;
+    const { findings } = await harden({ 'prompt.ts': typescript, 'agent.py': python });
+    assert.deepEqual(findings, ['agent.py:3 missing-immunity-warning', 'agent.py:4 missing-immunity-warning', 'prompt.ts:1 missing-immunity-warning', 'prompt.ts:3 missing-immunity-warning']);
+  });
+  it("an ADK prompt module imported as `from pkg.sub import prompt` reads its sibling agents' state keys (was: `{poi}` unbounded in adk-samples' travel concierge)", async () => {
+    const files = {
+      'tc/__init__.py': '',
+      'tc/agent.py': `from google.adk.agents import Agent
+from tc.insp.agent import inspiration_agent
+from tc.plan.agent import planning_agent
+
+root_agent = Agent(model="gemini-2.0-flash", name="root_agent", instruction="Route the user to the right travel agent.", sub_agents=[inspiration_agent, planning_agent])
+`,
+      'tc/insp/__init__.py': '',
+      'tc/insp/agent.py': `from google.adk.agents import Agent
+
+inspiration_agent = Agent(
+    model="gemini-2.0-flash",
+    name="poi_agent",
+    instruction="Suggest a few activities and points of interest for the destination the user chose.",
+    output_key="poi",
+)
+`,
+      'tc/plan/__init__.py': '',
+      'tc/plan/agent.py': `from google.adk.agents import Agent
+from tc.plan import prompt
+
+planning_agent = Agent(model="gemini-2.0-flash", name="planning_agent", instruction=prompt.PLANNING_AGENT_INSTR)
+`,
+      'tc/plan/prompt.py': `PLANNING_AGENT_INSTR = """You help the user plan a trip around these interests:
+  <interests>
+  {poi}
+  </interests>
+"""
+`,
+    };
+    const boundaries = (await harden(files)).details.filter((f) => f.code === 'unbounded-delegation');
+    assert.deepEqual(boundaries.map((f) => [f.path, f.line, (f as unknown as { source: string }).source]), [['tc/plan/prompt.py', 3, 'state key "poi" written by agent poi_agent (output_key)']]);
+  });
+  it("a value that feeds itself through a text method costs a bounded walk (was: langgraph's _retry.py, `exc.args = (replace(cmd, …),)` with `cmd = exc.args[0]`, never finished)", async () => {
+    const source = `from dataclasses import replace
+
+from langgraph.types import Command
+
+
+def run_with_retry(task, exc, ns):
+    cmd = exc.args[0]
+    for writer in task.writers:
+        writer.invoke(cmd, {})
+    if cmd.graph == Command.PARENT:
+        exc.args = (replace(cmd, graph=ns),)
+
+
+async def arun_with_retry(task, exc, ns):
+    cmd = exc.args[0]
+    for writer in task.writers:
+        await writer.ainvoke(cmd, {})
+    if cmd.graph == Command.PARENT:
+        exc.args = (replace(cmd, graph=ns),)
+`;
+    assert.deepEqual((await harden({ 'retry.py': source })).findings, []);
+  });
+  it("`self.prompts` set only by subclasses, with the prompt a class attribute, is each subclass's prompt, and `x = x.strip()` no prompt of its own (was: aider's appended section header got the warning, its coders' main prompts were missed)", async () => {
+    const source = `import litellm
+
+
+class CoderPrompts:
+    main_system = ""
+
+
+class EditBlockPrompts(CoderPrompts):
+    main_system = """Act as an expert software developer who edits source code with SEARCH/REPLACE blocks.
+Always reply to the user in {language}.
+"""
+
+
+class WholeFilePrompts(CoderPrompts):
+    main_system = """Act as an expert software developer who returns whole files.
+Always reply to the user in {language}.
+"""
+
+
+class Coder:
+    def fmt_system_prompt(self, prompt):
+        return prompt.format(language="English")
+
+    def format_messages(self, examples_as_sys_msg=False):
+        main_sys = self.fmt_system_prompt(self.gpt_prompts.main_system)
+        if self.prefix:
+            main_sys = self.prefix + "\\n" + main_sys
+        if examples_as_sys_msg:
+            main_sys += "\\n# Example conversations:\\n\\n"
+            main_sys = main_sys.strip()
+        return [dict(role="system", content=main_sys)]
+
+    def send(self):
+        return litellm.completion(model="gpt-4o", messages=self.format_messages())
+
+
+class EditBlockCoder(Coder):
+    gpt_prompts = EditBlockPrompts()
+
+
+class WholeFileCoder(Coder):
+    gpt_prompts = WholeFilePrompts()
+`;
+    assert.deepEqual((await harden({ 'coder.py': source })).findings, ['coder.py:9 missing-immunity-warning', 'coder.py:15 missing-immunity-warning']);
+  });
+  it("a finding quotes a multi-line expression on one line (was: smolagents' `self._get_mlm_description(…).strip()` split the CLI's one-line findings)", async () => {
+    const source = `from openai import OpenAI
+
+client = OpenAI()
+
+
+def describe(model, path):
+    reply = client.chat.completions.create(model=model, messages=[{"role": "user", "content": path}])
+    return reply.choices[0].message.content
+
+
+def summarise(path):
+    text = "Summarise this description:\\n" + describe(
+        "gpt-4o", path
+    ).strip()
+    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": text}])
+`;
+    const { details } = await harden({ 'describe.py': source });
+    assert.deepEqual(details.map((f) => f.message), ['`describe("gpt-4o", path).strip()` puts delegated content into the prompt without a delegation boundary: wrap it so the agent treats it as untrusted data.']);
+  });
 });
