@@ -476,9 +476,8 @@ export class Resolver {
     const defs = [...(module.attrDefs.get(defKey(classScope, name)) ?? []), ...(module.defs.get(defKey(classScope, name)) ?? [])];
     if (defs.length > 0) return defs.flatMap((def) => this.values(def.value, { file, scope: def.scope }, frames, depth + 1));
     const scope = module.scopes[classScope];
-    return (scope.bases ?? []).flatMap((base) =>
-      this.nameValues(base, { file, scope: scope.parent }, [], depth + 1).flatMap((v) => (v.classRef ? this.classAttrValues(v.classRef.file, v.classRef.scope, name, frames, depth + 1) : [])),
-    );
+    const bases = (scope.bases ?? []).flatMap((base) => this.nameValues(base, { file, scope: scope.parent }, [], depth + 1));
+    return bases.flatMap((v) => (v.classRef ? this.classAttrValues(v.classRef.file, v.classRef.scope, name, frames, depth + 1) : []));
   }
 
   /**
@@ -616,7 +615,8 @@ export class Resolver {
     for (const v of values.slice(0, MAX_ALTERNATIVES)) {
       if (v.expr.k === 'func' && v.expr.fn.scope !== undefined) {
         const fnScope = v.expr.fn.scope;
-        for (const r of this.project.scope(v.loc.file, fnScope)?.returns ?? []) expanded.push(...this.throughTextMethods(this.values(r, { file: v.loc.file, scope: fnScope }, v.frames)));
+        const at = { file: v.loc.file, scope: fnScope };
+        for (const r of this.project.scope(v.loc.file, fnScope)?.returns ?? []) expanded.push(...this.throughTextMethods(this.values(r, at, v.frames)));
       } else expanded.push(...this.throughTextMethods([v]));
     }
     // `prompt += "…"` parts belong to every alternative the name had before them (autogen's gitty: one prompt, not three).
