@@ -6,7 +6,7 @@ import { errorMessage } from '../errors';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
-import { delegatedByName, meaningful, placeholders, Resolver, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { delegatedByName, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
 import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 
@@ -110,10 +110,6 @@ const SEARCHED_FOR = /\.(?:includes|startsWith|endsWith|indexOf|lastIndexOf|star
 const EVENT_HANDLER = /^on(?:[A-Z]|_[a-z])/;
 
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
-/** A role written as a keyword's value: `"system"`, `AuthorRole.SYSTEM`, `MessageRole.USER`. */
-const ROLE_KEYWORD = /(?:^|[."'])(system|developer|user|human)["']?$/i;
-/** A role written as an enum member (`MessageRole.SYSTEM`, smolagents). */
-const ROLE_MEMBER = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.(SYSTEM|DEVELOPER|USER|HUMAN)$/i;
 const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'messages', 'contents', 'query', 'question'];
 const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
 /** An argument named for an object that runs things (`kernel`, `self.client`, `ctx`), never a model call's prompt text. */
@@ -395,7 +391,7 @@ class Discoverer {
     const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
     if (!/(?:^|[._])(?:mem0|memory|memories|mem|store)$/i.test(receiver) && !MEMORY_KEYS.some((key) => this.keywords(call, loc, module).has(key))) return;
     // A list also sent to a model before it is stored (mem0's own examples) keeps its system prompt: no memory holds one.
-    const stored = (item: Expr) => item.k !== 'dict' || ROLE_OF[plain(module, item.entries.find((e) => e.key === 'role')?.value) ?? ''] !== 'system';
+    const stored = (item: Expr) => item.k !== 'dict' || ROLE_OF[roleNamed(item.entries.find((e) => e.key === 'role')?.value, module.text) ?? ''] !== 'system';
     this.resolver.begin();
     for (const arg of call.args) {
       for (const v of arg.value.k === 'list' ? [{ expr: arg.value }] : this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'list') for (const item of v.expr.items) if (stored(item)) this.storedMessages.add(item);
@@ -449,7 +445,7 @@ class Discoverer {
     const role = keywords.get('role');
     for (const rule of rules) {
       const content = rule.kind === 'role-keyword' && rule.key && !claimed.has(rule.key) ? keywords.get(rule.key) : undefined;
-      const messageRole = role && content ? ROLE_OF[ROLE_KEYWORD.exec(module.text.slice(role.expr.start, role.expr.end))?.[1].toLowerCase() ?? ''] : undefined;
+      const messageRole = role && content ? ROLE_OF[roleNamed(role.expr, module.text) ?? ''] : undefined;
       if (!content || !messageRole) continue;
       claimed.add(rule.key!);
       add(messageRole, rule.framework, `role=, ${rule.key}=`, content.expr, false, undefined, content.loc);
@@ -517,8 +513,7 @@ class Discoverer {
 
   private roleDictHit(dict: Extract<Expr, { k: 'dict' }>, loc: Loc, module: ModuleSummary, hits: Hit[]): void {
     const roleEntry = dict.entries.find((e) => e.key === 'role');
-    const roleName = roleEntry && (plain(module, roleEntry.value) ?? ROLE_MEMBER.exec(module.text.slice(roleEntry.value.start, roleEntry.value.end))?.[1].toLowerCase());
-    const role = ROLE_OF[roleName ?? ''];
+    const role = ROLE_OF[roleNamed(roleEntry?.value, module.text) ?? ''];
     const content = dict.entries.find((e) => e.key === 'content')?.value;
     if (!role || !content || this.storedMessages.has(dict)) return;
     // A chat-history item's status line (`{ message: { role: "system", content: "Compaction cancelled." }, contextItems }`,
@@ -531,6 +526,7 @@ class Discoverer {
     for (const item of list.items) {
       if (item.k !== 'list' || item.items.length !== 2) continue;
       if (fromTuple && !item.tuple) continue;
+      // Only a string names the role here: a pair's first member (`(self.user, msg)`) is rarely an enum.
       const name = plain(module, item.items[0]);
       const role = ROLE_OF[name ?? ''];
       if (!role || plain(module, item.items[1]) !== undefined && ROLE_OF[plain(module, item.items[1])!] !== undefined) continue;

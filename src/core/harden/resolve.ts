@@ -122,11 +122,16 @@ const STATE_OBJECT = /(?:^|[._])(?:\w*state|shared)$/i;
 
 /** A state read of a key no agent writes. */
 const CLEAN = Symbol('clean');
+/** The role a message's role value names, lower-cased: a plain string (`"system"`) or an enum member (`MessageRole.SYSTEM`). */
+export function roleNamed(e: Expr | undefined, text: string): string | undefined {
+  if (e?.k === 'str') return e.holes.length === 0 ? literalText(text, e.literal).toLowerCase() : undefined;
+  return e?.k === 'attr' && (e.obj.k === 'name' || e.obj.k === 'attr') ? e.name.toLowerCase() : undefined;
+}
+
 /** A message the model wrote itself (`("assistant", …)`, `{"role": "assistant", …}`): its own output, no one's delegation. */
 function ownTurn(item: Expr, text: string): boolean {
-  const roleOf = (e: Expr | undefined) => (e?.k === 'str' && e.holes.length === 0 ? literalText(text, e.literal) : undefined);
-  const role = item.k === 'list' && item.items.length === 2 ? roleOf(item.items[0]) : item.k === 'dict' ? roleOf(item.entries.find((entry) => entry.key === 'role')?.value) : undefined;
-  return role !== undefined && /^(?:assistant|ai)$/i.test(role);
+  const role = item.k === 'list' && item.items.length === 2 ? item.items[0] : item.k === 'dict' ? item.entries.find((entry) => entry.key === 'role')?.value : undefined;
+  return /^(?:assistant|ai)$/.test(roleNamed(role, text) ?? '');
 }
 
 /** A name or read of a conversation (`messages`, `state["messages"]`, `chat_history`). */
