@@ -2,7 +2,7 @@
 // notebooks, Markdown prompt files), reports those without the immunity warning and each place another agent's
 // output enters a prompt outside a boundary, and computes the text edits that fix each finding.
 import type { HardenConfig } from './config';
-import { discoverCode, type FoundDelegation, type FoundPrompt } from './discover';
+import { discoverCode, type CrewInput, type FoundDelegation, type FoundPrompt } from './discover';
 import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { encodeForLiteral } from './encode';
 import { inFixOrder } from './findings';
@@ -160,7 +160,7 @@ function markdownAnalysis(file: ProjectFile, config: HardenConfig): FileAnalysis
 }
 
 /** The findings of a YAML file, given the state keys other agents write (for ADK `{key}` placeholders). */
-function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: ReadonlyMap<string, string>, config: HardenConfig): FileAnalysis {
+function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: ReadonlyMap<string, string>, crewInputs: readonly CrewInput[], config: HardenConfig): FileAnalysis {
   const analysis: FileAnalysis = { path: file.path, kind: 'yaml', prompts: [], findings: [], unread: [] };
   if (found.error) return { ...analysis, error: `not valid YAML: ${found.error}` };
   const text = file.text;
@@ -174,7 +174,9 @@ function yamlAnalysis(file: ProjectFile, found: YamlDiscovery, stateKeys: Readon
     for (const scalar of prompt.scalars) {
       for (const ph of yamlPlaceholders(text, scalar, prompt.placeholders)) {
         const writer = prompt.placeholders === 'adk-state' ? stateKeys.get(ph.name) : undefined;
-        const source = prompt.delegated?.[ph.name] ?? (writer ? `state key "${ph.name}" ${writer}` : delegatedByName(ph.name) ? `named ${ph.name}` : undefined);
+        // A CrewAI task's `{x}` is filled by the inputs its crew is kicked off with, from a file whose folder holds this one.
+        const input = prompt.framework === 'CrewAI' ? crewInputs.find((c) => c.key === ph.name && file.path.startsWith(c.dir)) : undefined;
+        const source = prompt.delegated?.[ph.name] ?? (writer ? `state key "${ph.name}" ${writer}` : input ? `crew input "${ph.name}", ${input.why}` : delegatedByName(ph.name) ? `named ${ph.name}` : undefined);
         if (!source) continue;
         analysis.findings.push({
           code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: ph.start, end: ph.end, site, expression: ph.name, source,
@@ -332,7 +334,7 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     if (file.kind === 'markdown') results.set(file.path, markdownAnalysis(file, config));
     else if (file.kind === 'yaml') {
       const found = yamls.get(file.path);
-      results.set(file.path, found ? yamlAnalysis(file, found, stateKeys, config) : { path: file.path, kind: 'yaml', prompts: [], findings: [], unread: [] });
+      results.set(file.path, found ? yamlAnalysis(file, found, stateKeys, code.crewInputs, config) : { path: file.path, kind: 'yaml', prompts: [], findings: [], unread: [] });
     } else if (!results.has(file.path)) results.set(file.path, { path: file.path, kind: file.kind, prompts: [], findings: [], unread: [] });
   }
   for (const [path, source] of notebooks) {

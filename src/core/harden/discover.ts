@@ -57,6 +57,16 @@ export interface CodeDiscovery {
   failed: Map<string, string>;
   /** State keys other agents write (ADK output_key, graph nodes returning model replies), with who writes them. */
   stateKeys: Map<string, string>;
+  /** Crew inputs given another agent's output (`kickoff(inputs={"x_post": self.state.x_post})`): the key, the kickoff's folder, and why. */
+  crewInputs: CrewInput[];
+}
+
+/** An input a crew is kicked off with that carries another agent's output. */
+export interface CrewInput {
+  key: string;
+  /** The folder of the file that kicks the crew off (its crews' task configs sit under it). */
+  dir: string;
+  why: string;
 }
 
 interface Hit {
@@ -156,7 +166,7 @@ function prose(texts: readonly string[]): boolean {
 class Discoverer {
   readonly resolver: Resolver;
   private readonly namePattern: RegExp;
-  readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], failed: new Map(), stateKeys: new Map() };
+  readonly result: CodeDiscovery = { prompts: [], delegations: [], unresolved: [], failed: new Map(), stateKeys: new Map(), crewInputs: [] };
   private readonly fills = new Map<string, Map<string, { expr: Expr; loc: Loc }[]>>();
   /** Role dicts handed to a memory store's write or to an event handler: stored or shown, never prompted. */
   private readonly storedMessages = new Set<Expr>();
@@ -262,7 +272,30 @@ class Discoverer {
       }
     }
     this.result.stateKeys = this.resolver.stateKeys();
+    this.result.crewInputs = this.crewInputs();
     return this.result;
+  }
+
+  /** The inputs crews are kicked off with (`kickoff(inputs={...})`) that carry another agent's output. */
+  private crewInputs(): CrewInput[] {
+    const out: CrewInput[] = [];
+    for (const file of this.project.filesContaining('inputs')) {
+      const module = this.project.module(file);
+      for (const root of module?.roots ?? []) {
+        walk(root.expr, (e) => {
+          if (e.k !== 'call' || !/^kickoff(?:_async)?$/.test(lastName(e.callee) ?? '')) return;
+          const inputs = e.args.find((a) => a.name === 'inputs')?.value;
+          if (inputs?.k !== 'dict') return;
+          for (const entry of inputs.entries) {
+            if (entry.key === undefined) continue;
+            this.resolver.begin();
+            const why = this.resolver.agentOutput(entry.value, { file, scope: root.scope }, []);
+            if (why) out.push({ key: entry.key, dir: file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '', why });
+          }
+        });
+      }
+    }
+    return out;
   }
 
   /** Groups hits into prompts: hits of one call sharing a group are one prompt; others stand alone. */
@@ -642,7 +675,11 @@ class Discoverer {
     return out.filter((c) => !quotedAt.has(c) || (!bare.has(c.name) && first.get(c.name!) === c));
   }
 
-  /** Values passed for template variables in a file: `.invoke({"name": v})`, `.format_messages(name=v)`, `kickoff(inputs={...})`. */
+  /**
+   * Values passed for template variables in a file: `.invoke({"name": v})`, `.format_messages(name=v)`,
+   * `kickoff(inputs={...})`, and what the step before a template in an LCEL pipe gives it (`{"docs": r} | prompt`, or
+   * the dict a function returns in `retrieve | prompt | llm`).
+   */
   private templateFills(file: string): Map<string, { expr: Expr; loc: Loc }[]> {
     let fills = this.fills.get(file);
     if (fills) return fills;
@@ -657,6 +694,7 @@ class Discoverer {
     };
     for (const root of module.roots) {
       walk(root.expr, (e) => {
+        if (e.k === 'other') for (const [key, value, loc] of pipedFields(module, e, root.scope)) add(key, value, { file, scope: loc });
         if (e.k !== 'call') return;
         const name = lastName(e.callee) ?? '';
         if (!/^(?:a?invoke|a?stream|a?batch|format_messages|format_prompt|format|partial|kickoff(?:_async)?)$/.test(name)) return;
@@ -700,6 +738,21 @@ class Discoverer {
     if (inFile.length === 0) return undefined;
     return { start: Math.min(candidate.start, ...inFile.map((p) => p.literal.start)), end: Math.max(candidate.end, ...inFile.map((p) => p.literal.end)) };
   }
+}
+
+/** The fields each step of an LCEL pipe (`a | b | c`) hands the next: a dict's entries, or those of the dicts a function of the module returns. */
+function pipedFields(module: ModuleSummary, e: Extract<Expr, { k: 'other' }>, scope: number): [string, Expr, number][] {
+  const out: [string, Expr, number][] = [];
+  const entries = (dict: Expr, at: number) => {
+    if (dict.k === 'dict') for (const entry of dict.entries) if (entry.key !== undefined) out.push([entry.key, entry.value, at]);
+  };
+  for (let i = 0; i + 1 < e.parts.length; i++) {
+    if (module.text.slice(e.parts[i].end, e.parts[i + 1].start).trim() !== '|') continue;
+    const step = e.parts[i];
+    entries(step, scope);
+    if (step.k === 'name') for (const fn of module.functions.get(step.id) ?? []) for (const returned of module.scopes[fn].returns) entries(returned, fn);
+  }
+  return out;
 }
 
 /** One prompt reached two ways: a sink decides its role over a name (a constant named `*_instructions` sent as a user message is message text). */

@@ -120,6 +120,9 @@ const TAINT_TRANSPARENT = /^(?:gather|wait_for|all|allSettled|filter_messages|ge
 /** Objects that hold a workflow's state (`state`, `draft_state`, `self.state`, `tool_context.state`): their keys decide. */
 const STATE_OBJECT = /(?:^|[._])(?:\w*state|shared)$/i;
 
+/** How a reason names a model's or an agent's reply as the source (`the reply of llm.invoke(...)`). */
+const REPLY_OF = 'the reply of ';
+
 /** A state read of a key no agent writes. */
 const CLEAN = Symbol('clean');
 /** The role a message's role value names, lower-cased: a plain string (`"system"`) or an enum member (`MessageRole.SYSTEM`). */
@@ -1018,7 +1021,7 @@ export class Resolver {
       }
     }
     // A retrieval the project defines itself (MetaGPT's `DummyExpRetriever.retrieve` returns a fixed example) is what it returns.
-    if (this.isModelCallExpr(expr, loc, depth, false) || (this.isModelCallExpr(expr, loc, depth) && !this.definedHere(expr.callee, loc, depth))) return `the reply of ${chainText(expr.callee)}(...)`;
+    if (this.isModelCallExpr(expr, loc, depth, false) || (this.isModelCallExpr(expr, loc, depth) && !this.definedHere(expr.callee, loc, depth))) return `${REPLY_OF}${chainText(expr.callee).replace(/\.(\(\)|\[\])/g, '$1')}(...)`;
     if (expr.callee.k === 'name' || expr.callee.k === 'attr') {
       for (const c of this.values(expr.callee, loc, frames, depth + 1)) {
         if (c.expr.k !== 'func' || c.expr.fn.scope === undefined) continue;
@@ -1138,14 +1141,6 @@ export class Resolver {
     // meanwhile are dropped). A node that spreads a model reply into its update (`{**reply}`) writes keys it does not
     // name: every key no node writes with a plain value is then taken as written by it.
     const graphs = new Set(['StateGraph', 'add_node', 'addNode', 'MessagesState', 'Command', 'Annotation'].flatMap((w) => this.project.filesContaining(w)));
-    const nodes: { path: string; scope: Scope }[] = [];
-    for (const path of new Set([...graphs, ...this.project.filesWithWordMatching(/state$/i)])) {
-      const module = this.project.module(path)!;
-      for (const scope of module.scopes) {
-        if (scope.kind !== 'function' || scope.returns.length === 0) continue;
-        if (graphs.has(path) || scope.params.some((p) => /state$/i.test(p.name))) nodes.push({ path, scope });
-      }
-    }
     // A node's state update: a returned dict, `Command(update={...})`, and the payloads of `Send(node, {...})`.
     const updates = (scope: Scope) =>
       scope.returns.flatMap((returned) => {
@@ -1159,28 +1154,46 @@ export class Resolver {
         });
         return found;
       });
-    for (const { scope } of nodes) for (const r of updates(scope)) for (const entry of r.entries) if (entry.key !== undefined) this.namedKeys.add(entry.key);
+    // Each write of a key: the entries of the updates nodes return, and assignments to a state object's key
+    // (`self.state.x_post = result.raw` in a CrewAI Flow, `state["draft"] = reply`).
+    const writes: { path: string; scope: number; key: string; value: Expr; who: string; replyOnly?: boolean }[] = [];
+    for (const path of new Set([...graphs, ...this.project.filesWithWordMatching(/state$/i)])) {
+      const module = this.project.module(path)!;
+      for (const scope of module.scopes) {
+        if (scope.kind !== 'function' || scope.returns.length === 0) continue;
+        if (!graphs.has(path) && !scope.params.some((p) => /state$/i.test(p.name))) continue;
+        for (const r of updates(scope)) {
+          for (const entry of r.entries) {
+            if (entry.key !== undefined) this.namedKeys.add(entry.key);
+            const key = entry.key ?? (entry.spread ? ANY_KEY : undefined);
+            if (key !== undefined) writes.push({ path, scope: scope.id, key, value: entry.value, who: `written by node ${scope.name ?? '(anonymous)'}` });
+          }
+        }
+      }
+      for (const def of module.itemDefs) {
+        if (!STATE_OBJECT.test(chainText(def.obj))) continue;
+        this.namedKeys.add(def.key);
+        // Only a reply itself: a record built from other keys (lead-score-flow's candidates joined with their scores) keeps
+        // its own fields, which this reading cannot tell apart.
+        writes.push({ path, scope: def.scope, key: def.key, value: def.value, who: `written in ${module.scopes[def.scope].name ?? '(module)'}`, replyOnly: true });
+      }
+    }
     for (let pass = 0, added = true; added && pass < STATE_PASSES; pass++) {
       added = false;
       this.outputMemo = new WeakMap();
       this.taintMemo.clear();
-      for (const { path, scope } of nodes) {
-        for (const r of updates(scope)) {
-          for (const entry of r.entries) {
-            const key = entry.key ?? (entry.spread ? ANY_KEY : undefined);
-            if (key === undefined || this.stateWriters.get(key)?.has(path)) continue;
-            // Each key gets a budget of its own (this runs inside whichever question first needed the keys).
-            const saved = this.steps;
-            this.steps = 0;
-            const why = this.agentOutput(entry.value, { file: path, scope: scope.id }, []);
-            this.steps = saved;
-            if (why) {
-              const who = `written by node ${scope.name ?? '(anonymous)'} from ${why}`;
-              if (!keys.has(key)) keys.set(key, who);
-              this.addStateWriter(key, path, who);
-              added = true;
-            }
-          }
+      for (const write of writes) {
+        if (this.stateWriters.get(write.key)?.has(write.path)) continue;
+        // Each key gets a budget of its own (this runs inside whichever question first needed the keys).
+        const saved = this.steps;
+        this.steps = 0;
+        const why = this.agentOutput(write.value, { file: write.path, scope: write.scope }, []);
+        this.steps = saved;
+        if (why && (!write.replyOnly || why.startsWith(REPLY_OF))) {
+          const who = `${write.who} from ${why}`;
+          if (!keys.has(write.key)) keys.set(write.key, who);
+          this.addStateWriter(write.key, write.path, who);
+          added = true;
         }
       }
     }

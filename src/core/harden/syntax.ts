@@ -567,7 +567,8 @@ export class ExprParser {
       }
       arg.value = this.expression();
       if (this.py && this.is('for')) {
-        // A generator argument: `f(x for x in y)`.
+        // A generator argument (`f(x for x in y)`): a comprehension, as in brackets.
+        arg.value = this.generator(arg.value, end);
         this.pos = end;
       }
       args.push(arg);
@@ -672,7 +673,10 @@ export class ExprParser {
         continue;
       }
       items.push(this.expression());
-      if (this.py && this.is('for')) break;
+      if (this.py && this.is('for')) {
+        items.push(this.generator(items.pop()!, end));
+        break;
+      }
       if (this.pos === before) this.pos++;
       if (this.pos < end && !this.is(',')) this.skipToBoundary();
     }
@@ -712,6 +716,12 @@ export class ExprParser {
     this.nest--;
     this.pos = this.after(open);
     return { k: 'list', start, end: this.endOf(this.pos), items, tuple: false };
+  }
+
+  /** A generator expression (`x for x in xs`) as the list it yields: the element stands for every item, its loop names bound to the iterable. */
+  private generator(element: Expr, end: number): Expr {
+    const bindings = this.comprehension(end);
+    return { k: 'list', start: element.start, end: this.endOf(this.pos), items: [{ k: 'elem', start: element.start, end: element.end, of: element }], tuple: false, bindings };
   }
 
   /** The `for x in xs` clauses from `pos` up to `end` (filters skipped). */

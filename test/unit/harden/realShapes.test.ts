@@ -1092,4 +1092,181 @@ def summarise(path):
     const { details } = await harden({ 'describe.py': source });
     assert.deepEqual(details.map((f) => f.message), ['`describe("gpt-4o", path).strip()` puts delegated content into the prompt without a delegation boundary: wrap it so the agent treats it as untrusted data.']);
   });
+  it("what the step before a template in an LCEL pipe returns fills its variables, and a generator's loop name carries its iterable (was: langgraph's storm `{docs}` of retrieved pages unbounded)", async () => {
+    const source = `from langchain_community.retrievers import WikipediaRetriever
+from langchain_core.prompts import ChatPromptTemplate
+from langchain_openai import ChatOpenAI
+
+retriever = WikipediaRetriever()
+llm = ChatOpenAI(model="gpt-4o")
+
+section_writer_prompt = ChatPromptTemplate.from_messages(
+    [
+        ("system", "You are an expert Wikipedia writer. Cite your sources, using the following references:\\n\\n<Documents>\\n{docs}\\n<Documents>"),
+        ("user", "Write the full WikiSection for the {section} section."),
+    ]
+)
+
+
+async def retrieve(inputs: dict):
+    docs = await retriever.ainvoke(inputs["topic"] + ": " + inputs["section"])
+    formatted = "\\n".join(f"<Document>\\n{doc.page_content}\\n</Document>" for doc in docs)
+    return {"docs": formatted, **inputs}
+
+
+section_writer = retrieve | section_writer_prompt | llm
+`;
+    const boundaries = (await harden({ 'storm.py': source })).details.filter((f) => f.code === 'unbounded-delegation');
+    assert.deepEqual(boundaries.map((f) => [f.line, (f as unknown as { expression: string }).expression]), [[10, 'docs']]);
+  });
+  it("a crew's output handed to another crew through flow state is delegated content in that crew's tasks.yaml (was: crewAI-examples' self-evaluation flow, `{x_post}` and `{feedback}` unbounded)", async () => {
+    const files = {
+      'flow/__init__.py': '',
+      'flow/main.py': `from crewai.flow.flow import Flow, listen, router, start
+from pydantic import BaseModel
+
+from flow.crews.review.review_crew import ReviewCrew
+from flow.crews.writer.writer_crew import WriterCrew
+
+
+class PostState(BaseModel):
+    x_post: str = ""
+    feedback: str | None = None
+
+
+class PostFlow(Flow[PostState]):
+    @start("retry")
+    def write_post(self):
+        result = WriterCrew().crew().kickoff(inputs={"topic": "Flying cars", "feedback": self.state.feedback})
+        self.state.x_post = result.raw
+
+    @router(write_post)
+    def review_post(self):
+        result = ReviewCrew().crew().kickoff(inputs={"x_post": self.state.x_post})
+        self.state.feedback = result["feedback"]
+        return "complete" if result["valid"] else "retry"
+`,
+      'flow/crews/review/review_crew.py': `from crewai import Agent, Crew, Process, Task
+from crewai.project import CrewBase, agent, crew, task
+
+
+@CrewBase
+class ReviewCrew:
+    agents_config = "config/agents.yaml"
+    tasks_config = "config/tasks.yaml"
+
+    @agent
+    def reviewer(self) -> Agent:
+        return Agent(config=self.agents_config["reviewer"])
+
+    @task
+    def review_task(self) -> Task:
+        return Task(config=self.tasks_config["review_task"])
+
+    @crew
+    def crew(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
+`,
+      'flow/crews/review/config/agents.yaml': 'reviewer:\n  role: >\n    X Post Verifier\n  goal: >\n    Check that an X post meets the style rules.\n  backstory: >\n    You are a strict social media editor.\n',
+      'flow/crews/review/config/tasks.yaml': 'review_task:\n  description: >\n    Verify the X post and give feedback if it fails.\n\n    X Post to Verify:\n    {x_post}\n  expected_output: >\n    Valid and Feedback.\n  agent: reviewer\n',
+      'flow/crews/writer/writer_crew.py': `from crewai import Agent, Crew, Process, Task
+from crewai.project import CrewBase, agent, crew, task
+
+
+@CrewBase
+class WriterCrew:
+    agents_config = "config/agents.yaml"
+    tasks_config = "config/tasks.yaml"
+
+    @agent
+    def writer(self) -> Agent:
+        return Agent(config=self.agents_config["writer"])
+
+    @task
+    def writer_task(self) -> Task:
+        return Task(config=self.tasks_config["writer_task"])
+
+    @crew
+    def crew(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
+`,
+      'flow/crews/writer/config/agents.yaml': 'writer:\n  role: >\n    Bard\n  goal: >\n    Write a witty X post on the given topic.\n  backstory: >\n    You are a bard who writes short posts.\n',
+      'flow/crews/writer/config/tasks.yaml': 'writer_task:\n  description: >\n    Write an X post about {topic}.\n\n    Feedback on your previous attempt:\n    {feedback}\n  expected_output: >\n    The X post only.\n  agent: writer\n',
+    };
+    const boundaries = (await harden(files)).details.filter((f) => f.code === 'unbounded-delegation');
+    assert.deepEqual(
+      boundaries.map((f) => [f.path, f.line, (f as unknown as { source: string }).source]),
+      [
+        ['flow/crews/review/config/tasks.yaml', 6, 'crew input "x_post", state key "x_post" written in write_post from the reply of WriterCrew().crew().kickoff(...)'],
+        ['flow/crews/writer/config/tasks.yaml', 6, 'crew input "feedback", state key "feedback" written in review_post from the reply of ReviewCrew().crew().kickoff(...)'],
+      ],
+    );
+  });
+  it("a flow's record joined from its own data and a crew's scores is not another agent's output field by field (was: lead-score-flow's candidate name and bio from a CSV bounded as delegated)", async () => {
+    const files = {
+      'flow/__init__.py': '',
+      'flow/main.py': `import csv
+
+from crewai.flow.flow import Flow, listen, start
+from pydantic import BaseModel
+
+from flow.crews.response.response_crew import ResponseCrew
+from flow.crews.score.score_crew import ScoreCrew
+from flow.utils import combine_candidates_with_scores
+
+
+class LeadState(BaseModel):
+    candidates: list = []
+    candidate_score: list = []
+    hydrated_candidates: list = []
+
+
+class LeadFlow(Flow[LeadState]):
+    @start()
+    def load_leads(self):
+        with open("leads.csv") as file:
+            self.state.candidates = list(csv.DictReader(file))
+
+    @listen(load_leads)
+    def score_leads(self):
+        for candidate in self.state.candidates:
+            result = ScoreCrew().crew().kickoff(inputs={"name": candidate["name"]})
+            self.state.candidate_score.append(result.pydantic)
+        self.state.hydrated_candidates = combine_candidates_with_scores(self.state.candidates, self.state.candidate_score)
+
+    @listen(score_leads)
+    def write_emails(self):
+        for candidate in self.state.hydrated_candidates:
+            ResponseCrew().crew().kickoff(inputs={"name": candidate.name, "bio": candidate.bio})
+`,
+      'flow/utils.py': `def combine_candidates_with_scores(candidates, candidate_scores):
+    scores = {score.id: score for score in candidate_scores}
+    return [dict(name=c["name"], bio=c["bio"], score=scores[c["id"]].score) for c in candidates]
+`,
+      'flow/crews/response/response_crew.py': `from crewai import Agent, Crew, Process, Task
+from crewai.project import CrewBase, agent, crew, task
+
+
+@CrewBase
+class ResponseCrew:
+    agents_config = "config/agents.yaml"
+    tasks_config = "config/tasks.yaml"
+
+    @agent
+    def writer(self) -> Agent:
+        return Agent(config=self.agents_config["writer"])
+
+    @task
+    def email_task(self) -> Task:
+        return Task(config=self.tasks_config["email_task"])
+
+    @crew
+    def crew(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
+`,
+      'flow/crews/response/config/agents.yaml': 'writer:\n  role: >\n    Email Writer\n  goal: >\n    Write follow-up emails to candidates.\n  backstory: >\n    You write clear, kind emails.\n',
+      'flow/crews/response/config/tasks.yaml': 'email_task:\n  description: >\n    Write a follow-up email.\n    Name: {name}\n    Bio:\n    {bio}\n  expected_output: >\n    The email.\n  agent: writer\n',
+    };
+    assert.deepEqual((await harden(files)).details.filter((f) => f.code === 'unbounded-delegation'), []);
+  });
 });
