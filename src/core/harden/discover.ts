@@ -718,6 +718,7 @@ class Discoverer {
     const context = this.contextOf(candidate, prompt);
     const text = this.resolver.text(candidate.file);
     if (context && isInsideBoundary(text.slice(context.start, context.end), candidate.start - context.start, candidate.end - context.start)) return undefined;
+    if (candidate.literal && inMarkupTag(text.slice(candidate.literal.contentStart, candidate.start), text.slice(candidate.end, candidate.literal.contentEnd))) return undefined;
     let why: string | undefined;
     if (candidate.kind === 'placeholder' && !candidate.expr) {
       const writer = this.resolver.stateWriter(candidate.name!, candidate.file);
@@ -753,6 +754,14 @@ function pipedFields(module: ModuleSummary, e: Extract<Expr, { k: 'other' }>, sc
     if (step.k === 'name') for (const fn of module.functions.get(step.id) ?? []) for (const returned of module.scopes[fn].returns) entries(returned, fn);
   }
   return out;
+}
+
+/**
+ * Whether an interpolation sits inside a markup tag or an attribute value (`<doc{url}>`, `from_url="{url}"`, aider's
+ * retrieved documents): an identifier of the content, where a boundary's lines would break the markup.
+ */
+function inMarkupTag(before: string, after: string): boolean {
+  return /<[A-Za-z][\w:-]*(?:\s[^<>]*)?$/.test(before) || (/[\w:-]+=\\?["']$/.test(before) && /^\\?["']/.test(after));
 }
 
 /** One prompt reached two ways: a sink decides its role over a name (a constant named `*_instructions` sent as a user message is message text). */

@@ -1269,4 +1269,39 @@ class ResponseCrew:
     };
     assert.deepEqual((await harden(files)).details.filter((f) => f.code === 'unbounded-delegation'), []);
   });
+  it("an identifier inside markup is not bounded (was: aider's help wrapped the URL of each retrieved document in `from_url=\"{url}\"` and `<doc{url}>`, breaking the tags)", async () => {
+    const source = `class Help:
+    def __init__(self, index):
+        self.retriever = index.as_retriever(similarity_top_k=20)
+
+    def ask(self, question):
+        nodes = self.retriever.retrieve(question)
+        context = f"# Question: {question}\\n\\n# Relevant docs:\\n\\n"
+        for node in nodes:
+            url = node.metadata.get("url", "")
+            if url:
+                url = f' from_url="{url}"'
+
+            context += f"<doc{url}>\\n"
+            context += node.text
+            context += "\\n</doc>\\n\\n"
+        return context
+
+
+class Commands:
+    def __init__(self, coder, index):
+        self.coder = coder
+        self.help = Help(index)
+
+    def cmd_web(self, args):
+        content = self.scraper.scrape(args.strip()) or ""
+        self.coder.cur_messages += [dict(role="user", content=content)]
+
+    def cmd_help(self, args):
+        user_msg = self.help.ask(args)
+        self.coder.run(user_msg, preproc=False)
+`;
+    const { details } = await harden({ 'help.py': source });
+    assert.deepEqual(details.map((f) => [f.line, (f as unknown as { expression: string }).expression]), [[26, 'content']]);
+  });
 });
