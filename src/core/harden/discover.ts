@@ -796,8 +796,8 @@ function deferredCall(call: Extract<Expr, { k: 'call' }>): Extract<Expr, { k: 'c
   return { ...call, callee: target.value, args: call.args.filter((a) => a !== target && !(name === 'run_in_executor' && a === positional[0])) };
 }
 
-/** A count or a sum spliced into a prompt (`{len(content) - MAX_LIVE_TOOL_RESULT_CHARS}`): a number, not another agent's text. */
-const NUMERIC = /^\s*(?:len\(|[^"'`]*?[\w)\]]\s*(?:-|\*|\/\/?|%)\s*[\w(][^"'`]*$)/;
+/** A count or a sum spliced into a prompt (`{len(content) - MAX_LIVE_TOOL_RESULT_CHARS}`, `{attempt + 1}`): a number, not another agent's text. */
+const NUMERIC = /^\s*(?:len\(|[^"'`]*?[\w)\]]\s*(?:-|\*|\/\/?|%)\s*[\w(][^"'`]*$|[\w.]+\s*\+\s*\d+(?:\.\d+)?\s*$|\d+(?:\.\d+)?\s*\+\s*[\w.]+\s*$)/;
 
 /** The longest name tried against harden.systemPromptNames. */
 const MAX_PROMPT_NAME = 200;

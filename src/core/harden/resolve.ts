@@ -779,8 +779,12 @@ export class Resolver {
     // any other hole is the one place for a boundary around all it holds, conversions such as `f"{x}"` elsewhere
     // included (crewAI's `ToolUsage.use` returns one, and its value is also the crew's final answer).
     const written = sub.pieces.some((p) => meaningful(this.text(p.file), p));
-    if (written) acc.candidates.push(...sub.candidates);
-    else acc.candidates.push({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: exprText });
+    const asHole = (c: Pick<Candidate, 'expr' | 'text'>): Candidate => ({ kind: 'hole', file: v.loc.file, start: hole.start, end: hole.end, expr: c.expr, loc: v.loc, frames: v.frames, literal: piece.literal, text: c.text });
+    // Code inside the hole (`{"Issues: " + str(issues) if issues else ""}`) is bounded at the hole, in the literal's
+    // text: string escapes inside an f-string's expression are a SyntaxError before Python 3.12.
+    const inside = (c: Candidate) => c.file === v.loc.file && c.start >= hole.exprStart && c.end <= hole.exprEnd && (c.kind === 'operand' || c.kind === 'value');
+    if (written) acc.candidates.push(...sub.candidates.map((c) => (inside(c) ? asHole(c) : c)));
+    else acc.candidates.push(asHole({ expr, text: exprText }));
   }
 
   /** `template.format(...)`, `template % args`: the template's pieces, and each placeholder bound to its argument. */

@@ -1304,4 +1304,37 @@ class Commands:
     const { details } = await harden({ 'help.py': source });
     assert.deepEqual(details.map((f) => [f.line, (f as unknown as { expression: string }).expression]), [[26, 'content']]);
   });
+  it("code inside an f-string's field is bounded around the field, and a counter plus one is a number (was: mcp-agent's instruction got string escapes inside the field, a SyntaxError before Python 3.12, and `{attempt + 1}` bounded)", async () => {
+    const field = `{"Previous issues to address: " + str(previous_issues) if previous_issues else "First attempt - focus on quality."}`;
+    const source = `from mcp_agent.agents.agent import Agent
+
+
+async def generate(params):
+    attempt = params.get("attempt", 0)
+    previous_issues = params.get("previous_issues", [])
+    agent = Agent(
+        name="constrained_generator",
+        instruction=f"""You are a helpful assistant that generates high-quality responses.
+
+This is attempt {attempt + 1}. ${field}""",
+    )
+    async with agent:
+        llm = await agent.attach_llm(None)
+        return await llm.generate_str("Answer the user.")
+
+
+async def process_turn(app, max_attempts=3):
+    best_metrics = {}
+    response = ""
+    for attempt in range(max_attempts):
+        response = await generate({"attempt": attempt, "previous_issues": best_metrics.get("issues", [])})
+        evaluation = await app.context.executor.execute("evaluate_quality_with_llm", {"response": response})
+        best_metrics = {"issues": evaluation.get("issues", [])}
+    return response
+`;
+    const { findings, after } = await harden({ 'task.py': source }, true);
+    assert.deepEqual(findings, ['task.py:9 missing-immunity-warning', 'task.py:11 unbounded-delegation']);
+    assert.ok(after['task.py'].includes(`This is attempt {attempt + 1}. \n`), after['task.py']);
+    assert.match(after['task.py'], new RegExp(`<delegated_task>\\n${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n</delegated_task>`));
+  });
 });
