@@ -761,7 +761,7 @@ function pipedFields(module: ModuleSummary, e: Extract<Expr, { k: 'other' }>, sc
  * retrieved documents): an identifier of the content, where a boundary's lines would break the markup.
  */
 function inMarkupTag(before: string, after: string): boolean {
-  return /<[A-Za-z][\w:-]*(?:\s[^<>]*)?$/.test(before) || (/[\w:-]+=\\?["']$/.test(before) && /^\\?["']/.test(after));
+  return /<[A-Za-z][\w:-]*(?:\s+[\w:-]+=(?:"[^"<>]*"|'[^'<>]*'))*\s*$/.test(before) || (/[\w:-]+=\\?["']$/.test(before) && /^\\?["']/.test(after));
 }
 
 /** One prompt reached two ways: a sink decides its role over a name (a constant named `*_instructions` sent as a user message is message text). */

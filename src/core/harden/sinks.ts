@@ -144,7 +144,7 @@ export interface ModelCall {
   notReceiver?: RegExp;
 }
 
-const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|app|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|\w*_?agent|\w*Agent)$/i;
+const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|\w*_?agent|\w*Agent)$/i;
 
 const TOOLISH = /(?:^|[._])(?:tavily\w*|exa\w*|serp\w*|serper\w*|brave\w*|duckduckgo\w*|ddgs|google_search|search\w*|web\w*|browser\w*|crawler\w*|scraper\w*|firecrawl\w*|retriever\w*|vectorstore\w*|vector_store\w*|index|\w*_tool|\w*Tool|\w*_client|client)$/i;
 

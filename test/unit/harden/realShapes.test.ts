@@ -1301,8 +1301,17 @@ class Commands:
         user_msg = self.help.ask(args)
         self.coder.run(user_msg, preproc=False)
 `;
-    const { details } = await harden({ 'help.py': source });
-    assert.deepEqual(details.map((f) => [f.line, (f as unknown as { expression: string }).expression]), [[26, 'content']]);
+    const prose = `from openai import OpenAI
+
+client = OpenAI()
+
+
+def write(peer_output):
+    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": f"Each source starts with the <Document tag.\\nSources:\\n{peer_output}"}])
+`;
+    const { details } = await harden({ 'help.py': source, 'prose.py': prose });
+    // A tag named in prose ("the <Document tag.", langchain-academy's report writer) is no markup the value sits in.
+    assert.deepEqual(details.map((f) => [f.path, f.line, (f as unknown as { expression: string }).expression]), [['help.py', 26, 'content'], ['prose.py', 7, 'peer_output']]);
   });
   it("code inside an f-string's field is bounded around the field, and a counter plus one is a number (was: mcp-agent's instruction got string escapes inside the field, a SyntaxError before Python 3.12, and `{attempt + 1}` bounded)", async () => {
     const field = `{"Previous issues to address: " + str(previous_issues) if previous_issues else "First attempt - focus on quality."}`;
@@ -1336,5 +1345,25 @@ async def process_turn(app, max_attempts=3):
     assert.deepEqual(findings, ['task.py:9 missing-immunity-warning', 'task.py:11 unbounded-delegation']);
     assert.ok(after['task.py'].includes(`This is attempt {attempt + 1}. \n`), after['task.py']);
     assert.match(after['task.py'], new RegExp(`<delegated_task>\\n${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n</delegated_task>`));
+  });
+  it("an app started with `app.run()` is no agent's reply (was: mcp-agent's server instructions bounded the app's own name and description)", async () => {
+    const source = `from mcp.server.fastmcp import FastMCP
+
+from mcp_agent.app import MCPApp
+
+
+def create_mcp_server_for_app(app: MCPApp, **kwargs) -> FastMCP:
+    return FastMCP(name=app.name, instructions=f"MCP server exposing {app.name} workflows and agents as tools. Description: {app.description}", **kwargs)
+
+
+app = MCPApp(name="grader", description="Grades short stories")
+
+
+async def main() -> None:
+    async with app.run() as agent_app:
+        mcp_server = create_mcp_server_for_app(agent_app)
+        await mcp_server.run_sse_async()
+`;
+    assert.deepEqual((await harden({ 'app_server.py': source })).details.filter((f) => f.code === 'unbounded-delegation'), []);
   });
 });
