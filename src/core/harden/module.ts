@@ -246,7 +246,9 @@ class ModuleScanner {
       return;
     }
     if (target.k === 'list') {
-      for (const item of target.items) this.assign(item, { k: 'elem', start: value.start, end: value.end, of: value }, scope);
+      // Each name takes its own position (`_, parsed, body = data`) unless one is starred (`first, *rest = data`).
+      const positional = target.items.every((item) => item.k === 'name' || item.k === 'attr' || item.k === 'index');
+      target.items.forEach((item, i) => this.assign(item, { k: 'elem', start: value.start, end: value.end, of: value, ...(positional ? { at: i } : {}) }, scope));
     }
   }
 

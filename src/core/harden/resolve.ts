@@ -275,9 +275,13 @@ export class Resolver {
       case 'cond':
         return expr.options.flatMap((o) => this.values(o, loc, frames, depth + 1));
       case 'elem':
-        return this.values(expr.of, loc, frames, depth + 1).flatMap((v) =>
-          v.expr.k === 'list' ? v.expr.items.flatMap((item) => this.values(item, v.loc, v.frames, depth + 1)) : v.expr.k === 'dict' ? [] : [v],
-        );
+        return this.values(expr.of, loc, frames, depth + 1).flatMap((v) => {
+          if (v.expr.k === 'dict') return [];
+          if (v.expr.k !== 'list') return [v];
+          // A tuple unpacked by position gives each name its own item.
+          const items = expr.at !== undefined && v.expr.tuple && v.expr.items.length > expr.at ? [v.expr.items[expr.at]] : v.expr.items;
+          return items.flatMap((item) => this.values(item, v.loc, v.frames, depth + 1));
+        });
       case 'call':
         return this.callValues(expr, loc, frames, depth);
       default:

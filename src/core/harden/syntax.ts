@@ -17,7 +17,7 @@ export type Expr =
   | { k: 'cond'; start: number; end: number; options: Expr[] }
   | { k: 'func'; start: number; end: number; fn: FuncNode }
   | { k: 'format'; start: number; end: number; template: Expr; args: Arg[] }
-  | { k: 'elem'; start: number; end: number; of: Expr }
+  | { k: 'elem'; start: number; end: number; of: Expr; /** The position taken from a tuple (`_, parsed, body = data`); absent: any element. */ at?: number }
   | { k: 'other'; start: number; end: number; parts: Expr[] };
 
 /** The `for names in iterable` clauses of a comprehension: the names stand for elements of the iterable. */

@@ -1366,4 +1366,17 @@ async def main() -> None:
 `;
     assert.deepEqual((await harden({ 'app_server.py': source })).details.filter((f) => f.code === 'unbounded-delegation'), []);
   });
+  it("a tuple unpacked by position gives each name its own item (was: mcp-agent's \"__FM__\" tag got the warning meant for the Markdown body)", async () => {
+    const source = `import yaml
+from mcp_agent.agents.agent_spec import AgentSpec
+
+
+def load_agent_spec(front_matter: str, body: str) -> AgentSpec:
+    data = ("__FM__", yaml.safe_load(front_matter), "You are a careful analyst who summarises incident reports for the on-call team.")
+    _, parsed, body_text = data
+    return AgentSpec(name=parsed["name"], instruction=body_text)
+`;
+    const { details } = await harden({ 'factory.py': source });
+    assert.deepEqual(details.map((f) => [f.line, f.column, f.code]), [[6, 53, 'missing-immunity-warning']]);
+  });
 });
