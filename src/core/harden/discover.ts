@@ -548,11 +548,25 @@ class Discoverer {
     const roleEntry = dict.entries.find((e) => e.key === 'role');
     const role = ROLE_OF[roleNamed(roleEntry?.value, module.text) ?? ''];
     const content = dict.entries.find((e) => e.key === 'content')?.value;
+    if (!role && roleEntry && content) this.messageHelperHits(roleEntry.value, content, loc, hits);
     if (!role || !content || this.storedMessages.has(dict)) return;
     // A chat-history item's status line (`{ message: { role: "system", content: "Compaction cancelled." }, contextItems }`,
     // continue's TUI) tells the user what happened; it is nobody's instructions.
     if (this.historyMessages.has(dict) && content.k === 'str' && statusLine(textOutsideHoles(module.text, content.literal))) return;
     hits.push({ role, framework: 'chat API', anchor: `role: ${plain(module, roleEntry!.value) ?? module.text.slice(roleEntry!.value.start, roleEntry!.value.end)}`, value: content, loc, frames: [], sinkStart: content.start, byName: false });
+  }
+
+  /**
+   * A message built by a helper from its parameters (`format_chat_message(role, message)` returning `{"role": role,
+   * "content": message}`, TaskWeaver): each call that passes a system or user role makes its message a prompt there.
+   */
+  private messageHelperHits(role: Expr, content: Expr, loc: Loc, hits: Hit[]): void {
+    for (const [roleArg, contentArg] of this.resolver.callerArgumentRows([role, content], loc)) {
+      if (!roleArg || !contentArg) continue;
+      const argRole = ROLE_OF[roleNamed(roleArg.expr, this.resolver.text(roleArg.loc.file)) ?? ''];
+      const written = this.resolver.text(roleArg.loc.file).slice(roleArg.expr.start, roleArg.expr.end).replace(/^(["'`])(.*)\1$/, '$2');
+      if (argRole) hits.push({ role: argRole, framework: 'chat API', anchor: `role: ${written}`, value: contentArg.expr, loc: contentArg.loc, frames: [], sinkStart: contentArg.expr.start, byName: false });
+    }
   }
 
   private roleTupleHits(list: Extract<Expr, { k: 'list' }>, loc: Loc, module: ModuleSummary, hits: Hit[], fromTuple = false): void {

@@ -671,15 +671,25 @@ export class Resolver {
 
   /** The arguments callers pass for a parameter named by `expr` (empty when it is not a parameter), each where it is evaluated. */
   callerArguments(expr: Expr, loc: Loc): { expr: Expr; loc: Loc }[] {
-    if (expr.k !== 'name') return [];
-    const found = this.lookup(expr.id, loc);
-    if (found.kind !== 'param' || found.field !== undefined) return [];
-    const scope = this.project.scope(loc.file, found.scope);
+    return this.callerArgumentRows([expr], loc).flatMap(([arg]) => (arg ? [arg] : []));
+  }
+
+  /**
+   * Per caller, the arguments it passes for the parameters named by `exprs` (all of one function; undefined where it
+   * passes none), each where it is evaluated; empty when one of them is not a parameter.
+   */
+  callerArgumentRows(exprs: readonly Expr[], loc: Loc): ({ expr: Expr; loc: Loc } | undefined)[][] {
+    const params = exprs.map((expr) => (expr.k === 'name' ? this.lookup(expr.id, loc) : undefined));
+    const first = params[0];
+    if (first?.kind !== 'param' || params.some((p) => p?.kind !== 'param' || p.field !== undefined || p.scope !== first.scope)) return [];
+    const scope = this.project.scope(loc.file, first.scope);
     if (!scope) return [];
-    return this.callersOf(loc.file, found.scope).flatMap((caller) => {
-      const arg = this.argumentFor(caller.args, scope.params, found.index, caller.method);
-      return arg ? [{ expr: arg, loc: { file: caller.file, scope: caller.scope } }] : [];
-    });
+    return this.callersOf(loc.file, first.scope).map((caller) =>
+      params.map((p) => {
+        const arg = this.argumentFor(caller.args, scope.params, (p as { index: number }).index, caller.method);
+        return arg ? { expr: arg, loc: { file: caller.file, scope: caller.scope } } : undefined;
+      }),
+    );
   }
 
   private collect(expr: Expr, loc: Loc, frames: readonly Frame[], acc: PromptText, depth: number, nested: boolean): void {

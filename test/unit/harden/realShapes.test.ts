@@ -17,7 +17,7 @@ async function harden(files: Record<string, string>, write = false) {
     }
     let stdout = '';
     await runCli(['harden', write ? '--write' : '--check', '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: project, env: {} });
-    type Finding = { path: string; line: number; code: string; fixable: boolean; manual?: string; message: string; prompt: { framework: string } };
+    type Finding = { path: string; line: number; column: number; code: string; fixable: boolean; manual?: string; message: string; prompt: { framework: string } };
     const report = JSON.parse(stdout) as { findings: Finding[] };
     const after = Object.fromEntries(Object.keys(files).map((file) => [file, readFileSync(path.join(project, file), 'utf8')]));
     return { findings: report.findings.map((f) => `${f.path}:${f.line} ${f.code}`), details: report.findings, after };
@@ -1378,5 +1378,21 @@ def load_agent_spec(front_matter: str, body: str) -> AgentSpec:
 `;
     const { details } = await harden({ 'factory.py': source });
     assert.deepEqual(details.map((f) => [f.line, f.column, f.code]), [[6, 53, 'missing-immunity-warning']]);
+  });
+  it("a message a helper builds from its parameters is a prompt at each call that passes a role (was: TaskWeaver's role prompts built with `format_chat_message(role=\"system\", …)` all missed)", async () => {
+    const source = `def format_chat_message(role, message):
+    return {"role": role, "content": message}
+
+
+def read_image(llm_api, image_path):
+    return llm_api.chat_completion(messages=[
+        format_chat_message(role="system", message="Your task is to read the image path from the message and describe it."),
+        format_chat_message("user", f"Describe {image_path}"),
+    ])
+`;
+    const { details } = await harden({ 'image_reader.py': source });
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.prompt.framework, f.message]), [
+      [7, 'missing-immunity-warning', 'chat API', 'The system prompt (role: system) lacks the immunity warning: agents without it adopt and pass on self-propagating content more easily.'],
+    ]);
   });
 });
