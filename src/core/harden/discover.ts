@@ -6,7 +6,7 @@ import { errorMessage } from '../errors';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
-import { delegatedByName, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
 import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 
@@ -98,8 +98,8 @@ const SINK_WORDS = [
 ];
 const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
 const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|ai|sdk)$/;
-/** A role name written as a string (`"system"`, `'user'`): the files with role dicts and message tuples. */
-const ROLE_LITERAL = /["'](?:system|developer|user|human)["']/;
+/** A role name written as a string (`"system"`, `'user'`), or a role taken from a name (a message helper): the files with role dicts and message tuples. */
+const ROLE_LITERAL = /["'](?:system|developer|user|human)["']|["']role["']\s*:\s*[A-Za-z_]/;
 
 /** Callees whose prompt keywords are agent or model configuration (an unreadable value there is worth reporting). */
 const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
@@ -561,7 +561,7 @@ class Discoverer {
    * "content": message}`, TaskWeaver): each call that passes a system or user role makes its message a prompt there.
    */
   private messageHelperHits(role: Expr, content: Expr, loc: Loc, hits: Hit[]): void {
-    for (const [roleArg, contentArg] of this.resolver.callerArgumentRows([role, content], loc)) {
+    for (const [roleArg, contentArg] of this.resolver.callerArgumentRows([role, content], loc, MAX_HELPER_CALLS)) {
       if (!roleArg || !contentArg) continue;
       const argRole = ROLE_OF[roleNamed(roleArg.expr, this.resolver.text(roleArg.loc.file)) ?? ''];
       const written = this.resolver.text(roleArg.loc.file).slice(roleArg.expr.start, roleArg.expr.end).replace(/^(["'`])(.*)\1$/, '$2');

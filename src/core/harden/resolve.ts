@@ -111,6 +111,10 @@ function shortened(text: string): string {
 }
 const STEP_BUDGET = 2_000;
 const MAX_CALLERS = 40;
+/** A package's own module, through which its modules' names are re-exported. */
+const PACKAGE_FILE = /(?:^|\/)(?:__init__\.pyi?|index\.[cm]?[jt]sx?)$/;
+/** Calls of a message helper read for prompts: each is a sink of its own, read once, not a value to follow. */
+export const MAX_HELPER_CALLS = 400;
 const MAX_ALTERNATIVES = 50;
 const STATE_PASSES = 3;
 const TEXT_KEYS = new Set(['text', 'content', 'append', 'prompt', 'template', 'instructions', 'system', 'system_prompt', 'systemPrompt']);
@@ -392,19 +396,21 @@ export class Resolver {
   }
 
   /** The calls in the project that bind the parameters of function scope `fn` of `file`. */
-  private callersOf(file: string, fn: number): { file: string; scope: number; args: Arg[]; method: boolean }[] {
+  private callersOf(file: string, fn: number, limit = MAX_CALLERS): { file: string; scope: number; args: Arg[]; method: boolean }[] {
     const module = this.project.module(file);
     const scope = module?.scopes[fn];
     if (!module || !scope?.name) return [];
     const isConstructor = scope.name === '__init__' || scope.name === 'constructor';
     const name = isConstructor ? (scope.classScope !== undefined ? module.scopes[scope.classScope].name : undefined) : scope.name;
     if (!name) return [];
-    const importers = this.project.importersOf(file);
+    // Importers through a package that re-exports the function (`from taskweaver.llm import format_chat_message`) too.
+    const importers = new Set(this.project.importersOf(file));
+    for (const hub of [...importers]) if (PACKAGE_FILE.test(hub)) for (const importer of this.project.importersOf(hub)) importers.add(importer);
     const selfParam = module.language === 'python' && scope.classScope !== undefined && ['self', 'cls'].includes(scope.params[0]?.name ?? '');
     return this.project
       .callsNamed(name)
       .filter((site) => site.file === file || importers.has(site.file))
-      .slice(0, MAX_CALLERS)
+      .slice(0, limit)
       .map((site) => ({ file: site.file, scope: site.scope, args: site.call.args, method: selfParam }));
   }
 
@@ -481,19 +487,15 @@ export class Resolver {
     return module?.scopes.find((s) => s.classScope === classScope && (s.name === '__init__' || s.name === 'constructor'))?.id;
   }
 
-  /** A class's attribute `name`: its own definitions, else those of the classes it extends. */
   private classAttrValues(file: string, classScope: number, name: string, frames: readonly Frame[], depth: number): Value[] {
     const module = this.project.module(file);
-    if (!module || depth > MAX_DEPTH) return [];
+    if (!module) return [];
     const defs = [...(module.attrDefs.get(defKey(classScope, name)) ?? []), ...(module.defs.get(defKey(classScope, name)) ?? [])];
-    if (defs.length > 0) return defs.flatMap((def) => this.values(def.value, { file, scope: def.scope }, frames, depth + 1));
-    const scope = module.scopes[classScope];
-    const bases = (scope.bases ?? []).flatMap((base) => this.nameValues(base, { file, scope: scope.parent }, [], depth + 1));
-    return bases.flatMap((v) => (v.classRef ? this.classAttrValues(v.classRef.file, v.classRef.scope, name, frames, depth + 1) : []));
+    return defs.flatMap((def) => this.values(def.value, { file, scope: def.scope }, frames, depth + 1));
   }
 
   /**
-   * `self.name` where the class neither sets nor inherits it: what each subclass sets (aider's `Coder` reads
+   * `self.name` where the class does not set it: what each subclass sets (aider's `Coder` reads
    * `self.gpt_prompts`, which only `EditBlockCoder` and its siblings set).
    */
   private subclassAttrValues(file: string, classScope: number, name: string, depth: number): Value[] {
@@ -678,13 +680,13 @@ export class Resolver {
    * Per caller, the arguments it passes for the parameters named by `exprs` (all of one function; undefined where it
    * passes none), each where it is evaluated; empty when one of them is not a parameter.
    */
-  callerArgumentRows(exprs: readonly Expr[], loc: Loc): ({ expr: Expr; loc: Loc } | undefined)[][] {
+  callerArgumentRows(exprs: readonly Expr[], loc: Loc, limit = MAX_CALLERS): ({ expr: Expr; loc: Loc } | undefined)[][] {
     const params = exprs.map((expr) => (expr.k === 'name' ? this.lookup(expr.id, loc) : undefined));
     const first = params[0];
     if (first?.kind !== 'param' || params.some((p) => p?.kind !== 'param' || p.field !== undefined || p.scope !== first.scope)) return [];
     const scope = this.project.scope(loc.file, first.scope);
     if (!scope) return [];
-    return this.callersOf(loc.file, first.scope).map((caller) =>
+    return this.callersOf(loc.file, first.scope, limit).map((caller) =>
       params.map((p) => {
         const arg = this.argumentFor(caller.args, scope.params, (p as { index: number }).index, caller.method);
         return arg ? { expr: arg, loc: { file: caller.file, scope: caller.scope } } : undefined;

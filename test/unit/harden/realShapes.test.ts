@@ -1380,8 +1380,7 @@ def load_agent_spec(front_matter: str, body: str) -> AgentSpec:
     assert.deepEqual(details.map((f) => [f.line, f.column, f.code]), [[6, 53, 'missing-immunity-warning']]);
   });
   it("a message a helper builds from its parameters is a prompt at each call that passes a role (was: TaskWeaver's role prompts built with `format_chat_message(role=\"system\", …)` all missed)", async () => {
-    const source = `def format_chat_message(role, message):
-    return {"role": role, "content": message}
+    const source = `from llm import format_chat_message
 
 
 def read_image(llm_api, image_path):
@@ -1390,9 +1389,11 @@ def read_image(llm_api, image_path):
         format_chat_message("user", f"Describe {image_path}"),
     ])
 `;
-    const { details } = await harden({ 'image_reader.py': source });
+    // The helper is re-exported by its package (`from taskweaver.llm import format_chat_message`).
+    const util = 'def format_chat_message(role, message):\n    return {"role": role, "content": message}\n';
+    const { details } = await harden({ 'image_reader.py': source, 'llm/__init__.py': 'from .util import format_chat_message\n', 'llm/util.py': util });
     assert.deepEqual(details.map((f) => [f.line, f.code, f.prompt.framework, f.message]), [
-      [7, 'missing-immunity-warning', 'chat API', 'The system prompt (role: system) lacks the immunity warning: agents without it adopt and pass on self-propagating content more easily.'],
+      [6, 'missing-immunity-warning', 'chat API', 'The system prompt (role: system) lacks the immunity warning: agents without it adopt and pass on self-propagating content more easily.'],
     ]);
   });
 });
