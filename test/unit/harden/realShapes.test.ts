@@ -26,6 +26,31 @@ async function harden(files: Record<string, string>, write = false) {
   }
 }
 
+/** A CrewAI `@CrewBase` crew with one agent and one task, both configured in its config/*.yaml. */
+function crewModule(className: string, agentName: string, taskName: string): string {
+  return `from crewai import Agent, Crew, Process, Task
+from crewai.project import CrewBase, agent, crew, task
+
+
+@CrewBase
+class ${className}:
+    agents_config = "config/agents.yaml"
+    tasks_config = "config/tasks.yaml"
+
+    @agent
+    def ${agentName}(self) -> Agent:
+        return Agent(config=self.agents_config["${agentName}"])
+
+    @task
+    def ${taskName}(self) -> Task:
+        return Task(config=self.tasks_config["${taskName}"])
+
+    @crew
+    def crew(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
+`;
+}
+
 describe('harden on shapes from real repositories', () => {
   it("a database's query or statement is no prompt (was: camel's NebulaGraph got the boundary inside `DESCRIBE TAG {tag_name}`)", async () => {
     const source = `from camel.storages.graph_storages.base import BaseGraphStorage
@@ -1146,50 +1171,10 @@ class PostFlow(Flow[PostState]):
         self.state.feedback = result["feedback"]
         return "complete" if result["valid"] else "retry"
 `,
-      'flow/crews/review/review_crew.py': `from crewai import Agent, Crew, Process, Task
-from crewai.project import CrewBase, agent, crew, task
-
-
-@CrewBase
-class ReviewCrew:
-    agents_config = "config/agents.yaml"
-    tasks_config = "config/tasks.yaml"
-
-    @agent
-    def reviewer(self) -> Agent:
-        return Agent(config=self.agents_config["reviewer"])
-
-    @task
-    def review_task(self) -> Task:
-        return Task(config=self.tasks_config["review_task"])
-
-    @crew
-    def crew(self) -> Crew:
-        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
-`,
+      'flow/crews/review/review_crew.py': crewModule('ReviewCrew', 'reviewer', 'review_task'),
       'flow/crews/review/config/agents.yaml': 'reviewer:\n  role: >\n    X Post Verifier\n  goal: >\n    Check that an X post meets the style rules.\n  backstory: >\n    You are a strict social media editor.\n',
       'flow/crews/review/config/tasks.yaml': 'review_task:\n  description: >\n    Verify the X post and give feedback if it fails.\n\n    X Post to Verify:\n    {x_post}\n  expected_output: >\n    Valid and Feedback.\n  agent: reviewer\n',
-      'flow/crews/writer/writer_crew.py': `from crewai import Agent, Crew, Process, Task
-from crewai.project import CrewBase, agent, crew, task
-
-
-@CrewBase
-class WriterCrew:
-    agents_config = "config/agents.yaml"
-    tasks_config = "config/tasks.yaml"
-
-    @agent
-    def writer(self) -> Agent:
-        return Agent(config=self.agents_config["writer"])
-
-    @task
-    def writer_task(self) -> Task:
-        return Task(config=self.tasks_config["writer_task"])
-
-    @crew
-    def crew(self) -> Crew:
-        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
-`,
+      'flow/crews/writer/writer_crew.py': crewModule('WriterCrew', 'writer', 'writer_task'),
       'flow/crews/writer/config/agents.yaml': 'writer:\n  role: >\n    Bard\n  goal: >\n    Write a witty X post on the given topic.\n  backstory: >\n    You are a bard who writes short posts.\n',
       'flow/crews/writer/config/tasks.yaml': 'writer_task:\n  description: >\n    Write an X post about {topic}.\n\n    Feedback on your previous attempt:\n    {feedback}\n  expected_output: >\n    The X post only.\n  agent: writer\n',
     };
@@ -1243,27 +1228,7 @@ class LeadFlow(Flow[LeadState]):
     scores = {score.id: score for score in candidate_scores}
     return [dict(name=c["name"], bio=c["bio"], score=scores[c["id"]].score) for c in candidates]
 `,
-      'flow/crews/response/response_crew.py': `from crewai import Agent, Crew, Process, Task
-from crewai.project import CrewBase, agent, crew, task
-
-
-@CrewBase
-class ResponseCrew:
-    agents_config = "config/agents.yaml"
-    tasks_config = "config/tasks.yaml"
-
-    @agent
-    def writer(self) -> Agent:
-        return Agent(config=self.agents_config["writer"])
-
-    @task
-    def email_task(self) -> Task:
-        return Task(config=self.tasks_config["email_task"])
-
-    @crew
-    def crew(self) -> Crew:
-        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
-`,
+      'flow/crews/response/response_crew.py': crewModule('ResponseCrew', 'writer', 'email_task'),
       'flow/crews/response/config/agents.yaml': 'writer:\n  role: >\n    Email Writer\n  goal: >\n    Write follow-up emails to candidates.\n  backstory: >\n    You write clear, kind emails.\n',
       'flow/crews/response/config/tasks.yaml': 'email_task:\n  description: >\n    Write a follow-up email.\n    Name: {name}\n    Bio:\n    {bio}\n  expected_output: >\n    The email.\n  agent: writer\n',
     };
