@@ -8,13 +8,12 @@ import { defaultConfig } from '../../../src/core/config';
 import { analyzeRun } from '../../../src/core/guard/analyze';
 import { buildRunModel } from '../../../src/core/guard/model';
 import { importTraceText } from '../../../src/core/importers';
-import type { Trace } from '../../../src/core/trace/types';
 import { readAnyTrace } from '../../../src/node/readAnyTrace';
+import { flow } from './flow';
 
 const DEBATE = path.join(__dirname, '../../../examples/debate/truthfulqa-adversary.jsonl');
 
 /** `round from>to,to: first 24 characters`, in trace order. */
-const flow = (trace: Trace) => trace.messages.map((m) => `${m.round} ${m.from}>${(m.to ?? []).join(',')}: ${m.content.slice(0, 24)}`);
 
 /** OTLP JSON of invoke_agent spans (one second each unless `until`, `parent` by index). */
 function crew(spans: { agent: string; parent?: number; input: string; output: string; at: number; until?: number }[]): string {

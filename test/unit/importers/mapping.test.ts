@@ -4,15 +4,11 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { importTraceText } from '../../../src/core/importers';
 import { readAllTraces, readAnyTrace } from '../../../src/node/readAnyTrace';
-import type { Trace } from '../../../src/core/trace/types';
+import { flow } from './flow';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/importers');
 const at = (name: string) => path.join(fixtures, name);
 
-/** Messages as compact "round from>to: start-of-content" strings. */
-function flow(trace: Trace): string[] {
-  return trace.messages.map((m) => `${m.round} ${m.from}>${(m.to ?? ['*']).join(',')}: ${m.content.slice(0, 24)}`);
-}
 
 describe('importers: mapping', () => {
   describe('OTLP GenAI (invoke_agent spans)', () => {
