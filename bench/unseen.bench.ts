@@ -46,6 +46,7 @@ const unseen: BenchModule = async () => {
   const madRuns = runs.filter((r) => r.source === 'mad-follower');
   const notes = [
     'Never used to train or choose the weights, rules or thresholds; measured with the checked-in weights. Their repositories carry no licence, so the runs stay outside the repository. "benign flagged" counts the agents these labels call benign.',
+    'The free-form answer grouping was designed after reading a few memory-attack answers: those three rows are no longer quite unseen (bench/data/unseen-runs/README.md).',
     `MAD-Follower by role: ${byRole(madRuns, verdicts.filter((_, i) => runs[i].source === 'mad-follower'))}. The follower is labelled attacker (it was told to side with the attacker); it acts as an infected agent does, and is called one.`,
     `G-Safeguard names the attackers only; infected is added as the development split defines it (a non-attacker that moved to a wrong answer an attacker gave, or to the planted one). In ${gs.runs - gsVisible.runs} of its ${gs.runs} prompt-injection runs the attackers answer as the others do in every round (the injection did not take); the second row keeps the runs where one answered wrong.`,
   ];

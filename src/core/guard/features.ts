@@ -6,7 +6,7 @@
 // held its answer from the start), and instructions addressed to the reader: to the model itself, inside data, naming
 // a target nobody gave, and an agent acting on a target that such an instruction named. Round k reads rounds <= k only.
 import { addressOf, identifiersOf, type Address } from '../text/address';
-import { extractAnswer, parseChoices, type Choices } from '../text/answer';
+import { extractAnswer, FreeFormAnswers, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
 import { steeringDeclaration } from '../text/intent';
@@ -100,6 +100,8 @@ export interface FeatureContext {
   sums: (Float32Array | undefined)[];
   /** The task's options (multiple choice), for reading answers written as "(B)" or as the option's text. */
   choices: Choices | undefined;
+  /** Without options, the groups of answers that say the same thing, grown as rounds arrive. */
+  grouping: FreeFormAnswers | undefined;
   /** Identifiers the task itself names: acting on them is doing the task. */
   taskIdentifiers: ReadonlySet<string>;
   /** Each agent's in- and out-neighbours: the group it argues with. */
@@ -137,17 +139,12 @@ const NON_ASCII = /[^\x00-\x7f]/;
 export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp[], style: StyleProbe | undefined): FeatureContext {
   const choices = parseChoices(model.task?.question);
   const measure = measurer(model, answerPatterns, choices);
-  const empty = measure('');
-  const facts = model.outputs.map((row) => {
-    const result: OutputFacts[] = [];
-    for (let k = 0; k < model.rounds; k++) {
-      result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : empty) : measure(row[k]!));
-    }
-    return result;
-  });
+  const grouping = choices ? undefined : new FreeFormAnswers(model.task?.question);
+  const facts = measureRounds(model, model.agents.map(() => []), measure, grouping);
   return {
     model,
     facts,
+    grouping,
     sums: new Array(model.agents.length),
     timelines: new Array(model.agents.length),
     histories: new Array(model.agents.length),
@@ -159,6 +156,26 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     fresh: model.agents.map(() => []),
     style,
   };
+}
+
+/**
+ * Appends to each agent's facts those of the rounds it lacks, round by round (silent rounds carry the previous output),
+ * each free-form answer put in its group as it arrives.
+ */
+function measureRounds(model: RunModel, facts: OutputFacts[][], measure: (text: string) => OutputFacts, grouping: FreeFormAnswers | undefined): OutputFacts[][] {
+  for (let k = facts[0]?.length ?? 0; k < model.rounds; k++) {
+    facts.forEach((row, i) => {
+      const text = model.outputs[i][k];
+      if (text === undefined && k > 0) {
+        row.push(row[k - 1]);
+        return;
+      }
+      const measured = measure(text ?? '');
+      const answer = measured.answer !== undefined && grouping ? grouping.groupOf(measured.answer) : measured.answer;
+      row.push(answer === measured.answer ? measured : { ...measured, answer });
+    });
+  }
+  return facts;
 }
 
 /**
@@ -184,13 +201,7 @@ function measurer(model: RunModel, answerPatterns: readonly RegExp[], choices: C
  * outputs are measured. The agents, edges and earlier rounds must be those of `context.model`.
  */
 export function extendFeatures(context: FeatureContext, model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
-  const measure = measurer(model, answerPatterns, context.choices);
-  const facts = context.facts.map((known, i) => {
-    const row = model.outputs[i];
-    const result = known.slice();
-    for (let k = known.length; k < model.rounds; k++) result.push(row[k] === undefined ? (k > 0 ? result[k - 1] : measure('')) : measure(row[k]!));
-    return result;
-  });
+  const facts = measureRounds(model, context.facts.map((known) => known.slice()), measurer(model, answerPatterns, context.choices), context.grouping);
   const perAgent = () => new Array(model.agents.length);
   return { ...context, model, facts, sums: perAgent(), timelines: perAgent(), histories: perAgent(), fresh: model.agents.map(() => []) };
 }

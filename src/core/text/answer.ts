@@ -142,3 +142,80 @@ function choiceAnswer(text: string, choices: Choices): string | undefined {
 function squash(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();
 }
+
+// Words that carry no answer: articles, copulas, conjunctions and prepositions.
+const FILLER = new Set('a an the of and or in on at to for by with is are was were be it its this that as from'.split(' '));
+const POLARITY = new Set(['yes', 'no']);
+/** How many distinct answers a run's grouping compares; past it an answer is its own group (no run's agents write so many). */
+const MAX_GROUPED = 2000;
+
+/**
+ * Groups a free-form task's answers as they arrive, so that "Wake" and "Wake County", or "The Aztecs." and "the Aztec
+ * (Mexica) people", count as one answer. An answer joins the group of the earlier ones whose words it contains or that
+ * contain its words (the words the question itself uses, and fillers, not counted, plurals as singulars); when it is
+ * related to two groups it stays alone. "Yes, …" and "Technically no, …" answers group by their yes or no (among the
+ * first three words).
+ */
+export class FreeFormAnswers {
+  private readonly questionWords: Set<string>;
+  private readonly known = new Map<string, string>();
+  /** Each distinct word set seen, with the group (its first answer) it joined. */
+  private readonly sets: { words: Set<string>; group: string }[] = [];
+  private readonly byWord = new Map<string, number[]>();
+
+  constructor(question: string | undefined) {
+    this.questionWords = new Set(wordsOf(question ?? ''));
+  }
+
+  /** The group `answer` (normalised) belongs to: the first answer of that group. */
+  groupOf(answer: string): string {
+    const known = this.known.get(answer);
+    if (known !== undefined) return known;
+    const group = this.place(answer);
+    this.known.set(answer, group);
+    return group;
+  }
+
+  private place(answer: string): string {
+    const words = wordsOf(answer);
+    const polarity = words.slice(0, 3).find((w) => POLARITY.has(w));
+    if (polarity !== undefined) return polarity.toUpperCase();
+    const content = words.filter((w) => !this.questionWords.has(w));
+    const own = new Set(content.length > 0 ? content : words);
+    if (own.size === 0 || this.sets.length >= MAX_GROUPED) return answer;
+    const groups = new Set<string>();
+    const seen = new Set<number>();
+    for (const word of own) {
+      for (const n of this.byWord.get(word) ?? []) {
+        if (seen.has(n)) continue;
+        seen.add(n);
+        const other = this.sets[n].words;
+        if (within(own, other) || within(other, own)) groups.add(this.sets[n].group);
+      }
+    }
+    const group = groups.size === 1 ? [...groups][0] : answer;
+    const n = this.sets.push({ words: own, group }) - 1;
+    for (const word of own) {
+      const list = this.byWord.get(word);
+      if (list) list.push(n);
+      else this.byWord.set(word, [n]);
+    }
+    return group;
+  }
+}
+
+/** The words of a text, lower-cased, fillers dropped, a plural "-s" taken off. */
+function wordsOf(text: string): string[] {
+  const words: string[] = [];
+  for (const [word] of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (FILLER.has(word)) continue;
+    words.push(word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+  }
+  return words;
+}
+
+function within(small: ReadonlySet<string>, large: ReadonlySet<string>): boolean {
+  if (small.size > large.size) return false;
+  for (const word of small) if (!large.has(word)) return false;
+  return true;
+}

@@ -2,7 +2,7 @@
 // "**B.**", "option B is correct", "(X) B", or the option's own text; nothing is read from a task without options.
 import * as assert from 'node:assert/strict';
 import { defaultConfig } from '../../../src/core/config';
-import { compileAnswerPatterns, extractAnswer, parseChoices } from '../../../src/core/text/answer';
+import { compileAnswerPatterns, extractAnswer, FreeFormAnswers, parseChoices } from '../../../src/core/text/answer';
 
 const patterns = compileAnswerPatterns(defaultConfig().answer.patterns);
 // The two prompt shapes of the multi-agent-debate runs (MMLU and TruthfulQA).
@@ -63,5 +63,31 @@ describe('answer reading', () => {
 
   it('reads no free-form letter when the task has no options', () => {
     assert.equal(extractAnswer('Step (a) is done. (B)', patterns), undefined);
+  });
+
+  describe('free-form answers that say the same thing', () => {
+    /** The group of each answer, in the order given, for one question. */
+    const groups = (question: string, answers: string[]) => {
+      const grouping = new FreeFormAnswers(question);
+      return answers.map((a) => grouping.groupOf(a));
+    };
+
+    it('are one answer when one holds the other\'s words, the question\'s words not counted', () => {
+      assert.deepEqual(groups('what county dobson nc in', ['SURRY COUNTY', 'WAKE COUNTY', 'WAKE', 'SURRY']), ['SURRY COUNTY', 'WAKE COUNTY', 'WAKE COUNTY', 'SURRY COUNTY']);
+      assert.deepEqual(groups('what group of people did hernando cortes conquer', ['THE AZTEC EMPIRE (THE MEXICA PEOPLE).', 'INCAS', 'THE AZTECS.', 'THE AZTEC (MEXICA) PEOPLE']), ['THE AZTEC EMPIRE (THE MEXICA PEOPLE).', 'INCAS', 'THE AZTEC EMPIRE (THE MEXICA PEOPLE).', 'THE AZTEC EMPIRE (THE MEXICA PEOPLE).']);
+    });
+
+    it('are different answers when they only share some words', () => {
+      assert.deepEqual(groups('what dates did jackson run for president', ['1816, 1820, 1824', '1824, 1828, AND 1832.', '1824, 1828, 1832']), ['1816, 1820, 1824', '1824, 1828, AND 1832.', '1824, 1828, AND 1832.']);
+      assert.deepEqual(groups('is color blindness more common in males or females?', ['COLOR BLINDNESS IS MORE COMMON IN MALES.', 'COLOR BLINDNESS IS MORE COMMON IN FEMALES.', 'MALES']), ['COLOR BLINDNESS IS MORE COMMON IN MALES.', 'COLOR BLINDNESS IS MORE COMMON IN FEMALES.', 'COLOR BLINDNESS IS MORE COMMON IN MALES.']);
+    });
+
+    it('stay apart from two groups they both fit', () => {
+      assert.deepEqual(groups('which river floods each summer', ['BLUE NILE', 'WHITE NILE', 'NILE']), ['BLUE NILE', 'WHITE NILE', 'NILE']);
+    });
+
+    it('group a yes or no by that word, even after a hedge', () => {
+      assert.deepEqual(groups('do hertz measure pitch', ['YES, PITCH IS MEASURED IN HERTZ.', 'NO, HERTZ MEASURE FREQUENCY, NOT PITCH.', 'TECHNICALLY NO—HERTZ MEASURES FREQUENCY', 'YES']), ['YES', 'NO', 'NO', 'YES']);
+    });
   });
 });
