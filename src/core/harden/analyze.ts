@@ -7,10 +7,10 @@ import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { encodeForLiteral } from './encode';
 import { inFixOrder } from './findings';
 import { tokenize, type CodeLanguage, type StringLiteral } from './lexer';
-import { fencedRanges, frontMatterEnd, markdownInsertion, markdownPlaceholders } from './markdown';
+import { fencedRanges, frontMatterEnd, isJinjaTemplate, jinjaOpening, markdownInsertion, markdownPlaceholders } from './markdown';
 import { notebookOffset, notebookSource, notebookText, withinOneString, type NotebookSource } from './notebook';
 import { dirOf, joinPath, ProjectModel, type CodeSource, type ModuleCache } from './project';
-import { delegatedByName, readReason } from './resolve';
+import { delegatedByName, nameWords, readReason } from './resolve';
 import { escapeRegExp } from '../regexSafety';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
 import type { FileAnalysis, HardenFinding, PromptFileKind, PromptSite, TextEdit } from './types';
@@ -41,6 +41,8 @@ const MANUAL = {
   notebookLines: 'the edit would cross a line of the notebook cell\'s source',
   noLiteral: 'it sits in no string literal the fix can edit',
   yaml: 'no edit of this YAML scalar keeps its value',
+  conditional: (statement: string) => `the template opens with {% ${statement} %}, so it may render nothing, and a warning in front would always render: put it where the text is`,
+  extends: (parent: string) => `the template extends ${parent}, which harden does not read, and Jinja drops text outside a child's blocks: the warning goes in ${parent}`,
 } as const;
 
 /** The finding's fix, with the reason it is left to the user when there is no edit. */
@@ -132,18 +134,27 @@ function valueBoundaryEdits(text: string, start: number, end: number, language: 
   return [{ start, end, newText: `"${BOUNDARY_PREFIX}" + str(${value}) + "${BOUNDARY_SUFFIX}"` }];
 }
 
-/** The findings and edits of a Markdown prompt file (the whole body is the prompt). */
-function markdownAnalysis(file: ProjectFile, config: HardenConfig): FileAnalysis {
+/**
+ * The findings and edits of a Markdown prompt file (the whole body is the prompt). A Jinja template that opens by
+ * extending or including a prompt file of the project (`isPromptFile`) has the warning from it; one that opens by
+ * extending another template, or with a condition or loop, is left to the user.
+ */
+function markdownAnalysis(file: ProjectFile, config: HardenConfig, isPromptFile: (name: string, from: string) => boolean): FileAnalysis {
   const text = file.text;
   const bodyStart = frontMatterEnd(text);
   const start = bodyStart + (/^\s*/.exec(text.slice(bodyStart))?.[0].length ?? 0);
   const anchor = file.path.slice(file.path.lastIndexOf('/') + 1);
-  const hardened = containsImmunityWarning(text.slice(start));
-  const site: PromptSite = { kind: 'markdown', role: 'system', anchor, framework: 'prompt file', start, end: text.length, byName: false, hardened };
+  const opening = isJinjaTemplate(file.path) ? jinjaOpening(text, start) : undefined;
+  const inherited = opening !== undefined && 'name' in opening && isPromptFile(opening.name, file.path);
+  const hardened = inherited || containsImmunityWarning(text.slice(start));
+  const role = namesUserTurn(anchor) ? 'message' : 'system';
+  const site: PromptSite = { kind: 'markdown', role, anchor, framework: 'prompt file', start, end: text.length, byName: false, hardened };
   const findings: HardenFinding[] = [];
-  if (!hardened) {
+  if (!hardened && role === 'system') {
     const { at, newText } = markdownInsertion(text, MIND_VIRUS_IMMUNITY_WARNING);
-    findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start, end: text.length, site, fix: [{ start: at, end: at, newText }] });
+    const manual = opening?.how === 'extends' ? MANUAL.extends(opening.name) : opening?.how === 'if' || opening?.how === 'for' ? MANUAL.conditional(opening.how) : undefined;
+    const fix = manual ? fixOr([], manual) : { fix: [{ start: at, end: at, newText }] };
+    findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start, end: text.length, site, ...fix });
   }
   const scope = text.slice(start);
   for (const placeholder of markdownPlaceholders(text, start)) {
@@ -157,6 +168,12 @@ function markdownAnalysis(file: ProjectFile, config: HardenConfig): FileAnalysis
     });
   }
   return { path: file.path, kind: 'markdown', prompts: [site], findings, unread: [] };
+}
+
+/** A prompt file named as the user's turn (`user_prompt.j2`, `summary_user_message.txt`): a message, not a system prompt. */
+function namesUserTurn(fileName: string): boolean {
+  const words = nameWords(fileName.replace(/\.[^.]*$/, ''));
+  return words.some((word, i) => word === 'user' && (i === words.length - 1 || ['prompt', 'message', 'msg', 'template', 'turn', 'input'].includes(words[i + 1])));
 }
 
 /** The findings of a YAML file, given the state keys other agents write (for ADK `{key}` placeholders). */
@@ -331,7 +348,7 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
 
   for (const file of files) {
     if (!report(file.path)) continue;
-    if (file.kind === 'markdown') results.set(file.path, markdownAnalysis(file, config));
+    if (file.kind === 'markdown') results.set(file.path, markdownAnalysis(file, config, (name, from) => checkedThere({ from, path: name })));
     else if (file.kind === 'yaml') {
       const found = yamls.get(file.path);
       results.set(file.path, found ? yamlAnalysis(file, found, stateKeys, code.crewInputs, config) : { path: file.path, kind: 'yaml', prompts: [], findings: [], unread: [] });

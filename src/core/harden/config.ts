@@ -29,7 +29,7 @@ export const TEST_GLOBS: readonly string[] = [
 
 export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<HardenConfig>({
   include: [
-    '**/SKILL.md', ...ALWAYS_ON_PROMPT_GLOBS, '**/skills/*/agents/*.md', '**/prompts/**/*.{md,txt}',
+    '**/SKILL.md', ...ALWAYS_ON_PROMPT_GLOBS, '**/skills/*/agents/*.md', '**/prompts/**/*.{md,txt,j2,jinja,jinja2}',
     '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}', '**/*.{yaml,yml}', '**/*.ipynb',
   ],
   exclude: [
@@ -121,11 +121,11 @@ export class PromptFileMatcher {
 
   /**
    * The kind to scan the file as, or undefined when it is not scanned (a plain-text file the globs include is a prompt
-   * file: `.txt`, or a name without an extension such as `.cursorrules`).
+   * file: `.txt`, a Jinja template, or a name without an extension such as `.cursorrules`).
    */
   kindOf(path: string): PromptFileKind | undefined {
     if (this.excluded(path) || !this.included(path)) return undefined;
-    const plainText = /\.txt$/i.test(path) || !/.\./.test(path.slice(path.lastIndexOf('/') + 1));
+    const plainText = /\.(?:txt|j2|jinja2?)$/i.test(path) || !/.\./.test(path.slice(path.lastIndexOf('/') + 1));
     return fileKindOf(path) ?? (plainText ? 'markdown' : undefined);
   }
 }

@@ -44,8 +44,27 @@ export function fencedRanges(text: string, from: number): [number, number][] {
   return ranges;
 }
 
-/** An HTML comment standing on its own lines. */
-const LEADING_COMMENT = /^<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/;
+/** An HTML or Jinja comment standing on its own lines. */
+const LEADING_COMMENT = /^(?:<!--[\s\S]*?-->|\{#[\s\S]*?#\})[ \t]*(?:\r?\n|$)/;
+/** A Jinja template that opens by extending or including another: `{% extends "base.j2" %}`, `{%- include 'x.j2' -%}`. */
+const JINJA_OPENING = /^\{%-?\s*(?:(extends|include)\s+["']([^"'\n]+)["']|(if|for)\b)/;
+
+/** Whether a path is a Jinja template. */
+export function isJinjaTemplate(path: string): boolean {
+  return /\.(?:j2|jinja2?)$/i.test(path);
+}
+
+/** How a Jinja template's body opens: extending or including another template, or with a condition or loop. */
+export type JinjaOpening = { how: 'extends' | 'include'; name: string } | { how: 'if' | 'for' };
+
+/** The statement a Jinja template's body (from `from`, past blanks and comments) opens with, if it is one of those. */
+export function jinjaOpening(text: string, from: number): JinjaOpening | undefined {
+  let at = from;
+  for (let skip = /^(?:\s+|\{#[\s\S]*?#\})/.exec(text.slice(at)); skip; skip = /^(?:\s+|\{#[\s\S]*?#\})/.exec(text.slice(at))) at += skip[0].length;
+  const match = JINJA_OPENING.exec(text.slice(at));
+  if (!match) return undefined;
+  return match[1] ? { how: match[1] as 'extends' | 'include', name: match[2] } : { how: match[3] as 'if' | 'for' };
+}
 
 /**
  * Where the immunity warning goes in a Markdown prompt: after the front matter (or a Generative Agents template's
@@ -61,7 +80,7 @@ export function markdownInsertion(text: string, paragraph: string): { at: number
     at += blank ? blank[0].length : 0;
   };
   skipBlank();
-  // Leading HTML comments are notes to the file's editors (pydantic-ai's workflow prompts): the prompt starts after them.
+  // Leading HTML and Jinja comments are notes to the file's editors (pydantic-ai's workflow prompts): the prompt starts after them.
   for (let comment = LEADING_COMMENT.exec(text.slice(at)); comment; comment = LEADING_COMMENT.exec(text.slice(at))) {
     at += comment[0].length;
     skipBlank();

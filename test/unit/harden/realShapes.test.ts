@@ -1361,4 +1361,37 @@ def read_image(llm_api, image_path):
       [6, 'missing-immunity-warning', 'chat API', 'The system prompt (role: system) lacks the immunity warning: agents without it adopt and pass on self-propagating content more easily.'],
     ]);
   });
+
+  it('Jinja templates under prompts/ are prompt files: a template that includes one has its warning, one whose text may not render is left to the user, the user\'s turn gets none (OpenHands, was: none read)', async () => {
+    const files = {
+      'agent/prompts/system_prompt.j2': '{# the agent\'s system prompt #}\nYou are a coding agent.\n',
+      'agent/prompts/system_prompt_interactive.j2': '{% include "system_prompt.j2" %}\n\nAsk before large changes.\n',
+      'agent/prompts/additional_info.j2': '{% if repo %}\nThe repository {{ repo }} is cloned.\n{% endif %}\n',
+      'agent/prompts/child.jinja': '{% extends "layouts/base.j2" %}\n{% block body %}Review the patch.{% endblock %}\n',
+      'agent/prompts/check.jinja2': 'Decide if the issue is resolved.\n\nThe agent said:\n{{ agent_response }}\n',
+      'agent/prompts/summary_user_message.j2': 'Summarise this for me:\n{{ tool_output }}\n',
+      'agent/prompts/user-story.prompt.md': 'Write user stories for the feature.\n',
+    };
+    const written = await harden(files, true);
+    assert.deepEqual(written.findings, [
+      'agent/prompts/additional_info.j2:1 missing-immunity-warning',
+      'agent/prompts/check.jinja2:1 missing-immunity-warning',
+      'agent/prompts/check.jinja2:4 unbounded-delegation',
+      'agent/prompts/child.jinja:1 missing-immunity-warning',
+      'agent/prompts/summary_user_message.j2:2 unbounded-delegation',
+      'agent/prompts/system_prompt.j2:1 missing-immunity-warning',
+      'agent/prompts/user-story.prompt.md:1 missing-immunity-warning',
+    ]);
+    const after = written.after;
+    assert.match(after['agent/prompts/system_prompt.j2'], /^\{# the agent's system prompt #\}\nSecurity notice: [^\n]+\n\nYou are a coding agent\.\n$/);
+    assert.equal(after['agent/prompts/system_prompt_interactive.j2'], files['agent/prompts/system_prompt_interactive.j2'], 'its text starts with the included prompt, which has the warning');
+    assert.equal(after['agent/prompts/additional_info.j2'], files['agent/prompts/additional_info.j2'], 'it renders nothing without a repository, and would render the warning');
+    assert.equal(after['agent/prompts/child.jinja'], files['agent/prompts/child.jinja'], 'Jinja drops text outside a child template\'s blocks');
+    assert.match(after['agent/prompts/check.jinja2'], /^Security notice: [\s\S]*<delegated_task>\n\{\{ agent_response \}\}\n<\/delegated_task>/);
+    const manual = written.details.filter((f) => !f.fixable).map((f) => `${f.path} ${f.manual}`);
+    assert.deepEqual(manual, [
+      'agent/prompts/additional_info.j2 the template opens with {% if %}, so it may render nothing, and a warning in front would always render: put it where the text is',
+      'agent/prompts/child.jinja the template extends layouts/base.j2, which harden does not read, and Jinja drops text outside a child\'s blocks: the warning goes in layouts/base.j2',
+    ]);
+  });
 });
