@@ -177,12 +177,17 @@ export function delegatedByName(expression: string): boolean {
   if (words.some((w) => w === 'human' || w === 'user' || w === 'customer')) return false;
   if (namesPrompt(words)) return false;
   // A name for data about the content (`observation_date`, `peer_id`, `handoff_count`) is no content.
-  if (METADATA_WORDS.has(words[words.length - 1])) return false;
+  if (namesMetadata(words)) return false;
   return words.some((word, i) => DELEGATION_WORDS.has(word) || (i > 0 && SOURCE_WORDS.has(words[i - 1]) && CONTENT_WORDS.has(word) && words[i - 1] !== word));
 }
 
-/** Last words of a name that say it holds data about content, not the content. */
-const METADATA_WORDS = new Set(['date', 'time', 'timestamp', 'id', 'ids', 'count', 'type', 'name', 'names', 'index', 'key', 'language', 'lang', 'format', 'length', 'len', 'size', 'status', 'number', 'num']);
+/** Whether a name's last word says it holds data about content, not the content (`observation_date`, `feedback.rating`). */
+function namesMetadata(words: readonly string[]): boolean {
+  return METADATA_WORDS.has(words[words.length - 1]);
+}
+
+/** Last words of a name that say it holds data about content, not the content (a rating or score is a grade or a number). */
+const METADATA_WORDS = new Set(['date', 'time', 'timestamp', 'id', 'ids', 'count', 'type', 'name', 'names', 'index', 'key', 'language', 'lang', 'format', 'length', 'len', 'size', 'status', 'number', 'num', 'rating', 'score']);
 
 /** The plain text of a literal in its file (escapes not undone). */
 function literalText(text: string, literal: StringLiteral): string {
@@ -946,8 +951,9 @@ export class Resolver {
             const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
             if (why) return why;
           }
-        } else if (!namesPrompt(nameWords(expr.name))) {
-          // An opaque object's prompt member (`config.writer_agent.system_message`) is its instructions, not its output.
+        } else if (!namesPrompt(nameWords(expr.name)) && !namesMetadata(nameWords(expr.name))) {
+          // An opaque object's prompt member (`config.writer_agent.system_message`) is its instructions, not its output;
+          // a member named for data about it (`feedback.rating`, `result.id`) is no content.
           const inner = this.agentOutput(expr.obj, loc, frames, depth + 1);
           if (inner) return inner;
         }

@@ -28,7 +28,7 @@ export class FolderSources implements vscode.Disposable {
     readonly folder: vscode.WorkspaceFolder,
     private readonly matcher: PromptFileMatcher,
   ) {
-    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,yaml,yml,ipynb,md,mdc,txt}'));
+    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,yaml,yml,ipynb,md,mdc,txt,j2,jinja,jinja2}'));
     const refresh = (uri: vscode.Uri) => void this.refresh(uri);
     this.watcher.onDidChange(refresh);
     this.watcher.onDidCreate(refresh);

@@ -5,15 +5,8 @@ import { HardenCodeActions } from './codeActions';
 import { registerHardenCommands } from './commands';
 import { HardenDiagnostics } from './diagnostics';
 
-const SELECTOR: vscode.DocumentSelector = [
-  { scheme: 'file', language: 'markdown' },
-  { scheme: 'file', pattern: '**/*.mdc' },
-  { scheme: 'file', language: 'typescript' },
-  { scheme: 'file', language: 'typescriptreact' },
-  { scheme: 'file', language: 'javascript' },
-  { scheme: 'file', language: 'javascriptreact' },
-  { scheme: 'file', language: 'python' },
-];
+// Every file: which ones are prompts is the harden config's to say (its globs, as the diagnostics read them).
+const SELECTOR: vscode.DocumentSelector = { scheme: 'file' };
 
 /** Registers hardening diagnostics, code actions and commands. */
 export function registerHarden(services: Services): void {

@@ -63,6 +63,25 @@ suite('Prompt hardening', function () {
     assert.match(document.getText(), /<delegated_task>\\n\{agent_output\}\\n<\/delegated_task>/);
   });
 
+  test('a Jinja prompt template gets the diagnostics and both quick fixes', async () => {
+    const uri = workspaceFile('prompts/system_prompt.j2');
+    await vscode.window.showTextDocument(uri);
+    await waitFor('hardening diagnostics on system_prompt.j2', () => codes(uri).length === 2, 30_000);
+    for (const code of ['missing-immunity-warning', 'unbounded-delegation']) {
+      const diagnostic = findingDiagnostics(uri, HARDEN_FINDINGS).find((d) => ourCode(d) === code)!;
+      const requestActions = () =>
+        Promise.resolve(vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range)).then((a) => (a.length > 0 ? a : undefined), () => undefined);
+      const actions = await waitFor(`the quick fixes for ${code}`, requestActions, 30_000);
+      const fix = actions.find((a) => a.isPreferred && a.edit);
+      assert.ok(fix?.edit, `no preferred quick fix for ${code} among: ${actions.map((a) => a.title).join(' | ')}`);
+      assert.ok(await vscode.workspace.applyEdit(fix.edit));
+      await waitFor(`${code} fixed`, () => !codes(uri).includes(code), 30_000);
+    }
+    const text = (await vscode.workspace.openTextDocument(uri)).getText();
+    assert.ok(containsImmunityWarning(text));
+    assert.match(text, /<delegated_task>\n\{\{ researcher_output \}\}\n<\/delegated_task>/);
+  });
+
   test('Insert Immunity Warning puts the warning into the TypeScript prompt under the cursor', async () => {
     const uri = workspaceFile('prompts/agent.ts');
     const editor = await vscode.window.showTextDocument(uri);

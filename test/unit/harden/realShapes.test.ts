@@ -1394,4 +1394,21 @@ def read_image(llm_api, image_path):
       'agent/prompts/child.jinja the template extends layouts/base.j2, which harden does not read, and Jinja drops text outside a child\'s blocks: the warning goes in layouts/base.j2',
     ]);
   });
+
+  it('an evaluator\'s rating or score is no delegated content, its feedback is (mcp-agent, was: `{feedback.rating}` bounded)', async () => {
+    const source = [
+      'from mcp_agent.agents.agent import Agent',
+      '',
+      'async def refine(evaluator_llm, feedback_request):',
+      '    feedback = await evaluator_llm.generate(feedback_request)',
+      '    return Agent(name="optimizer", instruction=f"""Improve your response.',
+      'Quality Rating: {feedback.rating}',
+      'Quality Score: {feedback.score}',
+      'Feedback: {feedback.feedback}',
+      '""")',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'refine.py': source });
+    assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => f.line), [8]);
+  });
 });
