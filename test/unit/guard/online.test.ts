@@ -47,6 +47,17 @@ describe('online guard', () => {
     });
   }
 
+  it('equals analyze round by round on a free-form debate, whose answers are grouped as they arrive', async () => {
+    const answers = [['Wake County', 'Wake County', 'Wake', 'Wake'], ['Surry', 'Surry County', 'Wake', 'Wake County'], ['Surry County', 'Surry', 'Surry County', 'Wake']];
+    const records: object[] = [{ type: 'header', task: { question: 'what county is dobson nc in' } }];
+    answers.forEach((row, i) => row.forEach((answer, round) => records.push({ type: 'message', round, from: `a${i}`, to: ['a0', 'a1', 'a2'].filter((_, j) => j !== i), content: `<ANSWER>: ${answer}` })));
+    const trace = parseTraceText(records.map((r) => JSON.stringify(r)).join('\n'));
+    const guard = await assertOnlineMatches(trace);
+    assert.equal(guard.stats.restarts, 0);
+    const analysis = await analyzeTrace(trace);
+    assert.deepEqual(analysis.rounds.map((r) => r.agents.a1.answer), ['SURRY', 'SURRY', 'WAKE COUNTY', 'WAKE COUNTY'], 'one answer per group, named by its first form');
+  });
+
   it('decides each new round once: the work of a round does not grow with the rounds before it', async () => {
     const trace = simulate({ seed: 3, topology: 'random', agents: 8, attackers: 2, rounds: 6, family: 'injection', split: 'heldout' }).trace();
     const guard = new OnlineGuard();
