@@ -1,7 +1,7 @@
 // The guard pipeline, one straight line: features -> dual-head scores -> EMA -> topological constraints ->
 // sources and infection paths -> remediation plan -> metrics.
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
-import { compileAnswerPatterns, extractAnswer, normalizeAnswer, type Choices } from '../text/answer';
+import { compileAnswerPatterns, extractAnswer, normalizeAnswer, type Choices, type FreeFormAnswers } from '../text/answer';
 import { englishShare, NOT_ENGLISH, readsAsNotEnglish } from '../text/language';
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
@@ -69,6 +69,8 @@ export interface GuardProgress {
   answers: (string | undefined)[][];
   /** The options the task's question lists, parsed once (undefined for a free-form task): answers are read against them. */
   choices: Choices | undefined;
+  /** A free-form task's answer groups (the features'): the task's own answer is compared as the group it falls in. */
+  grouping: FreeFormAnswers | undefined;
   categories: Category[][];
   scores: HeadScores[][];
   rounds: Analysis['rounds'];
@@ -76,7 +78,7 @@ export interface GuardProgress {
 
 /** An empty progress for a run (nothing decided yet), reading its task's options from the run's features. */
 export function startProgress(model: RunModel, reading: FeatureContext): GuardProgress {
-  return { ema: new Array(model.agents.length).fill(undefined), answers: [], choices: reading.choices, categories: [], scores: [], rounds: [] };
+  return { ema: new Array(model.agents.length).fill(undefined), answers: [], choices: reading.choices, grouping: reading.grouping, categories: [], scores: [], rounds: [] };
 }
 
 /**
@@ -155,7 +157,8 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
   const { categories, scores } = progress;
   const rounds = progress.rounds.map((r) => ({ ...r, asr: null, correct: null }));
   const last = rounds.length - 1;
-  const truth = model.task?.answer !== undefined ? normalizeAnswer(model.task.answer) : undefined;
+  const given = model.task?.answer !== undefined ? normalizeAnswer(model.task.answer) : undefined;
+  const truth = given !== undefined && progress.grouping ? progress.grouping.groupFor(given) : given;
   const finalCategories = categories[last];
   const excluded = attackerMask(model, finalCategories);
   if (truth !== undefined) for (const round of rounds) Object.assign(round, attackSuccessRate(progress.answers[round.round], excluded, truth));

@@ -171,18 +171,32 @@ export class FreeFormAnswers {
   groupOf(answer: string): string {
     const known = this.known.get(answer);
     if (known !== undefined) return known;
-    const group = this.place(answer);
+    const { group, own } = this.match(answer);
+    if (own) {
+      const n = this.sets.push({ words: own, group }) - 1;
+      for (const word of own) {
+        const list = this.byWord.get(word);
+        if (list) list.push(n);
+        else this.byWord.set(word, [n]);
+      }
+    }
     this.known.set(answer, group);
     return group;
   }
 
-  private place(answer: string): string {
+  /** The group `answer` would join, the answers seen so far unchanged (for the task's own answer, which no agent gave). */
+  groupFor(answer: string): string {
+    return this.known.get(answer) ?? this.match(answer).group;
+  }
+
+  /** The group `answer` joins, and the word set it is indexed by (none for a yes or no, or an answer with no words). */
+  private match(answer: string): { group: string; own?: Set<string> } {
     const words = wordsOf(answer);
     const polarity = words.slice(0, 3).find((w) => POLARITY.has(w));
-    if (polarity !== undefined) return polarity.toUpperCase();
+    if (polarity !== undefined) return { group: polarity.toUpperCase() };
     const content = words.filter((w) => !this.questionWords.has(w));
     const own = new Set(content.length > 0 ? content : words);
-    if (own.size === 0 || this.sets.length >= MAX_GROUPED) return answer;
+    if (own.size === 0 || this.sets.length >= MAX_GROUPED) return { group: answer };
     const groups = new Set<string>();
     const seen = new Set<number>();
     for (const word of own) {
@@ -193,14 +207,7 @@ export class FreeFormAnswers {
         if (within(own, other) || within(other, own)) groups.add(this.sets[n].group);
       }
     }
-    const group = groups.size === 1 ? [...groups][0] : answer;
-    const n = this.sets.push({ words: own, group }) - 1;
-    for (const word of own) {
-      const list = this.byWord.get(word);
-      if (list) list.push(n);
-      else this.byWord.set(word, [n]);
-    }
-    return group;
+    return { group: groups.size === 1 ? [...groups][0] : answer, own };
   }
 }
 
