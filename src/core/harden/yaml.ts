@@ -135,7 +135,10 @@ export function discoverYaml(text: string, fileName: string): YamlDiscovery {
         if (claimed.has(key)) continue;
         if (SYSTEM_KEYS.has(key)) {
           const scalar = scalarOf(key, value);
-          if (scalar && hasLetters(scalar.value)) result.prompts.push(prompt('system', ADK_KEYS.has(key) ? 'Google ADK' : 'agent config', `${where}.${key}`.replace(/^\./, ''), [scalar], ADK_KEYS.has(key) ? 'adk-state' : undefined));
+          // mcp-agent's agent specs share ADK's `instruction` key; their MCP `server_names` tell them apart (ADK {state} is not theirs).
+          const adk = ADK_KEYS.has(key) && !entries.has('server_names');
+          const framework = adk ? 'Google ADK' : ADK_KEYS.has(key) ? 'mcp-agent' : 'agent config';
+          if (scalar && hasLetters(scalar.value)) result.prompts.push(prompt('system', framework, `${where}.${key}`.replace(/^\./, ''), [scalar], adk ? 'adk-state' : undefined));
         }
         stack.push({ node: value, path: path ? `${path}.${key}` : key });
       }

@@ -1411,4 +1411,15 @@ def read_image(llm_api, image_path):
     const { details } = await harden({ 'refine.py': source });
     assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => f.line), [8]);
   });
+
+  it('an mcp-agent agent spec in YAML is labelled mcp-agent, not Google ADK, whose `instruction` key it shares', async () => {
+    const spec = 'agents:\n  - name: finder\n    instruction: You can read files and fetch URLs\n    server_names: [filesystem, fetch]\n';
+    const adk = 'name: planner\nmodel: gemini-2.0-flash\ninstruction: Plan the trip from {research_output}\n';
+    const { details } = await harden({ 'agents.yaml': spec, 'planner/root_agent.yaml': adk });
+    assert.deepEqual(details.map((f) => [f.path, f.code, f.prompt.framework]), [
+      ['agents.yaml', 'missing-immunity-warning', 'mcp-agent'],
+      ['planner/root_agent.yaml', 'missing-immunity-warning', 'Google ADK'],
+      ['planner/root_agent.yaml', 'unbounded-delegation', 'Google ADK'],
+    ]);
+  });
 });
