@@ -181,6 +181,9 @@ export function delegatedByName(expression: string): boolean {
   return words.some((word, i) => DELEGATION_WORDS.has(word) || (i > 0 && SOURCE_WORDS.has(words[i - 1]) && CONTENT_WORDS.has(word) && words[i - 1] !== word));
 }
 
+/** Types of the context a framework hands a tool (OpenAI Agents SDK, Pydantic AI, ADK, LangChain, MCP): not the model's choice. */
+const TOOL_CONTEXT_TYPES = /(?:Context|ContextWrapper|Deps|RunnableConfig|ToolRuntime|InjectedState|InjectedStore)$/;
+
 /** Whether a name's last word says it holds data about content, not the content (`observation_date`, `feedback.rating`). */
 function namesMetadata(words: readonly string[]): boolean {
   return METADATA_WORDS.has(words[words.length - 1]);
@@ -1018,8 +1021,10 @@ export class Resolver {
       const why = this.agentOutput(arg, { file: caller.file, scope: caller.scope }, [], depth + 1);
       if (why) return why;
     }
-    // A tool's framework context (`ctx: RunContext`, `tool_context`) is not the model's choice; its other parameters are.
-    if (callers.length === 0 && this.isTool(file, scope) && !/^(?:ctx|context|run_context|wrapper|self|cls|tool_context|callback_context|config|deps|runtime)$/.test(name)) return `an argument the model chose for the tool ${scope.name === 'execute' ? '' : `${scope.name} `}(its parameter ${name})`.replace('  ', ' ');
+    // A tool's framework context (`ctx: RunContext`, `tool_context`, `w: RunContextWrapper[Deps]`) is not the model's
+    // choice; its other parameters are.
+    const type = scope.params[index]?.type ?? '';
+    if (callers.length === 0 && this.isTool(file, scope) && !/^(?:ctx|context|run_context|wrapper|self|cls|tool_context|callback_context|config|deps|runtime)$/.test(name) && !TOOL_CONTEXT_TYPES.test(type)) return `an argument the model chose for the tool ${scope.name === 'execute' ? '' : `${scope.name} `}(its parameter ${name})`.replace('  ', ' ');
     return depth <= 1 && delegatedByName(name) ? `named ${name}` : undefined;
   }
 

@@ -48,6 +48,8 @@ export interface Param {
   default?: Expr;
   rest?: boolean;
   fields?: string[];
+  /** The first name of its type annotation (`RunContextWrapper` in `ctx: RunContextWrapper[Deps]`), if it has one. */
+  type?: string;
 }
 
 /** A function written inside an expression (arrow, lambda, function expression, object method). */
@@ -914,7 +916,11 @@ export class ExprParser {
         continue;
       }
       if (this.is('?')) this.pos++;
-      if (this.is(':')) this.pos = this.py ? this.pySkipAnnotation(end) : this.skipType(this.pos + 1);
+      if (this.is(':')) {
+        const type = this.tokens[this.pos + 1];
+        if (type?.type === 'name') param.type = type.value;
+        this.pos = this.py ? this.pySkipAnnotation(end) : this.skipType(this.pos + 1);
+      }
       if (this.is('=')) {
         this.pos++;
         param.default = this.expression();

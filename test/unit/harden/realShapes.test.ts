@@ -1422,4 +1422,21 @@ def read_image(llm_api, image_path):
       ['planner/root_agent.yaml', 'unbounded-delegation', 'Google ADK'],
     ]);
   });
+
+  it('a tool\'s framework context is not an argument the model chose, whatever the parameter is called (was: `w: RunContextWrapper` bounded)', async () => {
+    const source = [
+      'from agents import Agent, RunContextWrapper, function_tool',
+      '',
+      '@function_tool',
+      'async def write_brief(w: RunContextWrapper[Notes], topic: str) -> str:',
+      '    writer = Agent(name="writer", instructions=f"""Write a brief.',
+      'Topic: {topic}',
+      'Notes: {w.context.notes}',
+      '""")',
+      '    return writer.name',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'tools.py': source });
+    assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => f.line), [6], 'the topic is the model\'s choice, the notes are the app\'s');
+  });
 });
