@@ -87,14 +87,20 @@ function literalWarningEdit(text: string, literal: StringLiteral): TextEdit | un
  */
 export function boundaryEdits(text: string, found: Interpolation): TextEdit[] {
   const interpolation = aroundFence(text, found);
-  // An interpolation alone on an indented line (`  {itinerary}`) keeps the indentation for the label and tags.
-  const indent = /(?:\n|\\n)([ \t]*)$/.exec(text.slice(Math.max(0, interpolation.start - 200), interpolation.start))?.[1] ?? '';
-  const lineBefore = /(?:\n|\\n)[ \t]*$/.test(text.slice(Math.max(0, interpolation.start - 200), interpolation.start));
-  const lineAfter = /^(?:\r?\n|\\n)/.test(text.slice(interpolation.end, interpolation.end + 2));
   const literal = interpolation.literal;
+  // The label and tags take the indentation of the interpolation's line (`  {itinerary}`, `    Draft: {draft}`): at
+  // column 0 they would stop `dedent(...)` from taking the prompt's indentation off.
+  const lineStart = text.slice(Math.max(literal?.contentStart ?? 0, interpolation.start - 400), interpolation.start);
+  const real = lineStart.lastIndexOf('\n');
+  const escaped = lineStart.lastIndexOf('\\n');
+  const lineFrom = Math.max(real < 0 ? -1 : real + 1, escaped < 0 ? -1 : escaped + 2);
+  const onLine = lineFrom < 0 ? undefined : lineStart.slice(lineFrom);
+  const indent = onLine === undefined ? '' : /^[ \t]*/.exec(onLine)![0];
+  const lineBefore = onLine !== undefined && /^[ \t]*$/.test(onLine);
+  const lineAfter = /^(?:\r?\n|\\n)/.test(text.slice(interpolation.end, interpolation.end + 2));
   const atEnd = literal ? interpolation.end >= literal.contentEnd : interpolation.end >= text.length;
-  const before = `${lineBefore ? '' : '\n'}${DELEGATION_BOUNDARY_LABEL}\n${indent}${DELEGATION_OPEN_TAG}\n${indent}`;
-  const after = `\n${indent}${DELEGATION_CLOSE_TAG}${lineAfter || atEnd ? '' : '\n'}`;
+  const before = `${lineBefore ? '' : `\n${indent}`}${DELEGATION_BOUNDARY_LABEL}\n${indent}${DELEGATION_OPEN_TAG}\n${indent}`;
+  const after = `\n${indent}${DELEGATION_CLOSE_TAG}${lineAfter || atEnd ? '' : `\n${indent}`}`;
   const encodedBefore = literal ? encodeForLiteral(before, literal) : before;
   const encodedAfter = literal ? encodeForLiteral(after, literal) : after;
   if (encodedBefore === undefined || encodedAfter === undefined) return [];
@@ -229,9 +235,10 @@ function literalRun(text: string, prompt: FoundPrompt): { start: number; end: nu
 function delegationFix(text: string, found: FoundDelegation, language: 'python' | 'typescript'): Pick<HardenFinding, 'fix' | 'manual'> {
   const c = found.candidate;
   if (c.kind === 'hole' || c.kind === 'placeholder') return c.literal ? fixOr(boundaryEdits(text, { start: c.start, end: c.end, expression: c.text, literal: c.literal }), MANUAL.raw) : fixOr([], MANUAL.noLiteral);
-  // A message object handed whole to an agent's run (`role_play_session.step(input_msg)`, CAMEL's BaseMessage) would
-  // become a string: the finding stands, with no automatic fix. Where the slot takes text (`"content": msg`), it is fixed.
-  if (c.kind !== 'operand' && found.prompt.framework === 'model call' && MESSAGE_OBJECT.test(c.text.trim())) return fixOr([], MANUAL.messageObject(c.text.trim()));
+  // A message object handed whole to an agent's run or to an agent (`role_play_session.step(input_msg)`,
+  // `ChatAgent(sys_msg)`: CAMEL's BaseMessage) would become a string: the finding stands, with no automatic fix. Where
+  // the slot takes text (`"content": msg`), it is fixed.
+  if (c.kind !== 'operand' && found.prompt.framework !== 'chat API' && MESSAGE_OBJECT.test(c.text.trim())) return fixOr([], MANUAL.messageObject(c.text.trim()));
   // An awaited value (`content=await template.render(…)`) is wrapped with its `await`: wrapping only the operand would
   // await a string (a TypeError at run time) and never await the call.
   const awaited = c.kind === 'operand' ? undefined : /\bawait\s+$/.exec(text.slice(Math.max(0, c.start - 40), c.start));

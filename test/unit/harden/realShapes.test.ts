@@ -1439,4 +1439,44 @@ def read_image(llm_api, image_path):
     const { details } = await harden({ 'tools.py': source });
     assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => f.line), [6], 'the topic is the model\'s choice, the notes are the app\'s');
   });
+
+  it('a boundary around a value that shares its line takes the line\'s indentation, so dedent still strips the prompt\'s (camel, was: column 0)', async () => {
+    const source = [
+      'from textwrap import dedent',
+      'from camel.agents import ChatAgent',
+      '',
+      'generator = ChatAgent(system_message="You solve problems.")',
+      'solver = ChatAgent(system_message="You solve problems step by step.")',
+      '',
+      'def answer(question: str) -> str:',
+      '    draft = generator.step(question).msgs[0].content',
+      '    prompt = dedent(f"""',
+      '        Please solve this problem: {question}',
+      '        Existing content: {draft}',
+      '        Requirements: be brief.',
+      '        """)',
+      '    return solver.step(prompt).msgs[0].content',
+      '',
+    ].join('\n');
+    const fixed = (await harden({ 'gen.py': source }, true)).after['gen.py'];
+    const body = fixed.slice(fixed.indexOf('dedent(f"""') + 11, fixed.indexOf('""")'));
+    const lines = body.split('\n').filter((line) => line.trim() !== '');
+    assert.ok(lines.length > 4 && lines.every((line) => line.startsWith('        ')), `every line keeps the 8 spaces dedent takes off:\n${body}`);
+    assert.match(body, /\n {8}<delegated_task>\n {8}\{draft\}\n {8}<\/delegated_task>\n {8}Requirements/);
+  });
+
+  it('a message object handed to an agent as its system message is left to the user, not made a string (camel RolePlaying, was: str(sys_msg) wrapped)', async () => {
+    const source = [
+      'from camel.agents import ChatAgent',
+      '',
+      'def init_agent(planner: ChatAgent, task: str) -> ChatAgent:',
+      '    assistant_sys_msg = planner.step(task).msg',
+      '    return ChatAgent(assistant_sys_msg)',
+      '',
+    ].join('\n');
+    const { details, after } = await harden({ 'roles.py': source }, true);
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.fixable]), [[5, 'unbounded-delegation', false]]);
+    assert.match(details[0].manual ?? '', /message object/);
+    assert.equal(after['roles.py'], source);
+  });
 });
