@@ -170,7 +170,7 @@ function namesPrompt(words: readonly string[]): boolean {
 
 /** True when a name's words say it carries delegated or peer content (`peer_reply`, `subtask`, `agent_output`). */
 export function delegatedByName(expression: string): boolean {
-  if (BOUNDARY_CALLS.test(expression.replace(/\s*\(.*$/s, '').replace(/^.*\./, ''))) return false;
+  if (expression.includes('(') && BOUNDARY_CALLS.test(expression.replace(/\s*\(.*$/s, '').replace(/^.*\./, ''))) return false;
   const words = nameWords(expression);
   // Content a name says a person wrote (`human_feedback`, `user_answer`) is not another agent's; nor is what a name
   // says is a prompt (`CRITIC_AGENT_PROMPT`, `writer_agent.system_message`): an agent's own instructions.
@@ -1004,7 +1004,8 @@ export class Resolver {
 
   private paramOutput(file: string, fn: number, index: number, name: string, frames: readonly Frame[], depth: number): string | undefined {
     const scope = this.project.scope(file, fn);
-    if (!scope) return undefined;
+    // Inside a fence for untrusted content (`def fence_untrusted(text)`), the text it fences is what it bounds.
+    if (!scope || BOUNDARY_CALLS.test(scope.name ?? '')) return undefined;
     const module = this.project.module(file)!;
     const method = module.language === 'python' && scope.classScope !== undefined && ['self', 'cls'].includes(scope.params[0]?.name ?? '');
     for (let i = frames.length - 1; i >= 0; i--) {

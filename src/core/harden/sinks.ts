@@ -190,8 +190,11 @@ export const TOOL_DECORATORS = /^(?:tool|function_tool|tool_plain|kernel_functio
 /** Functions that prove a prompt hardened (the runtime API). */
 export const HARDENING_CALLS = /^(?:withImmunityWarning|with_immunity_warning)$/;
 
-/** Functions that wrap delegated content in a boundary (the runtime API). */
-export const BOUNDARY_CALLS = /^(?:wrapDelegatedTask|wrap_delegated_task)$/;
+/**
+ * Functions that wrap delegated content in a boundary: the runtime API, and a project's own fence named for untrusted
+ * content (agno's `fence_untrusted`, `wrapUntrusted`, `quote_untrusted_text`).
+ */
+export const BOUNDARY_CALLS = /^(?:wrapDelegatedTask|wrap_delegated_task)$|untrusted/i;
 
 /** Words of a name that carries delegated or peer content on its own (`peer_reply`, `handoff`, `subtask`). */
 export const DELEGATION_WORDS = new Set([
