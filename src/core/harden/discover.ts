@@ -101,6 +101,8 @@ const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|
 /** A role name written as a string (`"system"`, `'user'`), or a role taken from a name (a message helper): the files with role dicts and message tuples. */
 const ROLE_LITERAL = /["'](?:system|developer|user|human)["']|["']role["']\s*:\s*[A-Za-z_]/;
 
+/** Callees that configure a tool or a toolkit (agno's `@tool(...)`, `Toolkit(...)`), and the base classes of toolkits. */
+const TOOL_CONFIG_CALLEES = /^(?:tool|Toolkit)$/;
 /** Callees whose prompt keywords are agent or model configuration (an unreadable value there is worth reporting). */
 const AGENTISH_CALLEE = /agent|assistant|options|llm|chat|crew|team|config|create|completion|message|model|prompt|session|runner|swarm|graph/i;
 /** Whether `start..end` sits between double quotes on its line (`"papers citing {paper}"`) or in single ones (`'{paper}'`). */
@@ -431,6 +433,18 @@ class Discoverer {
     }
   }
 
+  /**
+   * Whether a call configures a tool, not an agent (`@tool(instructions=…)`, `Toolkit(…)`, `super().__init__(…)` in a
+   * class that extends a toolkit): agno appends each tool's instructions to the system prompt of the agent using it.
+   */
+  private configuresTool(name: string, loc: Loc, module: ModuleSummary): boolean {
+    if (TOOL_CONFIG_CALLEES.test(name)) return true;
+    if (name !== '__init__') return false;
+    const scope = module.scopes[loc.scope];
+    const owner = scope?.classScope === undefined ? undefined : module.scopes[scope.classScope];
+    return owner?.bases?.some((base) => TOOL_CONFIG_CALLEES.test(base.replace(/^.*\./, ''))) ?? false;
+  }
+
   private callHits(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary, rules: readonly SinkRule[], hits: Hit[]): void {
     const name = lastName(call.callee);
     if (!name) return;
@@ -483,9 +497,11 @@ class Discoverer {
       claimed.add(rule.key!);
       add(messageRole, rule.framework, `role=, ${rule.key}=`, content.expr, false, undefined, content.loc);
     }
+    const toolFragment = this.configuresTool(name, loc, module);
     for (const key of SYSTEM_KEYWORDS) {
-      // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted.
-      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name)) continue;
+      // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted; a
+      // tool's instructions are a fragment of the system prompt of each agent that uses it, which is checked there.
+      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name) || toolFragment) continue;
       // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
       if (ADK_KEYS.has(key) && !AGENTISH_CALLEE.test(name)) continue;
       const found = keywords.get(key);

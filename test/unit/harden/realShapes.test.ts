@@ -1486,4 +1486,9 @@ def read_image(llm_api, image_path):
     const { findings } = await harden({ 'fence.py': fence, 'judge.py': judge });
     assert.deepEqual(findings, ['judge.py:13 missing-immunity-warning']);
   });
+
+  it('a tool\'s or toolkit\'s instructions get no warning of their own: agno appends them to the agent\'s one system prompt (was: 3 copies)', async () => {
+    const { findings } = await harden({ 'app.py': "from agno.agent import Agent\nfrom agno.tools import Toolkit, tool\n\n\n@tool(instructions=\"Always explain your reasoning when subtracting.\")\ndef subtract(a: int, b: int) -> int:\n    \"\"\"Subtract b from a.\"\"\"\n    return a - b\n\n\nclass MathToolkit(Toolkit):\n    def __init__(self):\n        super().__init__(\n            name=\"math_toolkit\",\n            tools=[self.add],\n            instructions=\"Always show your work step by step when adding numbers.\",\n            add_instructions=True,\n        )\n\n    def add(self, a: int, b: int) -> int:\n        \"\"\"Add two numbers.\"\"\"\n        return a + b\n\n\n# agno appends each tool's / toolkit's instructions to this agent's ONE system message\nagent = Agent(instructions=\"You are a math tutor.\", tools=[subtract, MathToolkit()])\n" });
+    assert.deepEqual(findings, ['app.py:26 missing-immunity-warning'], 'the agent\'s own instructions only');
+  });
 });
