@@ -176,6 +176,8 @@ class Discoverer {
   private readonly ownReplies = new Set<Expr>();
   /** Role dicts that are the `message` of a chat-history item (an object with other keys beside it). */
   private readonly historyMessages = new Set<Expr>();
+  /** Dicts inside a documented example (`"examples": {...}`): messages shown, not sent. */
+  private readonly exampleDicts = new Set<Expr>();
   /** Option objects of speech, image and other non-agent calls (their `instructions` are no prompt). */
   private readonly notAgentConfigs = new Set<Expr>();
   /** Per file, where the literals of its marker constants start (constants the code searches other text for). */
@@ -334,6 +336,8 @@ class Discoverer {
         else if (e.k === 'dict') {
           const item = e.entries.length > 1 ? e.entries.find((entry) => entry.key === 'message' && entry.value.k === 'dict') : undefined;
           if (item) this.historyMessages.add(item.value);
+          // An API's documented example (FastAPI's `responses={200: {... "examples": {...}}}`) shows messages, sends none.
+          for (const entry of e.entries) if (entry.key === 'examples' || entry.key === 'example') walk(entry.value, (x) => void (x.k === 'dict' && this.exampleDicts.add(x)));
           this.roleDictHit(e, loc, module, hits);
           this.configObjectHits(e, loc, hits);
         }
@@ -565,7 +569,7 @@ class Discoverer {
     const role = ROLE_OF[roleNamed(roleEntry?.value, module.text) ?? ''];
     const content = dict.entries.find((e) => e.key === 'content')?.value;
     if (!role && roleEntry && content) this.messageHelperHits(roleEntry.value, content, loc, hits);
-    if (!role || !content || this.storedMessages.has(dict)) return;
+    if (!role || !content || this.storedMessages.has(dict) || this.exampleDicts.has(dict)) return;
     // A chat-history item's status line (`{ message: { role: "system", content: "Compaction cancelled." }, contextItems }`,
     // continue's TUI) tells the user what happened; it is nobody's instructions.
     if (this.historyMessages.has(dict) && content.k === 'str' && statusLine(textOutsideHoles(module.text, content.literal))) return;
