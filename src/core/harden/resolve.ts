@@ -181,6 +181,11 @@ export function delegatedByName(expression: string): boolean {
   return words.some((word, i) => DELEGATION_WORDS.has(word) || (i > 0 && SOURCE_WORDS.has(words[i - 1]) && CONTENT_WORDS.has(word) && words[i - 1] !== word));
 }
 
+/** A method as a function value of its class (for calls through `self.name(...)`). */
+function methodValue(file: string, classScope: number, scope: Scope, name: string): Value {
+  return { expr: { k: 'func', start: scope.start, end: scope.start, fn: { params: scope.params, body: { from: 0, to: 0, tokens: [] }, name, scope: scope.id } }, loc: { file, scope: classScope }, frames: [] } as Value;
+}
+
 /** Types of the context a framework hands a tool (OpenAI Agents SDK, Pydantic AI, ADK, LangChain, MCP): not the model's choice. */
 const TOOL_CONTEXT_TYPES = /(?:Context|ContextWrapper|Deps|RunnableConfig|ToolRuntime|InjectedState|InjectedStore)$/;
 
@@ -507,18 +512,25 @@ export class Resolver {
    * `self.gpt_prompts`, which only `EditBlockCoder` and its siblings set).
    */
   private subclassAttrValues(file: string, classScope: number, name: string, depth: number): Value[] {
+    const out: Value[] = [];
+    for (const { path, sub } of this.subclassesOf(file, classScope, depth)) {
+      const found = this.classAttrValues(path, sub.id, name, [], depth + 1);
+      out.push(...(found.length > 0 ? found : this.subclassAttrValues(path, sub.id, name, depth + 1)));
+      if (out.length >= MAX_ALTERNATIVES) break;
+    }
+    return out;
+  }
+
+  /** The classes of the project that extend the class at `classScope` of `file` (directly). */
+  private subclassesOf(file: string, classScope: number, depth: number): { path: string; sub: Scope }[] {
     const className = this.project.module(file)?.scopes[classScope].name;
     if (!className || depth > MAX_DEPTH) return [];
-    const out: Value[] = [];
+    const out: { path: string; sub: Scope }[] = [];
     for (const path of this.project.filesContaining(className)) {
-      const module = this.project.module(path);
-      for (const sub of module?.scopes ?? []) {
+      for (const sub of this.project.module(path)?.scopes ?? []) {
         if (sub.kind !== 'class' || !sub.bases?.includes(className)) continue;
-        const extendsThis = this.nameValues(className, { file: path, scope: sub.parent }, [], depth + 1).some((v) => v.classRef?.file === file && v.classRef.scope === classScope);
-        if (!extendsThis) continue;
-        const found = this.classAttrValues(path, sub.id, name, [], depth + 1);
-        out.push(...(found.length > 0 ? found : this.subclassAttrValues(path, sub.id, name, depth + 1)));
-        if (out.length >= MAX_ALTERNATIVES) return out;
+        const base = this.nameValues(className, { file: path, scope: sub.parent }, [], depth + 1);
+        if (base.some((v) => v.classRef?.file === file && v.classRef.scope === classScope)) out.push({ path, sub });
       }
     }
     return out;
@@ -610,10 +622,22 @@ export class Resolver {
     const module = this.project.module(loc.file);
     if (classScope === undefined || !module) return [];
     const found = (module.defs.get(defKey(classScope, name)) ?? []).flatMap((d) => this.values(d.value, { file: loc.file, scope: d.scope }, [], depth + 1));
-    if (found.length > 0) return found;
-    return module.scopes
-      .filter((s) => s.classScope === classScope && s.name === name)
-      .map((s) => ({ expr: { k: 'func', start: s.start, end: s.start, fn: { params: s.params, body: { from: 0, to: 0, tokens: [] }, name, scope: s.id } }, loc: { file: loc.file, scope: classScope }, frames: [] }) as Value);
+    const methods = found.length > 0 ? found : module.scopes.filter((s) => s.classScope === classScope && s.name === name).map((s) => methodValue(loc.file, classScope, s, name));
+    // A method that returns nothing here (`raise NotImplementedError`: DSPy's `Adapter.format_task_description`) is what
+    // the subclasses that override it return.
+    const abstract = (v: Value) => v.expr.k === 'func' && v.expr.fn.scope !== undefined && this.project.scope(v.loc.file, v.expr.fn.scope)?.returns.length === 0;
+    return methods.length > 0 && methods.every(abstract) ? this.overrides(loc.file, classScope, name, depth) : methods;
+  }
+
+  /** The methods named `name` of the subclasses of a class (through the levels that do not define it). */
+  private overrides(file: string, classScope: number, name: string, depth: number): Value[] {
+    const out: Value[] = [];
+    for (const { path, sub } of this.subclassesOf(file, classScope, depth)) {
+      const scopes = this.project.module(path)!.scopes.filter((s) => s.classScope === sub.id && s.name === name);
+      out.push(...(scopes.length > 0 ? scopes.map((s) => methodValue(path, sub.id, s, name)) : this.overrides(path, sub.id, name, depth + 1)));
+      if (out.length >= MAX_ALTERNATIVES) break;
+    }
+    return out;
   }
 
   // ------------------------------------------------------------------ prompt text
