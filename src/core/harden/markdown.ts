@@ -44,8 +44,17 @@ export function fencedRanges(text: string, from: number): [number, number][] {
   return ranges;
 }
 
-/** An HTML or Jinja comment standing on its own lines. */
-const LEADING_COMMENT = /^(?:<!--[\s\S]*?-->|\{#[\s\S]*?#\})[ \t]*(?:\r?\n|$)/;
+/** An HTML or Jinja comment standing on its own lines (sticky: matched where the reading stands, no copy of the rest). */
+const LEADING_COMMENT = /(?:<!--[\s\S]*?-->|\{#[\s\S]*?#\})[ \t]*(?:\r?\n|$)/y;
+const BLANK_LINES = /(?:[ \t]*\r?\n)*/y;
+/** Blanks and Jinja comments before a template's first statement. */
+const JINJA_LEAD = /(?:\s|\{#[\s\S]*?#\})*/y;
+
+/** The length of what the sticky `pattern` matches at `at` (0 when nothing). */
+function lengthAt(pattern: RegExp, text: string, at: number): number {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0].length ?? 0;
+}
 /** A Jinja template that opens by extending or including another: `{% extends "base.j2" %}`, `{%- include 'x.j2' -%}`. */
 const JINJA_OPENING = /^\{%-?\s*(?:(extends|include)\s+["']([^"'\n]+)["']|(if|for)\b)/;
 
@@ -59,9 +68,8 @@ export type JinjaOpening = { how: 'extends' | 'include'; name: string } | { how:
 
 /** The statement a Jinja template's body (from `from`, past blanks and comments) opens with, if it is one of those. */
 export function jinjaOpening(text: string, from: number): JinjaOpening | undefined {
-  let at = from;
-  for (let skip = /^(?:\s+|\{#[\s\S]*?#\})/.exec(text.slice(at)); skip; skip = /^(?:\s+|\{#[\s\S]*?#\})/.exec(text.slice(at))) at += skip[0].length;
-  const match = JINJA_OPENING.exec(text.slice(at));
+  const at = from + lengthAt(JINJA_LEAD, text, from);
+  const match = JINJA_OPENING.exec(text.slice(at, at + 1000));
   if (!match) return undefined;
   return match[1] ? { how: match[1] as 'extends' | 'include', name: match[2] } : { how: match[3] as 'if' | 'for' };
 }
@@ -76,13 +84,12 @@ export function markdownInsertion(text: string, paragraph: string): { at: number
   const commentBlock = COMMENT_BLOCK_END.exec(text);
   let at = commentBlock ? commentBlock.index + commentBlock[0].length : frontMatterEnd(text);
   const skipBlank = () => {
-    const blank = /^(?:[ \t]*\r?\n)*/.exec(text.slice(at));
-    at += blank ? blank[0].length : 0;
+    at += lengthAt(BLANK_LINES, text, at);
   };
   skipBlank();
   // Leading HTML and Jinja comments are notes to the file's editors (pydantic-ai's workflow prompts): the prompt starts after them.
-  for (let comment = LEADING_COMMENT.exec(text.slice(at)); comment; comment = LEADING_COMMENT.exec(text.slice(at))) {
-    at += comment[0].length;
+  for (let comment = lengthAt(LEADING_COMMENT, text, at); comment > 0; comment = lengthAt(LEADING_COMMENT, text, at)) {
+    at += comment;
     skipBlank();
   }
   const heading = /^#[ \t][^\n]*(?:\n|$)/.exec(text.slice(at));
