@@ -393,7 +393,9 @@ export class Resolver {
     const classScope = module.classes.get(local);
     if (classScope !== undefined) return [{ expr: { k: 'name', start: 0, end: 0, id: local }, loc: { file, scope: 0 }, frames: [], classRef: { file, scope: classScope } }];
     const binding = module.imports.get(local);
-    if (binding) return this.importValues(file, binding.module, binding.name, depth + 1);
+    // A package that imports its own submodule (`from letta.prompts.system_prompts import memgpt_v2_chat` in that
+    // package's __init__.py) finds it below, as a submodule, not by importing itself again.
+    if (binding && this.project.resolveModule(file, binding.module) !== file) return this.importValues(file, binding.module, binding.name, depth + 1);
     for (const spec of module.starExports) {
       const target = this.project.resolveModule(file, spec);
       if (target) {
@@ -574,9 +576,11 @@ export class Resolver {
   private indexValues(expr: Extract<Expr, { k: 'index' }>, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
     const key = expr.index.k === 'str' && expr.index.holes.length === 0 ? literalText(this.text(loc.file), expr.index.literal) : undefined;
     const number = expr.index.k === 'other' && /^-?\d+$/.test(this.text(loc.file).slice(expr.index.start, expr.index.end)) ? Number(this.text(loc.file).slice(expr.index.start, expr.index.end)) : undefined;
+    // A key passed in (`SYSTEM_PROMPTS[key]`, letta's `get_system_text("memgpt_v2_chat")`) is each literal it is given.
+    const keys = key !== undefined ? [key] : expr.index.k === 'name' ? this.literalKeys(expr.index, loc, frames, depth) : [];
     const out: Value[] = [];
     for (const v of this.values(expr.obj, loc, frames, depth + 1)) {
-      if (key !== undefined) out.push(...this.memberValues(v, key, depth + 1));
+      if (keys.length > 0) for (const k of keys) out.push(...this.memberValues(v, k, depth + 1));
       else if (v.expr.k === 'list') {
         const items = number === undefined ? v.expr.items : [v.expr.items.at(number)].filter((x): x is Expr => x !== undefined);
         for (const item of items) out.push(...this.values(item, v.loc, v.frames, depth + 1));
@@ -584,6 +588,13 @@ export class Resolver {
     }
     if (out.length === 0 && key !== undefined) out.push(...this.itemValues(expr.obj, key, loc, frames, depth));
     return out;
+  }
+
+  /** The string literals a name used as a key holds, when it holds nothing else (empty otherwise). */
+  private literalKeys(index: Expr, loc: Loc, frames: readonly Frame[], depth: number): string[] {
+    const values = this.values(index, loc, frames, depth + 1);
+    const literal = (v: Value) => v.expr.k === 'str' && v.expr.holes.length === 0;
+    return values.length > 0 && values.every(literal) ? values.map((v) => literalText(this.text(v.loc.file), (v.expr as Extract<Expr, { k: 'str' }>).literal)) : [];
   }
 
   private callValues(expr: Extract<Expr, { k: 'call' }>, loc: Loc, frames: readonly Frame[], depth: number): Value[] {

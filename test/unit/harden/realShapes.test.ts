@@ -1502,4 +1502,16 @@ def read_image(llm_api, image_path):
     assert.deepEqual(findings, ['adapter.py:20 missing-immunity-warning']);
     assert.match(after['adapter.py'], /return "Security notice: [^"]+You are a careful assistant\./);
   });
+
+  it('a prompt picked from a dict by a key a caller passes is read, through a package that imports its own submodule (letta\'s SYSTEM_PROMPTS[key], was: not checked)', async () => {
+    const { findings } = await harden({
+      "letta/__init__.py": "",
+      "letta/agent.py": "from openai import OpenAI\n\nfrom letta.prompts import gpt_system\n\n\ndef step(user_text):\n    system = gpt_system.get_system_text(\"memgpt_v2_chat\")\n    return OpenAI().chat.completions.create(\n        model=\"gpt-4o\",\n        messages=[{\"role\": \"system\", \"content\": system}, {\"role\": \"user\", \"content\": user_text}],\n    )\n",
+      "letta/prompts/__init__.py": "",
+      "letta/prompts/gpt_system.py": "from letta.prompts.system_prompts import SYSTEM_PROMPTS\n\n\ndef get_system_text(key):\n    if key in SYSTEM_PROMPTS:\n        return SYSTEM_PROMPTS[key].strip()\n    raise FileNotFoundError(key)\n",
+      "letta/prompts/system_prompts/__init__.py": "from letta.prompts.system_prompts import memgpt_v2_chat\n\nSYSTEM_PROMPTS = {\n    \"memgpt_v2_chat\": memgpt_v2_chat.PROMPT,\n}\n",
+      "letta/prompts/system_prompts/memgpt_v2_chat.py": "PROMPT = r\"\"\"\n<base_instructions>\nYou are Letta, the latest version of Limnal Corporation's digital companion.\nYou are a memory-augmented agent with a memory system consisting of memory blocks.\n</base_instructions>\n\"\"\"\n"
+    });
+    assert.deepEqual(findings, ['letta/prompts/system_prompts/memgpt_v2_chat.py:1 missing-immunity-warning']);
+  });
 });
