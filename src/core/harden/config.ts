@@ -94,6 +94,12 @@ function resolveSeverity(value: unknown, base: Record<HardenCode, Severity>, fil
   return severity;
 }
 
+/** Plain-text prompt files, read as Markdown when the globs include them: `.txt` and Jinja templates. */
+const PLAIN_TEXT_FILE = /\.(?:txt|j2|jinja2?)$/i;
+
+/** A watcher's glob for the files `fileKindOf` and `PLAIN_TEXT_FILE` name (the editor re-reads them on change). */
+export const PROMPT_FILE_WATCH_GLOB = '**/*.{md,mdc,markdown,ts,tsx,mts,cts,js,jsx,mjs,cjs,py,pyi,yaml,yml,ipynb,txt,j2,jinja,jinja2}';
+
 /** The kind of prompt file a path is by its name: Markdown, TypeScript/JavaScript, Python, YAML or a notebook. */
 export function fileKindOf(path: string): PromptFileKind | undefined {
   if (/\.(?:md|mdc|markdown)$/i.test(path)) return 'markdown';
@@ -125,7 +131,7 @@ export class PromptFileMatcher {
    */
   kindOf(path: string): PromptFileKind | undefined {
     if (this.excluded(path) || !this.included(path)) return undefined;
-    const plainText = /\.(?:txt|j2|jinja2?)$/i.test(path) || !/.\./.test(path.slice(path.lastIndexOf('/') + 1));
+    const plainText = PLAIN_TEXT_FILE.test(path) || !/.\./.test(path.slice(path.lastIndexOf('/') + 1));
     return fileKindOf(path) ?? (plainText ? 'markdown' : undefined);
   }
 }

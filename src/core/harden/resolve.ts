@@ -514,10 +514,15 @@ export class Resolver {
    * `self.gpt_prompts`, which only `EditBlockCoder` and its siblings set).
    */
   private subclassAttrValues(file: string, classScope: number, name: string, depth: number): Value[] {
+    return this.fromSubclasses(file, classScope, depth, (path, sub) => this.classAttrValues(path, sub.id, name, [], depth + 1));
+  }
+
+  /** What `read` finds in each subclass of a class, or, in a subclass where it finds nothing, in that one's subclasses. */
+  private fromSubclasses(file: string, classScope: number, depth: number, read: (path: string, sub: Scope) => Value[]): Value[] {
     const out: Value[] = [];
     for (const { path, sub } of this.subclassesOf(file, classScope, depth)) {
-      const found = this.classAttrValues(path, sub.id, name, [], depth + 1);
-      out.push(...(found.length > 0 ? found : this.subclassAttrValues(path, sub.id, name, depth + 1)));
+      const found = read(path, sub);
+      out.push(...(found.length > 0 ? found : this.fromSubclasses(path, sub.id, depth + 1, read)));
       if (out.length >= MAX_ALTERNATIVES) break;
     }
     return out;
@@ -576,10 +581,13 @@ export class Resolver {
   private indexValues(expr: Extract<Expr, { k: 'index' }>, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
     const key = expr.index.k === 'str' && expr.index.holes.length === 0 ? literalText(this.text(loc.file), expr.index.literal) : undefined;
     const number = expr.index.k === 'other' && /^-?\d+$/.test(this.text(loc.file).slice(expr.index.start, expr.index.end)) ? Number(this.text(loc.file).slice(expr.index.start, expr.index.end)) : undefined;
-    // A key passed in (`SYSTEM_PROMPTS[key]`, letta's `get_system_text("memgpt_v2_chat")`) is each literal it is given.
-    const keys = key !== undefined ? [key] : expr.index.k === 'name' ? this.literalKeys(expr.index, loc, frames, depth) : [];
+    // A key passed in (`SYSTEM_PROMPTS[key]`, letta's `get_system_text("memgpt_v2_chat")`) is each literal it is
+    // given; it is only looked up when a dict is indexed (a loop's `items[i]` needs no key).
+    let passed: string[] | undefined;
+    const keysOf = (v: Value) => (key !== undefined ? [key] : v.expr.k === 'dict' && expr.index.k === 'name' ? (passed ??= this.literalKeys(expr.index, loc, frames, depth)) : []);
     const out: Value[] = [];
     for (const v of this.values(expr.obj, loc, frames, depth + 1)) {
+      const keys = keysOf(v);
       if (keys.length > 0) for (const k of keys) out.push(...this.memberValues(v, k, depth + 1));
       else if (v.expr.k === 'list') {
         const items = number === undefined ? v.expr.items : [v.expr.items.at(number)].filter((x): x is Expr => x !== undefined);
@@ -637,18 +645,10 @@ export class Resolver {
     // A method that returns nothing here (`raise NotImplementedError`: DSPy's `Adapter.format_task_description`) is what
     // the subclasses that override it return.
     const abstract = (v: Value) => v.expr.k === 'func' && v.expr.fn.scope !== undefined && this.project.scope(v.loc.file, v.expr.fn.scope)?.returns.length === 0;
-    return methods.length > 0 && methods.every(abstract) ? this.overrides(loc.file, classScope, name, depth) : methods;
-  }
-
-  /** The methods named `name` of the subclasses of a class (through the levels that do not define it). */
-  private overrides(file: string, classScope: number, name: string, depth: number): Value[] {
-    const out: Value[] = [];
-    for (const { path, sub } of this.subclassesOf(file, classScope, depth)) {
-      const scopes = this.project.module(path)!.scopes.filter((s) => s.classScope === sub.id && s.name === name);
-      out.push(...(scopes.length > 0 ? scopes.map((s) => methodValue(path, sub.id, s, name)) : this.overrides(path, sub.id, name, depth + 1)));
-      if (out.length >= MAX_ALTERNATIVES) break;
-    }
-    return out;
+    if (methods.length === 0 || !methods.every(abstract)) return methods;
+    const overrides = (path: string, sub: Scope) =>
+      this.project.module(path)!.scopes.filter((s) => s.classScope === sub.id && s.name === name).map((s) => methodValue(path, sub.id, s, name));
+    return this.fromSubclasses(loc.file, classScope, depth, overrides);
   }
 
   // ------------------------------------------------------------------ prompt text

@@ -5,7 +5,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProjectFile } from '../../core/harden/analyze';
-import type { PromptFileMatcher } from '../../core/harden/config';
+import { PROMPT_FILE_WATCH_GLOB, type PromptFileMatcher } from '../../core/harden/config';
 import type { PromptFileKind } from '../../core/harden/types';
 import type { ModuleCache } from '../../core/harden/project';
 import { listPromptFiles, readPromptFile, type SkippedPath } from '../../node/harden/scan';
@@ -28,7 +28,7 @@ export class FolderSources implements vscode.Disposable {
     readonly folder: vscode.WorkspaceFolder,
     private readonly matcher: PromptFileMatcher,
   ) {
-    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,yaml,yml,ipynb,md,mdc,txt,j2,jinja,jinja2}'));
+    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, PROMPT_FILE_WATCH_GLOB));
     const refresh = (uri: vscode.Uri) => void this.refresh(uri);
     this.watcher.onDidChange(refresh);
     this.watcher.onDidCreate(refresh);
