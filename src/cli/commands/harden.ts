@@ -128,12 +128,10 @@ files that could not be read, 2 bad input or usage.`,
         drifted.push(...result.drifted.map((rel) => displayOf(changed, root, rel)));
       }
     }
-    const entries = files.flatMap((file) =>
-      file.analysis.findings.map((finding) => {
-        const left = file.unfixed?.some((u) => u.code === finding.code && (u.expression ?? '') === (finding.expression ?? '') && u.site.anchor === finding.site.anchor);
-        return { file, finding, fixed: write ? !left : undefined };
-      }),
-    );
+    const entries = files.flatMap((file) => {
+      const left = write ? leftAfterWrite(file.analysis.findings, file.unfixed ?? []) : new Set<HardenFinding>();
+      return file.analysis.findings.map((finding) => ({ file, finding, fixed: write ? !left.has(finding) : undefined }));
+    });
     const unfixed = write ? files.reduce((n, f) => n + (f.unfixed?.length ?? 0), 0) : entries.length;
 
     if (sarif) {
@@ -196,6 +194,24 @@ async function pinsOf(changed: readonly HardenedFile[]): Promise<{ pinned: { roo
     pinned.push(...found.pinned.map((rel) => ({ root, rel })));
   }
   return { pinned, lockfile };
+}
+
+/**
+ * The findings a write left, matched to the re-check's findings by code, expression and prompt (their offsets moved).
+ * Two findings alike in those (one prompt's `m.content` twice) are told apart by the fix: one without an edit is left first.
+ */
+function leftAfterWrite(findings: readonly HardenFinding[], unfixed: readonly HardenFinding[]): Set<HardenFinding> {
+  const key = (f: HardenFinding) => `${f.code}\0${f.expression ?? ''}\0${f.site.anchor}`;
+  const remaining = new Map<string, number>();
+  for (const u of unfixed) remaining.set(key(u), (remaining.get(key(u)) ?? 0) + 1);
+  const left = new Set<HardenFinding>();
+  for (const finding of [...findings].sort((a, b) => a.fix.length - b.fix.length)) {
+    const count = remaining.get(key(finding)) ?? 0;
+    if (count === 0) continue;
+    remaining.set(key(finding), count - 1);
+    left.add(finding);
+  }
+  return left;
 }
 
 interface TextReport {

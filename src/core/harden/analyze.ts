@@ -6,6 +6,7 @@ import { discoverCode, type CrewInput, type FoundDelegation, type FoundPrompt } 
 import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { encodeForLiteral } from './encode';
 import { inFixOrder } from './findings';
+import { enclosingGuards } from './guards';
 import { tokenize, type CodeLanguage, type StringLiteral } from './lexer';
 import { fencedRanges, frontMatterEnd, isJinjaTemplate, jinjaOpening, markdownInsertion, markdownPlaceholders } from './markdown';
 import { notebookOffset, notebookSource, notebookText, withinOneString, type NotebookSource } from './notebook';
@@ -37,6 +38,7 @@ const MANUAL = {
   raw: 'the string is raw, so it cannot hold the inserted text (a line break, quote or backslash)',
   tableRow: 'the placeholder sits in a Markdown table row, which a boundary on lines of its own would split',
   messageObject: (value: string) => `\`${value}\` reads as a message object handed whole to the agent, and wrapping it would make it a string`,
+  multipart: (value: string, type: string) => `\`${value}\` is the content of a ${type}, which may hold images or other parts, and wrapping it would make it a string`,
   compound: (value: string) => `\`${value}\` is not a plain name or call, so wrapping it could change what it means`,
   notebookLines: 'the edit would cross a line of the notebook cell\'s source',
   noLiteral: 'it sits in no string literal the fix can edit',
@@ -239,6 +241,10 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
   // `ChatAgent(sys_msg)`: CAMEL's BaseMessage) would become a string: the finding stands, with no automatic fix. Where
   // the slot takes text (`"content": msg`), it is fixed.
   if (c.kind !== 'operand' && found.prompt.framework !== 'chat API' && MESSAGE_OBJECT.test(c.text.trim())) return fixOr([], MANUAL.messageObject(c.text.trim()));
+  // The content of a multi-part message (`elif isinstance(m, MultiModalMessage): UserMessage(content=m.content)`) is a
+  // list of text and images: `str(…)` would turn the images into their repr.
+  const multipart = language === 'python' && c.kind !== 'operand' ? multipartGuard(text, c) : undefined;
+  if (multipart) return fixOr([], MANUAL.multipart(c.text.trim(), multipart));
   // An awaited value (`content=await template.render(…)`) is wrapped with its `await`: wrapping only the operand would
   // await a string (a TypeError at run time) and never await the call.
   const awaited = c.kind === 'operand' ? undefined : /\bawait\s+$/.exec(text.slice(Math.max(0, c.start - 40), c.start));
@@ -247,6 +253,18 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
   // A shorthand property (`{ instructions }`) keeps its key: `{ instructions: \`…${instructions}…\` }`.
   const shorthand = c.expr?.k === 'name' && c.expr.shorthand === true;
   return fixOr(shorthand ? edits.map((edit) => ({ ...edit, newText: `${c.text}: ${edit.newText}` })) : edits, MANUAL.compound(c.text.trim()));
+}
+
+/** Message classes whose content is a list of parts (text, images, audio), not text. */
+const MULTIPART_CLASS = /multi_?modal|image|audio|video|vision|multipart/i;
+
+/** The multi-part class an `isinstance` test around a whole value says its root is (`m` of `m.content`), if any. */
+function multipartGuard(text: string, c: FoundDelegation['candidate']): string | undefined {
+  const root = /^[A-Za-z_]\w*/.exec(c.text.trim())?.[0];
+  for (const guard of enclosingGuards(text, c.start)) {
+    if (guard.name === root && 'classes' in guard) return guard.classes.find((name) => MULTIPART_CLASS.test(name));
+  }
+  return undefined;
 }
 
 /** Moves a notebook finding from code offsets to file offsets (a fix that would cross a cell line is dropped). */

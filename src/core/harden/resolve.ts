@@ -5,6 +5,7 @@
 // Every walk is bounded by a depth and a step budget, so hostile or cyclic code costs a fixed amount.
 import type { StringLiteral } from './lexer';
 import { isInsideBoundary } from './detect';
+import { enclosingGuards, mayPass, type Guard } from './guards';
 import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
 import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
@@ -216,6 +217,7 @@ export class Resolver {
   /** Per state key, the files whose code writes it with agent output and how (keys from YAML configs have none: read anywhere). */
   private readonly stateWriters = new Map<string, Map<string, string>>();
   private readonly nearby = new Map<string, Set<string>>();
+  private readonly guardMemo = new Map<string, Guard[]>();
 
   constructor(
     readonly project: ProjectModel,
@@ -284,7 +286,7 @@ export class Resolver {
   private valuesByKind(expr: Expr, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
     switch (expr.k) {
       case 'name':
-        return this.nameValues(expr.id, loc, frames, depth);
+        return this.guarded(expr, loc.file, this.nameValues(expr.id, loc, frames, depth));
       case 'attr':
         return this.attrValues(expr, loc, frames, depth);
       case 'index':
@@ -304,6 +306,25 @@ export class Resolver {
       default:
         return [{ expr, loc, frames }];
     }
+  }
+
+  /** The values of a name that can pass the `if` tests around it (`isinstance(m, SystemMessage)`, `role == "system"`). */
+  private guarded(expr: Extract<Expr, { k: 'name' }>, file: string, values: Value[]): Value[] {
+    if (values.length === 0 || this.project.module(file)?.language !== 'python') return values;
+    const guards = this.guardsAt(file, expr.start).filter((g) => g.name === expr.id);
+    return guards.length === 0 ? values : values.filter((v) => guards.every((g) => mayPass(g, v.expr, this.text(v.loc.file))));
+  }
+
+  /** The guards around a position, kept per line. */
+  guardsAt(file: string, offset: number): Guard[] {
+    const text = this.text(file);
+    const key = `${file}\0${text.lastIndexOf('\n', offset - 1)}`;
+    let known = this.guardMemo.get(key);
+    if (!known) {
+      known = enclosingGuards(text, offset);
+      this.guardMemo.set(key, known);
+    }
+    return known;
   }
 
   private lookup(name: string, loc: Loc):

@@ -17,7 +17,7 @@ async function harden(files: Record<string, string>, write = false) {
     }
     let stdout = '';
     await runCli(['harden', write ? '--write' : '--check', '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: project, env: {} });
-    type Finding = { path: string; line: number; column: number; code: string; fixable: boolean; manual?: string; message: string; prompt: { framework: string } };
+    type Finding = { path: string; line: number; column: number; code: string; fixable: boolean; fixed?: boolean; manual?: string; message: string; prompt: { framework: string } };
     const report = JSON.parse(stdout) as { findings: Finding[] };
     const after = Object.fromEntries(Object.keys(files).map((file) => [file, readFileSync(path.join(project, file), 'utf8')]));
     return { findings: report.findings.map((f) => `${f.path}:${f.line} ${f.code}`), details: report.findings, after };
@@ -1513,5 +1513,34 @@ def read_image(llm_api, image_path):
       "letta/prompts/system_prompts/memgpt_v2_chat.py": "PROMPT = r\"\"\"\n<base_instructions>\nYou are Letta, the latest version of Limnal Corporation's digital companion.\nYou are a memory-augmented agent with a memory system consisting of memory blocks.\n</base_instructions>\n\"\"\"\n"
     });
     assert.deepEqual(findings, ['letta/prompts/system_prompts/memgpt_v2_chat.py:1 missing-immunity-warning']);
+  });
+
+  it('a message a helper sends as the system turn only when `isinstance(m, SystemMessage)` holds is not the user\'s turn too (autogen\'s clients, was: every user message got the warning)', async () => {
+    const client = "from autogen_core.models import SystemMessage\n\n\ndef system_message_to_provider(message):\n    return {\"role\": \"system\", \"content\": message.content}\n\n\ndef to_provider(message):\n    if isinstance(message, SystemMessage):\n        return system_message_to_provider(message)\n    return {\"role\": \"user\", \"content\": message.content}\n\n\nclass MyClient:\n    async def create(self, messages):\n        return [to_provider(m) for m in messages]\n";
+    const app = "from autogen_core.models import SystemMessage, UserMessage\nfrom client import MyClient\n\nclient = MyClient()\n\n\nasync def main(question):\n    return await client.create([SystemMessage(content=\"You answer geography questions.\"), UserMessage(content=\"What is the capital of France?\", source=\"user\")])\n";
+    const { findings, after } = await harden({ 'client.py': client, 'app.py': app }, true);
+    assert.deepEqual(findings, ['app.py:8 missing-immunity-warning'], 'the system message only');
+    assert.match(after['app.py'], /SystemMessage\(content="Security notice: [^"]+You answer geography questions\."\)/);
+    assert.match(after['app.py'], /UserMessage\(content="What is the capital of France\?"/);
+  });
+
+  it('a dict cast to a system message only when its role is "system" keeps its tool role (letta\'s truncated tool returns, was: the warning inside every tool result)', async () => {
+    const files = {
+      'message.py': "def truncate_tool_return(content, limit):\n    if limit is None or len(content) <= limit:\n        return content\n    return content[:limit] + f\"... [truncated {len(content) - limit} chars]\"\n\n\ndef to_dicts(messages, limit=None):\n    result = []\n    for m in messages:\n        result.append({\"content\": truncate_tool_return(m.text, limit), \"role\": \"tool\", \"tool_call_id\": m.id})\n    return result\n",
+      'request.py': "from pydantic import BaseModel\n\n\nclass SystemMessage(BaseModel):\n    content: str\n    role: str = \"system\"\n\n\nclass ToolMessage(BaseModel):\n    content: str\n    role: str = \"tool\"\n    tool_call_id: str\n\n\ndef cast_message_to_subtype(m_dict: dict):\n    role = m_dict.get(\"role\")\n    if role == \"system\":\n        return SystemMessage(**m_dict)\n    elif role == \"tool\":\n        return ToolMessage(**m_dict)\n    raise ValueError(role)\n",
+      'client.py': "from message import to_dicts\nfrom request import cast_message_to_subtype\n\n\ndef build_request(messages):\n    return [cast_message_to_subtype(m) for m in to_dicts(messages, limit=2000)]\n",
+    };
+    const { findings } = await harden(files);
+    assert.deepEqual(findings, [], 'the truncation note is no system prompt');
+  });
+
+  it('the content of a multi-modal message is left to the user, a text message\'s is wrapped (autogen\'s GAIA scenario, was: str(list) dropped the images)', async () => {
+    const source = "from autogen_agentchat.messages import MultiModalMessage, TextMessage\nfrom autogen_core.models import UserMessage\n\n\nasync def final_answer(team, client, task):\n    result = await team.run(task=task)\n    context = []\n    for message in result.messages:\n        if isinstance(message, TextMessage):\n            context.append(UserMessage(content=message.content, source=message.source))\n        elif isinstance(message, MultiModalMessage):\n            context.append(UserMessage(content=message.content, source=message.source))\n    return await client.create(context)\n";
+    const { details, after } = await harden({ 'scenario.py': source }, true);
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.fixable, f.fixed]), [[10, 'unbounded-delegation', true, true], [12, 'unbounded-delegation', false, false]], 'the write reports the one it fixed as fixed (was: neither, the two alike in expression and prompt)');
+    assert.match(details[1].manual ?? '', /content of a MultiModalMessage, which may hold images/);
+    const lines = after['scenario.py'].split('\n');
+    assert.match(lines[9], /<delegated_task>\\n" \+ str\(message\.content\)/);
+    assert.equal(lines[11], '            context.append(UserMessage(content=message.content, source=message.source))');
   });
 });
