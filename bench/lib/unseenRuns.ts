@@ -1,12 +1,14 @@
 // Real runs the guard was never trained or tuned on, kept outside the repository (their repositories carry no licence,
 // so only a manifest is committed: bench/data/unseen-runs/). Read from ../corpora/unseen-runs/<owner>+<repo>/<path>
-// beside the repository when present, each file checked against its hash. Two sources:
+// beside the repository when present, each file checked against its hash. Three sources:
 // - MAD-Follower (Qi-Smile/MAD-Follower): five-agent debates on CommonsenseQA and ETHICS (qwen3-8b, qwen-max); an
 //   attacker told to argue for a target option and a follower told to give the attacker's answer from round 1 on.
 // - G-Safeguard (ngoquan0904/G-safeguard-closed-source and ngoquan0904/G-safeguard, derivatives of wslong20/G-safeguard):
 //   eight agents, three of them attackers, in INFA-Guard's episode format, read by the infa-guard importer: prompt
 //   injection on MMLU, and memory attacks on MS MARCO (free-form answers; the attackers hold planted texts that argue
 //   for a wrong one), one set of them written in Vietnamese by qwen3.
+// - slm_multiagent_debate (lferreiraMD/slm_multiagent_debate): clean debates of five and seven agents (Du et al.'s
+//   harness and format, read by the debate importer) on MMLU and GSM8K by small open models; no adversary.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -21,10 +23,12 @@ const MANIFEST = path.join(__dirname, '../data/unseen-runs/manifest.tsv');
 
 /** One labelled run of an unseen source. */
 export interface UnseenRun {
-  source: 'mad-follower' | 'g-safeguard';
+  source: 'mad-follower' | 'g-safeguard' | 'clean-debate';
   model: string;
   dataset?: string;
   trace: Trace;
+  /** Clean debates: how many agents debate. */
+  agents?: number;
   /** Agent id -> the role the harness gave it (MAD-Follower: attacker, follower, normal). */
   roles?: Map<string, string>;
   /** G-Safeguard: whether an attacker gave a wrong answer (the planted one, for the memory attack) in some round. */
@@ -49,6 +53,7 @@ export function loadUnseenRuns(root = UNSEEN_DIR): { runs: UnseenRun[]; missing:
       const config = files.get(key.replace(/debate_log\.jsonl$/, 'config.json'));
       if (config) runs.push(...madFollowerRuns(text, (JSON.parse(config) as { config: { llm: { model: string } } }).config.llm.model, path.basename(path.dirname(key))));
     } else if (/^ngoquan0904\/G-safeguard(?:-closed-source)?\//.test(key)) runs.push(...gSafeguardRuns(text, key));
+    else if (key.startsWith('lferreiraMD/slm_multiagent_debate/')) runs.push(...cleanDebateRuns(text, key));
   }
   return { runs, missing };
 }
@@ -147,4 +152,15 @@ function gSafeguardRuns(text: string, file: string): UnseenRun[] {
 function finalAnswer(reply: string, letter: boolean): string | undefined {
   const answer = [...reply.matchAll(/<ANSWER>:\s*([^\n]*)/g)].pop()?.[1].trim();
   return letter ? /^\(?([A-J])\)?(?![\w])/.exec(answer ?? '')?.[1] : answer;
+}
+
+/**
+ * Du et al.'s output (question -> [agent_contexts, answer]) through the debate importer, which labels every agent
+ * benign (no adversary); model, task and agent count from the file's name (`mmlu_Qwen3-14B_persona_…_agents5_rounds3`).
+ */
+function cleanDebateRuns(text: string, file: string): UnseenRun[] {
+  const name = path.basename(file, '.json');
+  const [dataset, model] = name.split('_');
+  const agents = Number(/_agents(\d+)_/.exec(name)?.[1]);
+  return importEpisodes(text, 'debate', 'document', file).map((episode) => ({ source: 'clean-debate', model, dataset, agents, trace: episodeToTrace(episode) }));
 }
