@@ -354,6 +354,7 @@ class Discoverer {
         hits.push({ role: rule.role, framework: rule.framework, anchor: `@${chainText(target)} ${scope.name}`, value: fnExpr, loc: { file, scope: scope.parent }, frames: [], sinkStart: decorator.start, byName: false });
       }
     }
+    for (const rule of rules) if (rule.kind === 'docstring') this.docstringHits(file, module, rule, hits);
     // A function named for the prompt it builds (`critic_prompt`, `buildSystemPrompt`): what it returns is a prompt.
     for (const scope of module.scopes) {
       if (scope.kind !== 'function' || !scope.name || !/prompt$/i.test(scope.name) || scope.returns.length === 0) continue;
@@ -410,6 +411,21 @@ class Discoverer {
     return out;
   }
 
+  /** The docstrings of the classes that extend the rule's callee (`class Summarize(dspy.Signature): """…"""`), in a module importing its framework. */
+  private docstringHits(file: string, module: ModuleSummary, rule: SinkRule, hits: Hit[]): void {
+    if (rule.module && ![...module.imports.values()].some((binding) => rule.module!.test(binding.module))) return;
+    const classes = module.scopes.filter((scope) => scope.kind === 'class' && scope.bases?.some((base) => rule.callee?.test(base)));
+    if (classes.length === 0) return;
+    const first = new Map<number, Expr>();
+    for (const root of module.roots) if ((first.get(root.scope)?.start ?? Infinity) > root.expr.start) first.set(root.scope, root.expr);
+    for (const scope of classes) {
+      const doc = first.get(scope.id);
+      // The class body's first statement, right after its header (comments between them are no statement).
+      if (doc?.k !== 'str' || !/^class\b[^:]*:(?:\s|#[^\n]*)*$/.test(module.text.slice(scope.start, doc.start))) continue;
+      hits.push({ role: rule.role, framework: rule.framework, anchor: `${scope.name ?? 'class'} docstring`, value: doc, loc: { file, scope: scope.id }, frames: [], sinkStart: doc.start, byName: false });
+    }
+  }
+
   /**
    * Marks what a call shows that its arguments are not prompts, before any sink is read (a message list is often built
    * before the call it goes to): options of speech and image calls, an agent's returned reply, messages written to a
@@ -419,8 +435,10 @@ class Discoverer {
     const name = lastName(call.callee);
     if (!name) return;
     if (NOT_AGENT_CALLEES.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.notAgentConfigs.add(arg.value);
-    // What an AutoGen agent returns (`Response(chat_message=TextMessage(content=reply.content, …))`) is its own reply.
+    // What an AutoGen agent returns (`Response(chat_message=TextMessage(content=reply.content, …))`) is its own reply, and
+    // the messages of a run's result (`TaskResult(messages=[TextMessage(…)])`) are its record: neither is a prompt.
     if (name === 'Response') for (const arg of call.args) if (arg.name === 'chat_message' && arg.value.k === 'call') this.ownReplies.add(arg.value);
+    if (name === 'TaskResult') for (const arg of call.args) if (arg.name === 'messages' && arg.value.k === 'list') for (const item of arg.value.items) if (item.k === 'call') this.ownReplies.add(item);
     // A message handed to an event handler or a display (continue's `onMessage({ role: "system", content: "Opening … in
     // your browser" })`) is shown to the user, not sent to a model.
     if (UI_CALLS.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.storedMessages.add(arg.value);

@@ -12,9 +12,10 @@ export type PlaceholderStyle = 'adk-state' | 'template' | 'jinja';
 /**
  * How a rule matches: a call's argument (the default), the `content` of a `{role, content}` dict or object, the second
  * item of a `("system", …)` pair in a list, the `content=` of a Python call that takes its role as a keyword, or the
- * value returned by a decorated function (`@agent.system_prompt`).
+ * value returned by a decorated function (`@agent.system_prompt`), or the docstring of a class that extends the
+ * callee (`class Summarize(dspy.Signature): """…"""`).
  */
-export type SinkKind = 'argument' | 'role-dict' | 'role-tuple' | 'role-keyword' | 'decorator';
+export type SinkKind = 'argument' | 'role-dict' | 'role-tuple' | 'role-keyword' | 'decorator' | 'docstring';
 
 /** One sink of one framework. */
 export interface SinkRule {
@@ -127,6 +128,9 @@ export const SINK_RULES: readonly SinkRule[] = [
   { kind: 'role-keyword', framework: 'Semantic Kernel / LlamaIndex', form: 'ChatMessageContent(role=AuthorRole.SYSTEM, content=…) / ChatMessage(role=MessageRole.SYSTEM, content=…) (any call, role "system" / "developer")', languages: PY, key: 'content', role: 'system', fixture: 'semantic_kernel.py' },
   // CAMEL
   { framework: 'CAMEL', form: 'ChatAgent(system_message) — a string or BaseMessage.make_assistant_message(content=…)', languages: PY, callee: /^ChatAgent$/, module: /^camel(?:\.|$)/, key: 'system_message', index: 0, role: 'system', fixture: 'camel.py' },
+  // DSPy: a signature's instructions head the system message of every module built on it
+  { kind: 'docstring', framework: 'DSPy', form: 'class X(dspy.Signature): """…""" — the docstring is its instructions', languages: PY, callee: /^Signature$/, module: /^dspy(?:\.|$)/, role: 'system', fixture: 'dspy.py' },
+  { framework: 'DSPy', form: 'signature.with_instructions(…)', languages: PY, callee: /^with_instructions$/, index: 0, role: 'system', fixture: 'dspy.py' },
   // Pydantic AI, LlamaIndex, Mastra and others that take the same keywords
   { framework: 'Pydantic AI', form: 'Agent(system_prompt=…, instructions=…)', languages: PY, key: 'system_prompt', role: 'system', fixture: 'pydantic_ai.py' },
   { kind: 'decorator', framework: 'Pydantic AI', form: '@agent.system_prompt / @agent.instructions functions', languages: PY, callee: /^(?:system_prompt|instructions)$/, role: 'system', fixture: 'pydantic_ai.py' },
@@ -230,7 +234,7 @@ export function isAgentMethod(name: string): boolean {
 export const AGENT_CONSTRUCTORS = /(?:Agent|Crew|Team|GroupChat|Runner|Swarm|Supervisor|Chat[A-Z]\w*|\w*LLM|LLM\w*|OpenAI|AsyncOpenAI|Anthropic|AsyncAnthropic|Client|Model|Kernel)$/;
 
 /** Methods that configure or copy an agent rather than run it (`writer_agent.clone(tools=…)`, `agent.as_tool(…)`). */
-export const AGENT_BUILDER_METHODS = /^(?:clone|copy|model_copy|deepcopy|as_tool|as_tools|with_\w+|bind_\w+|to_\w+|from_\w+|set_\w+|add_\w+|register\w*)$/;
+export const AGENT_BUILDER_METHODS = /^(?:clone|copy|model_copy|deepcopy|deep_copy|as_tool|as_tools|with_\w+|bind_\w+|to_\w+|from_\w+|set_\w+|add_\w+|register\w*)$/;
 
 /** Classes named for an agent's role (`GPTResearcher`, `ReportWriter`): outside the project, any method of theirs returns its work. */
 export const AGENT_ROLE_CLASSES = /(?:Agent|Researcher|Writer|Reviewer|Editor|Planner|Critic|Analyst|Summari[sz]er|Assistant)$/;

@@ -1543,4 +1543,23 @@ def read_image(llm_api, image_path):
     assert.match(lines[9], /<delegated_task>\\n" \+ str\(message\.content\)/);
     assert.equal(lines[11], '            context.append(UserMessage(content=message.content, source=message.source))');
   });
+
+  it('an agent copied with deep_copy() is an agent, not its reply (agno\'s rollouts, was: a culture database bounded as "the reply of env.agent.deep_copy(...)")', async () => {
+    const { findings } = await harden({
+      "agno/__init__.py": "",
+      "agno/culture/__init__.py": "",
+      "agno/culture/manager.py": "from agno.models.message import Message\n\n\nclass CultureManager:\n    def __init__(self, db=None):\n        self.db = db\n\n    async def aget_all_knowledge(self):\n        return self.db.get_all_cultural_knowledge()\n\n    async def aupdate_culture_task(self, task: str) -> str:\n        knowledge = await self.aget_all_knowledge()\n        existing_knowledge = [_knowledge.preview() for _knowledge in knowledge]\n        return await self.arun_cultural_knowledge_task(task=task, existing_knowledge=existing_knowledge)\n\n    def get_system_message(self, existing_knowledge=None) -> Message:\n        system_prompt_lines = [\"You are the Cultural Knowledge Manager.\"]\n        for _existing_knowledge in existing_knowledge:\n            system_prompt_lines.append(f\"Knowledge ID: {_existing_knowledge.get('id')}\")\n            system_prompt_lines.append(f\"Content: {_existing_knowledge.get('content')}\")\n        return Message(role=\"system\", content=\"\\n\".join(system_prompt_lines))\n\n    async def arun_cultural_knowledge_task(self, task: str, existing_knowledge) -> str:\n        messages_for_model = [self.get_system_message(existing_knowledge), Message(role=\"user\", content=task)]\n        return messages_for_model\n",
+      "agno/environments/__init__.py": "from agno.environments.runner import run_rollouts\n\n__all__ = [\"run_rollouts\"]\n",
+      "agno/environments/runner.py": "def _isolate_attempt(agent) -> None:\n    source_db = getattr(agent, \"db\", None)\n    if source_db is not None:\n        from agno.culture.manager import CultureManager\n\n        agent.culture_manager = CultureManager(db=source_db)\n\n\ndef run_rollouts(env):\n    agent = env.agent.deep_copy()\n    _isolate_attempt(agent)\n    return agent\n",
+      "app.py": "from agno.agent import Agent\nfrom agno.environments import run_rollouts\n\n\nclass Env:\n    agent = Agent(instructions=\"Compute the recurrence exactly.\")\n\n\nrun_rollouts(Env())\n",
+    });
+    assert.deepEqual(findings, ['agno/culture/manager.py:17 missing-immunity-warning', 'app.py:6 missing-immunity-warning']);
+  });
+
+  it('the messages of a run\'s recorded result are no prompt (autogenstudio\'s eval runner, was: TaskResult(messages=[TextMessage(…)]) wrapped)', async () => {
+    const source = "from autogen_agentchat.base import TaskResult\nfrom autogen_agentchat.messages import TextMessage\nfrom autogen_core.models import UserMessage\n\n\nclass ModelEvalRunner:\n    def __init__(self, model_client):\n        self.model_client = model_client\n\n    async def run(self, task_input: str) -> TaskResult:\n        model_result = await self.model_client.create(messages=[UserMessage(content=task_input, source=\"user\")])\n        return TaskResult(messages=[TextMessage(content=str(model_result.content), source=\"model\")])\n";
+    const { findings, after } = await harden({ 'runners.py': source }, true);
+    assert.deepEqual(findings, []);
+    assert.equal(after['runners.py'], source);
+  });
 });
