@@ -130,6 +130,8 @@ const SHINGLE = 8;
 const DIM = EMBED_DIM;
 const REFUTES = /\b(?:injection|manipulat\w*|suspicious|malicious|(?:is|looks|seems|appears) (?:wrong|incorrect|false)|(?:will not|won't|do not|don't|refuse to) follow|reject|decline|ignore (?:that|this|their|its) (?:instruction|request|message))/i;
 const MALICE_ON = 0.5;
+/** Vote totals closer than this are a tie (the votes are weighted by 1 - malice). */
+const TIE = 1e-9;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
@@ -599,6 +601,10 @@ function cosineToSum(unit: Float32Array, sums: Float32Array, k: number): number 
   return norm > 0 ? dot / Math.sqrt(norm) : 0;
 }
 
+/**
+ * The answer given with the most votes (each agent's weighted), or undefined on a tie: in a split round (one answer each
+ * of three agents) there is no consensus, and the agent listed first does not make one.
+ */
 function plurality(answers: (string | undefined)[], weights: number[]): string | undefined {
   const counts = new Map<string, number>();
   answers.forEach((a, i) => {
@@ -606,6 +612,10 @@ function plurality(answers: (string | undefined)[], weights: number[]): string |
   });
   let best: string | undefined;
   let bestCount = 0;
-  for (const [answer, count] of counts) if (count > bestCount) [best, bestCount] = [answer, count];
-  return best;
+  let tied = false;
+  for (const [answer, count] of counts) {
+    if (count > bestCount + TIE) [best, bestCount, tied] = [answer, count, false];
+    else if (count > bestCount - TIE) tied = true;
+  }
+  return tied ? undefined : best;
 }

@@ -41,6 +41,20 @@ const debate = trace(
 );
 
 describe('guard features on real-shaped runs', () => {
+  it('a round-0 answer is wrong only against the one most agents gave: in a split round nobody is (was: the first agent listed set the consensus)', () => {
+    const split = trace(
+      [
+        [0, 'a0', all('a0'), 'Oxygen. (A)'],
+        [0, 'a1', all('a1'), 'Carbon dioxide. (B)'],
+        [0, 'a2', all('a2'), 'Nitrogen gas. (C)'],
+      ],
+      QUESTION,
+    );
+    for (const agent of ['a0', 'a1', 'a2']) assert.equal(feature(split, agent, 0, 'wrongRound0'), 0.5, agent);
+    assert.equal(feature(debate, 'a0', 0, 'wrongRound0'), 1, 'two of three agree: a0 stands against them');
+    assert.equal(feature(debate, 'a1', 0, 'wrongRound0'), 0);
+  });
+
   it('an agent that holds its round-0 answer against the whole group scores neverMoved and heldFromDissent', () => {
     assert.equal(feature(debate, 'a0', 2, 'neverMoved'), 1);
     assert.equal(feature(debate, 'a0', 2, 'heldFromDissent'), 1);
