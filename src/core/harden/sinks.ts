@@ -130,6 +130,7 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'CAMEL', form: 'ChatAgent(system_message) — a string or BaseMessage.make_assistant_message(content=…)', languages: PY, callee: /^ChatAgent$/, module: /^camel(?:\.|$)/, key: 'system_message', index: 0, role: 'system', fixture: 'camel.py' },
   // DSPy: a signature's instructions head the system message of every module built on it
   { kind: 'docstring', framework: 'DSPy', form: 'class X(dspy.Signature): """…""" — the docstring is its instructions', languages: PY, callee: /^Signature$/, module: /^dspy(?:\.|$)/, role: 'system', fixture: 'dspy.py' },
+  { framework: 'DSPy', form: 'dspy.Signature(fields, instructions)', languages: PY, callee: /^Signature$/, module: /^dspy(?:\.|$)/, key: 'instructions', index: 1, role: 'system', fixture: 'dspy.py' },
   { framework: 'DSPy', form: 'signature.with_instructions(…)', languages: PY, callee: /^with_instructions$/, index: 0, role: 'system', fixture: 'dspy.py' },
   // Pydantic AI, LlamaIndex, Mastra and others that take the same keywords
   { framework: 'Pydantic AI', form: 'Agent(system_prompt=…, instructions=…)', languages: PY, key: 'system_prompt', role: 'system', fixture: 'pydantic_ai.py' },
