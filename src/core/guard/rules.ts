@@ -60,11 +60,11 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   const infected = input.pInf.map((p) => !input.firstRound && p >= input.infectedThreshold);
   const rules: RuleId[] = input.pAtk.map((_, i) => (attacker[i] ? (infected[i] ? 'attacker-overrides-infected' : 'head-attacker') : 'below-thresholds'));
   const history = answerHistory(input);
-  // A rule that reads what the agent did or said is the reason given, over the head's score, when both flag it.
-  const byHead = (i: number) => rules[i] === 'head-attacker' || rules[i] === 'attacker-overrides-infected';
+  // A rule that reads what the agent did or said is the reason given, over the head's score, when both flag it (an
+  // agent the infected head flagged too keeps that reason: it says both heads fired).
   const flagByRule = (agents: number[], rule: RuleId) => {
     for (const i of agents) {
-      if (attacker[i] && !byHead(i)) continue;
+      if (attacker[i] && rules[i] !== 'head-attacker') continue;
       attacker[i] = true;
       rules[i] = rule;
     }

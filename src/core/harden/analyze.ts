@@ -76,11 +76,19 @@ function literalWarningEdit(text: string, literal: StringLiteral): TextEdit | un
       const at = literal.contentStart + lead[1].length;
       return { start: at, end: at, newText: `${lead[2]}${warning}${eol}${eol}` };
     }
-    const newText = content.trim() === '' ? warning : `${warning}${eol}${eol}`;
+    // The text that opened on the quotes' line moves down to the indentation of the lines after it, so that
+    // `inspect.cleandoc` (a docstring: DSPy's instructions) and `dedent` still find one common indentation.
+    const newText = content.trim() === '' ? warning : `${warning}${eol}${eol}${laterLinesIndent(content)}`;
     return { start: literal.contentStart, end: literal.contentStart, newText };
   }
   const newText = encodeForLiteral(content === '' ? MIND_VIRUS_IMMUNITY_WARNING : `${MIND_VIRUS_IMMUNITY_WARNING}\n\n`, literal);
   return newText === undefined ? undefined : { start: literal.contentStart, end: literal.contentStart, newText };
+}
+
+/** The indentation every non-blank line after the first shares ('' when there is none). */
+function laterLinesIndent(content: string): string {
+  const indents = content.split(/\r?\n/).slice(1).filter((line) => line.trim() !== '').map((line) => /^[ \t]*/.exec(line)![0]);
+  return indents.length === 0 ? '' : indents.reduce((a, b) => (b.length < a.length ? b : a));
 }
 
 /**
@@ -258,9 +266,10 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
 /** Message classes whose content is a list of parts (text, images, audio), not text. */
 const MULTIPART_CLASS = /multi_?modal|image|audio|video|vision|multipart/i;
 
-/** The multi-part class an `isinstance` test around a whole value says its root is (`m` of `m.content`), if any. */
+/** The multi-part class an `isinstance` test around a message's content (`m.content`) says the message is, if any. */
 function multipartGuard(text: string, c: FoundDelegation['candidate']): string | undefined {
-  const root = /^[A-Za-z_]\w*/.exec(c.text.trim())?.[0];
+  const root = /^([A-Za-z_]\w*)\.content$/.exec(c.text.trim())?.[1];
+  if (!root) return undefined;
   for (const guard of enclosingGuards(text, c.start)) {
     if (guard.name === root && 'classes' in guard) return guard.classes.find((name) => MULTIPART_CLASS.test(name));
   }

@@ -4,7 +4,7 @@
 // (a constant named like a system prompt holding prose), never to decide delegation on their own.
 import { errorMessage } from '../errors';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
-import { walk, type ModuleSummary } from './module';
+import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
 import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
@@ -95,6 +95,7 @@ const SINK_WORDS = [
   'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent', 'generateText', 'streamText',
   'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'model_client', 'run_sync', 'run_streamed', 'update_system_message',
   'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner', 'ChatAgent',
+  'Signature', 'with_instructions',
 ];
 const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
 const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|ai|sdk)$/;
@@ -411,18 +412,38 @@ class Discoverer {
     return out;
   }
 
-  /** The docstrings of the classes that extend the rule's callee (`class Summarize(dspy.Signature): """…"""`), in a module importing its framework. */
+  /**
+   * The docstrings of the classes that extend the rule's callee imported from its framework (`class Summarize(dspy.Signature):
+   * """…"""`), or a class of the module that does. A docstring written as an f-string is none (its class has no `__doc__`).
+   */
   private docstringHits(file: string, module: ModuleSummary, rule: SinkRule, hits: Hit[]): void {
-    if (rule.module && ![...module.imports.values()].some((binding) => rule.module!.test(binding.module))) return;
-    const classes = module.scopes.filter((scope) => scope.kind === 'class' && scope.bases?.some((base) => rule.callee?.test(base)));
+    const named = new Set<string>();
+    const classes: Scope[] = [];
+    const extendsSink = (base: string) => {
+      if (named.has(base)) return true;
+      if (!rule.callee?.test(base.replace(/^.*\./, ''))) return false;
+      const from = module.imports.get(base.split('.')[0])?.module;
+      return from !== undefined && (!rule.module || rule.module.test(from));
+    };
+    // Classes extending an earlier one of the module count too (`class Derived(Summarize)`), so sweep until none is added.
+    for (let added = true; added; ) {
+      added = false;
+      for (const scope of module.scopes) {
+        if (scope.kind !== 'class' || !scope.name || named.has(scope.name) || !classBases(module.text, scope.start).some(extendsSink)) continue;
+        named.add(scope.name);
+        classes.push(scope);
+        added = true;
+      }
+    }
     if (classes.length === 0) return;
     const first = new Map<number, Expr>();
     for (const root of module.roots) if ((first.get(root.scope)?.start ?? Infinity) > root.expr.start) first.set(root.scope, root.expr);
+    const plainText = (e: Expr): boolean => (e.k === 'str' ? !e.literal.template : e.k === 'concat' && e.parts.every(plainText));
     for (const scope of classes) {
       const doc = first.get(scope.id);
       // The class body's first statement, right after its header (comments between them are no statement).
-      if (doc?.k !== 'str' || !/^class\b[^:]*:(?:\s|#[^\n]*)*$/.test(module.text.slice(scope.start, doc.start))) continue;
-      hits.push({ role: rule.role, framework: rule.framework, anchor: `${scope.name ?? 'class'} docstring`, value: doc, loc: { file, scope: scope.id }, frames: [], sinkStart: doc.start, byName: false });
+      if (!doc || !plainText(doc) || !/^class\b[^:]*:(?:\s|#[^\n]*)*\(?\s*$/.test(module.text.slice(scope.start, doc.start))) continue;
+      hits.push({ role: rule.role, framework: rule.framework, anchor: `${scope.name} docstring`, value: doc, loc: { file, scope: scope.id }, frames: [], sinkStart: doc.start, byName: false });
     }
   }
 
@@ -829,6 +850,12 @@ function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
     candidates: [...a.candidates, ...b.candidates],
     pieces: a.pieces.length >= b.pieces.length ? a.pieces : b.pieces,
   };
+}
+
+/** The base classes of a Python class header at `start`, as written (`dspy.Signature`, `Base`). */
+function classBases(text: string, start: number): string[] {
+  const header = /^class\s+\w+\s*\(([^)]*)\)/.exec(text.slice(start, start + 1000));
+  return header ? header[1].split(',').map((base) => base.trim()).filter((base) => /^[\w.]+$/.test(base)) : [];
 }
 
 /** Calls that run (or bind) the function they are given with the arguments after it. */

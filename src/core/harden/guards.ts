@@ -14,11 +14,15 @@ const INSTANCE = /^isinstance\(\s*([A-Za-z_][\w.]*)\s*,\s*\(?\s*([A-Za-z_][\w.]*
 const ROLE_OF = /^([A-Za-z_][\w.]*?)(?:\.get\(\s*["']role["']\s*(?:,[^)]*)?\)|\[\s*["']role["']\s*\]|\.role)$/;
 const EQUALS_LITERAL = /^(.+?)\s*==\s*["'](\w+)["']$|^["'](\w+)["']\s*==\s*(.+)$/;
 
-/** The guards of the `if` / `elif` blocks enclosing `offset` in a Python file, inside its function (innermost first). */
+/**
+ * The guards of the `if` / `elif` blocks enclosing `offset` in a Python file, inside its function (innermost first). A
+ * guard on a name the lines in between bind again (`m = …`, `for m in …`, `as m`, `m := …`) no longer holds.
+ */
 export function enclosingGuards(text: string, offset: number): Guard[] {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   let indent = indentOf(text, lineStart);
   const guards: Guard[] = [];
+  const rebound = new Set(boundIn(text.slice(lineStart, lineEnd(text, lineStart))));
   let end = lineStart - 1;
   for (let n = 0; n < MAX_LINES_UP && end > 0 && indent > 0; n++) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
@@ -27,13 +31,34 @@ export function enclosingGuards(text: string, offset: number): Guard[] {
     const body = line.trim();
     if (body === '' || body.startsWith('#')) continue;
     const at = indentOf(text, start);
-    if (at >= indent) continue;
+    if (at >= indent) {
+      for (const name of boundIn(body)) rebound.add(name);
+      continue;
+    }
     indent = at;
     if (/^(?:async\s+)?(?:def|class)\s/.test(body)) break;
     const header = HEADER.exec(body);
-    if (header) guards.push(...testsOf(header[1], text, start));
+    if (header) guards.push(...testsOf(header[1], text, start).filter((guard) => !rebound.has(guard.name)));
+    else for (const name of boundIn(body)) rebound.add(name);
   }
   return guards;
+}
+
+/** The names a line of Python binds: assigned, a loop's or a comprehension's targets, `as` names, `:=` targets. */
+function boundIn(line: string): string[] {
+  const names: string[] = [];
+  const add = (targets: string) => names.push(...(targets.match(/[A-Za-z_]\w*/g) ?? []));
+  const assigned = /^([A-Za-z_][\w\s,()[\]*]*?)\s*(?::[^=\n]*)?(?:[-+*/%|&^@]|\/\/|\*\*|>>|<<)?=(?!=)/.exec(line.trim());
+  if (assigned) add(assigned[1]);
+  for (const loop of line.matchAll(/\bfor\s+([\w\s,()[\]*]+?)\s+in\b/g)) add(loop[1]);
+  for (const alias of line.matchAll(/\bas\s+([A-Za-z_]\w*)/g)) names.push(alias[1]);
+  for (const walrus of line.matchAll(/([A-Za-z_]\w*)\s*:=/g)) names.push(walrus[1]);
+  return names;
+}
+
+function lineEnd(text: string, lineStart: number): number {
+  const end = text.indexOf('\n', lineStart);
+  return end < 0 ? text.length : end;
 }
 
 /** The guards a condition makes: its tests joined by `and` (a condition with `or` or `not` makes none). */
@@ -55,13 +80,33 @@ function testsOf(condition: string, text: string, at: number): Guard[] {
   return guards;
 }
 
-/** For a plain name holding a role (`role = m_dict.get("role")` above `at` in its function), the name it was read from. */
+/**
+ * For a plain name holding a role (`role = m_dict.get("role")` above `at`, in the function holding the `if` line at
+ * `at` and outside the functions nested in it), the name it was read from.
+ */
 function roleVariableOwner(text: string, at: number, name: string): string | undefined {
   if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
-  const before = text.slice(Math.max(0, at - 4000), at);
-  const def = before.search(/\n[ \t]*(?:async\s+)?def\s[^\n]*$/m);
-  const assigned = [...before.slice(Math.max(0, def)).matchAll(new RegExp(`^[ \\t]*${name}\\s*=\\s*(.+?)\\s*$`, 'gm'))].at(-1);
-  return assigned ? ROLE_OF.exec(assigned[1])?.[1] : undefined;
+  const ifIndent = indentOf(text, at);
+  const lines: { start: number; body: string; indent: number }[] = [];
+  for (let end = at - 1, n = 0; end > 0 && n < MAX_LINES_UP; n++) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const body = text.slice(start, end).trim();
+    end = start - 1;
+    if (body === '' || body.startsWith('#')) continue;
+    const indent = indentOf(text, start);
+    if (indent < ifIndent && /^(?:async\s+)?def\s/.test(body)) break;
+    lines.push({ start, body, indent });
+  }
+  let owner: string | undefined;
+  let nested = Infinity;
+  // From the function's first line down: a `def` inside it opens a body whose lines are not its own.
+  for (const line of lines.reverse()) {
+    if (line.indent > nested) continue;
+    nested = /^(?:async\s+)?def\s/.test(line.body) ? line.indent : Infinity;
+    const assigned = new RegExp(`^${name}\\s*=\\s*(.+?)\\s*$`).exec(line.body);
+    if (assigned) owner = ROLE_OF.exec(assigned[1])?.[1];
+  }
+  return owner;
 }
 
 function indentOf(text: string, lineStart: number): number {
@@ -70,8 +115,12 @@ function indentOf(text: string, lineStart: number): number {
   return i - lineStart;
 }
 
-/** Message classes named for different roles (`SystemMessage`, `UserMessage`) are never instances of each other. */
-const ROLE_CLASS = /^(System|Developer|User|Human|AI|Assistant|Tool|Function)(?=[A-Z])/;
+/**
+ * The role message classes of the chat frameworks (`SystemMessage`, `UserMessage`, `AIMessage`): classes named for
+ * different roles are never instances of each other. A project's own class (`UserDefinedSystemMessage`) is not judged
+ * by its name.
+ */
+const ROLE_CLASS = /^(System|Developer|User|Human|AI|Assistant|Tool|Function)Message$/;
 const SAME_ROLE: Record<string, string> = { Developer: 'System', Human: 'User', AI: 'Assistant', Function: 'Tool' };
 
 /**

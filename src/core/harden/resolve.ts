@@ -316,7 +316,7 @@ export class Resolver {
   }
 
   /** The guards around a position, kept per line. */
-  guardsAt(file: string, offset: number): Guard[] {
+  private guardsAt(file: string, offset: number): Guard[] {
     const text = this.text(file);
     const key = `${file}\0${text.lastIndexOf('\n', offset - 1)}`;
     let known = this.guardMemo.get(key);

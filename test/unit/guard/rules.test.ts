@@ -203,6 +203,7 @@ describe('topological constraints', () => {
       assert.deepEqual(lone({ answers: split }).rules, ['held-alone-against-group', 'below-thresholds', 'below-thresholds']);
     });
     it('gives its own reason when the head flagged it too: what the agent did explains more than a score (was: the head\'s)', () => assert.equal(run([0.9, 0.1, 0.1], [0, 0.1, 0.1], [0, 0, 0], debate, { flagLoneHolders: true, answers }).rules[0], 'held-alone-against-group'));
+    it('keeps "both heads fired" when the infected head flagged it too', () => assert.equal(run([0.9, 0.1, 0.1], [0.9, 0.1, 0.1], [0, 0, 0], debate, { flagLoneHolders: true, answers }).rules[0], 'attacker-overrides-infected'));
     const staysBenign: [string, Partial<ConstraintInput>][] = [
       ['in the reference rules', { flagLoneHolders: false }],
       ['when the task lists no options (free-form answers differ anyway)', { multipleChoice: false }],

@@ -1,6 +1,8 @@
 // The `if` tests around a line of Python that say which values reach it (src/core/harden/guards.ts).
 import * as assert from 'node:assert/strict';
-import { enclosingGuards } from '../../../src/core/harden/guards';
+import { enclosingGuards, mayPass } from '../../../src/core/harden/guards';
+import { ExprParser } from '../../../src/core/harden/syntax';
+import { tokenize } from '../../../src/core/harden/lexer';
 
 /** The guards at the line of `marker` in `code`. */
 function guardsAt(code: string, marker = 'HERE') {
@@ -42,5 +44,30 @@ describe('harden: guards around a line', () => {
     for (const header of ['if isinstance(m, A) or isinstance(m, B):', 'if not isinstance(m, A):', 'if (isinstance(m, A)', 'else:']) {
       assert.deepEqual(guardsAt(`def f(m):\n    ${header}\n        HERE(m)\n`), [], header);
     }
+  });
+
+  it('reads a role name only from its own function, not an earlier one or a helper nested in it (was: another function\'s `role = m.get("role")` made a parameter test a guard)', () => {
+    const earlier = 'def log(m):\n    role = m.get("role")\n\n\ndef send(m, role):\n    if role == "user":\n        HERE(m)\n';
+    const nested = 'def outer(m):\n    def helper(m):\n        role = m.get("role")\n        return role\n    if role == "user":\n        HERE(m)\n';
+    assert.deepEqual(guardsAt(earlier), []);
+    assert.deepEqual(guardsAt(nested), []);
+  });
+
+  it('drops a guard on a name bound again before the line: an assignment, a loop or a comprehension (was: kept)', () => {
+    const reassigned = 'def f(m):\n    if isinstance(m, UserMessage):\n        m = make_system(m)\n        HERE(m)\n';
+    const looped = 'def f(m, history):\n    if isinstance(m, UserMessage):\n        for m in history:\n            HERE(m)\n';
+    const comprehension = 'def f(m, history):\n    if isinstance(m, UserMessage):\n        return [HERE(m) for m in history]\n';
+    for (const code of [reassigned, looped, comprehension]) assert.deepEqual(guardsAt(code), [], code);
+    assert.deepEqual(guardsAt('def f(m, n):\n    if isinstance(m, UserMessage):\n        n = 1\n        HERE(m)\n'), [{ name: 'm', classes: ['UserMessage'] }]);
+  });
+
+  it('a value passes a class test unless it is a framework message class of another role (a project\'s own subclass is not judged by its name)', () => {
+    const call = (code: string) => new ExprParser(code, tokenize(code, 'python'), 'python').expression();
+    const system = { name: 'm', classes: ['SystemMessage'] };
+    assert.equal(mayPass(system, call('UserMessage(content="hi")'), ''), false);
+    assert.equal(mayPass(system, call('HumanMessage(content="hi")'), ''), false);
+    assert.equal(mayPass(system, call('SystemMessage(content="hi")'), ''), true);
+    assert.equal(mayPass(system, call('UserDefinedSystemMessage(content="hi")'), ''), true, 'was: dropped for its "User" prefix');
+    assert.equal(mayPass({ name: 'm', classes: ['DeveloperMessage'] }, call('SystemMessage(content="hi")'), ''), true, 'developer and system are one role');
   });
 });

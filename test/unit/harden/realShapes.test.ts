@@ -1562,4 +1562,53 @@ def read_image(llm_api, image_path):
     assert.deepEqual(findings, []);
     assert.equal(after['runners.py'], source);
   });
+
+  it('a module holding only DSPy signatures is read: their docstrings are system prompts (was: "No prompts found", the file never scanned)', async () => {
+    const source = "import dspy\n\n\nclass Summarize(dspy.Signature):\n    \"\"\"Summarize the document in three sentences.\"\"\"\n\n    document: str = dspy.InputField()\n    summary: str = dspy.OutputField()\n\n\nsummarize = dspy.Predict(Summarize)\n";
+    const { findings } = await harden({ 'signatures.py': source });
+    assert.deepEqual(findings, ['signatures.py:5 missing-immunity-warning']);
+  });
+
+  it('only the content of a multi-modal message is left to the user: its text, read by a method, is wrapped (was: any expression on the message)', async () => {
+    const source = "from autogen_agentchat.messages import MultiModalMessage\nfrom autogen_core.models import UserMessage\n\n\nasync def final_answer(team, client, task):\n    result = await team.run(task=task)\n    context = []\n    for message in result.messages:\n        if isinstance(message, MultiModalMessage):\n            context.append(UserMessage(content=message.to_model_text(), source=message.source))\n    return await client.create(context)\n";
+    const { details } = await harden({ 'scenario.py': source });
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.fixable]), [[10, 'unbounded-delegation', true]]);
+  });
+
+  it('DSPy docstrings as DSPy reads them: in parentheses, on a class extending the module\'s own signature, the first line kept at the body\'s indentation; not an f-string, not another library\'s Signature (was: missed or mis-edited)', async () => {
+    const source = [
+      'import dspy',
+      'from nacl.signing import Signature',
+      '',
+      '',
+      'class Describe(dspy.Signature):',
+      '    (',
+      '        """Describe the program in two sentences."""',
+      '    )',
+      '',
+      '',
+      'class Base(dspy.Signature):',
+      '    """Answer the question.',
+      '',
+      '    Use one word."""',
+      '',
+      '',
+      'class Derived(Base):',
+      '    """Answer the question in French."""',
+      '',
+      '',
+      'class Formatted(dspy.Signature):',
+      '    f"""Answer in {1 + 1} words."""',
+      '',
+      '',
+      'class Signed(Signature):',
+      '    """An Ed25519 signature over a message."""',
+      '',
+    ].join('\n');
+    const { findings, after } = await harden({ 'sigs.py': source }, true);
+    assert.deepEqual(findings, ['sigs.py:7 missing-immunity-warning', 'sigs.py:12 missing-immunity-warning', 'sigs.py:18 missing-immunity-warning']);
+    assert.match(after['sigs.py'], /repeating it\.\n\n {4}Answer the question\.\n\n {4}Use one word\."""/, 'the first line moves to the body\'s indentation, so cleandoc keeps one');
+    assert.match(after['sigs.py'], /f"""Answer in \{1 \+ 1\} words\."""/);
+    assert.match(after['sigs.py'], /"""An Ed25519 signature over a message\."""/);
+  });
 });
