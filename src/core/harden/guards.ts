@@ -144,3 +144,8 @@ function roleWord(className: string | undefined): string | undefined {
   const word = className === undefined ? undefined : ROLE_CLASS.exec(className)?.[1];
   return word === undefined ? undefined : (SAME_ROLE[word] ?? word);
 }
+
+/** A guard as its test reads (`isinstance(m, SystemMessage)`, `m's role == "system"`). */
+export function describeGuard(guard: Guard): string {
+  return 'classes' in guard ? `isinstance(${guard.name}, ${guard.classes.join(' | ')})` : `${guard.name}'s role == "${guard.role}"`;
+}

@@ -5,7 +5,7 @@
 // Every walk is bounded by a depth and a step budget, so hostile or cyclic code costs a fixed amount.
 import type { StringLiteral } from './lexer';
 import { isInsideBoundary } from './detect';
-import { enclosingGuards, mayPass, type Guard } from './guards';
+import { describeGuard, enclosingGuards, mayPass, type Guard } from './guards';
 import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
 import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
@@ -218,6 +218,10 @@ export class Resolver {
   private readonly stateWriters = new Map<string, Map<string, string>>();
   private readonly nearby = new Map<string, Set<string>>();
   private readonly guardMemo = new Map<string, Guard[]>();
+  /** Set when an `if` test ruled out every value of a name on the way (the test): why a sink's value is not read. */
+  private ruledOut: string | undefined;
+  /** The same per expression whose memoised answer is empty, so that a later question that reads the memo says it too. */
+  private readonly ruledOutMemo = new WeakMap<Expr, string>();
 
   constructor(
     readonly project: ProjectModel,
@@ -260,12 +264,16 @@ export class Resolver {
     }
     const key = `${loc.file}\0${loc.scope}`;
     const known = perExpr.get(key);
-    if (known) return known;
+    if (known) {
+      if (known.length === 0) this.ruledOut ??= this.ruledOutMemo.get(expr);
+      return known;
+    }
     if (this.spent()) return [];
     perExpr.set(key, []);
     const exhausted = this.exhausted;
     this.exhausted = false;
     const found = this.valuesOf(expr, loc, frames, depth);
+    if (found.length === 0 && this.ruledOut !== undefined) this.ruledOutMemo.set(expr, this.ruledOut);
     if (this.exhausted) perExpr.delete(key);
     else perExpr.set(key, found);
     this.exhausted ||= exhausted;
@@ -312,7 +320,10 @@ export class Resolver {
   private guarded(expr: Extract<Expr, { k: 'name' }>, file: string, values: Value[]): Value[] {
     if (values.length === 0 || this.project.module(file)?.language !== 'python') return values;
     const guards = this.guardsAt(file, expr.start).filter((g) => g.name === expr.id);
-    return guards.length === 0 ? values : values.filter((v) => guards.every((g) => mayPass(g, v.expr, this.text(v.loc.file))));
+    if (guards.length === 0) return values;
+    const passing = values.filter((v) => guards.every((g) => mayPass(g, v.expr, this.text(v.loc.file))));
+    if (passing.length === 0) this.ruledOut = guards.map(describeGuard).join(' and ');
+    return passing;
   }
 
   /** The guards around a position, kept per line. */
@@ -762,6 +773,7 @@ export class Resolver {
     if (depth > MAX_DEPTH || this.spent()) return;
     const exhausted = this.exhausted;
     this.exhausted = false;
+    this.ruledOut = undefined;
     const values = this.values(expr, loc, frames, depth);
     const cut = this.exhausted;
     this.exhausted ||= exhausted;
@@ -770,7 +782,8 @@ export class Resolver {
       // No prompt at all (`system_message=None`) is nothing to check.
       if (NO_VALUE.test(text)) return;
       acc.refs.push(text);
-      acc.reasons.push(cut ? `\`${shortened(text)}\` takes more steps to follow than harden takes (${MAX_DEPTH} names or calls deep, ${STEP_BUDGET} steps, ${MAX_VALUES} values)` : this.missReason(expr, loc, text));
+      const ruledOut = this.ruledOut === undefined ? undefined : `no value that reaches \`${shortened(text)}\` passes the test \`${this.ruledOut}\` on its way`;
+      acc.reasons.push(cut ? `\`${shortened(text)}\` takes more steps to follow than harden takes (${MAX_DEPTH} names or calls deep, ${STEP_BUDGET} steps, ${MAX_VALUES} values)` : (ruledOut ?? this.missReason(expr, loc, text)));
       return;
     }
     for (const v of values) this.collectValue(v, acc, depth + 1, nested);

@@ -18,9 +18,9 @@ async function harden(files: Record<string, string>, write = false) {
     let stdout = '';
     await runCli(['harden', write ? '--write' : '--check', '--json'], { stdout: (t) => (stdout += t), stderr: () => {}, cwd: project, env: {} });
     type Finding = { path: string; line: number; column: number; code: string; fixable: boolean; fixed?: boolean; manual?: string; message: string; prompt: { framework: string } };
-    const report = JSON.parse(stdout) as { findings: Finding[] };
+    const report = JSON.parse(stdout) as { findings: Finding[]; unread: { path: string; line: number; reason: string }[] };
     const after = Object.fromEntries(Object.keys(files).map((file) => [file, readFileSync(path.join(project, file), 'utf8')]));
-    return { findings: report.findings.map((f) => `${f.path}:${f.line} ${f.code}`), details: report.findings, after };
+    return { findings: report.findings.map((f) => `${f.path}:${f.line} ${f.code}`), details: report.findings, unread: report.unread, after };
   } finally {
     rmSync(project, { recursive: true, force: true });
   }
@@ -1520,6 +1520,9 @@ def read_image(llm_api, image_path):
     const app = "from autogen_core.models import SystemMessage, UserMessage\nfrom client import MyClient\n\nclient = MyClient()\n\n\nasync def main(question):\n    return await client.create([SystemMessage(content=\"You answer geography questions.\"), UserMessage(content=\"What is the capital of France?\", source=\"user\")])\n";
     const { findings, after } = await harden({ 'client.py': client, 'app.py': app }, true);
     assert.deepEqual(findings, ['app.py:8 missing-immunity-warning'], 'the system message only');
+    const userOnly = await harden({ 'client.py': client, 'app.py': app.replace('SystemMessage(content=\"You answer geography questions.\"), ', '') });
+    assert.deepEqual(userOnly.findings, []);
+    assert.deepEqual(userOnly.unread.map((u) => `${u.path}:${u.line} ${u.reason}`), ['client.py:5 no value that reaches `message.content` passes the test `isinstance(message, SystemMessage)` on its way'], 'the sink says why it is not read (was: "computed at run time")');
     assert.match(after['app.py'], /SystemMessage\(content="Security notice: [^"]+You answer geography questions\."\)/);
     assert.match(after['app.py'], /UserMessage\(content="What is the capital of France\?"/);
   });
