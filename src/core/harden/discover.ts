@@ -429,7 +429,7 @@ class Discoverer {
     for (let added = true; added; ) {
       added = false;
       for (const scope of module.scopes) {
-        if (scope.kind !== 'class' || !scope.name || named.has(scope.name) || !classBases(module.text, scope.start).some(extendsSink)) continue;
+        if (scope.kind !== 'class' || !scope.name || named.has(scope.name) || !scope.bases?.some(extendsSink)) continue;
         named.add(scope.name);
         classes.push(scope);
         added = true;
@@ -850,12 +850,6 @@ function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
     candidates: [...a.candidates, ...b.candidates],
     pieces: a.pieces.length >= b.pieces.length ? a.pieces : b.pieces,
   };
-}
-
-/** The base classes of a Python class header at `start`, as written (`dspy.Signature`, `Base`). */
-function classBases(text: string, start: number): string[] {
-  const header = /^class\s+\w+\s*\(([^)]*)\)/.exec(text.slice(start, start + 1000));
-  return header ? header[1].split(',').map((base) => base.trim()).filter((base) => /^[\w.]+$/.test(base)) : [];
 }
 
 /** Calls that run (or bind) the function they are given with the arguments after it. */

@@ -23,25 +23,29 @@ export function enclosingGuards(text: string, offset: number): Guard[] {
   let indent = indentOf(text, lineStart);
   const guards: Guard[] = [];
   const rebound = new Set(boundIn(text.slice(lineStart, lineEnd(text, lineStart))));
-  let end = lineStart - 1;
-  for (let n = 0; n < MAX_LINES_UP && end > 0 && indent > 0; n++) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(start, end);
-    end = start - 1;
-    const body = line.trim();
-    if (body === '' || body.startsWith('#')) continue;
-    const at = indentOf(text, start);
-    if (at >= indent) {
-      for (const name of boundIn(body)) rebound.add(name);
+  for (const line of linesAbove(text, lineStart)) {
+    if (indent === 0) break;
+    if (line.indent >= indent) {
+      for (const name of boundIn(line.body)) rebound.add(name);
       continue;
     }
-    indent = at;
-    if (/^(?:async\s+)?(?:def|class)\s/.test(body)) break;
-    const header = HEADER.exec(body);
-    if (header) guards.push(...testsOf(header[1], text, start).filter((guard) => !rebound.has(guard.name)));
-    else for (const name of boundIn(body)) rebound.add(name);
+    indent = line.indent;
+    if (/^(?:async\s+)?(?:def|class)\s/.test(line.body)) break;
+    const header = HEADER.exec(line.body);
+    if (header) guards.push(...testsOf(header[1], text, line.start).filter((guard) => !rebound.has(guard.name)));
+    else for (const name of boundIn(line.body)) rebound.add(name);
   }
   return guards;
+}
+
+/** The non-blank, non-comment lines above the line starting at `lineStart`, nearest first (at most MAX_LINES_UP). */
+function* linesAbove(text: string, lineStart: number): Generator<{ start: number; body: string; indent: number }> {
+  for (let end = lineStart - 1, n = 0; end > 0 && n < MAX_LINES_UP; n++) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const body = text.slice(start, end).trim();
+    end = start - 1;
+    if (body !== '' && !body.startsWith('#')) yield { start, body, indent: indentOf(text, start) };
+  }
 }
 
 /** The names a line of Python binds: assigned, a loop's or a comprehension's targets, `as` names, `:=` targets. */
@@ -88,14 +92,9 @@ function roleVariableOwner(text: string, at: number, name: string): string | und
   if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
   const ifIndent = indentOf(text, at);
   const lines: { start: number; body: string; indent: number }[] = [];
-  for (let end = at - 1, n = 0; end > 0 && n < MAX_LINES_UP; n++) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const body = text.slice(start, end).trim();
-    end = start - 1;
-    if (body === '' || body.startsWith('#')) continue;
-    const indent = indentOf(text, start);
-    if (indent < ifIndent && /^(?:async\s+)?def\s/.test(body)) break;
-    lines.push({ start, body, indent });
+  for (const line of linesAbove(text, at)) {
+    if (line.indent < ifIndent && /^(?:async\s+)?def\s/.test(line.body)) break;
+    lines.push(line);
   }
   let owner: string | undefined;
   let nested = Infinity;

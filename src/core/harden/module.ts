@@ -17,7 +17,7 @@ export interface Scope {
   returns: Expr[];
   decorators: Expr[];
   start: number;
-  /** For a class: the names of the classes it extends (`Base` of `class C(pkg.Base)` or `class C extends Base`). */
+  /** For a class: the classes it extends as written (`pkg.Base` of `class C(pkg.Base)`, `Base` of `class C extends Base`). */
   bases?: string[];
 }
 
@@ -1033,7 +1033,13 @@ class ModuleScanner {
 
 /** The class names a class header extends: `Base` of `Base`, `pkg.Base` and `Base[T]`. */
 function baseNames(headers: readonly Expr[]): string[] {
-  const nameOf = (e: Expr): string | undefined => (e.k === 'name' ? e.id : e.k === 'attr' ? e.name : e.k === 'index' ? nameOf(e.obj) : undefined);
+  const nameOf = (e: Expr): string | undefined => {
+    if (e.k === 'name') return e.id;
+    if (e.k === 'index') return nameOf(e.obj);
+    if (e.k !== 'attr') return undefined;
+    const owner = nameOf(e.obj);
+    return owner === undefined ? undefined : `${owner}.${e.name}`;
+  };
   return headers.map(nameOf).filter((n): n is string => n !== undefined);
 }
 

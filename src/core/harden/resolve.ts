@@ -567,7 +567,7 @@ export class Resolver {
     const out: { path: string; sub: Scope }[] = [];
     for (const path of this.project.filesContaining(className)) {
       for (const sub of this.project.module(path)?.scopes ?? []) {
-        if (sub.kind !== 'class' || !sub.bases?.includes(className)) continue;
+        if (sub.kind !== 'class' || !sub.bases?.some((base) => base.replace(/^.*\./, '') === className)) continue;
         const base = this.nameValues(className, { file: path, scope: sub.parent }, [], depth + 1);
         if (base.some((v) => v.classRef?.file === file && v.classRef.scope === classScope)) out.push({ path, sub });
       }
