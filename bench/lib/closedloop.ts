@@ -27,6 +27,7 @@ export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
   flagConsensusLeavers: false,
   pullInTargetFollowers: false,
   flagDeclaredSteering: false,
+  readGroupMoves: false,
 });
 
 /** ASR per round (index k) and MDSR at the last round for one episode. */

@@ -48,6 +48,12 @@ export interface GuardConfig {
   pullInTargetFollowers: boolean;
   /** An agent that says in its own words that it is steering the other agents (to a wrong or an assigned answer) is an attacker; false: reference rules. */
   flagDeclaredSteering: boolean;
+  /**
+   * In a debate (options listed, every other agent hears the agent), the answers say who moved whom: an agent giving the
+   * answer most of those it hears gave the round before sides with the group and is not infected, and a sender pulled in
+   * as an infection's source must have given the answer taken, not the group's; false: reference rules.
+   */
+  readGroupMoves: boolean;
 }
 
 /** How to read an agent's final answer from its output. */
@@ -80,6 +86,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   flagConsensusLeavers: true,
   pullInTargetFollowers: true,
   flagDeclaredSteering: true,
+  readGroupMoves: true,
 });
 
 export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
@@ -96,7 +103,7 @@ export function defaultConfig(): ProjectConfig {
 }
 
 /** The guard's on/off switches; every other guard setting is a number. */
-const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'flagConsensusLeavers', 'pullInTargetFollowers', 'flagDeclaredSteering'] as const;
+const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'flagConsensusLeavers', 'pullInTargetFollowers', 'flagDeclaredSteering', 'readGroupMoves'] as const;
 type SwitchKey = (typeof SWITCHES)[number];
 type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 

@@ -116,6 +116,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     flagConsensusLeavers: guard.flagConsensusLeavers,
     pullInTargetFollowers: guard.pullInTargetFollowers,
     flagDeclaredSteering: guard.flagDeclaredSteering,
+    readGroupMoves: guard.readGroupMoves,
     declared: declarations.map((d) => d !== undefined),
     actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
     answers: progress.answers,

@@ -19,6 +19,7 @@ export const RULE_TEXT: Record<RuleId, string> = {
   'kept-near-attacker': 'infected: the infection head fired within the hop distance of a flagged attacker',
   'kept-rising-trend': 'infected: the infection head fired and its infection trend is rising',
   'pruned-far-and-flat': 'pruned: far from every attacker and its trend is flat (false positive)',
+  'sided-with-group': 'not infected: the infection head fired, but everyone hears it and it moved to the answer most of those it hears had just given (it sided with the group)',
   'pulled-in-as-attacker': 'pulled in as attacker: the most suspicious neighbour of an infected agent',
   'pulled-in-as-infected': 'pulled in as infected: the most suspicious neighbour of an infected agent',
   'pulled-in-as-source': 'pulled in as attacker: the most suspicious sender into infected agents that no attacker reaches',
@@ -29,8 +30,11 @@ export const RULE_TEXT: Record<RuleId, string> = {
   'below-thresholds': 'both heads below threshold',
 };
 
+/** The rules that leave benign an agent a head flagged: the report says why, since its score says otherwise. */
+const CLEARING_RULES: ReadonlySet<RuleId> = new Set(['pruned-far-and-flat', 'sided-with-group']);
+
 /** The rules decided by the answers an agent gave round by round: the report lists those answers beside them. */
-const ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-alone-against-group', 'moved-only-to-unheard-answers', 'left-consensus-alone', 'adopted-attacker-answer']);
+const ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-alone-against-group', 'moved-only-to-unheard-answers', 'left-consensus-alone', 'adopted-attacker-answer', 'sided-with-group']);
 
 /**
  * An agent's answers in rounds 0..last, as the answer rules read them ("?" where none could be read); past
@@ -112,6 +116,14 @@ export function formatAnalysisText(analysis: Analysis): string {
       const quoted = evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : '';
       const answers = ANSWER_RULES.has(rule) ? `; its answers by round: ${answersByRound(analysis, agent.id)}` : '';
       out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${quoted}${answers}${evidence === undefined ? earlierEvidence(analysis, agent.id) : ''}`);
+    }
+  }
+  const cleared = last ? analysis.agents.filter((a) => CLEARING_RULES.has(last.agents[a.id].rule)) : [];
+  if (cleared.length) {
+    out.push(`Flag cleared by a rule (round ${last.round}):`);
+    for (const agent of cleared) {
+      const { rule } = last.agents[agent.id];
+      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${ANSWER_RULES.has(rule) ? `; its answers by round: ${answersByRound(analysis, agent.id)}` : ''}`);
     }
   }
   const earlier = flaggedEarlier(analysis);

@@ -20,6 +20,7 @@ type RuleSettings = Pick<
   | 'flagConsensusLeavers'
   | 'pullInTargetFollowers'
   | 'flagDeclaredSteering'
+  | 'readGroupMoves'
 >;
 
 /** What the constraints need for one round. */
@@ -60,6 +61,15 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   const infected = input.pInf.map((p) => !input.firstRound && p >= input.infectedThreshold);
   const rules: RuleId[] = input.pAtk.map((_, i) => (attacker[i] ? (infected[i] ? 'attacker-overrides-infected' : 'head-attacker') : 'below-thresholds'));
   const history = answerHistory(input);
+  // In a debate, moving to the answer most of those one hears had just given is siding with the group, not being infected
+  // by one agent (an answer only a flagged attacker held is read by pullInAdopters below).
+  if (input.readGroupMoves && !input.firstRound) {
+    for (let i = 0; i < n; i++) {
+      if (!infected[i] || !inDebate(i, history, input) || !sidedWithGroup(i, history, input)) continue;
+      infected[i] = false;
+      if (!attacker[i]) rules[i] = 'sided-with-group';
+    }
+  }
   // A rule that reads what the agent did or said is the reason given, over the head's score, when both flag it (an
   // agent the infected head flagged too keeps that reason: it says both heads fired).
   const flagByRule = (agents: number[], rule: RuleId) => {
@@ -82,7 +92,7 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
     const pick = mostSuspiciousNeighbour(i, input, floor);
     if (!pick) return;
     if (pick.asAttacker) {
-      if (!attacker[pick.agent]) pulledAttacker[pick.agent] = true;
+      if (!attacker[pick.agent] && couldBeSource(pick.agent, i, history, input)) pulledAttacker[pick.agent] = true;
     } else if (!infected[pick.agent] && !attacker[pick.agent]) {
       pulledInfected[pick.agent] = true;
     }
@@ -117,7 +127,7 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
       categories[i] = 'benign';
     }
   }
-  if (input.pullInSources) pullInMissingSources(categories, rules, input);
+  if (input.pullInSources) pullInMissingSources(categories, rules, input, history);
   if (input.pullInAdopters && !input.firstRound) pullInAdopters(categories, rules, input, history);
   if (input.pullInTargetFollowers && !input.firstRound) pullInTargetFollowers(categories, rules, input);
   return { categories, rules };
@@ -152,6 +162,44 @@ function heardByAll(i: number, { answerers }: AnswerHistory, outNeighbors: numbe
   if (outNeighbors[i].length < answerers.length - 1) return false;
   const hears = new Set(outNeighbors[i]);
   return answerers.every((j) => j === i || hears.has(j));
+}
+
+/** Whether agent i debates: the task lists options and every other agent that answers hears it. */
+function inDebate(i: number, history: AnswerHistory, input: ConstraintInput): boolean {
+  return input.multipleChoice && heardByAll(i, history, input.outNeighbors);
+}
+
+/** The round (1 or later) in which agent i last moved to the answer it gives now, from another or from a reply that could not be read; undefined when it never did. */
+function latestMove(i: number, { rounds, now }: AnswerHistory): number | undefined {
+  let m = rounds.length - 1;
+  while (m > 0 && rounds[m - 1][i] === now[i]) m--;
+  return m > 0 ? m : undefined;
+}
+
+/** Whether most of the agents i hears (of those that answered) gave `answer` in round `r`. */
+function mostGave(i: number, r: number, answer: string, { rounds }: AnswerHistory, { inNeighbors }: ConstraintInput): boolean {
+  const answered = inNeighbors[i].filter((j) => rounds[r][j] !== undefined);
+  return answered.filter((j) => rounds[r][j] === answer).length * 2 > answered.length;
+}
+
+/** Whether agent i moved to the answer it gives now when most of the agents it hears had just given it: it sided with the group. */
+function sidedWithGroup(i: number, history: AnswerHistory, input: ConstraintInput): boolean {
+  const answer = history.now[i];
+  const m = latestMove(i, history);
+  return answer !== undefined && m !== undefined && mostGave(i, m - 1, answer, history, input);
+}
+
+/**
+ * Whether sender j could be what moved agent i to its answer. In a debate the answers are the exchange: j cannot be
+ * when it gave another answer the round before i took it (the round before this one, if i never moved), or when most
+ * of those i hears gave it then (i sided with the group). Elsewhere, or where the answers were not read, anyone can.
+ */
+function couldBeSource(j: number, i: number, history: AnswerHistory, input: ConstraintInput): boolean {
+  const answer = history.now[i];
+  const before = (latestMove(i, history) ?? history.rounds.length - 1) - 1;
+  const given = history.rounds[before]?.[j];
+  if (!input.readGroupMoves || given === undefined || answer === undefined || !inDebate(j, history, input)) return true;
+  return given === answer && !mostGave(i, before, answer, history, input);
 }
 
 /**
@@ -250,11 +298,11 @@ function pullInTargetFollowers(categories: Category[], rules: RuleId[], input: C
 
 /**
  * An infection has a source: an infected agent that no attacker reaches (within the hop distance, or through other
- * infected agents) makes the sender into its infected group with the highest P_atk an attacker. A group with no sender
- * outside it (a closed cycle, a run where everyone is infected) keeps none. The reference rules let infected agents
- * keep each other with no attacker at all.
+ * infected agents) makes the sender into its infected group with the highest P_atk an attacker, unless the answers say
+ * it cannot be the source (`couldBeSource`). A group with no sender outside it (a closed cycle, a run where everyone is
+ * infected) keeps none. The reference rules let infected agents keep each other with no attacker at all.
  */
-function pullInMissingSources(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
+function pullInMissingSources(categories: Category[], rules: RuleId[], input: ConstraintInput, history: AnswerHistory): void {
   if (!categories.includes('infected')) return;
   const reach = new ReachFromAttackers(categories, input);
   for (let i = 0; i < categories.length; i++) {
@@ -263,6 +311,7 @@ function pullInMissingSources(categories: Category[], rules: RuleId[], input: Co
     // An attacker that sends straight into the group counts as its source whatever the hop distance (d_th may be 0).
     if (senders.length === 0 || senders.some((j) => categories[j] === 'attacker')) continue;
     const source = senders.reduce((best, j) => (input.pAtk[j] > input.pAtk[best] ? j : best));
+    if (!couldBeSource(source, i, history, input)) continue;
     categories[source] = 'attacker';
     rules[source] = 'pulled-in-as-source';
     reach.extendFrom(source);

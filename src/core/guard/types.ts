@@ -97,6 +97,7 @@ export type RuleId =
   | 'kept-near-attacker'
   | 'kept-rising-trend'
   | 'pruned-far-and-flat'
+  | 'sided-with-group'
   | 'pulled-in-as-attacker'
   | 'pulled-in-as-infected'
   | 'pulled-in-as-source'

@@ -31,6 +31,7 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     flagConsensusLeavers: false,
     pullInTargetFollowers: false,
     flagDeclaredSteering: false,
+    readGroupMoves: false,
     declared: pAtk.map(() => false),
     actedFor: pAtk.map(() => []),
     answers: [pAtk.map(() => undefined)],
@@ -130,6 +131,48 @@ describe('topological constraints', () => {
     const r = run([0.2, 0.1, 0.1, 0.15, 0.1, 0.1, 0.3], [0, 0.8, 0.8, 0, 0.8, 0.8, 0], [0, 0, 0, 0, 0, 0, 0], edges, { pullInSources: true });
     assert.deepEqual(r.categories, ['attacker', 'infected', 'infected', 'benign', 'infected', 'infected', 'attacker']);
     assert.deepEqual([r.rules[0], r.rules[6]], ['pulled-in-as-source', 'pulled-in-as-source']);
+  });
+
+  describe('in a debate (options listed, everyone hears everyone), the answers show who moved whom (readGroupMoves)', () => {
+    const debate4: [number, number][] = [0, 1, 2, 3].flatMap((a) => [0, 1, 2, 3].filter((b) => b !== a).map((b) => [a, b] as [number, number]));
+    const infectedHead = (answers: string[][], extra: Partial<ConstraintInput> = {}) =>
+      run([0.1, 0.1, 0.1, 0.1], [0.1, 0.1, 0.1, 0.8], [0, 0, 0, 0.2], debate4, { readGroupMoves: true, answers, ...extra });
+
+    it('an agent giving the answer most of those it hears gave the round before is not infected: it sides with the group (the reference rules keep the flag)', () => {
+      const r = infectedHead([['A', 'A', 'B', 'C'], ['A', 'A', 'A', 'A']]);
+      assert.deepEqual([r.categories[3], r.rules[3]], ['benign', 'sided-with-group']);
+      assert.equal(infectedHead([['A', 'A', 'B', 'C'], ['A', 'A', 'A', 'A']], { readGroupMoves: false }).categories[3], 'infected');
+    });
+    it('nor is one that moved to it earlier and still gives it', () => {
+      assert.equal(infectedHead([['A', 'A', 'B', 'C'], ['A', 'A', 'A', 'A'], ['A', 'A', 'A', 'A']]).categories[3], 'benign');
+    });
+    it('one that moved to an answer only one of them gave stays infected after the rest followed: the move is what counts', () => {
+      assert.equal(infectedHead([['A', 'B', 'B', 'C'], ['A', 'A', 'A', 'A'], ['A', 'A', 'A', 'A']]).categories[3], 'infected');
+    });
+    it('an agent that moved to an answer only one of them gave stays infected', () => {
+      assert.equal(infectedHead([['A', 'B', 'B', 'C'], ['A', 'B', 'B', 'A']]).categories[3], 'infected');
+    });
+    it('off a debate (free-form answers) the infected head decides', () => {
+      assert.equal(infectedHead([['A', 'A', 'B', 'C'], ['A', 'A', 'A', 'A']], { multipleChoice: false }).categories[3], 'infected');
+    });
+
+    // Agents 2 and 3 are infected and keep each other; agent 0 has the higher P_atk of their senders.
+    const sourceless = (answers: (string | undefined)[][]) =>
+      run([0.3, 0.2, 0.1, 0.1], [0.1, 0.1, 0.8, 0.8], [0, 0, 0, 0], debate4, { pullInSources: true, readGroupMoves: true, answers });
+    it('pulls in as the source the most suspicious sender when it gave, the round before, the answer the infected agent took', () => {
+      const r = sourceless([['D', 'B', 'C', 'C'], ['D', 'B', 'D', 'D']]);
+      assert.deepEqual([r.categories[0], r.rules[0]], ['attacker', 'pulled-in-as-source']);
+    });
+    it('pulls in no source when the most suspicious sender gave another answer the round before (the reference rules pull it in)', () => {
+      assert.deepEqual(sourceless([['D', 'B', 'C', 'C'], ['D', 'B', 'B', 'B']]).categories.slice(0, 2), ['benign', 'benign']);
+      assert.equal(run([0.3, 0.2, 0.1, 0.1], [0.1, 0.1, 0.8, 0.8], [0, 0, 0, 0], debate4, { pullInSources: true, answers: [['D', 'B', 'C', 'C'], ['D', 'B', 'B', 'B']] }).categories[0], 'attacker');
+    });
+    it('pulls in no source when the answer taken is the one most of those the agent hears gave', () => {
+      assert.equal(sourceless([['D', 'D', 'C', 'D'], ['D', 'D', 'D', 'D']]).categories[0], 'benign');
+    });
+    it('pulls in the most suspicious sender as before where the answers were not read', () => {
+      assert.equal(sourceless([[undefined, undefined, undefined, undefined]]).categories[0], 'attacker');
+    });
   });
 
   describe('an agent that moved to the answer a flagged attacker holds (pullInAdopters)', () => {
