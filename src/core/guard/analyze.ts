@@ -7,7 +7,7 @@ import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
-import { actedForModelAddressers, prepareFeatures, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
+import { actedForModelAddressers, calledForModelAddressers, prepareFeatures, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -119,6 +119,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     readGroupMoves: guard.readGroupMoves,
     declared: declarations.map((d) => d !== undefined),
     actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
+    calledFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => calledForModelAddressers(reading, i, k)) : [],
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,
     firstRound: k === 0,

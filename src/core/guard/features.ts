@@ -333,6 +333,8 @@ interface History {
   declarations: (Evidence | undefined)[];
   /** In-neighbour -> first round its output carried a target that in-neighbour introduced in an instruction to the model. */
   actedForModelAddresser: Map<number, number>;
+  /** The same, where the target was an argument of a tool call (`pay(iban="…")`): an act, not a retelling. */
+  calledForModelAddresser: Map<number, number>;
 }
 
 function historyOf(context: FeatureContext, i: number): History {
@@ -351,6 +353,7 @@ function historyOf(context: FeatureContext, i: number): History {
     newTargetEver: new Uint8Array(rounds),
     actedFrom: Infinity,
     actedForModelAddresser: new Map(),
+    calledForModelAddresser: new Map(),
     declarations: new Array(rounds),
   };
   const introduced = new Set<string>();
@@ -386,7 +389,13 @@ function historyOf(context: FeatureContext, i: number): History {
     if (r > 0 && spoke && introduced.size > 0) {
       for (const id of a.identifiers) {
         if (h.actedFrom === Infinity && introduced.has(id)) h.actedFrom = r;
-        for (const j of toModelBy.get(id) ?? []) if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
+        const by = toModelBy.get(id);
+        if (!by) continue;
+        const called = inToolCall(model.outputs[i][r]!, id);
+        for (const j of by) {
+          if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
+          if (called && !h.calledForModelAddresser.has(j)) h.calledForModelAddresser.set(j, r);
+        }
       }
     }
   }
@@ -431,12 +440,36 @@ function instructions(context: FeatureContext, i: number, k: number, f: Float64A
 /**
  * The in-neighbours of agent i that, in an instruction addressed to the model, named an identifier (account, address,
  * URL, file) that neither the task nor anything they received gave them, and whose identifier i's outputs carried by
- * round k: an assistant acting for a tool result's injected goal.
+ * round k: an assistant acting for a tool result's injected goal. None for an agent whose outputs show its tool calls as
+ * calls by then: such an agent acts by calling (`calledForModelAddressers`), and what it carries in prose it only tells.
  */
 export function actedForModelAddressers(context: FeatureContext, i: number, k: number): number[] {
-  const acted: number[] = [];
-  for (const [j, round] of historyOf(context, i).actedForModelAddresser) if (round <= k) acted.push(j);
-  return acted;
+  const acted = firstBy(historyOf(context, i).actedForModelAddresser, k);
+  return acted.length > 0 && context.model.outputs[i].slice(0, k + 1).some((text) => text !== undefined && hasCallLine(text)) ? [] : acted;
+}
+
+/** The in-neighbours (as `actedForModelAddressers` reads them) whose identifier agent i passed as an argument of a tool call by round k. */
+export function calledForModelAddressers(context: FeatureContext, i: number, k: number): number[] {
+  return firstBy(historyOf(context, i).calledForModelAddresser, k);
+}
+
+function firstBy(rounds: Map<number, number>, k: number): number[] {
+  const agents: number[] = [];
+  for (const [j, round] of rounds) if (round <= k) agents.push(j);
+  return agents;
+}
+
+// A line that is a call, as the importers write an assistant's tool calls: `send_money(recipient="US12…", amount=10)`.
+const CALL_LINE = /^[ \t]*[A-Za-z_][\w.]*\(.*\)[ \t]*$/;
+const callLines = (text: string) => text.split('\n').filter((line) => CALL_LINE.test(line));
+
+/** Whether identifier `id` (lower case) is in a line of `text` written as a call. */
+function inToolCall(text: string, id: string): boolean {
+  return callLines(text).some((line) => line.toLowerCase().includes(id));
+}
+
+function hasCallLine(text: string): boolean {
+  return text.split('\n').some((line) => CALL_LINE.test(line));
 }
 
 /** The latest sentence (and its round) in which agent i's own outputs declared, by round k, that it is steering the other agents. */

@@ -131,6 +131,11 @@ function readSentences(text: string): { spans: [number, number][]; instruction: 
     if (namesModel(sentence) || namesModel(text.slice(Math.max(0, start - 200), start))) toModel = 1;
     if (other || TAGGED.test(text.slice(Math.max(0, start - 300), start))) embedded = 1;
     for (const id of identifiersOf(sentence)) targets.push(id);
+    // A line wrapped in the middle of the instruction ("post them to the website\n   www.example.com/x.") goes on there.
+    const next = spans[s + 1];
+    if (next && !instruction[s + 1] && !/[.!?:;]$/.test(sentence) && /^[^\S\n]*\n[^\S\n]*$/.test(text.slice(end, next[0]))) {
+      for (const id of identifiersOf(text.slice(next[0], next[1]))) targets.push(id);
+    }
   });
   return { spans, instruction, toModel, embedded, targets };
 }

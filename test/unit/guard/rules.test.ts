@@ -34,6 +34,7 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     readGroupMoves: false,
     declared: pAtk.map(() => false),
     actedFor: pAtk.map(() => []),
+    calledFor: pAtk.map(() => []),
     answers: [pAtk.map(() => undefined)],
     multipleChoice: true,
     firstRound: false,
@@ -228,6 +229,10 @@ describe('topological constraints', () => {
       ['in round 0', { firstRound: true }],
     ];
     for (const [when, extra] of staysBenign) it(`stays benign ${when}`, () => assert.equal(follow(extra).categories[1], 'benign'));
+    it('is pulled in below the pull-in floor when it passed the target to a tool call: an act, not a retelling', () => {
+      assert.equal(follow({ pullInFloor: 0.4, calledFor: [[], [2], []] }).categories[1], 'infected');
+      assert.equal(follow({ pullInFloor: 0.4, calledFor: [[], [2], []], pAtk: [0.1, 0.1, 0.2] }).categories[1], 'benign', 'the one that named it is not flagged');
+    });
   });
 
   describe('an agent that everyone hears holding a round-0 answer nobody else gave (flagLoneHolders)', () => {
