@@ -7,7 +7,7 @@ import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
-import { actedForModelAddressers, calledForModelAddressers, prepareFeatures, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
+import { actedForModelAddressers, calledForModelAddressers, callForModelAddresser, prepareFeatures, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -17,7 +17,7 @@ import { applyTopologicalConstraints } from './rules';
 import { inferSourcesAndPaths } from './sources';
 import { resolveMonitorConfig, type MonitorConfig } from '../monitor/config';
 import { monitorRun } from '../monitor/monitor';
-import type { AgentRound, Analysis, HeadScores, RehabFilter, RunModel, Scorer } from './types';
+import type { AgentRound, Analysis, Evidence, HeadScores, RehabFilter, RuleId, RunModel, Scorer } from './types';
 
 /** Options for one analysis; the embedded scorer and filter are the defaults. */
 export interface GuardOptions {
@@ -126,6 +126,11 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
   });
   progress.categories.push(decided.categories);
   progress.scores.push(roundScores);
+  // What a rule read in the agent's own output: the sentence declaring it steers the others, the call that acted.
+  const evidenceFor = (rule: RuleId, i: number): { evidence?: Evidence } => {
+    const evidence = rule === 'declared-steering' ? declarations[i] : rule === 'acted-on-attacker-target' ? callForModelAddresser(reading, i, k) : undefined;
+    return evidence !== undefined ? { evidence } : {};
+  };
   const agents: Record<string, AgentRound> = Object.create(null); // agent ids are trace text: "__proto__" must stay a key
   const answers = progress.answers[k];
   model.agents.forEach((id, i) => {
@@ -137,7 +142,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
       category: decided.categories[i],
       rule: decided.rules[i],
       ...(answers[i] !== undefined ? { answer: answers[i] } : {}),
-      ...(decided.rules[i] === 'declared-steering' ? { evidence: declarations[i] } : {}),
+      ...evidenceFor(decided.rules[i], i),
     };
   });
   progress.rounds.push({ round: k, agents, asr: null, correct: null });

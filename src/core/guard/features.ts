@@ -335,6 +335,8 @@ interface History {
   actedForModelAddresser: Map<number, number>;
   /** The same, where the target was an argument of a tool call (`pay(iban="…")`): an act, not a retelling. */
   calledForModelAddresser: Map<number, number>;
+  /** The first such call and its round. */
+  firstCall: Evidence | undefined;
 }
 
 function historyOf(context: FeatureContext, i: number): History {
@@ -354,6 +356,7 @@ function historyOf(context: FeatureContext, i: number): History {
     actedFrom: Infinity,
     actedForModelAddresser: new Map(),
     calledForModelAddresser: new Map(),
+    firstCall: undefined,
     declarations: new Array(rounds),
   };
   const introduced = new Set<string>();
@@ -391,10 +394,11 @@ function historyOf(context: FeatureContext, i: number): History {
         if (h.actedFrom === Infinity && introduced.has(id)) h.actedFrom = r;
         const by = toModelBy.get(id);
         if (!by) continue;
-        const called = inToolCall(model.outputs[i][r]!, id);
+        const call = callCarrying(model.outputs[i][r]!, id);
+        if (call !== undefined) h.firstCall ??= { round: r, text: call };
         for (const j of by) {
           if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
-          if (called && !h.calledForModelAddresser.has(j)) h.calledForModelAddresser.set(j, r);
+          if (call !== undefined && !h.calledForModelAddresser.has(j)) h.calledForModelAddresser.set(j, r);
         }
       }
     }
@@ -453,6 +457,12 @@ export function calledForModelAddressers(context: FeatureContext, i: number, k: 
   return firstBy(historyOf(context, i).calledForModelAddresser, k);
 }
 
+/** The first tool call (and its round, by round k) in which agent i passed a target an in-neighbour's instruction to the model named. */
+export function callForModelAddresser(context: FeatureContext, i: number, k: number): Evidence | undefined {
+  const call = historyOf(context, i).firstCall;
+  return call !== undefined && call.round <= k ? call : undefined;
+}
+
 function firstBy(rounds: Map<number, number>, k: number): number[] {
   const agents: number[] = [];
   for (const [j, round] of rounds) if (round <= k) agents.push(j);
@@ -463,9 +473,17 @@ function firstBy(rounds: Map<number, number>, k: number): number[] {
 const CALL_LINE = /^[ \t]*[A-Za-z_][\w.]*\(.*\)[ \t]*$/;
 const callLines = (text: string) => text.split('\n').filter((line) => CALL_LINE.test(line));
 
-/** Whether identifier `id` (lower case) is in a line of `text` written as a call. */
-function inToolCall(text: string, id: string): boolean {
-  return callLines(text).some((line) => line.toLowerCase().includes(id));
+// The evidence a finding quotes: the call, whitespace collapsed, cut around the identifier when longer.
+const EVIDENCE_CHARS = 300;
+
+/** The first line of `text` written as a call that holds identifier `id` (lower case), as evidence; undefined when none. */
+function callCarrying(text: string, id: string): string | undefined {
+  const line = callLines(text).find((l) => l.toLowerCase().includes(id));
+  if (line === undefined) return undefined;
+  const flat = line.replace(/\s+/g, ' ').trim();
+  if (flat.length <= EVIDENCE_CHARS) return flat;
+  const at = Math.max(0, Math.min(flat.toLowerCase().indexOf(id) - EVIDENCE_CHARS / 3, flat.length - EVIDENCE_CHARS));
+  return `${at > 0 ? '…' : ''}${flat.slice(at, at + EVIDENCE_CHARS)}${at + EVIDENCE_CHARS < flat.length ? '…' : ''}`;
 }
 
 function hasCallLine(text: string): boolean {

@@ -24,7 +24,7 @@ export const RULE_TEXT: Record<RuleId, string> = {
   'pulled-in-as-infected': 'pulled in as infected: the most suspicious neighbour of an infected agent',
   'pulled-in-as-source': 'pulled in as attacker: the most suspicious sender into infected agents that no attacker reaches',
   'adopted-attacker-answer': 'pulled in as infected: it moved to the answer a flagged attacker it hears from has held alone since round 0',
-  'acted-on-attacker-target': 'pulled in as infected: its output carries a target (account, address, URL, file) a flagged attacker it hears from named in an instruction to the model',
+  'acted-on-attacker-target': 'infected: it acted on a target (account, address, URL, file) that a flagged attacker it hears from named in an instruction to the model',
   'trend-jump-pull': 'its infection trend jumped, so its most suspicious neighbour was pulled in',
   'attacker-overrides-infected': 'flagged both ways: attacker takes precedence over infected',
   'below-thresholds': 'both heads below threshold',

@@ -287,18 +287,22 @@ function pullInAdopters(categories: Category[], rules: RuleId[], input: Constrai
   }
 }
 
+/** The reasons an infection-head flag was kept for (its score and where it sits), which a rule that read the act replaces. */
+const HEAD_KEPT: ReadonlySet<RuleId> = new Set(['kept-neighbour-flagged', 'kept-near-attacker', 'kept-rising-trend']);
+
 /**
  * The infection as a tool attack shows it: a benign agent whose output carries an identifier (a recipient, an account, a
  * URL, a file) that a flagged attacker it hears from named in an instruction to the model, and that neither the task nor
  * anything else that attacker received gave it, acts for the injected goal: it is infected when it passed that
  * identifier to a tool call. Where a trace does not show an agent's calls as calls, carrying it is enough once the
  * agent's own P_inf reaches the pull-in floor (an assistant that only tells the user what the tool result asked for
- * scores lower).
+ * scores lower). An agent the infection head flagged that did so gets this reason: the act explains more than a score.
  */
 function pullInTargetFollowers(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
   const fromAttacker = (agents: number[]) => agents.some((j) => categories[j] === 'attacker');
   for (let i = 0; i < categories.length; i++) {
-    if (categories[i] !== 'benign' || !(fromAttacker(input.calledFor[i]) || (input.pInf[i] >= input.pullInFloor && fromAttacker(input.actedFor[i])))) continue;
+    const open = categories[i] === 'benign' || (categories[i] === 'infected' && HEAD_KEPT.has(rules[i]));
+    if (!open || !(fromAttacker(input.calledFor[i]) || (input.pInf[i] >= input.pullInFloor && fromAttacker(input.actedFor[i])))) continue;
     categories[i] = 'infected';
     rules[i] = 'acted-on-attacker-target';
   }

@@ -118,7 +118,10 @@ export interface AgentRound {
   rule: RuleId;
   /** The answer read from its output this round (a silent agent keeps its last one); absent where none could be read. */
   answer?: string;
-  /** What the rule read in the agent's own words (declared-steering: the declaring sentence, at most 300 characters). */
+  /**
+   * What the rule read in the agent's own output (at most 300 characters): declared-steering, the declaring sentence;
+   * acted-on-attacker-target, the tool call that carried the target.
+   */
   evidence?: Evidence;
 }
 
