@@ -337,6 +337,8 @@ interface History {
   calledForModelAddresser: Map<number, number>;
   /** The first such call and its round. */
   firstCall: Evidence | undefined;
+  /** First round its output holds a line written as a call (read only for an agent that carried such a target), or Infinity. */
+  firstCallLine: number;
 }
 
 function historyOf(context: FeatureContext, i: number): History {
@@ -357,6 +359,7 @@ function historyOf(context: FeatureContext, i: number): History {
     actedForModelAddresser: new Map(),
     calledForModelAddresser: new Map(),
     firstCall: undefined,
+    firstCallLine: Infinity,
     declarations: new Array(rounds),
   };
   const introduced = new Set<string>();
@@ -403,6 +406,8 @@ function historyOf(context: FeatureContext, i: number): History {
       }
     }
   }
+  const callLine = h.actedForModelAddresser.size > 0 ? model.outputs[i].findIndex((text) => text !== undefined && hasCallLine(text)) : -1;
+  h.firstCallLine = callLine < 0 ? Infinity : callLine;
   context.histories[i] = h;
   return h;
 }
@@ -448,8 +453,8 @@ function instructions(context: FeatureContext, i: number, k: number, f: Float64A
  * calls by then: such an agent acts by calling (`calledForModelAddressers`), and what it carries in prose it only tells.
  */
 export function actedForModelAddressers(context: FeatureContext, i: number, k: number): number[] {
-  const acted = firstBy(historyOf(context, i).actedForModelAddresser, k);
-  return acted.length > 0 && context.model.outputs[i].slice(0, k + 1).some((text) => text !== undefined && hasCallLine(text)) ? [] : acted;
+  const h = historyOf(context, i);
+  return h.firstCallLine <= k ? [] : firstBy(h.actedForModelAddresser, k);
 }
 
 /** The in-neighbours (as `actedForModelAddressers` reads them) whose identifier agent i passed as an argument of a tool call by round k. */
