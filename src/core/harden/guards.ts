@@ -1,6 +1,7 @@
 // What the `if` / `elif` tests around a line of Python say about the values there: `isinstance(m, SystemMessage)` and
-// `role == "system"` (with `role = m.get("role")`). Read from the text by indentation, so a value that cannot pass the
-// test (a `UserMessage(...)`, a dict whose role is "tool") is not taken for what the branch handles.
+// `role == "system"` (with `role = m.get("role")`), and so do a conditional expression's test (`x if test else y`) and a
+// comprehension's filter on the same line. Read from the text by indentation, so a value that cannot pass the test (a
+// `UserMessage(...)`, a dict whose role is "tool") is not taken for what the branch handles.
 import { lastName } from './project';
 import type { Expr } from './syntax';
 
@@ -21,7 +22,7 @@ const EQUALS_LITERAL = /^(.+?)\s*==\s*["'](\w+)["']$|^["'](\w+)["']\s*==\s*(.+)$
 export function enclosingGuards(text: string, offset: number): Guard[] {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   let indent = indentOf(text, lineStart);
-  const guards: Guard[] = [];
+  const guards: Guard[] = inlineGuards(text, offset, lineStart);
   const rebound = new Set(boundIn(text.slice(lineStart, lineEnd(text, lineStart))));
   for (const line of linesAbove(text, lineStart)) {
     if (indent === 0) break;
@@ -36,6 +37,110 @@ export function enclosingGuards(text: string, offset: number): Guard[] {
     else for (const name of boundIn(line.body)) rebound.add(name);
   }
   return guards;
+}
+
+/**
+ * The tests that hold at `offset` from later in its statement: a conditional expression's (`("User: " + m["content"])
+ * if m["role"] == "user" else …`) when `offset` is in the branch taken when the test holds, and a comprehension's filter
+ * (`[m["content"] for m in ms if m["role"] == "user"]`). Read at the level of the expression holding `offset`: past the
+ * brackets it sits in, not in a sibling after a comma, nothing once an `else` of that level comes first. Inside
+ * brackets the statement goes on over line breaks (as black writes a long comprehension), up to SCAN_CHARS.
+ */
+function inlineGuards(text: string, offset: number, lineStart: number): Guard[] {
+  const open = openBrackets(text, lineStart, offset);
+  const limit = Math.min(text.length, offset + SCAN_CHARS);
+  let depth = 0;
+  let level = 0;
+  let sibling = false;
+  for (let i = offset; i < limit; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = stringEnd(text, i, lineEnd(text, i));
+    else if (c === '#') i = lineEnd(text, i) - 1;
+    else if (c === '\n' && open + depth <= 0) break;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (--depth < level) [level, sibling] = [depth, false];
+    } else if (depth === level) {
+      if (c === ',') sibling = true;
+      else if (keywordAt(text, i, 'else')) return [];
+      else if (keywordAt(text, i, 'if') && !sibling) return blockHeaderAt(text, i) ? [] : testsOf(text.slice(i + 2, testEnd(text, i + 2, limit)).replace(/\s+/g, ' ').trim(), text, lineStart);
+    }
+  }
+  return [];
+}
+
+/** Whether the `if` at `i` opens its line and the line ends with a colon: a block's header, not part of an expression. */
+function blockHeaderAt(text: string, i: number): boolean {
+  const start = text.lastIndexOf('\n', i - 1) + 1;
+  return text.slice(start, i).trim() === '' && HEADER.test(text.slice(start, lineEnd(text, i)).trim());
+}
+
+/** How far past `offset` a statement is read for the test of an expression holding it. */
+const SCAN_CHARS = 4000;
+/** How many lines above are read for the brackets still open at a position. */
+const BRACKET_LINES = 40;
+
+/**
+ * How many brackets are open at `offset`: over the lines above (the nearest BRACKET_LINES), openings minus closings.
+ * Read upward, an earlier statement's lines never add up to more openings than closings, so the most this sum reaches
+ * is what the statement holding `offset` left open.
+ */
+function openBrackets(text: string, lineStart: number, offset: number): number {
+  let sum = bracketBalance(text, lineStart, offset);
+  let most = Math.max(0, sum);
+  let end = lineStart - 1;
+  for (let n = 0; end > 0 && n < BRACKET_LINES; n++) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    sum += bracketBalance(text, start, end);
+    most = Math.max(most, sum);
+    end = start - 1;
+  }
+  return most;
+}
+
+/** Openings minus closings of brackets between `start` and `end` on one line, outside strings and comments. */
+function bracketBalance(text: string, start: number, end: number): number {
+  let balance = 0;
+  for (let i = start; i < end; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = stringEnd(text, i, end);
+    else if (c === '#') break;
+    else if (c === '(' || c === '[' || c === '{') balance++;
+    else if (c === ')' || c === ']' || c === '}') balance--;
+  }
+  return balance;
+}
+
+/** Where the test starting at `start` ends: at `else`, `for`, `if` or a comma of its level, or the bracket closing around it. */
+function testEnd(text: string, start: number, end: number): number {
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = stringEnd(text, i, lineEnd(text, i));
+    else if (c === '#') return i;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (--depth < 0) return i;
+    } else if (depth === 0 && (c === ',' || keywordAt(text, i, 'else') || keywordAt(text, i, 'for') || keywordAt(text, i, 'if'))) return i;
+  }
+  return end;
+}
+
+/** The last index of the string literal whose quote opens at `at` (its line's end when it does not close on it). */
+function stringEnd(text: string, at: number, end: number): number {
+  const quote = text[at];
+  const triple = text.startsWith(quote.repeat(3), at);
+  const close = triple ? quote.repeat(3) : quote;
+  for (let i = at + close.length; i < end; i++) {
+    if (text[i] === '\\') i++;
+    else if (text.startsWith(close, i)) return i + close.length - 1;
+  }
+  return end;
+}
+
+/** Whether the keyword `word` stands at `i` (not inside a longer name). */
+function keywordAt(text: string, i: number, word: string): boolean {
+  return text.startsWith(word, i) && !/\w/.test(text[i - 1] ?? '') && !/\w/.test(text[i + word.length] ?? '');
 }
 
 /** The non-blank, non-comment lines above the line starting at `lineStart`, nearest first (at most MAX_LINES_UP). */

@@ -326,10 +326,28 @@ export class Resolver {
     return passing;
   }
 
-  /** The guards around a position, kept per line. */
+  /**
+   * For a name the `if` tests around it narrow (`… if m["role"] == "user" else …`), whether the values that pass carry
+   * another agent's output (why, or undefined); false where no test rules out any of its values.
+   */
+  private narrowedOutput(expr: Extract<Expr, { k: 'name' }>, loc: Loc, frames: readonly Frame[], depth: number): string | undefined | false {
+    if (this.project.module(loc.file)?.language !== 'python' || !this.guardsAt(loc.file, expr.start).some((g) => g.name === expr.id)) return false;
+    const all = this.nameValues(expr.id, loc, frames, depth + 1);
+    const ruledOut = this.ruledOut;
+    const passing = this.guarded(expr, loc.file, all);
+    this.ruledOut = ruledOut;
+    if (passing.length === all.length) return false;
+    for (const v of passing) {
+      const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
+      if (why) return why;
+    }
+    return undefined;
+  }
+
+  /** The guards around a position (a conditional expression's test depends on where on its line the position is). */
   private guardsAt(file: string, offset: number): Guard[] {
     const text = this.text(file);
-    const key = `${file}\0${text.lastIndexOf('\n', offset - 1)}`;
+    const key = `${file}\0${offset}`;
     let known = this.guardMemo.get(key);
     if (!known) {
       known = enclosingGuards(text, offset);
@@ -978,6 +996,8 @@ export class Resolver {
     const text = this.text(loc.file);
     switch (expr.k) {
       case 'name': {
+        const narrowed = this.narrowedOutput(expr, loc, frames, depth);
+        if (narrowed !== false) return narrowed;
         const found = this.lookup(expr.id, loc);
         if (found.kind === 'defs') {
           for (const def of found.defs) {

@@ -61,6 +61,29 @@ describe('harden: guards around a line', () => {
     assert.deepEqual(guardsAt('def f(m, n):\n    if isinstance(m, UserMessage):\n        n = 1\n        HERE(m)\n'), [{ name: 'm', classes: ['UserMessage'] }]);
   });
 
+  it('reads the test of a conditional expression for its first branch, and a comprehension\'s filter, on the same line', () => {
+    const line = '    text = [("User: " + m["content"]) if m["role"] == "user" else ("Agent: " + m["content"]) for m in messages]\n';
+    assert.deepEqual(enclosingGuards(line, line.indexOf('m["content"]')), [{ name: 'm', role: 'user' }]);
+    assert.deepEqual(enclosingGuards(line, line.lastIndexOf('m["content"]')), [], 'the else branch');
+    assert.deepEqual(enclosingGuards(line, line.indexOf('m["role"]')), [], 'the test itself');
+    const filter = '    text = [m["content"] for m in messages if isinstance(m, UserMessage) and ok]\n';
+    assert.deepEqual(enclosingGuards(filter, filter.indexOf('m["content"]')), [{ name: 'm', classes: ['UserMessage'] }]);
+    const sibling = '    call(m["content"], "if" if m["role"] == "user" else "x")\n';
+    assert.deepEqual(enclosingGuards(sibling, sibling.indexOf('m["content"]')), [], 'a sibling argument\'s test');
+    const quoted = '    text = ("a, else: if" + m["content"]) if m["role"] == "user" else ""\n';
+    assert.deepEqual(enclosingGuards(quoted, quoted.indexOf('m["content"]')), [{ name: 'm', role: 'user' }], 'keywords inside strings');
+  });
+
+  it('reads such a test over the lines a bracketed expression spans (black\'s layout), not an if statement after the line', () => {
+    const black = ['    text = "\\n".join(', '        [', '            ("User: " + m["content"])', '            if m["role"] == "user"', '            else ("Agent: " + m["content"])', '            for m in messages', '        ]', '    )', ''].join('\n');
+    assert.deepEqual(enclosingGuards(black, black.indexOf('m["content"]')), [{ name: 'm', role: 'user' }]);
+    assert.deepEqual(enclosingGuards(black, black.lastIndexOf('m["content"]')), []);
+    const statement = ['def f(m):', '    """A note (unclosed in prose', '    """', '    text = m["content"]', '    if m["role"] == "user":', '        pass', ''].join('\n');
+    assert.deepEqual(enclosingGuards(statement, statement.indexOf('m["content"]')), []);
+    const prose = ['def f(m):', '    # see (the notes', '    log("a (b")', '    text = m["content"]', '    if m["role"] == "user":', '        pass', ''].join('\n');
+    assert.deepEqual(enclosingGuards(prose, prose.indexOf('m["content"]')), [], 'brackets in comments and strings do not open the statement');
+  });
+
   it('a value passes a class test unless it is a framework message class of another role (a project\'s own subclass is not judged by its name)', () => {
     const call = (code: string) => new ExprParser(code, tokenize(code, 'python'), 'python').expression();
     const system = { name: 'm', classes: ['SystemMessage'] };

@@ -1614,4 +1614,23 @@ def read_image(llm_api, image_path):
     assert.match(after['sigs.py'], /f"""Answer in \{1 \+ 1\} words\."""/);
     assert.match(after['sigs.py'], /"""An Ed25519 signature over a message\."""/);
   });
+
+  it("the user's own turn picked out by a conditional expression gets no boundary (was: agno's maxim_ops cookbook labelled the typed input \"comes from another agent\")", async () => {
+    const source = [
+      'from agno.agent import Agent',
+      '',
+      'agent = Agent(instructions="You are a helpful financial assistant.")',
+      'messages = []',
+      'while True:',
+      '    messages.append({"role": "user", "content": input("You: ")})',
+      '    conversation = "\\n".join([("User: " + m["content"]) if m["role"] == "user" else ("Agent: " + m["content"]) for m in messages])',
+      '    response = agent.run(f"Conversation so far:\\n{conversation}")',
+      '    messages.append({"role": "agent", "content": response.content})',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'app.py': source });
+    const delegation = details.filter((f) => f.code === 'unbounded-delegation').map((f) => [f.line, f.column]);
+    assert.equal(delegation.length, 1, JSON.stringify(delegation));
+    assert.ok(delegation[0][1] > source.split('\n')[6].indexOf(' else '), 'the agent\'s reply in the else branch, not the user\'s turn');
+  });
 });
