@@ -59,12 +59,15 @@ const IDENTIFIER =
 // underscore): most prose has none, and the full pattern costs far more than this check.
 const IDENTIFIER_HINT = /\d{7}|[A-Z]{2}\d{2}|\.(?:txt|pdf|csv|docx?|xlsx?|json|md|py|sh|exe|zip|html?)\b/;
 
-/** Identifiers in a text, normalised (lower case, no trailing punctuation). */
+/**
+ * Identifiers in a text, normalised: lower case, no trailing punctuation, and a web address without its scheme, `www.`
+ * or closing slash (an order's "www.example.com" is the call's "http://www.example.com/").
+ */
 export function identifiersOf(text: string): Set<string> {
   const found = new Set<string>();
   if (!text.includes('@') && !text.includes('://') && !text.includes('www.') && !text.includes('_') && !IDENTIFIER_HINT.test(text)) return found;
   IDENTIFIER.lastIndex = 0;
-  for (const match of text.matchAll(IDENTIFIER)) found.add(match[0].toLowerCase().replace(/[.,;:!?]+$/, ''));
+  for (const match of text.matchAll(IDENTIFIER)) found.add(match[0].toLowerCase().replace(/[.,;:!?]+$/, '').replace(/^(?:https?:\/\/)?(?:www\.)?/, '').replace(/\/$/, ''));
   return found;
 }
 
