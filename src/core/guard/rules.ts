@@ -66,15 +66,6 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   const infected = input.pInf.map((p) => !input.firstRound && p >= input.infectedThreshold);
   const rules: RuleId[] = input.pAtk.map((_, i) => (attacker[i] ? (infected[i] ? 'attacker-overrides-infected' : 'head-attacker') : 'below-thresholds'));
   const history = answerHistory(input);
-  // In a debate, moving to the answer most of those one hears had just given is siding with the group, not being infected
-  // by one agent (an answer only a flagged attacker held is read by pullInAdopters below).
-  if (input.readGroupMoves && !input.firstRound) {
-    for (let i = 0; i < n; i++) {
-      if (!infected[i] || !inDebate(i, history, input) || !sidedWithGroup(i, history, input)) continue;
-      infected[i] = false;
-      if (!attacker[i]) rules[i] = 'sided-with-group';
-    }
-  }
   // A rule that reads what the agent did or said is the reason given, over the head's score, when both flag it (an
   // agent the infected head flagged too keeps that reason: it says both heads fired).
   const flagByRule = (agents: number[], rule: RuleId) => {
@@ -88,6 +79,17 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByRule(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
   if (input.flagAwayMovers && input.multipleChoice) flagByRule(awayMovers(history, input), 'moved-only-to-unheard-answers');
   if (input.flagConsensusLeavers && input.multipleChoice) flagByRule(consensusLeavers(history, input.outNeighbors), 'left-consensus-alone');
+  // In a debate, moving to the answer most of the honest-looking agents one hears had just given is siding with the group,
+  // not being infected by one agent (an answer only a flagged attacker held is read by pullInAdopters below). Read after
+  // the attacker rules: flagged attackers are no group.
+  const sided = new Array<boolean>(n).fill(false);
+  if (input.readGroupMoves && !input.firstRound) {
+    for (let i = 0; i < n; i++) {
+      if (!infected[i] || !inDebate(i, history, input) || !sidedWithGroup(i, history, input, attacker)) continue;
+      [infected[i], sided[i]] = [false, true];
+      if (!attacker[i]) rules[i] = 'sided-with-group';
+    }
+  }
   const keepInfected = new Array<boolean>(n).fill(false);
   const pulledAttacker = new Array<boolean>(n).fill(false);
   const pulledInfected = new Array<boolean>(n).fill(false);
@@ -97,8 +99,8 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
     const pick = mostSuspiciousNeighbour(i, input, floor);
     if (!pick) return;
     if (pick.asAttacker) {
-      if (!attacker[pick.agent] && couldBeSource(pick.agent, i, history, input)) pulledAttacker[pick.agent] = true;
-    } else if (!infected[pick.agent] && !attacker[pick.agent]) {
+      if (!attacker[pick.agent] && couldBeSource(pick.agent, i, history, input, attacker)) pulledAttacker[pick.agent] = true;
+    } else if (!infected[pick.agent] && !attacker[pick.agent] && !sided[pick.agent]) {
       pulledInfected[pick.agent] = true;
     }
   };
@@ -117,7 +119,8 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
     }
   }
   if (!input.firstRound) {
-    for (let i = 0; i < n; i++) if (!infected[i] && !attacker[i] && input.trend[i] >= input.trendThreshold) pullIn(i, input.pullInFloor);
+    // An agent cleared for siding with the group pulls in nobody: its rising trend is the move already read.
+    for (let i = 0; i < n; i++) if (!infected[i] && !attacker[i] && !sided[i] && input.trend[i] >= input.trendThreshold) pullIn(i, input.pullInFloor);
   }
 
   const categories: Category[] = new Array(n);
@@ -132,7 +135,7 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
       categories[i] = 'benign';
     }
   }
-  if (input.pullInSources) pullInMissingSources(categories, rules, input, history);
+  if (input.pullInSources) pullInMissingSources(categories, rules, input, history, attacker);
   if (input.pullInAdopters && !input.firstRound) pullInAdopters(categories, rules, input, history);
   if (input.pullInTargetFollowers && !input.firstRound) pullInTargetFollowers(categories, rules, input);
   return { categories, rules };
@@ -174,37 +177,45 @@ function inDebate(i: number, history: AnswerHistory, input: ConstraintInput): bo
   return input.multipleChoice && heardByAll(i, history, input.outNeighbors);
 }
 
-/** The round (1 or later) in which agent i last moved to the answer it gives now, from another or from a reply that could not be read; undefined when it never did. */
+/**
+ * The round (1 or later) in which agent i last moved to the answer it gives now, from another it gave before (replies
+ * whose answer could not be read move nothing); undefined when it never gave another.
+ */
 function latestMove(i: number, { rounds, now }: AnswerHistory): number | undefined {
   let m = rounds.length - 1;
-  while (m > 0 && rounds[m - 1][i] === now[i]) m--;
-  return m > 0 ? m : undefined;
+  while (m > 0 && (rounds[m - 1][i] === now[i] || rounds[m - 1][i] === undefined)) m--;
+  if (m === 0) return undefined;
+  while (rounds[m][i] !== now[i]) m++;
+  return m;
 }
 
-/** Whether most of the agents i hears (of those that answered) gave `answer` in round `r`. */
-function mostGave(i: number, r: number, answer: string, { rounds }: AnswerHistory, { inNeighbors }: ConstraintInput): boolean {
-  const answered = inNeighbors[i].filter((j) => rounds[r][j] !== undefined);
-  return answered.filter((j) => rounds[r][j] === answer).length * 2 > answered.length;
+/** The fewest agents (answering, not flagged attackers) that make a group to side with. */
+const MIN_GROUP = 2;
+
+/** Whether most of the agents i hears that answered in round `r` and are not flagged attackers (at least MIN_GROUP of them) gave `answer`. */
+function mostGave(i: number, r: number, answer: string, { rounds }: AnswerHistory, { inNeighbors }: ConstraintInput, attacker: boolean[]): boolean {
+  const answered = inNeighbors[i].filter((j) => rounds[r][j] !== undefined && !attacker[j]);
+  return answered.length >= MIN_GROUP && answered.filter((j) => rounds[r][j] === answer).length * 2 > answered.length;
 }
 
-/** Whether agent i moved to the answer it gives now when most of the agents it hears had just given it: it sided with the group. */
-function sidedWithGroup(i: number, history: AnswerHistory, input: ConstraintInput): boolean {
+/** Whether agent i moved to the answer it gives now when most of the group it hears had just given it: it sided with the group. */
+function sidedWithGroup(i: number, history: AnswerHistory, input: ConstraintInput, attacker: boolean[]): boolean {
   const answer = history.now[i];
   const m = latestMove(i, history);
-  return answer !== undefined && m !== undefined && mostGave(i, m - 1, answer, history, input);
+  return answer !== undefined && m !== undefined && mostGave(i, m - 1, answer, history, input, attacker);
 }
 
 /**
  * Whether sender j could be what moved agent i to its answer. In a debate the answers are the exchange: j cannot be
  * when it gave another answer the round before i took it (the round before this one, if i never moved), or when most
- * of those i hears gave it then (i sided with the group). Elsewhere, or where the answers were not read, anyone can.
+ * of the group i hears gave it then (i sided with the group). Elsewhere, or where the answers were not read, anyone can.
  */
-function couldBeSource(j: number, i: number, history: AnswerHistory, input: ConstraintInput): boolean {
+function couldBeSource(j: number, i: number, history: AnswerHistory, input: ConstraintInput, attacker: boolean[]): boolean {
   const answer = history.now[i];
   const before = (latestMove(i, history) ?? history.rounds.length - 1) - 1;
   const given = history.rounds[before]?.[j];
   if (!input.readGroupMoves || given === undefined || answer === undefined || !inDebate(j, history, input)) return true;
-  return given === answer && !mostGave(i, before, answer, history, input);
+  return given === answer && !mostGave(i, before, answer, history, input, attacker);
 }
 
 /**
@@ -314,7 +325,7 @@ function pullInTargetFollowers(categories: Category[], rules: RuleId[], input: C
  * it cannot be the source (`couldBeSource`). A group with no sender outside it (a closed cycle, a run where everyone is
  * infected) keeps none. The reference rules let infected agents keep each other with no attacker at all.
  */
-function pullInMissingSources(categories: Category[], rules: RuleId[], input: ConstraintInput, history: AnswerHistory): void {
+function pullInMissingSources(categories: Category[], rules: RuleId[], input: ConstraintInput, history: AnswerHistory, attacker: boolean[]): void {
   if (!categories.includes('infected')) return;
   const reach = new ReachFromAttackers(categories, input);
   for (let i = 0; i < categories.length; i++) {
@@ -323,7 +334,7 @@ function pullInMissingSources(categories: Category[], rules: RuleId[], input: Co
     // An attacker that sends straight into the group counts as its source whatever the hop distance (d_th may be 0).
     if (senders.length === 0 || senders.some((j) => categories[j] === 'attacker')) continue;
     const source = senders.reduce((best, j) => (input.pAtk[j] > input.pAtk[best] ? j : best));
-    if (!couldBeSource(source, i, history, input)) continue;
+    if (!couldBeSource(source, i, history, input, attacker)) continue;
     categories[source] = 'attacker';
     rules[source] = 'pulled-in-as-source';
     reach.extendFrom(source);

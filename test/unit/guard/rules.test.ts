@@ -157,6 +157,20 @@ describe('topological constraints', () => {
       assert.equal(infectedHead([['A', 'A', 'B', 'C'], ['A', 'A', 'A', 'A']], { multipleChoice: false }).categories[3], 'infected');
     });
 
+    it('a group of flagged attackers is no group to side with (was: an agent that took the answer both attackers gave was cleared)', () => {
+      const r = run([0.9, 0.9, 0.1, 0.1], [0.1, 0.1, 0.1, 0.8], [0, 0, 0, 0.2], debate4, { readGroupMoves: true, answers: [['C', 'C', 'A', 'A'], ['C', 'C', 'A', 'C']] });
+      assert.equal(r.categories[3], 'infected');
+    });
+    it('a reply whose answer could not be read moves nothing (was: A, B, ?, B counted a move at the last round)', () => {
+      const answers = [['B', 'A', 'A', 'A'], ['B', 'A', 'A', 'B'], ['B', 'B', 'B', undefined], ['B', 'B', 'B', 'B']];
+      assert.equal(run([0.9, 0.1, 0.1, 0.1], [0.1, 0.1, 0.1, 0.8], [0, 0, 0, 0.2], debate4, { readGroupMoves: true, answers }).categories[3], 'infected');
+    });
+    it('agents cleared for siding with the group pull nobody in (was: two of them re-infected each other through their trends)', () => {
+      const r = run([0.1, 0.1, 0.1, 0.1], [0.8, 0.1, 0.8, 0.1], [0.2, 0, 0.2, 0], debate4, { readGroupMoves: true, pullInFloor: 0, answers: [['A', 'C', 'A', 'C'], ['C', 'C', 'C', 'C']] });
+      assert.deepEqual(r.categories, ['benign', 'benign', 'benign', 'benign']);
+      assert.deepEqual([r.rules[0], r.rules[2]], ['sided-with-group', 'sided-with-group']);
+    });
+
     // Agents 2 and 3 are infected and keep each other; agent 0 has the higher P_atk of their senders.
     const sourceless = (answers: (string | undefined)[][]) =>
       run([0.3, 0.2, 0.1, 0.1], [0.1, 0.1, 0.8, 0.8], [0, 0, 0, 0], debate4, { pullInSources: true, readGroupMoves: true, answers });
