@@ -98,6 +98,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
   const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
   const declarations = guard.flagDeclaredSteering ? model.agents.map((_, i) => steeringDeclaredBy(reading, i, k)) : [];
   progress.ema = steps.map((s) => s.smoothed);
+  const calledFor = guard.pullInTargetFollowers ? model.agents.map((_, i) => calledForModelAddressers(reading, i, k)) : [];
   const decided = applyTopologicalConstraints({
     pAtk: roundScores.map((s) => s.pAtk),
     pInf: roundScores.map((s) => s.pInf),
@@ -119,16 +120,21 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     readGroupMoves: guard.readGroupMoves,
     declared: declarations.map((d) => d !== undefined),
     actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
-    calledFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => calledForModelAddressers(reading, i, k)) : [],
+    calledFor,
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,
     firstRound: k === 0,
   });
   progress.categories.push(decided.categories);
   progress.scores.push(roundScores);
+  // The call in which agent i acted for a flagged attacker's order.
+  const callOnFlaggedOrder = (i: number): Evidence | undefined => {
+    const j = calledFor[i]?.find((a) => decided.categories[a] === 'attacker');
+    return j === undefined ? undefined : callForModelAddresser(reading, i, j, k);
+  };
   // What a rule read in the agent's own output: the sentence declaring it steers the others, the call that acted.
   const evidenceFor = (rule: RuleId, i: number): { evidence?: Evidence } => {
-    const evidence = rule === 'declared-steering' ? declarations[i] : rule === 'acted-on-attacker-target' ? callForModelAddresser(reading, i, k) : undefined;
+    const evidence = rule === 'declared-steering' ? declarations[i] : rule === 'acted-on-attacker-target' ? callOnFlaggedOrder(i) : undefined;
     return evidence !== undefined ? { evidence } : {};
   };
   const agents: Record<string, AgentRound> = Object.create(null); // agent ids are trace text: "__proto__" must stay a key

@@ -335,8 +335,8 @@ interface History {
   actedForModelAddresser: Map<number, number>;
   /** The same, where the target was an argument of a tool call (`pay(iban="…")`): an act, not a retelling. */
   calledForModelAddresser: Map<number, number>;
-  /** The first such call and its round. */
-  firstCall: Evidence | undefined;
+  /** Per such in-neighbour, the first call that carried its target, and its round. */
+  firstCall: Map<number, Evidence>;
   /** First round its output holds a line written as a call (read only for an agent that carried such a target), or Infinity. */
   firstCallLine: number;
 }
@@ -358,7 +358,7 @@ function historyOf(context: FeatureContext, i: number): History {
     actedFrom: Infinity,
     actedForModelAddresser: new Map(),
     calledForModelAddresser: new Map(),
-    firstCall: undefined,
+    firstCall: new Map(),
     firstCallLine: Infinity,
     declarations: new Array(rounds),
   };
@@ -393,15 +393,18 @@ function historyOf(context: FeatureContext, i: number): History {
       }
     }
     if (r > 0 && spoke && introduced.size > 0) {
+      let calls: ToolCall[] | undefined;
       for (const id of a.identifiers) {
         if (h.actedFrom === Infinity && introduced.has(id)) h.actedFrom = r;
         const by = toModelBy.get(id);
         if (!by) continue;
-        const call = callCarrying(model.outputs[i][r]!, id);
-        if (call !== undefined) h.firstCall ??= { round: r, text: call };
+        calls ??= toolCalls(model.outputs[i][r]!);
+        const call = calls.find((c) => c.arguments.has(id));
         for (const j of by) {
           if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
-          if (call !== undefined && !h.calledForModelAddresser.has(j)) h.calledForModelAddresser.set(j, r);
+          if (call === undefined || h.calledForModelAddresser.has(j)) continue;
+          h.calledForModelAddresser.set(j, r);
+          h.firstCall.set(j, { round: r, text: evidenceOf(call.line, id) });
         }
       }
     }
@@ -462,9 +465,9 @@ export function calledForModelAddressers(context: FeatureContext, i: number, k: 
   return firstBy(historyOf(context, i).calledForModelAddresser, k);
 }
 
-/** The first tool call (and its round, by round k) in which agent i passed a target an in-neighbour's instruction to the model named. */
-export function callForModelAddresser(context: FeatureContext, i: number, k: number): Evidence | undefined {
-  const call = historyOf(context, i).firstCall;
+/** The first tool call (and its round, by round k) in which agent i passed a target that in-neighbour j's instruction to the model named. */
+export function callForModelAddresser(context: FeatureContext, i: number, j: number, k: number): Evidence | undefined {
+  const call = historyOf(context, i).firstCall.get(j);
   return call !== undefined && call.round <= k ? call : undefined;
 }
 
@@ -476,15 +479,26 @@ function firstBy(rounds: Map<number, number>, k: number): number[] {
 
 // A line that is a call, as the importers write an assistant's tool calls: `send_money(recipient="US12…", amount=10)`.
 const CALL_LINE = /^[ \t]*[A-Za-z_][\w.]*\(.*\)[ \t]*$/;
-const callLines = (text: string) => text.split('\n').filter((line) => CALL_LINE.test(line));
+
+/** A line of an output written as a call, and the identifiers among its arguments (not in the called function's name). */
+interface ToolCall {
+  line: string;
+  arguments: Set<string>;
+}
+
+/** The lines of `text` written as calls, each read once. */
+function toolCalls(text: string): ToolCall[] {
+  return text
+    .split('\n')
+    .filter((line) => CALL_LINE.test(line))
+    .map((line) => ({ line, arguments: identifiersOf(line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))) }));
+}
 
 // The evidence a finding quotes: the call, whitespace collapsed, cut around the identifier when longer.
 const EVIDENCE_CHARS = 300;
 
-/** The first line of `text` written as a call that holds identifier `id` (lower case), as evidence; undefined when none. */
-function callCarrying(text: string, id: string): string | undefined {
-  const line = callLines(text).find((l) => l.toLowerCase().includes(id));
-  if (line === undefined) return undefined;
+/** A call line as evidence: whitespace collapsed, cut to EVIDENCE_CHARS around identifier `id` (lower case). */
+function evidenceOf(line: string, id: string): string {
   const flat = line.replace(/\s+/g, ' ').trim();
   if (flat.length <= EVIDENCE_CHARS) return flat;
   const at = Math.max(0, Math.min(flat.toLowerCase().indexOf(id) - EVIDENCE_CHARS / 3, flat.length - EVIDENCE_CHARS));
