@@ -15,14 +15,20 @@ const INSTANCE = /^isinstance\(\s*([A-Za-z_][\w.]*)\s*,\s*\(?\s*([A-Za-z_][\w.]*
 const ROLE_OF = /^([A-Za-z_][\w.]*?)(?:\.get\(\s*["']role["']\s*(?:,[^)]*)?\)|\[\s*["']role["']\s*\]|\.role)$/;
 const EQUALS_LITERAL = /^(.+?)\s*==\s*["'](\w+)["']$|^["'](\w+)["']\s*==\s*(.+)$/;
 
-/**
- * The guards of the `if` / `elif` blocks enclosing `offset` in a Python file, inside its function (innermost first). A
- * guard on a name the lines in between bind again (`m = …`, `for m in …`, `as m`, `m := …`) no longer holds.
- */
+/** The guards that hold at `offset` in a Python file, innermost first: `inlineGuards`, then `blockGuards`. */
 export function enclosingGuards(text: string, offset: number): Guard[] {
+  return [...inlineGuards(text, offset), ...blockGuards(text, offset)];
+}
+
+/**
+ * The guards of the `if` / `elif` blocks enclosing the line of `offset` in a Python file, inside its function (innermost
+ * first); the same for every position of a line. A guard on a name the lines in between bind again (`m = …`,
+ * `for m in …`, `as m`, `m := …`) no longer holds.
+ */
+export function blockGuards(text: string, offset: number): Guard[] {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   let indent = indentOf(text, lineStart);
-  const guards: Guard[] = inlineGuards(text, offset, lineStart);
+  const guards: Guard[] = [];
   const rebound = new Set(boundIn(text.slice(lineStart, lineEnd(text, lineStart))));
   for (const line of linesAbove(text, lineStart)) {
     if (indent === 0) break;
@@ -39,34 +45,76 @@ export function enclosingGuards(text: string, offset: number): Guard[] {
   return guards;
 }
 
+/** How far past `offset` a statement is read for the test of an expression holding it. */
+const SCAN_CHARS = 4000;
+/** Lines longer than this (minified or generated code) are not read for such tests: each position would cost a line. */
+const MAX_LINE_CHARS = 20_000;
+/** How many lines above are read for the brackets still open at a position. */
+const BRACKET_LINES = 40;
+const IF_AHEAD = /\bif\b/g;
+
 /**
  * The tests that hold at `offset` from later in its statement: a conditional expression's (`("User: " + m["content"])
  * if m["role"] == "user" else …`) when `offset` is in the branch taken when the test holds, and a comprehension's filter
  * (`[m["content"] for m in ms if m["role"] == "user"]`). Read at the level of the expression holding `offset`: past the
- * brackets it sits in, not in a sibling after a comma, nothing once an `else` of that level comes first. Inside
- * brackets the statement goes on over line breaks (as black writes a long comprehension), up to SCAN_CHARS.
+ * brackets it sits in (and the string, for a name inside an f-string), not in a sibling after a comma, nothing once an
+ * `else` of that level comes first, and not for a name a `for` or `lambda` between binds afresh. Inside brackets the
+ * statement goes on over line breaks (as black writes a long comprehension), up to SCAN_CHARS.
  */
-function inlineGuards(text: string, offset: number, lineStart: number): Guard[] {
-  const open = openBrackets(text, lineStart, offset);
+export function inlineGuards(text: string, offset: number): Guard[] {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const limit = Math.min(text.length, offset + SCAN_CHARS);
+  IF_AHEAD.lastIndex = offset;
+  const ahead = IF_AHEAD.exec(text);
+  if (!ahead || ahead.index >= limit || lineEnd(text, offset) - lineStart > MAX_LINE_CHARS) return [];
+  const start = stringAround(text, lineStart, offset) ?? offset;
+  let open: number | undefined;
   let depth = 0;
   let level = 0;
   let sibling = false;
-  for (let i = offset; i < limit; i++) {
+  const bound: { name: string; depth: number }[] = lambdaParams(text.slice(lineStart, offset)).map((name) => ({ name, depth: Infinity }));
+  for (let i = start; i < limit; i++) {
     const c = text[i];
     if (c === '"' || c === "'") i = stringEnd(text, i, lineEnd(text, i));
     else if (c === '#') i = lineEnd(text, i) - 1;
-    else if (c === '\n' && open + depth <= 0) break;
+    else if (c === '\n' && (open ??= openBrackets(text, lineStart, offset)) + depth <= 0) break;
     else if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') {
       if (--depth < level) [level, sibling] = [depth, false];
+    } else if (keywordAt(text, i, 'for')) {
+      for (const name of boundIn(`for ${text.slice(i + 3, Math.min(limit, i + 200))}`)) bound.push({ name, depth });
+    } else if (keywordAt(text, i, 'lambda')) {
+      for (const name of lambdaParams(text.slice(i, Math.min(limit, i + 200)))) bound.push({ name, depth });
     } else if (depth === level) {
       if (c === ',') sibling = true;
       else if (keywordAt(text, i, 'else')) return [];
-      else if (keywordAt(text, i, 'if') && !sibling) return blockHeaderAt(text, i) ? [] : testsOf(text.slice(i + 2, testEnd(text, i + 2, limit)).replace(/\s+/g, ' ').trim(), text, lineStart);
+      else if (keywordAt(text, i, 'if') && !sibling) {
+        if (blockHeaderAt(text, i)) return [];
+        // A name a comprehension or lambda inside the branch binds is another variable than the one the test reads.
+        const shadowed = new Set(bound.filter((b) => b.depth > level).map((b) => b.name));
+        return testsOf(text.slice(i + 2, testEnd(text, i + 2, limit)).replace(/\s+/g, ' ').trim(), text, lineStart).filter((g) => !shadowed.has(g.name));
+      }
     }
   }
   return [];
+}
+
+/** The parameters of the `lambda`s in `code` (each `lambda a, b:` up to its colon). */
+function lambdaParams(code: string): string[] {
+  return [...code.matchAll(/\blambda\b([^:]*):/g)].flatMap((m) => m[1].match(/[A-Za-z_]\w*/g) ?? []);
+}
+
+/** Where the string literal holding `offset` on its line ends (a name inside an f-string's braces), or undefined. */
+function stringAround(text: string, lineStart: number, offset: number): number | undefined {
+  for (let i = lineStart; i < offset; i++) {
+    const c = text[i];
+    if (c === '#') return undefined;
+    if (c !== '"' && c !== "'") continue;
+    const end = stringEnd(text, i, lineEnd(text, i));
+    if (end >= offset) return end + 1;
+    i = end;
+  }
+  return undefined;
 }
 
 /** Whether the `if` at `i` opens its line and the line ends with a colon: a block's header, not part of an expression. */
@@ -75,23 +123,27 @@ function blockHeaderAt(text: string, i: number): boolean {
   return text.slice(start, i).trim() === '' && HEADER.test(text.slice(start, lineEnd(text, i)).trim());
 }
 
-/** How far past `offset` a statement is read for the test of an expression holding it. */
-const SCAN_CHARS = 4000;
-/** How many lines above are read for the brackets still open at a position. */
-const BRACKET_LINES = 40;
-
 /**
- * How many brackets are open at `offset`: over the lines above (the nearest BRACKET_LINES), openings minus closings.
- * Read upward, an earlier statement's lines never add up to more openings than closings, so the most this sum reaches
- * is what the statement holding `offset` left open.
+ * How many brackets are open at `offset`: over the lines above (the nearest BRACKET_LINES), openings minus closings,
+ * outside strings (a triple-quoted one over several lines too) and comments. Read upward, an earlier statement's lines
+ * never add up to more openings than closings, so the most this sum reaches is what the statement holding `offset` left
+ * open.
  */
 function openBrackets(text: string, lineStart: number, offset: number): number {
   let sum = bracketBalance(text, lineStart, offset);
   let most = Math.max(0, sum);
+  let inTriple = false;
   let end = lineStart - 1;
   for (let n = 0; end > 0 && n < BRACKET_LINES; n++) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
-    sum += bracketBalance(text, start, end);
+    const line = text.slice(start, end);
+    const quotes = (line.match(/"""|\'\'\'/g) ?? []).length;
+    if (quotes % 2 === 1) {
+      // Read upward, a line with an odd count of triple quotes closes a string opened above (code after its last quote)
+      // or opens the one we were in (code before it, which stringEnd reads).
+      sum += inTriple ? bracketBalance(text, start, end) : bracketBalance(text, start + Math.max(line.lastIndexOf('"""'), line.lastIndexOf("\'\'\'")) + 3, end);
+      inTriple = !inTriple;
+    } else if (!inTriple) sum += bracketBalance(text, start, end);
     most = Math.max(most, sum);
     end = start - 1;
   }

@@ -5,7 +5,7 @@
 // Every walk is bounded by a depth and a step budget, so hostile or cyclic code costs a fixed amount.
 import type { StringLiteral } from './lexer';
 import { isInsideBoundary } from './detect';
-import { describeGuard, enclosingGuards, mayPass, type Guard } from './guards';
+import { blockGuards, describeGuard, inlineGuards, mayPass, type Guard } from './guards';
 import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
 import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
@@ -344,16 +344,17 @@ export class Resolver {
     return undefined;
   }
 
-  /** The guards around a position (a conditional expression's test depends on where on its line the position is). */
+  /** The guards around a position: its line's `if` blocks (kept per line), then the expression tests read from it. */
   private guardsAt(file: string, offset: number): Guard[] {
     const text = this.text(file);
-    const key = `${file}\0${offset}`;
-    let known = this.guardMemo.get(key);
-    if (!known) {
-      known = enclosingGuards(text, offset);
-      this.guardMemo.set(key, known);
+    const key = `${file}\0${text.lastIndexOf('\n', offset - 1)}`;
+    let block = this.guardMemo.get(key);
+    if (!block) {
+      block = blockGuards(text, offset);
+      this.guardMemo.set(key, block);
     }
-    return known;
+    const inline = inlineGuards(text, offset);
+    return inline.length > 0 ? [...inline, ...block] : block;
   }
 
   private lookup(name: string, loc: Loc):

@@ -1,6 +1,6 @@
 // The `if` tests around a line of Python that say which values reach it (src/core/harden/guards.ts).
 import * as assert from 'node:assert/strict';
-import { enclosingGuards, mayPass } from '../../../src/core/harden/guards';
+import { enclosingGuards, inlineGuards, mayPass } from '../../../src/core/harden/guards';
 import { ExprParser } from '../../../src/core/harden/syntax';
 import { tokenize } from '../../../src/core/harden/lexer';
 
@@ -82,6 +82,17 @@ describe('harden: guards around a line', () => {
     assert.deepEqual(enclosingGuards(statement, statement.indexOf('m["content"]')), []);
     const prose = ['def f(m):', '    # see (the notes', '    log("a (b")', '    text = m["content"]', '    if m["role"] == "user":', '        pass', ''].join('\n');
     assert.deepEqual(enclosingGuards(prose, prose.indexOf('m["content"]')), [], 'brackets in comments and strings do not open the statement');
+  });
+
+  it('does not narrow a name that a comprehension or lambda inside the branch binds afresh, nor read a test from a string, a later statement or an f-string\'s rest', () => {
+    const shadow = '    text = "\\n".join([("Agent: " + m["content"]) for m in messages]) if m["role"] == "user" else ""\n';
+    assert.deepEqual(inlineGuards(shadow, shadow.indexOf('m["content"]')), []);
+    const lambda = '    fmt = (lambda m: "Agent: " + m["content"]) if m["role"] == "user" else str\n';
+    assert.deepEqual(inlineGuards(lambda, lambda.indexOf('m["content"]')), []);
+    const fstring = `    text = f"{m['content']}" + "if m['role'] == 'user' else"\n`;
+    assert.deepEqual(inlineGuards(fstring, fstring.indexOf("m['content']")), []);
+    const docstring = ['def render(m):', '    """One message for the prompt.', '    Roles: user, agent (the model\'s reply', '    """', '    text = m["content"]', '    tag = "User" if m["role"] == "user" else "Agent"', ''].join('\n');
+    assert.deepEqual(inlineGuards(docstring, docstring.indexOf('m["content"]')), [], 'a bracket inside a docstring opens nothing');
   });
 
   it('a value passes a class test unless it is a framework message class of another role (a project\'s own subclass is not judged by its name)', () => {

@@ -1633,4 +1633,17 @@ def read_image(llm_api, image_path):
     assert.equal(delegation.length, 1, JSON.stringify(delegation));
     assert.ok(delegation[0][1] > source.split('\n')[6].indexOf(' else '), 'the agent\'s reply in the else branch, not the user\'s turn');
   });
+  it('reads a file with one very long line of names in linear time (was: every name re-read the line for the tests after it, 54 s for 16,000)', async () => {
+    const names = Array.from({ length: 16000 }, (_, n) => `very_long_variable_name_prefix_for_testing_purposes_${n}`);
+    const source = [
+      'from openai import OpenAI',
+      'client = OpenAI()',
+      ...names.map((name, n) => `${name} = 'text ${n}'`),
+      `prompt = " ".join([${names.join(', ')}])`,
+      "client.chat.completions.create(model='m', messages=[{'role': 'system', 'content': 'You are helpful.'}, {'role': 'user', 'content': prompt}])",
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'app.py': source });
+    assert.ok(findings.includes(`app.py:${names.length + 4} missing-immunity-warning`), findings.join('\n'));
+  });
 });
