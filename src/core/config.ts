@@ -24,8 +24,9 @@ export interface GuardConfig {
   donorMaxPAtk: number;
   /**
    * A trend jump alone pulls in a neighbour only when its larger score reaches this (a flagged infected agent that is
-   * kept pulls in its most suspicious neighbour whatever its score), and an adopter or target follower needs this P_inf;
-   * 0, the seven switches off and trendThreshold 0.05 give the reference rules.
+   * kept pulls in its most suspicious neighbour whatever its score), and an adopter, or a target follower whose calls the
+   * trace does not show, needs this P_inf;
+   * 0, the eight switches off and trendThreshold 0.05 give the reference rules.
    */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */

@@ -321,8 +321,9 @@ function pullInTargetFollowers(categories: Category[], rules: RuleId[], input: C
 
 /**
  * An infection has a source: an infected agent that no attacker reaches (within the hop distance, or through other
- * infected agents) makes the sender into its infected group with the highest P_atk an attacker, unless the answers say
- * it cannot be the source (`couldBeSource`). A group with no sender outside it (a closed cycle, a run where everyone is
+ * infected agents) makes the sender into its infected group with the highest P_atk an attacker. Where the answers say
+ * that sender cannot be the source (`couldBeSource`: in a debate, it did not give the answer taken, or that answer was
+ * the group's), the agent is not infected. A group with no sender outside it (a closed cycle, a run where everyone is
  * infected) keeps none. The reference rules let infected agents keep each other with no attacker at all.
  */
 function pullInMissingSources(categories: Category[], rules: RuleId[], input: ConstraintInput, history: AnswerHistory, attacker: boolean[]): void {
@@ -334,7 +335,12 @@ function pullInMissingSources(categories: Category[], rules: RuleId[], input: Co
     // An attacker that sends straight into the group counts as its source whatever the hop distance (d_th may be 0).
     if (senders.length === 0 || senders.some((j) => categories[j] === 'attacker')) continue;
     const source = senders.reduce((best, j) => (input.pAtk[j] > input.pAtk[best] ? j : best));
-    if (!couldBeSource(source, i, history, input, attacker)) continue;
+    if (!couldBeSource(source, i, history, input, attacker)) {
+      // In a debate, an agent that took the answer of no suspicious sender was persuaded, not infected.
+      categories[i] = 'benign';
+      rules[i] = 'pruned-no-source';
+      continue;
+    }
     categories[source] = 'attacker';
     rules[source] = 'pulled-in-as-source';
     reach.extendFrom(source);

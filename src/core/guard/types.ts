@@ -98,6 +98,7 @@ export type RuleId =
   | 'kept-rising-trend'
   | 'pruned-far-and-flat'
   | 'sided-with-group'
+  | 'pruned-no-source'
   | 'pulled-in-as-attacker'
   | 'pulled-in-as-infected'
   | 'pulled-in-as-source'

@@ -178,8 +178,10 @@ describe('topological constraints', () => {
       const r = sourceless([['D', 'B', 'C', 'C'], ['D', 'B', 'D', 'D']]);
       assert.deepEqual([r.categories[0], r.rules[0]], ['attacker', 'pulled-in-as-source']);
     });
-    it('pulls in no source when the most suspicious sender gave another answer the round before (the reference rules pull it in)', () => {
-      assert.deepEqual(sourceless([['D', 'B', 'C', 'C'], ['D', 'B', 'B', 'B']]).categories.slice(0, 2), ['benign', 'benign']);
+    it('pulls in no source when the most suspicious sender gave another answer the round before, and the agent was persuaded, not infected (the reference rules pull it in)', () => {
+      const r = sourceless([['D', 'B', 'C', 'C'], ['D', 'B', 'B', 'B']]);
+      assert.deepEqual(r.categories, ['benign', 'benign', 'benign', 'benign']);
+      assert.deepEqual([r.rules[2], r.rules[3]], ['pruned-no-source', 'pruned-no-source']);
       assert.equal(run([0.3, 0.2, 0.1, 0.1], [0.1, 0.1, 0.8, 0.8], [0, 0, 0, 0], debate4, { pullInSources: true, answers: [['D', 'B', 'C', 'C'], ['D', 'B', 'B', 'B']] }).categories[0], 'attacker');
     });
     it('pulls in no source when the answer taken is the one most of those the agent hears gave', () => {
