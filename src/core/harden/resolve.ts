@@ -1054,8 +1054,11 @@ export class Resolver {
       }
       case 'index': {
         if (expr.index.k === 'str' && expr.index.holes.length === 0) {
-          const state = this.stateRead(expr.obj, literalText(text, expr.index.literal), loc.file);
+          const key = literalText(text, expr.index.literal);
+          const state = this.stateRead(expr.obj, key, loc.file);
           if (state !== undefined) return state === CLEAN ? undefined : state;
+          // An item named for data about the content (`h["action"]["type"]`, `msg["id"]`) is no content, as a member is.
+          if (namesMetadata(nameWords(key))) return undefined;
         }
         // A conversation's first message (`messages[0]`) is the user's request that opened it, not an agent's reply.
         if (text.slice(expr.index.start, expr.index.end).trim() === '0' && CONVERSATION.test(text.slice(expr.obj.start, expr.obj.end))) return undefined;

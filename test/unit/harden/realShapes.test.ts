@@ -1646,4 +1646,31 @@ def read_image(llm_api, image_path):
     const { findings } = await harden({ 'app.py': source });
     assert.ok(findings.includes(`app.py:${names.length + 4} missing-immunity-warning`), findings.join('\n'));
   });
+  it("an item named for data about the content is no content, as a member is (was: camel's browser history wrapped the action's type, `h['action']['type']`)", async () => {
+    const source = [
+      'from camel.agents import ChatAgent',
+      '',
+      '',
+      'class BrowserAgent:',
+      '    def __init__(self, executor):',
+      '        self.executor = executor',
+      '        self.chat_agent = ChatAgent(system_message="You are a web automation assistant.")',
+      '        self.action_history = []',
+      '',
+      '    def llm_call(self, prompt, history):',
+      '        hist_lines = [f"{i + 1}. {h[\'action\'][\'type\']} -> {h[\'result\']}" for i, h in enumerate(history)]',
+      '        response = self.chat_agent.step(f"History:\\n" + "\\n".join(hist_lines) + f"\\n\\nTask: {prompt}")',
+      '        return response.msgs[0].content',
+      '',
+      '    async def run(self, prompt, action):',
+      '        result = await self.executor.execute(action)',
+      '        self.action_history.append({"action": action, "result": str(result)})',
+      '        return self.llm_call(prompt, self.action_history)',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'agent.py': source });
+    const wrapped = details.filter((f) => f.code === 'unbounded-delegation').map((f) => source.split('\n')[f.line - 1].slice(f.column - 1, f.column + 17));
+    assert.ok(wrapped.some((w) => w.includes("h['result']")), JSON.stringify(wrapped));
+    assert.ok(!wrapped.some((w) => w.includes("h['action']")), JSON.stringify(wrapped));
+  });
 });
