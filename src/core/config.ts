@@ -50,9 +50,10 @@ export interface GuardConfig {
   /** An agent that says in its own words that it is steering the other agents (to a wrong or an assigned answer) is an attacker; false: reference rules. */
   flagDeclaredSteering: boolean;
   /**
-   * In a debate (options listed, every other agent hears the agent), the answers say who moved whom: an agent giving the
-   * answer most of those it hears gave the round before sides with the group and is not infected, and a sender pulled in
-   * as an infection's source must have given the answer taken, not the group's; false: reference rules.
+   * In a debate (options listed, every other agent hears the agent), the answers say who moved whom: an agent that moved
+   * to the answer most of the agents it hears (flagged attackers aside) had just given sided with the group, and one whose
+   * most suspicious sender did not give the answer it took, or gave the group's, was persuaded: neither is infected;
+   * false: reference rules.
    */
   readGroupMoves: boolean;
 }
