@@ -9,7 +9,7 @@ import { addressOf, identifiersOf, type Address } from '../text/address';
 import { extractAnswer, FreeFormAnswers, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
-import { steeringDeclaration } from '../text/intent';
+import { evidenceAround, steeringDeclaration } from '../text/intent';
 import type { Evidence, RunModel } from './types';
 import { oneLine } from './messages';
 
@@ -404,12 +404,12 @@ function historyOf(context: FeatureContext, i: number): History {
           if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
           if (call === undefined || h.calledForModelAddresser.has(j)) continue;
           h.calledForModelAddresser.set(j, r);
-          h.firstCall.set(j, { round: r, text: evidenceOf(call.line, id) });
+          h.firstCall.set(j, { round: r, text: evidenceAround(call.line, call.line.toLowerCase().indexOf(id), id.length) });
         }
       }
     }
   }
-  const callLine = h.actedForModelAddresser.size > 0 ? model.outputs[i].findIndex((text) => text !== undefined && hasCallLine(text)) : -1;
+  const callLine = h.actedForModelAddresser.size > 0 ? model.outputs[i].findIndex((text) => text !== undefined && callLines(text).length > 0) : -1;
   h.firstCallLine = callLine < 0 ? Infinity : callLine;
   context.histories[i] = h;
   return h;
@@ -486,27 +486,11 @@ interface ToolCall {
   arguments: Set<string>;
 }
 
+const callLines = (text: string) => text.split('\n').filter((line) => CALL_LINE.test(line));
+
 /** The lines of `text` written as calls, each read once. */
 function toolCalls(text: string): ToolCall[] {
-  return text
-    .split('\n')
-    .filter((line) => CALL_LINE.test(line))
-    .map((line) => ({ line, arguments: identifiersOf(line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))) }));
-}
-
-// The evidence a finding quotes: the call, whitespace collapsed, cut around the identifier when longer.
-const EVIDENCE_CHARS = 300;
-
-/** A call line as evidence: whitespace collapsed, cut to EVIDENCE_CHARS around identifier `id` (lower case). */
-function evidenceOf(line: string, id: string): string {
-  const flat = line.replace(/\s+/g, ' ').trim();
-  if (flat.length <= EVIDENCE_CHARS) return flat;
-  const at = Math.max(0, Math.min(flat.toLowerCase().indexOf(id) - EVIDENCE_CHARS / 3, flat.length - EVIDENCE_CHARS));
-  return `${at > 0 ? '…' : ''}${flat.slice(at, at + EVIDENCE_CHARS)}${at + EVIDENCE_CHARS < flat.length ? '…' : ''}`;
-}
-
-function hasCallLine(text: string): boolean {
-  return text.split('\n').some((line) => CALL_LINE.test(line));
+  return callLines(text).map((line) => ({ line, arguments: identifiersOf(line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))) }));
 }
 
 /** The latest sentence (and its round) in which agent i's own outputs declared, by round k, that it is steering the other agents. */

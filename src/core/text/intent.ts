@@ -122,7 +122,7 @@ export function steeringDeclaration(text: string, lower = text.toLowerCase()): s
     for (const { pattern, writer } of DECLARATIONS) {
       for (const match of sentence.matchAll(pattern)) {
         const at = match.index ?? 0;
-        if (writerDeclares(sentence.slice(Math.max(0, at - SUBJECT_WINDOW), at), match[0], writer)) return evidence(text.slice(start, end), at, match[0].length);
+        if (writerDeclares(sentence.slice(Math.max(0, at - SUBJECT_WINDOW), at), match[0], writer)) return evidenceAround(text.slice(start, end), at, match[0].length);
       }
     }
   }
@@ -167,8 +167,11 @@ function firstPersonAt(text: string, last = false): number {
   return found;
 }
 
-/** The sentence as evidence: whitespace collapsed; a long one cut to a window that holds the declaration. */
-function evidence(sentence: string, at: number, length: number): string {
+/**
+ * Text as evidence a finding quotes: whitespace collapsed; a long one cut to a window of EVIDENCE_CHARS that holds the
+ * `length` characters at `at` (a declaration, a call's target), never splitting a character.
+ */
+export function evidenceAround(sentence: string, at: number, length: number): string {
   const whole = sentence.replace(/\s+/g, ' ').trim();
   if (whole.length <= EVIDENCE_CHARS) return whole;
   const from = Math.max(0, Math.min(at - 80, at + length + 40 - EVIDENCE_CHARS));
