@@ -1,8 +1,10 @@
 // What the `if` / `elif` tests around a line of Python say about the values there: `isinstance(m, SystemMessage)` and
 // `role == "system"` (with `role = m.get("role")`), and so do a conditional expression's test (`x if test else y`) and a
-// comprehension's filter on the same line. Read from the text by indentation, so a value that cannot pass the test (a
-// `UserMessage(...)`, a dict whose role is "tool") is not taken for what the branch handles.
+// comprehension's filter in the same statement. Blocks are read from the text by indentation, expressions from the
+// file's tokens, so a value that cannot pass the test (a `UserMessage(...)`, a dict whose role is "tool") is not taken
+// for what the branch handles.
 import { lastName } from './project';
+import { tokenize, type Token } from './lexer';
 import type { Expr } from './syntax';
 
 /** A test that holds where a line runs: `name` is an instance of one of `classes`, or its role is `role`. */
@@ -47,153 +49,133 @@ export function blockGuards(text: string, offset: number): Guard[] {
 
 /** How far past `offset` a statement is read for the test of an expression holding it. */
 const SCAN_CHARS = 4000;
-/** Lines longer than this (minified or generated code) are not read for such tests: each position would cost a line. */
-const MAX_LINE_CHARS = 20_000;
-/** How many lines above are read for the brackets still open at a position. */
-const BRACKET_LINES = 40;
 const IF_AHEAD = /\bif\b/g;
+
+/** A Python file's tokens and the bracket depth before each (0 at every statement's start). */
+interface Lexed {
+  text: string;
+  tokens: Token[];
+  depths: Int32Array;
+}
+
+/** The last file lexed: guards are asked for position after position of one file. */
+let lastLexed: Lexed | undefined;
+
+function lexed(text: string): Lexed {
+  if (lastLexed?.text === text) return lastLexed;
+  const tokens = tokenize(text, 'python');
+  const depths = new Int32Array(tokens.length);
+  let depth = 0;
+  tokens.forEach((token, i) => {
+    if (token.type === 'newline') depth = 0;
+    depths[i] = depth;
+    if (token.type !== 'punct') return;
+    if (OPENING.has(token.value)) depth++;
+    else if (CLOSING.has(token.value)) depth = Math.max(0, depth - 1);
+  });
+  lastLexed = { text, tokens, depths };
+  return lastLexed;
+}
+
+const OPENING = new Set(['(', '[', '{']);
+const CLOSING = new Set([')', ']', '}']);
+
+/** The index of the first token that ends after `offset` (the token holding it, or the next one). */
+function tokenAt(tokens: readonly Token[], offset: number): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid].end <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /**
  * The tests that hold at `offset` from later in its statement: a conditional expression's (`("User: " + m["content"])
  * if m["role"] == "user" else …`) when `offset` is in the branch taken when the test holds, and a comprehension's filter
- * (`[m["content"] for m in ms if m["role"] == "user"]`). Read at the level of the expression holding `offset`: past the
- * brackets it sits in (and the string, for a name inside an f-string), not in a sibling after a comma, nothing once an
- * `else` of that level comes first, and not for a name a `for` or `lambda` between binds afresh. Inside brackets the
- * statement goes on over line breaks (as black writes a long comprehension), up to SCAN_CHARS.
+ * (`[m["content"] for m in ms if m["role"] == "user"]`). Read from the tokens at the level of the expression holding
+ * `offset`: past the brackets it sits in (and the string, for a name inside an f-string), not in a sibling after a comma,
+ * nothing once an `else` of that level comes first, and not for a name a `for` or `lambda` between binds afresh. The
+ * statement goes on over the line breaks inside brackets (as black writes a long comprehension), up to SCAN_CHARS.
  */
 export function inlineGuards(text: string, offset: number): Guard[] {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const limit = Math.min(text.length, offset + SCAN_CHARS);
   IF_AHEAD.lastIndex = offset;
   const ahead = IF_AHEAD.exec(text);
-  if (!ahead || ahead.index >= limit || lineEnd(text, offset) - lineStart > MAX_LINE_CHARS) return [];
-  const start = stringAround(text, lineStart, offset) ?? offset;
-  let open: number | undefined;
-  let depth = 0;
-  let level = 0;
+  if (!ahead || ahead.index >= offset + SCAN_CHARS) return [];
+  const { tokens, depths } = lexed(text);
+  let k = tokenAt(tokens, offset);
+  // A name inside an f-string: the test is read after the string.
+  if (tokens[k]?.type === 'string' && tokens[k].start < offset) k++;
+  if (k >= tokens.length) return [];
+  const base = depths[k];
+  let level = base;
   let sibling = false;
-  const bound: { name: string; depth: number }[] = lambdaParams(text.slice(lineStart, offset)).map((name) => ({ name, depth: Infinity }));
-  for (let i = start; i < limit; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") i = stringEnd(text, i, lineEnd(text, i));
-    else if (c === '#') i = lineEnd(text, i) - 1;
-    else if (c === '\n' && (open ??= openBrackets(text, lineStart, offset)) + depth <= 0) break;
-    else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      if (--depth < level) [level, sibling] = [depth, false];
-    } else if (keywordAt(text, i, 'for')) {
-      for (const name of boundIn(`for ${text.slice(i + 3, Math.min(limit, i + 200))}`)) bound.push({ name, depth });
-    } else if (keywordAt(text, i, 'lambda')) {
-      for (const name of lambdaParams(text.slice(i, Math.min(limit, i + 200)))) bound.push({ name, depth });
-    } else if (depth === level) {
-      if (c === ',') sibling = true;
-      else if (keywordAt(text, i, 'else')) return [];
-      else if (keywordAt(text, i, 'if') && !sibling) {
-        if (blockHeaderAt(text, i)) return [];
-        // A name a comprehension or lambda inside the branch binds is another variable than the one the test reads.
-        const shadowed = new Set(bound.filter((b) => b.depth > level).map((b) => b.name));
-        return testsOf(text.slice(i + 2, testEnd(text, i + 2, limit)).replace(/\s+/g, ' ').trim(), text, lineStart).filter((g) => !shadowed.has(g.name));
-      }
+  const bound = lambdasBefore(tokens, k, offset).map((name) => ({ name, depth: Infinity }));
+  for (let i = k; i < tokens.length && tokens[i].start < offset + SCAN_CHARS; i++) {
+    const token = tokens[i];
+    if (token.type === 'newline') break;
+    const depth = depths[i];
+    if (token.type === 'punct' && CLOSING.has(token.value) && depth - 1 < level) [level, sibling] = [depth - 1, false];
+    if (token.type !== 'name' && !(token.type === 'punct' && token.value === ',')) continue;
+    if (token.type === 'name' && token.value === 'for') bound.push(...namesUntil(tokens, i + 1, 'in').map((name) => ({ name, depth })));
+    else if (token.type === 'name' && token.value === 'lambda') bound.push(...namesUntil(tokens, i + 1, ':').map((name) => ({ name, depth })));
+    else if (depth !== level) continue;
+    else if (token.type === 'punct') sibling = true;
+    else if (token.value === 'else') return [];
+    else if (token.value === 'if' && !sibling) {
+      // A name a comprehension or lambda inside the branch binds is another variable than the one the test reads.
+      const shadowed = new Set(bound.filter((b) => b.depth > level).map((b) => b.name));
+      return testsOf(testText(text, tokens, depths, i + 1), text, text.lastIndexOf('\n', offset - 1) + 1).filter((g) => !shadowed.has(g.name));
     }
   }
   return [];
 }
 
-/** The parameters of the `lambda`s in `code` (each `lambda a, b:` up to its colon). */
-function lambdaParams(code: string): string[] {
-  return [...code.matchAll(/\blambda\b([^:]*):/g)].flatMap((m) => m[1].match(/[A-Za-z_]\w*/g) ?? []);
-}
-
-/** Where the string literal holding `offset` on its line ends (a name inside an f-string's braces), or undefined. */
-function stringAround(text: string, lineStart: number, offset: number): number | undefined {
-  for (let i = lineStart; i < offset; i++) {
-    const c = text[i];
-    if (c === '#') return undefined;
-    if (c !== '"' && c !== "'") continue;
-    const end = stringEnd(text, i, lineEnd(text, i));
-    if (end >= offset) return end + 1;
-    i = end;
+/** The parameters of the `lambda`s between the start of the statement and token `k` (up to SCAN_CHARS back). */
+function lambdasBefore(tokens: readonly Token[], k: number, offset: number): string[] {
+  const names: string[] = [];
+  for (let i = k - 1; i >= 0 && tokens[i].type !== 'newline' && tokens[i].start > offset - SCAN_CHARS; i--) {
+    const token = tokens[i];
+    if (token.type === 'name' && token.value === 'lambda') names.push(...namesUntil(tokens, i + 1, ':'));
   }
-  return undefined;
+  return names;
 }
 
-/** Whether the `if` at `i` opens its line and the line ends with a colon: a block's header, not part of an expression. */
-function blockHeaderAt(text: string, i: number): boolean {
-  const start = text.lastIndexOf('\n', i - 1) + 1;
-  return text.slice(start, i).trim() === '' && HEADER.test(text.slice(start, lineEnd(text, i)).trim());
+/** How many tokens a `for` target or a `lambda`'s parameters are read over. */
+const TARGET_TOKENS = 64;
+
+/** The names from token `from` up to the token `stop` (`in` of a `for`, `:` of a `lambda`). */
+function namesUntil(tokens: readonly Token[], from: number, stop: string): string[] {
+  const names: string[] = [];
+  for (let i = from; i < tokens.length && i < from + TARGET_TOKENS; i++) {
+    const token = tokens[i];
+    if (token.type === 'newline' || (token.type !== 'string' && token.value === stop)) break;
+    if (token.type === 'name') names.push(token.value);
+  }
+  return names;
 }
 
 /**
- * How many brackets are open at `offset`: over the lines above (the nearest BRACKET_LINES), openings minus closings,
- * outside strings (a triple-quoted one over several lines too) and comments. Read upward, an earlier statement's lines
- * never add up to more openings than closings, so the most this sum reaches is what the statement holding `offset` left
- * open.
+ * The text of the test whose first token is `from`: up to `else`, `for`, `if` or a comma of its level, the bracket
+ * closing around it or the statement's end; comments left out, each run of blanks one space.
  */
-function openBrackets(text: string, lineStart: number, offset: number): number {
-  let sum = bracketBalance(text, lineStart, offset);
-  let most = Math.max(0, sum);
-  let inTriple = false;
-  let end = lineStart - 1;
-  for (let n = 0; end > 0 && n < BRACKET_LINES; n++) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(start, end);
-    const quotes = (line.match(/"""|\'\'\'/g) ?? []).length;
-    if (quotes % 2 === 1) {
-      // Read upward, a line with an odd count of triple quotes closes a string opened above (code after its last quote)
-      // or opens the one we were in (code before it, which stringEnd reads).
-      sum += inTriple ? bracketBalance(text, start, end) : bracketBalance(text, start + Math.max(line.lastIndexOf('"""'), line.lastIndexOf("\'\'\'")) + 3, end);
-      inTriple = !inTriple;
-    } else if (!inTriple) sum += bracketBalance(text, start, end);
-    most = Math.max(most, sum);
-    end = start - 1;
+function testText(text: string, tokens: readonly Token[], depths: Int32Array, from: number): string {
+  const level = depths[from - 1];
+  let out = '';
+  for (let i = from; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.type === 'newline' || depths[i] < level) break;
+    if (token.type === 'punct' && CLOSING.has(token.value) && depths[i] === level) break;
+    if (depths[i] === level && (token.type === 'punct' ? token.value === ',' : token.type === 'name' && TEST_ENDS.has(token.value))) break;
+    if (i > from && token.start > tokens[i - 1].end) out += ' ';
+    out += text.slice(token.start, token.end);
   }
-  return most;
+  return out;
 }
 
-/** Openings minus closings of brackets between `start` and `end` on one line, outside strings and comments. */
-function bracketBalance(text: string, start: number, end: number): number {
-  let balance = 0;
-  for (let i = start; i < end; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") i = stringEnd(text, i, end);
-    else if (c === '#') break;
-    else if (c === '(' || c === '[' || c === '{') balance++;
-    else if (c === ')' || c === ']' || c === '}') balance--;
-  }
-  return balance;
-}
-
-/** Where the test starting at `start` ends: at `else`, `for`, `if` or a comma of its level, or the bracket closing around it. */
-function testEnd(text: string, start: number, end: number): number {
-  let depth = 0;
-  for (let i = start; i < end; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") i = stringEnd(text, i, lineEnd(text, i));
-    else if (c === '#') return i;
-    else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      if (--depth < 0) return i;
-    } else if (depth === 0 && (c === ',' || keywordAt(text, i, 'else') || keywordAt(text, i, 'for') || keywordAt(text, i, 'if'))) return i;
-  }
-  return end;
-}
-
-/** The last index of the string literal whose quote opens at `at` (its line's end when it does not close on it). */
-function stringEnd(text: string, at: number, end: number): number {
-  const quote = text[at];
-  const triple = text.startsWith(quote.repeat(3), at);
-  const close = triple ? quote.repeat(3) : quote;
-  for (let i = at + close.length; i < end; i++) {
-    if (text[i] === '\\') i++;
-    else if (text.startsWith(close, i)) return i + close.length - 1;
-  }
-  return end;
-}
-
-/** Whether the keyword `word` stands at `i` (not inside a longer name). */
-function keywordAt(text: string, i: number, word: string): boolean {
-  return text.startsWith(word, i) && !/\w/.test(text[i - 1] ?? '') && !/\w/.test(text[i + word.length] ?? '');
-}
+const TEST_ENDS = new Set(['else', 'for', 'if']);
 
 /** The non-blank, non-comment lines above the line starting at `lineStart`, nearest first (at most MAX_LINES_UP). */
 function* linesAbove(text: string, lineStart: number): Generator<{ start: number; body: string; indent: number }> {

@@ -319,7 +319,16 @@ export class Resolver {
   /** The values of a name that can pass the `if` tests around it (`isinstance(m, SystemMessage)`, `role == "system"`). */
   private guarded(expr: Extract<Expr, { k: 'name' }>, file: string, values: Value[]): Value[] {
     if (values.length === 0 || this.project.module(file)?.language !== 'python') return values;
-    const guards = this.guardsAt(file, expr.start).filter((g) => g.name === expr.id);
+    return this.passing(this.guardsOn(expr, file), values);
+  }
+
+  /** The tests around a name that test it. */
+  private guardsOn(expr: Extract<Expr, { k: 'name' }>, file: string): Guard[] {
+    return this.guardsAt(file, expr.start).filter((g) => g.name === expr.id);
+  }
+
+  /** The values that can pass every guard; when none can, what ruled them out is kept for the report. */
+  private passing(guards: readonly Guard[], values: Value[]): Value[] {
     if (guards.length === 0) return values;
     const passing = values.filter((v) => guards.every((g) => mayPass(g, v.expr, this.text(v.loc.file))));
     if (passing.length === 0) this.ruledOut = guards.map(describeGuard).join(' and ');
@@ -331,10 +340,12 @@ export class Resolver {
    * another agent's output (why, or undefined); false where no test rules out any of its values.
    */
   private narrowedOutput(expr: Extract<Expr, { k: 'name' }>, loc: Loc, frames: readonly Frame[], depth: number): string | undefined | false {
-    if (this.project.module(loc.file)?.language !== 'python' || !this.guardsAt(loc.file, expr.start).some((g) => g.name === expr.id)) return false;
+    if (this.project.module(loc.file)?.language !== 'python') return false;
+    const guards = this.guardsOn(expr, loc.file);
+    if (guards.length === 0) return false;
     const all = this.nameValues(expr.id, loc, frames, depth + 1);
     const ruledOut = this.ruledOut;
-    const passing = this.guarded(expr, loc.file, all);
+    const passing = this.passing(guards, all);
     this.ruledOut = ruledOut;
     if (passing.length === all.length) return false;
     for (const v of passing) {

@@ -84,6 +84,12 @@ describe('harden: guards around a line', () => {
     assert.deepEqual(enclosingGuards(prose, prose.indexOf('m["content"]')), [], 'brackets in comments and strings do not open the statement');
   });
 
+  it('reads the test however far above the bracket holding the branch opened (was: only the nearest 40 lines were read for open brackets)', () => {
+    const rows = Array.from({ length: 45 }, (_, i) => `        "rule ${i}",`);
+    const long = ['    text = "\\n".join([', ...rows, '        ("User: " + m["content"])', '        if m["role"] == "user"', '        else "x"', '        for m in messages', '    ])', ''].join('\n');
+    assert.deepEqual(enclosingGuards(long, long.indexOf('m["content"]')), [{ name: 'm', role: 'user' }]);
+  });
+
   it('does not narrow a name that a comprehension or lambda inside the branch binds afresh, nor read a test from a string, a later statement or an f-string\'s rest', () => {
     const shadow = '    text = "\\n".join([("Agent: " + m["content"]) for m in messages]) if m["role"] == "user" else ""\n';
     assert.deepEqual(inlineGuards(shadow, shadow.indexOf('m["content"]')), []);
