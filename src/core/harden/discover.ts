@@ -227,7 +227,7 @@ class Discoverer {
    * than any prompt's are not tried, so one that backtracks polynomially stays short.
    */
   private matchesPromptNames(name: string): boolean {
-    return name.length <= MAX_PROMPT_NAME && !PREDICATE_NAME.test(name) && !TOOL_TEXT_NAME.test(name) && this.namePattern.test(name);
+    return name.length <= MAX_PROMPT_NAME && !PREDICATE_NAME.test(name) && !TOOL_TEXT_NAME.test(name) && !ADDENDUM_NAME.test(name) && this.namePattern.test(name);
   }
 
   run(files: Iterable<string>): CodeDiscovery {
@@ -877,6 +877,12 @@ const MAX_PROMPT_NAME = 200;
 
 /** A flag or a count named after a prompt (`has_system_message=`, `use_system_prompt`, `max_system_prompt_tokens`): no prompt. */
 const PREDICATE_NAME = /^(?:has|is|was|should|can|use|uses|include|includes|enable|enabled|disable|disabled|allow|skip|no|num|max|min|len|count)_/i;
+
+/**
+ * A name for text added after a prompt (`additional_instructions=`, `extra_instructions`): agno's regenerated run takes it
+ * as the user's input, OpenAI's runs append it to the assistant's instructions; never the start the warning goes at.
+ */
+const ADDENDUM_NAME = /^(?:additional|extra)_/i;
 
 /** A name for what a tool's description says (`tool_instructions=`, ADK's toolsets): the model reads it as a tool's, not as its own prompt. */
 const TOOL_TEXT_NAME = /^tools?_|^tools?[A-Z]/;

@@ -351,6 +351,11 @@ export const request = [{ role: "system", content: "Be brief." }];
     assert.deepEqual((await harden({ 'constants.ts': typescript, 'tools.py': python })).findings, ['constants.ts:3 missing-immunity-warning']);
   });
 
+  it("text named as added after a prompt is no prompt of its own (was: agno's regenerate cookbook got the warning in `additional_instructions=`, the regenerated run's user input)", async () => {
+    const python = 'from agno.agent import Agent\n\nagent = Agent(instructions="You write limericks.")\n\n\nasync def main(session_id):\n    await agent.acontinue_run(\n        session_id=session_id,\n        regenerate=True,\n        additional_instructions="Make them weirder, and add a citation for each.",\n    )\n\nEXTRA_INSTRUCTIONS = "Answer in French, and keep each answer under fifty words."\n';
+    assert.deepEqual((await harden({ 'regenerate.py': python })).findings, ['regenerate.py:3 missing-immunity-warning']);
+  });
+
   it("a retriever's query, a message list mapped, an agent's own returned reply, the conversation spliced whole and data about content are not delegations (open_deep_research, mem0, autogen, continue), nor are messages written to a memory store (mem0)", async () => {
     const files = {
       'search.py': `import asyncio
