@@ -175,6 +175,8 @@ class Discoverer {
   private readonly storedMessages = new Set<Expr>();
   /** Messages an agent returns as its own reply, never a prompt. */
   private readonly ownReplies = new Set<Expr>();
+  /** Messages a memory adds to an AutoGen model context on every turn: context text, never the agent's system prompt. */
+  private readonly contextMessages = new Set<Expr>();
   /** Role dicts that are the `message` of a chat-history item (an object with other keys beside it). */
   private readonly historyMessages = new Set<Expr>();
   /** Dicts inside a documented example (`"examples": {...}`): messages shown, not sent. */
@@ -463,10 +465,17 @@ class Discoverer {
     // A message handed to an event handler or a display (continue's `onMessage({ role: "system", content: "Opening … in
     // your browser" })`) is shown to the user, not sent to a model.
     if (UI_CALLS.test(name)) for (const arg of call.args) if (arg.value.k === 'dict') this.storedMessages.add(arg.value);
+    // AutoGen keeps an agent's system message apart from its model context: a `SystemMessage` added to the context
+    // (`ListMemory.update_context`: `model_context.add_message(SystemMessage(content=memory_context))`) is that turn's
+    // retrieved memory, and a warning there would repeat every turn.
+    const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
+    if (name === 'add_message' && /(?:^|[._])model_context$/.test(receiver)) {
+      this.resolver.begin();
+      for (const arg of call.args) for (const v of this.resolver.values(arg.value, loc, [])) if (v.expr.k === 'call') this.contextMessages.add(v.expr);
+    }
     // Messages handed to a memory store (`mem0.add([{"role": "user", "content": x}], user_id=…)`) are stored, not sent to
     // a model: a store by its name, or a write keyed by a user, agent or run as mem0's is.
     if (!MEMORY_WRITE.test(name)) return;
-    const receiver = call.callee.k === 'attr' ? chainText(call.callee.obj) : '';
     if (!/(?:^|[._])(?:mem0|memory|memories|mem|store)$/i.test(receiver) && !MEMORY_KEYS.some((key) => this.keywords(call, loc, module).has(key))) return;
     // A list also sent to a model before it is stored (mem0's own examples) keeps its system prompt: no memory holds one.
     const stored = (item: Expr) => item.k !== 'dict' || ROLE_OF[roleNamed(item.entries.find((e) => e.key === 'role')?.value, module.text) ?? ''] !== 'system';
@@ -503,7 +512,7 @@ class Discoverer {
     // A rule that names where this call takes its message (`Runner.run(agent, input)`): no other argument is one.
     let messageByRule = false;
     const add = (role: SinkRole, framework: string, key: string, value: Expr, group: boolean, style?: PlaceholderStyle, at: Loc = loc) => {
-      hits.push({ role, framework, anchor: `${name}(${key})`, value, loc: at, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
+      hits.push({ role: this.contextMessages.has(call) ? 'message' : role, framework, anchor: `${name}(${key})`, value, loc: at, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
     };
     for (const rule of rules) {
       if (rule.kind !== undefined && rule.kind !== 'argument') continue;

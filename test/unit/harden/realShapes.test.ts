@@ -351,6 +351,12 @@ export const request = [{ role: "system", content: "Be brief." }];
     assert.deepEqual((await harden({ 'constants.ts': typescript, 'tools.py': python })).findings, ['constants.ts:3 missing-immunity-warning']);
   });
 
+  it("a system message a memory adds to an AutoGen model context is that turn's context, not the agent's system prompt (was: autogen's ListMemory and canvas memory got the warning, repeated every turn)", async () => {
+    const memory = 'from autogen_core.models import SystemMessage\n\n\nclass ListMemory:\n    async def update_context(self, model_context):\n        memory_strings = [f"{i}. {m.content}" for i, m in enumerate(self._contents, 1)]\n        if memory_strings:\n            memory_context = "\\nRelevant memory content (in chronological order):\\n" + "\\n".join(memory_strings) + "\\n"\n            await model_context.add_message(SystemMessage(content=memory_context))\n\n\nclass CanvasMemory:\n    async def update_context(self, model_context):\n        msg = SystemMessage(content="Here are the files of the shared canvas, for reference only.")\n        await self._model_context.add_message(msg)\n';
+    const agent = 'from autogen_core.models import SystemMessage\n\nmessages = [SystemMessage(content="You are a helpful research assistant.")]\n';
+    assert.deepEqual((await harden({ 'memory.py': memory, 'agent.py': agent })).findings, ['agent.py:3 missing-immunity-warning']);
+  });
+
   it("text named as added after a prompt is no prompt of its own (was: agno's regenerate cookbook got the warning in `additional_instructions=`, the regenerated run's user input)", async () => {
     const python = 'from agno.agent import Agent\n\nagent = Agent(instructions="You write limericks.")\n\n\nasync def main(session_id):\n    await agent.acontinue_run(\n        session_id=session_id,\n        regenerate=True,\n        additional_instructions="Make them weirder, and add a citation for each.",\n    )\n\nEXTRA_INSTRUCTIONS = "Answer in French, and keep each answer under fifty words."\n';
     assert.deepEqual((await harden({ 'regenerate.py': python })).findings, ['regenerate.py:3 missing-immunity-warning']);
