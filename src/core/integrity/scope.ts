@@ -32,8 +32,8 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
   strict: false,
 });
 
-/** Folders the walker never enters, whatever the config says. */
-export const NEVER_DESCEND: ReadonlySet<string> = new Set(['node_modules', '.git']);
+/** Folders the walker never enters, whatever the config says (and a `node_modules` outside a skill folder). */
+const NEVER_ENTERED = ['.git/', '.agent-immune/'];
 
 /** Folders agents load skills and prompts from: a .gitignore does not hide what is under them (agents read it anyway). */
 const AGENT_FOLDERS: ReadonlySet<string> = new Set(['.claude', '.agents', '.codex', '.cursor', '.gemini', '.github', 'skills']);
@@ -76,7 +76,7 @@ export class ScopeMatcher {
 
   /** `gitignoreText` is the root .gitignore's content when the config honours it. */
   constructor(config: Pick<IntegrityConfig, 'skills' | 'prompts' | 'exclude' | 'lockfile'>, gitignoreText = '') {
-    this.forced = ignore({ allowRelativePaths: true }).add(config.exclude).add(['node_modules/', '.git/', '.agent-immune/']);
+    this.forced = ignore({ allowRelativePaths: true }).add(config.exclude).add(NEVER_ENTERED);
     if (gitignoreText) this.addGitignore('', gitignoreText);
     // Compiled once to plain regular expressions: testing 10,000 paths stays in the low milliseconds.
     this.skill = globMatcher(config.skills);
@@ -111,10 +111,16 @@ export class ScopeMatcher {
     return !inSkillFolder(path, this.skillFolders) && !this.skillFolders.has(path);
   }
 
-  /** True for a path no .gitignore can bring back: never-entered folders, the config's excludes, the tool's folder. */
+  /**
+   * True for a path no .gitignore can bring back: never-entered folders, the config's excludes, the tool's folder, and
+   * what is under a `node_modules` folder, unless that folder is inside a skill folder (the skill's scripts load it).
+   */
   isForcedOut(path: string, isDir: boolean): boolean {
-    if (NEVER_DESCEND.has(path.slice(path.lastIndexOf('/') + 1))) return true;
-    return this.forced.ignores(isDir ? path + '/' : path);
+    if (this.forced.ignores(isDir ? path + '/' : path)) return true;
+    const modules = `/${path}/`.indexOf('/node_modules/');
+    if (modules < 0) return false;
+    const owner = path.slice(0, Math.max(0, modules - 1));
+    return !(owner !== '' && (this.skillFolders.has(owner) || inSkillFolder(owner, this.skillFolders)));
   }
 
   /** True when the .gitignore files honoured hide this path. */

