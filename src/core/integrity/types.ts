@@ -61,7 +61,7 @@ export type CorruptReason =
 
 /** Why a path in the pinned scope cannot be hashed: a FIFO, socket or device; a folder symlink (never followed); a
  * permission or I/O error; or content that kept changing while it was read. */
-export type UnpinnableReason = 'not-a-file' | 'folder-symlink' | 'unreadable' | 'changing';
+export type UnpinnableReason = 'not-a-file' | 'folder-symlink' | 'unreadable' | 'changing' | 'bad-name';
 
 /** How a project adopted a lockfile, so its absence is a finding: `integrity.strict` in its config, or git tracks it. */
 export type LockfileAdoption = 'config' | 'git';

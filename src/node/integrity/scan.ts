@@ -5,6 +5,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { loadProjectConfig } from '../config';
 import { inSkillFolder, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
+import { unsafeRelativePath } from '../../core/integrity/lockfile';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { hashFiles, hashLink, isDigest } from './hashFile';
 import { classifyWorkspacePath } from '../workspaceFs';
@@ -71,6 +72,14 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
     if (kind === 'file') pinned.add(file);
     else if (kind === 'outside') findings.push({ code: 'symlink-outside-root', path: file });
     else if (kind === 'other') findings.push({ code: 'unpinnable', path: file, reason: 'not-a-file', detail: 'it is not a regular file' });
+  }
+  // A name no lockfile entry can hold (a backslash, a control character: legal on POSIX) is reported, not pinned: the
+  // lockfile reader would refuse the entry, and every later verify would fail on it.
+  for (const file of pinned) {
+    const unsafe = unsafeRelativePath(file);
+    if (!unsafe) continue;
+    pinned.delete(file);
+    findings.push({ code: 'unpinnable', path: file, reason: 'bad-name', detail: `no lockfile entry can hold its name: ${unsafe}` });
   }
   const files = [...pinned].filter((file) => !linkPaths.has(file)).sort();
   const outcomes = await hashFiles(files.map((file) => path.join(ws.root, file)));

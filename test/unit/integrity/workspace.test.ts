@@ -56,6 +56,18 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.deepEqual(r.json().findings.map((f: { code: string; path: string }) => [f.code, f.path]), [['skill-file-added', '.claude/skills/review/scripts/node_modules/planted/index.js']]);
   });
 
+  it('a skill file whose name no lockfile entry can hold is unpinnable, and lock writes nothing (was: lock wrote an entry every verify then refused as a corrupt lockfile)', async () => {
+    write(root, '.claude/skills/review/notes\\v2.md', 'notes\n');
+    write(root, '.claude/skills/review/a\nb.md', 'notes\n');
+    const locked = await cli(root, 'lock');
+    assert.equal(locked.code, 1);
+    assert.equal(existsSync(path.join(root, 'agent-immune.lock')), false);
+    assert.match(locked.stdout + locked.stderr, /notes\\v2\.md.*backslash/);
+    assert.match(locked.stdout + locked.stderr, /a\\u000ab\.md.*control character/, 'the newline is shown escaped, on one line');
+    const r = await cli(root, 'verify', '--json');
+    assert.equal(r.json().status, 'no-lockfile');
+  });
+
   it('editing a pinned SKILL.md is drift: exit 0, exit 1 under --strict, recorded once and cleared once; audit verify accepts the chain; tampering is caught', async () => {
     await cli(root, 'lock');
     const skill = path.join(root, '.claude/skills/review/SKILL.md');
