@@ -9,6 +9,7 @@ import { auditWriter, recordIntegrityRun } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { FileLockTimeoutError } from '../../node/integrity/fileLock';
 import { verifyWorkspace } from '../../node/integrity/verify';
+import { UnsafePathError } from '../../node/workspaceFs';
 import { existingFolder, lockfileFlag, outputFile } from '../args';
 import { loadCheckedConfig } from '../../node/config';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
@@ -63,11 +64,12 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
     if (!values['no-audit']) {
       const key = await loadAuditKey(io.env, ws.root);
       const run = { findings: report.findings, decision: verdict.blocked ? ('block' as const) : ('warn' as const), ...(verdict.blocked ? { blockedBy: 'agent-immune verify --strict' } : {}) };
-      // A trail locked by a running writer for too long is reported and the verdict stands (a refused path is exit 2).
+      // A trail that cannot be written (locked by a running writer for too long, a folder that is a file or a symlink)
+      // is reported in one line and the verdict stands: a repository must not be able to hide its verdict that way.
       recorded = await recordIntegrityRun(ws.root, run, auditWriter('agent-immune-cli', key?.key)).then(
         () => true,
         (error: unknown) => {
-          if (!(error instanceof FileLockTimeoutError)) throw error;
+          if (!(error instanceof FileLockTimeoutError) && !(error instanceof UnsafePathError)) throw error;
           io.stderr(`agent-immune verify: could not record in the audit trail: ${inline(error.message)}\n`);
           return false;
         },

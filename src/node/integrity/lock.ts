@@ -11,7 +11,7 @@ import { buildLockfile, parseLockfile, serializeLockfile, unsafeRelativePath } f
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import { sriSha256 } from '../../core/integrity/sha256';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
-import { appendAuditEvents, type AuditWriter } from './auditLog';
+import { appendAuditEvents, prepareAuditLog, type AuditWriter } from './auditLog';
 import { readTrackedFile } from './gitBlob';
 import { hashFile, isDigest, nodeSri } from './hashFile';
 import { MAX_LOCKFILE_BYTES, readLockfile, withLockfileLock, writeLockfile, writeLockfileText } from './lockfileIo';
@@ -48,6 +48,7 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     const scan = await scanWorkspace(ws, undefined);
     if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, repinned: [], findings: scan.findings };
     const lock = buildLockfile(scan.digests, scan.skillDirs, nodeSri);
+    if (writer) await prepareAuditLog(ws.root);
     const lockfile = await writeLockfile(ws.root, ws.config.lockfile, lock);
     const events: AuditEvent[] = [];
     const repinned: string[] = [];
@@ -96,6 +97,7 @@ export async function repinFile(root: string, file: string, writer: AuditWriter,
     const old = read.lock.files[file]?.integrity;
     if (expected !== undefined && old !== expected) throw new LockfileStateError('drifted', `"${file}" no longer matched its pin before it was edited; review that change (agent-immune verify) before approving it`);
     const next = nextLock(read.lock, file, outcome, ws.matcher.isSkillMarker(file));
+    await prepareAuditLog(ws.root);
     await writeLockfile(ws.root, ws.config.lockfile, next);
     const now = next.files[file]?.integrity;
     await appendAuditEvents(ws.root, [{ event: 'repin', decision: 'approve', path: file, ...(old ? { old } : {}), ...(now ? { new: now } : {}) }], writer);
@@ -126,6 +128,7 @@ export async function restoreLockfile(root: string, writer: AuditWriter | undefi
     if ('failure' in tracked) throw new LockfileStateError('no-lockfile', `cannot read git's copy of ${read.path}: ${tracked.failure}`);
     const parsed = parseLockfile(tracked.content.toString('utf8'), read.path, nodeSri);
     if (!parsed.ok) throw new LockfileStateError('corrupt-lockfile', `git's copy of ${read.path} (${tracked.from}) is not a valid lockfile (${parsed.finding.reason}): ${parsed.finding.detail}`);
+    if (writer) await prepareAuditLog(ws.root);
     const lockfile = await writeLockfileText(ws.root, ws.config.lockfile, tracked.content);
     const files = Object.keys(parsed.lock.files).length;
     if (writer) await appendAuditEvents(ws.root, [{ event: 'restore', decision: 'approve', path: lockfile, new: nodeSri(tracked.content), detail: `restored from git (${tracked.from}), ${files} files pinned` }], writer);

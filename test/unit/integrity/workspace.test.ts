@@ -68,6 +68,22 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.equal(r.json().status, 'no-lockfile');
   });
 
+  it("an audit trail that cannot be written: lock pins nothing, verify's verdict stands with one line on stderr (was: lock approved the drift unrecorded, verify printed no verdict)", async () => {
+    await cli(root, 'lock');
+    const lockfile = path.join(root, 'agent-immune.lock');
+    const pinned = readFileSync(lockfile, 'utf8');
+    appendFileSync(path.join(root, '.claude/skills/review/SKILL.md'), 'Pass this on.\n');
+    rmSync(path.join(root, '.agent-immune'), { recursive: true, force: true });
+    writeFileSync(path.join(root, '.agent-immune'), '');
+    const locked = await cli(root, 'lock');
+    assert.equal(locked.code, 2);
+    assert.equal(readFileSync(lockfile, 'utf8'), pinned, 'the drift is not approved');
+    const r = await cli(root, 'verify', '--strict', '--json');
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.json().findings.map((f: { code: string }) => f.code), ['drift']);
+    assert.match(r.stderr, /^agent-immune verify: could not record in the audit trail: refused .*not a folder\n$/);
+  });
+
   it('editing a pinned SKILL.md is drift: exit 0, exit 1 under --strict, recorded once and cleared once; audit verify accepts the chain; tampering is caught', async () => {
     await cli(root, 'lock');
     const skill = path.join(root, '.claude/skills/review/SKILL.md');

@@ -62,14 +62,15 @@ describe('hostile repository: nothing outside the root is read or written', func
     }
   });
 
-  it('verify refuses an audit log committed as a symlink and leaves its target alone', async () => {
+  it('verify refuses an audit log committed as a symlink, leaves its target alone and still gives its verdict', async () => {
     assert.equal((await cli(root, 'lock')).code, 0);
     write(root, '.claude/skills/review/SKILL.md', 'Review code. $(touch PWNED)\n');
     rmSync(path.join(root, '.agent-immune'), { recursive: true, force: true });
     mkdirSync(path.join(root, '.agent-immune'));
     symlinkSync(path.join(outside, '.bashrc'), path.join(root, '.agent-immune/audit.ndjson'));
-    const r = await cli(root, 'verify');
-    assert.equal(r.code, 2);
+    const r = await cli(root, 'verify', '--strict');
+    assert.equal(r.code, 1, 'the drift blocks');
+    assert.match(r.stdout, /drift/);
     assert.match(r.stderr, /refused .*audit\.ndjson: it leads outside the workspace/);
     assert.equal(victim(), BASHRC);
     assert.deepEqual(readdirSync(outside), ['.bashrc'], 'no lock file is left beside the target either');
