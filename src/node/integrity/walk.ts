@@ -48,9 +48,9 @@ function specialKind(entry: Dirent): string {
 
 /**
  * Walks `root` (absolute, real path) and lists files as POSIX relative paths. With `nestedGitignores`, each folder's
- * .gitignore is added to the matcher before its entries are tested (the root's is already in it). What a .gitignore
- * hides is still walked where agents load it: skill folders (found as the walk enters them, or by a look into an
- * ignored folder), agents' folders, prompt files (ScopeMatcher.isExcluded).
+ * .gitignore is added to the matcher before its entries are tested (the root's is already in it). A .gitignore decides
+ * which files are listed, never which folders are searched: what agents load whatever git says is listed (skill folders
+ * found as the walk enters them, agents' folders, prompt files: ScopeMatcher.isExcluded).
  */
 export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedGitignores: boolean): Promise<WalkResult> {
   const files: string[] = [];
@@ -76,7 +76,9 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
     for (const entry of entries) {
       const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (!matcher.isExcluded(rel, true) || (!matcher.isForcedOut(rel, true) && (await holdsSkillMarker(rel)))) pending.push(visit(rel));
+        // A folder a .gitignore hides is still searched: a prompt file or a skill marker in it, at any depth, is loaded by
+        // agents whatever git says (its other files stay out, unless it is a skill folder).
+        if (!matcher.isForcedOut(rel, true)) pending.push(visit(rel));
       } else if (entry.isFile()) {
         if (!matcher.isExcluded(rel, false)) files.push(rel);
       } else if (entry.isSymbolicLink()) {
@@ -85,11 +87,6 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
         unpinnable.push({ path: rel, reason: 'not-a-file', detail: `it is ${specialKind(entry)}, not a regular file`, isDir: false });
       }
     }
-  };
-  /** True when a folder a .gitignore hides directly holds a skill marker (a skill agents load though git ignores it). */
-  const holdsSkillMarker = async (rel: string): Promise<boolean> => {
-    const names = await readdir(path.join(root, rel)).catch(() => [] as string[]);
-    return names.some((name) => matcher.isSkillMarker(`${rel}/${name}`) && !matcher.isForcedOut(`${rel}/${name}`, false));
   };
   const visitLink = async (rel: string): Promise<void> => {
     const abs = path.join(root, rel);

@@ -205,7 +205,7 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.equal((await reverifyPaths(state, ['agent-immune.lock'])).report.status, 'clean');
   });
 
-  it('a .gitignore decides what is walked, never what agents load: skill folders, agents\' folders and prompt files are pinned whatever it says; the config exclude still wins', async () => {
+  it('a .gitignore decides what is walked, never what agents load: skill folders, agents\' folders and prompt files are pinned whatever it says, at any depth of an ignored folder (was: only a marker directly in it); the config exclude still wins', async () => {
     const files: Record<string, string> = {
       '.gitignore': '*.log\nbuild/\nvendored/\n.agents/skills/adhd/*\n!.agents/skills/adhd/SKILL.md\nCLAUDE.md\n',
       '.claude/skills/review/.gitignore': 'scratch/\n',
@@ -216,6 +216,9 @@ describe('integrity: workspace, CLI and runtime API', function () {
       'tools/my-skill/build/run.sh': 'echo built\n',
       'vendored/SKILL.md': 'an ignored folder that is a skill\n',
       'build/out.txt': 'ignored and nothing an agent loads\n',
+      'build/pkg/AGENTS.md': 'a prompt file deep in an ignored folder\n',
+      'build/pkg/tool/SKILL.md': 'a skill deep in an ignored folder\n',
+      'build/pkg/tool/run.sh': 'echo tool\n',
       'CLAUDE.md': 'an ignored prompt file\n',
     };
     for (const [file, text] of Object.entries(files)) write(root, file, text);
@@ -227,7 +230,8 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.deepEqual(await lockFresh(), [
       '.agents/skills/adhd/SKILL.md',
       '.claude/skills/review/.gitignore', '.claude/skills/review/SKILL.md', '.claude/skills/review/debug.log', '.claude/skills/review/scratch/tmp.md', '.claude/skills/review/scripts/check.sh',
-      'AGENTS.md', 'CLAUDE.md', 'tools/my-skill/SKILL.md', 'tools/my-skill/build/run.sh', 'vendored/SKILL.md',
+      'AGENTS.md', 'CLAUDE.md', 'build/pkg/AGENTS.md', 'build/pkg/tool/SKILL.md', 'build/pkg/tool/run.sh',
+      'tools/my-skill/SKILL.md', 'tools/my-skill/build/run.sh', 'vendored/SKILL.md',
     ]);
     // A script dropped where git ignores it is seen, by the incremental re-verify as by a full one (was: nothing).
     let state = await verifyWorkspace(root);
