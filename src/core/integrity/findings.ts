@@ -1,6 +1,7 @@
 // Each skill-integrity finding code, described once: severity, whether it blocks under strict mode, where the editor
 // shows it, what the audit trail records of it, its description and its message (docs/lockfile.md#<code>).
 import type { AuditEvent } from './audit';
+import { CONFIG_FILE_NAME } from '../config';
 import { countByCode, sarifRules, tallyByCode, specOf, type FindingSpec, type Severity, type Variant } from '../findings';
 import type { SarifRule } from '../sarif';
 import type { IntegrityCode, IntegrityFinding } from './types';
@@ -42,7 +43,7 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     attach: 'file',
     docs: 'lockfile',
     description: 'A skill folder or prompt file the pinned globs match is not in the lockfile.',
-    message: (f) => (f.skill !== undefined ? `${f.path} belongs to the skill ${f.skill}, which is not pinned` : `${f.path} is a prompt file that is not pinned`) + '; review it, then run "agent-immune lock" to pin it.',
+    message: (f) => (f.skill !== undefined ? `${f.path} belongs to the skill ${f.skill}, which is not pinned` : f.path === CONFIG_FILE_NAME ? `${f.path}, the project config that decides what is pinned, is not pinned` : `${f.path} is a prompt file that is not pinned`) + '; review it, then run "agent-immune lock" to pin it.',
     audit: (f) => ({ path: f.path, new: f.actual, ...(f.skill !== undefined ? { detail: `skill ${f.skill}` } : {}) }),
   },
   missing: {

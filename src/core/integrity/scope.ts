@@ -1,6 +1,7 @@
 // What is pinned: the integrity section of agent-immune.config.json (globs, excludes, lockfile path, strict) and the
 // matcher that picks skill folders and always-on prompt files out of a workspace's file list.
 import ignore, { type Ignore } from 'ignore';
+import { CONFIG_FILE_NAME } from '../config';
 import { InputError } from '../errors';
 import { globMatcher, globsRefused, globTooComplex } from '../globs';
 import { ALWAYS_ON_PROMPT_GLOBS } from '../promptFiles';
@@ -143,9 +144,9 @@ export class ScopeMatcher {
     return this.skill(path);
   }
 
-  /** True for an always-on prompt file pinned on its own. */
+  /** True for a file pinned on its own: an always-on prompt file, or the project config (it decides what is pinned). */
   isPrompt(path: string): boolean {
-    return this.prompt(path) || (this.skill(path) && !path.includes('/'));
+    return this.prompt(path) || (this.skill(path) && !path.includes('/')) || path === CONFIG_FILE_NAME;
   }
 }
 

@@ -71,7 +71,8 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     ['a removed script', (r) => unlinkSync(path.join(r, `${skill}/scripts/check.sh`)), [['missing', `${skill}/scripts/check.sh`]]],
     ['a FIFO in a skill folder', (r) => execFileSync('mkfifo', [path.join(r, `${skill}/pipe.sh`)]), [['unpinnable', `${skill}/pipe.sh`]]],
     ['a folder symlink in a skill folder', (r) => symlinkSync(path.join(r, 'lib/shared'), path.join(r, `${skill}/shared`)), [['unpinnable', `${skill}/shared`]]],
-    ['a folder symlink that brings in an ignored skill', (r) => symlinkSync(path.join(r, 'vendor/skill'), path.join(r, '.claude/skills/vendored')), [['unpinnable', '.claude/skills/vendored']]],
+    // A skill under an ignored folder is pinned where it is; a link to it made after lock is a link the lockfile lacks.
+    ['a folder symlink that brings in a skill from an ignored folder', (r) => symlinkSync(path.join(r, 'vendor/skill'), path.join(r, '.claude/skills/vendored')), [['unpinned-skill', '.claude/skills/vendored']]],
   ];
   for (const [name, attack, expected] of attacks) {
     it(`${name}: ${expected.map((e) => e[0]).join(', ')}; exit 0 without --strict, 1 with it; the runtime API throws`, async function () {
@@ -133,7 +134,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
 
     const restored = await cli(root, env, 'lock', '--restore');
     assert.equal(restored.code, 0, restored.stderr);
-    assert.equal(restored.stdout, 'Restored agent-immune.lock from git (the index): 3 pinned files; verify shows what changed since they were pinned.\n');
+    assert.equal(restored.stdout, 'Restored agent-immune.lock from git (the index): 4 pinned files; verify shows what changed since they were pinned.\n');
     assert.equal(readFileSync(lockPath, 'utf8'), pinned, 'byte for byte');
     assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json')).json().findings), [['drift', `${skill}/SKILL.md`]]);
     assert.ok(auditLines(root).some((r) => r.event === 'restore' && r.path === 'agent-immune.lock'), 'recorded in the audit trail');
@@ -190,7 +191,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
 
     const anew = await cli(root, env, 'lock', '--anew');
     assert.deepEqual([anew.code, anew.stderr], [0, '']);
-    assert.match(anew.stdout, /^Pinned 3 files in 1 skill folder to agent-immune\.lock\.\n$/);
+    assert.match(anew.stdout, /^Pinned 5 files in 2 skill folders to agent-immune\.lock\.\n$/, 'the skill under the ignored vendor/ and the project config are pinned too');
     assert.equal(auditLines(root).at(-1).event, 'lock', 'recorded in the audit trail');
     assert.equal((await cli(root, env, 'verify', '--strict')).code, 0, 'pinning anew trusts the change');
   });
