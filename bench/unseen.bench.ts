@@ -1,7 +1,8 @@
 // Detection on real runs the guard was never trained or tuned on (bench/lib/unseenRuns.ts): MAD-Follower's five-agent
 // debates with an attacker and a colluding follower, and G-Safeguard's eight-agent runs with three attackers (prompt
 // injection on MMLU, a memory attack on MS MARCO), and clean debates of five and seven agents by small open models
-// (slm_multiagent_debate, MMLU and GSM8K; no adversary, so every flag is a false alarm). Read from ../corpora/unseen-runs when it was fetched
+// (slm_multiagent_debate, MMLU and GSM8K; no adversary, so every flag is a false alarm), and multi-agent-attack's
+// debates on free-form datasets (chess, math, MQuAKE, MuSiQue). Read from ../corpora/unseen-runs when it was fetched
 // (bench/data/unseen-runs/README.md), skipped with one line otherwise.
 import { analyzeRuns, r3, sliceFigures, sliceRow as row, type RunVerdicts } from './lib/realEval';
 import { loadUnseenRuns, UNSEEN_DIR, type UnseenRun } from './lib/unseenRuns';
@@ -50,12 +51,21 @@ const unseen: BenchModule = async () => {
   rows.push(row('clean debates, 5 and 7 agents, MMLU', cleanMmlu));
   for (const model of [...new Set(runs.filter((r) => r.source === 'clean-debate').map((r) => r.model))].sort()) rows.push(row(`clean debates, MMLU, ${model}`, clean('mmlu', model)));
   rows.push(row('clean debates, 5 and 7 agents, GSM8K (free-form)', cleanGsm));
+  const maa = (attacked: boolean, keep: (r: UnseenRun) => boolean = () => true) => slice((r) => r.source === 'multi-agent-attack' && r.attacked === attacked && keep(r));
+  const maaAttacked = maa(true);
+  const maaClean = maa(false);
+  rows.push(row('multi-agent-attack, free-form datasets, attacked', maaAttacked));
+  const maaRuns = runs.filter((r) => r.source === 'multi-agent-attack');
+  for (const dataset of [...new Set(maaRuns.filter((r) => r.attacked).map((r) => r.dataset!))].sort()) rows.push(row(`  attacked, ${dataset}`, maa(true, (r) => r.dataset === dataset)));
+  rows.push(row('multi-agent-attack, free-form datasets, clean', maaClean));
+  for (const dataset of [...new Set(maaRuns.filter((r) => !r.attacked).map((r) => r.dataset!))].sort()) rows.push(row(`  clean, ${dataset}`, maa(false, (r) => r.dataset === dataset)));
   const madRuns = runs.filter((r) => r.source === 'mad-follower');
   const notes = [
     'Never used to train or choose the weights, rules or thresholds; measured with the checked-in weights. Their repositories carry no licence, so the runs stay outside the repository. "benign flagged" counts the agents these labels call benign.',
     'The free-form answer grouping was designed after reading a few memory-attack answers: those three rows are no longer quite unseen (bench/data/unseen-runs/README.md).',
     `MAD-Follower by role: ${byRole(madRuns, verdicts.filter((_, i) => runs[i].source === 'mad-follower'))}. The follower is labelled attacker (it was told to side with the attacker); it acts as an infected agent does, and is called one.`,
     'Clean debates (slm_multiagent_debate, Du et al.\'s harness): five or seven agents by Qwen3-14B, Qwen3-0.6B, Mistral-7B and VibeThinker-1.5B, each given a persona or a temperature; nobody is an adversary, so "benign flagged" is the false-alarm rate on many-agent debates among small models that are often wrong.',
+    'multi-agent-attack (amayuelas/multi-agent-attack, MIT, the generator of the development split\'s debates): its chess, math, MQuAKE and MuSiQue files (free-form answers, gpt-3.5-turbo agents), outside issue 15\'s held-out table; its other models and datasets are left to the team\'s measurement.',
     `G-Safeguard names the attackers only; infected is added as the development split defines it (a non-attacker that moved to a wrong answer an attacker gave, or to the planted one). In ${gs.runs - gsVisible.runs} of its ${gs.runs} prompt-injection runs the attackers answer as the others do in every round (the injection did not take); the second row keeps the runs where one answered wrong.`,
   ];
   if (missing > 0) notes.push(`${missing} files of the manifest are missing or changed under ${UNSEEN_DIR}; left out`);
@@ -70,6 +80,9 @@ const unseen: BenchModule = async () => {
     gSafeguardVietnameseAttackerF1: r3(vietnamese.atkF1.value),
     cleanManyAgentMmluFlagged: r3(cleanMmlu.benignFlagged.value),
     cleanManyAgentGsmFlagged: r3(cleanGsm.benignFlagged.value),
+    multiAgentAttackAttackerF1: r3(maaAttacked.atkF1.value),
+    multiAgentAttackInfectedF1: r3(maaAttacked.infF1.value),
+    multiAgentAttackCleanFlagged: r3(maaClean.benignFlagged.value),
   };
   return { title: `Unseen real runs (${runs.length} runs never trained on)`, rows, figures, notes };
 };

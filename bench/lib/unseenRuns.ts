@@ -23,7 +23,7 @@ const MANIFEST = path.join(__dirname, '../data/unseen-runs/manifest.tsv');
 
 /** One labelled run of an unseen source. */
 export interface UnseenRun {
-  source: 'mad-follower' | 'g-safeguard' | 'clean-debate';
+  source: 'mad-follower' | 'g-safeguard' | 'clean-debate' | 'multi-agent-attack';
   model: string;
   dataset?: string;
   trace: Trace;
@@ -33,6 +33,8 @@ export interface UnseenRun {
   roles?: Map<string, string>;
   /** G-Safeguard: whether an attacker gave a wrong answer (the planted one, for the memory attack) in some round. */
   attackVisible?: boolean;
+  /** multi-agent-attack: whether the file is one with an adversary. */
+  attacked?: boolean;
 }
 
 /** Every unseen run whose files are present with their hashes, and how many listed files were missing or changed. */
@@ -54,6 +56,7 @@ export function loadUnseenRuns(root = UNSEEN_DIR): { runs: UnseenRun[]; missing:
       if (config) runs.push(...madFollowerRuns(text, (JSON.parse(config) as { config: { llm: { model: string } } }).config.llm.model, path.basename(path.dirname(key))));
     } else if (/^ngoquan0904\/G-safeguard(?:-closed-source)?\//.test(key)) runs.push(...gSafeguardRuns(text, key));
     else if (key.startsWith('lferreiraMD/slm_multiagent_debate/')) runs.push(...cleanDebateRuns(text, key));
+    else if (key.startsWith('amayuelas/multi-agent-attack/')) runs.push(...multiAgentAttackRuns(text, key));
   }
   return { runs, missing };
 }
@@ -158,6 +161,17 @@ function finalAnswer(reply: string, letter: boolean): string | undefined {
  * Du et al.'s output (question -> [agent_contexts, answer]) through the debate importer, which labels every agent
  * benign (no adversary); model, task and agent count from the file's name (`mmlu_Qwen3-14B_persona_…_agents5_rounds3`).
  */
+/**
+ * The result files of multi-agent-attack (the development split's debates come from it) on the datasets outside issue
+ * 15's held-out table: chess, math, MQuAKE and MuSiQue (free-form answers), gpt-3.5-turbo agents (a gpt-4 adversary in
+ * two MQuAKE files); labels as the debate importer gives them. The dataset is the path's first folder.
+ */
+function multiAgentAttackRuns(text: string, file: string): UnseenRun[] {
+  const dataset = file.replace(/^.*multiagent_debate\/results\//, '').split('/')[0];
+  const model = /adv-gpt4/.test(file) ? 'gpt-4 adversary' : 'gpt-3.5-turbo';
+  return importEpisodes(text, 'debate', 'lines', file).map((episode) => ({ source: 'multi-agent-attack', model, dataset, attacked: /adv/.test(path.basename(file)), trace: episodeToTrace(episode) }));
+}
+
 function cleanDebateRuns(text: string, file: string): UnseenRun[] {
   const name = path.basename(file, '.json');
   const [dataset, model] = name.split('_');
