@@ -1,6 +1,7 @@
 // The live receiver: an OTLP/HTTP endpoint (POST /v1/traces, JSON or protobuf) feeding LiveRuns, a small read API
 // (GET /v1/runs, GET /v1/runs/{id}), an NDJSON or SSE event stream (GET /v1/events), alerts appended to the alert log
 // and closed runs written out as agent-trace/v1. Used by `agent-immune serve` and by the editor's Watch Live Runs.
+import { inline } from '../../core/text/printable';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { access, realpath } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -73,7 +74,8 @@ export class LiveServer {
     if (!isLoopback(host) && !options.allowRemote) throw new InputError('invalid-field', `--host ${host} is reachable from other machines; pass --allow-remote and a --token to bind it`);
     if (!isLoopback(host) && !options.token) throw new InputError('invalid-field', `a non-loopback --host (${host}) needs a bearer token (--token or AGENT_IMMUNE_TOKEN)`);
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.log = options.log ?? (() => undefined);
+    // Every log line is one line: run ids, paths and error texts come from the senders.
+    this.log = options.log ? (level, message) => options.log!(level, inline(message)) : () => undefined;
     this.runs = new LiveRuns({ config: options.config, limits: options.limits });
     this.runs.subscribe((event) => this.onEvent(event));
     const requestTimeout = options.requestTimeoutMs ?? 30_000;

@@ -134,6 +134,26 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     await server.stop();
   });
 
+  it('logs a run whose id holds a line break on one line (was: a conversation id forged a second log line)', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    try {
+      const logs: string[] = [];
+      const server = new LiveServer({ root: out, port: 0, log: (_level, message) => logs.push(message) });
+      const { url } = await server.start();
+      const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
+      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv\nagent-immune serve: listening on http://127.0.0.1:9/ (FORGED)', EPOCH);
+      await provider.shutdown();
+      await waitFor('the run', () => (server.runs.list().length > 0 ? true : undefined));
+      await server.stop();
+      const closed = logs.filter((line) => line.includes(' closed, written to '));
+      assert.equal(closed.length, 1, logs.join(' | '));
+      assert.ok(logs.every((line) => !line.includes('\n')), logs.join(' | '));
+      assert.match(closed[0], /conv\\u000aagent-immune serve/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('writes a closed run as agent-trace/v1 that analyze reads to the same verdicts, and appends its alerts to the alert log', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
     try {
