@@ -61,6 +61,15 @@ describe('answer reading', () => {
     it(`reads ${name}`, () => assert.equal(extractAnswer(text, patterns, choices), expected));
   }
 
+  it("reads a short answer line whole and takes no answer from prose after \"Answer:\" (was: MuSiQue debates' \"Answer: Taking into consideration …\" read as TAKING, so honest agents moved every round)", () => {
+    assert.equal(extractAnswer('Thoughts: the voice actor is Will Arnett.\n\nAnswer: Amy Poehler', patterns), 'AMY POEHLER');
+    assert.equal(extractAnswer('Answer: Taking into consideration the information provided by the other agents, the spouse is Amy Poehler, who', patterns), undefined);
+    assert.equal(extractAnswer('Answer: The spouse of the voice actor is Amy Poehler, as both agents found in their research on the cast.', patterns), undefined);
+    assert.equal(extractAnswer('So the final answer is: 42.\nThanks', patterns), '42');
+    assert.equal(extractAnswer('Answer: (B)', patterns), 'B');
+    assert.equal(extractAnswer('My move is valid.\nAnswer: h3', patterns), 'H3');
+  });
+
   it('reads no free-form letter when the task has no options', () => {
     assert.equal(extractAnswer('Step (a) is done. (B)', patterns), undefined);
   });
