@@ -23,7 +23,7 @@ const MANIFEST = path.join(__dirname, '../data/unseen-runs/manifest.tsv');
 
 /** One labelled run of an unseen source. */
 export interface UnseenRun {
-  source: 'mad-follower' | 'g-safeguard' | 'clean-debate' | 'multi-agent-attack';
+  source: 'mad-follower' | 'g-safeguard' | 'clean-debate' | 'multi-agent-attack' | 'agentdojo-suites';
   model: string;
   dataset?: string;
   trace: Trace;
@@ -33,7 +33,7 @@ export interface UnseenRun {
   roles?: Map<string, string>;
   /** G-Safeguard: whether an attacker gave a wrong answer (the planted one, for the memory attack) in some round. */
   attackVisible?: boolean;
-  /** multi-agent-attack: whether the file is one with an adversary. */
+  /** multi-agent-attack and AgentDojo: whether the run is one with an adversary (an injection). */
   attacked?: boolean;
 }
 
@@ -57,6 +57,7 @@ export function loadUnseenRuns(root = UNSEEN_DIR): { runs: UnseenRun[]; missing:
     } else if (/^ngoquan0904\/G-safeguard(?:-closed-source)?\//.test(key)) runs.push(...gSafeguardRuns(text, key));
     else if (key.startsWith('lferreiraMD/slm_multiagent_debate/')) runs.push(...cleanDebateRuns(text, key));
     else if (key.startsWith('amayuelas/multi-agent-attack/')) runs.push(...multiAgentAttackRuns(text, key));
+    else if (key.startsWith('memo-ozdincer/rrfa/')) runs.push(...agentDojoSuiteRuns(text, key));
   }
   return { runs, missing };
 }
@@ -170,6 +171,28 @@ function multiAgentAttackRuns(text: string, file: string): UnseenRun[] {
   const dataset = file.replace(/^.*multiagent_debate\/results\//, '').split('/')[0];
   const model = /adv-gpt4/.test(file) ? 'gpt-4 adversary' : 'gpt-3.5-turbo';
   return importEpisodes(text, 'debate', 'lines', file).map((episode) => ({ source: 'multi-agent-attack', model, dataset, attacked: /adv/.test(path.basename(file)), trace: episodeToTrace(episode) }));
+}
+
+/** The AgentDojo suites the development split does not hold. */
+const UNSEEN_SUITES = new Set(['workspace', 'travel']);
+
+/**
+ * AgentDojo's published runs as the Invariant Explorer exports them (read by the agentdojo importer), workspace and
+ * travel suites only: the development split holds the banking and slack runs of the same two models. The export does
+ * not list a run's injections; its attack (`important_instructions`) puts them between <INFORMATION> tags, which name
+ * them for the importer's labels, as the development split's run files do.
+ */
+function agentDojoSuiteRuns(text: string, file: string): UnseenRun[] {
+  const model = /agentdojo-(.+)\.jsonl$/.exec(file)?.[1] ?? '?';
+  const runs = text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as { messages?: { role: string; content: unknown }[]; metadata: { suite_name?: string; attack_type?: string | null } });
+  const kept = runs.filter((run) => run.messages && UNSEEN_SUITES.has(run.metadata.suite_name ?? ''));
+  const labelled = kept.map((run) => {
+    const blocks = run.metadata.attack_type ? run.messages!.flatMap((m) => (m.role === 'tool' && typeof m.content === 'string' ? (m.content.match(/<INFORMATION>[\s\S]*?<\/INFORMATION>/g) ?? []) : [])) : [];
+    return { ...run, injections: Object.fromEntries(blocks.map((block, n) => [`injection_${n}`, block])) };
+  });
+  return importEpisodes(JSON.stringify(labelled), 'agentdojo', 'document', file).map((episode, n) => ({
+    source: 'agentdojo-suites', model, dataset: kept[n].metadata.suite_name, attacked: Boolean(kept[n].metadata.attack_type), trace: episodeToTrace(episode),
+  }));
 }
 
 function cleanDebateRuns(text: string, file: string): UnseenRun[] {

@@ -22,9 +22,16 @@ function callArguments(content: string): string[] {
   return [...content.matchAll(/\w+="((?:[^"\\]|\\.){4,})"/g)].map((m) => m[1].toLowerCase());
 }
 
-/** One run: the chat as toolChat maps it, labelled from its injections and `security`. */
-function readRun(run: Record<string, unknown>, index: number, line: number, file?: string): Episode {
+/**
+ * One run: the chat as toolChat maps it, labelled from its injections and `security` (a run that does not list its
+ * injections, as the Invariant Explorer's export of AgentDojo's runs, gets no labels). The run's fields may sit in its
+ * `metadata` (that export); its header line, metadata only, is no run (undefined).
+ */
+function readRun(record: Record<string, unknown>, index: number, line: number, file?: string): Episode | undefined {
   const where = `run ${index}`;
+  const metadata = asObject(record.metadata);
+  if (metadata && !('messages' in record) && Object.keys(record).length === 1) return undefined;
+  const run: Record<string, unknown> = { ...metadata, ...record };
   if (!Array.isArray(run.messages)) throw new InputError('missing-field', `${where}: missing "messages" (an array); ${EXPECTED}`, file, line, 'messages');
   const chat = toolChat(run.messages, line, asString(run.pipeline_name));
   if (chat.deliveries.length === 0) throw new InputError('no-content', `${where}: "messages" holds no user, assistant or tool message`, file, line, 'messages');
@@ -36,7 +43,7 @@ function readRun(run: Record<string, unknown>, index: number, line: number, file
     .filter((key) => key !== '');
   const labels: SourcedRecord[] = [];
   const label = (round: number, agent: string, category: Category) => labels.push({ record: { type: 'label', round, agent, category }, line });
-  for (const agent of chat.agents) label(0, agent.id, 'benign');
+  if (asObject(run.injections)) for (const agent of chat.agents) label(0, agent.id, 'benign');
   let firstPoisoned: number | undefined;
   for (const d of deliveries) {
     if (d.from === ASSISTANT_AGENT || d.from === 'user' || !injections.some((text) => squash(d.content).includes(text))) continue;
@@ -52,7 +59,7 @@ function readRun(run: Record<string, unknown>, index: number, line: number, file
     const acted = after.find((d) => callArguments(d.content).some((value) => raw.includes(value) && !asked.includes(value))) ?? after[0];
     if (acted) label(acted.round!, ASSISTANT_AGENT, 'infected');
   }
-  const id = asString(run.path) ?? [run.pipeline_name, run.suite_name, run.user_task_id, run.attack_type ?? 'none', run.injection_task_id ?? 'none'].map((p) => asString(p) ?? '?').join('/');
+  const id = asString(run.path) ?? [run.pipeline_name ?? run.model, run.suite_name, run.user_task_id, run.attack_type ?? 'none', run.injection_task_id ?? 'none'].map((p) => asString(p) ?? '?').join('/');
   return buildEpisode(id, { run: id, task: { question: chat.question }, agents: chat.agents }, deliveries, labels, []);
 }
 
@@ -60,7 +67,7 @@ export const agentDojoFormat: FormatSpec = {
   title: 'AgentDojo run logs',
   aliases: ['agent-dojo'],
   detect: {
-    record: (o) => 'suite_name' in o && 'messages' in o,
+    record: (o) => 'messages' in o && ('suite_name' in o || typeof asObject(o.metadata)?.suite_name === 'string'),
     keys: 'suite_name, injections, messages',
     signature: /"suite_name"\s*:/,
     loneObjectIsDocument: true,

@@ -264,14 +264,18 @@ export function selectRuns(path: JsonPath, isArray: boolean): boolean {
  * An importer of files whose every selected value is one run: `read` maps run number `index` (throwing InputError
  * that names it); a value that is not an object, or a file without runs, is refused with `expected`.
  */
-export function perRunImporter(file: string | undefined, expected: string, read: (run: Json, index: number, line: number) => Episode): Importer {
+export function perRunImporter(file: string | undefined, expected: string, read: (run: Json, index: number, line: number) => Episode | undefined): Importer {
   const episodes: Episode[] = [];
   let count = 0;
   return {
     add(value, line) {
       const run = asObject(value);
       if (!run) throw new InputError('invalid-field', `run ${count} is not an object; ${expected}`, file, line);
-      episodes.push(read(run, count++, line));
+      // `read` passes over a record that is no run (a file's header of metadata) by returning undefined.
+      const episode = read(run, count, line);
+      if (!episode) return;
+      count++;
+      episodes.push(episode);
     },
     take: () => episodes.splice(0),
     finish() {

@@ -35,6 +35,8 @@ const OPENING = /^(?:[\s*#>\-\d.)[\]]|<[^<>]{0,40}>)*(?:(?:please|kindly|now|fir
 const LEAD_IN = /^[^,.:;]{1,60},\s+/;
 const AFTER_COLON = /:\s+/g;
 const SPACE_THEN_WORD = /\s\S/g;
+/** What follows a verb that is the start of a key: the rest of a name, if any, then a colon (`:`, `_time:`). */
+const KEY_AFTER_VERB = /^[\w@.-]*:/;
 const YOU_MUST = /\byou\s+(?:must|should|need to|have to|are (?:required|asked|instructed) to|will need to|shall)\s+\w+/i;
 const PLEASE_VERB = /\bplease\s+(\w+)(?:\s+(\w+))?/i;
 // The reader named as an AI or as the one who was given a task: "to you, GPT-4" (a name, so case matters), and words
@@ -191,8 +193,9 @@ function isInstruction(sentence: string): boolean {
 function opensImperative(sentence: string): boolean {
   const opening = OPENING.exec(sentence)!;
   const first = opening[1].toLowerCase();
-  // More than the verb alone: a space and something after it; a verb that labels what follows ("Note: ...") orders nothing.
-  if (IMPERATIVE_VERBS.has(first) && sentence[opening[0].length] !== ':') {
+  // More than the verb alone: a space and something after it; a verb that labels what follows ("Note: ...") orders
+  // nothing, nor does a key named after one (`start_time: 2024-05-15 12:30:00` in a calendar tool's result).
+  if (IMPERATIVE_VERBS.has(first) && !KEY_AFTER_VERB.test(sentence.slice(opening[0].length))) {
     SPACE_THEN_WORD.lastIndex = opening[0].length - first.length;
     return SPACE_THEN_WORD.test(sentence);
   }
