@@ -13,19 +13,26 @@ function speakerOf(entry: Record<string, unknown>): string | undefined {
   return asString(entry.name)?.trim() || asString(entry.role)?.replace(/\s*\(.*\)\s*$/, '').trim() || undefined;
 }
 
+const HUMAN_ROLES = new Set(['human', 'user']);
+const squashed = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 /** One history as a group chat: every message from its speaker to every other participant. */
 function readHistory(run: Record<string, unknown>, index: number, line: number, file?: string): Episode {
   if (!Array.isArray(run.history)) throw new InputError('missing-field', `run ${index}: missing "history" (an array); ${EXPECTED}`, file, line, 'history');
-  const spoken = run.history.flatMap((raw) => {
+  const question = asString(run.question);
+  const spoken = run.history.flatMap((raw, n) => {
     const entry = asObject(raw);
     const from = entry && speakerOf(entry);
-    return from ? [{ from, content: contentText(entry.content) ?? '' }] : [];
+    if (!from) return [];
+    const content = contentText(entry.content) ?? '';
+    // The person's opening request is the task (Magentic-One's `human` entry repeats the question): not a message.
+    if (n === 0 && question && HUMAN_ROLES.has(asString(entry.role) ?? '') && squashed(content).startsWith(squashed(question))) return [];
+    return [{ from, content }];
   });
   if (spoken.length === 0) throw new InputError('no-content', `run ${index}: "history" holds no message with a name or role`, file, line, 'history');
   const everyone = [...new Set(spoken.map((m) => m.from))];
   const deliveries: Delivery[] = spoken.map((m, i) => ({ from: m.from, to: everyone.filter((a) => a !== m.from), content: m.content, time: i, seq: i, line }));
   const id = asString(run.question_ID) ?? `run-${index}`;
-  const question = asString(run.question);
   return buildEpisode(id, { run: id, task: question ? { question } : undefined, agents: everyone.map((a) => ({ id: a })) }, assignCausalRounds(deliveries), [], []);
 }
 

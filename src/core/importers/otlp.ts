@@ -118,6 +118,26 @@ function ioValue(value: unknown): string | undefined {
   return parsed === value ? value : valueText(parsed) ?? value;
 }
 
+/** The text parts of a Gemini content (`{role, parts: [{text}, {functionCall}]}`), joined; undefined without text. */
+function partsText(content: unknown): string | undefined {
+  const parts = asObject(content)?.parts;
+  const texts = Array.isArray(parts) ? parts.map((part) => asString(asObject(part)?.text)).filter((text): text is string => text !== undefined && text.trim() !== '') : [];
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/**
+ * What Google ADK's own tracing records on a model call (`gcp.vertex.agent.llm_request` / `llm_response`, JSON): the
+ * text of the request's last user turn (ADK puts the other agents' replies there, "For context: …"), and the text of
+ * the response.
+ */
+function adkContent(attrs: Map<string, unknown>): { input?: string; output?: string } {
+  const request = asObject(maybeJson(attrs.get('gcp.vertex.agent.llm_request')));
+  const response = asObject(maybeJson(attrs.get('gcp.vertex.agent.llm_response')));
+  const contents = Array.isArray(request?.contents) ? request.contents : [];
+  const lastUser = [...contents].reverse().find((c) => asString(asObject(c)?.role) === 'user');
+  return { input: partsText(lastUser), output: partsText(response?.content) };
+}
+
 function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   const traceId = asString(span.traceId) ?? asString(span.trace_id);
   const spanId = asString(span.spanId) ?? asString(span.span_id);
@@ -141,18 +161,21 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     asString(attrs.get('graph.node.id')) ??
     asString(attrs.get('gen_ai.agent.id')) ??
     (isAgent ? name.replace(/^invoke_agent\s+/, '') || undefined : undefined);
+  const adk = adkContent(attrs);
   const input =
     genAiMessages(attrs.get('gen_ai.input.messages'), ['user']) ??
     flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
     legacyIndexed(attrs, 'gen_ai.prompt.') ??
     genAiMessages(attrs.get('gen_ai.prompt'), ['user']) ??
-    ioValue(attrs.get('input.value'));
+    ioValue(attrs.get('input.value')) ??
+    adk.input;
   const output =
     genAiMessages(attrs.get('gen_ai.output.messages'), ['assistant']) ??
     flattenedMessages(attrs, 'llm.output_messages.', ['assistant']) ??
     legacyIndexed(attrs, 'gen_ai.completion.') ??
     genAiMessages(attrs.get('gen_ai.completion'), ['assistant']) ??
-    ioValue(attrs.get('output.value'));
+    ioValue(attrs.get('output.value')) ??
+    adk.output;
   const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
   return {
     traceId,
@@ -279,7 +302,7 @@ class OtlpImporter implements Importer {
       throw new InputError(
         'no-content',
         `found ${agentSpans.length} agent invocation span(s) but no message content: GenAI instrumentations record content only on opt-in. ` +
-          'Re-run with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (OpenInference: leave OPENINFERENCE_HIDE_INPUTS/OUTPUTS unset) ' +
+          'Re-run with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (OpenInference: leave OPENINFERENCE_HIDE_INPUTS/OUTPUTS unset; Google ADK: leave ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS on) ' +
           'so spans carry gen_ai.input.messages / gen_ai.output.messages (or input.value / output.value)',
         this.file,
         undefined,
