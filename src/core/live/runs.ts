@@ -94,6 +94,7 @@ interface TraceGroup {
   /** The root span (no parent) arrived: the trace has ended, so its last round is closed. */
   ended: boolean;
   dirty: boolean;
+  /** Its runs by conversation id (each listed under its own id: LiveRun.id). */
   runs: Map<string, LiveRun>;
   /** Span ids handed to the importer. */
   fed: Set<string>;
@@ -278,13 +279,30 @@ export class LiveRuns {
     for (const episode of episodes) {
       let run = group.runs.get(episode.id);
       if (!run) {
-        run = this.newRun(episode.id, group);
+        run = this.newRun(this.freeId(episode.id), group);
         group.runs.set(episode.id, run);
       }
       run.episode = episode;
       const all = (run.episodeRounds = roundsOf(episode));
       await this.decide(run, group, lastRoundClosed ? all : all - 1);
     }
+  }
+
+  /**
+   * The id a new run is listed under: its conversation's, or with `#2`, `#3` … when a run of another trace (an earlier
+   * turn of a multi-turn chat, one trace each) already has it, so that every run can be fetched by its id.
+   */
+  private freeId(id: string): string {
+    if (!this.has(id)) return id;
+    let n = 2;
+    while (this.has(`${id}#${n}`)) n++;
+    return `${id}#${n}`;
+  }
+
+  /** The open run listed as `id`. */
+  private openRun(id: string): LiveRun | undefined {
+    for (const group of this.traces.values()) for (const run of group.runs.values()) if (run.id === id) return run;
+    return undefined;
   }
 
   private newRun(id: string, group: TraceGroup): LiveRun {
@@ -368,26 +386,20 @@ export class LiveRuns {
 
   /** The analysis of a run after its closed rounds (undefined when unknown, not decided yet, or closed long ago). */
   analysis(id: string): Analysis | undefined {
-    for (const group of this.traces.values()) {
-      const run = group.runs.get(id);
-      if (run) return run.analysis;
-    }
-    return this.closed.get(id)?.analysis;
+    const run = this.openRun(id);
+    return run ? run.analysis : this.closed.get(id)?.analysis;
   }
 
   /** The recording of the rounds a run's analysis covers (agent-trace/v1 records: header, then those rounds' messages);
    * undefined when `analysis(id)` is. */
   recording(id: string): Episode['records'] | undefined {
-    for (const group of this.traces.values()) {
-      const run = group.runs.get(id);
-      if (run) return run.analysis && decidedRecords(run);
-    }
-    return this.closed.get(id)?.records;
+    const run = this.openRun(id);
+    return run ? run.analysis && decidedRecords(run) : this.closed.get(id)?.records;
   }
 
   /** True when the run is known (open or closed). */
   has(id: string): boolean {
-    return this.closed.has(id) || [...this.traces.values()].some((g) => g.runs.has(id));
+    return this.closed.has(id) || this.openRun(id) !== undefined;
   }
 
   /** Counters for the bench and the status line: open traces and the spans they hold. */
