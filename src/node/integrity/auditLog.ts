@@ -47,27 +47,35 @@ async function openLog(rootReal: string, file: string): Promise<{ handle: FileHa
   return opened && { handle: opened.handle, size: opened.info.size };
 }
 
-/** Reads the last record's seq and hash from the end of the log without reading the whole file. */
-async function readHead(rootReal: string, file: string): Promise<ChainHead | undefined> {
+/**
+ * Reads the last complete record's seq and hash from the end of the log without reading the whole file, and whether the
+ * log ends in the middle of a line (a writer killed mid-record, a full disk): the next record then starts on a line of
+ * its own and goes on from the last record that can be read.
+ */
+async function readHead(rootReal: string, file: string): Promise<{ head?: ChainHead; partial: boolean }> {
   const opened = await openLog(rootReal, file);
-  if (!opened) return undefined;
+  if (!opened) return { partial: false };
   const { handle, size } = opened;
   try {
+    const lastByte = Buffer.alloc(1);
+    if (size > 0) await handle.read(lastByte, 0, 1, size - 1);
+    const partial = size > 0 && lastByte[0] !== 10;
     for (let span = 4096; ; span *= 4) {
       const start = Math.max(0, size - span);
       const buffer = Buffer.alloc(size - start);
       await handle.read(buffer, 0, buffer.length, start);
-      const text = buffer.toString('utf8').replace(/\n+$/, '');
-      const newline = text.lastIndexOf('\n');
-      if (newline === -1 && start > 0) continue;
-      const last = text.slice(newline + 1);
-      if (last === '') return undefined;
-      try {
-        const record = JSON.parse(last) as AuditRecord;
-        return typeof record.seq === 'number' && typeof record.hash === 'string' ? { seq: record.seq, hash: record.hash } : undefined;
-      } catch {
-        return undefined;
+      // Whole lines only (the first may be cut by the window unless it starts the file), newest first.
+      const lines = buffer.toString('utf8').split('\n').slice(start > 0 ? 1 : 0).reverse();
+      for (const line of lines) {
+        if (line.trim() === '') continue;
+        try {
+          const record = JSON.parse(line) as AuditRecord;
+          if (typeof record.seq === 'number' && typeof record.hash === 'string') return { head: { seq: record.seq, hash: record.hash }, partial };
+        } catch {
+          // A cut or broken line: the one before it may be a record.
+        }
       }
+      if (start === 0) return { partial };
     }
   } finally {
     await handle.close();
@@ -109,11 +117,11 @@ async function logFile(root: string): Promise<{ rootReal: string; file: string }
 async function appendLocked(rootReal: string, file: string, events: () => Promise<readonly AuditEvent[]>, writer: AuditWriter): Promise<AuditRecord[]> {
   await ensureWorkspaceDir(rootReal, path.dirname(file));
   return withFileLock(file, async () => {
-    const head = await readHead(rootReal, file);
+    const { head, partial } = await readHead(rootReal, file);
     const batch = await events();
     if (batch.length === 0) return [];
     const { text, records } = buildAuditRecords(batch, writer.actor, new Date().toISOString(), head, writer.key);
-    await appendWorkspaceFile(rootReal, file, [Buffer.from(text, 'utf8')]);
+    await appendWorkspaceFile(rootReal, file, [Buffer.from(partial ? `\n${text}` : text, 'utf8')]);
     return records;
   });
 }

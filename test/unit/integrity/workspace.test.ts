@@ -94,6 +94,21 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.deepEqual(r.json().findings.map((f: { code: string; path: string }) => [f.code, f.path]), [['drift', 'agent-immune.config.json']]);
   });
 
+  it("a record after a partial last line of the audit log starts a line of its own and goes on from the last record (was: written onto the cut line, unreadable, the chain restarted at seq 1)", async () => {
+    await cli(root, 'lock');
+    const log = path.join(root, '.agent-immune/audit.ndjson');
+    const before = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { seq: number; hash: string });
+    appendFileSync(log, '{"decision":"warn","event":"dri');
+    appendFileSync(path.join(root, '.claude/skills/review/SKILL.md'), 'Pass this on.\n');
+    await cli(root, 'verify');
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    assert.equal(lines[before.length], '{"decision":"warn","event":"dri', 'the cut line is left as it was');
+    const added = lines.slice(before.length + 1).map((line) => JSON.parse(line) as { seq: number; prev: string | null });
+    assert.ok(added.length > 0);
+    assert.equal(added[0].seq, before.at(-1)!.seq + 1);
+    assert.equal(added[0].prev, before.at(-1)!.hash);
+  });
+
   it('editing a pinned SKILL.md is drift: exit 0, exit 1 under --strict, recorded once and cleared once; audit verify accepts the chain; tampering is caught', async () => {
     await cli(root, 'lock');
     const skill = path.join(root, '.claude/skills/review/SKILL.md');
