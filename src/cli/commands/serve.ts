@@ -12,6 +12,7 @@ const LISTEN_FAILURES: Record<string, string> = {
   EADDRINUSE: 'the port is taken; is another receiver running? Pick another with --port',
   EACCES: 'not allowed to listen on that port; pick one above 1023 with --port',
   EADDRNOTAVAIL: 'no network interface of this machine has that address; check --host',
+  ENOTFOUND: 'that host name is unknown; check --host (an IPv6 address goes without brackets: --host ::1)',
 };
 
 export const serveCommand: Command = {
@@ -97,7 +98,7 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
     }
     io.stderr(`agent-immune serve: listening on ${address.url} (POST ${address.url}/v1/traces; runs at ${address.url}/v1/runs)\n`);
     await stopSignal();
-    io.stderr('agent-immune serve: stopping; closing open runs\n');
+    io.stderr(`agent-immune serve: stopping; writing ${server.runs.size().traces} open trace(s) to .agent-immune/live (Ctrl+C again quits without them)\n`);
     await server.stop();
     return ExitCode.Ok;
   },

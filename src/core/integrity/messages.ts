@@ -55,7 +55,7 @@ export function verifyText(report: ReportSummary, pinnedFiles: number, blocked: 
   const { findings, lockfile, status } = report;
   if (findings.length === 0) {
     if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock${lockfile === DEFAULT_LOCKFILE ? '' : ` --lockfile ${lockfile}`}" to pin skill files.\n`;
-    return `Clean: ${pinnedFiles} pinned files match ${lockfile}.\n`;
+    return `Clean: ${pinnedFiles} pinned ${pinnedFiles === 1 ? 'file matches' : 'files match'} ${lockfile}.\n`;
   }
   const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];
@@ -127,7 +127,7 @@ export function auditGuaranteeText(result: ChainResult, key: UsedAuditKey | unde
   const order = 'this proves the order of the records and that none was edited, removed or inserted between them, not who wrote them: anyone who can write the file could have appended records or rewritten the whole chain';
   if (!key) return `unkeyed: no audit key was given (${keyHint}), so ${order}`;
   const { valid, missing, unchecked, firstUnverified } = result.macs;
-  const others = [...(missing ? [`${missing} carry none`] : []), ...(unchecked ? [`${unchecked} carry a MAC of another key`] : [])].join(' and ');
+  const others = [...(missing ? [`${missing} ${missing === 1 ? 'carries' : 'carry'} none`] : []), ...(unchecked ? [`${unchecked} carry a MAC of another key`] : [])].join(' and ');
   return `unkeyed: ${valid} record(s) carry a valid MAC of audit key ${key.id}; ${others} (the first at line ${firstUnverified}): those were written without this key, or forged, so for them ${order}`;
 }
 

@@ -110,7 +110,7 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
       }
     } else if (kind === 'missing') {
       // A link inside the root to nothing yet: whatever appears there later would be read through it.
-      unpinnable.push({ path: rel, reason: 'not-a-file', detail: 'it is a symbolic link to nothing (its target does not exist)', isDir: false });
+      unpinnable.push({ path: rel, reason: 'not-a-file', detail: 'it is a symbolic link to nothing (its target does not exist, or the links loop)', isDir: false });
     }
   };
   pending.push(visit(''));

@@ -84,6 +84,7 @@ describe('integrity summaries count what they list', () => {
 
   it('verify: "Clean" only ever stands alone; a missing lockfile the project adopted is counted like any finding', () => {
     assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, 4, false, true), 'Clean: 4 pinned files match agent-immune.lock.\n');
+    assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, 1, false, true), 'Clean: 1 pinned file matches agent-immune.lock.\n', 'was: 1 pinned files match');
     assert.equal(verifyText({ status: 'no-lockfile', lockfile: 'agent-immune.lock', findings: [] }, 0, false, true), 'No lockfile (agent-immune.lock): nothing to verify. Run "agent-immune lock" to pin skill files.\n');
     assert.match(verifyText({ status: 'no-lockfile', lockfile: 'pins/other.lock', findings: [] }, 0, false, true), /Run "agent-immune lock --lockfile pins\/other\.lock"/);
     const missing: IntegrityFinding[] = [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }];
