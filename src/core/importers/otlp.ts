@@ -196,6 +196,49 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   };
 }
 
+/** What lies above a span: the nearest agent invocation, the nearest one with a name, the nearest conversation id. */
+interface Above {
+  agent?: SpanInfo;
+  namedAgent?: SpanInfo;
+  conversation?: string;
+}
+
+/**
+ * Decides which spans are agent invocations, parents before children, and returns what lies above each span. A span is
+ * one when it says so, or when it is a chat span naming an agent with no agent above it (it stands for that agent's
+ * invocation); not when the nearest agent above is the same agent (a framework span around an SDK span). Every span is
+ * visited once (each chain is walked up to the first span already decided), so a trace of 20,000 nested spans takes as
+ * long as a flat one; a cycle of parent links is cut where it closes. It runs again as spans keep arriving (the live
+ * receiver), from each span's own attributes.
+ */
+function decideAgents(spans: readonly SpanInfo[]): Map<SpanInfo, Above> {
+  const byId = new Map(spans.map((s) => [`${s.traceId}/${s.spanId}`, s]));
+  const above = new Map<SpanInfo, Above>();
+  const below = (s: SpanInfo, context: Above): Above => ({
+    agent: s.isAgent ? s : context.agent,
+    namedAgent: s.isAgent && s.agentName ? s : context.namedAgent,
+    conversation: s.conversation ?? context.conversation,
+  });
+  for (const start of spans) {
+    const path: SpanInfo[] = [];
+    const onPath = new Set<SpanInfo>();
+    let up: SpanInfo | undefined = start;
+    while (up && !above.has(up) && !onPath.has(up)) {
+      path.push(up);
+      onPath.add(up);
+      up = up.parentId ? byId.get(`${up.traceId}/${up.parentId}`) : undefined;
+    }
+    let context: Above = up && above.has(up) ? below(up, above.get(up)!) : {};
+    for (const s of path.reverse()) {
+      // (A nameless span that says it is an agent, with none above, is none: it names no one its content could be from.)
+      s.isAgent = (s.declaredAgent || (s.agentName !== undefined && !context.agent)) && context.agent?.agentName !== s.agentName;
+      above.set(s, context);
+      context = below(s, context);
+    }
+  }
+  return above;
+}
+
 /** OTLP importer: collects compact spans, then builds one episode per conversation. */
 class OtlpImporter implements Importer {
   private readonly spans: SpanInfo[] = [];
@@ -228,19 +271,7 @@ class OtlpImporter implements Importer {
 
   finish(): Episode[] {
     if (this.values === 0 || this.spans.length === 0) throw new InputError('empty', 'no spans found; expected OTLP JSON with resourceSpans[].scopeSpans[].spans[]', this.file);
-    const byId = new Map(this.spans.map((s) => [`${s.traceId}/${s.spanId}`, s]));
-    const parentOf = (s: SpanInfo) => (s.parentId ? byId.get(`${s.traceId}/${s.parentId}`) : undefined);
-    const ancestors = (s: SpanInfo) => {
-      const out: SpanInfo[] = [];
-      for (let p = parentOf(s); p && out.length < 1000; p = parentOf(p)) out.push(p);
-      return out;
-    };
-    // finish() runs again as spans keep arriving (the live receiver): decide every span afresh from its own attributes.
-    for (const s of this.spans) s.isAgent = s.declaredAgent;
-    // A chat span naming an agent with no agent span above it stands for that agent's invocation.
-    for (const s of this.spans) if (!s.isAgent && s.agentName && !ancestors(s).some((a) => a.isAgent)) s.isAgent = true;
-    // The same agent instrumented twice (a framework span around an SDK span): the inner one is part of the outer.
-    for (const s of this.spans) if (s.isAgent && ancestors(s).find((a) => a.isAgent)?.agentName === s.agentName) s.isAgent = false;
+    const above = decideAgents(this.spans);
     const agentSpans = this.spans.filter((s) => s.isAgent && s.agentName);
     if (agentSpans.length === 0) {
       throw new InputError(
@@ -251,7 +282,7 @@ class OtlpImporter implements Importer {
         'gen_ai.operation.name',
       );
     }
-    const owner = (s: SpanInfo) => (s.isAgent ? s : ancestors(s).find((a) => a.isAgent));
+    const owner = (s: SpanInfo) => (s.isAgent ? s : above.get(s)!.agent);
     // Content of an invocation that did not record it itself: its own model calls (first input, last output).
     const inner = new Map<SpanInfo, SpanInfo[]>();
     for (const s of this.spans) {
@@ -266,11 +297,11 @@ class OtlpImporter implements Importer {
     registry.see(USER_AGENT);
     const conversations = new Map<string, { deliveries: Delivery[]; agentSpans: number; question?: string; first: number }>();
     for (const [order, span] of [...agentSpans].sort(inTimeOrder).entries()) {
-      const parentAgent = ancestors(span).find((a) => a.isAgent && a.agentName);
+      const parentAgent = above.get(span)!.namedAgent;
       const receiver = span.agentName!;
       const sender = parentAgent?.agentName ?? USER_AGENT;
       registry.see(receiver, { systemPrompt: span.systemPrompt });
-      const conversationId = span.conversation ?? ancestors(span).find((a) => a.conversation)?.conversation ?? span.traceId;
+      const conversationId = span.conversation ?? above.get(span)!.conversation ?? span.traceId;
       const conversation = conversations.get(conversationId) ?? { deliveries: [], agentSpans: 0, first: span.start };
       conversations.set(conversationId, conversation);
       conversation.agentSpans++;

@@ -2,7 +2,7 @@
 // what lands in the header (agents, task, edges) and in labels, and what is reported as skipped.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { importTraceText } from '../../../src/core/importers';
+import { importEpisodes, importTraceText } from '../../../src/core/importers';
 import { readAllTraces, readAnyTrace } from '../../../src/node/readAnyTrace';
 import { flow } from './flow';
 
@@ -339,6 +339,15 @@ describe('importers: OTLP edge cases', () => {
     assert.equal(trace.task?.question, 'Write about solar panels.');
     assert.ok(trace.messages.some((m) => m.from === 'writer' && m.content === 'Solar panels convert sunlight.'));
     assert.ok(trace.messages.some((m) => m.from === 'user' && (m.to ?? []).includes('reviewer') && m.content.includes('[writer] said: Solar panels convert sunlight.')));
+  });
+
+  it('reads a chain of 1,200 nested agents as one conversation, and cuts a cycle of parent links (was: past 1,000 levels the conversation id on the root was not found, so the run split in two; each request walked every chain again)', () => {
+    const chain = Array.from({ length: 1200 }, (_, i) =>
+      span(`c${i}`, i === 0 ? undefined : `c${i - 1}`, i, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': `agent-${i}`, ...(i === 0 ? { 'gen_ai.conversation.id': 'deep' } : {}), 'gen_ai.output.messages': `reply ${i}` }),
+    );
+    assert.deepEqual(importEpisodes(otlp(chain), 'otlp', 'document').map((e) => e.id), ['deep']);
+    const cycle = importTraceText(otlp([span('x', 'y', 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'x', 'gen_ai.output.messages': 'from x' }), span('y', 'x', 1, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'y', 'gen_ai.output.messages': 'from y' })]));
+    assert.deepEqual(cycle.agents.map((a) => a.id).sort(), ['user', 'x', 'y'], 'read, one of the two taken for the top');
   });
 
   it('reads the same run whatever order its spans arrive in (agents that start together keep their places)', () => {
