@@ -22,6 +22,8 @@ export interface LiveLimits {
   maxOpenTraces: number;
   /** Most spans kept per trace; spans past it are rejected (partial success). */
   maxSpansPerTrace: number;
+  /** Most request bytes (decompressed) held in open traces; past it the least recently active traces are closed. */
+  maxHeldBytes: number;
   /** A span whose parent has not arrived waits this long for it (children are exported before their parents, and a
    * parent that ended just after them comes in the exporter's next batch); a parent that arrives later still counts, and
    * makes the guard decide the run again. */
@@ -36,6 +38,7 @@ export const DEFAULT_LIVE_LIMITS: Readonly<LiveLimits> = Object.freeze({
   runIdleMs: 5 * 60_000,
   maxOpenTraces: 1000,
   maxSpansPerTrace: 100_000,
+  maxHeldBytes: 512 * 1024 * 1024,
   parentWaitMs: 100,
 });
 
@@ -90,6 +93,8 @@ interface TraceGroup {
   traceId: string;
   importer: Importer;
   spans: number;
+  /** Request bytes its spans came in (its share of each request), counted against maxHeldBytes. */
+  bytes: number;
   updatedAt: number;
   /** The root span (no parent) arrived: the trace has ended, so its last round is closed. */
   ended: boolean;
@@ -115,6 +120,8 @@ export class LiveRuns {
   private readonly config: ProjectConfig;
   private readonly limits: LiveLimits;
   private requests = 0;
+  /** Request bytes held in open traces (the sum of their `bytes`). */
+  private heldBytes = 0;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(options: { config?: ProjectConfig; limits?: Partial<LiveLimits> } = {}) {
@@ -128,8 +135,11 @@ export class LiveRuns {
     return () => this.listeners.delete(listener);
   }
 
-  /** Adds the spans of one ExportTraceServiceRequest (OTLP JSON shape); spans that cannot be read are rejected, the rest kept. */
-  ingest(request: unknown, now: number): IngestResult {
+  /**
+   * Adds the spans of one ExportTraceServiceRequest (OTLP JSON shape); spans that cannot be read are rejected, the rest
+   * kept. `bytes`, the request's size, counts against maxHeldBytes, shared out over the traces its spans went to.
+   */
+  ingest(request: unknown, now: number, bytes = 0): IngestResult {
     const result: IngestResult = { accepted: 0, rejected: 0, errors: [] };
     const body = asObject(request);
     if (!body) throw new InputError('invalid-field', 'expected an ExportTraceServiceRequest object');
@@ -137,20 +147,30 @@ export class LiveRuns {
     const scopes = otlpList(body.resourceSpans, 'resourceSpans').flatMap((rs) => otlpList(asObject(rs)?.scopeSpans, 'scopeSpans'));
     const spans = scopes.flatMap((ss) => otlpList(asObject(ss)?.spans, 'spans'));
     const line = ++this.requests;
-    for (const span of spans) this.ingestSpan(span, line, now, result);
+    const share = spans.length > 0 ? bytes / spans.length : 0;
+    for (const span of spans) {
+      const group = this.ingestSpan(span, line, now, result);
+      if (group) {
+        group.bytes += share;
+        this.heldBytes += share;
+      }
+    }
+    // Past the byte budget, the least recently active traces are closed and written out, as past maxOpenTraces.
+    while (this.heldBytes > this.limits.maxHeldBytes && this.traces.size > 1) this.evict(this.leastActive());
     return result;
   }
 
-  private ingestSpan(raw: unknown, line: number, now: number, result: IngestResult): void {
+  /** Takes one span in; returns the trace it went to (undefined when rejected). */
+  private ingestSpan(raw: unknown, line: number, now: number, result: IngestResult): TraceGroup | undefined {
     const span = asObject(raw);
     const traceId = asString(span?.traceId);
     const reject = (why: string) => {
       result.rejected++;
       if (result.errors.length < 5) result.errors.push(why);
     };
-    if (!span || !traceId || !asString(span.spanId)) return reject('span without traceId/spanId');
+    if (!span || !traceId || !asString(span.spanId)) return void reject('span without traceId/spanId');
     const group = this.traces.get(traceId) ?? this.openTrace(traceId, now);
-    if (group.spans >= this.limits.maxSpansPerTrace) return reject(`trace ${traceId} holds the most spans kept per trace (${this.limits.maxSpansPerTrace})`);
+    if (group.spans >= this.limits.maxSpansPerTrace) return void reject(`trace ${traceId} holds the most spans kept per trace (${this.limits.maxSpansPerTrace})`);
     const parent = asString(span.parentSpanId);
     group.spans++;
     group.updatedAt = now;
@@ -164,13 +184,15 @@ export class LiveRuns {
         group.waiting.set(parent, [{ span, line }]);
         group.waitingSince.set(parent, now);
       }
-      return;
+      return group;
     }
     if (!this.feed(group, span, line)) {
       group.spans--;
       result.accepted--;
       reject('span the OTLP importer cannot read');
+      return undefined;
     }
+    return group;
   }
 
   /** Hands a span to the importer, then the spans that waited for it; false when the importer refuses it. */
@@ -214,18 +236,26 @@ export class LiveRuns {
   }
 
   private openTrace(traceId: string, now: number): TraceGroup {
-    if (this.traces.size >= this.limits.maxOpenTraces) {
-      const oldest = [...this.traces.values()].reduce((a, b) => (b.updatedAt < a.updatedAt ? b : a));
-      this.traces.delete(oldest.traceId);
-      // Nobody awaits an eviction: a trace that fails to finalize is dropped with its spans, not an unhandled rejection.
-      this.enqueue(() => this.finalize(oldest)).catch(() => undefined);
-    }
+    if (this.traces.size >= this.limits.maxOpenTraces) this.evict(this.leastActive());
     const group: TraceGroup = {
-      traceId, importer: otlpFormat.create(), spans: 0, updatedAt: now, ended: false, dirty: false,
+      traceId, importer: otlpFormat.create(), spans: 0, bytes: 0, updatedAt: now, ended: false, dirty: false,
       runs: new Map(), fed: new Set(), waiting: new Map(), waitingSince: new Map(), held: new Set(), absent: new Set(),
     };
     this.traces.set(traceId, group);
     return group;
+  }
+
+  /** The open trace that received a span longest ago. */
+  private leastActive(): TraceGroup {
+    return [...this.traces.values()].reduce((a, b) => (b.updatedAt < a.updatedAt ? b : a));
+  }
+
+  /** Closes a trace to keep memory bounded: its runs are decided and written out in the background. */
+  private evict(group: TraceGroup): void {
+    this.traces.delete(group.traceId);
+    this.heldBytes -= group.bytes;
+    // Nobody awaits an eviction: a trace that fails to finalize is dropped with its spans, not an unhandled rejection.
+    this.enqueue(() => this.finalize(group)).catch(() => undefined);
   }
 
   /** Decides the rounds closed since the last call (new spans, idle traces) and closes traces idle past the limit. */
@@ -352,6 +382,7 @@ export class LiveRuns {
 
   private async closeTrace(group: TraceGroup): Promise<void> {
     this.traces.delete(group.traceId);
+    this.heldBytes -= group.bytes;
     await this.finalize(group);
   }
 

@@ -200,16 +200,19 @@ export class LiveServer {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.maxBodyBytes) return this.refuse(res, 413, encoding, `body of ${declared} bytes is over the ${this.maxBodyBytes}-byte limit`, true);
     let request: unknown;
+    let bytes = 0;
     try {
       const raw = await readBody(req, this.maxBodyBytes);
-      request = decodeRequest(await decodeContent(raw, req.headers['content-encoding'], this.maxBodyBytes), encoding);
+      const decoded = await decodeContent(raw, req.headers['content-encoding'], this.maxBodyBytes);
+      bytes = decoded.length;
+      request = decodeRequest(decoded, encoding);
     } catch (error) {
       if (error instanceof PayloadError) return this.refuse(res, error.status, encoding, error.message, error.status === 413);
       throw error;
     }
     let result;
     try {
-      result = this.runs.ingest(request, Date.now());
+      result = this.runs.ingest(request, Date.now(), bytes);
     } catch (error) {
       if (error instanceof InputError) return this.refuse(res, 400, encoding, error.message);
       throw error;

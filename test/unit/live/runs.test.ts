@@ -103,6 +103,17 @@ describe('live runs: waiting for parents, deadlines', () => {
     assert.notEqual(JSON.stringify(runs.analysis('chat-1')), JSON.stringify(runs.analysis('chat-1#2')), 'each id leads to its own run');
   });
 
+  it('closes the least recently active traces once the requests they hold pass the byte budget, writing them out (was: bounded only in span counts; 6 GB held)', async () => {
+    const runs = new LiveRuns({ limits: { maxHeldBytes: 2500 } });
+    const closed: string[] = [];
+    runs.subscribe((e) => void (e.type === 'closed' && closed.push(e.run)));
+    const trace = (n: number) => request([{ ...span(1, '', `agent-${n}`, T0 + n, T0 + n + 5, `reply ${n}`, 'Which planet?'), traceId: hex(n, 32), parentSpanId: undefined }]);
+    for (let n = 1; n <= 3; n++) runs.ingest(trace(n), T0 + n, 1000);
+    await runs.process(T0 + 4);
+    assert.equal(runs.size().traces, 2, 'the third request pushed the held bytes past 2,500');
+    assert.deepEqual(closed, [hex(1, 32)], 'the least recently active trace was closed and handed out');
+  });
+
   it('raises an alert once per signal and agent in a run: the same spread re-found a round later with longer evidence is no new one (was up to three records)', () => {
     const finding = (round: number, text: string): MonitorFinding => ({ signal: 'verbatimSpread', code: 'verbatim-spread', subject: 'bob', evidence: { text, start: 0, end: text.length, round }, markers: [], cooldownKey: 'verbatimSpread:bob' });
     const seen = new Set<string>();
