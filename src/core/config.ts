@@ -96,7 +96,7 @@ export const DEFAULT_ANSWER_CONFIG: Readonly<AnswerConfig> = Object.freeze({
     '<ANSWER>\\s*:?\\s*([^<\\n]+?)\\s*(?:</ANSWER>|$)',
     '\\\\boxed\\{([^{}]+)\\}',
     '\\b(?:final answer|answer)\\s*(?:is)?\\s*[:=]\\s*\\(?([A-Za-z0-9.\\-]+)\\)?(?=[\\s.,;)!*]{0,8}(?:\\n|$))',
-    '\\b(?:final answer|answer)\\s*(?:is)?\\s*[:=][ \\t*]{0,4}([^\\n.*]{1,60}?)[ \\t*]{0,4}\\.?[ \\t*]{0,4}(?:\\n|$)',
+    '\\b(?:final answer|answer)\\s*(?:is)?\\s*[:=][ \\t*]{0,4}([^\\n*]{1,60}?)[ \\t*]{0,4}\\.?[ \\t*]{0,4}(?:\\n|$)',
   ],
 });
 

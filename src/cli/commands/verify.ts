@@ -64,13 +64,15 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
     if (!values['no-audit']) {
       const key = await loadAuditKey(io.env, ws.root);
       const run = { findings: report.findings, decision: verdict.blocked ? ('block' as const) : ('warn' as const), ...(verdict.blocked ? { blockedBy: 'agent-immune verify --strict' } : {}) };
-      // A trail that cannot be written (locked by a running writer for too long, a folder that is a file or a symlink)
-      // is reported in one line and the verdict stands: a repository must not be able to hide its verdict that way.
+      // A trail that cannot be written (locked by a running writer for too long, a folder that is a file or a symlink, a
+      // lock file that is a folder) is reported in one line and the verdict stands: a repository must not be able to
+      // hide its verdict that way.
       recorded = await recordIntegrityRun(ws.root, run, auditWriter('agent-immune-cli', key?.key)).then(
         () => true,
         (error: unknown) => {
-          if (!(error instanceof FileLockTimeoutError) && !(error instanceof UnsafePathError)) throw error;
-          io.stderr(`agent-immune verify: could not record in the audit trail: ${inline(error.message)}\n`);
+          const fileSystem = typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
+          if (!(error instanceof FileLockTimeoutError) && !(error instanceof UnsafePathError) && !fileSystem) throw error;
+          io.stderr(`agent-immune verify: could not record in the audit trail: ${inline((error as Error).message)}\n`);
           return false;
         },
       );

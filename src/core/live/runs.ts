@@ -254,6 +254,8 @@ export class LiveRuns {
   private evict(group: TraceGroup): void {
     this.traces.delete(group.traceId);
     this.heldBytes -= group.bytes;
+    // Listed as closed at once, so its ids stay taken (and fetchable) while it is written out.
+    for (const run of group.runs.values()) this.closed.set(run.id, { summary: { ...run.summary, state: 'closed' }, analysis: run.analysis });
     // Nobody awaits an eviction: a trace that fails to finalize is dropped with its spans, not an unhandled rejection.
     this.enqueue(() => this.finalize(group)).catch(() => undefined);
   }
@@ -272,6 +274,8 @@ export class LiveRuns {
 
   private async processNow(now: number): Promise<void> {
     for (const group of [...this.traces.values()]) {
+      // Evicted while an earlier one was decided: it is closed and written out already.
+      if (this.traces.get(group.traceId) !== group) continue;
       const idle = now - group.updatedAt;
       const roundIdle = idle >= this.limits.roundIdleMs;
       this.releaseOverdue(group, now, roundIdle);
@@ -404,7 +408,7 @@ export class LiveRuns {
   /** Closes every open trace now (shutdown): each run's last round is decided and its recording handed out. */
   closeAll(): Promise<void> {
     return this.enqueue(async () => {
-      for (const group of [...this.traces.values()]) await this.closeTrace(group);
+      for (const group of [...this.traces.values()]) if (this.traces.get(group.traceId) === group) await this.closeTrace(group);
     });
   }
 

@@ -126,15 +126,6 @@ async function appendLocked(rootReal: string, file: string, events: () => Promis
   });
 }
 
-/**
- * Creates the log's folder, or throws why it cannot be (it is a file, a symlink): called before a pin is written, so
- * that a re-pin the trail cannot record is not made.
- */
-export async function prepareAuditLog(root: string): Promise<void> {
-  const { rootReal, file } = await logFile(root);
-  await ensureWorkspaceDir(rootReal, path.dirname(file));
-}
-
 /** Appends events (decision + provenance records each, MACed with the writer's key) to `<root>/.agent-immune/audit.ndjson`. */
 export async function appendAuditEvents(root: string, events: readonly AuditEvent[], writer: AuditWriter): Promise<AuditRecord[]> {
   if (events.length === 0) return [];

@@ -1,6 +1,6 @@
 // Writing pins: `agent-immune lock` (re)writes the whole lockfile; repinFile approves one file's change;
 // restoreLockfile puts back a deleted lockfile from git. Each holds the lockfile's cross-process lock and records what
-// it wrote in the audit trail. Nothing in the pinned scope is ever left out silently: when a path cannot be pinned,
+// it writes in the audit trail before writing it (what the trail cannot record is not written). Nothing in the pinned scope is ever left out silently: when a path cannot be pinned,
 // `lock` writes nothing and returns the findings that say why; nor does it re-pin where an adopted lockfile is gone
 // (unless told to pin anew), since that would trust what the deletion hid.
 import * as path from 'node:path';
@@ -11,7 +11,7 @@ import { buildLockfile, parseLockfile, serializeLockfile, unsafeRelativePath } f
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import { sriSha256 } from '../../core/integrity/sha256';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
-import { appendAuditEvents, prepareAuditLog, type AuditWriter } from './auditLog';
+import { appendAuditEvents, type AuditWriter } from './auditLog';
 import { readTrackedFile } from './gitBlob';
 import { hashFile, isDigest, nodeSri } from './hashFile';
 import { MAX_LOCKFILE_BYTES, readLockfile, withLockfileLock, writeLockfile, writeLockfileText } from './lockfileIo';
@@ -48,8 +48,7 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     const scan = await scanWorkspace(ws, undefined);
     if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, repinned: [], findings: scan.findings };
     const lock = buildLockfile(scan.digests, scan.skillDirs, nodeSri);
-    if (writer) await prepareAuditLog(ws.root);
-    const lockfile = await writeLockfile(ws.root, ws.config.lockfile, lock);
+    const lockfile = previous.path;
     const events: AuditEvent[] = [];
     const repinned: string[] = [];
     if (previous.state === 'ok') {
@@ -62,7 +61,9 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     }
     const replaced = previous.state === 'corrupt' ? `; replaced a corrupt lockfile (${previous.finding.reason})` : '';
     events.push({ event: 'lock', decision: 'approve', path: lockfile, new: sriSha256(serializeLockfile(lock)), detail: `${Object.keys(lock.files).length} files pinned in ${Object.keys(lock.skills).length} skill folders${replaced}` });
+    // Recorded before it is written: a re-pin the trail cannot record (its folder or log a file, a link, a folder) is not made.
     if (writer) await appendAuditEvents(ws.root, events, writer);
+    await writeLockfile(ws.root, ws.config.lockfile, lock);
     return { lockfile, written: true, files: Object.keys(lock.files).length, skills: Object.keys(lock.skills).length, repinned, findings: [] };
   });
 }
@@ -97,10 +98,9 @@ export async function repinFile(root: string, file: string, writer: AuditWriter,
     const old = read.lock.files[file]?.integrity;
     if (expected !== undefined && old !== expected) throw new LockfileStateError('drifted', `"${file}" no longer matched its pin before it was edited; review that change (agent-immune verify) before approving it`);
     const next = nextLock(read.lock, file, outcome, ws.matcher.isSkillMarker(file));
-    await prepareAuditLog(ws.root);
-    await writeLockfile(ws.root, ws.config.lockfile, next);
     const now = next.files[file]?.integrity;
     await appendAuditEvents(ws.root, [{ event: 'repin', decision: 'approve', path: file, ...(old ? { old } : {}), ...(now ? { new: now } : {}) }], writer);
+    await writeLockfile(ws.root, ws.config.lockfile, next);
     return { path: file, old, new: now };
   });
 }
@@ -128,10 +128,10 @@ export async function restoreLockfile(root: string, writer: AuditWriter | undefi
     if ('failure' in tracked) throw new LockfileStateError('no-lockfile', `cannot read git's copy of ${read.path}: ${tracked.failure}`);
     const parsed = parseLockfile(tracked.content.toString('utf8'), read.path, nodeSri);
     if (!parsed.ok) throw new LockfileStateError('corrupt-lockfile', `git's copy of ${read.path} (${tracked.from}) is not a valid lockfile (${parsed.finding.reason}): ${parsed.finding.detail}`);
-    if (writer) await prepareAuditLog(ws.root);
-    const lockfile = await writeLockfileText(ws.root, ws.config.lockfile, tracked.content);
+    const lockfile = read.path;
     const files = Object.keys(parsed.lock.files).length;
     if (writer) await appendAuditEvents(ws.root, [{ event: 'restore', decision: 'approve', path: lockfile, new: nodeSri(tracked.content), detail: `restored from git (${tracked.from}), ${files} files pinned` }], writer);
+    await writeLockfileText(ws.root, ws.config.lockfile, tracked.content);
     return { lockfile, from: tracked.from, files };
   });
 }

@@ -58,7 +58,8 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
   const outsideFolders = new Set<string>();
   const unpinnable: WalkedUnpinnable[] = [];
   const pending: Promise<void>[] = [];
-  const visit = async (dirRel: string): Promise<void> => {
+  // `ignored`: the folder is one a .gitignore hides (or inside one); git reads no .gitignore there, nor does the walk.
+  const visit = async (dirRel: string, ignored = false): Promise<void> => {
     const dirAbs = dirRel ? path.join(root, dirRel) : root;
     let entries: Dirent[];
     try {
@@ -68,7 +69,7 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
       if (dirRel && code !== 'ENOENT' && code !== 'ENOTDIR') unpinnable.push({ path: dirRel, reason: 'unreadable', detail: `the folder cannot be listed (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code})`, isDir: true });
       return;
     }
-    if (nestedGitignores && dirRel && entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
+    if (nestedGitignores && dirRel && !ignored && entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
       matcher.addGitignore(dirRel, await readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => ''));
     }
     // A skill folder is loaded whole, whatever git ignores in it: from here down no .gitignore hides a file.
@@ -78,7 +79,7 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
       if (entry.isDirectory()) {
         // A folder a .gitignore hides is still searched: a prompt file or a skill marker in it, at any depth, is loaded by
         // agents whatever git says (its other files stay out, unless it is a skill folder).
-        if (!matcher.isForcedOut(rel, true)) pending.push(visit(rel));
+        if (!matcher.isForcedOut(rel, true)) pending.push(visit(rel, ignored || matcher.isExcluded(rel, true)));
       } else if (entry.isFile()) {
         if (!matcher.isExcluded(rel, false)) files.push(rel);
       } else if (entry.isSymbolicLink()) {

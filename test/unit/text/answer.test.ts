@@ -68,6 +68,7 @@ describe('answer reading', () => {
     assert.equal(extractAnswer('So the final answer is: 42.\nThanks', patterns), '42');
     assert.equal(extractAnswer('Answer: (B)', patterns), 'B');
     assert.equal(extractAnswer('My move is valid.\nAnswer: h3', patterns), 'H3');
+    assert.equal(extractAnswer('Answer: 3.5 km', patterns), '3.5 KM', 'a stop inside a short answer line');
   });
 
   it('reads no free-form letter when the task has no options', () => {
