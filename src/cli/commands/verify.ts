@@ -4,6 +4,7 @@ import { integrityVerdict } from '../../core/integrity/compare';
 import { formatFinding, integritySarifRules, tallyIntegrityFindings } from '../../core/integrity/findings';
 import { verifyText } from '../../core/integrity/messages';
 import type { IntegrityFinding } from '../../core/integrity/types';
+import { errorMessage } from '../../core/errors';
 import { inline } from '../../core/text/printable';
 import { auditWriter, recordIntegrityRun } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
@@ -72,7 +73,7 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
         (error: unknown) => {
           const fileSystem = typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
           if (!(error instanceof FileLockTimeoutError) && !(error instanceof UnsafePathError) && !fileSystem) throw error;
-          io.stderr(`agent-immune verify: could not record in the audit trail: ${inline((error as Error).message)}\n`);
+          io.stderr(`agent-immune verify: could not record in the audit trail: ${inline(errorMessage(error))}\n`);
           return false;
         },
       );

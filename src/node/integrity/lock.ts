@@ -1,8 +1,9 @@
 // Writing pins: `agent-immune lock` (re)writes the whole lockfile; repinFile approves one file's change;
 // restoreLockfile puts back a deleted lockfile from git. Each holds the lockfile's cross-process lock and records what
-// it writes in the audit trail before writing it (what the trail cannot record is not written). Nothing in the pinned scope is ever left out silently: when a path cannot be pinned,
-// `lock` writes nothing and returns the findings that say why; nor does it re-pin where an adopted lockfile is gone
-// (unless told to pin anew), since that would trust what the deletion hid.
+// it writes in the audit trail before writing it (what the trail cannot record is not written). Nothing in the pinned
+// scope is ever left out silently: when a path cannot be pinned, `lock` writes nothing and returns the findings that
+// say why; nor does it re-pin where an adopted lockfile is gone (unless told to pin anew), since that would trust what
+// the deletion hid.
 import * as path from 'node:path';
 import type { AuditEvent } from '../../core/integrity/audit';
 import { LockfileStateError } from '../../core/integrity/errors';
