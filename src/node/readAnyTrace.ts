@@ -144,7 +144,7 @@ async function feedImporter(
       if (text.trim() === '') continue;
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = JSON.parse(spec.linePrefix ? text.replace(spec.linePrefix, '') : text);
       } catch (error) {
         if (importer.addText?.(text, line)) continue;
         const message = `not valid JSON (${jsonErrorText(error)}); expected ${spec.title} as JSON Lines`;

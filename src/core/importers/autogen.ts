@@ -8,6 +8,10 @@ import type { Episode, FormatSpec, Importer } from './types';
 type Json = Record<string, unknown>;
 
 const SESSION_BANNER = /^Started new session with Session ID:\s*(\S+)/;
+/** The prefix Python's `logging` puts before each message: "2026-02-21 01:55:13,928 - autogen_core.events - INFO - " or "INFO:autogen_core.events:". */
+const LOGGING_PREFIX = /^(?:[^{]{0,200}? - [\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:)/;
+/** A first line written by autogen-core's loggers through `logging`. */
+const CORE_LOGGER_LINE = /^(?:[^{]{0,200}? - autogen_core[\w.]* - [A-Z]+ - |[A-Z]+:autogen_core[\w.]*:)/;
 
 /** The agent that sends messages with no sender (the program's own `send_message`); it subscribes to no topic. */
 const OUTSIDE = 'user';
@@ -22,12 +26,18 @@ interface Session {
   warnings: TraceWarning[];
 }
 
-/** autogen-core AgentId text "type/key" -> our id: the type when the key is "default", else the whole id. */
+/**
+ * autogen-core AgentId text "type/key" -> our id: the type when the key is "default", the agent's name when AgentChat
+ * made the type "<name>_<key>" for its team's key, else the whole id.
+ */
 function agentId(value: unknown): string | undefined {
   const text = asString(value);
   if (!text) return undefined;
   const slash = text.indexOf('/');
-  return slash > 0 && text.slice(slash + 1) === 'default' ? text.slice(0, slash) : text;
+  if (slash <= 0) return text;
+  const [type, key] = [text.slice(0, slash), text.slice(slash + 1)];
+  if (key === 'default') return type;
+  return type.length > key.length + 1 && type.endsWith(`_${key}`) ? type.slice(0, -key.length - 1) : text;
 }
 
 class AutogenImporter implements Importer {
@@ -49,7 +59,8 @@ class AutogenImporter implements Importer {
       this.current().warnings.push({ code: 'skipped-line', line, message: `log line skipped: ${text.trim().slice(0, 80)}` });
       return true;
     }
-    return false;
+    // Through `logging`, autogen-core also says what it does in prose ("Publishing message of type ..."): no event.
+    return LOGGING_PREFIX.test(text);
   }
 
   add(value: unknown, line: number): void {
@@ -139,10 +150,11 @@ export const autogenFormat: FormatSpec = {
     record: (o) => 'event_name' in o || ('agent_name' in o && 'agent_type' in o) || ('invocation_id' in o && 'request' in o) || ('wrapper_id' in o && 'json_state' in o) || (o.type === 'Message' && 'payload' in o),
     keys: 'received_message events',
     signature: /"event_name"\s*:\s*"received_message"/,
-    banner: /^Started new session with Session ID:/,
+    banner: new RegExp(`^Started new session with Session ID:|${CORE_LOGGER_LINE.source}`),
     loneObjectIsDocument: false,
   },
   expects: 'JSON lines with "received_message" events (source_name, json_state.sender, json_state.message) or autogen-core "Message" events',
   select: (path) => path.length === 1 && typeof path[0] === 'number',
+  linePrefix: LOGGING_PREFIX,
   create: (file) => new AutogenImporter(file),
 };

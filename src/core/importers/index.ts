@@ -65,7 +65,7 @@ export function importEpisodes(text: string, format: ForeignFormat, layout: Dete
       if (line.trim() === '') return;
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        value = JSON.parse(spec.linePrefix ? line.replace(spec.linePrefix, '') : line);
       } catch (error) {
         if (importer.addText?.(line, i + 1)) return;
         throw new InputError('invalid-json', `not valid JSON (${jsonErrorText(error)}); expected ${spec.title} as JSON Lines`, file, i + 1);

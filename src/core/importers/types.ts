@@ -62,5 +62,7 @@ export interface FormatSpec {
   expects: string;
   /** In the document layout: which values (objects or arrays) the splitter hands to `add` (e.g. each span). */
   select(path: JsonPath, isArray: boolean): boolean;
+  /** In the lines layout: a prefix the writer may put before each line's JSON (a logging format), removed before parsing. */
+  linePrefix?: RegExp;
   create(file?: string): Importer;
 }

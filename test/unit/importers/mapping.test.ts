@@ -1,6 +1,7 @@
 // Each importer's mapping, checked on fixtures built to the published shapes: who sends what to whom in which round,
 // what lands in the header (agents, task, edges) and in labels, and what is reported as skipped.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { importEpisodes, importTraceText } from '../../../src/core/importers';
 import { readAllTraces, readAnyTrace } from '../../../src/node/readAnyTrace';
@@ -86,6 +87,21 @@ describe('importers: mapping', () => {
         '2 analyst>planner,writer: Logs show a disk failure',
         '3 writer>planner: Summary: disk failure at',
       ]);
+    });
+
+    it("reads autogen-core events written through Python logging (a prefix on every line), names AgentChat agents by their name, and skips the logger's prose (was: not valid JSON)", async () => {
+      const trace = await readAnyTrace(at('autogen-core-logging.log'));
+      assert.deepEqual(flow(trace), [
+        '0 writer>evaluator: Draft: a short poem abou',
+        '1 evaluator>writer: Revise the third line; t',
+        '2 writer>evaluator: Revised draft with a str',
+        '3 evaluator>writer: APPROVE',
+      ]);
+      assert.deepEqual(trace.warnings, []);
+      const text = readFileSync(at('autogen-core-logging.log'), 'utf8');
+      assert.deepEqual(flow(importTraceText(text)), flow(trace), 'the editor reads it from memory the same way');
+      const bare = text.split('\n').filter((line) => line.startsWith('INFO:')).join('\n');
+      assert.deepEqual(flow(importTraceText(bare)), ['0 evaluator>: Revise the third line; t'], "logging's default format is detected too");
     });
   });
 
