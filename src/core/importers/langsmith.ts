@@ -1,20 +1,25 @@
 // LangSmith run exports and LangGraph runs: each graph node's run (extra.metadata.langgraph_node) is that node's
-// output in its superstep (langgraph_step); it is delivered to the nodes that run in the next superstep.
+// output in its superstep (langgraph_step); it is delivered to the nodes that run in the next superstep. The nodes of a
+// subgraph (an agent's own ReAct loop inside a supervisor's graph) are that agent's work, not agents of their own. The
+// OTLP importer hands LangGraph spans here too (OpenInference's LangChain instrumentation marks no span as an agent).
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
-import { AgentRegistry, asObject, asString, buildEpisode, mentioned, selectRuns, toMillis, valueText, type Delivery } from './common';
+import { AgentRegistry, asObject, asString, buildEpisode, mentioned, messageRole, messageText, selectRuns, toMillis, valueText, type Delivery } from './common';
 import type { Episode, FormatSpec, Importer } from './types';
 
 /** LangGraph's entry node; its output is the user's input, so it maps to the agent "user". */
 const START_NODE = '__start__';
 
-interface RunInfo {
+/** One run (or span) of a graph, as the episode builder reads it. */
+export interface RunInfo {
   id: string;
   parentId?: string;
   traceId?: string;
   name: string;
   node?: string;
   step?: number;
+  /** A node of a subgraph (its langgraph_checkpoint_ns has more than one level). */
+  nested?: boolean;
   start: number;
   seq: number;
   line: number;
@@ -45,19 +50,18 @@ class LangsmithImporter implements Importer {
     const id = run && (asString(run.id) ?? (typeof run.id === 'number' ? String(run.id) : undefined));
     if (!run || !id) throw new InputError('missing-field', 'run without "id"; expected LangSmith runs (id, name, run_type, parent_run_id, inputs, outputs, extra.metadata)', this.file, line, 'id');
     const metadata = asObject(asObject(run.extra)?.metadata) ?? asObject(run.metadata) ?? {};
-    const step = metadata.langgraph_step;
     const startValue = run.start_time ?? run.startTime;
+    const graph = graphPlace(metadata);
     this.runs.set(id, {
       id,
       parentId: asString(run.parent_run_id) ?? parentId,
       traceId: asString(run.trace_id),
       name: asString(run.name) ?? id,
-      node: asString(metadata.langgraph_node),
-      step: typeof step === 'number' ? step : typeof step === 'string' && /^\d+$/.test(step) ? Number(step) : undefined,
+      ...graph,
       start: toMillis(startValue),
       seq: this.seq++,
       line,
-      output: valueText(run.outputs),
+      output: graph.node ? nodeOutputText(run.outputs, graph.node) : valueText(run.outputs),
       input: valueText(run.inputs),
       error: asString(run.error),
       ts: asString(startValue),
@@ -67,83 +71,133 @@ class LangsmithImporter implements Importer {
 
   finish(): Episode[] {
     if (this.runs.size === 0) throw new InputError('empty', 'no runs found; expected LangSmith runs (a JSON array, JSON Lines, or {"runs": [...]})', this.file);
-    const root = (run: RunInfo) => {
-      let r = run;
-      for (let guard = 0; r.parentId && this.runs.has(r.parentId) && guard < 10000; guard++) r = this.runs.get(r.parentId)!;
-      return r;
-    };
-    const traces = new Map<string, RunInfo[]>();
-    for (const run of this.runs.values()) {
-      const key = run.traceId ?? root(run).id;
-      const list = traces.get(key);
-      if (list) list.push(run);
-      else traces.set(key, [run]);
-    }
-    const episodes: Episode[] = [];
-    for (const [traceId, runs] of traces) {
-      runs.sort((a, b) => a.start - b.start || a.seq - b.seq);
-      const episode = this.episode(traceId, runs);
-      if (episode) episodes.push(episode);
-    }
-    if (episodes.length === 0) {
-      throw new InputError(
-        'missing-field',
-        'no LangGraph node runs with output found; expected runs whose extra.metadata has langgraph_node and langgraph_step (or a root run with child runs)',
-        this.file,
-        undefined,
-        'extra.metadata.langgraph_node',
-      );
-    }
-    return episodes.sort((a, b) => a.records[0].line - b.records[0].line);
+    return graphEpisodes(this.runs, this.file);
   }
+}
 
-  /** One invocation: its node runs by superstep, or, without LangGraph metadata, the root's child runs in order. */
-  private episode(traceId: string, runs: RunInfo[]): Episode | undefined {
-    const warnings: TraceWarning[] = [];
-    let steps = this.nodeRuns(runs);
-    if (steps.length === 0) {
-      const rootRun = runs.find((r) => !r.parentId || !this.runs.has(r.parentId));
-      steps = runs.filter((r) => rootRun && r.parentId === rootRun.id).map((r, i) => ({ ...r, node: r.name, step: i }));
-    }
-    for (const r of steps) {
-      if (r.output !== undefined) continue;
-      warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} has no output${r.error ? ` (error: ${r.error.slice(0, 60)})` : ''}; skipped` });
-    }
-    steps = steps.filter((r) => r.output !== undefined);
-    if (steps.length === 0) return undefined;
-    // Supersteps that produced output, in order: the k-th is round k.
-    const order = [...new Set(steps.map((r) => r.step!))].sort((a, b) => a - b);
-    const byStep = new Map<number, RunInfo[]>(order.map((step) => [step, []]));
-    for (const r of steps) byStep.get(r.step!)!.push(r);
-    const registry = new AgentRegistry();
-    const messages: Delivery[] = [];
-    order.forEach((step, round) => {
-      const next = order[round + 1] === undefined ? [] : byStep.get(order[round + 1])!.map((r) => agentOf(r.node!));
-      for (const r of byStep.get(step)!) {
-        const from = agentOf(r.node!);
-        registry.see(from);
-        const to = [...new Set(next.filter((id) => id !== from))];
-        messages.push({ from, to: to.length ? to : undefined, content: r.output!, time: step, seq: r.seq, line: r.line, ts: r.ts, round });
-      }
-    });
-    if (messages.length === 0) return undefined;
-    const rootRun = runs.find((r) => !r.parentId || !this.runs.has(r.parentId));
-    const question = runs.find((r) => r.node === START_NODE)?.output ?? rootRun?.input;
-    for (const m of messages) for (const id of m.to ?? []) registry.see(id);
-    return buildEpisode(traceId, { run: traceId, task: question ? { question } : undefined, agents: registry.only(mentioned(messages)) }, messages, [], warnings);
-  }
+/** Where a run sits in its graph, from LangGraph's metadata: its node, its superstep, whether it is inside a subgraph. */
+export function graphPlace(metadata: Record<string, unknown>): Pick<RunInfo, 'node' | 'step' | 'nested'> {
+  const step = metadata.langgraph_step;
+  return {
+    node: asString(metadata.langgraph_node),
+    step: typeof step === 'number' ? step : typeof step === 'string' && /^\d+$/.test(step) ? Number(step) : undefined,
+    nested: asString(metadata.langgraph_checkpoint_ns)?.includes('|') === true,
+  };
+}
 
-  /** The run of each (node, step): the one named like its node, else the earliest carrying that metadata. */
-  private nodeRuns(runs: RunInfo[]): RunInfo[] {
-    const chosen = new Map<string, RunInfo>();
-    for (const r of runs) {
-      if (r.node === undefined || r.step === undefined) continue;
-      const key = `${r.node}\u0000${r.step}`;
-      const current = chosen.get(key);
-      if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, r);
-    }
-    return [...chosen.values()];
+/**
+ * What a graph node said: the last reply in its messages (an assistant message with text that calls no tool, by this
+ * node when the messages carry names), not the hand-off that follows it ("Transferring back to supervisor"); without
+ * such a message, the output's text as any run's.
+ */
+export function nodeOutputText(outputs: unknown, node: string): string | undefined {
+  const messages = stateMessages(outputs);
+  const replies = messages.filter((m) => messageRole(m) === 'assistant' && !callsTools(m) && (messageText(m) ?? '').trim() !== '');
+  const own = replies.filter((m) => messageName(m) === node);
+  const reply = (own.length > 0 ? own : replies.some((m) => messageName(m) !== undefined) ? [] : replies).at(-1);
+  return reply !== undefined ? messageText(reply) : valueText(outputs);
+}
+
+/** The messages of a graph state or update: `messages`, or a Command's `update.messages` (also under `output`). */
+function stateMessages(value: unknown): unknown[] {
+  const o = asObject(value);
+  const inner = asObject(o?.output) ?? o;
+  const messages = asObject(inner?.update)?.messages ?? inner?.messages;
+  return Array.isArray(messages) ? messages : [];
+}
+
+function fields(message: unknown): Record<string, unknown> | undefined {
+  const m = asObject(message);
+  return asObject(m?.kwargs) ?? m;
+}
+
+function callsTools(message: unknown): boolean {
+  const calls = fields(message)?.tool_calls;
+  return Array.isArray(calls) && calls.length > 0;
+}
+
+function messageName(message: unknown): string | undefined {
+  return asString(fields(message)?.name);
+}
+
+/** Episodes of graph runs (LangSmith runs, or OTLP spans read as runs), one per trace; refuses runs with no node output. */
+export function graphEpisodes(all: ReadonlyMap<string, RunInfo>, file?: string): Episode[] {
+  const root = (run: RunInfo) => {
+    let r = run;
+    for (let guard = 0; r.parentId && all.has(r.parentId) && guard < 10000; guard++) r = all.get(r.parentId)!;
+    return r;
+  };
+  const traces = new Map<string, RunInfo[]>();
+  for (const run of all.values()) {
+    const key = run.traceId ?? root(run).id;
+    const list = traces.get(key);
+    if (list) list.push(run);
+    else traces.set(key, [run]);
   }
+  const episodes: Episode[] = [];
+  for (const [traceId, runs] of traces) {
+    runs.sort((a, b) => a.start - b.start || a.seq - b.seq);
+    const episode = graphEpisode(traceId, runs, all);
+    if (episode) episodes.push(episode);
+  }
+  if (episodes.length === 0) {
+    throw new InputError(
+      'missing-field',
+      'no LangGraph node runs with output found; expected runs whose extra.metadata has langgraph_node and langgraph_step (or a root run with child runs)',
+      file,
+      undefined,
+      'extra.metadata.langgraph_node',
+    );
+  }
+  return episodes.sort((a, b) => a.records[0].line - b.records[0].line);
+}
+
+/** One invocation: its node runs by superstep, or, without LangGraph metadata, the root's child runs in order. */
+function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string, RunInfo>): Episode | undefined {
+  const warnings: TraceWarning[] = [];
+  let steps = nodeRuns(runs);
+  if (steps.length === 0) {
+    const rootRun = runs.find((r) => !r.parentId || !all.has(r.parentId));
+    steps = runs.filter((r) => rootRun && r.parentId === rootRun.id).map((r, i) => ({ ...r, node: r.name, step: i }));
+  }
+  for (const r of steps) {
+    if (r.output !== undefined) continue;
+    warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} has no output${r.error ? ` (error: ${r.error.slice(0, 60)})` : ''}; skipped` });
+  }
+  steps = steps.filter((r) => r.output !== undefined);
+  if (steps.length === 0) return undefined;
+  // Supersteps that produced output, in order: the k-th is round k.
+  const order = [...new Set(steps.map((r) => r.step!))].sort((a, b) => a - b);
+  const byStep = new Map<number, RunInfo[]>(order.map((step) => [step, []]));
+  for (const r of steps) byStep.get(r.step!)!.push(r);
+  const registry = new AgentRegistry();
+  const messages: Delivery[] = [];
+  order.forEach((step, round) => {
+    const next = order[round + 1] === undefined ? [] : byStep.get(order[round + 1])!.map((r) => agentOf(r.node!));
+    for (const r of byStep.get(step)!) {
+      const from = agentOf(r.node!);
+      registry.see(from);
+      const to = [...new Set(next.filter((id) => id !== from))];
+      messages.push({ from, to: to.length ? to : undefined, content: r.output!, time: step, seq: r.seq, line: r.line, ts: r.ts, round });
+    }
+  });
+  if (messages.length === 0) return undefined;
+  const rootRun = runs.find((r) => !r.parentId || !all.has(r.parentId));
+  const question = runs.find((r) => r.node === START_NODE)?.output ?? rootRun?.input;
+  for (const m of messages) for (const id of m.to ?? []) registry.see(id);
+  return buildEpisode(traceId, { run: traceId, task: question ? { question } : undefined, agents: registry.only(mentioned(messages)) }, messages, [], warnings);
+}
+
+/** The run of each top-level (node, step): the one named like its node, else the earliest carrying that metadata. */
+function nodeRuns(runs: RunInfo[]): RunInfo[] {
+  const chosen = new Map<string, RunInfo>();
+  for (const r of runs) {
+    if (r.node === undefined || r.step === undefined || r.nested) continue;
+    const key = `${r.node}\u0000${r.step}`;
+    const current = chosen.get(key);
+    if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, r);
+  }
+  return [...chosen.values()];
 }
 
 function agentOf(node: string): string {

@@ -3,6 +3,7 @@
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
 import { AgentRegistry, assignCausalRounds, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, mentioned, toMillis, valueText, type Delivery } from './common';
+import { graphEpisodes, graphPlace, nodeOutputText, type RunInfo } from './langsmith';
 import type { Episode, FormatSpec, Importer, JsonPath } from './types';
 
 type Json = Record<string, unknown>;
@@ -23,6 +24,10 @@ interface SpanInfo {
   declaredAgent: boolean;
   isAgent: boolean;
   agentName?: string;
+  /** The span's name. */
+  name: string;
+  /** Where a LangGraph node's span sits in its graph (from its `metadata` attribute), if it is one. */
+  graph?: Pick<RunInfo, 'node' | 'step' | 'nested'>;
   conversation?: string;
   input?: string;
   output?: string;
@@ -162,6 +167,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     asString(attrs.get('gen_ai.agent.id')) ??
     (isAgent ? name.replace(/^invoke_agent\s+/, '') || undefined : undefined);
   const adk = adkContent(attrs);
+  const graph = graphPlace(asObject(maybeJson(attrs.get('metadata'))) ?? {});
   const input =
     genAiMessages(attrs.get('gen_ai.input.messages'), ['user']) ??
     flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
@@ -170,6 +176,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     ioValue(attrs.get('input.value')) ??
     adk.input;
   const output =
+    (graph.node !== undefined && typeof attrs.get('output.value') === 'string' ? nodeOutputText(maybeJson(attrs.get('output.value')), graph.node) : undefined) ??
     genAiMessages(attrs.get('gen_ai.output.messages'), ['assistant']) ??
     flattenedMessages(attrs, 'llm.output_messages.', ['assistant']) ??
     legacyIndexed(attrs, 'gen_ai.completion.') ??
@@ -188,6 +195,8 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     declaredAgent: isAgent,
     isAgent,
     agentName,
+    name,
+    graph: graph.node !== undefined ? graph : undefined,
     conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
     input,
     output,
@@ -271,6 +280,8 @@ class OtlpImporter implements Importer {
 
   finish(): Episode[] {
     if (this.values === 0 || this.spans.length === 0) throw new InputError('empty', 'no spans found; expected OTLP JSON with resourceSpans[].scopeSpans[].spans[]', this.file);
+    // A LangGraph app traced by OpenInference's LangChain instrumentation marks no span as an agent: its graph nodes are.
+    if (!this.spans.some((s) => s.declaredAgent || s.agentName) && this.spans.some((s) => s.graph)) return graphEpisodes(asGraphRuns(this.spans), this.file);
     const above = decideAgents(this.spans);
     const agentSpans = this.spans.filter((s) => s.isAgent && s.agentName);
     if (agentSpans.length === 0) {
@@ -345,6 +356,18 @@ class OtlpImporter implements Importer {
     }
     return episodes;
   }
+}
+
+/** Spans read as LangSmith runs (ids made unique across traces), for the graph-episode builder. */
+function asGraphRuns(spans: readonly SpanInfo[]): Map<string, RunInfo> {
+  const key = (traceId: string, spanId: string) => `${traceId}/${spanId}`;
+  return new Map(
+    spans.map((s) => {
+      const id = key(s.traceId, s.spanId);
+      const parentId = s.parentId && key(s.traceId, s.parentId);
+      return [id, { id, parentId, traceId: s.traceId, name: s.name, ...s.graph, start: s.start, seq: s.seq, line: s.line, output: s.output, input: s.input, ts: isoOf(s.start) }];
+    }),
+  );
 }
 
 /** The shortest output read as relayed when it appears whole inside a hand-off (shorter ones match by chance). */

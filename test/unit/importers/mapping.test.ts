@@ -60,6 +60,20 @@ describe('importers: mapping', () => {
     });
   });
 
+  describe('OTLP from a LangGraph app (OpenInference LangChain instrumentation)', () => {
+    it('reads the graph nodes as agents when no span is an agent invocation (was: refused, "none of the 60 spans is an agent invocation")', async () => {
+      const trace = await readAnyTrace(at('otlp-langgraph-openinference.json'));
+      assert.equal(trace.task?.question, "What's the combined headcount of Meta and Apple in 2024?");
+      assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'research_expert', 'math_expert', 'supervisor']);
+      assert.deepEqual(flow(trace), [
+        "0 user>research_expert: What's the combined head",
+        '1 research_expert>math_expert: The 2024 headcounts are:',
+        '2 math_expert>supervisor: The combined headcount o',
+        '3 supervisor>*: Meta and Apple together ',
+      ]);
+    });
+  });
+
   describe('AutoGen / AG2 runtime logs', () => {
     it('maps received_message events to sender -> receiver, one episode per logging session', async () => {
       const { format, traces } = await readAllTraces(at('ag2-runtime.log'));
@@ -132,6 +146,21 @@ describe('importers: mapping', () => {
       const lines = await readAnyTrace(at('langsmith-runs.jsonl'));
       const array = await readAnyTrace(at('langsmith-runs.json'));
       assert.deepEqual(flow(lines), flow(array));
+    });
+
+    it("reads a supervisor's graph: a subgraph's nodes are its agent's work, and a node's reply is not the hand-off after it (was: the inner ReAct nodes were agents and research_expert said 'Successfully transferred back to supervisor')", () => {
+      const lc = (kind: string, content: string, extra: Record<string, unknown> = {}) => ({ lc: 1, type: 'constructor', id: ['langchain_core', 'messages', kind], kwargs: { content, ...extra } });
+      const place = (node: string, step: number, ns: string) => ({ metadata: { langgraph_node: node, langgraph_step: step, langgraph_checkpoint_ns: ns } });
+      const runs = [
+        { id: 'root', trace_id: 't', name: 'LangGraph', run_type: 'chain', start_time: '2026-12-06T08:00:00Z', inputs: { messages: [{ role: 'user', content: 'Headcount of Meta?' }] } },
+        { id: 's', parent_run_id: 'root', trace_id: 't', name: '__start__', start_time: '2026-12-06T08:00:01Z', extra: place('__start__', 0, '__start__:a'), outputs: { messages: [{ role: 'user', content: 'Headcount of Meta?' }] } },
+        { id: 'r', parent_run_id: 'root', trace_id: 't', name: 'researcher', start_time: '2026-12-06T08:00:02Z', extra: place('researcher', 1, 'researcher:b'),
+          outputs: { messages: [lc('AIMessage', 'Meta had 67,317 employees.', { name: 'researcher' }), lc('AIMessage', 'Transferring back to supervisor', { name: 'researcher', tool_calls: [{ name: 'transfer_back_to_supervisor', args: {} }] }), lc('ToolMessage', 'Successfully transferred back to supervisor')] } },
+        { id: 'ra', parent_run_id: 'r', trace_id: 't', name: 'agent', start_time: '2026-12-06T08:00:03Z', extra: place('agent', 1, 'researcher:b|agent:c'), outputs: { messages: [lc('AIMessage', 'Meta had 67,317 employees.')] } },
+        { id: 'sup', parent_run_id: 'root', trace_id: 't', name: 'supervisor', start_time: '2026-12-06T08:00:04Z', extra: place('supervisor', 2, 'supervisor:d'), outputs: { output: { lg_name: 'Command', update: { messages: [lc('AIMessage', 'Meta employs 67,317 people.', { name: 'supervisor' })] } } } },
+      ];
+      const trace = importTraceText(JSON.stringify(runs));
+      assert.deepEqual(flow(trace), ['0 user>researcher: Headcount of Meta?', '1 researcher>supervisor: Meta had 67,317 employee', '2 supervisor>*: Meta employs 67,317 peop']);
     });
 
     it('without LangGraph metadata, takes the root run\'s children in order (nested child_runs)', async () => {
