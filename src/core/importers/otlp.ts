@@ -174,6 +174,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     legacyIndexed(attrs, 'gen_ai.prompt.') ??
     genAiMessages(attrs.get('gen_ai.prompt'), ['user']) ??
     ioValue(attrs.get('input.value')) ??
+    ioValue(attrs.get('mastra.agent_run.input')) ??
     adk.input;
   const output =
     (graph.node !== undefined && typeof attrs.get('output.value') === 'string' ? nodeOutputText(maybeJson(attrs.get('output.value')), graph.node) : undefined) ??
@@ -182,6 +183,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     legacyIndexed(attrs, 'gen_ai.completion.') ??
     genAiMessages(attrs.get('gen_ai.completion'), ['assistant']) ??
     ioValue(attrs.get('output.value')) ??
+    ioValue(attrs.get('mastra.agent_run.output')) ??
     adk.output;
   const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
   return {
@@ -306,14 +308,15 @@ class OtlpImporter implements Importer {
     }
     const registry = new AgentRegistry();
     registry.see(USER_AGENT);
-    const conversations = new Map<string, { deliveries: Delivery[]; agentSpans: number; question?: string; first: number }>();
+    // Per conversation: what it delivered, and the agents whose answer was read but not what they were asked.
+    const conversations = new Map<string, { deliveries: Delivery[]; agentSpans: number; question?: string; first: number; unheard: string[] }>();
     for (const [order, span] of [...agentSpans].sort(inTimeOrder).entries()) {
       const parentAgent = above.get(span)!.namedAgent;
       const receiver = span.agentName!;
       const sender = parentAgent?.agentName ?? USER_AGENT;
       registry.see(receiver, { systemPrompt: span.systemPrompt });
       const conversationId = span.conversation ?? above.get(span)!.conversation ?? span.traceId;
-      const conversation = conversations.get(conversationId) ?? { deliveries: [], agentSpans: 0, first: span.start };
+      const conversation = conversations.get(conversationId) ?? { deliveries: [], agentSpans: 0, first: span.start, unheard: [] };
       conversations.set(conversationId, conversation);
       conversation.agentSpans++;
       const calls = (inner.get(span) ?? []).sort(inTimeOrder);
@@ -326,6 +329,7 @@ class OtlpImporter implements Importer {
       }
       if (output !== undefined) {
         conversation.deliveries.push({ from: receiver, to: [sender], content: output, time: span.end, seq: order * 2 + 1, line: span.line, ts: isoOf(span.end) });
+        if (input === undefined) conversation.unheard.push(receiver);
       }
     }
     const episodes: Episode[] = [];
@@ -336,6 +340,10 @@ class OtlpImporter implements Importer {
         continue;
       }
       const warnings: TraceWarning[] = [];
+      if (c.unheard.length > 0) {
+        const names = [...new Set(c.unheard)];
+        warnings.push({ code: 'skipped-line', line: 0, message: `${c.unheard.length} invocation(s) with an output but no input this importer reads (${names.slice(0, 3).join(', ')}): what they were handed, and so the rounds around them, are missing` });
+      }
       const messages = assignCausalRounds(readHandoffs(c.deliveries, c.question));
       const ids = mentioned(messages);
       episodes.push(buildEpisode(id, { run: id, task: c.question ? { question: c.question } : undefined, agents: registry.only(ids) }, messages, [], warnings));

@@ -370,6 +370,30 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(flow(trace), ['0 helper>user: hello']);
   });
 
+  it("reads Mastra's GenAI export (its hand-offs in mastra.agent_run.input / output), as its OpenInference export reads (was: no task, no hand-offs, the calculator in round 0, no warning)", async () => {
+    const trace = await readAnyTrace(at('otlp-mastra-genai.json'));
+    assert.equal(trace.task?.question, "What's the combined 2024 headcount of Apple and Meta?");
+    assert.deepEqual(flow(trace), [
+      '0 coordinator>researcher: What were the 2024 headc',
+      '1 researcher>coordinator: Apple reported 164,000 e',
+      '1 coordinator>calculator: Add 164,000 and 67,317.',
+      '2 calculator>coordinator: 164,000 + 67,317 = 231,3',
+      '3 coordinator>user: Apple and Meta together ',
+    ]);
+    assert.deepEqual(trace.warnings, []);
+  });
+
+  it('says so when an invocation has an output but no input it can read (was: its hand-off lost without a word)', () => {
+    const trace = importTraceText(
+      otlp([
+        span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'lead', 'gen_ai.input.messages': 'Plan the trip.', 'gen_ai.output.messages': 'Booked.' }),
+        span('b', 'a', 1, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'booker', 'vendor.input': 'Book a flight.', 'gen_ai.output.messages': 'Flight booked.' }),
+      ]),
+    );
+    assert.ok(flow(trace).includes('0 booker>lead: Flight booked.'));
+    assert.ok(trace.warnings.some((w) => /1 invocation\(s\) with an output but no input .*\(booker\)/.test(w.message)), JSON.stringify(trace.warnings));
+  });
+
   it("reads Google ADK's own model-call content (gcp.vertex.agent.llm_request / llm_response) under its invoke_agent spans (was: refused as no message content)", () => {
     const request = (texts: string[][]) => JSON.stringify({ model: 'gemini', contents: texts.map((parts) => ({ role: 'user', parts: parts.map((text) => ({ text })) })) });
     const response = (text: string) => JSON.stringify({ content: { role: 'model', parts: [{ text }] } });
