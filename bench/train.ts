@@ -21,8 +21,6 @@ import { simulatedToolChats } from './lib/toolChats';
 
 /** Loss weights: a scales the infected head's BCE, b the consistency term; l2 regularises the weights. */
 const LOSS = { a: 1.0, b: 0.5, l2: 1e-3 };
-/** Weight of an attacker or infected row of the real split (the few rows a missed one costs most); simulator rows keep 1. */
-const REAL_POSITIVE = 1.4;
 const ITERATIONS = 400;
 const LEARNING_RATE = 0.05;
 const TRAIN_PER_CELL = 8;
@@ -38,8 +36,6 @@ export interface Dataset {
   yInf: number[];
   /** Row weight: each source weighs the same in total, however many rows it has. */
   w: number[];
-  /** Extra weight of the row when it is a positive (attacker or infected) example. */
-  positive: number[];
   neighbours: number[][];
   laterRound: boolean[];
   /** What the style probe reads per row: the output's embedding, and the sum and count of the agent's embeddings so far. */
@@ -67,7 +63,6 @@ export function datasetOf(models: RunModel[], runWeights?: readonly number[]): D
         data.yAtk.push(label === 'attacker' ? 1 : 0);
         data.yInf.push(label === 'infected' ? 1 : 0);
         data.w.push(runWeights?.[m] ?? 1);
-        data.positive.push(1);
         const style = styleInputs(context, i, k);
         data.emb.push(style.now);
         data.embSum.push(style.sum);
@@ -81,23 +76,22 @@ export function datasetOf(models: RunModel[], runWeights?: readonly number[]): D
 }
 
 function emptyDataset(): Dataset {
-  return { x: [], yAtk: [], yInf: [], w: [], positive: [], neighbours: [], laterRound: [], emb: [], embSum: [], embCount: [] };
+  return { x: [], yAtk: [], yInf: [], w: [], neighbours: [], laterRound: [], emb: [], embSum: [], embCount: [] };
 }
 
 /** Concatenates datasets, scaling each so that its rows weigh `share` of the whole (shares are normalised). */
-export function mix(parts: { data: Dataset; share: number; positive?: number }[]): Dataset {
+export function mix(parts: { data: Dataset; share: number }[]): Dataset {
   const out = emptyDataset();
   const totalShare = parts.reduce((sum, p) => sum + p.share, 0);
   const weightOf = (data: Dataset) => data.w.reduce((sum, w) => sum + w, 0);
   const totalWeight = parts.reduce((sum, p) => sum + weightOf(p.data), 0);
-  for (const { data, share, positive = 1 } of parts) {
+  for (const { data, share } of parts) {
     const base = out.x.length;
     const scale = (share / totalShare) * (totalWeight / Math.max(1, weightOf(data)));
     out.x.push(...data.x);
     out.yAtk.push(...data.yAtk);
     out.yInf.push(...data.yInf);
     out.w.push(...data.w.map((w) => w * scale));
-    out.positive.push(...data.positive.map((p) => p * positive));
     out.neighbours.push(...data.neighbours.map((row) => row.map((j) => j + base)));
     out.laterRound.push(...data.laterRound);
     out.emb.push(...data.emb);
@@ -192,8 +186,8 @@ export function fit(data: Dataset, log: (line: string) => void = () => {}, itera
         loss -= w * (data.yAtk[r] * Math.log(pA[r] + eps) + (1 - data.yAtk[r]) * Math.log(1 - pA[r] + eps));
         loss -= w * LOSS.a * (data.yInf[r] * Math.log(pI[r] + eps) + (1 - data.yInf[r]) * Math.log(1 - pI[r] + eps));
       }
-      gA[r] = w * (data.yAtk[r] ? data.positive[r] : 1) * (pA[r] - data.yAtk[r]);
-      gI[r] = w * (data.yInf[r] ? data.positive[r] : 1) * LOSS.a * (pI[r] - data.yInf[r]);
+      gA[r] = w * (pA[r] - data.yAtk[r]);
+      gI[r] = w * LOSS.a * (pI[r] - data.yInf[r]);
     }
     // Consistency: an infected prediction with no likely attacker or infected in-neighbour costs pInf * (1 - max).
     for (let r = 0; r < n; r++) {
@@ -297,7 +291,7 @@ export function realGroups(runs: readonly RealRun[]): RealGroup[] {
 export function fitMix(simulated: readonly Share[], groups: readonly RealGroup[], keep: (g: RealGroup) => boolean = () => true, iterations = ITERATIONS): DualHeadWeights {
   const kept = groups.filter(keep);
   const rowsOf = (source: string) => kept.filter((g) => g.source === source).reduce((n, g) => n + g.data.x.length, 0);
-  const data = mix([...simulated, ...kept.map((g) => ({ data: g.data, share: g.data.x.length / rowsOf(g.source), positive: REAL_POSITIVE }))]);
+  const data = mix([...simulated, ...kept.map((g) => ({ data: g.data, share: g.data.x.length / rowsOf(g.source) }))]);
   const style = fitStyle(data);
   applyStyle(data, style);
   return { ...fit(data, undefined, iterations), style };
