@@ -16,7 +16,7 @@ export interface ComparisonContext {
 export class LockComparison {
   private readonly drift = new Map<string, IntegrityFinding>();
   private readonly missing = new Map<string, string>();
-  private readonly unpinned = new Map<string, string>();
+  private readonly unpinned = new Map<string, FileDigest>();
   private readonly pinnedSkills: ReadonlySet<string>;
 
   /** Compares every path of `current` (each existing file in scope or pinned) and of the lock. */
@@ -37,7 +37,7 @@ export class LockComparison {
     this.unpinned.delete(path);
     const entry = Object.prototype.hasOwnProperty.call(this.lock.files, path) ? this.lock.files[path] : undefined;
     if (entry && !digest) this.missing.set(path, entry.integrity);
-    else if (!entry && digest) this.unpinned.set(path, digest.integrity);
+    else if (!entry && digest) this.unpinned.set(path, digest);
     else if (entry && digest && entry.integrity !== digest.integrity) this.drift.set(path, { code: 'drift', path, expected: entry.integrity, actual: digest.integrity });
     else if (entry && digest && (entry.size !== digest.size || entry.gitBlob !== digest.gitBlob)) {
       const field = entry.size !== digest.size ? `size ${entry.size}, the content has ${digest.size} bytes` : `gitBlob ${entry.gitBlob}, the content's is ${digest.gitBlob}`;
@@ -55,10 +55,10 @@ export class LockComparison {
       if (bucket) bucket.paths.push(path);
       else missingByHash.set(integrity, { paths: [path], taken: 0 });
     }
-    for (const [path, integrity] of [...this.unpinned].sort(byPath)) {
-      const bucket = missingByHash.get(integrity);
-      if (bucket && bucket.taken < bucket.paths.length) findings.push({ code: 'renamed', path, from: bucket.paths[bucket.taken++], integrity });
-      else findings.push(this.unpinnedFinding(path, integrity));
+    for (const [path, digest] of [...this.unpinned].sort(byPath)) {
+      const bucket = missingByHash.get(digest.integrity);
+      if (bucket && bucket.taken < bucket.paths.length) findings.push({ code: 'renamed', path, from: bucket.paths[bucket.taken++], integrity: digest.integrity });
+      else findings.push(this.unpinnedFinding(path, digest));
     }
     for (const [integrity, bucket] of missingByHash) {
       for (let i = bucket.taken; i < bucket.paths.length; i++) findings.push({ code: 'missing', path: bucket.paths[i], expected: integrity });
@@ -66,15 +66,15 @@ export class LockComparison {
     return sortFindings(findings);
   }
 
-  private unpinnedFinding(path: string, actual: string): IntegrityFinding {
+  private unpinnedFinding(path: string, { integrity: actual, link }: FileDigest): IntegrityFinding {
     const pinnedSkill = skillFolderOf(path, this.pinnedSkills);
     if (pinnedSkill !== undefined) return { code: 'skill-file-added', path, skill: pinnedSkill, actual };
     const skill = skillFolderOf(path, this.context.skillDirs);
-    return { code: 'unpinned-skill', path, actual, ...(skill !== undefined ? { skill } : {}) };
+    return { code: 'unpinned-skill', path, actual, ...(skill !== undefined ? { skill } : {}), ...(link !== undefined ? { link } : {}) };
   }
 }
 
-function byPath(a: [string, string], b: [string, string]): number {
+function byPath<T>(a: [string, T], b: [string, T]): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 

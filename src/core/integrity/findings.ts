@@ -43,7 +43,7 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     attach: 'file',
     docs: 'lockfile',
     description: 'A skill folder or prompt file the pinned globs match is not in the lockfile.',
-    message: (f) => (f.skill !== undefined ? `${f.path} belongs to the skill ${f.skill}, which is not pinned` : f.path === CONFIG_FILE_NAME ? `${f.path}, the project config that decides what is pinned, is not pinned` : `${f.path} is a prompt file that is not pinned`) + '; review it, then run "agent-immune lock" to pin it.',
+    message: (f) => `${unpinnedWhat(f)}; review it, then run "agent-immune lock" to pin it.`,
     audit: (f) => ({ path: f.path, new: f.actual, ...(f.skill !== undefined ? { detail: `skill ${f.skill}` } : {}) }),
   },
   missing: {
@@ -145,6 +145,14 @@ export function findingEvent(finding: IntegrityFinding, decision: 'warn' | 'bloc
 export function blockEvent(findings: readonly IntegrityFinding[], by: string): AuditEvent {
   const paths = [...new Set(blockingFindings(findings).map((f) => f.path))];
   return { event: 'block', decision: 'block', detail: `${by} refused: ${paths.join(', ')}` };
+}
+
+/** What an unpinned path is: a file of a new skill, the project config, a link to a skill folder, or a prompt file. */
+function unpinnedWhat(f: Extract<IntegrityFinding, { code: 'unpinned-skill' }>): string {
+  if (f.skill !== undefined) return `${f.path} belongs to the skill ${f.skill}, which is not pinned`;
+  if (f.path === CONFIG_FILE_NAME) return `${f.path}, the project config that decides what is pinned, is not pinned`;
+  if (f.link !== undefined) return `${f.path} is a link to the skill folder ${f.link} that is not pinned`;
+  return `${f.path} is a prompt file that is not pinned`;
 }
 
 /** "2 drift, 1 unpinned-skill". */

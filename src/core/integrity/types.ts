@@ -30,6 +30,8 @@ export interface FileDigest {
   integrity: string;
   size: number;
   gitBlob: string;
+  /** A link to a skill folder, pinned by its target path as git keeps a link: that target. */
+  link?: string;
 }
 
 /** Stable finding codes (docs/lockfile.md), each described in findings.ts. */
@@ -70,7 +72,7 @@ export type LockfileAdoption = 'config' | 'git';
 export type IntegrityFinding =
   | { code: 'drift'; path: string; expected: string; actual: string }
   | { code: 'skill-file-added'; path: string; skill: string; actual: string }
-  | { code: 'unpinned-skill'; path: string; actual: string; skill?: string }
+  | { code: 'unpinned-skill'; path: string; actual: string; skill?: string; link?: string }
   | { code: 'missing'; path: string; expected: string }
   | { code: 'renamed'; path: string; from: string; integrity: string }
   | { code: 'corrupt-lockfile'; path: string; reason: CorruptReason; detail: string; line?: number; entry?: string }

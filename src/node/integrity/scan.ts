@@ -83,11 +83,11 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
   }
   const files = [...pinned].filter((file) => !linkPaths.has(file)).sort();
   const outcomes = await hashFiles(files.map((file) => path.join(ws.root, file)));
-  const linkOutcomes = await Promise.all([...linkPaths].map((link) => hashLink(path.join(ws.root, link))));
+  const linkOutcomes = await Promise.all(links.map((link) => hashLink(path.join(ws.root, link.path))));
   const digests = new Map<string, FileDigest>();
-  [...files, ...linkPaths].forEach((file, i) => {
+  [...files, ...links.map((link) => link.path)].forEach((file, i) => {
     const outcome = i < files.length ? outcomes[i] : linkOutcomes[i - files.length];
-    if (isDigest(outcome)) digests.set(file, outcome);
+    if (isDigest(outcome)) digests.set(file, i < files.length ? outcome : { ...outcome, link: links[i - files.length].target });
     else if (outcome) findings.push({ code: 'unpinnable', path: file, reason: outcome.reason, detail: outcome.detail });
   });
   return { digests, skillDirs, findings };

@@ -275,6 +275,14 @@ describe('integrity: workspace, CLI and runtime API', function () {
     assert.equal(refused.code, 1);
   });
 
+  it('a new link to a skill folder is called a link to that skill, not a prompt file (was: "is a prompt file that is not pinned")', async () => {
+    write(root, '.agents/skills/shared/SKILL.md', 'Shared skill.\n');
+    assert.equal((await cli(root, 'lock', '--no-audit')).code, 0);
+    symlinkSync('../../.agents/skills/shared', path.join(root, '.claude/skills/shared'));
+    const verified = await cli(root, 'verify', '--no-audit');
+    assert.match(verified.stdout, /\.claude\/skills\/shared is a link to the skill folder \.agents\/skills\/shared that is not pinned/);
+  });
+
   it('a pinned file replaced by a link to nothing is unpinnable, not "missing", in a full and an incremental verify', async () => {
     await cli(root, 'lock', '--no-audit');
     let state = await verifyWorkspace(root);
