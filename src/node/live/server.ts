@@ -3,7 +3,7 @@
 // and closed runs written out as agent-trace/v1. Used by `agent-immune serve` and by the editor's Watch Live Runs.
 import { inline } from '../../core/text/printable';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { access, realpath } from 'node:fs/promises';
+import { access, readdir, realpath, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { errorMessage, InputError } from '../../core/errors';
@@ -25,6 +25,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Bytes an event-stream client may fall behind before it is disconnected (ingest never waits for a reader). */
 export const DEFAULT_MAX_STREAM_BACKLOG = 4 * 1024 * 1024;
+/** Bytes of recordings LIVE_RUNS_DIR may hold before closed runs are no longer written (senders cannot fill the disk). */
+export const DEFAULT_MAX_STORED_BYTES = 1024 * 1024 * 1024;
 
 /** How to run the receiver. */
 export interface LiveServerOptions {
@@ -41,6 +43,8 @@ export interface LiveServerOptions {
   requestTimeoutMs?: number;
   /** Workspace root: the alert log and closed runs go inside it. */
   root: string;
+  /** Bytes of recordings LIVE_RUNS_DIR may hold (DEFAULT_MAX_STORED_BYTES). */
+  maxStoredBytes?: number;
   config?: ProjectConfig;
   limits?: Partial<LiveLimits>;
   /** Where the receiver reports what it did (one line each) and what failed. */
@@ -67,6 +71,12 @@ export class LiveServer {
   private rootReal: string | undefined;
   private writes: Promise<void> = Promise.resolve();
   private pendingAlerts: AlertRecord[] = [];
+  /** Bytes LIVE_RUNS_DIR holds (measured at the first write, then counted), and whether a run was refused for it. */
+  private stored: number | undefined;
+  private storageFull = false;
+  private measuredAt = 0;
+  /** Per recording name, the copy number to try next (a sender reusing one id does not make each write list them all). */
+  private readonly nextCopy = new Map<string, number>();
   private readonly stats = { requests: 0, spans: 0, rejected: 0, refused: 0 };
 
   constructor(private readonly options: LiveServerOptions) {
@@ -297,11 +307,44 @@ export class LiveServer {
   /** Writes a closed run's recording as agent-trace/v1, under a name of its own (a reopened run gets the next number). */
   private async writeRun(id: string, records: { record: Record<string, unknown> }[]): Promise<void> {
     if (records.length === 0) return;
-    const base = path.join(this.rootReal!, LIVE_RUNS_DIR, safeName(id));
-    let file = `${base}.jsonl`;
-    for (let n = 2; await exists(file); n++) file = `${base}.${n}.jsonl`;
-    await writeWorkspaceFileAtomic(this.rootReal!, file, recordingText(records));
-    this.log('info', `live: run ${id} closed, written to ${path.relative(this.rootReal!, file)}`);
+    const dir = path.join(this.rootReal!, LIVE_RUNS_DIR);
+    const text = recordingText(records);
+    if (!(await this.roomFor(dir, Buffer.byteLength(text)))) {
+      this.log('warn', `live: run ${id} closed, not written: ${LIVE_RUNS_DIR} is full`);
+      return;
+    }
+    const base = path.join(dir, safeName(id));
+    let n = this.nextCopy.get(base) ?? 1;
+    const fileOf = (copy: number) => (copy === 1 ? `${base}.jsonl` : `${base}.${copy}.jsonl`);
+    while (await exists(fileOf(n))) n++;
+    if (this.nextCopy.size >= MAX_COPY_NAMES) this.nextCopy.clear();
+    this.nextCopy.set(base, n + 1);
+    await writeWorkspaceFileAtomic(this.rootReal!, fileOf(n), text);
+    this.stored! += Buffer.byteLength(text);
+    this.log('info', `live: run ${id} closed, written to ${path.relative(this.rootReal!, fileOf(n))}`);
+  }
+
+  /**
+   * Whether `bytes` more fit in the recordings' budget. Past it, the folder is measured again (recordings moved away
+   * make room) and the first refusal says what to do.
+   */
+  private async roomFor(dir: string, bytes: number): Promise<boolean> {
+    const budget = this.options.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES;
+    // Measured again when over, at most once a minute (a folder of a million small recordings takes a while to list).
+    if (this.stored === undefined || (this.stored + bytes > budget && Date.now() - this.measuredAt >= REMEASURE_MS)) {
+      this.stored = await folderBytes(dir);
+      this.measuredAt = Date.now();
+    }
+    if (this.stored + bytes <= budget) {
+      this.storageFull = false;
+      return true;
+    }
+    if (!this.storageFull) {
+      const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
+      this.log('error', `live: ${LIVE_RUNS_DIR} holds ${mib(this.stored)}, its budget is ${mib(budget)}: closed runs are no longer written (alerts still are); move recordings away to resume`);
+    }
+    this.storageFull = true;
+    return false;
   }
 }
 
@@ -347,6 +390,17 @@ export function recordingText(records: { record: Record<string, unknown> }[]): s
 /** A file name for a run id: letters, digits, '.', '_' and '-' only, short enough for any file system. */
 export function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'run';
+}
+
+/** How often a full recordings folder is measured again, and how many recording names keep their next copy number. */
+const REMEASURE_MS = 60_000;
+const MAX_COPY_NAMES = 10_000;
+
+/** Total size of the files directly in `dir` (0 when it does not exist yet). */
+async function folderBytes(dir: string): Promise<number> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const sizes = await Promise.all(entries.filter((e) => e.isFile()).map((e) => stat(path.join(dir, e.name)).then((s) => s.size, () => 0)));
+  return sizes.reduce((sum, size) => sum + size, 0);
 }
 
 async function exists(file: string): Promise<boolean> {

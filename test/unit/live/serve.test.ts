@@ -154,6 +154,27 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     }
   });
 
+  it('stops writing closed runs past the recordings budget, says so once, and keeps the alerts (was: senders could fill the disk)', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    try {
+      const logs: string[] = [];
+      const server = new LiveServer({ root: out, port: 0, maxStoredBytes: 1, log: (level, message) => logs.push(`${level} ${message}`) });
+      const { url } = await server.start();
+      const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
+      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-a', EPOCH);
+      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-b', EPOCH);
+      await provider.shutdown();
+      await waitFor('both runs', () => (server.runs.list().length === 2 ? true : undefined));
+      await server.stop();
+      assert.deepEqual(readdirSync(path.join(out, '.agent-immune')).sort(), ['alerts']);
+      assert.equal(logs.filter((line) => /^error live: \.agent-immune\/live holds 0 MiB, its budget is 0 MiB: closed runs are no longer written/.test(line)).length, 1, logs.join(' | '));
+      assert.deepEqual(logs.filter((line) => line.includes('not written')).sort(), ['warn live: run conv-a closed, not written: .agent-immune/live is full', 'warn live: run conv-b closed, not written: .agent-immune/live is full']);
+      assert.ok(readFileSync(path.join(out, '.agent-immune/alerts/anomalies.ndjson'), 'utf8').includes('live:conv-a'));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('writes a closed run as agent-trace/v1 that analyze reads to the same verdicts, and appends its alerts to the alert log', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
     try {
