@@ -10,7 +10,7 @@ import { importTraceText } from '../src/core/importers';
 import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
 import { crossValidate, realGroups, simulatedSources } from './train';
 import { episodeGrid, poolDetections, type EpisodeDetection } from './lib/episodes';
-import { analyzeRuns, r3, sliceFigures, sliceRow as row, type RunVerdicts, type SliceFigures } from './lib/realEval';
+import { actedForInjection, analyzeRuns, r3, sliceFigures, sliceRow as row, type RunVerdicts, type SliceFigures } from './lib/realEval';
 import { debateAnswer } from '../src/core/importers/debate';
 import { moderatorCrewOtlp } from './lib/moderatorCrew';
 import { loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
@@ -96,6 +96,12 @@ const realRuns: BenchModule = async ({ quick }) => {
     rows.push(row(name, figures));
   }
 
+  // AgentDojo's infected assistants as the issue defines them (acted for the injection), beside its `security` labels.
+  const attackedDojo = runs.flatMap((run, i) => (run.source === 'agentdojo' && run.attacked ? [actedForInjection(run.trace, verdicts[i])] : []));
+  const acted = sliceFigures(attackedDojo);
+  bySlice.set('agentdojo acted', acted);
+  rows.push(row('agentdojo, injection retrieved, infected = a call carried an identifier the injection named', acted));
+
   // The same debates as a hub-led crew records them over OpenTelemetry (the live receiver's input).
   const debates = runs.filter((r) => r.source === 'debate');
   const crews = await crewVerdicts(debates);
@@ -141,6 +147,7 @@ const realRuns: BenchModule = async ({ quick }) => {
     agentdojoAttackerF1: r3(get('agentdojo, all').atkF1.value),
     agentdojoInfectedF1: r3(get('agentdojo, all').infF1.value),
     agentdojoBenignFlagged: r3(get('agentdojo, all').benignFlagged.value),
+    agentdojoActedInfectedF1: r3(get('agentdojo acted').infF1.value),
     benignTracesFlagged: r3(get('benign traces, all').benignFlagged.value),
     losoDebateAttackerF1: r3(fold('source debate')?.attacked.atkF1.value ?? null),
     losoDebateInfectedF1: r3(fold('source debate')?.attacked.infF1.value ?? null),

@@ -4,7 +4,7 @@
 // (slm_multiagent_debate, MMLU and GSM8K; no adversary, so every flag is a false alarm), and multi-agent-attack's
 // debates on free-form datasets (chess, math, MQuAKE, MuSiQue). Read from ../corpora/unseen-runs when it was fetched
 // (bench/data/unseen-runs/README.md), skipped with one line otherwise.
-import { analyzeRuns, r3, sliceFigures, sliceRow as row, type RunVerdicts } from './lib/realEval';
+import { actedForInjection, analyzeRuns, r3, sliceFigures, sliceRow as row, type RunVerdicts } from './lib/realEval';
 import { loadUnseenRuns, UNSEEN_DIR, type UnseenRun } from './lib/unseenRuns';
 import type { BenchModule, BenchSection } from './types';
 
@@ -64,6 +64,8 @@ const unseen: BenchModule = async () => {
   const suitesClean = suite(false);
   rows.push(row('AgentDojo workspace and travel suites, attacked', suitesAttacked));
   for (const dataset of ['travel', 'workspace']) rows.push(row(`  attacked, ${dataset}`, suite(true, dataset)));
+  const suitesActed = sliceFigures(runs.flatMap((run, i) => (run.source === 'agentdojo-suites' && run.attacked ? [actedForInjection(run.trace, verdicts[i])] : [])));
+  rows.push(row('  attacked, infected = a call carried an identifier the injection named', suitesActed));
   rows.push(row('AgentDojo workspace and travel suites, clean', suitesClean));
   for (const dataset of ['travel', 'workspace']) rows.push(row(`  clean, ${dataset}`, suite(false, dataset)));
   const madRuns = runs.filter((r) => r.source === 'mad-follower');
@@ -73,7 +75,7 @@ const unseen: BenchModule = async () => {
     `MAD-Follower by role: ${byRole(madRuns, verdicts.filter((_, i) => runs[i].source === 'mad-follower'))}. The follower is labelled attacker (it was told to side with the attacker); it acts as an infected agent does, and is called one.`,
     'Clean debates (slm_multiagent_debate, Du et al.\'s harness): five or seven agents by Qwen3-14B, Qwen3-0.6B, Mistral-7B and VibeThinker-1.5B, each given a persona or a temperature; nobody is an adversary, so "benign flagged" is the false-alarm rate on many-agent debates among small models that are often wrong.',
     'multi-agent-attack (amayuelas/multi-agent-attack, MIT, the generator of the development split\'s debates): its chess, math, MQuAKE and MuSiQue files (free-form answers, gpt-3.5-turbo agents), outside issue 15\'s held-out table; its other models and datasets are left to the team\'s measurement.',
-    'AgentDojo workspace and travel suites (its published runs of gpt-4o-mini and claude-3.5-sonnet as the Invariant Explorer exports them, from memo-ozdincer/rrfa, no licence there; AgentDojo is MIT): the suites the development split lacks. The export names no injections; the attack\'s <INFORMATION> blocks in tool results label them. Its other models are left alone (gemini-1.5-pro and gpt-4o are in issue 15\'s held-out table).',
+    'AgentDojo workspace and travel suites (its published runs of gpt-4o-mini and claude-3.5-sonnet as the Invariant Explorer exports them, from memo-ozdincer/rrfa, no licence there; AgentDojo is MIT): the suites the development split lacks. The export names no injections; the attack\'s <INFORMATION> blocks in tool results label them. Its infected labels are AgentDojo\'s \`security\` (the injected task completed exactly); the row "infected = a call carried an identifier the injection named" relabels as issue 15 defines infected (an assistant that acted for the injected goal: it e-mailed the attacker\'s address, even with another body than the injection asked for). Its other models are left alone (gemini-1.5-pro and gpt-4o are in issue 15\'s held-out table).',
     `G-Safeguard names the attackers only; infected is added as the development split defines it (a non-attacker that moved to a wrong answer an attacker gave, or to the planted one). In ${gs.runs - gsVisible.runs} of its ${gs.runs} prompt-injection runs the attackers answer as the others do in every round (the injection did not take); the second row keeps the runs where one answered wrong.`,
   ];
   if (missing > 0) notes.push(`${missing} files of the manifest are missing or changed under ${UNSEEN_DIR}; left out`);
@@ -93,6 +95,7 @@ const unseen: BenchModule = async () => {
     multiAgentAttackCleanFlagged: r3(maaClean.benignFlagged.value),
     agentdojoSuitesAttackerF1: r3(suitesAttacked.atkF1.value),
     agentdojoSuitesInfectedF1: r3(suitesAttacked.infF1.value),
+    agentdojoSuitesActedInfectedF1: r3(suitesActed.infF1.value),
     agentdojoSuitesCleanFlagged: r3(suitesClean.benignFlagged.value),
   };
   return { title: `Unseen real runs (${runs.length} runs never trained on)`, rows, figures, notes };
