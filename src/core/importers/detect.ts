@@ -11,6 +11,9 @@ export interface Detected {
   layout: Layout;
 }
 
+/** How many of the first lines may hold a format's banner. */
+const BANNER_LINES = 20;
+
 /** How many bytes of the file detection needs. */
 export const DETECT_HEAD_BYTES = 64 * 1024;
 
@@ -33,7 +36,9 @@ export function detectFormat(head: string, complete = false): Detected | undefin
   const first = lines.findIndex((l) => l.trim() !== '');
   if (first === -1) return undefined;
   const firstLine = lines[first].trim();
-  const banner = FOREIGN_FORMATS.find(([, spec]) => spec.detect.banner?.test(firstLine));
+  // A log's marker may follow a few lines of other loggers (httpx's "HTTP Request: …" before autogen-core's events).
+  const opening = lines.slice(first, first + BANNER_LINES).map((l) => l.trim());
+  const banner = FOREIGN_FORMATS.find(([, spec]) => opening.some((line) => spec.detect.banner?.test(line)));
   if (banner) return { format: banner[0], layout: 'lines' };
   // A native line opens with its type; a header longer than the head (thousands of agents) is cut, so match the opening.
   if (/^\{\s*"type"\s*:\s*"(?:header|message|label)"/.test(firstLine)) return { format: 'agent-trace', layout: 'lines' };

@@ -45,7 +45,7 @@ export interface FormatDetection {
   keys: string;
   /** Matches the head of a document too large to parse from its first kilobytes. */
   signature: RegExp;
-  /** A first line that is not JSON but marks the format (a log banner). */
+  /** A line among the first few that is not JSON but marks the format (a log banner). */
   banner?: RegExp;
   /** A lone top-level object (one line, nothing after) is a document that may nest runs, not JSON Lines. */
   loneObjectIsDocument: boolean;

@@ -116,6 +116,8 @@ describe('importers: mapping', () => {
       assert.deepEqual(flow(importTraceText(text)), flow(trace), 'the editor reads it from memory the same way');
       const bare = text.split('\n').filter((line) => line.startsWith('INFO:')).join('\n');
       assert.deepEqual(flow(importTraceText(bare)), ['0 evaluator>: Revise the third line; t'], "logging's default format is detected too");
+      const afterOthers = `INFO:httpx:HTTP Request: POST https://api.openai.com/v1/chat/completions "HTTP/1.1 200 OK"\n${text}`;
+      assert.deepEqual(flow(importTraceText(afterOthers)), flow(trace), 'found after lines of other loggers');
     });
   });
 
