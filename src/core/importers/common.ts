@@ -45,12 +45,16 @@ export function contentText(content: unknown): string | undefined {
 }
 
 /** Text of one chat message in the shapes we meet: OTel GenAI parts, OpenAI content, LangChain (serialised or dict). */
-export function messageText(message: unknown): string | undefined {
+export function messageText(message: unknown, depth = 0): string | undefined {
   if (typeof message === 'string') return message;
   const m = asObject(message);
-  if (!m) return undefined;
-  return contentText(m.parts) ?? contentText(m.content) ?? messageText(asObject(m.kwargs)) ?? messageText(asObject(m.data)) ?? asString(m.text);
+  // A message wrapped in kwargs or data a few levels deep is real; thousands of levels are an attack on the stack.
+  if (!m || depth > MAX_MESSAGE_NESTING) return undefined;
+  return contentText(m.parts) ?? contentText(m.content) ?? messageText(asObject(m.kwargs), depth + 1) ?? messageText(asObject(m.data), depth + 1) ?? asString(m.text);
 }
+
+/** How deep `kwargs` / `data` wrappers of one message are followed. */
+const MAX_MESSAGE_NESTING = 8;
 
 /** The role of a chat message: OTel/OpenAI `role`, LangChain `type` ("human", "ai") or class name. */
 export function messageRole(message: unknown): string | undefined {

@@ -18,8 +18,10 @@ export interface RunInfo {
   name: string;
   node?: string;
   step?: number;
-  /** A node of a subgraph (its langgraph_checkpoint_ns has more than one level). */
-  nested?: boolean;
+  /** Its langgraph_checkpoint_ns: one level for a node of the top graph, `team:…|member:…` inside a subgraph. */
+  namespace?: string;
+  /** Its output holds a reply named after the node (a member of a team speaking in its own name). */
+  speaks?: boolean;
   start: number;
   seq: number;
   line: number;
@@ -52,16 +54,18 @@ class LangsmithImporter implements Importer {
     const metadata = asObject(asObject(run.extra)?.metadata) ?? asObject(run.metadata) ?? {};
     const startValue = run.start_time ?? run.startTime;
     const graph = graphPlace(metadata);
+    const said = graph.node ? nodeOutput(run.outputs, graph.node) : { text: valueText(run.outputs), speaks: false };
     this.runs.set(id, {
       id,
       parentId: asString(run.parent_run_id) ?? parentId,
       traceId: asString(run.trace_id),
       name: asString(run.name) ?? id,
       ...graph,
+      speaks: said.speaks,
       start: toMillis(startValue),
       seq: this.seq++,
       line,
-      output: graph.node ? nodeOutputText(run.outputs, graph.node) : valueText(run.outputs),
+      output: said.text,
       input: valueText(run.inputs),
       error: asString(run.error),
       ts: asString(startValue),
@@ -75,27 +79,26 @@ class LangsmithImporter implements Importer {
   }
 }
 
-/** Where a run sits in its graph, from LangGraph's metadata: its node, its superstep, whether it is inside a subgraph. */
-export function graphPlace(metadata: Record<string, unknown>): Pick<RunInfo, 'node' | 'step' | 'nested'> {
+/** Where a run sits in its graph, from LangGraph's metadata: its node, its superstep, its checkpoint namespace. */
+export function graphPlace(metadata: Record<string, unknown>): Pick<RunInfo, 'node' | 'step' | 'namespace'> {
   const step = metadata.langgraph_step;
   return {
     node: asString(metadata.langgraph_node),
     step: typeof step === 'number' ? step : typeof step === 'string' && /^\d+$/.test(step) ? Number(step) : undefined,
-    nested: asString(metadata.langgraph_checkpoint_ns)?.includes('|') === true,
+    namespace: asString(metadata.langgraph_checkpoint_ns),
   };
 }
 
 /**
- * What a graph node said: the last reply in its messages (an assistant message with text that calls no tool, by this
- * node when the messages carry names), not the hand-off that follows it ("Transferring back to supervisor"); without
- * such a message, the output's text as any run's.
+ * What a graph node said: the last reply in its messages (an assistant message with text that calls no tool), its own
+ * (named after the node) before an unnamed one, not the hand-off that follows it ("Transferring back to supervisor");
+ * without a reply, the output's text as any run's. `speaks`: a reply is named after the node.
  */
-export function nodeOutputText(outputs: unknown, node: string): string | undefined {
-  const messages = stateMessages(outputs);
-  const replies = messages.filter((m) => messageRole(m) === 'assistant' && !callsTools(m) && (messageText(m) ?? '').trim() !== '');
-  const own = replies.filter((m) => messageName(m) === node);
-  const reply = (own.length > 0 ? own : replies.some((m) => messageName(m) !== undefined) ? [] : replies).at(-1);
-  return reply !== undefined ? messageText(reply) : valueText(outputs);
+export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean } {
+  const replies = stateMessages(outputs).filter((m) => messageRole(m) === 'assistant' && !callsTools(m) && (messageText(m) ?? '').trim() !== '');
+  const own = replies.filter((m) => messageName(m) === node).at(-1);
+  const reply = own ?? replies.filter((m) => messageName(m) === undefined).at(-1) ?? replies.at(-1);
+  return { text: reply !== undefined ? messageText(reply) : valueText(outputs), speaks: own !== undefined };
 }
 
 /** The messages of a graph state or update: `messages`, or a Command's `update.messages` (also under `output`). */
@@ -106,9 +109,10 @@ function stateMessages(value: unknown): unknown[] {
   return Array.isArray(messages) ? messages : [];
 }
 
+/** A message's own fields: LangChain's serialised `kwargs`, Python's message_to_dict `data`, or the message itself. */
 function fields(message: unknown): Record<string, unknown> | undefined {
   const m = asObject(message);
-  return asObject(m?.kwargs) ?? m;
+  return asObject(m?.kwargs) ?? asObject(m?.data) ?? m;
 }
 
 function callsTools(message: unknown): boolean {
@@ -188,16 +192,23 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   return buildEpisode(traceId, { run: traceId, task: question ? { question } : undefined, agents: registry.only(mentioned(messages)) }, messages, [], warnings);
 }
 
-/** The run of each top-level (node, step): the one named like its node, else the earliest carrying that metadata. */
+/**
+ * The run of each (node, step) that is an agent: the one named like its node, else the earliest carrying that metadata.
+ * A node inside a subgraph is one when it speaks in its own name (a member of a team that langgraph-supervisor nests),
+ * not when its replies are its agent's (a ReAct loop's `agent` node); a node whose subgraph holds such members is
+ * their team, and they speak for it.
+ */
 function nodeRuns(runs: RunInfo[]): RunInfo[] {
   const chosen = new Map<string, RunInfo>();
   for (const r of runs) {
-    if (r.node === undefined || r.step === undefined || r.nested) continue;
+    if (r.node === undefined || r.step === undefined || (r.namespace?.includes('|') && !r.speaks)) continue;
     const key = `${r.node}\u0000${r.step}`;
     const current = chosen.get(key);
     if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, r);
   }
-  return [...chosen.values()];
+  const nodes = [...chosen.values()];
+  const members = nodes.flatMap((r) => (r.namespace?.includes('|') ? [r.namespace] : []));
+  return nodes.filter((r) => r.namespace === undefined || !members.some((ns) => ns.startsWith(`${r.namespace}|`)));
 }
 
 function agentOf(node: string): string {

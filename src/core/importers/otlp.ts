@@ -3,7 +3,7 @@
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
 import { AgentRegistry, assignCausalRounds, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, mentioned, toMillis, valueText, type Delivery } from './common';
-import { graphEpisodes, graphPlace, nodeOutputText, type RunInfo } from './langsmith';
+import { graphEpisodes, graphPlace, nodeOutput, type RunInfo } from './langsmith';
 import type { Episode, FormatSpec, Importer, JsonPath } from './types';
 
 type Json = Record<string, unknown>;
@@ -27,7 +27,7 @@ interface SpanInfo {
   /** The span's name. */
   name: string;
   /** Where a LangGraph node's span sits in its graph (from its `metadata` attribute), if it is one. */
-  graph?: Pick<RunInfo, 'node' | 'step' | 'nested'>;
+  graph?: Pick<RunInfo, 'node' | 'step' | 'namespace' | 'speaks'>;
   conversation?: string;
   input?: string;
   output?: string;
@@ -158,7 +158,10 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   const op = asString(attrs.get('gen_ai.operation.name'));
   const oiKind = asString(attrs.get('openinference.span.kind'))?.toUpperCase();
   const name = asString(span.name) ?? '';
-  const isAgent = op === 'invoke_agent' || oiKind === 'AGENT';
+  const graph = graphPlace(asObject(maybeJson(attrs.get('metadata'))) ?? {});
+  // Python's OpenInference marks every run named like "agent" AGENT, a LangGraph ReAct loop's inner node included: on a
+  // graph node that says nothing (the graph's nodes are read below).
+  const isAgent = op === 'invoke_agent' || (oiKind === 'AGENT' && graph.node === undefined);
   const agentName =
     asString(attrs.get('gen_ai.agent.name')) ??
     asString(attrs.get('agent.name')) ??
@@ -167,7 +170,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     asString(attrs.get('gen_ai.agent.id')) ??
     (isAgent ? name.replace(/^invoke_agent\s+/, '') || undefined : undefined);
   const adk = adkContent(attrs);
-  const graph = graphPlace(asObject(maybeJson(attrs.get('metadata'))) ?? {});
+  const said = graph.node !== undefined && typeof attrs.get('output.value') === 'string' ? nodeOutput(maybeJson(attrs.get('output.value')), graph.node) : undefined;
   const input =
     genAiMessages(attrs.get('gen_ai.input.messages'), ['user']) ??
     flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
@@ -177,7 +180,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     ioValue(attrs.get('mastra.agent_run.input')) ??
     adk.input;
   const output =
-    (graph.node !== undefined && typeof attrs.get('output.value') === 'string' ? nodeOutputText(maybeJson(attrs.get('output.value')), graph.node) : undefined) ??
+    said?.text ??
     genAiMessages(attrs.get('gen_ai.output.messages'), ['assistant']) ??
     flattenedMessages(attrs, 'llm.output_messages.', ['assistant']) ??
     legacyIndexed(attrs, 'gen_ai.completion.') ??
@@ -198,7 +201,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     isAgent,
     agentName,
     name,
-    graph: graph.node !== undefined ? graph : undefined,
+    graph: graph.node !== undefined ? { ...graph, speaks: said?.speaks ?? false } : undefined,
     conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
     input,
     output,
@@ -366,11 +369,15 @@ class OtlpImporter implements Importer {
   }
 }
 
-/** Spans read as LangSmith runs (ids made unique across traces), for the graph-episode builder. */
+/**
+ * The spans of the traces that hold a graph node, read as LangSmith runs (ids made unique across traces), for the
+ * graph-episode builder; other traces of the export (a title chain, an evaluator's call) are no run of the graph.
+ */
 function asGraphRuns(spans: readonly SpanInfo[]): Map<string, RunInfo> {
   const key = (traceId: string, spanId: string) => `${traceId}/${spanId}`;
+  const graphs = new Set(spans.filter((s) => s.graph).map((s) => s.traceId));
   return new Map(
-    spans.map((s) => {
+    spans.filter((s) => graphs.has(s.traceId)).map((s) => {
       const id = key(s.traceId, s.spanId);
       const parentId = s.parentId && key(s.traceId, s.parentId);
       return [id, { id, parentId, traceId: s.traceId, name: s.name, ...s.graph, start: s.start, seq: s.seq, line: s.line, output: s.output, input: s.input, ts: isoOf(s.start) }];
