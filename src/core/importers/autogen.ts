@@ -9,7 +9,7 @@ type Json = Record<string, unknown>;
 
 const SESSION_BANNER = /^Started new session with Session ID:\s*(\S+)/;
 /** The prefix Python's `logging` puts before each message: "2026-02-21 01:55:13,928 - autogen_core.events - INFO - " or "INFO:autogen_core.events:". */
-const LOGGING_PREFIX = /^(?:[^{]{0,200}? - [\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:)/;
+const LOGGING_PREFIX = /^(?:[^{]{0,200}? - [\w.-]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]+:)/;
 /** A first line written by autogen-core's loggers through `logging`. */
 const CORE_LOGGER_LINE = /^(?:[^{]{0,200}? - autogen_core[\w.]* - [A-Z]+ - |[A-Z]+:autogen_core[\w.]*:)/;
 
@@ -23,6 +23,8 @@ interface Session {
   delivered: Delivery[];
   /** autogen-core publish events: the receivers are every other agent, known only at the end. */
   broadcast: Set<Delivery>;
+  /** The tasks AgentChat's group chats were started with (GroupChatStart), each read once. */
+  started: Set<string>;
   warnings: TraceWarning[];
 }
 
@@ -40,11 +42,28 @@ function agentId(value: unknown): string | undefined {
   return type.length > key.length + 1 && type.endsWith(`_${key}`) ? type.slice(0, -key.length - 1) : text;
 }
 
+/** Payloads that carry no agent's words: the rpc reply autogen-core cannot log, and AgentChat's group-chat control events. */
+const UNSERIALIZABLE = 'Message could not be serialized';
+
+/**
+ * AgentChat's group-chat events that are no agent's message: a request to speak (`{}`), the copy of a reply the manager
+ * gets (`{response: …}`, GroupChatAgentResponse, beside the GroupChatMessage every participant gets), the termination
+ * notice (a StopMessage), and a payload the logger could not serialise.
+ */
+function isGroupChatControl(payload: unknown): boolean {
+  if (payload === UNSERIALIZABLE) return true;
+  const event = asObject(payload);
+  if (!event) return false;
+  return Object.keys(event).length === 0 || 'response' in event || asObject(event.message)?.type === 'StopMessage';
+}
+
 class AutogenImporter implements Importer {
   private readonly sessions: Session[] = [];
   private readonly registry = new AgentRegistry();
   private seq = 0;
   private events = 0;
+  /** The file is written through Python's `logging` (a prefixed line was seen). */
+  private logging = false;
 
   constructor(private readonly file?: string) {}
 
@@ -59,8 +78,10 @@ class AutogenImporter implements Importer {
       this.current().warnings.push({ code: 'skipped-line', line, message: `log line skipped: ${text.trim().slice(0, 80)}` });
       return true;
     }
-    // Through `logging`, autogen-core also says what it does in prose ("Publishing message of type ..."): no event.
-    return LOGGING_PREFIX.test(text);
+    // Through `logging`, autogen-core also says what it does in prose ("Publishing message of type ..."): no event; nor
+    // are the lines a record goes on with (a traceback, a program's own printout) once the file is such a log.
+    if (LOGGING_PREFIX.test(text)) this.logging = true;
+    return this.logging;
   }
 
   add(value: unknown, line: number): void {
@@ -99,11 +120,16 @@ class AutogenImporter implements Importer {
   private addCoreMessage(o: Json, line: number): void {
     this.events++;
     const session = this.current();
-    const from = agentId(o.sender) ?? OUTSIDE;
+    const payload = maybeJson(o.payload);
+    if (isGroupChatControl(payload)) return;
+    const inner = asObject(asObject(payload)?.message);
+    const from = asString(inner?.source) ?? agentId(o.sender) ?? OUTSIDE;
     const publish = String(o.kind ?? '').includes('PUBLISH');
     const receiver = publish ? undefined : agentId(o.receiver);
-    const payload = maybeJson(o.payload);
     const content = valueText(payload);
+    // AgentChat's manager hands the task it was started with to every participant again: the task is said once.
+    if (content !== undefined && Array.isArray(asObject(payload)?.messages) && session.started.has(content)) return;
+    if (content !== undefined && Array.isArray(asObject(payload)?.messages)) session.started.add(content);
     if (content === undefined) {
       session.warnings.push({ code: 'skipped-line', line, message: `message from ${from} has an empty payload and is skipped` });
       return;
@@ -139,7 +165,7 @@ class AutogenImporter implements Importer {
   }
 
   private newSession(id: string): Session {
-    return { id, deliveries: [], delivered: [], broadcast: new Set(), warnings: [] };
+    return { id, deliveries: [], delivered: [], broadcast: new Set(), started: new Set(), warnings: [] };
   }
 }
 

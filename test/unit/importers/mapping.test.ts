@@ -164,6 +164,29 @@ describe('importers: mapping', () => {
       assert.deepEqual(flow(importTraceText(bare)), ['0 evaluator>: Revise the third line; t'], "logging's default format is detected too");
       const afterOthers = `INFO:httpx:HTTP Request: POST https://api.openai.com/v1/chat/completions "HTTP/1.1 200 OK"\n${text}`;
       assert.deepEqual(flow(importTraceText(afterOthers)), flow(trace), 'found after lines of other loggers');
+      const traceback = text.replace('\n', '\n2026-02-21 01:55:11,300 - autogen_core - ERROR - Error processing publish message\nTraceback (most recent call last):\n  File "/x/runtime.py", line 604, in _on_message\nValueError: boom\n');
+      assert.deepEqual(flow(importTraceText(traceback)), flow(trace), "a traceback's lines go with their record (was: not valid JSON)");
+    });
+  });
+
+  describe('AutoGen AgentChat group chats through autogen-core events', () => {
+    it("reads each reply once, the task once, and leaves out the manager's control events (was: every reply twice, the task relayed, JSON dumps)", () => {
+      const id = (name: string) => `${name}_a18d/a18d`;
+      const event = (sender: string | null, payload: unknown, kind = 'MessageKind.PUBLISH') => JSON.stringify({ payload: typeof payload === 'string' ? payload : JSON.stringify(payload), sender, receiver: null, kind, delivery_stage: 'DeliveryStage.SEND', type: 'Message' });
+      const text = (source: string, content: string, type = 'TextMessage') => ({ id: 'x', source, content, type });
+      const log = [
+        event(null, { messages: [text('user', 'Write a poem about the sea.')] }, 'MessageKind.DIRECT'),
+        event(id('RoundRobinGroupChatManager'), { messages: [text('user', 'Write a poem about the sea.')] }),
+        event(id('RoundRobinGroupChatManager'), {}),
+        event(id('writer'), { message: text('writer', 'Draft: the sea is wide.') }),
+        event(id('writer'), { response: { chat_message: text('writer', 'Draft: the sea is wide.'), inner_messages: [] }, name: 'writer' }),
+        event(id('evaluator'), { message: text('evaluator', 'APPROVE') }),
+        event(id('RoundRobinGroupChatManager'), { message: text('TextMentionTermination', "Text 'APPROVE' mentioned", 'StopMessage') }),
+        event(id('RoundRobinGroupChatManager'), 'Message could not be serialized'),
+      ].map((line) => `2026-02-21 01:55:10,001 - autogen_core.events - INFO - ${line}`);
+      const trace = importTraceText(log.join('\n'));
+      assert.deepEqual(trace.messages.map((m) => `${m.from}: ${m.content}`), ['user: Write a poem about the sea.', 'writer: Draft: the sea is wide.', 'evaluator: APPROVE']);
+      assert.deepEqual(trace.warnings, []);
     });
   });
 
