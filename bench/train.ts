@@ -3,6 +3,7 @@
 // equally, with the paper's loss shape, BCE(atk) + a*BCE(inf) + b*consistency, and writes weights.json; first it
 // reports leave-one-source-out and leave-one-model-out figures (the choice of design rests on those), then detection
 // on the simulator's held-in and held-out episodes. Deterministic: same data, same weights.
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { defaultConfig } from '../src/core/config';
@@ -297,6 +298,19 @@ export function fitMix(simulated: readonly Share[], groups: readonly RealGroup[]
   return { ...fit(data, undefined, iterations), style };
 }
 
+/** A digest of every training row (features, labels, weights, shares) as built, before a fit: equal digests, equal fits. */
+export function trainingDigest(simulated: readonly Share[], groups: readonly RealGroup[]): string {
+  const hash = createHash('sha256');
+  const add = (data: Dataset, share: number) => {
+    hash.update(`${share}:${data.x.length};`);
+    for (const row of data.x) hash.update(new Uint8Array(row.buffer, row.byteOffset, row.byteLength));
+    hash.update(Float64Array.from([...data.yAtk, ...data.yInf, ...data.w]));
+  };
+  for (const s of simulated) add(s.data, s.share);
+  for (const g of groups) add(g.data, 1);
+  return `sha256-${hash.digest('base64')}`;
+}
+
 /** One held-out fold: what was left out of training and the guard's figures on it. */
 export interface Fold {
   held: string;
@@ -341,9 +355,12 @@ async function main(): Promise<void> {
   const groups = real ? realGroups(real) : [];
   if (!real) console.log('no ../shared/data/real: training on the simulator only');
   for (const g of groups) console.log(`real rows: ${g.data.x.length} from ${g.runs.length} ${g.source} runs of ${g.model}`);
+  // Digested before any fit: a fit writes its style probe's scores into the rows it mixes.
+  const digest = trainingDigest(simulated, groups);
   if (groups.length > 0 && !process.argv.includes('--no-folds')) for (const fold of await crossValidate(simulated, groups)) console.log(describeFold(fold));
   const weights = fitMix(simulated, groups);
   const realText = groups.length > 0 ? ` and the real development split (${groups.reduce((n, g) => n + g.runs.length, 0)} runs: ${[...new Set(groups.map((g) => g.source))].join(', ')}), each source weighted equally` : '';
+  weights.trainingRows = digest;
   weights.trainedOn = `npm run train: ${trainConfigs.length} simulated episodes (train split, seeds ${TRAIN_SEED}-${TRAIN_SEED + trainConfigs.length - 1}), ${TOOL_CHATS} simulated tool-use chats${realText}; loss BCE(atk) + ${LOSS.a}*BCE(inf) + ${LOSS.b}*consistency, l2 ${LOSS.l2}`;
   checkWeights(weights);
   const file = path.join(__dirname, '..', 'src', 'core', 'guard', 'weights.json');
@@ -358,7 +375,8 @@ async function main(): Promise<void> {
 function formatWeights(w: DualHeadWeights): string {
   const head = (h: { bias: number; weights: number[] }) => `{ "bias": ${h.bias}, "weights": ${JSON.stringify(h.weights)} }`;
   const style = w.style ? `,\n  "style": ${head(w.style)}` : '';
-  return `{\n  "version": ${w.version},\n  "trainedOn": ${JSON.stringify(w.trainedOn)},\n  "features": ${JSON.stringify(w.features)},\n  "attacker": ${head(w.attacker)},\n  "infected": ${head(w.infected)}${style}\n}\n`;
+  const rows = w.trainingRows ? `,\n  "trainingRows": ${JSON.stringify(w.trainingRows)}` : '';
+  return `{\n  "version": ${w.version},\n  "trainedOn": ${JSON.stringify(w.trainedOn)},\n  "features": ${JSON.stringify(w.features)},\n  "attacker": ${head(w.attacker)},\n  "infected": ${head(w.infected)}${style}${rows}\n}\n`;
 }
 
 if (require.main === module) {

@@ -3,7 +3,7 @@
 // guard computes at run time.
 import * as assert from 'node:assert/strict';
 import { applyHead } from '../../../src/core/guard/embeddedScorer';
-import { applyStyle, buildDataset, fit, fitStyle, mix, realGroups } from '../../../bench/train';
+import { applyStyle, buildDataset, fit, fitStyle, mix, realGroups, trainingDigest } from '../../../bench/train';
 import { defaultConfig } from '../../../src/core/config';
 import { FEATURE_NAMES, featureVector, prepareFeatures } from '../../../src/core/guard/features';
 import { buildRunModel } from '../../../src/core/guard/model';
@@ -27,6 +27,14 @@ describe('npm run train: the dual-head fit', () => {
     const benign = (r: number) => data.yAtk[r] === 0 && data.yInf[r] === 0;
     assert.ok(mean('attacker', (r) => data.yAtk[r] === 1) > 0.5 + mean('attacker', benign));
     assert.ok(mean('infected', (r) => data.yInf[r] === 1) > 0.3 + mean('infected', benign));
+  });
+
+  it("digests its rows so stale weights show: the same rows give the same digest, one changed feature value another", () => {
+    const again = buildDataset(episodeGrid('train', 1, 77));
+    assert.equal(trainingDigest([{ data, share: 2 }], []), trainingDigest([{ data: again, share: 2 }], []));
+    const moved = { ...again, x: again.x.map((row, r) => (r === 3 ? Float64Array.from(row, (v, f) => (f === 0 ? v + 1e-9 : v)) : row)) };
+    assert.notEqual(trainingDigest([{ data, share: 2 }], []), trainingDigest([{ data: moved, share: 2 }], []));
+    assert.notEqual(trainingDigest([{ data, share: 2 }], []), trainingDigest([{ data, share: 3 }], []));
   });
 
   it('keeps each source to its share of the whole however its rows are weighted', () => {
