@@ -23,8 +23,8 @@ interface Session {
   delivered: Delivery[];
   /** autogen-core publish events: the receivers are every other agent, known only at the end. */
   broadcast: Set<Delivery>;
-  /** The tasks AgentChat's group chats were started with (GroupChatStart), each read once. */
-  started: Set<string>;
+  /** The task AgentChat's group chat was started with (its first GroupChatStart). */
+  task?: string;
   warnings: TraceWarning[];
 }
 
@@ -42,19 +42,23 @@ function agentId(value: unknown): string | undefined {
   return type.length > key.length + 1 && type.endsWith(`_${key}`) ? type.slice(0, -key.length - 1) : text;
 }
 
+/** AgentChat's group-chat managers (RoundRobin, Selector, Swarm): relays that say nothing of their own. */
+const GROUP_CHAT_MANAGER = /GroupChatManager$/;
+
 /** Payloads that carry no agent's words: the rpc reply autogen-core cannot log, and AgentChat's group-chat control events. */
 const UNSERIALIZABLE = 'Message could not be serialized';
 
 /**
- * AgentChat's group-chat events that are no agent's message: a request to speak (`{}`), the copy of a reply the manager
- * gets (`{response: …}`, GroupChatAgentResponse, beside the GroupChatMessage every participant gets), the termination
- * notice (a StopMessage), and a payload the logger could not serialise.
+ * AgentChat's group-chat events that are no agent's message: a request to speak (`{}` from the manager), the copy of a
+ * reply the manager gets (`{response: {chat_message, …}}`, GroupChatAgentResponse, beside the GroupChatMessage every
+ * participant gets), the termination notice (a StopMessage), and a payload the logger could not serialise.
  */
-function isGroupChatControl(payload: unknown): boolean {
+function isGroupChatControl(payload: unknown, sender: string | undefined): boolean {
   if (payload === UNSERIALIZABLE) return true;
   const event = asObject(payload);
   if (!event) return false;
-  return Object.keys(event).length === 0 || 'response' in event || asObject(event.message)?.type === 'StopMessage';
+  const fromManager = sender !== undefined && GROUP_CHAT_MANAGER.test(sender);
+  return (fromManager && Object.keys(event).length === 0) || asObject(event.response)?.chat_message !== undefined || asObject(event.message)?.type === 'StopMessage';
 }
 
 class AutogenImporter implements Importer {
@@ -121,15 +125,22 @@ class AutogenImporter implements Importer {
     this.events++;
     const session = this.current();
     const payload = maybeJson(o.payload);
-    if (isGroupChatControl(payload)) return;
+    const sender = agentId(o.sender);
+    if (isGroupChatControl(payload, sender)) return;
     const inner = asObject(asObject(payload)?.message);
-    const from = asString(inner?.source) ?? agentId(o.sender) ?? OUTSIDE;
-    const publish = String(o.kind ?? '').includes('PUBLISH');
-    const receiver = publish ? undefined : agentId(o.receiver);
+    const from = asString(inner?.source) ?? sender ?? OUTSIDE;
+    const addressee = agentId(o.receiver);
+    const viaManager = [sender, addressee].some((id) => id !== undefined && GROUP_CHAT_MANAGER.test(id));
+    // AgentChat's group-chat manager relays what it is sent to every participant: a message to it is to them all.
+    const publish = String(o.kind ?? '').includes('PUBLISH') || (addressee !== undefined && GROUP_CHAT_MANAGER.test(addressee));
+    const receiver = publish ? undefined : addressee;
     const content = valueText(payload);
-    // AgentChat's manager hands the task it was started with to every participant again: the task is said once.
-    if (content !== undefined && Array.isArray(asObject(payload)?.messages) && session.started.has(content)) return;
-    if (content !== undefined && Array.isArray(asObject(payload)?.messages)) session.started.add(content);
+    // AgentChat's group chat is started with its task (GroupChatStart), which its manager hands every participant
+    // again: the task of the run, as the OTLP reader takes a user's first request, not a message of round 0.
+    if (content !== undefined && viaManager && Array.isArray(asObject(payload)?.messages)) {
+      session.task ??= content;
+      return;
+    }
     if (content === undefined) {
       session.warnings.push({ code: 'skipped-line', line, message: `message from ${from} has an empty payload and is skipped` });
       return;
@@ -150,10 +161,11 @@ class AutogenImporter implements Importer {
     for (const session of this.sessions) {
       const deliveries = session.deliveries.length > 0 ? session.deliveries : session.delivered;
       if (deliveries.length === 0) continue;
-      const everyone = this.registry.ids().filter((id) => id !== OUTSIDE);
+      const everyone = this.registry.ids().filter((id) => id !== OUTSIDE && !GROUP_CHAT_MANAGER.test(id));
       for (const d of deliveries) if (session.broadcast.has(d)) d.to = everyone.filter((id) => id !== d.from);
       const messages = assignCausalRounds(deliveries);
-      episodes.push(buildEpisode(session.id, { run: session.id, agents: this.registry.only(mentioned(messages)) }, messages, [], session.warnings));
+      const task = session.task !== undefined ? { question: session.task } : undefined;
+      episodes.push(buildEpisode(session.id, { run: session.id, task, agents: this.registry.only(mentioned(messages)) }, messages, [], session.warnings));
     }
     if (episodes.length === 0) throw new InputError('no-content', 'the log has message events but none with text content', this.file);
     return episodes;
@@ -165,7 +177,7 @@ class AutogenImporter implements Importer {
   }
 
   private newSession(id: string): Session {
-    return { id, deliveries: [], delivered: [], broadcast: new Set(), started: new Set(), warnings: [] };
+    return { id, deliveries: [], delivered: [], broadcast: new Set(), warnings: [] };
   }
 }
 

@@ -170,12 +170,12 @@ describe('importers: mapping', () => {
   });
 
   describe('AutoGen AgentChat group chats through autogen-core events', () => {
-    it("reads each reply once, the task once, and leaves out the manager's control events (was: every reply twice, the task relayed, JSON dumps)", () => {
+    it("reads each reply once, the task as the run's task, and leaves out the manager and its control events (was: every reply twice, the task relayed, JSON dumps)", () => {
       const id = (name: string) => `${name}_a18d/a18d`;
       const event = (sender: string | null, payload: unknown, kind = 'MessageKind.PUBLISH') => JSON.stringify({ payload: typeof payload === 'string' ? payload : JSON.stringify(payload), sender, receiver: null, kind, delivery_stage: 'DeliveryStage.SEND', type: 'Message' });
       const text = (source: string, content: string, type = 'TextMessage') => ({ id: 'x', source, content, type });
       const log = [
-        event(null, { messages: [text('user', 'Write a poem about the sea.')] }, 'MessageKind.DIRECT'),
+        JSON.stringify({ ...JSON.parse(event(null, { messages: [text('user', 'Write a poem about the sea.')] }, 'MessageKind.DIRECT')), receiver: id('RoundRobinGroupChatManager') }),
         event(id('RoundRobinGroupChatManager'), { messages: [text('user', 'Write a poem about the sea.')] }),
         event(id('RoundRobinGroupChatManager'), {}),
         event(id('writer'), { message: text('writer', 'Draft: the sea is wide.') }),
@@ -185,7 +185,9 @@ describe('importers: mapping', () => {
         event(id('RoundRobinGroupChatManager'), 'Message could not be serialized'),
       ].map((line) => `2026-02-21 01:55:10,001 - autogen_core.events - INFO - ${line}`);
       const trace = importTraceText(log.join('\n'));
-      assert.deepEqual(trace.messages.map((m) => `${m.from}: ${m.content}`), ['user: Write a poem about the sea.', 'writer: Draft: the sea is wide.', 'evaluator: APPROVE']);
+      assert.equal(trace.task?.question, 'Write a poem about the sea.');
+      assert.deepEqual(trace.agents.map((a) => a.id), ['writer', 'evaluator'], 'the manager relays; it is no agent');
+      assert.deepEqual(trace.messages.map((m) => `${m.from}>${m.to}: ${m.content}`), ['writer>evaluator: Draft: the sea is wide.', 'evaluator>writer: APPROVE']);
       assert.deepEqual(trace.warnings, []);
     });
   });
