@@ -298,13 +298,23 @@ export function fitMix(simulated: readonly Share[], groups: readonly RealGroup[]
   return { ...fit(data, undefined, iterations), style };
 }
 
-/** A digest of every training row (features, labels, weights, shares) as built, before a fit: equal digests, equal fits. */
+/**
+ * A digest of what a fit reads, as built, before a fit: every row's features, labels, weight, in-neighbours and the
+ * style probe's inputs, each source's share, and the loss settings. Equal digests, equal fits.
+ */
 export function trainingDigest(simulated: readonly Share[], groups: readonly RealGroup[]): string {
   const hash = createHash('sha256');
+  const bytes = (a: Float64Array | Float32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  hash.update(JSON.stringify({ LOSS, ITERATIONS, LEARNING_RATE, STYLE_ITERATIONS, STYLE_L2 }));
   const add = (data: Dataset, share: number) => {
     hash.update(`${share}:${data.x.length};`);
-    for (const row of data.x) hash.update(new Uint8Array(row.buffer, row.byteOffset, row.byteLength));
-    hash.update(Float64Array.from([...data.yAtk, ...data.yInf, ...data.w]));
+    data.x.forEach((row, r) => {
+      hash.update(bytes(row));
+      hash.update(bytes(data.emb[r]));
+      hash.update(bytes(data.embSum[r]));
+      hash.update(`${data.embCount[r]};${data.neighbours[r].join(',')};${data.laterRound[r] ? 1 : 0};`);
+    });
+    hash.update(bytes(Float64Array.from([...data.yAtk, ...data.yInf, ...data.w])));
   };
   for (const s of simulated) add(s.data, s.share);
   for (const g of groups) add(g.data, 1);

@@ -19,6 +19,8 @@ export interface DualHeadWeights {
   infected: Head;
   /** The learned text model the style features read (a probe over the hashed n-gram embedding). */
   style?: StyleProbe;
+  /** A digest of the feature rows `npm run train` fitted them on: `npm run bench realruns` says when the rows moved since. */
+  trainingRows?: string;
 }
 
 let checkedIn: DualHeadWeights | undefined;

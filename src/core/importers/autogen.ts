@@ -51,14 +51,18 @@ const UNSERIALIZABLE = 'Message could not be serialized';
 /**
  * AgentChat's group-chat events that are no agent's message: a request to speak (`{}` from the manager), the copy of a
  * reply the manager gets (`{response: {chat_message, …}}`, GroupChatAgentResponse, beside the GroupChatMessage every
- * participant gets), the termination notice (a StopMessage), and a payload the logger could not serialise.
+ * participant gets), a nested team's copy of its result, the termination notice (a StopMessage), and a payload the
+ * logger could not serialise.
  */
 function isGroupChatControl(payload: unknown, sender: string | undefined): boolean {
   if (payload === UNSERIALIZABLE) return true;
   const event = asObject(payload);
   if (!event) return false;
   const fromManager = sender !== undefined && GROUP_CHAT_MANAGER.test(sender);
-  return (fromManager && Object.keys(event).length === 0) || asObject(event.response)?.chat_message !== undefined || asObject(event.message)?.type === 'StopMessage';
+  // `agent_response` in AgentChat 0.4; a nested team answers its parent with GroupChatTeamResponse {result, name}.
+  const agentResponse = asObject(event.response ?? event.agent_response)?.chat_message !== undefined;
+  const teamResponse = typeof event.name === 'string' && Array.isArray(asObject(event.result)?.messages);
+  return (fromManager && Object.keys(event).length === 0) || agentResponse || teamResponse || asObject(event.message)?.type === 'StopMessage';
 }
 
 class AutogenImporter implements Importer {
@@ -84,8 +88,9 @@ class AutogenImporter implements Importer {
     }
     // Through `logging`, autogen-core also says what it does in prose ("Publishing message of type ..."): no event; nor
     // are the lines a record goes on with (a traceback, a program's own printout) once the file is such a log.
+    // A line that opens like a JSON record but does not parse is still an error (a cut event), not a continuation.
     if (LOGGING_PREFIX.test(text)) this.logging = true;
-    return this.logging;
+    return this.logging && !text.trimStart().startsWith('{');
   }
 
   add(value: unknown, line: number): void {
@@ -127,8 +132,7 @@ class AutogenImporter implements Importer {
     const payload = maybeJson(o.payload);
     const sender = agentId(o.sender);
     if (isGroupChatControl(payload, sender)) return;
-    const inner = asObject(asObject(payload)?.message);
-    const from = asString(inner?.source) ?? sender ?? OUTSIDE;
+    const from = sender ?? asString(asObject(asObject(payload)?.message)?.source) ?? OUTSIDE;
     const addressee = agentId(o.receiver);
     const viaManager = [sender, addressee].some((id) => id !== undefined && GROUP_CHAT_MANAGER.test(id));
     // AgentChat's group-chat manager relays what it is sent to every participant: a message to it is to them all.

@@ -3,7 +3,7 @@
 // and closed runs written out as agent-trace/v1. Used by `agent-immune serve` and by the editor's Watch Live Runs.
 import { inline } from '../../core/text/printable';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { access, readdir, realpath, stat } from 'node:fs/promises';
+import { access, opendir, realpath, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { errorMessage, InputError } from '../../core/errors';
@@ -314,12 +314,13 @@ export class LiveServer {
       return;
     }
     const base = path.join(dir, safeName(id));
-    let n = this.nextCopy.get(base) ?? 1;
     const fileOf = (copy: number) => (copy === 1 ? `${base}.jsonl` : `${base}.${copy}.jsonl`);
+    // The first name is tried first (recordings moved away free it), then from the copy number last written.
+    let n = (await exists(fileOf(1))) ? Math.max(2, this.nextCopy.get(base) ?? 2) : 1;
     while (await exists(fileOf(n))) n++;
+    await writeWorkspaceFileAtomic(this.rootReal!, fileOf(n), text);
     if (this.nextCopy.size >= MAX_COPY_NAMES) this.nextCopy.clear();
     this.nextCopy.set(base, n + 1);
-    await writeWorkspaceFileAtomic(this.rootReal!, fileOf(n), text);
     this.stored! += Buffer.byteLength(text);
     this.log('info', `live: run ${id} closed, written to ${path.relative(this.rootReal!, fileOf(n))}`);
   }
@@ -334,11 +335,10 @@ export class LiveServer {
     if (this.stored === undefined || (this.stored + bytes > budget && Date.now() - this.measuredAt >= REMEASURE_MS)) {
       this.stored = await folderBytes(dir);
       this.measuredAt = Date.now();
+      // Only a measured folder with room ends a refusal: a small run that fits beside a big one refused says nothing.
+      if (this.stored + bytes <= budget) this.storageFull = false;
     }
-    if (this.stored + bytes <= budget) {
-      this.storageFull = false;
-      return true;
-    }
+    if (this.stored + bytes <= budget) return true;
     if (!this.storageFull) {
       const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
       this.log('error', `live: ${LIVE_RUNS_DIR} holds ${mib(this.stored)}, its budget is ${mib(budget)}: closed runs are no longer written (alerts still are); move recordings away to resume`);
@@ -396,11 +396,17 @@ export function safeName(id: string): string {
 const REMEASURE_MS = 60_000;
 const MAX_COPY_NAMES = 10_000;
 
-/** Total size of the files directly in `dir` (0 when it does not exist yet). */
+/** Total size of the files directly in `dir` (0 when it does not exist yet), read one entry at a time. */
 async function folderBytes(dir: string): Promise<number> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const sizes = await Promise.all(entries.filter((e) => e.isFile()).map((e) => stat(path.join(dir, e.name)).then((s) => s.size, () => 0)));
-  return sizes.reduce((sum, size) => sum + size, 0);
+  let total = 0;
+  try {
+    for await (const entry of await opendir(dir)) {
+      if (entry.isFile()) total += await stat(path.join(dir, entry.name)).then((s) => s.size, () => 0);
+    }
+  } catch {
+    // A folder that is not there yet (or cannot be read) holds nothing we wrote.
+  }
+  return total;
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -190,6 +190,25 @@ describe('importers: mapping', () => {
       assert.deepEqual(trace.messages.map((m) => `${m.from}>${m.to}: ${m.content}`), ['writer>evaluator: Draft: the sea is wide.', 'evaluator>writer: APPROVE']);
       assert.deepEqual(trace.warnings, []);
     });
+
+    it("keeps these rules to AgentChat's shapes: a plain {response} payload is a message, and a cut JSON line after a log line is an error (was: dropped silently)", () => {
+      const core = (sender: string | null, receiver: string, payload: unknown) => JSON.stringify({ payload: JSON.stringify(payload), sender, receiver, kind: 'MessageKind.DIRECT', delivery_stage: 'DeliveryStage.SEND', type: 'Message' });
+      const plain = [core(null, 'b/default', { content: 'Capital of France?' }), core('b/default', 'c/default', { response: 'Paris.' }), core('c/default', 'b/default', { response: 'Noted.' })];
+      assert.deepEqual(importTraceText(plain.join('\n')).messages.map((m) => `${m.from}>${m.to}: ${m.content}`), ['user>b: Capital of France?', 'b>c: Paris.', 'c>b: Noted.']);
+      const cut = [plain[0], 'WARNING:root:retrying request', plain[1].slice(0, 60), plain[2]].join('\n');
+      assert.throws(() => importTraceText(cut, { from: 'autogen' }), /\b3: not valid JSON/);
+    });
+
+    it("leaves out AgentChat 0.4's agent_response copy and a nested team's copy of its result", () => {
+      const event = (sender: string, payload: unknown) => JSON.stringify({ payload: JSON.stringify(payload), sender, receiver: null, kind: 'MessageKind.PUBLISH', delivery_stage: 'DeliveryStage.SEND', type: 'Message' });
+      const reply = { id: 'x', source: 'writer', content: 'Draft.', type: 'TextMessage' };
+      const log = [
+        event('writer_k/k', { message: reply }),
+        event('writer_k/k', { agent_response: { chat_message: reply, inner_messages: [] } }),
+        event('inner_team_k/k', { result: { messages: [reply], stop_reason: 'done' }, name: 'inner_team' }),
+      ];
+      assert.deepEqual(importTraceText(log.join('\n')).messages.map((m) => `${m.from}: ${m.content}`), ['writer: Draft.']);
+    });
   });
 
   describe('LangSmith / LangGraph runs', () => {

@@ -175,6 +175,28 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     }
   });
 
+  it('says once that recordings are over budget although smaller runs still fit between, and reuses a freed first name (was: an error line per refusal; a.2 after a.jsonl was moved away)', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    const logs: string[] = [];
+    const server = new LiveServer({ root: out, port: 0, maxStoredBytes: 1000, log: (level, message) => logs.push(`${level} ${message}`) });
+    try {
+      await server.start();
+      type Writer = { writeRun(id: string, records: { record: Record<string, unknown> }[]): Promise<void> };
+      const write = (id: string, bytes: number) => (server as unknown as Writer).writeRun(id, [{ record: { type: 'message', content: 'x'.repeat(bytes) } }]);
+      for (const [id, bytes] of [['a', 300], ['b', 800], ['c', 100], ['d', 800], ['e', 100]] as const) await write(id, bytes);
+      const live = path.join(out, '.agent-immune/live');
+      assert.deepEqual(readdirSync(live).sort(), ['a.jsonl', 'c.jsonl', 'e.jsonl']);
+      assert.equal(logs.filter((line) => line.startsWith('error ')).length, 1, logs.join(' | '));
+      await write('c', 10);
+      rmSync(path.join(live, 'c.jsonl'));
+      await write('c', 10);
+      assert.deepEqual(readdirSync(live).sort(), ['a.jsonl', 'c.2.jsonl', 'c.jsonl', 'e.jsonl']);
+    } finally {
+      await server.stop();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('writes a closed run as agent-trace/v1 that analyze reads to the same verdicts, and appends its alerts to the alert log', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
     try {
