@@ -10,7 +10,7 @@ type Json = Record<string, unknown>;
 const SESSION_BANNER = /^Started new session with Session ID:\s*(\S+)/;
 /** The prefix Python's `logging` puts before each message: "2026-02-21 01:55:13,928 - autogen_core.events - INFO - " or "INFO:autogen_core.events:". */
 const LOGGING_PREFIX = /^(?:[^{]{0,200}? - [\w.-]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]+:)/;
-/** A first line written by autogen-core's loggers through `logging`. */
+/** A line written by autogen-core's loggers through `logging` (a banner: among the first lines, it marks the format). */
 const CORE_LOGGER_LINE = /^(?:[^{]{0,200}? - autogen_core[\w.]* - [A-Z]+ - |[A-Z]+:autogen_core[\w.]*:)/;
 
 /** The agent that sends messages with no sender (the program's own `send_message`); it subscribes to no topic. */
@@ -44,8 +44,9 @@ function agentId(value: unknown): string | undefined {
 
 /** AgentChat's group-chat managers (RoundRobin, Selector, Swarm): relays that say nothing of their own. */
 const GROUP_CHAT_MANAGER = /GroupChatManager$/;
+const isManager = (id: string | undefined) => id !== undefined && GROUP_CHAT_MANAGER.test(id);
 
-/** Payloads that carry no agent's words: the rpc reply autogen-core cannot log, and AgentChat's group-chat control events. */
+/** What autogen-core logs for an rpc reply it cannot serialise: no agent's words. */
 const UNSERIALIZABLE = 'Message could not be serialized';
 
 /**
@@ -58,7 +59,7 @@ function isGroupChatControl(payload: unknown, sender: string | undefined): boole
   if (payload === UNSERIALIZABLE) return true;
   const event = asObject(payload);
   if (!event) return false;
-  const fromManager = sender !== undefined && GROUP_CHAT_MANAGER.test(sender);
+  const fromManager = isManager(sender);
   // `agent_response` in AgentChat 0.4; a nested team answers its parent with GroupChatTeamResponse {result, name}.
   const agentResponse = asObject(event.response ?? event.agent_response)?.chat_message !== undefined;
   const teamResponse = typeof event.name === 'string' && Array.isArray(asObject(event.result)?.messages);
@@ -134,9 +135,9 @@ class AutogenImporter implements Importer {
     if (isGroupChatControl(payload, sender)) return;
     const from = sender ?? asString(asObject(asObject(payload)?.message)?.source) ?? OUTSIDE;
     const addressee = agentId(o.receiver);
-    const viaManager = [sender, addressee].some((id) => id !== undefined && GROUP_CHAT_MANAGER.test(id));
+    const viaManager = isManager(sender) || isManager(addressee);
     // AgentChat's group-chat manager relays what it is sent to every participant: a message to it is to them all.
-    const publish = String(o.kind ?? '').includes('PUBLISH') || (addressee !== undefined && GROUP_CHAT_MANAGER.test(addressee));
+    const publish = String(o.kind ?? '').includes('PUBLISH') || isManager(addressee);
     const receiver = publish ? undefined : addressee;
     const content = valueText(payload);
     // AgentChat's group chat is started with its task (GroupChatStart), which its manager hands every participant
@@ -165,7 +166,7 @@ class AutogenImporter implements Importer {
     for (const session of this.sessions) {
       const deliveries = session.deliveries.length > 0 ? session.deliveries : session.delivered;
       if (deliveries.length === 0) continue;
-      const everyone = this.registry.ids().filter((id) => id !== OUTSIDE && !GROUP_CHAT_MANAGER.test(id));
+      const everyone = this.registry.ids().filter((id) => id !== OUTSIDE && !isManager(id));
       for (const d of deliveries) if (session.broadcast.has(d)) d.to = everyone.filter((id) => id !== d.from);
       const messages = assignCausalRounds(deliveries);
       const task = session.task !== undefined ? { question: session.task } : undefined;

@@ -1,7 +1,7 @@
 // LangSmith run exports and LangGraph runs: each graph node's run (extra.metadata.langgraph_node) is that node's
 // output in its superstep (langgraph_step); it is delivered to the nodes that run in the next superstep. The nodes of a
-// subgraph (an agent's own ReAct loop inside a supervisor's graph) are that agent's work, not agents of their own. The
-// OTLP importer hands LangGraph spans here too (OpenInference's LangChain instrumentation marks no span as an agent).
+// subgraph are its agent's work (a ReAct loop inside a supervisor's graph) unless they speak in their own name (the
+// members of a nested team). The OTLP importer hands LangGraph apps traced by OpenInference here too.
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
 import { AgentRegistry, asObject, asString, buildEpisode, mentioned, messageRole, messageText, selectRuns, toMillis, valueText, type Delivery } from './common';
@@ -207,8 +207,13 @@ function nodeRuns(runs: RunInfo[]): RunInfo[] {
     if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, r);
   }
   const nodes = [...chosen.values()];
-  const members = nodes.flatMap((r) => (r.namespace?.includes('|') ? [r.namespace] : []));
-  return nodes.filter((r) => r.namespace === undefined || !members.some((ns) => ns.startsWith(`${r.namespace}|`)));
+  // Every namespace that holds a member ("team:1" of "team:1|searcher:2"), so each node is looked up once.
+  const teams = new Set<string>();
+  for (const r of nodes) {
+    const ns = r.namespace ?? '';
+    for (let bar = ns.indexOf('|'); bar !== -1; bar = ns.indexOf('|', bar + 1)) teams.add(ns.slice(0, bar));
+  }
+  return nodes.filter((r) => r.namespace === undefined || !teams.has(r.namespace));
 }
 
 function agentOf(node: string): string {
