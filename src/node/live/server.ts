@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { errorMessage, InputError } from '../../core/errors';
 import type { ProjectConfig } from '../../core/config';
 import { LiveRuns, type LiveEvent, type LiveLimits } from '../../core/live/runs';
-import { alertRecord, appendAlertRecords, type AlertRecord } from '../monitor/alertLog';
+import { ALERT_LOG, alertRecord, appendAlertRecords, type AlertRecord } from '../monitor/alertLog';
 import { writeWorkspaceFileAtomic } from '../workspaceFs';
 import { contentTypeOf, decodeContent, decodeRequest, encodeResponse, encodeStatus, encodingOf, PayloadError, type OtlpEncoding } from './otlpCodec';
 
@@ -27,6 +27,8 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_STREAM_BACKLOG = 4 * 1024 * 1024;
 /** Bytes of recordings LIVE_RUNS_DIR may hold before closed runs are no longer written (senders cannot fill the disk). */
 export const DEFAULT_MAX_STORED_BYTES = 1024 * 1024 * 1024;
+/** Bytes the alert log may reach before live alerts are no longer appended to it. */
+export const DEFAULT_MAX_ALERT_LOG_BYTES = 256 * 1024 * 1024;
 
 /** How to run the receiver. */
 export interface LiveServerOptions {
@@ -45,6 +47,8 @@ export interface LiveServerOptions {
   root: string;
   /** Bytes of recordings LIVE_RUNS_DIR may hold (DEFAULT_MAX_STORED_BYTES). */
   maxStoredBytes?: number;
+  /** Bytes the alert log may reach (DEFAULT_MAX_ALERT_LOG_BYTES). */
+  maxAlertLogBytes?: number;
   config?: ProjectConfig;
   limits?: Partial<LiveLimits>;
   /** Where the receiver reports what it did (one line each) and what failed. */
@@ -74,6 +78,7 @@ export class LiveServer {
   /** Bytes LIVE_RUNS_DIR holds (measured at the first write, then counted), and whether a run was refused for it. */
   private stored: number | undefined;
   private storageFull = false;
+  private alertLogFull = false;
   private measuredAt = 0;
   /** Per recording name, the copy number to try next (a sender reusing one id does not make each write list them all). */
   private readonly nextCopy = new Map<string, number>();
@@ -297,7 +302,21 @@ export class LiveServer {
     if (this.pendingAlerts.length === 0) return;
     const records = this.pendingAlerts;
     this.pendingAlerts = [];
-    this.enqueueWrite(() => appendAlertRecords(this.rootReal!, records), 'appending to the alert log');
+    this.enqueueWrite(() => this.appendAlerts(records), 'appending to the alert log');
+  }
+
+  /** Appends alerts while the alert log is under its budget; past it, says so once (until it has room again). */
+  private async appendAlerts(records: AlertRecord[]): Promise<void> {
+    const budget = this.options.maxAlertLogBytes ?? DEFAULT_MAX_ALERT_LOG_BYTES;
+    const size = await stat(path.join(this.rootReal!, ALERT_LOG)).then((s) => s.size, () => 0);
+    const bytes = records.reduce((sum, record) => sum + Buffer.byteLength(JSON.stringify(record)) + 1, 0);
+    if (size + bytes > budget) {
+      if (!this.alertLogFull) this.log('error', `live: ${ALERT_LOG} is over its ${Math.round(budget / (1024 * 1024))} MiB budget: live alerts are no longer appended to it (the event stream still carries them); move it away to resume`);
+      this.alertLogFull = true;
+      return;
+    }
+    this.alertLogFull = false;
+    await appendAlertRecords(this.rootReal!, records);
   }
 
   private enqueueWrite(job: () => Promise<void>, what: string): void {

@@ -197,6 +197,26 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     }
   });
 
+  it('stops appending live alerts past the alert log budget and says so once (was: a sender could grow the log without bound)', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    try {
+      const logs: string[] = [];
+      const server = new LiveServer({ root: out, port: 0, maxAlertLogBytes: 1, log: (level, message) => logs.push(`${level} ${message}`) });
+      const { url } = await server.start();
+      const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
+      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-a', EPOCH);
+      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-b', EPOCH);
+      await provider.shutdown();
+      await waitFor('both runs', () => (server.runs.list().length === 2 ? true : undefined));
+      await server.stop();
+      assert.ok(!readdirSync(path.join(out, '.agent-immune')).includes('alerts'), 'nothing appended');
+      assert.equal(logs.filter((line) => line.startsWith('error live: .agent-immune/alerts/anomalies.ndjson is over its 0 MiB budget')).length, 1, logs.join(' | '));
+      assert.deepEqual(readdirSync(path.join(out, '.agent-immune/live')).sort(), ['conv-a.jsonl', 'conv-b.jsonl'], 'recordings are still written');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('writes a closed run as agent-trace/v1 that analyze reads to the same verdicts, and appends its alerts to the alert log', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
     try {
