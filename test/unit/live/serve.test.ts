@@ -154,11 +154,12 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     }
   });
 
-  it('stops writing closed runs past the recordings budget, says so once, and keeps the alerts (was: senders could fill the disk)', async () => {
+  /** Two crew runs sent to a receiver with `budget`, then stopped: the log lines and the workspace they left. */
+  async function twoRunsWith(budget: { maxStoredBytes?: number; maxAlertLogBytes?: number }, check: (logs: string[], out: string) => void): Promise<void> {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
     try {
       const logs: string[] = [];
-      const server = new LiveServer({ root: out, port: 0, maxStoredBytes: 1, log: (level, message) => logs.push(`${level} ${message}`) });
+      const server = new LiveServer({ root: out, port: 0, ...budget, log: (level, message) => logs.push(`${level} ${message}`) });
       const { url } = await server.start();
       const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
       await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-a', EPOCH);
@@ -166,14 +167,19 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       await provider.shutdown();
       await waitFor('both runs', () => (server.runs.list().length === 2 ? true : undefined));
       await server.stop();
+      check(logs, out);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+
+  it('stops writing closed runs past the recordings budget, says so once, and keeps the alerts (was: senders could fill the disk)', () =>
+    twoRunsWith({ maxStoredBytes: 1 }, (logs, out) => {
       assert.deepEqual(readdirSync(path.join(out, '.agent-immune')).sort(), ['alerts']);
       assert.equal(logs.filter((line) => /^error live: \.agent-immune\/live holds 0 MiB, its budget is 0 MiB: closed runs are no longer written/.test(line)).length, 1, logs.join(' | '));
       assert.deepEqual(logs.filter((line) => line.includes('not written')).sort(), ['warn live: run conv-a closed, not written: .agent-immune/live is full', 'warn live: run conv-b closed, not written: .agent-immune/live is full']);
       assert.ok(readFileSync(path.join(out, '.agent-immune/alerts/anomalies.ndjson'), 'utf8').includes('live:conv-a'));
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  });
+    }));
 
   it('says once that recordings are over budget although smaller runs still fit between, and reuses a freed first name (was: an error line per refusal; a.2 after a.jsonl was moved away)', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
@@ -197,25 +203,12 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     }
   });
 
-  it('stops appending live alerts past the alert log budget and says so once (was: a sender could grow the log without bound)', async () => {
-    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
-    try {
-      const logs: string[] = [];
-      const server = new LiveServer({ root: out, port: 0, maxAlertLogBytes: 1, log: (level, message) => logs.push(`${level} ${message}`) });
-      const { url } = await server.start();
-      const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
-      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-a', EPOCH);
-      await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-b', EPOCH);
-      await provider.shutdown();
-      await waitFor('both runs', () => (server.runs.list().length === 2 ? true : undefined));
-      await server.stop();
+  it('stops appending live alerts past the alert log budget and says so once (was: a sender could grow the log without bound)', () =>
+    twoRunsWith({ maxAlertLogBytes: 1 }, (logs, out) => {
       assert.ok(!readdirSync(path.join(out, '.agent-immune')).includes('alerts'), 'nothing appended');
       assert.equal(logs.filter((line) => line.startsWith('error live: .agent-immune/alerts/anomalies.ndjson is over its 0 MiB budget')).length, 1, logs.join(' | '));
       assert.deepEqual(readdirSync(path.join(out, '.agent-immune/live')).sort(), ['conv-a.jsonl', 'conv-b.jsonl'], 'recordings are still written');
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  });
+    }));
 
   it('writes a closed run as agent-trace/v1 that analyze reads to the same verdicts, and appends its alerts to the alert log', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
