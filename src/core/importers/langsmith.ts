@@ -164,9 +164,9 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
     const rootRun = runs.find((r) => !r.parentId || !all.has(r.parentId));
     steps = runs.filter((r) => rootRun && r.parentId === rootRun.id).map((r, i) => ({ ...r, node: r.name, step: i }));
   }
+  // A step that says nothing (a supervisor routing by a hand-off) is left out quietly; a failed one is reported.
   for (const r of steps) {
-    if (r.output !== undefined) continue;
-    warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} has no output${r.error ? ` (error: ${r.error.slice(0, 60)})` : ''}; skipped` });
+    if (r.output === undefined && r.error) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} failed (error: ${r.error.slice(0, 60)}); skipped` });
   }
   steps = steps.filter((r) => r.output !== undefined);
   if (steps.length === 0) return undefined;

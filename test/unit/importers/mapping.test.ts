@@ -71,6 +71,7 @@ describe('importers: mapping', () => {
         '2 math_expert>supervisor: The combined headcount o',
         '3 supervisor>*: Meta and Apple together ',
       ]);
+      assert.deepEqual(trace.warnings, [], 'the supervisor routing steps said nothing to report (was: a "has no output" warning each)');
     });
   });
 
