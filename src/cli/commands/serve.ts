@@ -2,10 +2,13 @@
 import type { LiveEvent } from '../../core/live/runs';
 import { loadCheckedConfig } from '../../node/config';
 import { oneLine } from '../../core/guard/messages';
-import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, LIVE_RUNS_DIR, LiveServer } from '../../node/live/server';
+import { DEFAULT_HOST, DEFAULT_MAX_ALERT_LOG_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_STORED_BYTES, DEFAULT_PORT, LIVE_RUNS_DIR, LiveServer } from '../../node/live/server';
 import { ALERT_LOG } from '../../node/monitor/alertLog';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { existingFile, existingFolder } from '../args';
+
+/** The unit of the size flags (MiB, as the log lines print them). */
+const MB = 1024 * 1024;
 
 /** What a failed listen means, and what to do, by its error code. */
 const LISTEN_FAILURES: Record<string, string> = {
@@ -37,7 +40,9 @@ Options:
   --config FILE        project config (default: ./agent-immune.config.json when present)
   --round-idle S       seconds without a span before a run's last round closes (default 2)
   --run-idle S         seconds without a span before a run is closed and written out (default 300)
-  --max-body-mb N      largest request body, after decompression (default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024})
+  --max-body-mb N      largest request body, after decompression (default ${DEFAULT_MAX_BODY_BYTES / MB})
+  --max-recordings-mb N  recordings ${LIVE_RUNS_DIR}/ may hold before closed runs are no longer written (default ${DEFAULT_MAX_STORED_BYTES / MB})
+  --max-alert-log-mb N   size of ${ALERT_LOG} past which live alerts are no longer appended (default ${DEFAULT_MAX_ALERT_LOG_BYTES / MB})
   --json               print the event stream as NDJSON instead of text
   -h, --help           show this help
 
@@ -56,6 +61,8 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
         'round-idle': { type: 'string' },
         'run-idle': { type: 'string' },
         'max-body-mb': { type: 'string' },
+        'max-recordings-mb': { type: 'string' },
+        'max-alert-log-mb': { type: 'string' },
         json: { type: 'boolean' },
       },
       false,
@@ -79,7 +86,9 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
       token: values.token ?? (io.env.AGENT_IMMUNE_TOKEN || undefined),
       root,
       config,
-      maxBodyBytes: number('max-body-mb', DEFAULT_MAX_BODY_BYTES / 1024 / 1024, 0.001) * 1024 * 1024,
+      maxBodyBytes: number('max-body-mb', DEFAULT_MAX_BODY_BYTES / MB, 0.001) * MB,
+      maxStoredBytes: number('max-recordings-mb', DEFAULT_MAX_STORED_BYTES / MB, 0) * MB,
+      maxAlertLogBytes: number('max-alert-log-mb', DEFAULT_MAX_ALERT_LOG_BYTES / MB, 0) * MB,
       limits: { roundIdleMs: number('round-idle', 2, 0.01) * 1000, runIdleMs: number('run-idle', 300, 1) * 1000 },
       log: (level, message) => io.stderr(`${level === 'info' ? '' : `${level}: `}${message}\n`),
     });

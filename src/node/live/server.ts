@@ -345,13 +345,14 @@ export class LiveServer {
   }
 
   /**
-   * Whether `bytes` more fit in the recordings' budget. Past it, the folder is measured again (recordings moved away
-   * make room) and the first refusal says what to do.
+   * Whether `bytes` more fit in the recordings' budget. The folder is measured again at most once a minute (recordings
+   * moved away make room; another receiver writing the same folder, serve beside the editor's, counts against it) and
+   * the first refusal says what to do.
    */
   private async roomFor(dir: string, bytes: number): Promise<boolean> {
     const budget = this.options.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES;
-    // Measured again when over, at most once a minute (a folder of a million small recordings takes a while to list).
-    if (this.stored === undefined || (this.stored + bytes > budget && Date.now() - this.measuredAt >= REMEASURE_MS)) {
+    // Not on every write: a folder of a million small recordings takes a while to list.
+    if (this.stored === undefined || Date.now() - this.measuredAt >= REMEASURE_MS) {
       this.stored = await folderBytes(dir);
       this.measuredAt = Date.now();
       // Only a measured folder with room ends a refusal: a small run that fits beside a big one refused says nothing.

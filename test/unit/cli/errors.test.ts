@@ -54,6 +54,8 @@ describe('CLI errors', () => {
     ['an --llm-timeout no timer can wait (was an endpoint failure warning)', ['analyze', 'traces/run.jsonl', '--scorer', 'llm', '--llm-timeout', '1e10'], /^agent-immune analyze: --llm-timeout must be between 0\.1 and 86400 seconds\. Run/],
     ['a value that starts with a dash', ['analyze', 'run.jsonl', '--episode', '-1'], /^agent-immune analyze: --episode needs a value; one that starts with "-" is written --episode=-VALUE\. Run/],
     ['serve on a bracketed IPv6 address (was a raw getaddrinfo error)', ['serve', '--host', '[::1]', '--port', '0'], /^agent-immune serve: cannot listen on \[::1\]:0 \(ENOTFOUND\); that host name is unknown; check --host \(an IPv6 address goes without brackets: --host ::1\)$/],
+    ['a negative recordings budget', ['serve', '--max-recordings-mb=-5', '--port', '0'], /^agent-immune serve: --max-recordings-mb must be a number >= 0/],
+    ['an alert log budget that is not a number', ['serve', '--max-alert-log-mb=lots', '--port', '0'], /^agent-immune serve: --max-alert-log-mb must be a number >= 0/],
     ['an option where its value should be', ['serve', '--token', '--port', '0'], /^agent-immune serve: --token needs a value; one that starts/],
     ['a mistyped command gets the closest one (no usage dump)', ['anlyze', 'x'], /^agent-immune: unknown command "anlyze"; did you mean "analyze"\? Run "agent-immune --help" for the commands\.$/],
     ['a mistyped subcommand', ['audit', 'verfy'], /^agent-immune audit: unknown subcommand "verfy"; did you mean "verify"\? Run "agent-immune audit --help" for usage\.$/],

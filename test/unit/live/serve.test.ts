@@ -203,6 +203,26 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     }
   });
 
+  it('counts what another receiver wrote to the same folder against the budget, measured again each minute (was: serve and the editor each filled 1 GiB)', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    const servers = [new LiveServer({ root: out, port: 0, maxStoredBytes: 1000 }), new LiveServer({ root: out, port: 0, maxStoredBytes: 1000 })];
+    const realNow = Date.now;
+    try {
+      await Promise.all(servers.map((s) => s.start()));
+      type Writer = { writeRun(id: string, records: { record: Record<string, unknown> }[]): Promise<void> };
+      const write = (server: LiveServer, id: string, bytes: number) => (server as unknown as Writer).writeRun(id, [{ record: { type: 'message', content: 'x'.repeat(bytes) } }]);
+      await write(servers[0], 'a', 300);
+      await write(servers[1], 'b', 300);
+      Date.now = () => realNow() + 61_000;
+      await write(servers[0], 'c', 400);
+      assert.deepEqual(readdirSync(path.join(out, '.agent-immune/live')).sort(), ['a.jsonl', 'b.jsonl'], 'c would take the folder past 1000 bytes');
+    } finally {
+      Date.now = realNow;
+      await Promise.all(servers.map((s) => s.stop()));
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('stops appending live alerts past the alert log budget and says so once (was: a sender could grow the log without bound)', () =>
     twoRunsWith({ maxAlertLogBytes: 1 }, (logs, out) => {
       assert.ok(!readdirSync(path.join(out, '.agent-immune')).includes('alerts'), 'nothing appended');
