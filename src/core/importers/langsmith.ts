@@ -162,7 +162,7 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   let steps = nodeRuns(runs);
   if (steps.length === 0) {
     const rootRun = runs.find((r) => !r.parentId || !all.has(r.parentId));
-    steps = runs.filter((r) => rootRun && r.parentId === rootRun.id).map((r, i) => ({ ...r, node: r.name, step: i }));
+    steps = runs.filter((r) => rootRun && r.parentId === rootRun.id).map((r, i) => ({ ...r, node: r.name, step: i, path: [i] }));
   }
   // A step that says nothing (a supervisor routing by a hand-off) is left out quietly; a failed one is reported.
   for (const r of steps) {
@@ -170,19 +170,22 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   }
   steps = steps.filter((r) => r.output !== undefined);
   if (steps.length === 0) return undefined;
-  // Supersteps that produced output, in order: the k-th is round k.
-  const order = [...new Set(steps.map((r) => r.step!))].sort((a, b) => a - b);
-  const byStep = new Map<number, RunInfo[]>(order.map((step) => [step, []]));
-  for (const r of steps) byStep.get(r.step!)!.push(r);
+  // Supersteps that produced output, in order (a team member's within its team's step): the k-th is round k.
+  const byStep = new Map<string, GraphStep[]>();
+  for (const r of [...steps].sort((a, b) => comparePaths(a.path, b.path))) {
+    const key = r.path.join('.');
+    byStep.set(key, [...(byStep.get(key) ?? []), r]);
+  }
+  const order = [...byStep.values()];
   const registry = new AgentRegistry();
   const messages: Delivery[] = [];
-  order.forEach((step, round) => {
-    const next = order[round + 1] === undefined ? [] : byStep.get(order[round + 1])!.map((r) => agentOf(r.node!));
-    for (const r of byStep.get(step)!) {
+  order.forEach((group, round) => {
+    const next = (order[round + 1] ?? []).map((r) => agentOf(r.node!));
+    for (const r of group) {
       const from = agentOf(r.node!);
       registry.see(from);
       const to = [...new Set(next.filter((id) => id !== from))];
-      messages.push({ from, to: to.length ? to : undefined, content: r.output!, time: step, seq: r.seq, line: r.line, ts: r.ts, round });
+      messages.push({ from, to: to.length ? to : undefined, content: r.output!, time: round, seq: r.seq, line: r.line, ts: r.ts, round });
     }
   });
   if (messages.length === 0) return undefined;
@@ -198,13 +201,19 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
  * not when its replies are its agent's (a ReAct loop's `agent` node); a node whose subgraph holds such members is
  * their team, and they speak for it.
  */
-function nodeRuns(runs: RunInfo[]): RunInfo[] {
-  const chosen = new Map<string, RunInfo>();
+function nodeRuns(runs: RunInfo[]): GraphStep[] {
+  // The step each namespace ran at in its own graph ("team:c" → the top graph's step of the team node).
+  const stepOf = new Map<string, number>();
+  for (const r of runs) {
+    if (r.namespace !== undefined && r.step !== undefined && r.node === namespaceNode(r.namespace) && !stepOf.has(r.namespace)) stepOf.set(r.namespace, r.step);
+  }
+  const chosen = new Map<string, GraphStep>();
   for (const r of runs) {
     if (r.node === undefined || r.step === undefined || (r.namespace?.includes('|') && !r.speaks)) continue;
-    const key = `${r.node}\u0000${r.step}`;
+    const path = [...enclosingNamespaces(r.namespace).flatMap((ns) => stepOf.get(ns) ?? []), r.step];
+    const key = `${r.node}\u0000${path.join('.')}`;
     const current = chosen.get(key);
-    if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, r);
+    if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, { ...r, path });
   }
   const nodes = [...chosen.values()];
   // Every namespace that holds a member ("team:1" of "team:1|searcher:2"), so each node is looked up once.
@@ -214,6 +223,28 @@ function nodeRuns(runs: RunInfo[]): RunInfo[] {
     for (let bar = ns.indexOf('|'); bar !== -1; bar = ns.indexOf('|', bar + 1)) teams.add(ns.slice(0, bar));
   }
   return nodes.filter((r) => r.namespace === undefined || !teams.has(r.namespace));
+}
+
+/** A node's run with its place in time: the steps of the graphs around it, outermost first, then its own. */
+type GraphStep = RunInfo & { path: number[] };
+
+/** The namespaces of the subgraph nodes around a node ("a:1|b:2|c:3" → "a:1", "a:1|b:2"). */
+function enclosingNamespaces(namespace: string | undefined): string[] {
+  const segments = namespace?.split('|') ?? [];
+  return segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join('|'));
+}
+
+/** The node a namespace's last segment names ("team:c|searcher:e" → "searcher"). */
+function namespaceNode(namespace: string): string {
+  const last = namespace.slice(namespace.lastIndexOf('|') + 1);
+  const colon = last.lastIndexOf(':');
+  return colon === -1 ? last : last.slice(0, colon);
+}
+
+/** Orders step paths: outer steps first, a path before its own extensions. */
+function comparePaths(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
 }
 
 function agentOf(node: string): string {

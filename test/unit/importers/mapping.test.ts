@@ -274,6 +274,30 @@ describe('importers: mapping', () => {
       assert.deepEqual(flow(trace), ['0 user>top_supervisor: Write a report', '1 top_supervisor>searcher: Team, look it up.', '2 searcher>*: Meta 67,317. Send the da']);
     });
 
+    it("orders a team's members by their steps inside the team's step (was: a subgraph's step 1 shared a round with the top graph's step 1)", () => {
+      const place = (node: string, step: number, ns: string) => ({ metadata: { langgraph_node: node, langgraph_step: step, langgraph_checkpoint_ns: ns } });
+      const said = (name: string, text: string) => ({ messages: [{ role: 'assistant', name, content: text }] });
+      const node = (id: string, name: string, step: number, ns: string, text: string) => ({ id, parent_run_id: 'root', trace_id: 't', name, extra: place(name, step, ns), outputs: said(name, text) });
+      const runs = [
+        { id: 'root', trace_id: 't', name: 'LangGraph', inputs: { messages: [{ role: 'user', content: 'Write a report' }] } },
+        node('s', '__start__', 0, '__start__:a', 'Write a report'),
+        node('top1', 'top_supervisor', 1, 'top_supervisor:b', 'Research team, look it up.'),
+        node('team', 'research_team', 2, 'research_team:c', 'Meta 67,317.'),
+        node('lead1', 'research_lead', 1, 'research_team:c|research_lead:d', 'Searcher, find the headcount.'),
+        node('search', 'searcher', 2, 'research_team:c|searcher:e', 'Meta 67,317.'),
+        node('lead2', 'research_lead', 3, 'research_team:c|research_lead:f', 'Done: Meta 67,317.'),
+        node('top2', 'top_supervisor', 3, 'top_supervisor:g', 'Meta employs 67,317 people.'),
+      ];
+      assert.deepEqual(flow(importTraceText(JSON.stringify(runs))), [
+        '0 user>top_supervisor: Write a report',
+        '1 top_supervisor>research_lead: Research team, look it u',
+        '2 research_lead>searcher: Searcher, find the headc',
+        '3 searcher>research_lead: Meta 67,317.',
+        '4 research_lead>top_supervisor: Done: Meta 67,317.',
+        '5 top_supervisor>*: Meta employs 67,317 peop',
+      ]);
+    });
+
     it('without LangGraph metadata, takes the root run\'s children in order (nested child_runs)', async () => {
       const trace = await readAnyTrace(at('langsmith-tree.json'));
       assert.equal(trace.task?.question, "Translate 'hello' to French and German.");
