@@ -117,7 +117,7 @@ files that could not be read, 2 bad input or usage.`,
     const { files, skipped } = run;
 
     const changed = files.filter((f) => f.changed);
-    const pins = await pinsOf(changed);
+    const pins = await pinsOf(files, changed);
     const repinned: string[] = [];
     const drifted: string[] = [];
     if (values.repin) {
@@ -182,12 +182,12 @@ function groupByRoot(changed: readonly HardenedFile[], pinned: readonly { root: 
   return out;
 }
 
-/** The changed files each root's lockfile pins (the lockfile of the file's own project). */
-async function pinsOf(changed: readonly HardenedFile[]): Promise<{ pinned: { root: string; rel: string }[]; lockfile: 'absent' | 'corrupt' | 'ok' }> {
+/** The changed files each root's lockfile pins (the lockfile of the file's own project), and the state of the lockfiles of every file read. */
+async function pinsOf(read: readonly HardenedFile[], changed: readonly HardenedFile[]): Promise<{ pinned: { root: string; rel: string }[]; lockfile: 'absent' | 'corrupt' | 'ok' }> {
   const pinned: { root: string; rel: string }[] = [];
   let lockfile: 'absent' | 'corrupt' | 'ok' = 'absent';
-  const byRoot = new Map<string, string[]>();
-  for (const file of changed) byRoot.set(file.root, [...(byRoot.get(file.root) ?? []), file.rel]);
+  const byRoot = new Map<string, string[]>(read.map((file) => [file.root, []]));
+  for (const file of changed) byRoot.get(file.root)!.push(file.rel);
   for (const [root, rels] of byRoot) {
     const found = await pinnedAmong(root, rels);
     if (found.lockfile === 'corrupt' || lockfile === 'absent') lockfile = found.lockfile === 'absent' ? lockfile : found.lockfile;
@@ -263,13 +263,13 @@ function formatText(r: TextReport): string {
     if (left > 0) lines.push(`${left} finding(s) need a manual fix (no safe text edit).`);
     const notRepinned = r.pinned.filter((p) => !r.repinned.includes(p) && !r.drifted.includes(p));
     if (notRepinned.length > 0) {
-      lines.push(`Pinned file(s) changed, so their hash no longer matches the lockfile: ${notRepinned.map(inline).join(', ')}.`, 'Re-run with --repin (or run "agent-immune lock") to approve the new content.');
+      lines.push(`Pinned file(s) changed, so their hash no longer matches the lockfile: ${notRepinned.map(inline).join(', ')}.`, 'Run "agent-immune lock" to approve the new content (--write --repin re-pins what harden changes as it writes).');
     }
     if (r.drifted.length > 0) {
       lines.push(`Not re-pinned: ${r.drifted.map(inline).join(', ')} no longer matched the lockfile before harden edited it (changed since it was pinned). Review that change with "agent-immune verify"; "agent-immune lock" approves it with harden's edit.`);
     }
     if (r.repinned.length > 0) lines.push(`Re-pinned ${r.repinned.map(inline).join(', ')} (recorded in the audit trail).`);
-    if (r.lockfile === 'corrupt') lines.push('The lockfile is corrupt: pins of the changed files were not checked (run "agent-immune verify").');
+    if (r.lockfile === 'corrupt' && r.changed.length > 0) lines.push('The lockfile is corrupt: pins of the changed files were not checked (run "agent-immune verify").');
   }
   return lines.join('\n') + '\n';
 }

@@ -79,5 +79,6 @@ function lockText(result: LockResult): string {
   if (!result.written) return lockRefusedText(result.lockfile, result.findings);
   const repinned = result.repinned.length > 0 ? `Re-pinned (recorded in the audit trail): ${result.repinned.join(', ')}\n` : '';
   const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-  return `Pinned ${counted(result.files, 'file')} in ${counted(result.skills, 'skill folder')} to ${result.lockfile}.\n${repinned}`;
+  const parts = [`${result.skillFiles} in ${counted(result.skills, 'skill folder')}`, `${result.files - result.skillFiles} other prompt and config file(s)`];
+  return `Pinned ${counted(result.files, 'file')} to ${result.lockfile}: ${parts.join(', ')}.\n${repinned}`;
 }

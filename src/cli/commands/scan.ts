@@ -198,6 +198,9 @@ async function alertLogAt(project: string, named: string | undefined): Promise<{
 function formatScanText(report: ScanReport, found: { alert: MonitorFinding; source: string }[]): string {
   const runs = report.runs > report.traces ? ` (${report.runs} runs)` : '';
   const out = [`scan ${report.target}: ${report.files} file(s), ${report.traces} trace(s)${runs}; ${report.alerts.length} alert(s)`];
+  if (report.files === 0 && report.traces === 0) {
+    out.push('Nothing to scan here: a folder is searched for the files agents persist to (SKILL.md, AGENTS.md, memory files...: monitor.globs, or --glob) and for traces; name a file to scan it as one document.');
+  }
   out.push(...formatAlerts(found));
   if (report.log && report.alerts.length) out.push(`${report.logged} alert(s) appended to ${report.log}${report.cooling ? `; ${report.cooling} still cooling down (already recorded)` : ''}`);
   for (const s of report.skipped) out.push(`skipped ${inline(s.file)}: ${s.reason}${s.detail ? ` (${s.detail})` : ''}`);

@@ -27,6 +27,8 @@ export interface LockResult {
   written: boolean;
   files: number;
   skills: number;
+  /** Of `files`, those inside a skill folder (the rest are always-on prompt files and the project config). */
+  skillFiles: number;
   /** Previously pinned files whose pin changed or was dropped. */
   repinned: string[];
   /** What stopped the write: paths in the scope that cannot be pinned (symlink-outside-root, unpinnable), or the
@@ -45,9 +47,9 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
   return withLockfileLock(ws.root, ws.config.lockfile, async () => {
     const previous = await readLockfile(ws.root, ws.config.lockfile);
     const gone = previous.state === 'absent' && !options.anew ? await missingLockfileFindings(ws, previous.path) : [];
-    if (gone.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, repinned: [], findings: gone };
+    if (gone.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], findings: gone };
     const scan = await scanWorkspace(ws, undefined);
-    if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, repinned: [], findings: scan.findings };
+    if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], findings: scan.findings };
     const lock = buildLockfile(scan.digests, scan.skillDirs, nodeSri);
     const lockfile = previous.path;
     const events: AuditEvent[] = [];
@@ -65,7 +67,9 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     // Recorded before it is written: a re-pin the trail cannot record (its folder or log a file, a link, a folder) is not made.
     if (writer) await appendAuditEvents(ws.root, events, writer);
     await writeLockfile(ws.root, ws.config.lockfile, lock);
-    return { lockfile, written: true, files: Object.keys(lock.files).length, skills: Object.keys(lock.skills).length, repinned, findings: [] };
+    const skillDirs = Object.keys(lock.skills);
+    const skillFiles = Object.keys(lock.files).filter((file) => skillDirs.some((dir) => file.startsWith(`${dir}/`))).length;
+    return { lockfile, written: true, files: Object.keys(lock.files).length, skills: skillDirs.length, skillFiles, repinned, findings: [] };
   });
 }
 

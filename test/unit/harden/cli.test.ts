@@ -115,8 +115,11 @@ describe('agent-immune harden', () => {
   it('reports a hardened pinned SKILL.md as drift to approve, and --repin re-pins it with an audit record', async () => {
     await lockWorkspace(dir, auditWriter('test'));
     assert.equal((await verifyWorkspace(dir)).report.status, 'clean');
+    const check = JSON.parse((await cli(dir, 'harden', '--json')).stdout) as { pinned: { lockfile: string } };
+    assert.equal(check.pinned.lockfile, 'ok', 'a check that changes nothing still sees the lockfile (was: "absent")');
     const first = await cli(dir, 'harden', '--write', 'skills');
     assert.match(first.stdout, /Pinned file\(s\) changed.*skills\/review\/SKILL\.md/);
+    assert.match(first.stdout, /Run "agent-immune lock" to approve the new content/, 'not "re-run with --repin", which finds nothing left to write');
     assert.equal((await verifyWorkspace(dir)).report.status, 'drift');
 
     await lockWorkspace(dir, auditWriter('test'));
@@ -152,6 +155,8 @@ describe('agent-immune harden', () => {
         'a = Agent(name="a", instructions=Path("prompts/x.md").read_text())',
         'b = Agent(name="b", instructions=open("p.txt").read())',
         'c = Agent(name="c", instructions=Path("prompts/x.md").read_text() + os.environ["EXTRA"])',
+        'd = Agent(name="d", instructions=(PROMPTS / "x.md").read_text("utf-8"))',
+        'e = Agent(name="e", instructions=Path("prompts/x.md").read_text("utf-8"))',
         '',
       ].join('\n'));
       const r = await cli(project, 'harden', '--check', '--json');
@@ -160,10 +165,25 @@ describe('agent-immune harden', () => {
       assert.deepEqual(report.unread.map((u) => [u.path, u.line, u.reason]), [
         ['app.py', 4, 'read from p.txt at run time (not a prompt file of the project that harden reads)'],
         ['app.py', 5, '`os.environ["EXTRA"]` is computed at run time'],
+        ['app.py', 6, 'read from a file at run time (`(PROMPTS / "x.md").read_text("utf-8")`)'],
       ]);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
+  });
+
+  it('a sink reached by two calls (one kwargs dict) is listed as not checked once (was twice, and counted twice)', async () => {
+    const report = await checkProject({ 'app.py': [
+      'from openai import AsyncOpenAI',
+      'client = AsyncOpenAI()',
+      'async def fetch(system_instructions, stream):',
+      '    create_kwargs = {"instructions": helper(system_instructions), "model": "gpt-4o"}',
+      '    if stream:',
+      '        return await client.responses.create(**create_kwargs, stream=True)',
+      '    return await client.responses.create(**create_kwargs)',
+      '',
+    ].join('\n') });
+    assert.deepEqual(report.unread.map((u) => u.line), [4]);
   });
 
   it('a prompt that is a literal on one path and read at run time on another is listed as not checked (was "Hardened")', async () => {

@@ -174,7 +174,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
 
     const json = await cli(root, env, 'lock', '--json');
     assert.equal(json.code, 2);
-    assert.deepEqual(json.json(), { schema: 'agent-immune/lock/v1', lockfile: 'agent-immune.lock', written: false, files: 0, skills: 0, repinned: [], findings: [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }] });
+    assert.deepEqual(json.json(), { schema: 'agent-immune/lock/v1', lockfile: 'agent-immune.lock', written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], findings: [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }] });
     assert.match(json.stderr, /^agent-immune lock: nothing written: agent-immune\.lock is gone/);
     assert.equal(existsSync(lockPath), false);
 
@@ -191,7 +191,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
 
     const anew = await cli(root, env, 'lock', '--anew');
     assert.deepEqual([anew.code, anew.stderr], [0, '']);
-    assert.match(anew.stdout, /^Pinned 5 files in 2 skill folders to agent-immune\.lock\.\n$/, 'the skill under the ignored vendor/ and the project config are pinned too');
+    assert.match(anew.stdout, /^Pinned 5 files to agent-immune\.lock: 3 in 2 skill folders, 2 other prompt and config file\(s\)\.\n$/, 'the skill under the ignored vendor/ is pinned, and AGENTS.md and the project config are counted apart from the skills (was: "5 files in 2 skill folders")');
     assert.equal(auditLines(root).at(-1).event, 'lock', 'recorded in the audit trail');
     assert.equal((await cli(root, env, 'verify', '--strict')).code, 0, 'pinning anew trusts the change');
   });

@@ -46,6 +46,15 @@ describe('agent-immune scan', () => {
     assert.ok(lines.every((l) => l.schema === 'agent-immune/alert/v1' && l.cooldownKey));
   });
 
+  it('says why a folder with no agent files and no traces gave nothing (was: "0 file(s), 0 trace(s); 0 alert(s)" alone)', async () => {
+    const empty = path.join(dir, 'code');
+    mkdirSync(empty);
+    writeFileSync(path.join(empty, 'main.py'), 'print("hello")\n');
+    const { code, stdout } = await cli('scan', empty);
+    assert.equal(code, 0);
+    assert.match(stdout, /^scan .*code: 0 file\(s\), 0 trace\(s\); 0 alert\(s\)\nNothing to scan here: a folder is searched for the files agents persist to \(SKILL\.md, AGENTS\.md, memory files\.\.\.: monitor\.globs, or --glob\)/);
+  });
+
   it('scans the traces of a folder named on the command line, and JSON traces the globs do not name (was: "0 trace(s)" on examples/traces)', async () => {
     writeFileSync(path.join(demo, '.git'), '');
     // Named as examples/traces/*.jsonl are: only the folder says they are traces.
