@@ -188,9 +188,20 @@ export function yamlBoundaryEdits(text: string, scalar: YamlScalar, start: numbe
     const atLineStart = start === lineStart + indent.length;
     const lineEnd = text.indexOf('\n', end);
     const atLineEnd = text.slice(end, lineEnd === -1 ? text.length : lineEnd).trim() === '';
-    const before = `${atLineStart ? '' : eol + indent}${DELEGATION_BOUNDARY_LABEL}${eol}${indent}${DELEGATION_OPEN_TAG}${eol}${indent}`;
-    const after = `${eol}${indent}${DELEGATION_CLOSE_TAG}${atLineEnd ? '' : eol + indent}`;
-    return [{ start, end: start, newText: before }, { start: end, end, newText: after }];
+    // A folded scalar joins lines with a space, so its new lines are set apart by blank lines; the spaces where a line
+    // is broken go (a line left starting with a space would be more indented, which folding keeps apart).
+    const folded = scalar.type === 'BLOCK_FOLDED';
+    const next = folded ? eol + eol + indent : eol + indent;
+    const spaceBefore = atLineStart ? 0 : /[ \t]*$/.exec(text.slice(lineStart, start))![0].length;
+    const spaceAfter = atLineEnd ? 0 : /^[ \t]*/.exec(text.slice(end))![0].length;
+    const headerEnd = text.indexOf('\n', scalar.start);
+    const textAbove = folded && atLineStart && lineStart - 1 > headerEnd && text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1).trim() !== '';
+    const nextLineEnd = lineEnd === -1 ? -1 : text.indexOf('\n', lineEnd + 1);
+    const textBelow = folded && atLineEnd && lineEnd !== -1 && lineEnd + 1 < scalar.end && text.slice(lineEnd + 1, nextLineEnd === -1 ? scalar.end : Math.min(nextLineEnd, scalar.end)).trim() !== '';
+    const tagged = `${DELEGATION_BOUNDARY_LABEL}${next}${DELEGATION_OPEN_TAG}${next}`;
+    const opening = atLineStart ? (textAbove ? { start: lineStart, newText: `${eol}${indent}${tagged}` } : { start, newText: tagged }) : { start: start - spaceBefore, newText: `${next}${tagged}` };
+    const after = `${next}${DELEGATION_CLOSE_TAG}${atLineEnd ? (textBelow ? eol : '') : next}`;
+    return [{ start: opening.start, end: start, newText: opening.newText }, { start: end, end: end + spaceAfter, newText: after }];
   }
   if (scalar.type === 'QUOTE_DOUBLE') {
     return [

@@ -10,7 +10,9 @@ import ts from 'typescript';
 import { fixAll, hardenText } from '../../../src/core/harden/analyze';
 import { resolveHardenConfig } from '../../../src/core/harden/config';
 import { containsBoundaryLabel, containsImmunityWarning } from '../../../src/core/harden/detect';
-import { MIND_VIRUS_IMMUNITY_WARNING as W } from '../../../src/core/harden/texts';
+import { DELEGATION_BOUNDARY_LABEL, MIND_VIRUS_IMMUNITY_WARNING as W } from '../../../src/core/harden/texts';
+import { discoverYaml, yamlBoundaryEdits, yamlPlaceholders } from '../../../src/core/harden/yaml';
+import { parse as parseYaml } from 'yaml';
 import type { PromptFileKind } from '../../../src/core/harden/types';
 
 const config = resolveHardenConfig(undefined);
@@ -155,5 +157,35 @@ describe('harden: Python insertion', () => {
   it('ignores bytes literals, comments and unrelated names', () => {
     const source = 'system_prompt = b"bytes"\n# SYSTEM_PROMPT = "x"\nname = "system"\nlabel = "text"';
     assert.deepEqual(hardenText(source, 'python', 'x.py', config), []);
+  });
+});
+
+describe('harden: the boundary in YAML block scalars', () => {
+  /** The text with every placeholder named in `names` wrapped, and the values YAML reads from it. */
+  function wrapped(text: string, names: string[]): { text: string; value: Record<string, Record<string, string>> } {
+    const edits = discoverYaml(text, 'agents.yaml').prompts.flatMap((p) =>
+      p.scalars.flatMap((scalar) =>
+        names.flatMap((name) => {
+          const at = text.indexOf(`{${name}}`, scalar.start);
+          return at !== -1 && at < scalar.end ? yamlBoundaryEdits(text, scalar, at, at + name.length + 2) : [];
+        }),
+      ),
+    );
+    let out = text;
+    for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+    return { text: out, value: parseYaml(out) };
+  }
+  const label = DELEGATION_BOUNDARY_LABEL;
+
+  it('keeps the label, the tags and the placeholder on lines of their own in a folded scalar (was: folded into one line, and the text after it kept apart as more indented)', () => {
+    const { text, value } = wrapped('researcher:\n  goal: >\n    Gather facts on {topic} and {chapter_title} that will be used.\n    Outline: {outline}\n  backstory: >\n    You research.\n', ['chapter_title', 'outline']);
+    assert.equal(value.researcher.goal, `Gather facts on {topic} and\n${label}\n<delegated_task>\n{chapter_title}\n</delegated_task>\nthat will be used. Outline:\n${label}\n<delegated_task>\n{outline}\n</delegated_task>\n`);
+    assert.deepEqual(discoverYaml(text, 'agents.yaml').prompts.flatMap((p) => p.scalars.flatMap((s) => yamlPlaceholders(text, s).map((h) => h.name))), ['topic'], 'both are inside the boundary now');
+  });
+
+  it('sets a placeholder on its own folded line apart from the lines around it, and leaves a literal scalar one line per line', () => {
+    const { value } = wrapped('task:\n  description: >\n    Verify the post.\n    Post:\n    {x_post}\n    Then answer.\n  expected_output: >\n    ok\n  agent: researcher\nwriter:\n  backstory: |\n    Draft:\n    {draft}\n    Check it.\n', ['x_post', 'draft']);
+    assert.equal(value.task.description, `Verify the post. Post:\n${label}\n<delegated_task>\n{x_post}\n</delegated_task>\nThen answer.\n`);
+    assert.equal(value.writer.backstory, `Draft:\n${label}\n<delegated_task>\n{draft}\n</delegated_task>\nCheck it.\n`);
   });
 });
