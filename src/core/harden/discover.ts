@@ -229,7 +229,8 @@ class Discoverer {
    * than any prompt's are not tried, so one that backtracks polynomially stays short.
    */
   private matchesPromptNames(name: string): boolean {
-    return name.length <= MAX_PROMPT_NAME && !PREDICATE_NAME.test(name) && !TOOL_TEXT_NAME.test(name) && !ADDENDUM_NAME.test(name) && this.namePattern.test(name);
+    if (name.length > MAX_PROMPT_NAME) return false;
+    return ![PREDICATE_NAME, TOOL_TEXT_NAME, ADDENDUM_NAME, SPEECH_NAME].some((notPrompt) => notPrompt.test(name)) && this.namePattern.test(name);
   }
 
   run(files: Iterable<string>): CodeDiscovery {
@@ -892,6 +893,9 @@ const PREDICATE_NAME = /^(?:has|is|was|should|can|use|uses|include|includes|enab
  * as the user's input, OpenAI's runs append it to the assistant's instructions; never the start the warning goes at.
  */
 const ADDENDUM_NAME = /^(?:additional|extra)_/i;
+
+/** A name for how a text-to-speech model reads text aloud (`DEFAULT_TTS_INSTRUCTIONS`, `ttsInstructions`): no agent's prompt. */
+const SPEECH_NAME = /(?:^|_)(?:tts|TTS)_|^tts[A-Z]|[a-z](?:Tts|TTS)[A-Z]/;
 
 /** A name for what a tool's description says (`tool_instructions=`, ADK's toolsets): the model reads it as a tool's, not as its own prompt. */
 const TOOL_TEXT_NAME = /^tools?_|^tools?[A-Z]/;

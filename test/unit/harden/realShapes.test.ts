@@ -362,6 +362,11 @@ export const request = [{ role: "system", content: "Be brief." }];
     assert.deepEqual((await harden({ 'regenerate.py': python })).findings, ['regenerate.py:3 missing-immunity-warning']);
   });
 
+  it("how a text-to-speech model reads aloud is no agent's prompt (was: openai-agents-python's DEFAULT_TTS_INSTRUCTIONS got the warning by name)", async () => {
+    const python = 'from agents import Agent\n\nDEFAULT_TTS_INSTRUCTIONS = (\n    "You will receive partial sentences. Do not complete the sentence, just read out the text."\n)\nVOICE_AGENT_INSTRUCTIONS = "You are a friendly voice assistant."\nagent = Agent(name="a", instructions=VOICE_AGENT_INSTRUCTIONS)\n';
+    assert.deepEqual((await harden({ 'voice.py': python })).findings, ['voice.py:6 missing-immunity-warning']);
+  });
+
   it("a retriever's query, a message list mapped, an agent's own returned reply, the conversation spliced whole and data about content are not delegations (open_deep_research, mem0, autogen, continue), nor are messages written to a memory store (mem0)", async () => {
     const files = {
       'search.py': `import asyncio
