@@ -9,7 +9,7 @@ import { loadCheckedConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type HardenedFile, type SkippedPath } from '../../node/harden/scan';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { auditWriter } from '../../node/integrity/auditLog';
-import { inline } from '../../core/text/printable';
+import { inline, shellWord } from '../../core/text/printable';
 import { existingFile, existingPath, outputFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
@@ -50,11 +50,6 @@ function unreadJson(files: readonly HardenedFile[]) {
   return files.flatMap((file) =>
     file.analysis.unread.map((u) => ({ path: file.path, ...lineColumn(file.text, u.start), anchor: u.anchor, reason: u.reason })),
   );
-}
-
-/** A shell word for a path as the user typed it (quoted when it holds characters a shell would split or expand). */
-function shellWord(word: string): string {
-  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 export const hardenCommand: Command = {

@@ -79,6 +79,7 @@ function lockText(result: LockResult): string {
   if (!result.written) return lockRefusedText(result.lockfile, result.findings);
   const repinned = result.repinned.length > 0 ? `Re-pinned (recorded in the audit trail): ${result.repinned.join(', ')}\n` : '';
   const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-  const parts = [`${result.skillFiles} in ${counted(result.skills, 'skill folder')}`, `${result.files - result.skillFiles} other prompt and config file(s)`];
-  return `Pinned ${counted(result.files, 'file')} to ${result.lockfile}: ${parts.join(', ')}.\n${repinned}`;
+  const others = result.files - result.skillFiles;
+  const parts = [result.skills > 0 ? `${result.skillFiles} in ${counted(result.skills, 'skill folder')}` : '', others > 0 ? `${others} ${result.skills > 0 ? 'other ' : ''}prompt and config file(s)` : ''];
+  return `Pinned ${counted(result.files, 'file')} to ${result.lockfile}: ${parts.filter(Boolean).join(', ') || 'nothing in the scope'}.\n${repinned}`;
 }

@@ -83,7 +83,7 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
       await writeSarifFile(sarif, integritySarifRules(report.strict), results);
     }
     if (values.json) io.stdout(JSON.stringify({ ...report, counts: tallyIntegrityFindings(report.findings) }, null, 2) + '\n');
-    else io.stdout(verifyText(report, lock ? Object.keys(lock.files).length : 0, verdict.blocked, recorded));
+    else io.stdout(verifyText(report, lock?.files ?? {}, verdict.blocked, recorded));
     return verdict.blocked ? ExitCode.Findings : ExitCode.Ok;
   },
 };

@@ -3,7 +3,7 @@
 import { AUDIT_LOG, type ChainResult } from './audit';
 import { blockingFindings, countIntegrityFindings, formatFinding } from './findings';
 import { DEFAULT_LOCKFILE, type IntegrityFinding, type IntegrityStatus } from './types';
-import { inline } from '../text/printable';
+import { inline, shellWord } from '../text/printable';
 
 /** What a summary needs of one verify report. */
 export interface ReportSummary {
@@ -49,17 +49,23 @@ function verifyLines(findings: readonly IntegrityFinding[]): string[] {
   });
 }
 
-/** The verify text of the CLI: a head line counting the findings by code, one line per finding (code, message), and
- * the block when strict refused (`recorded`: the run was recorded in the audit trail). */
-export function verifyText(report: ReportSummary, pinnedFiles: number, blocked: boolean, recorded: boolean): string {
+/** The verify text of the CLI: a head line counting the findings by code, one line per finding (code, message), how
+ * to see a drifted file's change, and the block when strict refused (`recorded`: the run was recorded in the audit
+ * trail). `pinned`: the lockfile's entries. */
+export function verifyText(report: ReportSummary, pinned: Readonly<Record<string, { gitBlob: string }>>, blocked: boolean, recorded: boolean): string {
   const { findings, lockfile, status } = report;
+  const pinnedFiles = Object.keys(pinned).length;
   if (findings.length === 0) {
     if (status === 'no-lockfile') return `No lockfile (${lockfile}): nothing to verify. Run "agent-immune lock${lockfile === DEFAULT_LOCKFILE ? '' : ` --lockfile ${lockfile}`}" to pin skill files.\n`;
     return `Clean: ${pinnedFiles} pinned ${pinnedFiles === 1 ? 'file matches' : 'files match'} ${lockfile}.\n`;
   }
   const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;
+  const drift = findings.find((f) => f.code === 'drift' && Object.prototype.hasOwnProperty.call(pinned, f.path));
+  const diff = drift
+    ? [`See what changed, in the project root: git show ${pinned[drift.path].gitBlob} | diff -u - ${shellWord(drift.path)} (git holds the pinned content once it was committed; in the editor: Agent Immune: Show Pinned vs Current).`]
+    : [];
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];
-  return [head, ...verifyLines(findings), ...tail].join('\n') + '\n';
+  return [head, ...verifyLines(findings), ...diff, ...tail].join('\n') + '\n';
 }
 
 /** The text of a `lock` that wrote nothing because some paths in the scope cannot be pinned. */

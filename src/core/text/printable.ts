@@ -24,3 +24,8 @@ export function terminalSafe(text: string): string {
 export function inline(text: string): string {
   return text.replace(LINE_UNSAFE, escape);
 }
+
+/** A word for a shell command line (quoted when it holds characters a shell would split or expand), made inline. */
+export function shellWord(word: string): string {
+  return inline(/^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+}

@@ -63,9 +63,18 @@ describe('finding catalogues', () => {
   });
 });
 
+/** A lockfile's entries for `n` files no finding names. */
+const pinnedFiles = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`other/${i}.md`, { gitBlob: '0'.repeat(40) }]));
+
 describe('integrity summaries count what they list', () => {
+  it('verify: says how to see what changed in a drifted file, with its pinned git blob (was: two hashes only)', () => {
+    const blob = 'ab'.repeat(20);
+    const text = verifyText({ status: 'drift', lockfile: 'agent-immune.lock', findings: DRIFT }, { 'a/SKILL.md': { gitBlob: blob }, 'b/SKILL.md': { gitBlob: '0'.repeat(40) } }, false, true);
+    assert.match(text, new RegExp(`\\nSee what changed, in the project root: git show ${blob} \\| diff -u - a/SKILL\\.md \\(git holds the pinned content`));
+  });
+
   it('verify: the head line counts every finding line below it, per code', () => {
-    const [head, ...lines] = verifyText({ status: 'drift', lockfile: 'agent-immune.lock', findings: DRIFT }, 3, false, true).trimEnd().split('\n');
+    const [head, ...lines] = verifyText({ status: 'drift', lockfile: 'agent-immune.lock', findings: DRIFT }, pinnedFiles(3), false, true).trimEnd().split('\n');
     assert.equal(head, 'Drift: 3 finding(s) against agent-immune.lock (2 drift, 1 unpinned-skill).');
     assert.equal(lines.length, 3);
     assert.equal(lines.filter((l) => l.startsWith('drift ')).length, 2);
@@ -74,7 +83,7 @@ describe('integrity summaries count what they list', () => {
   it('verify: a moved skill folder reads as one renamed line counting its files, a lone renamed file as its own', () => {
     const moved = ['SKILL.md', 'ref.md', 'scripts/a.py'].map((file): IntegrityFinding => ({ code: 'renamed', path: `skills/beta/${file}`, from: `skills/alpha/${file}`, integrity: 'sha256-x' }));
     const lone: IntegrityFinding = { code: 'renamed', path: 'docs/new-name.md', from: 'docs/old-name.md', integrity: 'sha256-y' };
-    const [head, ...lines] = verifyText({ status: 'drift', lockfile: 'l', findings: [...moved, lone] }, 4, false, true).trimEnd().split('\n');
+    const [head, ...lines] = verifyText({ status: 'drift', lockfile: 'l', findings: [...moved, lone] }, pinnedFiles(4), false, true).trimEnd().split('\n');
     assert.equal(head, 'Drift: 4 finding(s) against l (4 renamed).');
     assert.deepEqual(lines, [
       'renamed              skills/beta/ holds the 3 missing pinned files of skills/alpha/ with their pinned content (folder renamed or moved?).',
@@ -83,18 +92,18 @@ describe('integrity summaries count what they list', () => {
   });
 
   it('verify: "Clean" only ever stands alone; a missing lockfile the project adopted is counted like any finding', () => {
-    assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, 4, false, true), 'Clean: 4 pinned files match agent-immune.lock.\n');
-    assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, 1, false, true), 'Clean: 1 pinned file matches agent-immune.lock.\n', 'was: 1 pinned files match');
-    assert.equal(verifyText({ status: 'no-lockfile', lockfile: 'agent-immune.lock', findings: [] }, 0, false, true), 'No lockfile (agent-immune.lock): nothing to verify. Run "agent-immune lock" to pin skill files.\n');
-    assert.match(verifyText({ status: 'no-lockfile', lockfile: 'pins/other.lock', findings: [] }, 0, false, true), /Run "agent-immune lock --lockfile pins\/other\.lock"/);
+    assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, pinnedFiles(4), false, true), 'Clean: 4 pinned files match agent-immune.lock.\n');
+    assert.equal(verifyText({ status: 'clean', lockfile: 'agent-immune.lock', findings: [] }, pinnedFiles(1), false, true), 'Clean: 1 pinned file matches agent-immune.lock.\n', 'was: 1 pinned files match');
+    assert.equal(verifyText({ status: 'no-lockfile', lockfile: 'agent-immune.lock', findings: [] }, pinnedFiles(0), false, true), 'No lockfile (agent-immune.lock): nothing to verify. Run "agent-immune lock" to pin skill files.\n');
+    assert.match(verifyText({ status: 'no-lockfile', lockfile: 'pins/other.lock', findings: [] }, pinnedFiles(0), false, true), /Run "agent-immune lock --lockfile pins\/other\.lock"/);
     const missing: IntegrityFinding[] = [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }];
-    const text = verifyText({ status: 'no-lockfile', lockfile: 'agent-immune.lock', findings: missing }, 0, true, true).trimEnd().split('\n');
+    const text = verifyText({ status: 'no-lockfile', lockfile: 'agent-immune.lock', findings: missing }, pinnedFiles(0), true, true).trimEnd().split('\n');
     assert.deepEqual(text.map((l) => l.split(' ')[0]), ['No', 'lockfile-missing', 'Blocked']);
     assert.equal(text[0], 'No lockfile: 1 finding(s) against agent-immune.lock (1 lockfile-missing).');
   });
 
   it('verify: a strict block says it was recorded only when it was (--no-audit records nothing)', () => {
-    const last = (recorded: boolean) => verifyText({ status: 'drift', lockfile: 'l', findings: DRIFT }, 3, true, recorded).trimEnd().split('\n').pop();
+    const last = (recorded: boolean) => verifyText({ status: 'drift', lockfile: 'l', findings: DRIFT }, pinnedFiles(3), true, recorded).trimEnd().split('\n').pop();
     assert.equal(last(true), 'Blocked (strict mode); recorded in .agent-immune/audit.ndjson.');
     assert.equal(last(false), 'Blocked (strict mode).');
   });
