@@ -258,7 +258,7 @@ function formatText(r: TextReport): string {
     if (left > 0) lines.push(`${left} finding(s) need a manual fix (no safe text edit).`);
     const notRepinned = r.pinned.filter((p) => !r.repinned.includes(p) && !r.drifted.includes(p));
     if (notRepinned.length > 0) {
-      lines.push(`Pinned file(s) changed, so their hash no longer matches the lockfile: ${notRepinned.map(inline).join(', ')}.`, 'Run "agent-immune lock" to approve the new content (--write --repin re-pins what harden changes as it writes).');
+      lines.push(`Pinned file(s) changed, so their hash no longer matches the lockfile: ${notRepinned.map(inline).join(', ')}.`, 'Review them with "agent-immune verify" (lock would also approve any change made before harden\'s), then run "agent-immune lock" to approve the new content; --write --repin re-pins only what harden changed, as it writes.');
     }
     if (r.drifted.length > 0) {
       lines.push(`Not re-pinned: ${r.drifted.map(inline).join(', ')} no longer matched the lockfile before harden edited it (changed since it was pinned). Review that change with "agent-immune verify"; "agent-immune lock" approves it with harden's edit.`);

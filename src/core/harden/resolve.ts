@@ -121,22 +121,6 @@ const STATE_PASSES = 3;
 const TEXT_KEYS = new Set(['text', 'content', 'append', 'prompt', 'template', 'instructions', 'system', 'system_prompt', 'systemPrompt']);
 const MESSAGE_CLASSES = /^(?:SystemMessage|HumanMessage|AIMessage|ChatMessage|UserMessage|AssistantMessage|TextMessage|SystemMessagePromptTemplate|HumanMessagePromptTemplate|make_(?:assistant|user|system)_message|BaseMessage|TextPrompt)$/;
 const READS = /^(?:read_text|read|readFileSync|readFile|load_prompt|loadPrompt|read_prompt|readPrompt)$/;
-/** A snippet whose receiver was bracketed (`(DIR / "x.md").read_text()` starts inside the bracket) with that bracket shown. */
-function withOpenedBrackets(snippet: string): string {
-  let open = 0;
-  let missing = 0;
-  for (const c of snippet) {
-    if (c === '(') open++;
-    else if (c === ')' && --open < 0) {
-      missing++;
-      open = 0;
-    }
-  }
-  return '('.repeat(missing) + snippet;
-}
-
-/** A text encoding's name, as `read_text("utf-8")` and `readFileSync(p, "utf8")` take one. */
-const ENCODING = /^(?:utf-?(?:8|16|32)(?:-sig)?|ascii|latin-?1|iso-?8859-\d+|cp\d+)$/i;
 const TAINT_TRANSPARENT = /^(?:gather|wait_for|all|allSettled|filter_messages|get_buffer_string|trim_messages|format_\w+|\w+_to_str(?:ing)?|to_\w+|extract\w*|clean\w*|merge\w*|combine\w*|concat\w*|serialize\w*|str|repr|String|format|join|dumps|loads|stringify|parse|strip|lstrip|rstrip|trim|lower|upper|replace|get|getattr|dedent|indent|model_dump|model_dump_json|dict|json|to_dict|toString|pformat|text|content|render|format_messages|format_prompt|invoke)$/;
 /** Objects that hold a workflow's state (`state`, `draft_state`, `self.state`, `tool_context.state`): their keys decide. */
 const STATE_OBJECT = /(?:^|[._])(?:\w*state|shared)$/i;
@@ -979,12 +963,15 @@ export class Resolver {
       return;
     }
     if (READS.test(name)) {
-      const pathArg = (name === 'read' || name === 'read_text') && receiver?.k === 'call' ? receiver.args[0]?.value : first;
+      // `open("p.txt").read()`, `Path("x.md").read_text()`: the path is the receiver's argument. A method on any other
+      // receiver takes no path (pathlib's `(DIR / name).read_text("utf-8")` takes an encoding) unless the argument
+      // reads as one (`prompts.read_text("system.md")`, a module's helper).
+      const method = (name === 'read' || name === 'read_text') && receiver !== undefined;
+      const pathArg = method && receiver.k === 'call' ? receiver.args[0]?.value : first;
       const literal = pathArg?.k === 'str' && pathArg.holes.length === 0 ? literalText(text, pathArg.literal) : undefined;
-      // pathlib's `(DIR / name).read_text("utf-8")`: an argument naming an encoding is no path.
-      const path = literal !== undefined && !ENCODING.test(literal) ? literal : undefined;
+      const path = literal !== undefined && (!method || receiver.k === 'call' || /[./]/.test(literal)) ? literal : undefined;
       if (path) acc.reads.push({ from: v.loc.file, path });
-      acc.reasons.push(path ? readReason(path) : `read from a file at run time (\`${withOpenedBrackets(text.slice(e.start, Math.min(e.end, e.start + 60)))}\`)`);
+      acc.reasons.push(path ? readReason(path) : `read from a file at run time (\`${withOpenedParentheses(text.slice(e.start, Math.min(e.end, e.start + 60)))}\`)`);
       return;
     }
     if (MESSAGE_CLASSES.test(name) || TRANSPARENT_CALLS.test(name)) {
@@ -1419,4 +1406,18 @@ function objectCallee(text: string, pos: number): string | undefined {
     }
   }
   return undefined;
+}
+
+/** A snippet whose receiver was in parentheses (`(DIR / "x.md").read_text()` starts inside them) with the opening one shown. */
+function withOpenedParentheses(snippet: string): string {
+  let open = 0;
+  let missing = 0;
+  for (const c of snippet) {
+    if (c === '(') open++;
+    else if (c === ')' && --open < 0) {
+      missing++;
+      open = 0;
+    }
+  }
+  return '('.repeat(missing) + snippet;
 }

@@ -179,6 +179,19 @@ export function yamlWarningEdit(text: string, scalar: YamlScalar): TextEdit[] {
   return [{ start: scalar.start, end: scalar.end, newText: JSON.stringify(`${MIND_VIRUS_IMMUNITY_WARNING}\n\n${scalar.value}`) }];
 }
 
+/** Whether the line above the one starting at `lineStart` is a content line of the block scalar that holds text. */
+function contentLineAbove(text: string, scalar: YamlScalar, lineStart: number): boolean {
+  if (lineStart - 1 <= text.indexOf('\n', scalar.start)) return false;
+  return text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1).trim() !== '';
+}
+
+/** Whether the line after the one ending at `lineEnd` is a content line of the block scalar that holds text. */
+function contentLineBelow(text: string, scalar: YamlScalar, lineEnd: number): boolean {
+  if (lineEnd + 1 >= scalar.end) return false;
+  const nextEnd = text.indexOf('\n', lineEnd + 1);
+  return text.slice(lineEnd + 1, nextEnd === -1 ? scalar.end : Math.min(nextEnd, scalar.end)).trim() !== '';
+}
+
 /** The edits that wrap the placeholder at [start, end) of a scalar in the delegation boundary. */
 export function yamlBoundaryEdits(text: string, scalar: YamlScalar, start: number, end: number): TextEdit[] {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -188,17 +201,17 @@ export function yamlBoundaryEdits(text: string, scalar: YamlScalar, start: numbe
     const atLineStart = start === lineStart + indent.length;
     const lineEnd = text.indexOf('\n', end);
     const atLineEnd = text.slice(end, lineEnd === -1 ? text.length : lineEnd).trim() === '';
-    // A folded scalar joins lines with a space, so its new lines are set apart by blank lines; the spaces where a line
-    // is broken go (a line left starting with a space would be more indented, which folding keeps apart).
-    const folded = scalar.type === 'BLOCK_FOLDED';
+    // A folded scalar joins lines with a space, so there its new lines are set apart by blank lines (folding reads one
+    // as a line break), and the spaces where a line is broken go (a line left starting with a space would be more
+    // indented). A more-indented line is kept as it is by folding, so it is edited as in a literal scalar.
+    const folded = scalar.type === 'BLOCK_FOLDED' && indent === blockContent(text, scalar)?.indent;
     const next = folded ? eol + eol + indent : eol + indent;
     const spaceBefore = atLineStart ? 0 : /[ \t]*$/.exec(text.slice(lineStart, start))![0].length;
     const spaceAfter = atLineEnd ? 0 : /^[ \t]*/.exec(text.slice(end))![0].length;
-    const headerEnd = text.indexOf('\n', scalar.start);
-    const textAbove = folded && atLineStart && lineStart - 1 > headerEnd && text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1).trim() !== '';
-    const nextLineEnd = lineEnd === -1 ? -1 : text.indexOf('\n', lineEnd + 1);
-    const textBelow = folded && atLineEnd && lineEnd !== -1 && lineEnd + 1 < scalar.end && text.slice(lineEnd + 1, nextLineEnd === -1 ? scalar.end : Math.min(nextLineEnd, scalar.end)).trim() !== '';
     const tagged = `${DELEGATION_BOUNDARY_LABEL}${next}${DELEGATION_OPEN_TAG}${next}`;
+    // On a line of its own, a folded placeholder is still set apart from text on the lines around it.
+    const textAbove = folded && atLineStart && contentLineAbove(text, scalar, lineStart);
+    const textBelow = folded && atLineEnd && lineEnd !== -1 && contentLineBelow(text, scalar, lineEnd);
     const opening = atLineStart ? (textAbove ? { start: lineStart, newText: `${eol}${indent}${tagged}` } : { start, newText: tagged }) : { start: start - spaceBefore, newText: `${next}${tagged}` };
     const after = `${next}${DELEGATION_CLOSE_TAG}${atLineEnd ? (textBelow ? eol : '') : next}`;
     return [{ start: opening.start, end: start, newText: opening.newText }, { start: end, end: end + spaceAfter, newText: after }];

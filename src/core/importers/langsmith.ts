@@ -26,6 +26,8 @@ export interface RunInfo {
   seq: number;
   line: number;
   output?: string;
+  /** Its outputs are not in the record at all (a run still pending, or left out of the export). */
+  unrecorded?: boolean;
   input?: string;
   error?: string;
   ts?: string;
@@ -66,6 +68,7 @@ class LangsmithImporter implements Importer {
       seq: this.seq++,
       line,
       output: said.text,
+      unrecorded: run.outputs === undefined || run.outputs === null,
       input: valueText(run.inputs),
       error: asString(run.error),
       ts: asString(startValue),
@@ -164,9 +167,18 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
     const rootRun = runs.find((r) => !r.parentId || !all.has(r.parentId));
     steps = runs.filter((r) => rootRun && r.parentId === rootRun.id).map((r, i) => ({ ...r, node: r.name, step: i, path: [i] }));
   }
-  // A step that says nothing (a supervisor routing by a hand-off) is left out quietly; a failed one is reported.
+  // A step that says nothing (a supervisor routing by a hand-off) is left out quietly; a failed one, or one whose
+  // outputs are not in the record, is reported.
   for (const r of steps) {
-    if (r.output === undefined && r.error) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} failed (error: ${r.error.slice(0, 60)}); skipped` });
+    if (r.output !== undefined) continue;
+    if (r.error) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} failed (error: ${r.error.slice(0, 60)}); skipped` });
+    else if (r.unrecorded) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} has no outputs in the record (a run still pending, or left out of the export); skipped` });
+  }
+  const placed = new Set<string>();
+  for (const r of steps) {
+    if (!r.approximate || placed.has(r.node!)) continue;
+    placed.add(r.node!);
+    warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" runs inside a subgraph whose own step is not in the trace; its rounds are approximate` });
   }
   steps = steps.filter((r) => r.output !== undefined);
   if (steps.length === 0) return undefined;
@@ -210,10 +222,11 @@ function nodeRuns(runs: RunInfo[]): GraphStep[] {
   const chosen = new Map<string, GraphStep>();
   for (const r of runs) {
     if (r.node === undefined || r.step === undefined || (r.namespace?.includes('|') && !r.speaks)) continue;
-    const path = [...enclosingNamespaces(r.namespace).flatMap((ns) => stepOf.get(ns) ?? []), r.step];
+    const enclosing = enclosingNamespaces(r.namespace);
+    const path = [...enclosing.flatMap((ns) => stepOf.get(ns) ?? []), r.step];
     const key = `${r.node}\u0000${path.join('.')}`;
     const current = chosen.get(key);
-    if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, { ...r, path });
+    if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, { ...r, path, approximate: path.length <= enclosing.length });
   }
   const nodes = [...chosen.values()];
   // Every namespace that holds a member ("team:1" of "team:1|searcher:2"), so each node is looked up once.
@@ -225,8 +238,9 @@ function nodeRuns(runs: RunInfo[]): GraphStep[] {
   return nodes.filter((r) => r.namespace === undefined || !teams.has(r.namespace));
 }
 
-/** A node's run with its place in time: the steps of the graphs around it, outermost first, then its own. */
-type GraphStep = RunInfo & { path: number[] };
+/** A node's run with its place in time: the steps of the graphs around it, outermost first, then its own
+ * (`approximate`: a graph around it has no step in the trace). */
+type GraphStep = RunInfo & { path: number[]; approximate?: boolean };
 
 /** The namespaces of the subgraph nodes around a node ("a:1|b:2|c:3" → "a:1", "a:1|b:2"). */
 function enclosingNamespaces(namespace: string | undefined): string[] {

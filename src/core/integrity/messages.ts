@@ -62,7 +62,10 @@ export function verifyText(report: ReportSummary, pinned: Readonly<Record<string
   const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;
   const drift = findings.find((f) => f.code === 'drift' && Object.prototype.hasOwnProperty.call(pinned, f.path));
   const diff = drift
-    ? [`See what changed, in the project root: git show ${pinned[drift.path].gitBlob} | diff -u - ${shellWord(drift.path)} (git holds the pinned content once it was committed; in the editor: Agent Immune: Show Pinned vs Current).`]
+    ? [
+        'See what changed, in the project root (git holds the pinned content once it was committed; in the editor: Agent Immune: Show Pinned vs Current):',
+        `  git show ${pinned[drift.path].gitBlob} | diff -u - -- ${shellWord(drift.path)}`,
+      ]
     : [];
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];
   return [head, ...verifyLines(findings), ...diff, ...tail].join('\n') + '\n';

@@ -25,7 +25,8 @@ export function inline(text: string): string {
   return text.replace(LINE_UNSAFE, escape);
 }
 
-/** A word for a shell command line (quoted when it holds characters a shell would split or expand), made inline. */
+/** A word for a shell command line (quoted when it holds characters a shell would split or expand, or starts with
+ * `=`, which zsh expands), made inline. */
 export function shellWord(word: string): string {
-  return inline(/^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+  return inline(/^[\w./@%+:,-][\w./@%+=:,-]*$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
 }

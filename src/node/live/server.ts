@@ -311,7 +311,7 @@ export class LiveServer {
     const size = await stat(path.join(this.rootReal!, ALERT_LOG)).then((s) => s.size, () => 0);
     const bytes = records.reduce((sum, record) => sum + Buffer.byteLength(JSON.stringify(record)) + 1, 0);
     if (size + bytes > budget) {
-      if (!this.alertLogFull) this.log('error', `live: ${ALERT_LOG} is over its ${Math.round(budget / (1024 * 1024))} MiB budget: live alerts are no longer appended to it (the event stream still carries them); move it away to resume`);
+      if (!this.alertLogFull) this.log('error', `live: ${ALERT_LOG} is over its ${mib(budget)} budget: live alerts are no longer appended to it (the event stream still carries them); move it away to resume`);
       this.alertLogFull = true;
       return;
     }
@@ -360,7 +360,6 @@ export class LiveServer {
     }
     if (this.stored + bytes <= budget) return true;
     if (!this.storageFull) {
-      const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
       this.log('error', `live: ${LIVE_RUNS_DIR} holds ${mib(this.stored)}, its budget is ${mib(budget)}: closed runs are no longer written (alerts still are); move recordings away to resume`);
     }
     this.storageFull = true;
@@ -415,6 +414,11 @@ export function safeName(id: string): string {
 /** How often a full recordings folder is measured again, and how many recording names keep their next copy number. */
 const REMEASURE_MS = 60_000;
 const MAX_COPY_NAMES = 10_000;
+
+/** A size as the log lines give it: MiB to one decimal. */
+function mib(bytes: number): string {
+  return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
+}
 
 /** Total size of the files directly in `dir` (0 when it does not exist yet), read one entry at a time. */
 async function folderBytes(dir: string): Promise<number> {

@@ -70,7 +70,11 @@ describe('integrity summaries count what they list', () => {
   it('verify: says how to see what changed in a drifted file, with its pinned git blob (was: two hashes only)', () => {
     const blob = 'ab'.repeat(20);
     const text = verifyText({ status: 'drift', lockfile: 'agent-immune.lock', findings: DRIFT }, { 'a/SKILL.md': { gitBlob: blob }, 'b/SKILL.md': { gitBlob: '0'.repeat(40) } }, false, true);
-    assert.match(text, new RegExp(`\\nSee what changed, in the project root: git show ${blob} \\| diff -u - a/SKILL\\.md \\(git holds the pinned content`));
+    assert.match(text, new RegExp(`\\nSee what changed, in the project root \\(git holds the pinned content[^\\n]*\\n  git show ${blob} \\| diff -u - -- a/SKILL\\.md\\n`));
+    const command = (file: string) => verifyText({ status: 'drift', lockfile: 'l', findings: [{ code: 'drift', path: file, expected: sri('A'), actual: sri('B') }] }, { [file]: { gitBlob: blob } }, false, true).split('\n')[3];
+    assert.equal(command('-N/SKILL.md'), `  git show ${blob} | diff -u - -- -N/SKILL.md`, 'a path that reads as an option stays a file after --');
+    assert.equal(command('=x/SKILL.md'), `  git show ${blob} | diff -u - -- '=x/SKILL.md'`, 'zsh would expand a leading =');
+    assert.equal(command("it's $(id)/SKILL.md"), `  git show ${blob} | diff -u - -- 'it'\\''s $(id)/SKILL.md'`);
   });
 
   it('verify: the head line counts every finding line below it, per code', () => {

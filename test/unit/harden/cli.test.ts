@@ -119,7 +119,7 @@ describe('agent-immune harden', () => {
     assert.equal(check.pinned.lockfile, 'ok', 'a check that changes nothing still sees the lockfile (was: "absent")');
     const first = await cli(dir, 'harden', '--write', 'skills');
     assert.match(first.stdout, /Pinned file\(s\) changed.*skills\/review\/SKILL\.md/);
-    assert.match(first.stdout, /Run "agent-immune lock" to approve the new content/, 'not "re-run with --repin", which finds nothing left to write');
+    assert.match(first.stdout, /Review them with "agent-immune verify" .*then run "agent-immune lock" to approve the new content/, 'not "re-run with --repin", which finds nothing left to write');
     assert.equal((await verifyWorkspace(dir)).report.status, 'drift');
 
     await lockWorkspace(dir, auditWriter('test'));
@@ -157,6 +157,8 @@ describe('agent-immune harden', () => {
         'c = Agent(name="c", instructions=Path("prompts/x.md").read_text() + os.environ["EXTRA"])',
         'd = Agent(name="d", instructions=(PROMPTS / "x.md").read_text("utf-8"))',
         'e = Agent(name="e", instructions=Path("prompts/x.md").read_text("utf-8"))',
+        'f = Agent(name="f", instructions=(PROMPTS / "x.md").read_text("gbk"))',
+        'g = Agent(name="g", instructions=prompts.read_text("prompts/x.md"))',
         '',
       ].join('\n'));
       const r = await cli(project, 'harden', '--check', '--json');
@@ -166,6 +168,7 @@ describe('agent-immune harden', () => {
         ['app.py', 4, 'read from p.txt at run time (not a prompt file of the project that harden reads)'],
         ['app.py', 5, '`os.environ["EXTRA"]` is computed at run time'],
         ['app.py', 6, 'read from a file at run time (`(PROMPTS / "x.md").read_text("utf-8")`)'],
+        ['app.py', 8, 'read from a file at run time (`(PROMPTS / "x.md").read_text("gbk")`)'],
       ]);
     } finally {
       rmSync(project, { recursive: true, force: true });

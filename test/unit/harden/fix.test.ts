@@ -183,6 +183,11 @@ describe('harden: the boundary in YAML block scalars', () => {
     assert.deepEqual(discoverYaml(text, 'agents.yaml').prompts.flatMap((p) => p.scalars.flatMap((s) => yamlPlaceholders(text, s).map((h) => h.name))), ['topic'], 'both are inside the boundary now');
   });
 
+  it('edits a more-indented line of a folded scalar, which folding keeps as it is, line by line (no blank lines added to the value)', () => {
+    const { value } = wrapped('researcher:\n  goal: >\n    Do it.\n      deeper {x} here\n    after\n  backstory: >\n    You research.\n', ['x']);
+    assert.equal(value.researcher.goal, `Do it.\n  deeper\n  ${label}\n  <delegated_task>\n  {x}\n  </delegated_task>\n  here\nafter\n`);
+  });
+
   it('sets a placeholder on its own folded line apart from the lines around it, and leaves a literal scalar one line per line', () => {
     const { value } = wrapped('task:\n  description: >\n    Verify the post.\n    Post:\n    {x_post}\n    Then answer.\n  expected_output: >\n    ok\n  agent: researcher\nwriter:\n  backstory: |\n    Draft:\n    {draft}\n    Check it.\n', ['x_post', 'draft']);
     assert.equal(value.task.description, `Verify the post. Post:\n${label}\n<delegated_task>\n{x_post}\n</delegated_task>\nThen answer.\n`);

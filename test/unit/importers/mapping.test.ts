@@ -298,6 +298,24 @@ describe('importers: mapping', () => {
       ]);
     });
 
+    it('says when a node run has no outputs in the record, or a subgraph around a member has no step in the trace (was: dropped, or mixed into the top rounds, without a word)', () => {
+      const place = (node: string, step: number, ns: string) => ({ metadata: { langgraph_node: node, langgraph_step: step, langgraph_checkpoint_ns: ns } });
+      const node = (id: string, name: string, step: number, ns: string, text?: string) => ({ id, parent_run_id: 'root', trace_id: 't', name, extra: place(name, step, ns), ...(text === undefined ? {} : { outputs: { messages: [{ role: 'assistant', name, content: text }] } }) });
+      const runs = [
+        { id: 'root', trace_id: 't', name: 'LangGraph', inputs: { messages: [{ role: 'user', content: 'Write a report' }] } },
+        node('s', '__start__', 0, '__start__:a', 'Write a report'),
+        node('top1', 'top_supervisor', 1, 'top_supervisor:b', 'Research team, look it up.'),
+        node('lead1', 'research_lead', 1, 'research_team:c|research_lead:d', 'Searcher, find the headcount.'),
+        node('write', 'writer', 2, 'writer:e'),
+        node('top2', 'top_supervisor', 3, 'top_supervisor:g', 'Meta employs 67,317 people.'),
+      ];
+      const trace = importTraceText(JSON.stringify(runs));
+      assert.deepEqual(trace.warnings.map((w) => w.message), [
+        'node "writer" at step 2 has no outputs in the record (a run still pending, or left out of the export); skipped',
+        'node "research_lead" runs inside a subgraph whose own step is not in the trace; its rounds are approximate',
+      ]);
+    });
+
     it('without LangGraph metadata, takes the root run\'s children in order (nested child_runs)', async () => {
       const trace = await readAnyTrace(at('langsmith-tree.json'));
       assert.equal(trace.task?.question, "Translate 'hello' to French and German.");
