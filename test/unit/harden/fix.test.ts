@@ -13,7 +13,7 @@ import { containsBoundaryLabel, containsImmunityWarning } from '../../../src/cor
 import { DELEGATION_BOUNDARY_LABEL, MIND_VIRUS_IMMUNITY_WARNING as W } from '../../../src/core/harden/texts';
 import { discoverYaml, yamlBoundaryEdits, yamlPlaceholders } from '../../../src/core/harden/yaml';
 import { parse as parseYaml } from 'yaml';
-import type { PromptFileKind } from '../../../src/core/harden/types';
+import type { HardenFinding, PromptFileKind } from '../../../src/core/harden/types';
 
 const config = resolveHardenConfig(undefined);
 
@@ -181,6 +181,17 @@ describe('harden: the boundary in YAML block scalars', () => {
     const { text, value } = wrapped('researcher:\n  goal: >\n    Gather facts on {topic} and {chapter_title} that will be used.\n    Outline: {outline}\n  backstory: >\n    You research.\n', ['chapter_title', 'outline']);
     assert.equal(value.researcher.goal, `Gather facts on {topic} and\n${label}\n<delegated_task>\n{chapter_title}\n</delegated_task>\nthat will be used. Outline:\n${label}\n<delegated_task>\n{outline}\n</delegated_task>\n`);
     assert.deepEqual(discoverYaml(text, 'agents.yaml').prompts.flatMap((p) => p.scalars.flatMap((s) => yamlPlaceholders(text, s).map((h) => h.name))), ['topic'], 'both are inside the boundary now');
+  });
+
+  it('gives two boundaries of one folded scalar one label, with no blank line left where the second one\'s label was (was: an extra empty line)', () => {
+    const text = 'researcher:\n  goal: >\n    Write on {a} and {b} today.\n  backstory: >\n    You research.\n';
+    const scalar = discoverYaml(text, 'agents.yaml').prompts.flatMap((p) => p.scalars).find((sc) => sc.key === 'goal')!;
+    const finding = (name: string): HardenFinding => {
+      const at = text.indexOf(`{${name}}`);
+      return { code: 'unbounded-delegation', severity: 'warning', start: at, end: at + 3, site: {} as HardenFinding['site'], fix: yamlBoundaryEdits(text, scalar, at, at + 3), scope: { start: scalar.start, end: scalar.end } };
+    };
+    const fixed = fixAll(text, [finding('a'), finding('b')]).text;
+    assert.equal((parseYaml(fixed) as Record<string, Record<string, string>>).researcher.goal, `Write on\n${label}\n<delegated_task>\n{a}\n</delegated_task>\nand\n<delegated_task>\n{b}\n</delegated_task>\ntoday.\n`);
   });
 
   it('edits a more-indented line of a folded scalar, which folding keeps as it is, line by line (no blank lines added to the value)', () => {
