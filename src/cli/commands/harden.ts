@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { countHardenFindings, describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
-import { notCheckedSummary } from '../../core/harden/messages';
+import { notCheckedSummary, otherLanguagesSummary } from '../../core/harden/messages';
 import { loadCheckedConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type HardenedFile, type SkippedPath } from '../../node/harden/scan';
 import { loadAuditKey } from '../../node/integrity/auditKey';
@@ -109,7 +109,7 @@ files that could not be read, 2 bad input or usage.`,
       if (error instanceof UnsupportedFileError) throw new UsageError(error.message);
       throw error;
     }
-    const { files, skipped } = run;
+    const { files, skipped, otherLanguages } = run;
 
     const changed = files.filter((f) => f.changed);
     const pins = await pinsOf(files, changed);
@@ -153,13 +153,15 @@ files that could not be read, 2 bad input or usage.`,
         findings: entries.map(({ file, finding, fixed }) => findingJson(file, finding, fixed)),
         unread: unreadJson(files),
         skipped,
+        otherLanguages,
         changed: changed.map((f) => f.path),
         pinned: { lockfile: pins.lockfile, changed: pinnedPaths, repinned, drifted },
       };
       io.stdout(JSON.stringify(report, null, 2) + '\n');
     } else {
       const next = ['agent-immune', 'harden', ...(positionals.length > 0 ? positionals : []), ...(values.config ? ['--config', values.config] : []), '--write'].map(shellWord).join(' ');
-      io.stdout(formatText({ files, skipped, entries, write, changed: changed.map((f) => f.path), pinned: pinnedPaths, lockfile: pins.lockfile, repinned, drifted, next }));
+      const changedPaths = changed.map((f) => f.path);
+      io.stdout(formatText({ files, skipped, otherLanguages, entries, write, changed: changedPaths, pinned: pinnedPaths, lockfile: pins.lockfile, repinned, drifted, next }));
     }
     return unfixed > 0 || skipped.length > 0 || drifted.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
@@ -212,6 +214,7 @@ function leftAfterWrite(findings: readonly HardenFinding[], unfixed: readonly Ha
 interface TextReport {
   files: HardenedFile[];
   skipped: SkippedPath[];
+  otherLanguages: Record<string, number>;
   entries: { file: HardenedFile; finding: HardenFinding; fixed?: boolean }[];
   write: boolean;
   changed: string[];
@@ -241,7 +244,8 @@ function formatText(r: TextReport): string {
   for (const s of r.skipped) lines.push(`${inline(s.path)}  not read  ${inline(s.reason)}`);
   const read = `${r.files.length} file(s) read`;
   const notChecked = notCheckedSummary(unread.length, r.skipped.length);
-  const caveat = notChecked ? ` Not checked: ${notChecked} (listed above).` : '';
+  const others = otherLanguagesSummary(r.otherLanguages);
+  const caveat = `${notChecked ? ` Not checked: ${notChecked} (listed above).` : ''}${others ? ` ${others}` : ''}`;
   if (!r.write) {
     const withFindings = new Set(r.entries.map((e) => e.file.path)).size;
     if (r.entries.length > 0) {

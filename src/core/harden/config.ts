@@ -125,6 +125,11 @@ export class PromptFileMatcher {
     return this.excluded(path) || this.excluded(`${path}/x`);
   }
 
+  /** True for a file the exclude globs leave out. */
+  excludes(path: string): boolean {
+    return this.excluded(path);
+  }
+
   /**
    * The kind to scan the file as, or undefined when it is not scanned (a plain-text file the globs include is a prompt
    * file: `.txt`, a Jinja template, or a name without an extension such as `.cursorrules`).

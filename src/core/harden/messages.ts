@@ -50,6 +50,14 @@ export function notCheckedSummary(sinks: number, paths: number): string {
   ].filter(Boolean).join(' and ');
 }
 
+/** "Not read: 2 Java and 1 Go source file(s) that mention instructions or a system prompt (…)."; '' when none. */
+export function otherLanguagesSummary(counts: Readonly<Record<string, number>>): string {
+  const parts = Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)).map(([language, n]) => `${n} ${language}`);
+  if (parts.length === 0) return '';
+  const listed = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return `Not read: ${listed} source file(s) that mention instructions or a system prompt (harden reads Python, TypeScript and JavaScript, notebooks, Markdown and YAML; check their prompts by hand).`;
+}
+
 /** The editor's output-channel lines about hardening. */
 export const hardenLog = {
   /** The project config's harden section could not be used. */

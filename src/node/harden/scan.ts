@@ -68,7 +68,17 @@ export interface SkippedPath {
 export interface HardenRun {
   files: HardenedFile[];
   skipped: SkippedPath[];
+  /** Source files of languages harden does not read that mention instructions or a system prompt, by language. */
+  otherLanguages: Record<string, number>;
 }
+
+/** Source languages harden does not read, by extension: their agents' prompts go unchecked, which a run says. */
+const OTHER_LANGUAGES: Readonly<Record<string, string>> = {
+  '.java': 'Java', '.kt': 'Kotlin', '.go': 'Go', '.cs': 'C#', '.rb': 'Ruby', '.rs': 'Rust', '.php': 'PHP', '.swift': 'Swift', '.scala': 'Scala',
+};
+
+/** What marks a source file as holding an agent's prompt: the words prompt sinks are named with. */
+const PROMPT_WORDS = /instruction|system_?prompt|system_?message/i;
 
 /** A path the user named that harden cannot read as a prompt file (an error, not a pass). */
 export class UnsupportedFileError extends Error {
@@ -95,16 +105,19 @@ function readFailure(error: unknown): string {
 /** Why a symbolic link under a scanned folder is listed as not read. */
 const LINK_NOT_FOLLOWED = 'a symbolic link: not followed (it can lead outside the project)';
 
-/** What a walk found: the files the matcher takes, and the symbolic links it met (never followed). */
+/** What a walk found: the files the matcher takes, the symbolic links it met (never followed), and source files in
+ * languages harden does not read. */
 interface Walked {
   files: Map<string, PromptFileKind>;
   links: string[];
+  others: string[];
 }
 
 /** The files under `dir` the matcher takes, matching paths relative to `base`; unreadable folders are reported, not fatal. */
 async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipped: SkippedPath[], cwd: string): Promise<Walked> {
   const found = new Map<string, PromptFileKind>();
   const links: string[] = [];
+  const others: string[] = [];
   const pending = [dir];
   while (pending.length > 0) {
     const current = pending.pop()!;
@@ -124,6 +137,7 @@ async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipp
       } else if (entry.isFile()) {
         const kind = matcher.kindOf(rel);
         if (kind) found.set(abs, kind);
+        else if (OTHER_LANGUAGES[path.extname(entry.name).toLowerCase()] && !matcher.excludes(rel)) others.push(abs);
       } else if (entry.isSymbolicLink() && !NEVER_DESCEND.has(entry.name)) {
         links.push(abs);
       } else if (!entry.isSymbolicLink() && matcher.kindOf(rel)) {
@@ -132,7 +146,7 @@ async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipp
       }
     }
   }
-  return { files: found, links };
+  return { files: found, links, others };
 }
 
 /** A prompt file as read: its text (a UTF-8 byte-order mark kept aside, to be written back), and its bytes' hash. */
@@ -177,8 +191,11 @@ interface RootScan {
   context: Map<string, PromptFileKind>;
   /** The project's symbolic links the walk did not follow. */
   links: string[];
-  /** The files to report on. */
+  /** The project's source files in languages harden does not read. */
+  others: string[];
+  /** The files to report on, and the source files in other languages under the named paths. */
   report: Set<string>;
+  reportOthers: Set<string>;
 }
 
 /**
@@ -204,7 +221,7 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
     if (!scan) {
       const config = await configFor(root);
       const walked = await walk(root, root, new PromptFileMatcher(config), skipped, cwd);
-      scan = { root, config, context: walked.files, links: walked.links, report: new Set() };
+      scan = { root, config, context: walked.files, links: walked.links, others: walked.others, report: new Set(), reportOthers: new Set() };
       roots.set(root, scan);
     }
     const matcher = new PromptFileMatcher(scan.config);
@@ -217,6 +234,7 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
       const prefix = target.endsWith(path.sep) ? target : target + path.sep;
       const under = (file: string) => file === target || file.startsWith(prefix) || target === root;
       for (const file of named?.files.keys() ?? scan.context.keys()) if (under(file)) scan.report.add(file);
+      for (const file of named?.others ?? scan.others) if (under(file)) scan.reportOthers.add(file);
       for (const link of named?.links ?? scan.links) {
         if (under(link) && (await leadsOutToRead(root, link, matcher))) skipped.push({ path: posix(cwd, link), reason: LINK_NOT_FOLLOWED });
       }
@@ -228,9 +246,19 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
     }
   }
   const files: HardenedFile[] = [];
-  for (const scan of roots.values()) files.push(...(await hardenRoot(scan, cwd, skipped, write)));
+  const otherLanguages: Record<string, number> = {};
+  for (const scan of roots.values()) {
+    files.push(...(await hardenRoot(scan, cwd, skipped, write)));
+    for (const language of await promptMentions(scan.root, [...scan.reportOthers])) otherLanguages[language] = (otherLanguages[language] ?? 0) + 1;
+  }
   files.sort((a, b) => a.path.localeCompare(b.path));
-  return { files, skipped };
+  return { files, skipped, otherLanguages };
+}
+
+/** The language of each of `others` whose text mentions instructions or a system prompt (read as prompt files are, within the root). */
+async function promptMentions(root: string, others: readonly string[]): Promise<string[]> {
+  const reads = await mapLimit(others, READ_CONCURRENCY, (abs) => readPromptFile(root, abs));
+  return others.filter((_, i) => 'text' in reads[i] && PROMPT_WORDS.test(reads[i].text)).map((abs) => OTHER_LANGUAGES[path.extname(abs).toLowerCase()]);
 }
 
 async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], write: boolean): Promise<HardenedFile[]> {

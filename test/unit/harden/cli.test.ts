@@ -175,6 +175,26 @@ describe('agent-immune harden', () => {
     }
   });
 
+  it('says which agent sources in languages it does not read mention prompts (was: "Hardened" with Java agents never read)', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-other-'));
+    try {
+      mkdirSync(path.join(project, 'java/agents'), { recursive: true });
+      mkdirSync(path.join(project, 'py'));
+      writeFileSync(path.join(project, 'java/agents/Bug.java'), 'class Bug { Agent a = LlmAgent.builder().instruction("You triage bugs.").build(); }\n');
+      writeFileSync(path.join(project, 'java/agents/Util.java'), 'class Util { int add(int a, int b) { return a + b; } }\n');
+      writeFileSync(path.join(project, 'main.go'), 'package main\n// systemPrompt is read from the environment\n');
+      writeFileSync(path.join(project, 'py/app.py'), `from agents import Agent\nagent = Agent(name="a", instructions="${MIND_VIRUS_IMMUNITY_WARNING} You help.")\n`);
+      const all = await cli(project, 'harden', '--json');
+      assert.deepEqual((JSON.parse(all.stdout) as { otherLanguages: Record<string, number> }).otherLanguages, { Go: 1, Java: 1 });
+      const text = await cli(project, 'harden');
+      assert.match(text.stdout, /^Hardened: all 1 prompt\(s\) .*\. Not read: 1 Go and 1 Java source file\(s\) that mention instructions or a system prompt \(harden reads Python/m);
+      const named = await cli(project, 'harden', 'py', '--json');
+      assert.deepEqual((JSON.parse(named.stdout) as { otherLanguages: Record<string, number> }).otherLanguages, {}, 'only files under the named path count');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('a sink reached by two calls (one kwargs dict) is listed as not checked once (was twice, and counted twice)', async () => {
     const report = await checkProject({ 'app.py': [
       'from openai import AsyncOpenAI',
