@@ -90,17 +90,22 @@ function genAiMessages(value: unknown, roles: string[]): string | undefined {
 
 /** OpenInference flattened messages: llm.output_messages.0.message.content ... */
 function flattenedMessages(attrs: Map<string, unknown>, prefix: string, roles: string[]): string | undefined {
-  const byIndex = new Map<number, { role?: string; content?: string }>();
+  type Flattened = { role?: string; content?: string; parts: Map<number, string> };
+  const byIndex = new Map<number, Flattened>();
   for (const [key, value] of attrs) {
     if (!key.startsWith(prefix)) continue;
-    const match = /^(\d+)\.message\.(role|content)$/.exec(key.slice(prefix.length));
+    // `N.message.content`, or a multi-part message's text parts `N.message.contents.M.message_content.text`.
+    const match = /^(\d+)\.message\.(?:(role|content)|contents\.(\d+)\.message_content\.text)$/.exec(key.slice(prefix.length));
     if (!match) continue;
-    const entry = byIndex.get(Number(match[1])) ?? {};
+    const entry: Flattened = byIndex.get(Number(match[1])) ?? { parts: new Map() };
     if (match[2] === 'role') entry.role = String(value);
-    else entry.content = typeof value === 'string' ? value : undefined;
+    else if (match[2] === 'content') entry.content = typeof value === 'string' ? value : undefined;
+    else if (typeof value === 'string') entry.parts.set(Number(match[3]), value);
     byIndex.set(Number(match[1]), entry);
   }
-  const ordered = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, e]) => e);
+  const ordered = [...byIndex.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, e]) => ({ role: e.role, content: e.content ?? ([...e.parts].sort((a, b) => a[0] - b[0]).map(([, text]) => text).join('\n') || undefined) }));
   const pick = [...ordered].reverse().find((e) => e.content && (!e.role || roles.includes(e.role))) ?? [...ordered].reverse().find((e) => e.content);
   return pick?.content;
 }
@@ -168,7 +173,8 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     asString(attrs.get('graph.node.name')) ??
     asString(attrs.get('graph.node.id')) ??
     asString(attrs.get('gen_ai.agent.id')) ??
-    (isAgent ? name.replace(/^invoke_agent\s+/, '') || undefined : undefined);
+    // `invoke_agent writer` (GenAI conventions), `agent_run [writer]` (Google ADK's own span names).
+    (isAgent ? name.replace(/^invoke_agent\s+/, '').replace(/^agent_run \[(.+)\]$/, '$1') || undefined : undefined);
   const adk = adkContent(attrs);
   const said = graph.node !== undefined && typeof attrs.get('output.value') === 'string' ? nodeOutput(maybeJson(attrs.get('output.value')), graph.node) : undefined;
   const input =

@@ -523,6 +523,26 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(flow(trace), ['0 helper>user: hello']);
   });
 
+  it("reads OpenInference's multi-part messages (message.contents.N.message_content.text) and ADK's agent_run [name] spans (was: the system prompt as the task, the agent named 'agent_run [hello_agent]')", () => {
+    const trace = importTraceText(
+      otlp([
+        { ...span('a', undefined, 0, { 'openinference.span.kind': 'AGENT', 'output.value': 'Hello there!' }), name: 'agent_run [hello_agent]' },
+        span('b', 'a', 1, {
+          'openinference.span.kind': 'LLM',
+          'llm.input_messages.0.message.role': 'system',
+          'llm.input_messages.0.message.content': 'Always greet using the say_hello tool.',
+          'llm.input_messages.1.message.role': 'user',
+          'llm.input_messages.1.message.contents.0.message_content.type': 'text',
+          'llm.input_messages.1.message.contents.0.message_content.text': 'hi',
+          'llm.output_messages.0.message.role': 'model',
+          'llm.output_messages.0.message.contents.0.message_content.text': 'Hello there!',
+        }),
+      ]),
+    );
+    assert.equal(trace.task?.question, 'hi');
+    assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'hello_agent']);
+  });
+
   it('reads a message nested 20,000 kwargs deep as no text, without running out of stack (was: an internal error)', () => {
     const deep = '{"kwargs":'.repeat(20_000) + '{"content":"deep"}' + '}'.repeat(20_000);
     const trace = importTraceText(otlp([span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.input.messages': 'hi', 'output.value': `{"messages":[${deep}]}` })]));
