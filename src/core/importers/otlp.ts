@@ -233,6 +233,7 @@ interface Above {
  */
 function decideAgents(spans: readonly SpanInfo[]): Map<SpanInfo, Above> {
   const byId = new Map(spans.map((s) => [`${s.traceId}/${s.spanId}`, s]));
+  const wrappers = workflowWrappers(spans);
   const above = new Map<SpanInfo, Above>();
   const below = (s: SpanInfo, context: Above): Above => ({
     agent: s.isAgent ? s : context.agent,
@@ -251,12 +252,36 @@ function decideAgents(spans: readonly SpanInfo[]): Map<SpanInfo, Above> {
     let context: Above = up && above.has(up) ? below(up, above.get(up)!) : {};
     for (const s of path.reverse()) {
       // (A nameless span that says it is an agent, with none above, is none: it names no one its content could be from.)
-      s.isAgent = (s.declaredAgent || (s.agentName !== undefined && !context.agent)) && context.agent?.agentName !== s.agentName;
+      s.isAgent = !wrappers.has(s) && (s.declaredAgent || (s.agentName !== undefined && !context.agent)) && context.agent?.agentName !== s.agentName;
       above.set(s, context);
       context = below(s, context);
     }
   }
   return above;
+}
+
+/**
+ * Root spans that say they are agents but only wrap the agents of a workflow: OpenInference's OpenAI Agents processor
+ * opens each trace with an AGENT span named after the workflow ("Agent workflow"), with no content and no agent
+ * attribute, whose children are the agent spans (and no chat span of its own).
+ */
+function workflowWrappers(spans: readonly SpanInfo[]): Set<SpanInfo> {
+  const roots = spans.filter((s) => s.declaredAgent && !s.parentId && s.input === undefined && s.output === undefined && s.agentName === s.name);
+  if (roots.length === 0) return new Set();
+  const children = new Map<string, SpanInfo[]>();
+  for (const s of spans) {
+    if (!s.parentId) continue;
+    const key = `${s.traceId}/${s.parentId}`;
+    const list = children.get(key);
+    if (list) list.push(s);
+    else children.set(key, [s]);
+  }
+  return new Set(
+    roots.filter((root) => {
+      const under = children.get(`${root.traceId}/${root.spanId}`) ?? [];
+      return under.some((c) => c.declaredAgent) && !under.some((c) => !c.declaredAgent && c.genAi);
+    }),
+  );
 }
 
 /** OTLP importer: collects compact spans, then builds one episode per conversation. */

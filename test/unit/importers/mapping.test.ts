@@ -543,6 +543,30 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'hello_agent']);
   });
 
+  it("leaves out the OpenAI Agents workflow span OpenInference opens each trace with (was: 'Agent workflow' an agent that sent the task, and no task)", () => {
+    const trace = importTraceText(
+      otlp([
+        { ...span('w', undefined, 0, { 'openinference.span.kind': 'AGENT' }), name: 'Agent workflow' },
+        { ...span('a', 'w', 1, { 'openinference.span.kind': 'AGENT', 'graph.node.id': 'Hello world' }), name: 'Hello world' },
+        span('r', 'a', 2, { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': "What's the weather in Tokyo?", 'llm.output_messages.0.message.role': 'assistant', 'llm.output_messages.0.message.content': 'Sunny.' }),
+      ]),
+    );
+    assert.equal(trace.task?.question, "What's the weather in Tokyo?");
+    assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'Hello world']);
+    assert.deepEqual(flow(trace), ['0 Hello world>user: Sunny.']);
+  });
+
+  it('keeps a root agent span without content of its own that runs its own chat spans (a hub, not a wrapper)', () => {
+    const trace = importTraceText(
+      otlp([
+        { ...span('h', undefined, 0, { 'openinference.span.kind': 'AGENT' }), name: 'planner' },
+        span('c', 'h', 1, { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': 'Plan a trip.', 'llm.output_messages.0.message.role': 'assistant', 'llm.output_messages.0.message.content': 'Booker, book it.' }),
+        { ...span('b', 'h', 2, { 'openinference.span.kind': 'AGENT', 'input.value': 'Booker, book it.', 'output.value': 'Booked.' }), name: 'booker' },
+      ]),
+    );
+    assert.deepEqual(trace.agents.map((a) => a.id).sort(), ['booker', 'planner', 'user']);
+  });
+
   it('reads a message nested 20,000 kwargs deep as no text, without running out of stack (was: an internal error)', () => {
     const deep = '{"kwargs":'.repeat(20_000) + '{"content":"deep"}' + '}'.repeat(20_000);
     const trace = importTraceText(otlp([span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.input.messages': 'hi', 'output.value': `{"messages":[${deep}]}` })]));
