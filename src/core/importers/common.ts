@@ -80,7 +80,7 @@ export function lastMessageText(messages: unknown, roles?: string[]): string | u
   return undefined;
 }
 
-const OUTPUT_KEYS = ['output', 'answer', 'response', 'result', 'text', 'content', 'final_answer'];
+const OUTPUT_KEYS = ['output', 'answer', 'response', 'result', 'text', 'content', 'final_answer', 'raw'];
 
 /** Best text for a run's inputs or outputs: last message, a well-known key, the only key, else compact JSON. */
 export function valueText(value: unknown, depth = 0): string | undefined {

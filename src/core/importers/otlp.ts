@@ -128,6 +128,23 @@ function ioValue(value: unknown): string | undefined {
   return parsed === value ? value : valueText(parsed) ?? value;
 }
 
+/**
+ * OpenInference's CrewAI span of a task run (`Researcher._execute_core`, older `Task._execute_core`): its input is the
+ * call's arguments as JSON, the agent as a Python repr (`role='Researcher' goal=…`) and `context`, the earlier tasks'
+ * outputs it is handed. The agent's role, and that context (none for a first task: the agent's prompt is then read
+ * from its chat span).
+ */
+function crewTaskCall(name: string, input: unknown): { role?: string; context?: string } | undefined {
+  if (!name.endsWith('._execute_core')) return undefined;
+  const args = asObject(maybeJson(input));
+  const agent = asString(args?.agent);
+  if (!args || agent === undefined) return undefined;
+  const context = asString(args.context);
+  // Python's repr quotes with ' unless the text holds one (`role="Writer's aide"`).
+  const role = /\brole=(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/.exec(agent);
+  return { role: role?.[1] ?? role?.[2], context: context?.trim() ? context : undefined };
+}
+
 /** The text parts of a Gemini content (`{role, parts: [{text}, {functionCall}]}`), joined; undefined without text. */
 function partsText(content: unknown): string | undefined {
   const parts = asObject(content)?.parts;
@@ -167,12 +184,14 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   // Python's OpenInference marks every run named like "agent" AGENT, a LangGraph ReAct loop's inner node included: on a
   // graph node that says nothing (the graph's nodes are read below).
   const isAgent = op === 'invoke_agent' || (oiKind === 'AGENT' && graph.node === undefined);
+  const crewTask = crewTaskCall(name, attrs.get('input.value'));
   const agentName =
     asString(attrs.get('gen_ai.agent.name')) ??
     asString(attrs.get('agent.name')) ??
     asString(attrs.get('graph.node.name')) ??
     asString(attrs.get('graph.node.id')) ??
     asString(attrs.get('gen_ai.agent.id')) ??
+    crewTask?.role ??
     // `invoke_agent writer` (GenAI conventions), `agent_run [writer]` (Google ADK's own span names).
     (isAgent ? name.replace(/^invoke_agent\s+/, '').replace(/^agent_run \[(.+)\]$/, '$1') || undefined : undefined);
   const adk = adkContent(attrs);
@@ -182,7 +201,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
     legacyIndexed(attrs, 'gen_ai.prompt.') ??
     genAiMessages(attrs.get('gen_ai.prompt'), ['user']) ??
-    ioValue(attrs.get('input.value')) ??
+    (crewTask ? crewTask.context : ioValue(attrs.get('input.value'))) ??
     ioValue(attrs.get('mastra.agent_run.input')) ??
     adk.input;
   const output =
@@ -434,8 +453,12 @@ function readHandoffs(deliveries: Delivery[], question: string | undefined): Del
   const outputs: Delivery[] = [];
   const kept: Delivery[] = [];
   let task = question;
+  // A later request from the user that carries an agent's earlier output whole (a sequential crew handing the previous
+  // task's output to the next, with no agent in between) relays it, as an orchestrator's hand-off does.
+  const relayable = (e: Delivery, d: Delivery) => e.from !== USER_AGENT && e.content.trim().length >= MIN_RELAYED_CHARS && d.content.includes(e.content.trim());
+  const relaysAnOutput = (d: Delivery) => d.from === USER_AGENT && d.content !== task && outputs.slice(-RELAY_WINDOW).some((e) => relayable(e, d));
   for (const d of [...deliveries].sort((a, b) => a.time - b.time || a.seq - b.seq)) {
-    if (!d.handoff) {
+    if (!d.handoff && !relaysAnOutput(d)) {
       outputs.push(d);
       if (d.from === USER_AGENT && d.content === task) task = undefined;
       else kept.push(d);

@@ -567,6 +567,32 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(trace.agents.map((a) => a.id).sort(), ['booker', 'planner', 'user']);
   });
 
+  it("reads OpenInference's CrewAI task spans: the agent's role, the context it is handed, the task output's raw text (was: an agent named 'Task._execute_core', a Python repr as the task, the TaskOutput JSON as its reply)", () => {
+    const repr = (role: string) => `id=UUID('5b92f546-0a74-4cf1-afb1-d2f8adf61036') role=${role.includes("'") ? `"${role}"` : `'${role}'`} goal='Do the work' backstory='An expert'`;
+    const taskSpan = (id: string, start: number, name: string, role: string, context: string, raw: string, extra: Record<string, string> = {}) => ({
+      ...span(id, 'k', start, {
+        'openinference.span.kind': 'AGENT',
+        'input.value': JSON.stringify({ agent: repr(role), context, tools: [] }),
+        'output.value': JSON.stringify({ description: 'The task description', name: null, expected_output: 'A report', summary: 'The task…', raw, pydantic: null, json_dict: null, agent: role, output_format: 'raw' }),
+        ...extra,
+      }),
+      name,
+    });
+    const chat = (id: string, parent: string, start: number, prompt: string) => span(id, parent, start, { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': prompt });
+    const trace = importTraceText(
+      otlp([
+        { ...span('k', undefined, 0, { 'openinference.span.kind': 'CHAIN' }), name: 'Crew.kickoff' },
+        taskSpan('a', 1, 'Task._execute_core', "Writer's researcher", '', 'Meta reported 67,317 full-time employees at the end of 2024.'),
+        chat('a1', 'a', 2, 'Current Task: Find the headcount of Meta.'),
+        taskSpan('b', 3, 'Writer._execute_core', 'Writer', 'Meta reported 67,317 full-time employees at the end of 2024.', 'Meta employs 67,317 people.', { 'graph.node.id': 'Writer' }),
+      ]),
+    );
+    assert.equal(trace.task?.question, 'Current Task: Find the headcount of Meta.');
+    assert.deepEqual(trace.agents.map((a) => a.id), ['user', "Writer's researcher", 'Writer']);
+    // The context the crew hands the writer is the researcher's output: heard from the researcher, not said by the user.
+    assert.deepEqual(flow(trace), ["0 Writer's researcher>user,Writer: Meta reported 67,317 ful", '1 Writer>user: Meta employs 67,317 peop']);
+  });
+
   it('reads a message nested 20,000 kwargs deep as no text, without running out of stack (was: an internal error)', () => {
     const deep = '{"kwargs":'.repeat(20_000) + '{"content":"deep"}' + '}'.repeat(20_000);
     const trace = importTraceText(otlp([span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.input.messages': 'hi', 'output.value': `{"messages":[${deep}]}` })]));
