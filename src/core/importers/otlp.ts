@@ -30,6 +30,8 @@ interface SpanInfo {
   graph?: Pick<RunInfo, 'node' | 'step' | 'namespace' | 'speaks'>;
   conversation?: string;
   input?: string;
+  /** `input` is a call's arguments as JSON with no message text in them (Agno's `Agent.run`): its chat span says better. */
+  inputIsArguments?: boolean;
   output?: string;
   systemPrompt?: string;
   /** The span carries a GenAI/OpenInference operation (so content could have been captured on it). */
@@ -145,6 +147,14 @@ function crewTaskCall(name: string, input: unknown): { role?: string; context?: 
   return { role: role?.[1] ?? role?.[2], context: context?.trim() ? context : undefined };
 }
 
+/** An `input.value` that is a JSON object in which no message text was found (read as its compact JSON), else undefined. */
+function argumentsJson(value: unknown): string | undefined {
+  const parsed = typeof value === 'string' ? maybeJson(value) : undefined;
+  if (!asObject(parsed) || Array.isArray(parsed)) return undefined;
+  const text = valueText(parsed);
+  return text === JSON.stringify(parsed) ? text : undefined;
+}
+
 /** The text parts of a Gemini content (`{role, parts: [{text}, {functionCall}]}`), joined; undefined without text. */
 function partsText(content: unknown): string | undefined {
   const parts = asObject(content)?.parts;
@@ -229,6 +239,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     graph: graph.node !== undefined ? { ...graph, speaks: said?.speaks ?? false } : undefined,
     conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
     input,
+    inputIsArguments: input !== undefined && input === argumentsJson(attrs.get('input.value')),
     output,
     systemPrompt: typeof instructions === 'string' ? instructions : contentText(instructions),
     genAi: op !== undefined || oiKind !== undefined || [...attrs.keys()].some((k) => k.startsWith('gen_ai.')),
@@ -373,7 +384,8 @@ class OtlpImporter implements Importer {
       conversations.set(conversationId, conversation);
       conversation.agentSpans++;
       const calls = (inner.get(span) ?? []).sort(inTimeOrder);
-      const input = span.input ?? calls.find((c) => c.input)?.input;
+      const chatInput = calls.find((c) => c.input)?.input;
+      const input = (span.inputIsArguments ? chatInput : undefined) ?? span.input ?? chatInput;
       const output = span.output ?? [...calls].reverse().find((c) => c.output)?.output;
       if (input !== undefined) {
         const handoff = sender === USER_AGENT ? undefined : 'fresh';

@@ -593,6 +593,16 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(flow(trace), ["0 Writer's researcher>user,Writer: Meta reported 67,317 ful", '1 Writer>user: Meta employs 67,317 peop']);
   });
 
+  it("takes an agent's input from its chat span when its own input is a call's arguments with no message in them (was: Agno's run task a Python repr)", () => {
+    const trace = importTraceText(
+      otlp([
+        { ...span('a', undefined, 0, { 'openinference.span.kind': 'AGENT', 'input.value': JSON.stringify({ run_response: "RunResponse(content=None, content_type='str')", session_id: 's1' }), 'output.value': '{"content": "Here is what is trending."}' }), name: 'Agent.run' },
+        span('c', 'a', 1, { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': 'What is currently trending on Twitter?' }),
+      ]),
+    );
+    assert.equal(trace.task?.question, 'What is currently trending on Twitter?');
+  });
+
   it('reads a message nested 20,000 kwargs deep as no text, without running out of stack (was: an internal error)', () => {
     const deep = '{"kwargs":'.repeat(20_000) + '{"content":"deep"}' + '}'.repeat(20_000);
     const trace = importTraceText(otlp([span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.input.messages': 'hi', 'output.value': `{"messages":[${deep}]}` })]));
