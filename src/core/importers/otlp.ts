@@ -193,7 +193,11 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   const graph = graphPlace(asObject(maybeJson(attrs.get('metadata'))) ?? {});
   // Python's OpenInference marks every run named like "agent" AGENT, a LangGraph ReAct loop's inner node included: on a
   // graph node that says nothing (the graph's nodes are read below).
-  const isAgent = op === 'invoke_agent' || (oiKind === 'AGENT' && graph.node === undefined);
+  // BeeAI's OpenInference spans each event an agent emits (`agent.react.update-13`, `target` agent.react.update) as
+  // AGENT: events of the agent around them, not agents.
+  const target = asString(attrs.get('target'));
+  const emitterEvent = target !== undefined && name.startsWith(`${target}-`) && /^\d+$/.test(name.slice(target.length + 1));
+  const isAgent = op === 'invoke_agent' || (oiKind === 'AGENT' && graph.node === undefined && !emitterEvent);
   const crewTask = crewTaskCall(name, attrs.get('input.value'));
   const agentName =
     asString(attrs.get('gen_ai.agent.name')) ??

@@ -603,6 +603,20 @@ describe('importers: OTLP edge cases', () => {
     assert.equal(trace.task?.question, 'What is currently trending on Twitter?');
   });
 
+  it("reads BeeAI's emitter event spans (agent.react.update-13, AGENT) as events of the agent around them (was: 13 agents, tool results sent from them)", () => {
+    const event = (id: string, start: number, name: string, attrs: Record<string, string>) => ({ ...span(id, 'a', start, { 'openinference.span.kind': 'AGENT', target: name.replace(/-\d+$/, ''), ...attrs }), name });
+    const trace = importTraceText(
+      otlp([
+        { ...span('a', undefined, 0, { 'openinference.span.kind': 'AGENT', 'input.value': 'Plan a trip to Barcelona.', 'output.value': 'Visit the Sagrada Familia; it is 29 degrees.' }), name: 'beeai-framework-main' },
+        event('s', 1, 'agent.react.start-4', { 'input.value': 'Plan a trip to Barcelona.' }),
+        event('u', 2, 'agent.react.update-13', { 'output.value': '{"temperature": 29}' }),
+        event('p', 3, 'agent.react.partial_update-263', { 'output.value': 'Barcelona is a city on the coast of Spain and the capital of Catalonia.' }),
+      ]),
+    );
+    assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'beeai-framework-main']);
+    assert.deepEqual(flow(trace), ['0 beeai-framework-main>user: Visit the Sagrada Famili']);
+  });
+
   it('reads a message nested 20,000 kwargs deep as no text, without running out of stack (was: an internal error)', () => {
     const deep = '{"kwargs":'.repeat(20_000) + '{"content":"deep"}' + '}'.repeat(20_000);
     const trace = importTraceText(otlp([span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.input.messages': 'hi', 'output.value': `{"messages":[${deep}]}` })]));
