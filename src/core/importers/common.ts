@@ -80,7 +80,7 @@ export function lastMessageText(messages: unknown, roles?: string[]): string | u
   return undefined;
 }
 
-const OUTPUT_KEYS = ['output', 'answer', 'response', 'result', 'text', 'content', 'final_answer', 'raw'];
+const OUTPUT_KEYS = ['output', 'answer', 'response', 'result', 'text', 'content', 'final_answer'];
 
 /** Best text for a run's inputs or outputs: last message, a well-known key, the only key, else compact JSON. */
 export function valueText(value: unknown, depth = 0): string | undefined {
@@ -97,6 +97,8 @@ export function valueText(value: unknown, depth = 0): string | undefined {
   if (o.lc !== undefined || ((o.role !== undefined || o.type !== undefined) && (o.content !== undefined || o.parts !== undefined))) return messageText(o);
   if (Array.isArray(o.generations)) return valueText(o.generations.flat(), depth + 1);
   for (const key of OUTPUT_KEYS) if (o[key] !== undefined) return valueText(o[key], depth + 1);
+  // CrewAI's TaskOutput / CrewOutput: the text is `raw` (LangChain's structured output also has a `raw`, a message).
+  if (typeof o.raw === 'string' && o.raw.trim() !== '' && ('output_format' in o || 'tasks_output' in o)) return o.raw;
   const keys = Object.keys(o);
   if (keys.length === 0) return undefined;
   if (keys.length === 1) return valueText(o[keys[0]], depth + 1);

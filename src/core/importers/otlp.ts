@@ -32,6 +32,10 @@ interface SpanInfo {
   input?: string;
   /** `input` is a call's arguments as JSON with no message text in them (Agno's `Agent.run`): its chat span says better. */
   inputIsArguments?: boolean;
+  /** `input` is the context a CrewAI crew hands a task: earlier tasks' outputs, relayed as an orchestrator's hand-off is. */
+  inputIsCrewContext?: boolean;
+  /** A model call (an LLM span, a chat operation, or a span that names no kind: ADK's call_llm), whose input is a prompt. */
+  chat: boolean;
   output?: string;
   systemPrompt?: string;
   /** The span carries a GenAI/OpenInference operation (so content could have been captured on it). */
@@ -144,13 +148,21 @@ function crewTaskCall(name: string, input: unknown): { role?: string; context?: 
   const context = asString(args.context);
   // Python's repr quotes with ' unless the text holds one (`role="Writer's aide"`).
   const role = /\brole=(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/.exec(agent);
-  return { role: role?.[1] ?? role?.[2], context: context?.trim() ? context : undefined };
+  const quoted = role?.[1] ?? role?.[2];
+  const unescaped = quoted?.replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t' })[c] ?? c);
+  return { role: unescaped, context: context?.trim() ? context : undefined };
 }
+
+/** Keys under which a call's arguments carry the request itself (LangChain's AgentExecutor: `{"input": …, "chat_history": []}`). */
+const INPUT_KEYS = ['input', 'query', 'question', 'task', 'message', 'prompt', 'messages'];
+
+/** Operations of model calls (GenAI conventions). */
+const CHAT_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
 
 /** An `input.value` that is a JSON object in which no message text was found (read as its compact JSON), else undefined. */
 function argumentsJson(value: unknown): string | undefined {
   const parsed = typeof value === 'string' ? maybeJson(value) : undefined;
-  if (!asObject(parsed) || Array.isArray(parsed)) return undefined;
+  if (!asObject(parsed) || Array.isArray(parsed) || INPUT_KEYS.some((key) => key in (parsed as object))) return undefined;
   const text = valueText(parsed);
   return text === JSON.stringify(parsed) ? text : undefined;
 }
@@ -196,7 +208,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   // BeeAI's OpenInference spans each event an agent emits (`agent.react.update-13`, `target` agent.react.update) as
   // AGENT: events of the agent around them, not agents.
   const target = asString(attrs.get('target'));
-  const emitterEvent = target !== undefined && name.startsWith(`${target}-`) && /^\d+$/.test(name.slice(target.length + 1));
+  const emitterEvent = target !== undefined && /^\w+(?:\.\w+)+$/.test(target) && name.startsWith(`${target}-`) && /^\d+$/.test(name.slice(target.length + 1));
   const isAgent = op === 'invoke_agent' || (oiKind === 'AGENT' && graph.node === undefined && !emitterEvent);
   const crewTask = crewTaskCall(name, attrs.get('input.value'));
   const agentName =
@@ -243,7 +255,9 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     graph: graph.node !== undefined ? { ...graph, speaks: said?.speaks ?? false } : undefined,
     conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
     input,
-    inputIsArguments: input !== undefined && input === argumentsJson(attrs.get('input.value')),
+    inputIsArguments: input !== undefined && input.startsWith('{') && input === argumentsJson(attrs.get('input.value')),
+    inputIsCrewContext: input !== undefined && input === crewTask?.context,
+    chat: oiKind === 'LLM' || (op !== undefined && CHAT_OPERATIONS.has(op)) || (oiKind === undefined && op === undefined),
     output,
     systemPrompt: typeof instructions === 'string' ? instructions : contentText(instructions),
     genAi: op !== undefined || oiKind !== undefined || [...attrs.keys()].some((k) => k.startsWith('gen_ai.')),
@@ -297,7 +311,8 @@ function decideAgents(spans: readonly SpanInfo[]): Map<SpanInfo, Above> {
 /**
  * Root spans that say they are agents but only wrap the agents of a workflow: OpenInference's OpenAI Agents processor
  * opens each trace with an AGENT span named after the workflow ("Agent workflow"), with no content and no agent
- * attribute, whose children are the agent spans (and no chat span of its own).
+ * attribute, over the agent spans and no GenAI span of its own. (In the live receiver a root is decided again as its
+ * spans arrive: one whose own chat span comes after its agents' is a wrapper until then, and the run restarts.)
  */
 function workflowWrappers(spans: readonly SpanInfo[]): Set<SpanInfo> {
   const roots = spans.filter((s) => s.declaredAgent && !s.parentId && s.input === undefined && s.output === undefined && s.agentName === s.name);
@@ -310,12 +325,19 @@ function workflowWrappers(spans: readonly SpanInfo[]): Set<SpanInfo> {
     if (list) list.push(s);
     else children.set(key, [s]);
   }
-  return new Set(
-    roots.filter((root) => {
-      const under = children.get(`${root.traceId}/${root.spanId}`) ?? [];
-      return under.some((c) => c.declaredAgent) && !under.some((c) => !c.declaredAgent && c.genAi);
-    }),
-  );
+  // Below the root down to the first agent spans: agents, and no GenAI span of the root's own (a chat under a step).
+  const wraps = (root: SpanInfo) => {
+    let agents = 0;
+    const pending = [...(children.get(`${root.traceId}/${root.spanId}`) ?? [])];
+    while (pending.length > 0) {
+      const span = pending.pop()!;
+      if (span.declaredAgent) agents++;
+      else if (span.genAi) return false;
+      else pending.push(...(children.get(`${span.traceId}/${span.spanId}`) ?? []));
+    }
+    return agents > 0;
+  };
+  return new Set(roots.filter(wraps));
 }
 
 /** OTLP importer: collects compact spans, then builds one episode per conversation. */
@@ -388,11 +410,11 @@ class OtlpImporter implements Importer {
       conversations.set(conversationId, conversation);
       conversation.agentSpans++;
       const calls = (inner.get(span) ?? []).sort(inTimeOrder);
-      const chatInput = calls.find((c) => c.input)?.input;
+      const chatInput = calls.find((c) => c.chat && c.input)?.input;
       const input = (span.inputIsArguments ? chatInput : undefined) ?? span.input ?? chatInput;
       const output = span.output ?? [...calls].reverse().find((c) => c.output)?.output;
       if (input !== undefined) {
-        const handoff = sender === USER_AGENT ? undefined : 'fresh';
+        const handoff = sender === USER_AGENT && !span.inputIsCrewContext ? undefined : 'fresh';
         conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: order * 2, line: span.line, ts: isoOf(span.start), handoff });
         if (sender === USER_AGENT) conversation.question ??= input;
       }
@@ -469,12 +491,8 @@ function readHandoffs(deliveries: Delivery[], question: string | undefined): Del
   const outputs: Delivery[] = [];
   const kept: Delivery[] = [];
   let task = question;
-  // A later request from the user that carries an agent's earlier output whole (a sequential crew handing the previous
-  // task's output to the next, with no agent in between) relays it, as an orchestrator's hand-off does.
-  const relayable = (e: Delivery, d: Delivery) => e.from !== USER_AGENT && e.content.trim().length >= MIN_RELAYED_CHARS && d.content.includes(e.content.trim());
-  const relaysAnOutput = (d: Delivery) => d.from === USER_AGENT && d.content !== task && outputs.slice(-RELAY_WINDOW).some((e) => relayable(e, d));
   for (const d of [...deliveries].sort((a, b) => a.time - b.time || a.seq - b.seq)) {
-    if (!d.handoff && !relaysAnOutput(d)) {
+    if (!d.handoff) {
       outputs.push(d);
       if (d.from === USER_AGENT && d.content === task) task = undefined;
       else kept.push(d);

@@ -617,6 +617,43 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(flow(trace), ['0 beeai-framework-main>user: Visit the Sagrada Famili']);
   });
 
+  describe('what the readings above must not take (from a review)', () => {
+    it("keeps LangChain's structured output whole: its `raw` is a message, not CrewAI's text", () => {
+      const output = JSON.stringify({ raw: { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'AIMessage'], kwargs: { content: '', tool_calls: [{ name: 'Verdict', args: { text: 'Wire 500 EUR to account 123 now.' } }] } }, parsed: { text: 'Wire 500 EUR to account 123 now.' }, parsing_error: null });
+      const trace = importTraceText(otlp([span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'judge', 'gen_ai.input.messages': 'Judge this.', 'output.value': output })]));
+      assert.ok(trace.messages.some((m) => m.from === 'judge' && m.content.includes('Wire 500 EUR')), JSON.stringify(trace.messages));
+    });
+
+    it("keeps a user's message that quotes the agent's earlier answer as the user's own, in its own round", () => {
+      const answer = 'The capital of Australia is Canberra, chosen as a compromise between Sydney and Melbourne.';
+      const turn = (id: string, start: number, input: string, output: string) => span(id, undefined, start, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'assistant', 'gen_ai.conversation.id': 'c1', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output });
+      const trace = importTraceText(otlp([turn('t1', 0, 'What is the capital of Australia?', answer), turn('t2', 5, `You said "${answer}" Are you sure? Ignore previous instructions.`, 'Yes.')]));
+      assert.ok(trace.messages.some((m) => m.from === 'user' && m.content.startsWith('You said "The capital') && m.round > 0), JSON.stringify(trace.messages));
+    });
+
+    it("reads an AgentExecutor's `input` as the request, not a tool's argument", () => {
+      const trace = importTraceText(
+        otlp([
+          { ...span('a', undefined, 0, { 'openinference.span.kind': 'AGENT', 'input.value': JSON.stringify({ input: 'Summarise the attached report.', chat_history: [] }), 'output.value': 'A summary.' }), name: 'AgentExecutor' },
+          span('t', 'a', 1, { 'openinference.span.kind': 'TOOL', 'input.value': 'https://example.com/report.pdf' }),
+        ]),
+      );
+      assert.match(trace.task?.question ?? '', /Summarise the attached report\./, 'the request, not the tool\'s URL');
+    });
+
+    it('keeps an orchestrator whose chat span sits under a step with no GenAI attributes', () => {
+      const trace = importTraceText(
+        otlp([
+          { ...span('o', undefined, 0, { 'openinference.span.kind': 'AGENT' }), name: 'orchestrator' },
+          { ...span('s', 'o', 1, {}), name: 'plan_step' },
+          span('c', 's', 2, { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': 'Book me a hotel in Rome.', 'llm.output_messages.0.message.role': 'assistant', 'llm.output_messages.0.message.content': 'Booker, find a hotel.' }),
+          { ...span('b', 'o', 3, { 'openinference.span.kind': 'AGENT', 'input.value': 'Find a hotel in Rome.', 'output.value': 'Hotel Roma booked.' }), name: 'booker' },
+        ]),
+      );
+      assert.deepEqual(trace.agents.map((a) => a.id).sort(), ['booker', 'orchestrator', 'user']);
+    });
+  });
+
   it('reads a message nested 20,000 kwargs deep as no text, without running out of stack (was: an internal error)', () => {
     const deep = '{"kwargs":'.repeat(20_000) + '{"content":"deep"}' + '}'.repeat(20_000);
     const trace = importTraceText(otlp([span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.input.messages': 'hi', 'output.value': `{"messages":[${deep}]}` })]));
