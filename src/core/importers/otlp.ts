@@ -159,6 +159,16 @@ const INPUT_KEYS = ['input', 'query', 'question', 'task', 'message', 'prompt', '
 /** Operations of model calls (GenAI conventions). */
 const CHAT_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
 
+/** The request in a call's arguments as JSON: the text under `input`, `message`, `query`… (AgentExecutor, Agno's `Agent.run`). */
+function requestOf(value: unknown): string | undefined {
+  const args = typeof value === 'string' && value.trimStart().startsWith('{') ? asObject(maybeJson(value)) : undefined;
+  for (const key of INPUT_KEYS) {
+    const text = asString(args?.[key]);
+    if (text !== undefined && text.trim() !== '') return text;
+  }
+  return undefined;
+}
+
 /** An `input.value` that is a JSON object in which no message text was found (read as its compact JSON), else undefined. */
 function argumentsJson(value: unknown): string | undefined {
   const parsed = typeof value === 'string' ? maybeJson(value) : undefined;
@@ -227,7 +237,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
     legacyIndexed(attrs, 'gen_ai.prompt.') ??
     genAiMessages(attrs.get('gen_ai.prompt'), ['user']) ??
-    (crewTask ? crewTask.context : ioValue(attrs.get('input.value'))) ??
+    (crewTask ? crewTask.context : requestOf(attrs.get('input.value')) ?? ioValue(attrs.get('input.value'))) ??
     ioValue(attrs.get('mastra.agent_run.input')) ??
     adk.input;
   const output =

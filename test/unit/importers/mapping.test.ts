@@ -631,14 +631,14 @@ describe('importers: OTLP edge cases', () => {
       assert.ok(trace.messages.some((m) => m.from === 'user' && m.content.startsWith('You said "The capital') && m.round > 0), JSON.stringify(trace.messages));
     });
 
-    it("reads an AgentExecutor's `input` as the request, not a tool's argument", () => {
+    it("reads an AgentExecutor's `input` (Agno's `message`) as the request, not a tool's argument", () => {
       const trace = importTraceText(
         otlp([
           { ...span('a', undefined, 0, { 'openinference.span.kind': 'AGENT', 'input.value': JSON.stringify({ input: 'Summarise the attached report.', chat_history: [] }), 'output.value': 'A summary.' }), name: 'AgentExecutor' },
           span('t', 'a', 1, { 'openinference.span.kind': 'TOOL', 'input.value': 'https://example.com/report.pdf' }),
         ]),
       );
-      assert.match(trace.task?.question ?? '', /Summarise the attached report\./, 'the request, not the tool\'s URL');
+      assert.equal(trace.task?.question, 'Summarise the attached report.', 'the request under `input`, not the tool\'s URL');
     });
 
     it('keeps an orchestrator whose chat span sits under a step with no GenAI attributes', () => {
