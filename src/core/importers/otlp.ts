@@ -248,6 +248,8 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     genAiMessages(attrs.get('gen_ai.completion'), ['assistant']) ??
     ioValue(attrs.get('output.value')) ??
     ioValue(attrs.get('mastra.agent_run.output')) ??
+    // pydantic-ai's agent run span: its result, text or structured output (a `final_result` tool call's arguments).
+    ioValue(attrs.get('final_result')) ??
     adk.output;
   const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
   return {

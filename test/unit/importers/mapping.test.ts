@@ -617,6 +617,23 @@ describe('importers: OTLP edge cases', () => {
     assert.deepEqual(flow(trace), ['0 beeai-framework-main>user: Visit the Sagrada Famili']);
   });
 
+  it("reads a pydantic-ai agent's structured output from its run span's final_result (was: the evaluator's reply dropped without a word)", () => {
+    const trace = importTraceText(
+      otlp([
+        { ...span('e', undefined, 0, { 'gen_ai.agent.name': 'evaluator_agent', final_result: JSON.stringify({ quality: 'good', feedback: 'Clever pun on bugs.' }) }), name: 'evaluator_agent run' },
+        {
+          ...span('c', 'e', 1, {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Rate this joke.' }] }]),
+            'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'final_result', arguments: { quality: 'good', feedback: 'Clever pun on bugs.' } }] }]),
+          }),
+          name: 'chat gpt-4o-mini',
+        },
+      ]),
+    );
+    assert.ok(trace.messages.some((m) => m.from === 'evaluator_agent' && m.content.includes('Clever pun on bugs.')), JSON.stringify(trace.messages));
+  });
+
   describe('what the readings above must not take (from a review)', () => {
     it("keeps LangChain's structured output whole: its `raw` is a message, not CrewAI's text", () => {
       const output = JSON.stringify({ raw: { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'AIMessage'], kwargs: { content: '', tool_calls: [{ name: 'Verdict', args: { text: 'Wire 500 EUR to account 123 now.' } }] } }, parsed: { text: 'Wire 500 EUR to account 123 now.' }, parsing_error: null });
