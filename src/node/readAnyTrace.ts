@@ -59,7 +59,7 @@ export async function detectFileFormat(file: string, from?: ImportFormat): Promi
   if (head.trim() === '') throw new InputError('empty', 'the file is empty; expected a trace', file);
   const detected = detectFormat(head, complete);
   if (from) return { format: from, layout: detected?.format === from ? detected.layout : guessLayout(head) };
-  if (!detected) throw (complete && (notJson(head, file) ?? emptyDocument(head, file))) || unknownFormatError(file);
+  if (!detected) throw (complete && (notJson(head, file) ?? emptyDocument(head, file))) || unknownFormatError(file, head);
   return detected;
 }
 

@@ -62,7 +62,18 @@ function jsonLinesOr(lines: string[], first: number): Layout {
   return lines.slice(first + 1).some((l) => l.trim() !== '') ? 'lines' : 'document';
 }
 
-/** The error for a file we cannot place. */
-export function unknownFormatError(file?: string): InputError {
+/** Python's ConsoleSpanExporter output as it prints by default: pretty-printed spans one after another. */
+const CONSOLE_SPANS = /"context"\s*:\s*\{\s*"trace_id"\s*:\s*"0x/;
+
+/** The error for a file we cannot place (`head`: its first bytes, to say what it looks like). */
+export function unknownFormatError(file?: string, head = ''): InputError {
+  if (CONSOLE_SPANS.test(head)) {
+    return new InputError(
+      'unknown-format',
+      'this looks like OpenTelemetry ConsoleSpanExporter output, pretty-printed: write one span a line (ConsoleSpanExporter(formatter=lambda span: span.to_json(indent=None) + "\\n")) or export OTLP (an OTLP exporter to agent-immune serve, or its file exporter)',
+      file,
+      1,
+    );
+  }
   return new InputError('unknown-format', `cannot tell the trace format from the content; expected ${SUPPORTED_FORMATS_TEXT} (or pass --from FORMAT)`, file, 1);
 }

@@ -81,7 +81,7 @@ export function importTraceText(text: string, options: EpisodeOptions & { from?:
   const { from, ...rest } = options;
   const detected = detectFormat(text, true);
   const format = from ?? detected?.format;
-  if (!format) throw unknownFormatError(options.file);
+  if (!format) throw unknownFormatError(options.file, text.slice(0, 4096));
   if (format === 'agent-trace') return parseTraceText(text, rest);
   const layout = detected?.format === format ? detected.layout : guessLayout(text);
   return selectEpisode(importEpisodes(text, format, layout, options.file), rest);

@@ -198,8 +198,10 @@ function adkContent(attrs: Map<string, unknown>): { input?: string; output?: str
 }
 
 function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
-  const traceId = asString(span.traceId) ?? asString(span.trace_id);
-  const spanId = asString(span.spanId) ?? asString(span.span_id);
+  // Python's ConsoleSpanExporter writes the ids under `context` and the parent as `parent_id`.
+  const context = asObject(span.context);
+  const traceId = asString(span.traceId) ?? asString(span.trace_id) ?? asString(context?.trace_id);
+  const spanId = asString(span.spanId) ?? asString(span.span_id) ?? asString(context?.span_id);
   if (!traceId || !spanId) return undefined;
   const attrs = new Map(attributeEntries(span.attributes));
   // Content recorded on span events: gen_ai.client.inference.operation.details, or the older
@@ -255,7 +257,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   return {
     traceId,
     spanId,
-    parentId: asString(span.parentSpanId) ?? asString(span.parent_span_id) ?? undefined,
+    parentId: asString(span.parentSpanId) ?? asString(span.parent_span_id) ?? asString(span.parent_id) ?? undefined,
     start: toMillis(span.startTimeUnixNano ?? span.start_time),
     end: toMillis(span.endTimeUnixNano ?? span.end_time),
     line,
@@ -371,7 +373,7 @@ class OtlpImporter implements Importer {
           for (const span of otlpList(asObject(ss)?.spans, 'spans', this.file, line)) this.addSpan(span, line);
         }
       }
-    } else if (o.spanId !== undefined || o.span_id !== undefined) this.addSpan(o, line);
+    } else if (o.spanId !== undefined || o.span_id !== undefined || asObject(o.context)?.span_id !== undefined) this.addSpan(o, line);
     else throw new InputError('missing-field', 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes', this.file, line, 'resourceSpans');
   }
 
@@ -550,8 +552,9 @@ export const otlpFormat: FormatSpec = {
   title: 'OTLP JSON (OpenTelemetry GenAI / OpenInference)',
   aliases: ['otel', 'opentelemetry', 'openinference'],
   detect: {
-    record: (o) => 'resourceSpans' in o,
-    keys: 'resourceSpans',
+    // Or one span per line as Python's ConsoleSpanExporter writes them with a one-line formatter (ids under `context`).
+    record: (o) => 'resourceSpans' in o || (asObject(o.context)?.span_id !== undefined && asObject(o.attributes) !== undefined),
+    keys: 'resourceSpans; or one ConsoleSpanExporter span a line',
     signature: /"resourceSpans"\s*:/,
     loneObjectIsDocument: false,
   },

@@ -634,6 +634,24 @@ describe('importers: OTLP edge cases', () => {
     assert.ok(trace.messages.some((m) => m.from === 'evaluator_agent' && m.content.includes('Clever pun on bugs.')), JSON.stringify(trace.messages));
   });
 
+  it("reads Python's ConsoleSpanExporter spans written one a line, and says what a pretty-printed console dump is (was: 'cannot tell the trace format')", () => {
+    const consoleSpan = (id: string, parent: string | null, start: string, attributes: Record<string, string>) => ({
+      name: 'invoke_agent weather',
+      context: { trace_id: '0xe0c0afbab54efdfe2be82c2b68c1b96e', span_id: id, trace_state: '[]' },
+      kind: 'SpanKind.INTERNAL',
+      parent_id: parent,
+      start_time: start,
+      end_time: start.replace(':18.', ':19.'),
+      status: { status_code: 'UNSET' },
+      attributes,
+    });
+    const spans = [consoleSpan('0x01', null, '2026-03-01T20:47:18.711501Z', { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'weather', 'gen_ai.input.messages': 'Weather in Oslo?', 'gen_ai.output.messages': 'Cold and clear.' })];
+    const trace = importTraceText(spans.map((s) => JSON.stringify(s)).join('\n') + '\n');
+    assert.equal(trace.task?.question, 'Weather in Oslo?');
+    assert.deepEqual(flow(trace), ['0 weather>user: Cold and clear.']);
+    assert.throws(() => importTraceText(spans.map((s) => JSON.stringify(s, null, 4)).join('\n') + '\n'), /this looks like OpenTelemetry ConsoleSpanExporter output, pretty-printed: write one span a line/);
+  });
+
   describe('what the readings above must not take (from a review)', () => {
     it("keeps LangChain's structured output whole: its `raw` is a message, not CrewAI's text", () => {
       const output = JSON.stringify({ raw: { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'AIMessage'], kwargs: { content: '', tool_calls: [{ name: 'Verdict', args: { text: 'Wire 500 EUR to account 123 now.' } }] } }, parsed: { text: 'Wire 500 EUR to account 123 now.' }, parsing_error: null });
