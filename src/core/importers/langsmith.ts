@@ -186,7 +186,9 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   const byStep = new Map<string, GraphStep[]>();
   for (const r of [...steps].sort((a, b) => comparePaths(a.path, b.path))) {
     const key = r.path.join('.');
-    byStep.set(key, [...(byStep.get(key) ?? []), r]);
+    const group = byStep.get(key);
+    if (group) group.push(r);
+    else byStep.set(key, [r]);
   }
   const order = [...byStep.values()];
   const registry = new AgentRegistry();

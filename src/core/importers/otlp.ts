@@ -424,8 +424,9 @@ class OtlpImporter implements Importer {
       conversations.set(conversationId, conversation);
       conversation.agentSpans++;
       const calls = (inner.get(span) ?? []).sort(inTimeOrder);
+      // A model call's prompt before any other inner span's input (a tool's argument is not what the agent was asked).
       const chatInput = calls.find((c) => c.chat && c.input)?.input;
-      const input = (span.inputIsArguments ? chatInput : undefined) ?? span.input ?? chatInput;
+      const input = (span.inputIsArguments ? chatInput : undefined) ?? span.input ?? chatInput ?? calls.find((c) => c.input)?.input;
       const output = span.output ?? [...calls].reverse().find((c) => c.output)?.output;
       if (input !== undefined) {
         const handoff = sender === USER_AGENT && !span.inputIsCrewContext ? undefined : 'fresh';
