@@ -255,10 +255,13 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
   return { files, skipped, otherLanguages };
 }
 
-/** The language of each of `others` whose text mentions instructions or a system prompt (read as prompt files are, within the root). */
+/** The language of each of `others` whose text mentions instructions or a system prompt (read within the root, as prompt files are; not hashed). */
 async function promptMentions(root: string, others: readonly string[]): Promise<string[]> {
-  const reads = await mapLimit(others, READ_CONCURRENCY, (abs) => readPromptFile(root, abs));
-  return others.filter((_, i) => 'text' in reads[i] && PROMPT_WORDS.test(reads[i].text)).map((abs) => OTHER_LANGUAGES[path.extname(abs).toLowerCase()]);
+  const mentions = await mapLimit(others, READ_CONCURRENCY, async (abs) => {
+    const bytes = await readWorkspaceFile(root, abs, MAX_PROMPT_FILE_BYTES).catch(() => undefined);
+    return bytes !== undefined && PROMPT_WORDS.test(bytes.toString('utf8'));
+  });
+  return others.filter((_, i) => mentions[i]).map((abs) => OTHER_LANGUAGES[path.extname(abs).toLowerCase()]);
 }
 
 async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], write: boolean): Promise<HardenedFile[]> {

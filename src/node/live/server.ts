@@ -75,7 +75,7 @@ export class LiveServer {
   private rootReal: string | undefined;
   private writes: Promise<void> = Promise.resolve();
   private pendingAlerts: AlertRecord[] = [];
-  /** Bytes LIVE_RUNS_DIR holds (measured at the first write, then counted), and whether a run was refused for it. */
+  /** Bytes LIVE_RUNS_DIR holds (measured at most once a minute, counted between), and whether a run was refused for it. */
   private stored: number | undefined;
   private storageFull = false;
   private alertLogFull = false;
@@ -411,7 +411,7 @@ export function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'run';
 }
 
-/** How often a full recordings folder is measured again, and how many recording names keep their next copy number. */
+/** How often the recordings folder is measured again, and how many recording names keep their next copy number. */
 const REMEASURE_MS = 60_000;
 const MAX_COPY_NAMES = 10_000;
 
