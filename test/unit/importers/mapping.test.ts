@@ -541,6 +541,13 @@ describe('importers: OTLP edge cases', () => {
     );
     assert.equal(trace.task?.question, 'hi');
     assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'hello_agent']);
+    const parts = importTraceText(
+      otlp([
+        { ...span('a', undefined, 0, { 'openinference.span.kind': 'AGENT', 'output.value': 'Done.' }), name: 'agent_run [reader]' },
+        span('b', 'a', 1, { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.contents.1.message_content.text': 'second part', 'llm.input_messages.0.message.contents.0.message_content.text': 'first part' }),
+      ]),
+    );
+    assert.equal(parts.task?.question, 'first part\nsecond part', 'parts in their index order, whatever the attribute order');
   });
 
   it("leaves out the OpenAI Agents workflow span OpenInference opens each trace with (was: 'Agent workflow' an agent that sent the task, and no task)", () => {
@@ -554,6 +561,13 @@ describe('importers: OTLP edge cases', () => {
     assert.equal(trace.task?.question, "What's the weather in Tokyo?");
     assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'Hello world']);
     assert.deepEqual(flow(trace), ['0 Hello world>user: Sunny.']);
+    const withOwnWords = importTraceText(
+      otlp([
+        { ...span('w', undefined, 0, { 'openinference.span.kind': 'AGENT', 'input.value': 'Plan a trip to Rome.' }), name: 'planner' },
+        { ...span('a', 'w', 1, { 'openinference.span.kind': 'AGENT', 'graph.node.id': 'booker', 'input.value': 'Book a hotel.', 'output.value': 'Booked.' }), name: 'booker' },
+      ]),
+    );
+    assert.ok(withOwnWords.agents.some((a) => a.id === 'planner'), 'a root agent span with content of its own is an agent');
   });
 
   it('keeps a root agent span without content of its own that runs its own chat spans (a hub, not a wrapper)', () => {
