@@ -25,10 +25,11 @@ export function debateAnswer(text: string): string | undefined {
   return last;
 }
 
-/** The gold answer as a letter: "A", or [["a", text]] in the TruthfulQA files. */
-function goldLetter(answer: unknown): string | undefined {
+/** The gold answer: a letter ("A", or [["a", text]] in the TruthfulQA files), or a GSM8K solution's final "#### 72". */
+function goldAnswer(answer: unknown): string | undefined {
   if (typeof answer === 'string' && /^\s*[A-Ja-j]\s*$/.test(answer)) return answer.trim().toUpperCase();
-  if (Array.isArray(answer) && Array.isArray(answer[0]) && typeof answer[0][0] === 'string') return goldLetter(answer[0][0]);
+  if (typeof answer === 'string') return /^####[ \t]*(\S[^\n]*?)[ \t]*$(?![\s\S])/m.exec(answer.trimEnd())?.[1].replace(/,/g, '');
+  if (Array.isArray(answer) && Array.isArray(answer[0]) && typeof answer[0][0] === 'string') return goldAnswer(answer[0][0]);
   return undefined;
 }
 
@@ -77,7 +78,7 @@ class DebateImporter implements Importer {
     if (messages.length === 0) throw new InputError('no-content', `${where}: no agent has an assistant reply`, this.file, line, field);
 
     const question = typeof row.question === 'string' ? row.question : undefined;
-    const gold = goldLetter(row.answer);
+    const gold = goldAnswer(row.answer);
     const edges = ids.flatMap((a) => ids.filter((b) => b !== a).map((b): [string, string] => [a, b]));
     const labels = this.labels(chats as unknown[][], replies, ids, gold, line);
     const id = typeof row.id === 'number' || (typeof row.id === 'string' && row.id !== '') ? `question-${row.id}` : `question-${this.count}`;

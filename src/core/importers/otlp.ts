@@ -458,7 +458,7 @@ class OtlpImporter implements Importer {
       throw new InputError(
         'no-content',
         `found ${agentSpans.length} agent invocation span(s) but no message content: GenAI instrumentations record content only on opt-in. ` +
-          'Re-run with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (OpenInference: leave OPENINFERENCE_HIDE_INPUTS/OUTPUTS unset; Google ADK: leave ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS on) ' +
+          'Re-run with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (OpenInference: leave OPENINFERENCE_HIDE_INPUTS/OUTPUTS unset; Google ADK: leave ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS on; Microsoft Agent Framework: enable_sensitive_data=True, in .NET EnableSensitiveData = true) ' +
           'so spans carry gen_ai.input.messages / gen_ai.output.messages (or input.value / output.value)',
         this.file,
         undefined,

@@ -169,9 +169,10 @@ describe('importers: bad input', () => {
     }
   });
 
-  it('names the fix when OTLP content was not captured', async () => {
+  it("names the fix when OTLP content was not captured, Microsoft Agent Framework's switch too (it ignores the GenAI variable)", async () => {
     const error = await failure(at('otlp-no-content.json'));
     assert.match(error.message, /OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true/);
+    assert.match(error.message, /Microsoft Agent Framework: enable_sensitive_data=True/);
   });
 
   it('rejects a log cut mid-line, and with lenient skips that line with a warning', async () => {

@@ -362,12 +362,30 @@ describe('importers: mapping', () => {
       assert.equal(trace.run, 'demo-albums');
       assert.equal(trace.task?.question, 'How many studio albums did the band release between 2000 and 2009?');
       assert.deepEqual(trace.agents.map((a) => a.id), ['Orchestrator', 'WebSurfer', 'Computer_terminal']);
-      assert.deepEqual(flow(trace).slice(0, 3), [
-        '0 Orchestrator>WebSurfer,Computer_terminal: Plan: WebSurfer looks up',
-        '1 Orchestrator>WebSurfer,Computer_terminal: Please open the band\'s d',
-        '2 WebSurfer>Orchestrator,Computer_terminal: Studio albums: First Lig',
+      assert.deepEqual(flow(trace), [
+        '0 Orchestrator>WebSurfer,Computer_terminal: Please open the band\'s d',
+        '1 WebSurfer>Orchestrator,Computer_terminal: Studio albums: First Lig',
+        '2 Computer_terminal>Orchestrator,WebSurfer: ',
       ]);
       assert.deepEqual(trace.labels, []);
+    });
+
+    it('leaves out Magentic-One\'s ledger ("Orchestrator (thought)": no agent receives it) and reads one speaker\'s entries in a row as one turn (was: the ledger a message to every agent, 7 exchanges read as 28 rounds)', () => {
+      const history = [
+        { role: 'human', content: 'Find the album count.' },
+        { role: 'Orchestrator (thought)', content: 'Updated Ledger: {"next_speaker": "WebSurfer"}' },
+        { role: 'Orchestrator (-> WebSurfer)', content: 'Please search the discography.' },
+        { role: 'Orchestrator (thought)', content: 'Next speaker WebSurfer' },
+        { role: 'WebSurfer', content: 'I typed the band name into the search box.' },
+        { role: 'WebSurfer', content: 'Here is the page: three albums.' },
+        { role: 'Orchestrator (termination condition)', content: 'FINAL ANSWER: 3' },
+      ];
+      const trace = importTraceText(JSON.stringify({ question: 'Find the album count.', history }), { from: 'who-and-when' });
+      assert.deepEqual(flow(trace, 60), [
+        '0 Orchestrator>WebSurfer: Please search the discography.',
+        '1 WebSurfer>Orchestrator: I typed the band name into the search box.\n\nHere is the page',
+        '2 Orchestrator>WebSurfer: FINAL ANSWER: 3',
+      ]);
     });
   });
 
@@ -489,6 +507,15 @@ describe('importers: mapping', () => {
         '1 agent_2: (B)',
       ]);
       assert.ok(second.labels.every((l) => l.category === 'benign'), 'no adversary in these debates');
+    });
+
+    it('reads the GSM8K task\'s gold answer from its solution\'s last "#### 1,200" line (was: none, so no round said which agents were right)', () => {
+      const chat = (reply: string) => [{ role: 'user', content: 'How many eggs are left? Make sure to state your answer at the end.' }, { role: 'assistant', content: reply }];
+      const solution = 'She buys 1,000 and 250 more.\n#### 1,200\n';
+      const trace = importTraceText(JSON.stringify({ 'How many eggs are left?': [[chat('\\boxed{1200}'), chat('\\boxed{9}')], solution] }), { from: 'debate' });
+      assert.equal(trace.task?.answer, '1200');
+      const prose = importTraceText(JSON.stringify({ q: [[chat('(A)')], 'The answer is #### 3 apples, then more text'] }), { from: 'debate' });
+      assert.equal(prose.task?.answer, undefined, 'a "####" that does not end the solution is no gold answer');
     });
 
     it("reads the biography task's shape too (person -> agent_contexts, no answer)", () => {
