@@ -45,6 +45,23 @@ function findingJson(file: HardenedFile, finding: HardenFinding, fixed: boolean 
   };
 }
 
+/** Every prompt found, with where it is, where it goes and whether it carries the warning (a system prompt's need). */
+function promptSitesJson(files: readonly HardenedFile[]) {
+  return files.flatMap((file) =>
+    file.analysis.prompts.map((p) => {
+      const at = lineColumn(file.text, p.start);
+      return { path: file.path, ...at, kind: p.kind, role: p.role, anchor: p.anchor, framework: p.framework, byName: p.byName, hardened: p.hardened };
+    }),
+  );
+}
+
+/** One prompt as a line of the text listing. */
+function promptLine(site: ReturnType<typeof promptSitesJson>[number]): string {
+  const state = site.role === 'message' ? 'other prompt (checked for delegation)' : site.hardened ? 'system prompt, has the warning' : 'system prompt, lacks the warning';
+  const found = site.byName ? ', found by its name' : '';
+  return `${inline(site.path)}:${site.line}:${site.column}  prompt  ${inline(site.anchor)} (${inline(site.framework)}${found})  ${state}`;
+}
+
 /** The sinks whose value could not be read, with their positions. */
 function unreadJson(files: readonly HardenedFile[]) {
   return files.flatMap((file) =>
@@ -73,6 +90,8 @@ Options:
   --check            list the findings (the default)
   --write            insert the warning and boundaries in place; a second run changes nothing
   --repin            with --write: re-pin hardened files that the lockfile pins, recorded in the audit trail
+  --prompts          also list every prompt found, where it goes and whether it has the warning
+                     (--json always lists them, as promptSites)
   --json             print one JSON document (schema ${HARDEN_SCHEMA})
   --sarif FILE       also write the findings as SARIF 2.1.0 to FILE
   --config FILE      config for every path (default: each project root's agent-immune.config.json)
@@ -86,6 +105,7 @@ files that could not be read, 2 bad input or usage.`,
       check: { type: 'boolean' },
       write: { type: 'boolean' },
       repin: { type: 'boolean' },
+      prompts: { type: 'boolean' },
       json: { type: 'boolean' },
       sarif: { type: 'string' },
       config: { type: 'string' },
@@ -150,6 +170,7 @@ files that could not be read, 2 bad input or usage.`,
         files: files.length,
         prompts: prompts.length,
         promptsByRole: { system: prompts.filter((p) => p.role === 'system').length, message: prompts.filter((p) => p.role === 'message').length },
+        promptSites: promptSitesJson(files),
         findings: entries.map(({ file, finding, fixed }) => findingJson(file, finding, fixed)),
         unread: unreadJson(files),
         skipped,
@@ -161,7 +182,9 @@ files that could not be read, 2 bad input or usage.`,
     } else {
       const next = ['agent-immune', 'harden', ...(positionals.length > 0 ? positionals : []), ...(values.config ? ['--config', values.config] : []), '--write'].map(shellWord).join(' ');
       const changedPaths = changed.map((f) => f.path);
-      io.stdout(formatText({ files, skipped, otherLanguages, entries, write, changed: changedPaths, pinned: pinnedPaths, lockfile: pins.lockfile, repinned, drifted, next }));
+      const listed = values.prompts ? promptSitesJson(files).map((site) => promptLine(site) + '\n').join('') : '';
+      const report = { files, skipped, otherLanguages, entries, write, changed: changedPaths, pinned: pinnedPaths, lockfile: pins.lockfile, repinned, drifted, next };
+      io.stdout(listed + formatText(report));
     }
     return unfixed > 0 || skipped.length > 0 || drifted.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },

@@ -112,7 +112,7 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
         }
       }
     }
-    else if (/\.jsonl$/i.test(target) || (/\.json$/i.test(target) && (await isTrace(target)))) traceFiles = [target];
+    else if (/\.jsonl?$/i.test(target) && (await isTrace(target))) traceFiles = [target];
     else documentFiles = [target];
 
     const found: { alert: MonitorFinding; source: string; scoped: boolean }[] = [];
@@ -177,7 +177,7 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
   },
 };
 
-/** True when a named .json file is a trace; another JSON file (an agent's memory, a post dump) or an empty one is a document. */
+/** True when a named JSON or JSON Lines file is a trace; another (an agent's memory, a post dump) or an empty one is a document. */
 async function isTrace(file: string): Promise<boolean> {
   try {
     await detectFileFormat(file);

@@ -30,7 +30,8 @@ Compares the skill folders and prompt files with the lockfile and reports findin
 drift, skill-file-added, unpinned-skill, missing, renamed, corrupt-lockfile, lockfile-missing,
 symlink-outside-root, unpinnable (docs/lockfile.md). Each finding is recorded once in the audit
 trail (.agent-immune/audit.ndjson) when it appears, and again when it clears; a strict-mode block
-is recorded each time. No lockfile in a project that never adopted one: nothing to check, exit 0.
+is recorded each time. No lockfile in a project that never adopted one: nothing to check, exit 0
+(a lockfile named with --lockfile, as CI should, must be there: its absence is lockfile-missing).
 
 Options:
   --root DIR         workspace root (default: the current directory)
@@ -59,7 +60,8 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
     const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
     const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' });
     await loadCheckedConfig(root);
-    const { report, ws, lock } = await verifyWorkspace(root, { strict: values.strict || undefined, lockfile: lockfileFlag(root, values.lockfile) });
+    const overrides = { strict: values.strict || undefined, lockfile: lockfileFlag(root, values.lockfile) };
+    const { report, ws, lock } = await verifyWorkspace(root, overrides, { lockfileNamed: values.lockfile !== undefined });
     const verdict = integrityVerdict(report);
     let recorded = false;
     if (!values['no-audit']) {

@@ -38,7 +38,7 @@ export class LockComparison {
     const entry = Object.prototype.hasOwnProperty.call(this.lock.files, path) ? this.lock.files[path] : undefined;
     if (entry && !digest) this.missing.set(path, entry.integrity);
     else if (!entry && digest) this.unpinned.set(path, digest);
-    else if (entry && digest && entry.integrity !== digest.integrity) this.drift.set(path, { code: 'drift', path, expected: entry.integrity, actual: digest.integrity });
+    else if (entry && digest && entry.integrity !== digest.integrity) this.drift.set(path, { code: 'drift', path, expected: entry.integrity, actual: digest.integrity, ...(digest.link !== undefined ? { link: digest.link } : {}) });
     else if (entry && digest && (entry.size !== digest.size || entry.gitBlob !== digest.gitBlob)) {
       const field = entry.size !== digest.size ? `size ${entry.size}, the content has ${digest.size} bytes` : `gitBlob ${entry.gitBlob}, the content's is ${digest.gitBlob}`;
       this.drift.set(path, { code: 'corrupt-lockfile', path: this.context.lockfile, reason: 'entry-mismatch', detail: `entry "${path}" has the content's sha256 but ${field} (edited by hand?)`, entry: path });

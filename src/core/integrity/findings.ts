@@ -4,7 +4,7 @@ import type { AuditEvent } from './audit';
 import { CONFIG_FILE_NAME } from '../config';
 import { countByCode, sarifRules, tallyByCode, specOf, type FindingSpec, type Severity, type Variant } from '../findings';
 import type { SarifRule } from '../sarif';
-import type { IntegrityCode, IntegrityFinding } from './types';
+import type { IntegrityCode, IntegrityFinding, LockfileAdoption } from './types';
 
 /** The audit record of a finding (its event is the code): path, hashes before and after, a short why. */
 export type AuditFields = Pick<AuditEvent, 'path' | 'old' | 'new' | 'detail'>;
@@ -25,7 +25,7 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     attach: 'file',
     docs: 'lockfile',
     description: 'A pinned file changed since it was pinned.',
-    message: (f) => `${f.path} changed since it was pinned (pinned ${f.expected}, now ${f.actual}).`,
+    message: (f) => `${f.path} changed since it was pinned (pinned ${f.expected}, now ${f.actual}${f.link !== undefined ? `; a link to a skill folder, now to ${f.link}` : ''}).`,
     audit: (f) => ({ path: f.path, old: f.expected, new: f.actual }),
   },
   'skill-file-added': {
@@ -78,9 +78,9 @@ export const INTEGRITY_FINDINGS: { [C in IntegrityCode]: IntegrityFindingSpec<Va
     blocking: true,
     attach: 'lockfile',
     docs: 'lockfile',
-    description: 'The project adopted a lockfile (integrity.strict in its config, or git tracks it) and it is gone.',
-    message: (f) => `${f.path} is gone, but ${f.adopted === 'config' ? 'the project config sets integrity.strict' : 'git tracks it'}; restore it (${f.adopted === 'git' ? '"agent-immune lock --restore", or Restore Lockfile from Git in the editor' : 'from where it was kept'}) to check the files against what was pinned; "agent-immune lock --anew" (Pin Anyway in the editor) would pin them as they are.`,
-    audit: (f) => ({ path: f.path, detail: f.adopted === 'config' ? 'integrity.strict is set' : 'tracked in git' }),
+    description: 'The project adopted a lockfile (integrity.strict in its config, git tracks it, or verify --lockfile names it) and it is not there.',
+    message: (f) => lockfileMissingMessage(f.path, f.adopted),
+    audit: (f) => ({ path: f.path, detail: ADOPTION_DETAIL[f.adopted] }),
   },
   'symlink-outside-root': {
     severity: 'warning',
@@ -145,6 +145,17 @@ export function findingEvent(finding: IntegrityFinding, decision: 'warn' | 'bloc
 export function blockEvent(findings: readonly IntegrityFinding[], by: string): AuditEvent {
   const paths = [...new Set(blockingFindings(findings).map((f) => f.path))];
   return { event: 'block', decision: 'block', detail: `${by} refused: ${paths.join(', ')}` };
+}
+
+/** What the audit trail records of how the project adopted its lockfile. */
+const ADOPTION_DETAIL: Record<LockfileAdoption, string> = { config: 'integrity.strict is set', git: 'tracked in git', named: 'named by verify --lockfile' };
+
+/** The lockfile-missing message: why its absence counts, how to bring it back, and how to pin anew (a first pin too). */
+function lockfileMissingMessage(file: string, adopted: LockfileAdoption): string {
+  const anew = '"agent-immune lock --anew" (Pin Anyway in the editor) would pin them as they are';
+  if (adopted === 'git') return `${file} is gone, but git tracks it; restore it ("agent-immune lock --restore", or Restore Lockfile from Git in the editor) to check the files against what was pinned; ${anew}.`;
+  if (adopted === 'named') return `${file} is not there, but verify was told to check against it (--lockfile): a change that deletes the lockfile is not a pass; restore it (from the branch it was committed to) to check the files against what was pinned; ${anew}.`;
+  return `${file} is not there, but the project config sets integrity.strict; if it was deleted, restore it from where it was kept to check the files against what was pinned; for a first pin, or to pin the files as they are, run "agent-immune lock --anew" (Pin Anyway in the editor).`;
 }
 
 /** What an unpinned path is: a file of a new skill, the project config, a link to a skill folder, or a prompt file. */

@@ -60,11 +60,13 @@ export function verifyText(report: ReportSummary, pinned: Readonly<Record<string
     return `Clean: ${pinnedFiles} pinned ${pinnedFiles === 1 ? 'file matches' : 'files match'} ${lockfile}.\n`;
   }
   const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;
-  const drift = findings.find((f) => f.code === 'drift' && Object.prototype.hasOwnProperty.call(pinned, f.path));
+  const drift = findings.find((f): f is Extract<IntegrityFinding, { code: 'drift' }> => f.code === 'drift' && Object.prototype.hasOwnProperty.call(pinned, f.path));
+  const shown = drift && `git show ${pinned[drift.path].gitBlob}`;
   const diff = drift
     ? [
         'See what changed, in the project root (git holds the pinned content once it was committed; in the editor: Agent Immune: Show Pinned vs Current):',
-        `  git show ${pinned[drift.path].gitBlob} | diff -u - -- ${shellWord(drift.path)}`,
+        // A link's blob is its target path: what it led to, beside where it leads now (diff cannot compare a folder).
+        drift.link !== undefined ? `  ${shown}; echo; readlink -- ${shellWord(drift.path)}` : `  ${shown} | diff -u - -- ${shellWord(drift.path)}`,
       ]
     : [];
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];

@@ -65,12 +65,13 @@ export type CorruptReason =
  * permission or I/O error; or content that kept changing while it was read. */
 export type UnpinnableReason = 'not-a-file' | 'folder-symlink' | 'unreadable' | 'changing' | 'bad-name';
 
-/** How a project adopted a lockfile, so its absence is a finding: `integrity.strict` in its config, or git tracks it. */
-export type LockfileAdoption = 'config' | 'git';
+/** How a project adopted a lockfile, so its absence is a finding: `integrity.strict` in its config, git tracks it, or
+ * the command names it (`verify --lockfile`, the check's `lockfile` option: CI that names it expects it). */
+export type LockfileAdoption = 'config' | 'git' | 'named';
 
 /** A finding: plain data, worded by its code's entry in findings.ts. `path` is POSIX relative to the root. */
 export type IntegrityFinding =
-  | { code: 'drift'; path: string; expected: string; actual: string }
+  | { code: 'drift'; path: string; expected: string; actual: string; link?: string }
   | { code: 'skill-file-added'; path: string; skill: string; actual: string }
   | { code: 'unpinned-skill'; path: string; actual: string; skill?: string; link?: string }
   | { code: 'missing'; path: string; expected: string }

@@ -16,7 +16,7 @@ export interface SkillIntegrityOptions {
   root?: string;
   /** Throw SkillIntegrityError on a blocking finding (default: the config's integrity.strict). */
   strict?: boolean;
-  /** Lockfile path relative to root (default: the config's integrity.lockfile, else agent-immune.lock). */
+  /** Lockfile path relative to root (default: the config's integrity.lockfile, else agent-immune.lock); one named here must be there (lockfile-missing). */
   lockfile?: string;
   /** Where warnings go (default: console.warn). */
   warn?: (message: string) => void;
@@ -37,7 +37,8 @@ export interface SkillIntegrityResult {
  * records the block too, then throws SkillIntegrityError.
  */
 export async function checkSkillIntegrity(options: SkillIntegrityOptions = {}): Promise<SkillIntegrityResult> {
-  const { report, ws } = await verifyWorkspace(options.root ?? process.cwd(), { strict: options.strict, lockfile: options.lockfile });
+  const overrides = { strict: options.strict, lockfile: options.lockfile };
+  const { report, ws } = await verifyWorkspace(options.root ?? process.cwd(), overrides, { lockfileNamed: options.lockfile !== undefined });
   const verdict = integrityVerdict(report);
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const fail = (what: string) => (error: unknown) => warn(`agent-immune: ${what}: ${errorMessage(error)}`);

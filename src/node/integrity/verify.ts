@@ -40,31 +40,38 @@ export interface VerifyState {
   skillDirs: Set<string>;
 }
 
+/** How verify was asked: `lockfileNamed` when the caller named the lockfile (`verify --lockfile`), so that its absence is a finding. */
+export interface VerifyOptions {
+  lockfileNamed?: boolean;
+}
+
 /** Verifies `root`; `overrides` replace config settings (e.g. strict, lockfile). */
-export async function verifyWorkspace(root: string, overrides: Partial<IntegrityConfig> = {}): Promise<VerifyState> {
+export async function verifyWorkspace(root: string, overrides: Partial<IntegrityConfig> = {}, options: VerifyOptions = {}): Promise<VerifyState> {
   const ws = await openIntegrityWorkspace(root, overrides);
-  return verifyOpened(ws);
+  return verifyOpened(ws, options);
 }
 
 /** How the project adopted its lockfile, so that its absence is a finding: git tracking the lockfile (then it can be
- * restored from git), or `integrity.strict` in the project's own config; undefined for a project that never adopted one. */
-export async function lockfileAdoption(ws: IntegrityWorkspace, lockfile: string): Promise<LockfileAdoption | undefined> {
+ * restored from git), `integrity.strict` in the project's own config, or the caller naming it; undefined for a project
+ * that never adopted one. */
+export async function lockfileAdoption(ws: IntegrityWorkspace, lockfile: string, named = false): Promise<LockfileAdoption | undefined> {
   if (await isTrackedByGit(ws.root, lockfile)) return 'git';
-  return ws.projectStrict ? 'config' : undefined;
+  if (ws.projectStrict) return 'config';
+  return named ? 'named' : undefined;
 }
 
 /** The lockfile-missing finding for an absent lockfile the project adopted; none where it never adopted one. */
-export async function missingLockfileFindings(ws: IntegrityWorkspace, lockfile: string): Promise<IntegrityFinding[]> {
-  const adopted = await lockfileAdoption(ws, lockfile);
+export async function missingLockfileFindings(ws: IntegrityWorkspace, lockfile: string, named = false): Promise<IntegrityFinding[]> {
+  const adopted = await lockfileAdoption(ws, lockfile, named);
   return adopted ? [{ code: 'lockfile-missing', path: lockfile, adopted }] : [];
 }
 
 /** Verifies an already opened workspace. */
-export async function verifyOpened(ws: IntegrityWorkspace): Promise<VerifyState> {
+export async function verifyOpened(ws: IntegrityWorkspace, options: VerifyOptions = {}): Promise<VerifyState> {
   const read = await readLockfile(ws.root, ws.config.lockfile);
   const base = { schema: VERIFY_SCHEMA, strict: ws.config.strict, lockfile: read.path } as const;
   const empty = { ws, lock: undefined, digests: new Map(), scanFindings: [], skillDirs: new Set<string>() };
-  if (read.state === 'absent') return { ...empty, report: { ...base, status: 'no-lockfile', findings: await missingLockfileFindings(ws, read.path) } };
+  if (read.state === 'absent') return { ...empty, report: { ...base, status: 'no-lockfile', findings: await missingLockfileFindings(ws, read.path, options.lockfileNamed) } };
   if (read.state === 'corrupt') return { ...empty, report: { ...base, status: 'corrupt-lockfile', findings: [read.finding] } };
   const scan = await scanWorkspace(ws, read.lock);
   const state: VerifyState = {

@@ -89,6 +89,20 @@ describe('agent-immune harden', () => {
     assert.deepEqual(await roles(), before);
   });
 
+  it('--prompts lists every prompt found, hardened or not, and --json always does (was: a count only, so a prompt harden never read went unnoticed)', async () => {
+    const { code, stdout } = await cli(dir, 'harden', 'agents/researcher.py', '--prompts');
+    assert.equal(code, 1);
+    const listed = stdout.split('\n').filter((line) => /^agents\/researcher\.py:\d+:\d+  prompt  /.test(line));
+    const sites = (JSON.parse((await cli(dir, 'harden', 'agents/researcher.py', '--json')).stdout) as { prompts: number; promptSites: { line: number; role: string; hardened: boolean }[] });
+    assert.equal(listed.length, sites.prompts);
+    assert.equal(sites.promptSites.length, sites.prompts);
+    assert.ok(listed.some((line) => line.endsWith('system prompt, lacks the warning')), stdout);
+    assert.equal((await cli(dir, 'harden', 'agents/researcher.py', '--write')).code, 0);
+    const after = (await cli(dir, 'harden', 'agents/researcher.py', '--prompts')).stdout;
+    assert.ok(after.split('\n').filter((line) => line.includes('  prompt  ')).every((line) => !line.endsWith('lacks the warning')), after);
+    assert.ok(!(await cli(dir, 'harden', 'agents/researcher.py')).stdout.includes('  prompt  '), 'listed only when asked');
+  });
+
   it('scans only the paths given, and a file named explicitly', async () => {
     const { code, stdout } = await cli(dir, 'harden', 'agents/planner.ts', '--json');
     assert.equal(code, 1);

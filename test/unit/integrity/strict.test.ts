@@ -124,6 +124,19 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.equal((await cli(root, env, 'verify', '--strict')).code, 1);
   });
 
+  it('a lockfile named with --lockfile must be there: a pull request that deletes the committed lockfile (and the config) does not pass CI (was: "No lockfile", exit 0)', async () => {
+    unlinkSync(path.join(root, 'agent-immune.lock'));
+    // The checkout of such a pull request: git tracks no lockfile in its index or HEAD, and the config is gone.
+    const ci = await cli(root, env, 'verify', '--strict', '--lockfile', 'agent-immune.lock', '--json', '--no-audit');
+    assert.deepEqual([ci.code, ci.json().status, ci.json().findings], [1, 'no-lockfile', [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'named' }]]);
+    const text = await cli(root, env, 'verify', '--lockfile', 'agent-immune.lock', '--no-audit');
+    assert.match(text.stdout, /lockfile-missing +agent-immune\.lock is not there, but verify was told to check against it \(--lockfile\)/);
+    await assert.rejects(checkSkillIntegrity({ root, lockfile: 'agent-immune.lock', strict: true, warn: () => undefined }), (e: unknown) => e instanceof SkillIntegrityError && e.kind === 'no-lockfile');
+    // Naming it does not stop a first pin, and unnamed the project still has adopted nothing.
+    assert.deepEqual((await cli(root, env, 'verify', '--strict', '--json', '--no-audit')).json().findings, []);
+    assert.equal((await cli(root, env, 'lock', '--lockfile', 'agent-immune.lock', '--no-audit')).code, 0);
+  });
+
   it('lock --restore puts back a deleted lockfile as git tracks it, so verify still sees what changed; it never blesses the change', async () => {
     const lockPath = path.join(root, 'agent-immune.lock');
     const pinned = readFileSync(lockPath, 'utf8');
@@ -186,7 +199,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     rmSync(path.join(root, '.git'), { recursive: true, force: true });
     write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { strict: true } }));
     const byConfig = await cli(root, env, 'lock');
-    assert.deepEqual([byConfig.code, byConfig.stderr], [2, 'agent-immune lock: nothing written: agent-immune.lock is gone, but the project config sets integrity.strict; restore it (from where it was kept) to check the files against what was pinned; "agent-immune lock --anew" (Pin Anyway in the editor) would pin them as they are.\n']);
+    assert.deepEqual([byConfig.code, byConfig.stderr], [2, 'agent-immune lock: nothing written: agent-immune.lock is not there, but the project config sets integrity.strict; if it was deleted, restore it from where it was kept to check the files against what was pinned; for a first pin, or to pin the files as they are, run "agent-immune lock --anew" (Pin Anyway in the editor).\n']);
     assert.equal((await cli(root, env, 'lock', '--restore')).stderr, 'agent-immune lock: git has no copy of agent-immune.lock (in the index or HEAD); run "agent-immune lock --anew" to pin the files as they are\n');
 
     const anew = await cli(root, env, 'lock', '--anew');
@@ -266,6 +279,23 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.deepEqual([json.code, json.json().written, codesOf(json.json().findings)], [1, false, [['unpinnable', `${skill}/pipe`]]]);
     write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { exclude: ['pipe'] } }));
     assert.equal((await cli(root, env, 'lock')).code, 0, 'excluding it is saying it is not to be pinned');
+  });
+
+  it('a link to a skill folder pointed elsewhere: the drift names the new target and the hint shows the old one (was: a diff of a folder, "diff: cannot compare")', async () => {
+    write(root, 'skills/a/SKILL.md', 'a\n');
+    write(root, 'skills/b/SKILL.md', 'b\n');
+    symlinkSync('../../skills/a', path.join(root, '.claude/skills/x'));
+    assert.equal((await cli(root, env, 'lock', '--no-audit')).code, 0);
+    const git = commitLockfile(root);
+    git('add', '-A');
+    git('commit', '-qm', 'skills');
+    unlinkSync(path.join(root, '.claude/skills/x'));
+    symlinkSync('../../skills/b', path.join(root, '.claude/skills/x'));
+    const lines = (await cli(root, env, 'verify', '--no-audit')).stdout.trimEnd().split('\n');
+    assert.match(lines[1], /^drift +\.claude\/skills\/x changed since it was pinned \(.*; a link to a skill folder, now to skills\/b\)\.$/);
+    const hint = lines.at(-1)!.trim();
+    assert.match(hint, /^git show [0-9a-f]{40}; echo; readlink -- \.claude\/skills\/x$/);
+    assert.equal(execFileSync('sh', ['-c', hint], { cwd: root, encoding: 'utf8' }), '../../skills/a\n../../skills/b\n');
   });
 
   it('the counts per code in the text head, the JSON and the SARIF match the findings listed', async () => {
