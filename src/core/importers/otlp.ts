@@ -540,7 +540,8 @@ function readHandoffs(deliveries: Delivery[], question: string | undefined): Del
 }
 
 function isoOf(ms: number): string | undefined {
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+  // A Date holds ±8.64e15 ms; an absurd timestamp (a hostile or broken exporter's) is kept for ordering, shown as none.
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;
 }
 
 /** True for the path of one span inside an OTLP document (resourceSpans[i].scopeSpans[j].spans[k]). */

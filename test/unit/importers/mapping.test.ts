@@ -540,6 +540,14 @@ describe('importers: OTLP edge cases', () => {
   });
   const otlp = (spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
 
+  it('reads a span whose timestamps no date can hold (1e26 ns) without a time, in order (was: "internal error: Invalid time value", and serve dropped the run)', () => {
+    const absurd = { ...span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'x', 'gen_ai.input.messages': 'hi', 'gen_ai.output.messages': 'hello' }) };
+    absurd.startTimeUnixNano = absurd.endTimeUnixNano = '1' + '0'.repeat(26);
+    const trace = importTraceText(otlp([absurd]));
+    assert.deepEqual(flow(trace), ['0 x>user: hello']);
+    assert.ok(trace.messages.every((m) => m.ts === undefined));
+  });
+
   it('keeps one agent when a framework span and an SDK span both record the same invocation, using the inner content', () => {
     const trace = importTraceText(
       otlp([
