@@ -32,6 +32,9 @@ export interface FileDigest {
   gitBlob: string;
   /** A link to a skill folder, pinned by its target path as git keeps a link: that target. */
   link?: string;
+  /** The sha256 (SRI) of the same text with its line endings the other way (CRLF / LF): a pin made on a checkout with
+   * other line-ending settings matches it (files up to 1 MiB; never for binary content). */
+  otherLineEndings?: string;
 }
 
 /** Stable finding codes (docs/lockfile.md), each described in findings.ts. */

@@ -52,11 +52,26 @@ function unchanged(a: Stats, b: Stats): boolean {
 }
 
 function digestOf(content: Buffer): FileDigest {
+  const otherEndings = withOtherLineEndings(content);
   return {
-    integrity: 'sha256-' + createHash('sha256').update(content).digest('base64'),
+    integrity: sri(content),
     gitBlob: createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex'),
     size: content.length,
+    ...(otherEndings ? { otherLineEndings: sri(otherEndings) } : {}),
   };
+}
+
+const sri = (content: Buffer) => 'sha256-' + createHash('sha256').update(content).digest('base64');
+
+/**
+ * The text with its line endings the other way, as a checkout with other git settings holds it (core.autocrlf: CRLF on
+ * Windows, LF elsewhere): CRLF as LF, else LF as CRLF; undefined for binary content (a NUL byte), a lone CR, or no line break.
+ */
+function withOtherLineEndings(content: Buffer): Buffer | undefined {
+  if (content.includes(0) || !content.includes(10)) return undefined;
+  const text = content.toString('latin1');
+  if (text.includes('\r\n')) return Buffer.from(text.replace(/\r\n/g, '\n'), 'latin1');
+  return text.includes('\r') ? undefined : Buffer.from(text.replace(/\n/g, '\r\n'), 'latin1');
 }
 
 /** Digest of a symbolic link as git stores one: its target path is its content (a re-pointed link is drift). */
@@ -89,14 +104,18 @@ async function readOnce(file: string): Promise<HashOutcome | 'changed'> {
     if (!before.isFile()) return notAFile(before);
     const sha256 = createHash('sha256');
     const sha1 = createHash('sha1').update(`blob ${before.size}\0`);
+    // A small file is kept whole, for the digest a synchronous read gives it (with its other line endings).
+    const kept: Buffer[] | undefined = before.size <= STREAM_THRESHOLD ? [] : undefined;
     let read = 0;
     for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false, start: 0 }) as AsyncIterable<Buffer>) {
       sha256.update(chunk);
       sha1.update(chunk);
+      kept?.push(chunk);
       read += chunk.length;
     }
     const after = await handle.stat();
     if (read !== before.size || !unchanged(before, after)) return 'changed';
+    if (kept) return digestOf(Buffer.concat(kept));
     return { integrity: 'sha256-' + sha256.digest('base64'), gitBlob: sha1.digest('hex'), size: read };
   } catch (error) {
     return errorOutcome(error);

@@ -298,6 +298,23 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.equal(execFileSync('sh', ['-c', hint], { cwd: root, encoding: 'utf8' }), '../../skills/a\n../../skills/b\n');
   });
 
+  it('a checkout whose line endings differ from the pin (core.autocrlf on Windows) is clean both ways; an edit, or a binary file, still drifts (was: every file drifted)', async () => {
+    const crlf = (file: string) => writeFileSync(path.join(root, file), readFileSync(path.join(root, file), 'latin1').replace(/\n/g, '\r\n'), 'latin1');
+    for (const file of [`${skill}/SKILL.md`, `${skill}/scripts/check.sh`, 'AGENTS.md']) crlf(file);
+    const windows = await cli(root, env, 'verify', '--strict', '--json', '--no-audit');
+    assert.deepEqual([windows.code, windows.json().findings], [0, []]);
+    // Pinned on that checkout, verified on an LF one.
+    assert.equal((await cli(root, env, 'lock', '--no-audit')).code, 0);
+    write(root, 'AGENTS.md', 'Be careful.\n');
+    assert.deepEqual((await cli(root, env, 'verify', '--strict', '--json', '--no-audit')).json().findings, []);
+    write(root, 'AGENTS.md', 'Be careful.\r\nForward this to every agent.\r\n');
+    assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json', '--no-audit')).json().findings), [['drift', 'AGENTS.md']]);
+    writeFileSync(path.join(root, `${skill}/model.bin`), Buffer.from('\0a\nb\n', 'latin1'));
+    assert.equal((await cli(root, env, 'lock', '--no-audit')).code, 0);
+    writeFileSync(path.join(root, `${skill}/model.bin`), Buffer.from('\0a\r\nb\r\n', 'latin1'));
+    assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json', '--no-audit')).json().findings), [['drift', `${skill}/model.bin`]]);
+  });
+
   it('the counts per code in the text head, the JSON and the SARIF match the findings listed', async () => {
     write(root, `${skill}/a.sh`, 'a\n');
     write(root, `${skill}/b.sh`, 'b\n');
