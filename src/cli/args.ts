@@ -3,6 +3,10 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../core/errors';
+import { inline } from '../core/text/printable';
+import { DEFAULT_LOCKFILE } from '../core/integrity/types';
+import { isTrackedByGit } from '../node/integrity/gitBlob';
+import { findProjectRoot } from '../node/projectRoot';
 import { isInside } from '../node/workspaceFs';
 import { UsageError } from './command';
 
@@ -44,6 +48,19 @@ export async function existingFolder(cwd: string, given: string, role: PathRole)
   if (kind === undefined) throw badPath(`${named(role, given)}: no such folder; check the path`);
   if (kind !== 'folder') throw badPath(`${named(role, given)} is a file, not a folder${role.hint ? `: ${role.hint}` : ''}`);
   return abs;
+}
+
+/**
+ * The workspace root of an integrity command: `--root` as given, else the project the current folder is in (the nearest
+ * folder at or above it holding agent-immune.lock, the config or .git, as git finds its repository, or where git tracks a
+ * lockfile that is gone: a deleted lockfile is no reason to check against another), which `note` names when it is not
+ * the current folder.
+ */
+export async function workspaceRoot(cwd: string, given: string | undefined, role: PathRole, note: (line: string) => void): Promise<string> {
+  if (given !== undefined) return existingFolder(cwd, given, role);
+  const root = await findProjectRoot(cwd, (dir) => isTrackedByGit(dir, DEFAULT_LOCKFILE));
+  if (path.resolve(root) !== path.resolve(cwd)) note(`project root ${inline(path.relative(cwd, root))} (the nearest folder above with agent-immune.lock, agent-immune.config.json or .git; --root names another)`);
+  return root;
 }
 
 /** The absolute path of a file or folder argument that must exist. */

@@ -5,13 +5,13 @@ import { AUDIT_LOG, type ChainGuarantee } from '../../core/integrity/audit';
 import { auditVerifyText } from '../../core/integrity/messages';
 import { verifyAuditLog } from '../../node/integrity/auditLog';
 import { AUDIT_KEY_ENV, AUDIT_KEY_FILE_ENV, auditKeyFile, auditKeyHint, createAuditKeyFile, loadAuditKey } from '../../node/integrity/auditKey';
-import { existingFile, existingFolder } from '../args';
+import { existingFile, workspaceRoot } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { closest } from '../suggest';
 
 async function verify(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
   const { values } = parseFlags(args, { root: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean' }, keyed: { type: 'boolean' } }, false);
-  const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
+  const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' }, (line) => io.stderr(`agent-immune audit: ${line}\n`));
   const file = values.file ? await existingFile(io.cwd, values.file, { flag: '--file' }) : path.join(root, AUDIT_LOG);
   const key = await loadAuditKey(io.env, values.file ? path.dirname(file) : root);
   const result = await verifyAuditLog(file, values.file ? undefined : root, key?.key);
@@ -34,7 +34,7 @@ async function verify(args: string[], io: Parameters<Command['run']>[1]): Promis
 
 async function key(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
   const { values } = parseFlags(args, { root: { type: 'string' }, create: { type: 'boolean' }, json: { type: 'boolean' } }, false);
-  const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder the key must stay out of' });
+  const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder the key must stay out of' }, (line) => io.stderr(`agent-immune audit: ${line}\n`));
   const loaded = values.create ? await createAuditKeyFile(io.env, root) : await loadAuditKey(io.env, root);
   if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/audit-key/v1', key: loaded ? { id: loaded.key.id, source: loaded.source } : null, file: auditKeyFile(io.env) ?? null }, null, 2) + '\n');
   else if (!loaded) io.stdout(`No audit key: records are unkeyed. Create one with "agent-immune audit key --create" (written to ${auditKeyFile(io.env) ?? `the file ${AUDIT_KEY_FILE_ENV} names`}), or set ${AUDIT_KEY_ENV}.\n`);
@@ -59,7 +59,8 @@ The key comes from ${AUDIT_KEY_ENV}, else the file AGENT_IMMUNE_AUDIT_KEY_FILE (
 ~/.config/agent-immune/audit.key, mode 600); never from the repository.
 
 Options:
-  --root DIR         workspace root (default: the current directory)
+  --root DIR         workspace root (default: the project the current folder is in: the
+                     nearest folder at or above it with agent-immune.lock, the config or .git)
   --file FILE        audit log to check (default: <root>/${AUDIT_LOG})
   --keyed            verify: exit 1 unless every record carries a valid MAC of the key
   --create           key: create a new key file (refused, exit 2, when one exists: it is kept)

@@ -6,7 +6,7 @@ import { lockMissingText, lockRefusedText, lockRestoredText } from '../../core/i
 import { auditWriter } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { lockWorkspace, restoreLockfile, type LockResult } from '../../node/integrity/lock';
-import { existingFolder, lockfileFlag } from '../args';
+import { lockfileFlag, workspaceRoot } from '../args';
 import { loadCheckedConfig } from '../../node/config';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
@@ -29,7 +29,8 @@ the copy git tracks (the index's, else HEAD's) byte for byte, and "agent-immune 
 what changed since it was pinned; --anew pins the files as they are (the editor's Pin Anyway).
 
 Options:
-  --root DIR         workspace root (default: the current directory)
+  --root DIR         workspace root (default: the project the current folder is in: the
+                     nearest folder at or above it with agent-immune.lock, the config or .git)
   --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
   --restore          put back a deleted lockfile as git tracks it instead of pinning
   --anew             pin even where the adopted lockfile is gone, trusting the files as they are
@@ -52,7 +53,7 @@ because the adopted lockfile is gone (without --anew; with --json the refusal is
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.restore && values.anew) throw new UsageError('--restore and --anew exclude each other: restore the lockfile, or pin anew');
-    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder whose skills to pin' });
+    const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder whose skills to pin' }, (line) => io.stderr(`agent-immune lock: ${line}\n`));
     const lockfile = lockfileFlag(root, values.lockfile);
     await loadCheckedConfig(root);
     const writer = values['no-audit'] ? undefined : auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);

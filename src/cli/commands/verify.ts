@@ -11,7 +11,7 @@ import { loadAuditKey } from '../../node/integrity/auditKey';
 import { FileLockTimeoutError } from '../../node/integrity/fileLock';
 import { verifyWorkspace } from '../../node/integrity/verify';
 import { UnsafePathError } from '../../node/workspaceFs';
-import { existingFolder, lockfileFlag, outputFile } from '../args';
+import { lockfileFlag, outputFile, workspaceRoot } from '../args';
 import { loadCheckedConfig } from '../../node/config';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
@@ -34,7 +34,8 @@ is recorded each time. No lockfile in a project that never adopted one: nothing 
 (a lockfile named with --lockfile, as CI should, must be there: its absence is lockfile-missing).
 
 Options:
-  --root DIR         workspace root (default: the current directory)
+  --root DIR         workspace root (default: the project the current folder is in: the
+                     nearest folder at or above it with agent-immune.lock, the config or .git)
   --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
   --strict           exit 1 on any finding (default: integrity.strict in agent-immune.config.json)
   --json             print one JSON document (schema agent-immune/verify/v1)
@@ -57,7 +58,7 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
       'no-audit': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' });
+    const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' }, (line) => io.stderr(`agent-immune verify: ${line}\n`));
     const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' });
     await loadCheckedConfig(root);
     const overrides = { strict: values.strict || undefined, lockfile: lockfileFlag(root, values.lockfile) };
