@@ -107,7 +107,9 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
     }
     io.stderr(`agent-immune serve: listening on ${address.url} (POST ${address.url}/v1/traces; runs at ${address.url}/v1/runs)\n`);
     await stopSignal();
-    io.stderr(`agent-immune serve: stopping; writing ${server.runs.size().traces} open trace(s) to .agent-immune/live (Ctrl+C again quits without them)\n`);
+    const queued = server.pendingWrites();
+    const behind = queued > 0 ? ` and ${queued} queued write(s) of closed runs and alerts` : '';
+    io.stderr(`agent-immune serve: stopping; writing ${server.runs.size().traces} open trace(s)${behind} to .agent-immune (Ctrl+C again quits without them)\n`);
     await server.stop();
     return ExitCode.Ok;
   },

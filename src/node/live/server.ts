@@ -74,6 +74,8 @@ export class LiveServer {
   private stopped = false;
   private rootReal: string | undefined;
   private writes: Promise<void> = Promise.resolve();
+  /** Writes queued and not yet done (closed runs' recordings, alert appends). */
+  private queuedWrites = 0;
   private pendingAlerts: AlertRecord[] = [];
   /** Bytes LIVE_RUNS_DIR holds (measured at most once a minute, counted between), and whether a run was refused for it. */
   private stored: number | undefined;
@@ -320,7 +322,16 @@ export class LiveServer {
   }
 
   private enqueueWrite(job: () => Promise<void>, what: string): void {
-    this.writes = this.writes.then(job).catch((error: unknown) => this.log('error', `live: ${what} failed: ${errorMessage(error)}`));
+    this.queuedWrites++;
+    this.writes = this.writes
+      .then(job)
+      .catch((error: unknown) => this.log('error', `live: ${what} failed: ${errorMessage(error)}`))
+      .finally(() => this.queuedWrites--);
+  }
+
+  /** Closed runs' recordings and alert appends queued and not yet written (a flood of runs is written behind their events). */
+  pendingWrites(): number {
+    return this.queuedWrites;
   }
 
   /** Writes a closed run's recording as agent-trace/v1, under a name of its own (a reopened run gets the next number). */

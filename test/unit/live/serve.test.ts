@@ -173,6 +173,27 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     }
   }
 
+  it('counts the recordings and alert appends still queued behind their events, which stop waits for (was: "writing 0 open trace(s)", then minutes of writing)', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    const server = new LiveServer({ root: out, port: 0 });
+    try {
+      const { url } = await server.start();
+      const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` })));
+      for (const conversation of ['conv-a', 'conv-b', 'conv-c']) await emitCrewRun(provider.getTracer('crew'), RUN, conversation, EPOCH);
+      await provider.shutdown();
+      await waitFor('the runs', () => (server.runs.list().length === 3 ? true : undefined));
+      // Closing the three open runs queues their recordings behind the closed events; stop waits for them.
+      await server.runs.closeAll();
+      assert.ok(server.pendingWrites() >= 1, `${server.pendingWrites()} queued`);
+      await server.stop();
+      assert.equal(server.pendingWrites(), 0);
+      assert.deepEqual(readdirSync(path.join(out, '.agent-immune/live')).sort(), ['conv-a.jsonl', 'conv-b.jsonl', 'conv-c.jsonl']);
+    } finally {
+      await server.stop();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('stops writing closed runs past the recordings budget, says so once, and keeps the alerts (was: senders could fill the disk)', () =>
     twoRunsWith({ maxStoredBytes: 1 }, (logs, out) => {
       assert.deepEqual(readdirSync(path.join(out, '.agent-immune')).sort(), ['alerts']);
