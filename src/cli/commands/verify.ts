@@ -6,7 +6,7 @@ import { verifyText } from '../../core/integrity/messages';
 import type { IntegrityFinding } from '../../core/integrity/types';
 import { errorMessage } from '../../core/errors';
 import { inline } from '../../core/text/printable';
-import { auditWriter, recordIntegrityRun } from '../../node/integrity/auditLog';
+import { auditWriter, brokenTrailWarning, recordIntegrityRun } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { FileLockTimeoutError } from '../../node/integrity/fileLock';
 import { verifyWorkspace } from '../../node/integrity/verify';
@@ -72,7 +72,10 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
       // lock file that is a folder) is reported in one line and the verdict stands: a repository must not be able to
       // hide its verdict that way.
       recorded = await recordIntegrityRun(ws.root, run, auditWriter('agent-immune-cli', key?.key)).then(
-        () => true,
+        ({ broken }) => {
+          if (broken) io.stderr(`agent-immune verify: ${inline(brokenTrailWarning(broken))}\n`);
+          return true;
+        },
         (error: unknown) => {
           const fileSystem = typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
           if (!(error instanceof FileLockTimeoutError) && !(error instanceof UnsafePathError) && !fileSystem) throw error;

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { integrityVerdict } from '../../core/integrity/compare';
 import { integrityLog, integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
-import { recordIntegrityRun, type IntegrityRun } from '../../node/integrity/auditLog';
+import { brokenTrailWarning, recordIntegrityRun, type IntegrityRun } from '../../node/integrity/auditLog';
 import type { VerifyState } from '../../node/integrity/verify';
 import { showError } from '../notify';
 import type { BaseServices, RunGuard } from '../services';
@@ -133,7 +133,8 @@ export class IntegrityController implements RunGuard, vscode.Disposable {
 
   private async record(state: VerifyState, run: IntegrityRun, failure: (reason: string) => string): Promise<void> {
     try {
-      await recordIntegrityRun(state.ws.root, run, await editorAuditWriter(this.services, state.ws.root));
+      const { broken } = await recordIntegrityRun(state.ws.root, run, await editorAuditWriter(this.services, state.ws.root));
+      if (broken) this.output.warn(brokenTrailWarning(broken));
     } catch (error) {
       this.output.error(failure(errorMessage(error)));
     }

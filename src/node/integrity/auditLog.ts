@@ -6,7 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AUDIT_LOG, AuditChainVerifier, buildAuditRecords, macValid, type AuditActor, type AuditEvent, type AuditKey, type AuditRecord, type ChainResult, type ChainHead } from '../../core/integrity/audit';
+import { AUDIT_LOG, AuditChainVerifier, buildAuditRecords, macValid, type AuditActor, type AuditEvent, type AuditKey, type AuditRecord, type ChainBreak, type ChainResult, type ChainHead } from '../../core/integrity/audit';
 import { auditDelta, OpenFindings } from '../../core/integrity/auditState';
 import { blockEvent } from '../../core/integrity/findings';
 import type { IntegrityFinding } from '../../core/integrity/types';
@@ -84,12 +84,17 @@ async function readHead(rootReal: string, file: string): Promise<{ head?: ChainH
 
 /** The findings the log holds as open. With a key, only records MACed under it count: a record forged without the key
  * cannot stop a finding from being recorded. */
-async function readOpenFindings(rootReal: string, file: string, key: AuditKey | undefined): Promise<ReadonlyMap<string, AuditEvent>> {
+async function readOpenFindings(rootReal: string, file: string, key: AuditKey | undefined): Promise<{ open: ReadonlyMap<string, AuditEvent>; broken?: ChainBreak }> {
   const open = new OpenFindings();
   const opened = await openLog(rootReal, file);
-  if (!opened) return open.events();
+  if (!opened) return { open: open.events() };
+  // Records from a break in the chain on are not trusted: an edited record must not decide what is recorded next.
+  const chain = new AuditChainVerifier(key);
+  let broken: ChainBreak | undefined;
   try {
-    for await (const [text] of readLines(file, undefined, opened.handle)) {
+    for await (const [text, line] of readLines(file, undefined, opened.handle)) {
+      broken = chain.push(text, line);
+      if (broken) break;
       let record: AuditRecord;
       try {
         record = JSON.parse(text) as AuditRecord;
@@ -104,7 +109,7 @@ async function readOpenFindings(rootReal: string, file: string, key: AuditKey | 
   } finally {
     await opened.handle.close();
   }
-  return open.events();
+  return { open: open.events(), ...(broken ? { broken } : {}) };
 }
 
 /** Where the log of `root` is, with its folder created. */
@@ -144,21 +149,30 @@ export interface IntegrityRun {
 /**
  * Records a run in the audit trail once per change of state: the findings not open in the trail yet, a clear for each
  * open finding no longer found, and the block when strict mode refused the run. Writes nothing (and creates no log)
- * when nothing changed.
+ * when nothing changed. Records after a break in the chain are not trusted for that state: `broken` names the break.
  */
-export async function recordIntegrityRun(root: string, run: IntegrityRun, writer: AuditWriter): Promise<AuditRecord[]> {
+export async function recordIntegrityRun(root: string, run: IntegrityRun, writer: AuditWriter): Promise<{ records: AuditRecord[]; broken?: ChainBreak }> {
   const { rootReal, file } = await logFile(root);
-  if (run.findings.length === 0 && !run.blockedBy && (await classifyWorkspacePath(rootReal, file)) === 'missing') return [];
-  return appendLocked(
+  if (run.findings.length === 0 && !run.blockedBy && (await classifyWorkspacePath(rootReal, file)) === 'missing') return { records: [] };
+  let broken: ChainBreak | undefined;
+  const records = await appendLocked(
     rootReal,
     file,
     async () => {
-      const events = auditDelta(await readOpenFindings(rootReal, file, writer.key), run.findings, run.decision);
+      const read = await readOpenFindings(rootReal, file, writer.key);
+      broken = read.broken;
+      const events = auditDelta(read.open, run.findings, run.decision);
       if (run.blockedBy) events.push(blockEvent(run.findings, run.blockedBy));
       return events;
     },
     writer,
   );
+  return { records, ...(broken ? { broken } : {}) };
+}
+
+/** The warning for a trail whose chain broke before this run recorded in it. */
+export function brokenTrailWarning(broken: ChainBreak): string {
+  return `the audit trail's chain is broken at line ${broken.line} (${broken.detail}): the records from there on were not trusted and this run's findings are recorded anew; "agent-immune audit verify" shows the break`;
 }
 
 /** Result of checking a log's chain. */

@@ -6,7 +6,7 @@ import { integrityVerdict } from '../../core/integrity/compare';
 import { SkillIntegrityError } from '../../core/integrity/errors';
 import { formatFinding } from '../../core/integrity/findings';
 import type { IntegrityFinding, IntegrityStatus } from '../../core/integrity/types';
-import { auditWriter, recordIntegrityRun } from './auditLog';
+import { auditWriter, brokenTrailWarning, recordIntegrityRun } from './auditLog';
 import { loadAuditKey } from './auditKey';
 import { verifyWorkspace } from './verify';
 
@@ -45,7 +45,8 @@ export async function checkSkillIntegrity(options: SkillIntegrityOptions = {}): 
   // Record first; a trail that cannot be written is reported but never turns a block into a pass.
   const key = await loadAuditKey(process.env, ws.root).catch((error: unknown) => void fail('the audit key is not usable; recording without it')(error));
   const run = { findings: report.findings, decision: verdict.blocked ? ('block' as const) : ('warn' as const), ...(verdict.blocked ? { blockedBy: 'checkSkillIntegrity' } : {}) };
-  await recordIntegrityRun(ws.root, run, auditWriter(options.tool ?? 'agent-immune-runtime', key?.key)).catch(fail('could not record in the audit trail'));
+  const recorded = await recordIntegrityRun(ws.root, run, auditWriter(options.tool ?? 'agent-immune-runtime', key?.key)).catch(fail('could not record in the audit trail'));
+  if (recorded?.broken) warn(`agent-immune: ${brokenTrailWarning(recorded.broken)}`);
   if (verdict.blocked) throw new SkillIntegrityError(report.status === 'clean' ? 'drift' : report.status, report.findings);
   for (const finding of verdict.blocking) warn(`agent-immune: ${formatFinding(finding)}`);
   return { status: report.status, findings: report.findings };

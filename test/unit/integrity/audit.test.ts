@@ -12,7 +12,7 @@ import { auditDelta, OpenFindings } from '../../../src/core/integrity/auditState
 import { sortKeys } from '../../../src/core/integrity/lockfile';
 import { hmacSha256, toHex } from '../../../src/core/integrity/sha256';
 import type { IntegrityFinding } from '../../../src/core/integrity/types';
-import { appendAuditEvents, recordIntegrityRun, verifyAuditLog } from '../../../src/node/integrity/auditLog';
+import { appendAuditEvents, brokenTrailWarning, recordIntegrityRun, verifyAuditLog } from '../../../src/node/integrity/auditLog';
 import { FileLockTimeoutError, withFileLock } from '../../../src/node/integrity/fileLock';
 
 const actor = { tool: 'test', version: '0' };
@@ -182,13 +182,13 @@ describe('integrity: audit log on disk', function () {
   it('records a run once per change of state, creates no log for a clean run, and blocks each time', async () => {
     const drift: IntegrityFinding = { code: 'drift', path: 'a/SKILL.md', expected: 'sha256-old', actual: 'sha256-new' };
     const writer = { actor };
-    assert.deepEqual(await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer), []);
+    assert.deepEqual(await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer), { records: [] });
     assert.equal(existsSync(path.join(dir, '.agent-immune')), false);
-    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer)).length, 2);
-    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer)).length, 0);
-    const blocked = await recordIntegrityRun(dir, { findings: [drift], decision: 'block', blockedBy: 'test run' }, writer);
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer)).records.length, 2);
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer)).records.length, 0);
+    const blocked = (await recordIntegrityRun(dir, { findings: [drift], decision: 'block', blockedBy: 'test run' }, writer)).records;
     assert.deepEqual(blocked.map((r) => r.event), ['block', 'block']);
-    const cleared = await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer);
+    const cleared = (await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer)).records;
     assert.deepEqual(cleared.map((r) => `${r.event}:${r.decision ?? ''}`), ['drift:clear', 'drift:']);
     assert.equal((await verifyAuditLog(path.join(dir, AUDIT_LOG))).broken, undefined);
   });
@@ -198,8 +198,23 @@ describe('integrity: audit log on disk', function () {
     const drift: IntegrityFinding = { code: 'drift', path: 'a/SKILL.md', expected: 'sha256-old', actual: 'sha256-evil' };
     // The forger appends the finding themselves, without the key, hoping the real one is taken as recorded.
     await appendAuditEvents(dir, [{ event: 'drift', decision: 'warn', path: drift.path, old: drift.expected, new: drift.actual }], { actor: { tool: 'forger', version: '0' } });
-    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, { actor })).length, 0, 'unkeyed, the forgery works');
-    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, { actor, key })).length, 2, 'keyed, it does not');
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, { actor })).records.length, 0, 'unkeyed, the forgery works');
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, { actor, key })).records.length, 2, 'keyed, it does not');
+  });
+
+  it('does not build on records from a break in the chain on, and says where it broke (was: an edited record decided what was recorded, and its forged detail was copied)', async () => {
+    const drift: IntegrityFinding = { code: 'drift', path: 'a/SKILL.md', expected: 'sha256-old', actual: 'sha256-new' };
+    const writer = { actor };
+    await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer);
+    const log = path.join(dir, AUDIT_LOG);
+    // Someone edits the recorded finding: it now says the file was approved.
+    writeFileSync(log, readFileSync(log, 'utf8').replace('"decision":"warn"', '"decision":"warn","detail":"FORGED approved"'));
+    const again = await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer);
+    assert.equal(again.broken?.reason, 'hash-mismatch');
+    assert.match(brokenTrailWarning(again.broken!), /^the audit trail's chain is broken at line 1 \(record 1 was edited after it was written\)/);
+    assert.deepEqual(again.records.map((r) => r.event), ['drift', 'drift'], 'recorded anew, not taken as already recorded');
+    const cleared = await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer);
+    assert.ok(cleared.records.every((r) => !String(r.detail ?? '').includes('FORGED')), JSON.stringify(cleared.records));
   });
 
   it('takes over a lock left by a killed writer at once; waits for a running one and names it', async () => {
