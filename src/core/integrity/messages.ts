@@ -73,6 +73,12 @@ export function verifyText(report: ReportSummary, pinned: Readonly<Record<string
   return [head, ...verifyLines(findings), ...diff, ...tail].join('\n') + '\n';
 }
 
+/** What `lock` says of pinned files git ignores and does not track: a clone will not have them (five named, then a count). */
+export function ignoredByGitText(files: readonly string[]): string {
+  const shown = files.slice(0, 5).map(inline).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
+  return `${files.length} pinned file(s) are ignored by git, so a clone will not have them and verify there reports them missing: ${shown}. Delete them and lock again, or leave them out with integrity.exclude.`;
+}
+
 /** The text of a `lock` that wrote nothing because some paths in the scope cannot be pinned. */
 export function lockRefusedText(lockfile: string, findings: readonly IntegrityFinding[]): string {
   const head = `Not written: ${findings.length} path(s) in the pinned scope cannot be pinned (${countIntegrityFindings(findings)}); ${lockfile} was left as it was.`;

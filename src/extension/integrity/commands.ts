@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { integrityLog, integrityNotice, lockRestoredText, verifySkillsSummary } from '../../core/integrity/messages';
+import { ignoredByGitText, integrityLog, integrityNotice, lockRestoredText, verifySkillsSummary } from '../../core/integrity/messages';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, restoreLockfile, type LockResult, type RepinResult, type RestoreResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
@@ -100,6 +100,11 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     const lockfiles = results.map((r) => r.lockfile);
     services.output.info(integrityLog.pinned(files, lockfiles));
     void showInfo(integrityNotice.pinned(files, lockfiles));
+    const ignored = results.flatMap((r) => r.ignoredByGit);
+    if (ignored.length > 0) {
+      services.output.warn(ignoredByGitText(ignored));
+      void showWarning(ignoredByGitText(ignored));
+    }
     return results;
   } catch (error) {
     services.output.error(integrityNotice.pinFailed(errorMessage(error)));

@@ -56,6 +56,20 @@ export async function isTrackedByGit(root: string, file: string): Promise<boolea
   return (await gitSucceeds(root, ['ls-files', '--error-unmatch', '--', `:(literal)${file}`])) || gitSucceeds(root, ['cat-file', '-e', `HEAD:./${file}`]);
 }
 
+/** Which of `files` (POSIX, relative to `root`) git ignores and does not track: a clone will not have them. Empty when
+ * there is no git or no repository. */
+export function ignoredByGit(root: string, files: readonly string[]): Promise<string[]> {
+  if (files.length === 0) return Promise.resolve([]);
+  return new Promise((resolve) => {
+    const child = execFile('git', [...SAFE_GIT, 'check-ignore', '-z', '--stdin'], { cwd: root, env: SAFE_ENV, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      // Exit 1: none is ignored; any other failure (no repository, no git) says nothing either.
+      resolve(error ? [] : stdout.split('\0').filter(Boolean));
+    });
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(files.map((file) => `${file}\0`).join(''));
+  });
+}
+
 function gitSucceeds(root: string, args: string[]): Promise<boolean> {
   return new Promise((resolve) => {
     execFile('git', [...SAFE_GIT, ...args], { cwd: root, env: SAFE_ENV, timeout: 10_000 }, (error) => resolve(!error));

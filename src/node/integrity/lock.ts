@@ -13,7 +13,7 @@ import type { IntegrityConfig } from '../../core/integrity/scope';
 import { sriSha256 } from '../../core/integrity/sha256';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { appendAuditEvents, type AuditWriter } from './auditLog';
-import { readTrackedFile } from './gitBlob';
+import { ignoredByGit, readTrackedFile } from './gitBlob';
 import { hashFile, isDigest, nodeSri } from './hashFile';
 import { MAX_LOCKFILE_BYTES, readLockfile, withLockfileLock, writeLockfile, writeLockfileText } from './lockfileIo';
 import { openIntegrityWorkspace, scanWorkspace } from './scan';
@@ -31,6 +31,8 @@ export interface LockResult {
   skillFiles: number;
   /** Previously pinned files whose pin changed or was dropped. */
   repinned: string[];
+  /** Pinned files git ignores and does not track (a `__pycache__` in a skill folder): a clone will not have them. */
+  ignoredByGit: string[];
   /** What stopped the write: paths in the scope that cannot be pinned (symlink-outside-root, unpinnable), or the
    * adopted lockfile gone (lockfile-missing, unless pinned anew). */
   findings: IntegrityFinding[];
@@ -47,9 +49,9 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
   return withLockfileLock(ws.root, ws.config.lockfile, async () => {
     const previous = await readLockfile(ws.root, ws.config.lockfile);
     const gone = previous.state === 'absent' && !options.anew ? await missingLockfileFindings(ws, previous.path) : [];
-    if (gone.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], findings: gone };
+    if (gone.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings: gone };
     const scan = await scanWorkspace(ws, undefined);
-    if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], findings: scan.findings };
+    if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings: scan.findings };
     const lock = buildLockfile(scan.digests, scan.skillDirs, nodeSri);
     const lockfile = previous.path;
     const events: AuditEvent[] = [];
@@ -69,7 +71,8 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     await writeLockfile(ws.root, ws.config.lockfile, lock);
     const skillDirs = Object.keys(lock.skills);
     const skillFiles = Object.keys(lock.files).filter((file) => skillDirs.some((dir) => file.startsWith(`${dir}/`))).length;
-    return { lockfile, written: true, files: Object.keys(lock.files).length, skills: skillDirs.length, skillFiles, repinned, findings: [] };
+    const ignored = await ignoredByGit(ws.root, Object.keys(lock.files));
+    return { lockfile, written: true, files: Object.keys(lock.files).length, skills: skillDirs.length, skillFiles, repinned, ignoredByGit: ignored, findings: [] };
   });
 }
 

@@ -187,7 +187,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
 
     const json = await cli(root, env, 'lock', '--json');
     assert.equal(json.code, 2);
-    assert.deepEqual(json.json(), { schema: 'agent-immune/lock/v1', lockfile: 'agent-immune.lock', written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], findings: [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }] });
+    assert.deepEqual(json.json(), { schema: 'agent-immune/lock/v1', lockfile: 'agent-immune.lock', written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings: [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }] });
     assert.match(json.stderr, /^agent-immune lock: nothing written: agent-immune\.lock is gone/);
     assert.equal(existsSync(lockPath), false);
 
@@ -295,6 +295,21 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.deepEqual((await cli(root, env, 'verify', '--strict', '--json', '--no-audit')).json().findings, []);
     const named = await cli(inside, env, 'verify', '--root', '.', '--json', '--no-audit');
     assert.deepEqual([named.json().status, named.stderr], ['no-lockfile', '']);
+  });
+
+  it('lock says which pinned files git ignores, since a clone will not have them (was: a __pycache__ pinned silently, then "missing" in CI)', async () => {
+    const git = gitIn(root);
+    git('init', '-q');
+    write(root, '.gitignore', 'vendor/\n__pycache__/\n');
+    write(root, `${skill}/scripts/__pycache__/check.cpython-312.pyc`, 'compiled\n');
+    const locked = await cli(root, env, 'lock', '--no-audit');
+    assert.equal(locked.code, 0);
+    // The skill in the ignored vendor/ folder is pinned (agents load it) and is not in a clone either.
+    assert.match(locked.stdout, /\n2 pinned file\(s\) are ignored by git, so a clone will not have them and verify there reports them missing: \.claude\/skills\/review\/scripts\/__pycache__\/check\.cpython-312\.pyc, vendor\/skill\/SKILL\.md\. Delete them and lock again, or leave them out with integrity\.exclude\.\n$/);
+    assert.deepEqual((await cli(root, env, 'lock', '--no-audit', '--json')).json().ignoredByGit, [`${skill}/scripts/__pycache__/check.cpython-312.pyc`, 'vendor/skill/SKILL.md']);
+    rmSync(path.join(root, `${skill}/scripts/__pycache__`), { recursive: true });
+    git('add', '-f', 'vendor/skill/SKILL.md');
+    assert.doesNotMatch((await cli(root, env, 'lock', '--no-audit')).stdout, /ignored by git/, 'a tracked file is in every clone, ignored or not');
   });
 
   it('a link to a skill folder pointed elsewhere: the drift names the new target and the hint shows the old one (was: a diff of a folder, "diff: cannot compare")', async () => {
