@@ -24,7 +24,8 @@ export const serveCommand: Command = {
   usage: `Usage: agent-immune serve [options]
 
 Receives OpenTelemetry spans (OTLP/HTTP, JSON or protobuf, POST /v1/traces) from a running multi-agent system, groups
-them into runs and rounds as \`analyze\` reads an OTLP file, and runs the guard and the monitor after each closed round.
+them into rounds as \`analyze\` reads an OTLP file (one run per trace), and runs the guard and the monitor after each
+closed round.
   GET /v1/runs         runs with their verdicts
   GET /v1/runs/{id}    a run's analysis (schema agent-immune/analysis/v1)
   GET /v1/runs/{id}/trace  the recording of the rounds that analysis covers (agent-trace/v1)
