@@ -4,9 +4,7 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../core/errors';
 import { inline } from '../core/text/printable';
-import { DEFAULT_LOCKFILE } from '../core/integrity/types';
-import { isTrackedByGit } from '../node/integrity/gitBlob';
-import { findProjectRoot } from '../node/projectRoot';
+import { integrityRootOf } from '../node/integrity/root';
 import { isInside } from '../node/workspaceFs';
 import { UsageError } from './command';
 
@@ -51,15 +49,13 @@ export async function existingFolder(cwd: string, given: string, role: PathRole)
 }
 
 /**
- * The workspace root of an integrity command: `--root` as given, else the project the current folder is in (the nearest
- * folder at or above it holding agent-immune.lock, the config or .git, as git finds its repository, or where git tracks a
- * lockfile that is gone: a deleted lockfile is no reason to check against another), which `note` names when it is not
- * the current folder.
+ * The workspace root of an integrity command: `--root` as given, else the integrity workspace the current folder is in
+ * (integrityRootOf), which `note` names when it is not the current folder.
  */
 export async function workspaceRoot(cwd: string, given: string | undefined, role: PathRole, note: (line: string) => void): Promise<string> {
   if (given !== undefined) return existingFolder(cwd, given, role);
-  const root = await findProjectRoot(cwd, (dir) => isTrackedByGit(dir, DEFAULT_LOCKFILE));
-  if (path.resolve(root) !== path.resolve(cwd)) note(`project root ${inline(path.relative(cwd, root))} (the nearest folder above with agent-immune.lock, agent-immune.config.json or .git; --root names another)`);
+  const root = await integrityRootOf(cwd);
+  if (path.resolve(root) !== path.resolve(cwd)) note(`project root ${inline(path.relative(cwd, root))} (the nearest folder above with agent-immune.lock or agent-immune.config.json; --root names another)`);
   return root;
 }
 

@@ -59,8 +59,8 @@ The key comes from ${AUDIT_KEY_ENV}, else the file AGENT_IMMUNE_AUDIT_KEY_FILE (
 ~/.config/agent-immune/audit.key, mode 600); never from the repository.
 
 Options:
-  --root DIR         workspace root (default: the project the current folder is in: the
-                     nearest folder at or above it with agent-immune.lock, the config or .git)
+  --root DIR         workspace root (default: the workspace the current folder is in: the
+                     nearest folder at or above it with agent-immune.lock or the config)
   --file FILE        audit log to check (default: <root>/${AUDIT_LOG})
   --keyed            verify: exit 1 unless every record carries a valid MAC of the key
   --create           key: create a new key file (refused, exit 2, when one exists: it is kept)

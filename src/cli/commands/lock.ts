@@ -29,8 +29,8 @@ the copy git tracks (the index's, else HEAD's) byte for byte, and "agent-immune 
 what changed since it was pinned; --anew pins the files as they are (the editor's Pin Anyway).
 
 Options:
-  --root DIR         workspace root (default: the project the current folder is in: the
-                     nearest folder at or above it with agent-immune.lock, the config or .git)
+  --root DIR         workspace root (default: the workspace the current folder is in: the
+                     nearest folder at or above it with agent-immune.lock or the config)
   --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
   --restore          put back a deleted lockfile as git tracks it instead of pinning
   --anew             pin even where the adopted lockfile is gone, trusting the files as they are

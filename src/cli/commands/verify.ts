@@ -34,8 +34,8 @@ is recorded each time. No lockfile in a project that never adopted one: nothing 
 (a lockfile named with --lockfile, as CI should, must be there: its absence is lockfile-missing).
 
 Options:
-  --root DIR         workspace root (default: the project the current folder is in: the
-                     nearest folder at or above it with agent-immune.lock, the config or .git)
+  --root DIR         workspace root (default: the workspace the current folder is in: the
+                     nearest folder at or above it with agent-immune.lock or the config)
   --lockfile FILE    lockfile path relative to the root (default: integrity.lockfile or agent-immune.lock)
   --strict           exit 1 on any finding (default: integrity.strict in agent-immune.config.json)
   --json             print one JSON document (schema agent-immune/verify/v1)

@@ -88,19 +88,19 @@ async function readOpenFindings(rootReal: string, file: string, key: AuditKey | 
   const open = new OpenFindings();
   const opened = await openLog(rootReal, file);
   if (!opened) return { open: open.events() };
-  // Records from a break in the chain on are not trusted: an edited record must not decide what is recorded next.
+  // The chain is checked on the way (its first break is reported). A line that is not JSON is skipped: a writer killed
+  // mid-record leaves one, and the next record goes on from the last readable one, so the chain holds across it.
   const chain = new AuditChainVerifier(key);
   let broken: ChainBreak | undefined;
   try {
     for await (const [text, line] of readLines(file, undefined, opened.handle)) {
-      broken = chain.push(text, line);
-      if (broken) break;
       let record: AuditRecord;
       try {
         record = JSON.parse(text) as AuditRecord;
       } catch {
         continue;
       }
+      broken ??= chain.push(text, line);
       if (typeof record !== 'object' || record === null) continue;
       if (!key || macValid(record, key)) open.push(record);
     }
@@ -149,7 +149,7 @@ export interface IntegrityRun {
 /**
  * Records a run in the audit trail once per change of state: the findings not open in the trail yet, a clear for each
  * open finding no longer found, and the block when strict mode refused the run. Writes nothing (and creates no log)
- * when nothing changed. Records after a break in the chain are not trusted for that state: `broken` names the break.
+ * when nothing changed. `broken` names the first break in the trail's chain, if any (a torn line excepted).
  */
 export async function recordIntegrityRun(root: string, run: IntegrityRun, writer: AuditWriter): Promise<{ records: AuditRecord[]; broken?: ChainBreak }> {
   const { rootReal, file } = await logFile(root);
@@ -170,9 +170,9 @@ export async function recordIntegrityRun(root: string, run: IntegrityRun, writer
   return { records, ...(broken ? { broken } : {}) };
 }
 
-/** The warning for a trail whose chain broke before this run recorded in it. */
+/** The warning for a trail whose chain is broken (said at every run until the trail is repaired or moved away). */
 export function brokenTrailWarning(broken: ChainBreak): string {
-  return `the audit trail's chain is broken at line ${broken.line} (${broken.detail}): the records from there on were not trusted and this run's findings are recorded anew; "agent-immune audit verify" shows the break`;
+  return `the audit trail's chain is broken at line ${broken.line} (${broken.detail}); "agent-immune audit verify" shows it: move the trail away once it is reviewed`;
 }
 
 /** Result of checking a log's chain. */

@@ -6,6 +6,7 @@ import { errorMessage } from '../../core/errors';
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, readlink } from 'node:fs/promises';
+import * as path from 'node:path';
 import type { FileDigest, UnpinnableReason } from '../../core/integrity/types';
 
 /** Files above this size are streamed in chunks instead of read whole. */
@@ -51,8 +52,9 @@ function unchanged(a: Stats, b: Stats): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
-function digestOf(content: Buffer): FileDigest {
-  const otherEndings = withOtherLineEndings(content);
+/** The digest of `content`; of a file's (`file` given), also its hash with the other line endings where those are no change. */
+function digestOf(content: Buffer, file?: string): FileDigest {
+  const otherEndings = file !== undefined && endingsCarryNoMeaning(file) ? withOtherLineEndings(content) : undefined;
   return {
     integrity: sri(content),
     gitBlob: createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex'),
@@ -63,15 +65,27 @@ function digestOf(content: Buffer): FileDigest {
 
 const sri = (content: Buffer) => 'sha256-' + createHash('sha256').update(content).digest('base64');
 
+// Files whose meaning a CR before each LF does not change: prompts and data (Markdown, text, YAML, JSON, TOML) and Python,
+// whose parser reads CRLF as LF. Never a shell or batch script, nor a file without an extension: there `cd dir\r` fails
+// and the next line runs somewhere else.
+const ENDINGS_FREE_EXTENSIONS = new Set(['.md', '.mdc', '.markdown', '.txt', '.rst', '.yaml', '.yml', '.json', '.toml', '.py']);
+const ENDINGS_FREE_NAMES = new Set(['.cursorrules', '.windsurfrules', '.clinerules']);
+
+function endingsCarryNoMeaning(file: string): boolean {
+  const name = path.basename(file).toLowerCase();
+  return ENDINGS_FREE_NAMES.has(name) || ENDINGS_FREE_EXTENSIONS.has(path.extname(name));
+}
+
 /**
- * The text with its line endings the other way, as a checkout with other git settings holds it (core.autocrlf: CRLF on
- * Windows, LF elsewhere): CRLF as LF, else LF as CRLF; undefined for binary content (a NUL byte), a lone CR, or no line break.
+ * The text with every line ending the other way, as a checkout with other git settings holds it (core.autocrlf: CRLF
+ * on Windows, LF elsewhere): all CRLF as LF, or all LF as CRLF. Undefined for binary content (a NUL byte), no line
+ * break, or mixed endings (a CR before some lines only is an edit, never a checkout's).
  */
 function withOtherLineEndings(content: Buffer): Buffer | undefined {
   if (content.includes(0) || !content.includes(10)) return undefined;
   const text = content.toString('latin1');
-  if (text.includes('\r\n')) return Buffer.from(text.replace(/\r\n/g, '\n'), 'latin1');
-  return text.includes('\r') ? undefined : Buffer.from(text.replace(/\n/g, '\r\n'), 'latin1');
+  if (!text.includes('\r')) return Buffer.from(text.replace(/\n/g, '\r\n'), 'latin1');
+  return /\r(?!\n)|(?<!\r)\n/.test(text) ? undefined : Buffer.from(text.replace(/\r\n/g, '\n'), 'latin1');
 }
 
 /** Digest of a symbolic link as git stores one: its target path is its content (a re-pointed link is drift). */
@@ -115,7 +129,7 @@ async function readOnce(file: string): Promise<HashOutcome | 'changed'> {
     }
     const after = await handle.stat();
     if (read !== before.size || !unchanged(before, after)) return 'changed';
-    if (kept) return digestOf(Buffer.concat(kept));
+    if (kept) return digestOf(Buffer.concat(kept), file);
     return { integrity: 'sha256-' + sha256.digest('base64'), gitBlob: sha1.digest('hex'), size: read };
   } catch (error) {
     return errorOutcome(error);
@@ -151,7 +165,7 @@ function readOnceSync(file: string): ReadResult {
     let length = 0;
     for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
     if (length !== before.size || !unchanged(before, fstatSync(fd))) return 'changed';
-    return digestOf(buffer.subarray(0, length));
+    return digestOf(buffer.subarray(0, length), file);
   } catch (error) {
     return errorOutcome(error);
   } finally {

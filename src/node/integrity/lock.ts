@@ -52,7 +52,7 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     if (gone.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings: gone };
     const scan = await scanWorkspace(ws, undefined);
     if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings: scan.findings };
-    const lock = buildLockfile(scan.digests, scan.skillDirs, nodeSri);
+    const lock = buildLockfile(keepingEndingOnlyPins(scan.digests, previous.state === 'ok' ? previous.lock : undefined), scan.skillDirs, nodeSri);
     const lockfile = previous.path;
     const events: AuditEvent[] = [];
     const repinned: string[] = [];
@@ -74,6 +74,17 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     const ignored = await ignoredByGit(ws.root, Object.keys(lock.files));
     return { lockfile, written: true, files: Object.keys(lock.files).length, skills: skillDirs.length, skillFiles, repinned, ignoredByGit: ignored, findings: [] };
   });
+}
+
+/** The digests to pin, where a file that matches its old pin but for its line endings keeps that pin (a lock on a CRLF
+ * checkout of a project pinned with LF re-pins nothing). */
+function keepingEndingOnlyPins(digests: ReadonlyMap<string, FileDigest>, previous: Lockfile | undefined): Map<string, FileDigest> {
+  return new Map(
+    [...digests].map(([file, digest]) => {
+      const pinned = previous && Object.prototype.hasOwnProperty.call(previous.files, file) ? previous.files[file] : undefined;
+      return [file, pinned && pinned.integrity === digest.otherLineEndings ? { integrity: pinned.integrity, size: pinned.size, gitBlob: pinned.gitBlob } : digest];
+    }),
+  );
 }
 
 /** What repinFile did: the file's old and new pin (undefined when it was unpinned / is now gone). */

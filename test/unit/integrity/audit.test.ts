@@ -202,19 +202,22 @@ describe('integrity: audit log on disk', function () {
     assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, { actor, key })).records.length, 2, 'keyed, it does not');
   });
 
-  it('does not build on records from a break in the chain on, and says where it broke (was: an edited record decided what was recorded, and its forged detail was copied)', async () => {
+  it('says when the trail\'s chain is broken (was silent: an edited record went unnoticed until audit verify), but not for a line a killed writer left torn', async () => {
     const drift: IntegrityFinding = { code: 'drift', path: 'a/SKILL.md', expected: 'sha256-old', actual: 'sha256-new' };
     const writer = { actor };
-    await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer);
     const log = path.join(dir, AUDIT_LOG);
-    // Someone edits the recorded finding: it now says the file was approved.
-    writeFileSync(log, readFileSync(log, 'utf8').replace('"decision":"warn"', '"decision":"warn","detail":"FORGED approved"'));
-    const again = await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer);
-    assert.equal(again.broken?.reason, 'hash-mismatch');
-    assert.match(brokenTrailWarning(again.broken!), /^the audit trail's chain is broken at line 1 \(record 1 was edited after it was written\)/);
-    assert.deepEqual(again.records.map((r) => r.event), ['drift', 'drift'], 'recorded anew, not taken as already recorded');
-    const cleared = await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer);
-    assert.ok(cleared.records.every((r) => !String(r.detail ?? '').includes('FORGED')), JSON.stringify(cleared.records));
+    assert.equal((await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer)).broken, undefined);
+    // A writer killed mid-record, then runs that go on: no warning, and nothing recorded twice.
+    writeFileSync(log, readFileSync(log, 'utf8') + '{"decision":"warn","event":"dri');
+    const afterTear = await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer);
+    assert.deepEqual([afterTear.broken, afterTear.records.map((r) => r.event)], [undefined, ['drift', 'drift']]);
+    assert.deepEqual((await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer)).records, []);
+    // Someone edits a recorded finding.
+    writeFileSync(log, readFileSync(log, 'utf8').replace('"decision":"warn"', '"decision":"warn","detail":"approved"'));
+    const edited = await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer);
+    assert.equal(edited.broken?.reason, 'hash-mismatch');
+    assert.match(brokenTrailWarning(edited.broken!), /^the audit trail's chain is broken at line 1 \(record 1 was edited after it was written\); "agent-immune audit verify" shows it/);
+    assert.equal((await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer)).broken?.line, 1, 'said at every run until the trail is moved away');
   });
 
   it('takes over a lock left by a killed writer at once; waits for a running one and names it', async () => {
