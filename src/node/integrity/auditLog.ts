@@ -6,11 +6,11 @@ import type { FileHandle } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AUDIT_LOG, AuditChainVerifier, buildAuditRecords, macValid, type AuditActor, type AuditEvent, type AuditKey, type AuditRecord, type ChainBreak, type ChainResult, type ChainHead } from '../../core/integrity/audit';
+import { AUDIT_LOG, AUDIT_SCHEMA, AuditChainVerifier, buildAuditRecords, macValid, recordDigest, type AuditActor, type AuditEvent, type AuditKey, type AuditRecord, type ChainBreak, type ChainResult, type ChainHead } from '../../core/integrity/audit';
 import { auditDelta, OpenFindings } from '../../core/integrity/auditState';
 import { blockEvent } from '../../core/integrity/findings';
 import type { IntegrityFinding } from '../../core/integrity/types';
-import { InputError } from '../../core/errors';
+import { errorMessage, InputError } from '../../core/errors';
 import { readLines } from '../lines';
 import { withFileLock } from './fileLock';
 import { appendWorkspaceFile, classifyWorkspacePath, ensureWorkspaceDir, openWorkspaceFile } from '../workspaceFs';
@@ -89,11 +89,14 @@ async function readOpenFindings(rootReal: string, file: string, key: AuditKey | 
   const opened = await openLog(rootReal, file);
   if (!opened) return { open: open.events() };
   // The chain is checked on the way (its first break is reported). A line that is not JSON is skipped: a writer killed
-  // mid-record leaves one, and the next record goes on from the last readable one, so the chain holds across it.
+  // mid-record leaves one (cut inside a character, too: read leniently), and the next record goes on from the last
+  // readable one, so the chain holds across it. Only audit records whose hash is their own content decide what is open.
   const chain = new AuditChainVerifier(key);
   let broken: ChainBreak | undefined;
+  let lastLine = 0;
   try {
-    for await (const [text, line] of readLines(file, undefined, opened.handle)) {
+    for await (const [text, line] of readLines(file, undefined, opened.handle, true)) {
+      lastLine = line;
       let record: AuditRecord;
       try {
         record = JSON.parse(text) as AuditRecord;
@@ -101,15 +104,22 @@ async function readOpenFindings(rootReal: string, file: string, key: AuditKey | 
         continue;
       }
       broken ??= chain.push(text, line);
-      if (typeof record !== 'object' || record === null) continue;
-      if (!key || macValid(record, key)) open.push(record);
+      if (isOwnRecord(record) && (!key || macValid(record, key))) open.push(record);
     }
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
+    broken ??= { line: lastLine + 1, reason: 'not-json', detail: errorMessage(error) };
   } finally {
     await opened.handle.close();
   }
   return { open: open.events(), ...(broken ? { broken } : {}) };
+}
+
+/** An audit/v1 record whose hash is that of its own content (what a writer of this trail wrote, or someone rehashed). */
+function isOwnRecord(record: unknown): record is AuditRecord {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+  const { hash, ...unhashed } = record as AuditRecord;
+  return (record as AuditRecord).schema === AUDIT_SCHEMA && typeof hash === 'string' && recordDigest(unhashed) === hash;
 }
 
 /** Where the log of `root` is, with its folder created. */

@@ -65,10 +65,11 @@ function digestOf(content: Buffer, file?: string): FileDigest {
 
 const sri = (content: Buffer) => 'sha256-' + createHash('sha256').update(content).digest('base64');
 
-// Files whose meaning a CR before each LF does not change: prompts and data (Markdown, text, YAML, JSON, TOML) and Python,
-// whose parser reads CRLF as LF. Never a shell or batch script, nor a file without an extension: there `cd dir\r` fails
-// and the next line runs somewhere else.
-const ENDINGS_FREE_EXTENSIONS = new Set(['.md', '.mdc', '.markdown', '.txt', '.rst', '.yaml', '.yml', '.json', '.toml', '.py']);
+// Files whose meaning a CR before each LF does not change: prompts and data (Markdown, text, YAML and JSON, whose parsers
+// normalise line breaks or allow none in strings) and Python, whose parser reads CRLF as LF. Never a shell or batch
+// script, nor a file without an extension: there `cd dir\r` fails and the next line runs somewhere else; nor TOML, whose
+// multi-line strings may keep the CR (tomlkit does).
+const ENDINGS_FREE_EXTENSIONS = new Set(['.md', '.mdc', '.markdown', '.txt', '.rst', '.yaml', '.yml', '.json', '.py']);
 const ENDINGS_FREE_NAMES = new Set(['.cursorrules', '.windsurfrules', '.clinerules']);
 
 function endingsCarryNoMeaning(file: string): boolean {

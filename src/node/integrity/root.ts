@@ -1,35 +1,54 @@
 // Which integrity workspace a folder belongs to, for the commands run without --root (as git finds its repository):
 // the nearest folder at or above it that holds the lockfile or the project config, or where git tracks a lockfile that
 // is gone (a deleted lockfile is no reason to check against another). A bare .git is no marker (a dotfiles repository
-// in the home folder would make every project under it one workspace); the search stops below the home folder and at a
-// folder another user owns (their lockfile must not vouch for this user's files).
-import { stat } from 'node:fs/promises';
+// in the home folder would make every project under it one workspace). Above the current folder, only this user's
+// folders count, and only markers this user owns: the search stops at the home folder, at a filesystem root, at a
+// folder another user owns, and at a folder others may write to (/tmp), as git's safe.directory stops at others' repositories.
+import { realpath, stat } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CONFIG_FILE_NAME } from '../../core/config';
 import { DEFAULT_LOCKFILE } from '../../core/integrity/types';
 import { isTrackedByGit } from './gitBlob';
 
-const isFile = (file: string) => stat(file).then((info) => info.isFile(), () => false);
+const OTHERS_WRITE = 0o002;
+const STICKY = 0o1000;
 
 /** The integrity workspace `cwd` is in (above); `cwd` itself when no folder up to the stop marks one. */
 export async function integrityRootOf(cwd: string): Promise<string> {
   const start = path.resolve(cwd);
-  const home = path.resolve(os.homedir());
+  const homes = await homeFolders();
   const uid = process.getuid?.();
+  const ownedHere = async (file: string) => {
+    const info = await stat(file).catch(() => undefined);
+    return info !== undefined && info.isFile() && (uid === undefined || info.uid === uid);
+  };
   for (let dir = start; ; dir = path.dirname(dir)) {
-    if (dir !== start) {
-      if (isHomeOrAbove(dir, home)) return start;
-      const owner = await stat(dir).then((info) => info.uid, () => undefined);
-      if (uid !== undefined && owner !== uid) return start;
-    }
-    if ((await isFile(path.join(dir, DEFAULT_LOCKFILE))) || (await isFile(path.join(dir, CONFIG_FILE_NAME)))) return dir;
+    const above = dir !== start;
+    if (above && (path.dirname(dir) === dir || homes.some((home) => isHomeOrAbove(dir, home)) || !(await isOwnFolder(dir, uid)))) return start;
+    const marked = above ? ownedHere : (file: string) => stat(file).then((info) => info.isFile(), () => false);
+    if ((await marked(path.join(dir, DEFAULT_LOCKFILE))) || (await marked(path.join(dir, CONFIG_FILE_NAME)))) return dir;
     if (await isTrackedByGit(dir, DEFAULT_LOCKFILE)) return dir;
     if (path.dirname(dir) === dir) return start;
   }
 }
 
+/** The home folder as named and as it really is (a symlinked HOME names another path than the folders walked). */
+async function homeFolders(): Promise<string[]> {
+  const home = path.resolve(os.homedir());
+  return [...new Set([home, await realpath(home).catch(() => home)])];
+}
+
+/** True for a folder this user owns that no one else may write to (no owner to check on Windows). */
+async function isOwnFolder(dir: string, uid: number | undefined): Promise<boolean> {
+  if (uid === undefined) return true;
+  const info = await stat(dir).catch(() => undefined);
+  return info !== undefined && info.uid === uid && (info.mode & (OTHERS_WRITE | STICKY)) === 0;
+}
+
 /** True when `dir` is `home` or one of the folders above it (the search never goes there). */
 function isHomeOrAbove(dir: string, home: string): boolean {
-  return home === dir || home.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+  const fold = (p: string) => (process.platform === 'win32' ? p.toLowerCase() : p);
+  const [d, h] = [fold(dir), fold(home)];
+  return h === d || h.startsWith(d.endsWith(path.sep) ? d : d + path.sep);
 }

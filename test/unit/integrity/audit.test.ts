@@ -220,6 +220,23 @@ describe('integrity: audit log on disk', function () {
     assert.equal((await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer)).broken?.line, 1, 'said at every run until the trail is moved away');
   });
 
+  it('a torn line cut inside a character is skipped like any torn line, and lines that are no record of the trail decide nothing (was: reading stopped there, re-recording at every run)', async () => {
+    const drift: IntegrityFinding = { code: 'drift', path: 'skills/démo/SKILL.md', expected: 'sha256-old', actual: 'sha256-new' };
+    const writer = { actor };
+    const log = path.join(dir, AUDIT_LOG);
+    await recordIntegrityRun(dir, { findings: [drift], decision: 'warn' }, writer);
+    const text = readFileSync(log);
+    const cut = text.indexOf(Buffer.from('é')) + 1;
+    writeFileSync(log, Buffer.concat([text, text.subarray(0, cut)]));
+    const cleared = await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer);
+    assert.deepEqual([cleared.broken, cleared.records.map((r) => r.decision ?? '')], [undefined, ['clear', '']]);
+    assert.deepEqual((await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer)).records, [], 'nothing recorded twice');
+    // Lines that are JSON but no record of this trail: reported as a break, and no finding of theirs is cleared.
+    writeFileSync(log, readFileSync(log, 'utf8') + JSON.stringify({ event: 'drift', decision: 'warn', path: { toString: 1 }, detail: ['x'] }) + '\n');
+    const after = await recordIntegrityRun(dir, { findings: [], decision: 'warn' }, writer);
+    assert.deepEqual([after.broken?.reason, after.records], ['bad-record', []]);
+  });
+
   it('takes over a lock left by a killed writer at once; waits for a running one and names it', async () => {
     const file = path.join(dir, 'target');
     const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;

@@ -345,6 +345,30 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     }
   });
 
+  it('a marker in a folder others may write to (/tmp) or above a symlinked home is no workspace, for root too (was: anyone\'s /tmp/x/agent-immune.lock vouched for root\'s project)', async () => {
+    const shared = mkdtempSync(path.join(tmpdir(), 'ai-sticky-'));
+    const savedHome = process.env.HOME;
+    try {
+      chmodSync(shared, 0o1777);
+      write(shared, 'agent-immune.lock', '{}\n');
+      write(shared, 'proj/skills/x/SKILL.md', 'x\n');
+      const run = await cli(path.join(shared, 'proj'), env, 'verify', '--json', '--no-audit');
+      assert.deepEqual([run.json().status, run.stderr], ['no-lockfile', '']);
+      // A home folder reached through a symlink: the search stops there too.
+      chmodSync(shared, 0o700);
+      rmSync(path.join(shared, 'agent-immune.lock'));
+      write(shared, 'home/agent-immune.config.json', '{}\n');
+      write(shared, 'home/proj/skills/x/SKILL.md', 'x\n');
+      symlinkSync(path.join(shared, 'home'), path.join(shared, 'home-link'));
+      process.env.HOME = path.join(shared, 'home-link');
+      const underHome = await cli(path.join(shared, 'home/proj'), env, 'verify', '--json', '--no-audit');
+      assert.deepEqual([underHome.json().status, underHome.stderr], ['no-lockfile', '']);
+    } finally {
+      process.env.HOME = savedHome;
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
   it('a link to a skill folder pointed elsewhere: the drift names the new target and the hint shows the old one (was: a diff of a folder, "diff: cannot compare")', async () => {
     write(root, 'skills/a/SKILL.md', 'a\n');
     write(root, 'skills/b/SKILL.md', 'b\n');
@@ -385,6 +409,12 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json', '--no-audit')).json().findings), [
       ['drift', `${skill}/SKILL.md`], ['skill-file-added', `${skill}/notes.md`], ['drift', `${skill}/scripts/check.sh`], ['drift', 'AGENTS.md'],
     ]);
+    // TOML's multi-line strings may keep the CR (tomlkit does): `cd build\r` in a command read from it fails.
+    write(root, `${skill}/task.toml`, 'run = """\ncd build\nrm -rf ./*\n"""\n');
+    assert.equal((await cli(root, env, 'lock', '--no-audit')).code, 0);
+    crlf(`${skill}/task.toml`);
+    assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json', '--no-audit')).json().findings), [['drift', `${skill}/task.toml`]]);
+    write(root, `${skill}/task.toml`, 'run = """\ncd build\nrm -rf ./*\n"""\n');
     assert.equal((await cli(root, env, 'lock', '--no-audit')).code, 0);
     writeFileSync(path.join(root, `${skill}/notes.md`), Buffer.from('\0a\r\nb\r\n', 'latin1'));
     assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json', '--no-audit')).json().findings), [['drift', `${skill}/notes.md`]], 'binary');
