@@ -69,7 +69,9 @@ export function verifyText(report: ReportSummary, pinned: Readonly<Record<string
         drift.link !== undefined ? `  ${shown}; echo; readlink -- ${shellWord(drift.path)}` : `  ${shown} | diff -u - -- ${shellWord(drift.path)}`,
       ]
     : [];
-  const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}.`] : [];
+  // What to do next: for changes, approve or undo them (a gone or corrupt lockfile's own finding says how to mend it).
+  const next = status === 'drift' ? ': review the changes above; "agent-immune lock" approves them, or undo them' : '';
+  const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}${next}.`] : [];
   return [head, ...verifyLines(findings), ...diff, ...tail].join('\n') + '\n';
 }
 

@@ -106,10 +106,10 @@ describe('integrity summaries count what they list', () => {
     assert.equal(text[0], 'No lockfile: 1 finding(s) against agent-immune.lock (1 lockfile-missing).');
   });
 
-  it('verify: a strict block says it was recorded only when it was (--no-audit records nothing)', () => {
+  it('verify: a strict block says it was recorded only when it was (--no-audit records nothing), and how to go on (was: "Blocked (strict mode)." alone)', () => {
     const last = (recorded: boolean) => verifyText({ status: 'drift', lockfile: 'l', findings: DRIFT }, pinnedFiles(3), true, recorded).trimEnd().split('\n').pop();
-    assert.equal(last(true), 'Blocked (strict mode); recorded in .agent-immune/audit.ndjson.');
-    assert.equal(last(false), 'Blocked (strict mode).');
+    assert.equal(last(true), 'Blocked (strict mode); recorded in .agent-immune/audit.ndjson: review the changes above; "agent-immune lock" approves them, or undo them.');
+    assert.equal(last(false), 'Blocked (strict mode): review the changes above; "agent-immune lock" approves them, or undo them.');
   });
 
   it('status bar and Verify Skills count the blocking findings and the files they are in', () => {
