@@ -297,7 +297,7 @@ export class LiveServer {
       res.write(sse ? `event: ${event.type}\ndata: ${line}\n\n` : line + '\n');
     }
     if (event.type === 'alert') this.pendingAlerts.push(alertRecord(event.alert, `live:${event.run}`, new Date(), true));
-    if (event.type === 'closed') this.enqueueWrite(() => this.writeRun(event.run, event.records), `writing run ${event.run}`);
+    if (event.type === 'closed') this.enqueueWrite(() => this.writeRun(event.run, event.records), `writing run ${event.run.slice(0, 80)}`);
   }
 
   private flushAlerts(): void {
@@ -340,7 +340,7 @@ export class LiveServer {
     const dir = path.join(this.rootReal!, LIVE_RUNS_DIR);
     const text = recordingText(records);
     if (!(await this.roomFor(dir, Buffer.byteLength(text)))) {
-      this.log('warn', `live: run ${id} closed, not written: ${LIVE_RUNS_DIR} is full`);
+      this.log('warn', `live: run ${id.slice(0, 80)} closed, not written: ${LIVE_RUNS_DIR} is full`);
       return;
     }
     const base = path.join(dir, safeName(id));
@@ -352,7 +352,7 @@ export class LiveServer {
     if (this.nextCopy.size >= MAX_COPY_NAMES) this.nextCopy.clear();
     this.nextCopy.set(base, n + 1);
     this.stored! += Buffer.byteLength(text);
-    this.log('info', `live: run ${id} closed, written to ${path.relative(this.rootReal!, fileOf(n))}`);
+    this.log('info', `live: run ${id.slice(0, 80)} closed, written to ${path.relative(this.rootReal!, fileOf(n))}`);
   }
 
   /**

@@ -202,6 +202,22 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       assert.ok(readFileSync(path.join(out, '.agent-immune/alerts/anomalies.ndjson'), 'utf8').includes('live:conv-a'));
     }));
 
+  it('cuts a run id of thousands of characters to 80 in its log line (was: echoed whole in every line)', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    const logs: string[] = [];
+    const server = new LiveServer({ root: out, port: 0, log: (_level, message) => logs.push(message) });
+    try {
+      await server.start();
+      type Writer = { writeRun(id: string, records: { record: Record<string, unknown> }[]): Promise<void> };
+      await (server as unknown as Writer).writeRun('c'.repeat(5000), [{ record: { type: 'message', content: 'x' } }]);
+      const line = logs.find((l) => l.includes(' closed, written to '))!;
+      assert.ok(line.startsWith(`live: run ${'c'.repeat(80)} closed, written to `) && line.length < 400, line.slice(0, 200));
+    } finally {
+      await server.stop();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('says once that recordings are over budget although smaller runs still fit between, and reuses a freed first name (was: an error line per refusal; a.2 after a.jsonl was moved away)', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
     const logs: string[] = [];
