@@ -12,8 +12,7 @@ import { CONFIG_FILE_NAME } from '../../core/config';
 import { loadCheckedConfig } from '../../node/config';
 import { ALERT_LOG, alertRecord, appendAlertRecords, readCooldownLedger, type AlertRecord } from '../../node/monitor/alertLog';
 import { collectMonitored, errorCode, isSystemError, readDocuments, type Skipped } from '../../node/monitor/collect';
-import { findProjectRoot, hasProjectMarker } from '../../node/projectRoot';
-import { isInside } from '../../node/workspaceFs';
+import { findProjectRoot } from '../../node/projectRoot';
 import { detectFileFormat, forEachRun } from '../../node/readAnyTrace';
 import { existingFile, existingPath } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
@@ -101,10 +100,7 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     let unlisted: Skipped[] = [];
     let links: string[] = [];
     if (info.isDirectory()) {
-      // Globs read paths from the project root; with no project marker at all, from the folder the user stands in
-      // (`scan .github` of a copy without .git still finds .github/copilot-instructions.md).
-      const from = project === target && !(await hasProjectMarker(project)) && isInside(io.cwd, target) ? io.cwd : project;
-      const base = path.relative(from, target).split(path.sep).join('/');
+      const base = path.relative(project, target).split(path.sep).join('/');
       let candidates: string[];
       ({ documents: documentFiles, traces: traceFiles, skipped: unlisted, links, candidates } = await collectMonitored(target, monitor.globs, monitor.traceGlobs, monitor.ignore, base.startsWith('..') ? '' : base));
       // A JSON or JSON Lines file the globs do not name is a trace when its content is one (a folder of debate logs).

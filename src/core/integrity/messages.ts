@@ -69,8 +69,10 @@ export function verifyText(report: ReportSummary, pinned: Readonly<Record<string
         drift.link !== undefined ? `  ${shown}; echo; readlink -- ${shellWord(drift.path)}` : `  ${shown} | diff -u - -- ${shellWord(drift.path)}`,
       ]
     : [];
-  // What to do next: for changes, approve or undo them (a gone or corrupt lockfile's own finding says how to mend it).
-  const next = status === 'drift' ? ': review the changes above; "agent-immune lock" approves them, or undo them' : '';
+  // What to do next: for changes lock can pin, approve or undo them (a link out of the root, an unpinnable file, a gone
+  // or corrupt lockfile: their own findings say how to mend them, and lock would refuse).
+  const approvable = status === 'drift' && findings.every((f) => APPROVABLE.has(f.code));
+  const next = approvable ? ': review the changes; "agent-immune lock", with the --root and --lockfile given here, approves them, or undo them' : '';
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}${next}.`] : [];
   return [head, ...verifyLines(findings), ...diff, ...tail].join('\n') + '\n';
 }
@@ -80,6 +82,9 @@ export function ignoredByGitText(files: readonly string[]): string {
   const shown = files.slice(0, 5).map(inline).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
   return `${files.length} pinned file(s) are ignored by git, so a clone will not have them and verify there reports them missing: ${shown}. Delete them and lock again, or leave them out with integrity.exclude.`;
 }
+
+/** The finding codes `lock` approves by pinning the files as they are. */
+const APPROVABLE: ReadonlySet<IntegrityFinding['code']> = new Set(['drift', 'skill-file-added', 'unpinned-skill', 'missing', 'renamed']);
 
 /** The text of a `lock` that wrote nothing because some paths in the scope cannot be pinned. */
 export function lockRefusedText(lockfile: string, findings: readonly IntegrityFinding[]): string {

@@ -53,10 +53,6 @@ export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityCo
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new InputError('invalid-config', `${field} must be an array of globs`, file, undefined, field);
       const refused = globsRefused(value as string[]);
       if (refused) throw new InputError('invalid-config', `${field}: ${refused}`, file, undefined, field);
-      const outside = (value as string[]).find((glob) => leadsOutOfRoot(glob, key !== 'exclude'));
-      if (outside !== undefined) {
-        throw new InputError('invalid-config', `${field}: "${outside.slice(0, 80)}" can never match: globs are matched against paths inside the workspace root, relative to it (no ".." segment${key === 'exclude' ? '' : ', no leading "/"'})`, file, undefined, field);
-      }
       config[key] = value as string[];
     } else if (key === 'gitignore' || key === 'strict') {
       if (typeof value !== 'boolean') throw new InputError('invalid-config', `${field} must be true or false`, file, undefined, field);
@@ -66,12 +62,6 @@ export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityCo
     }
   }
   return config;
-}
-
-/** True for a glob no path inside the root can match: a ".." segment, or (`absolute` refused) a leading "/" or drive.
- * An `exclude` pattern is gitignore syntax, where a leading "/" anchors it at the root. */
-function leadsOutOfRoot(glob: string, absoluteRefused: boolean): boolean {
-  return glob.split(/[\\/]/).includes('..') || (absoluteRefused && (/^[\\/]/.test(glob) || /^[A-Za-z]:/.test(glob)));
 }
 
 /** Decides, per POSIX relative path, whether it is walked, a skill marker or a prompt file. */

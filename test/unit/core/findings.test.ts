@@ -108,8 +108,10 @@ describe('integrity summaries count what they list', () => {
 
   it('verify: a strict block says it was recorded only when it was (--no-audit records nothing), and how to go on (was: "Blocked (strict mode)." alone)', () => {
     const last = (recorded: boolean) => verifyText({ status: 'drift', lockfile: 'l', findings: DRIFT }, pinnedFiles(3), true, recorded).trimEnd().split('\n').pop();
-    assert.equal(last(true), 'Blocked (strict mode); recorded in .agent-immune/audit.ndjson: review the changes above; "agent-immune lock" approves them, or undo them.');
-    assert.equal(last(false), 'Blocked (strict mode): review the changes above; "agent-immune lock" approves them, or undo them.');
+    assert.equal(last(true), 'Blocked (strict mode); recorded in .agent-immune/audit.ndjson: review the changes; "agent-immune lock", with the --root and --lockfile given here, approves them, or undo them.');
+    assert.equal(last(false), 'Blocked (strict mode): review the changes; "agent-immune lock", with the --root and --lockfile given here, approves them, or undo them.');
+    const linked = verifyText({ status: 'drift', lockfile: 'l', findings: [...DRIFT, { code: 'symlink-outside-root', path: 'a/x' }] }, pinnedFiles(3), true, false);
+    assert.equal(linked.trimEnd().split('\n').pop(), 'Blocked (strict mode).', 'lock refuses a link out of the root: no advice to run it');
   });
 
   it('status bar and Verify Skills count the blocking findings and the files they are in', () => {

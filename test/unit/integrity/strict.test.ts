@@ -464,7 +464,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     const held = await cli(root, env, 'verify', '--strict');
     assert.equal(held.code, 1);
     assert.match(held.stderr, new RegExp(`^agent-immune verify: could not record in the audit trail: .*audit\\.ndjson\\.lock is held by process ${process.pid} on .* \\(since 2026-01-01T00:00:00\\.000Z\\), which is still running; try again when it has finished\\n$`));
-    assert.match(held.stdout, /\nBlocked \(strict mode\): review the changes above/, 'not "recorded"');
+    assert.match(held.stdout, /\nBlocked \(strict mode\): review the changes;/, 'not "recorded"');
     // `lock` cannot go on without its lock: one line naming the holder, exit 2, the lockfile untouched.
     const before = readFileSync(path.join(root, 'agent-immune.lock'), 'utf8');
     writeFileSync(path.join(root, 'agent-immune.lock.lock'), JSON.stringify({ pid: process.pid, host: hostname(), time: '2026-01-01T00:00:00.000Z' }));
