@@ -56,14 +56,12 @@ function unchanged(a: Stats, b: Stats): boolean {
 function digestOf(content: Buffer, file?: string): FileDigest {
   const otherEndings = file !== undefined && endingsCarryNoMeaning(file) ? withOtherLineEndings(content) : undefined;
   return {
-    integrity: sri(content),
+    integrity: nodeSri(content),
     gitBlob: createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex'),
     size: content.length,
-    ...(otherEndings ? { otherLineEndings: sri(otherEndings) } : {}),
+    ...(otherEndings ? { otherLineEndings: nodeSri(otherEndings) } : {}),
   };
 }
-
-const sri = (content: Buffer) => 'sha256-' + createHash('sha256').update(content).digest('base64');
 
 // Files whose meaning a CR before each LF does not change: prompts and data (Markdown, text, YAML and JSON, whose parsers
 // normalise line breaks or allow none in strings) and Python, whose parser reads CRLF as LF. Never a shell or batch
@@ -119,13 +117,16 @@ async function readOnce(file: string): Promise<HashOutcome | 'changed'> {
     if (!before.isFile()) return notAFile(before);
     const sha256 = createHash('sha256');
     const sha1 = createHash('sha1').update(`blob ${before.size}\0`);
-    // A small file is kept whole, for the digest a synchronous read gives it (with its other line endings).
+    // A small file is kept whole and digested as a synchronous read digests it (with its other line endings); a big
+    // one is hashed as it streams.
     const kept: Buffer[] | undefined = before.size <= STREAM_THRESHOLD ? [] : undefined;
     let read = 0;
     for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false, start: 0 }) as AsyncIterable<Buffer>) {
-      sha256.update(chunk);
-      sha1.update(chunk);
-      kept?.push(chunk);
+      if (kept) kept.push(chunk);
+      else {
+        sha256.update(chunk);
+        sha1.update(chunk);
+      }
       read += chunk.length;
     }
     const after = await handle.stat();

@@ -49,9 +49,12 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
   return withLockfileLock(ws.root, ws.config.lockfile, async () => {
     const previous = await readLockfile(ws.root, ws.config.lockfile);
     const gone = previous.state === 'absent' && !options.anew ? await missingLockfileFindings(ws, previous.path) : [];
-    if (gone.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings: gone };
+    const notWritten = (findings: IntegrityFinding[]): LockResult => ({
+      lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings,
+    });
+    if (gone.length > 0) return notWritten(gone);
     const scan = await scanWorkspace(ws, undefined);
-    if (scan.findings.length > 0) return { lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings: scan.findings };
+    if (scan.findings.length > 0) return notWritten(scan.findings);
     const lock = buildLockfile(keepingEndingOnlyPins(scan.digests, previous.state === 'ok' ? previous.lock : undefined), scan.skillDirs, nodeSri);
     const lockfile = previous.path;
     const events: AuditEvent[] = [];
