@@ -138,7 +138,7 @@ files that could not be read, 2 bad input or usage.`,
     if (values.repin) {
       for (const [root, files] of groupByRoot(changed, pins.pinned)) {
         const writer = auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
-        const result = await repinHardened(root, files.map((f) => ({ rel: f.rel, before: f.integrity })), writer);
+        const result = await repinHardened(root, files.map((f) => ({ rel: f.rel, before: f.hashes })), writer);
         repinned.push(...result.repinned.map((r) => displayOf(changed, root, r.path)));
         drifted.push(...result.drifted.map((rel) => displayOf(changed, root, rel)));
       }

@@ -38,11 +38,12 @@ export class LockComparison {
     const entry = Object.prototype.hasOwnProperty.call(this.lock.files, path) ? this.lock.files[path] : undefined;
     if (entry && !digest) this.missing.set(path, entry.integrity);
     else if (!entry && digest) this.unpinned.set(path, digest);
+    if (!entry || !digest) return;
     // Only the line endings differ: the same text checked out with other settings (core.autocrlf), not a change.
-    else if (entry && digest && entry.integrity === digest.otherLineEndings) return;
-    else if (entry && digest && entry.integrity !== digest.integrity) this.drift.set(path, { code: 'drift', path, expected: entry.integrity, actual: digest.integrity, ...(digest.link !== undefined ? { link: digest.link } : {}) });
-    else if (entry && digest && (entry.size !== digest.size || entry.gitBlob !== digest.gitBlob)) {
-      const field = entry.size !== digest.size ? `size ${entry.size}, the content has ${digest.size} bytes` : `gitBlob ${entry.gitBlob}, the content's is ${digest.gitBlob}`;
+    const content = digest.otherLineEndings?.integrity === entry.integrity ? digest.otherLineEndings : digest;
+    if (entry.integrity !== content.integrity) this.drift.set(path, { code: 'drift', path, expected: entry.integrity, actual: digest.integrity, ...(digest.link !== undefined ? { link: digest.link } : {}) });
+    else if (entry.size !== content.size || entry.gitBlob !== content.gitBlob) {
+      const field = entry.size !== content.size ? `size ${entry.size}, the content has ${content.size} bytes` : `gitBlob ${entry.gitBlob}, the content's is ${content.gitBlob}`;
       this.drift.set(path, { code: 'corrupt-lockfile', path: this.context.lockfile, reason: 'entry-mismatch', detail: `entry "${path}" has the content's sha256 but ${field} (edited by hand?)`, entry: path });
     }
   }

@@ -32,10 +32,13 @@ export interface FileDigest {
   gitBlob: string;
   /** A link to a skill folder, pinned by its target path as git keeps a link: that target. */
   link?: string;
-  /** The sha256 (SRI) of the same text with its line endings the other way (CRLF / LF): a pin made on a checkout with
-   * other line-ending settings matches it (files up to 1 MiB; never for binary content). */
-  otherLineEndings?: string;
+  /** The same text's hashes with its line endings the other way (CRLF / LF), which a pin made on a checkout with other
+   * line-ending settings holds: only where the file's pin is not its own hash (files up to 1 MiB; never binary content). */
+  otherLineEndings?: ContentDigest;
 }
+
+/** The hashes and size of one content. */
+export type ContentDigest = Pick<FileDigest, 'integrity' | 'size' | 'gitBlob'>;
 
 /** Stable finding codes (docs/lockfile.md), each described in findings.ts. */
 export type IntegrityCode =

@@ -8,7 +8,7 @@ import type { HardenFinding } from '../../core/harden/types';
 import { ourCode } from '../diagnostics';
 import { CommandId } from '../ids';
 import { findingRange, type HardenDiagnostics } from './diagnostics';
-import { addEdits, isPinned, savedIntegrity } from './edits';
+import { addEdits, isPinned, savedHashes } from './edits';
 
 /** Kind of the "fix all" source action (editor.codeActionsOnSave: { "source.fixAll.agentImmune": "explicit" }). */
 export const FIX_ALL_KIND = vscode.CodeActionKind.SourceFixAll.append('agentImmune');
@@ -30,7 +30,7 @@ export class HardenCodeActions implements vscode.CodeActionProvider {
     };
     const pinned = fixable.length > 0 && (await isPinned(document.uri));
     // The saved file's hash before the fix: the re-pin after it approves the fix only, not a drift from before.
-    const before = pinned ? await savedIntegrity(document.uri) : undefined;
+    const before = pinned ? await savedHashes(document.uri) : undefined;
     const repin: vscode.Command | undefined = pinned ? { command: CommandId.RepinHardened, title: hardenNotice.repin, arguments: [document.uri, before] } : undefined;
     const suffix = pinned ? hardenNotice.pinnedSuffix : '';
 

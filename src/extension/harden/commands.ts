@@ -153,6 +153,6 @@ export function registerHardenCommands(services: Services, diagnostics: HardenDi
     vscode.commands.registerCommand(CommandId.InsertDelegationBoundary, () => insertDelegationBoundary(services, diagnostics)),
     vscode.commands.registerCommand(CommandId.HardenAllPrompts, (options?: HardenAllOptions) => hardenAllPrompts(services, diagnostics, options)),
     // The quick fixes pass the hash of the file as saved when they were offered, before their edit.
-    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri, before?: string) => offerRepin([{ uri, before }], services)),
+    vscode.commands.registerCommand(CommandId.RepinHardened, (uri: vscode.Uri, before?: readonly string[]) => offerRepin([{ uri, before }], services)),
   );
 }

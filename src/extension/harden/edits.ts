@@ -1,4 +1,5 @@
 // Turns core text edits (offsets) into editor edits, and re-pins hardened files that the lockfile pins.
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
@@ -6,7 +7,7 @@ import { hardenLog, hardenNotice } from '../../core/harden/messages';
 import type { TextEdit } from '../../core/harden/types';
 import { integrityNotice } from '../../core/integrity/messages';
 import { pinnedAmong, repinHardened } from '../../node/harden/scan';
-import { hashFile, isDigest } from '../../node/integrity/hashFile';
+import { pinnableHashes } from '../../node/integrity/hashFile';
 import { editorAuditWriter } from '../integrity/auditKey';
 import { showError, showWarning } from '../notify';
 import type { BaseServices } from '../services';
@@ -63,24 +64,23 @@ async function savedToDisk(document: vscode.TextDocument, timeoutMs = 5000): Pro
 }
 
 /**
- * The lockfile's form of the hash of the file a hardening edit starts from: the saved file, when its editor holds no
- * unsaved change (an unsaved change would be approved with the edit, so it counts as a drift: undefined).
+ * The hashes a pin of the file a hardening edit starts from may hold (pinnableHashes): the saved file, when its editor
+ * holds no unsaved change (an unsaved change would be approved with the edit, so it counts as a drift: undefined).
  */
-export async function savedIntegrity(uri: vscode.Uri): Promise<string | undefined> {
+export async function savedHashes(uri: vscode.Uri): Promise<string[] | undefined> {
   if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) return undefined;
-  const outcome = await hashFile(uri.fsPath);
-  return outcome && isDigest(outcome) ? outcome.integrity : undefined;
+  return readFile(uri.fsPath).then((bytes) => pinnableHashes(bytes, uri.fsPath), () => undefined);
 }
 
 /** A file hardening edited, with the hash of what was saved on disk before the edit. */
 export interface EditedFile {
   uri: vscode.Uri;
-  before: string | undefined;
+  before: readonly string[] | undefined;
 }
 
 /** Each file with the hash of the content an edit starts from, taken before it is applied. */
 export async function beforeEditing(uris: readonly vscode.Uri[]): Promise<EditedFile[]> {
-  return Promise.all(uris.map(async (uri) => ({ uri, before: await savedIntegrity(uri) })));
+  return Promise.all(uris.map(async (uri) => ({ uri, before: await savedHashes(uri) })));
 }
 
 /**

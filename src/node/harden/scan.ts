@@ -10,7 +10,7 @@ import { fileKindOf, PromptFileMatcher, type HardenConfig } from '../../core/har
 import type { FileAnalysis, HardenFinding, PromptFileKind } from '../../core/harden/types';
 import { LockfileStateError } from '../../core/integrity/errors';
 import type { AuditWriter } from '../integrity/auditLog';
-import { nodeSri } from '../integrity/hashFile';
+import { pinnableHashes } from '../integrity/hashFile';
 import { repinFile, type RepinResult } from '../integrity/lock';
 import { readLockfile } from '../integrity/lockfileIo';
 import { openIntegrityWorkspace } from '../integrity/scan';
@@ -50,8 +50,8 @@ export interface HardenedFile {
   kind: PromptFileKind;
   /** The text as read (before any fix), without a byte-order mark. */
   text: string;
-  /** The lockfile's form of the hash of the bytes read: a re-pin approves only harden's own edit on top of them. */
-  integrity: string;
+  /** The hashes a pin of the bytes read may hold (pinnableHashes): a re-pin approves only harden's own edit on top of them. */
+  hashes: string[];
   analysis: FileAnalysis;
   /** After write: findings left (no safe edit), and whether the file was rewritten. */
   unfixed?: HardenFinding[];
@@ -149,11 +149,12 @@ async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipp
   return { files: found, links, others };
 }
 
-/** A prompt file as read: its text (a UTF-8 byte-order mark kept aside, to be written back), and its bytes' hash. */
+/** A prompt file as read: its text (a UTF-8 byte-order mark kept aside, to be written back), and the hashes a pin of
+ * its bytes may hold. */
 export interface PromptFileText {
   text: string;
   bom: boolean;
-  integrity: string;
+  hashes: string[];
 }
 
 /**
@@ -178,7 +179,7 @@ export async function readPromptFile(rootReal: string, abs: string): Promise<Pro
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
     const bom = text.startsWith('\uFEFF');
-    return { text: bom ? text.slice(1) : text, bom, integrity: nodeSri(bytes) };
+    return { text: bom ? text.slice(1) : text, bom, hashes: pinnableHashes(bytes, abs) };
   } catch {
     return { reason: 'not valid UTF-8' };
   }
@@ -288,7 +289,7 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], w
     const abs = byRel.get(analysis.path)!;
     if (analysis.error) skipped.push({ path: posix(cwd, abs), reason: analysis.error });
     const read = texts.get(analysis.path)!;
-    results.push({ path: posix(cwd, abs), root: scan.root, rel: analysis.path, kind: analysis.kind, text: read.text, integrity: read.integrity, analysis });
+    results.push({ path: posix(cwd, abs), root: scan.root, rel: analysis.path, kind: analysis.kind, text: read.text, hashes: read.hashes, analysis });
   }
   if (!write) return results;
 
@@ -351,11 +352,11 @@ async function readPins(root: string): Promise<{ lockfile: 'absent' | 'corrupt' 
   return { lockfile: 'ok', entries };
 }
 
-/** A hardened file to re-pin: its path relative to the root and the hash of its content before harden's edit
- * (undefined when that content is not known, as for an editor holding unsaved changes: then it is not re-pinned). */
+/** A hardened file to re-pin: its path relative to the root and the hashes a pin of its content before harden's edit
+ * may hold (undefined when that content is not known, as for an editor holding unsaved changes: then it is not re-pinned). */
 export interface HardenedPin {
   rel: string;
-  before: string | undefined;
+  before: readonly string[] | undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { FileDigest, UnpinnableReason } from '../../core/integrity/types';
+import type { ContentDigest, FileDigest, UnpinnableReason } from '../../core/integrity/types';
 
 /** Files above this size are streamed in chunks instead of read whole. */
 export const STREAM_THRESHOLD = 1 << 20;
@@ -52,15 +52,28 @@ function unchanged(a: Stats, b: Stats): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
-/** The digest of `content`; of a file's (`file` given), also its hash with the other line endings where those are no change. */
-function digestOf(content: Buffer, file?: string): FileDigest {
-  const otherEndings = file !== undefined && endingsCarryNoMeaning(file) ? withOtherLineEndings(content) : undefined;
-  return {
-    integrity: nodeSri(content),
-    gitBlob: createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex'),
-    size: content.length,
-    ...(otherEndings ? { otherLineEndings: nodeSri(otherEndings) } : {}),
-  };
+function contentDigest(content: Buffer): ContentDigest {
+  return { integrity: nodeSri(content), gitBlob: createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex'), size: content.length };
+}
+
+/** The digest of `content`; of a file's (`file` given) whose pin is another hash, also its digest with the other line
+ * endings where those are no change (hashed only then: most files match their pin). */
+function digestOf(content: Buffer, file?: string, pin?: string): FileDigest {
+  const digest = contentDigest(content);
+  const otherLineEndings = file !== undefined && pin !== undefined && pin !== digest.integrity ? otherLineEndingsDigest(content, file) : undefined;
+  return otherLineEndings ? { ...digest, otherLineEndings } : digest;
+}
+
+function otherLineEndingsDigest(content: Buffer, file: string): ContentDigest | undefined {
+  const other = endingsCarryNoMeaning(file) ? withOtherLineEndings(content) : undefined;
+  return other && contentDigest(other);
+}
+
+/** The hashes a pin of this file content may hold: its own, and with its line endings the other way where those carry
+ * no meaning (a pin made on a checkout with other line-ending settings). */
+export function pinnableHashes(content: Buffer, file: string): string[] {
+  const other = otherLineEndingsDigest(content, file);
+  return other ? [nodeSri(content), other.integrity] : [nodeSri(content)];
 }
 
 // Files whose meaning a CR before each LF does not change: prompts and data (Markdown, text, YAML and JSON, whose parsers
@@ -96,16 +109,16 @@ export async function hashLink(link: string): Promise<HashOutcome> {
   }
 }
 
-/** Digest of a file of any size (big files streamed), from a stable snapshot. */
-export async function hashFile(file: string): Promise<HashOutcome> {
+/** Digest of a file of any size (big files streamed), from a stable snapshot; `pin`: the hash its lockfile entry holds. */
+export async function hashFile(file: string, pin?: string): Promise<HashOutcome> {
   for (let attempt = 1; attempt <= HASH_ATTEMPTS; attempt++) {
-    const result = await readOnce(file);
+    const result = await readOnce(file, pin);
     if (result !== 'changed') return result;
   }
   return changing;
 }
 
-async function readOnce(file: string): Promise<HashOutcome | 'changed'> {
+async function readOnce(file: string, pin: string | undefined): Promise<HashOutcome | 'changed'> {
   let handle;
   try {
     handle = await open(file, READ_FLAGS);
@@ -131,7 +144,7 @@ async function readOnce(file: string): Promise<HashOutcome | 'changed'> {
     }
     const after = await handle.stat();
     if (read !== before.size || !unchanged(before, after)) return 'changed';
-    if (kept) return digestOf(Buffer.concat(kept), file);
+    if (kept) return digestOf(Buffer.concat(kept), file, pin);
     return { integrity: 'sha256-' + sha256.digest('base64'), gitBlob: sha1.digest('hex'), size: read };
   } catch (error) {
     return errorOutcome(error);
@@ -144,15 +157,15 @@ async function readOnce(file: string): Promise<HashOutcome | 'changed'> {
  * Digest of a small file read synchronously (no thread-pool round trips: about 3x faster for thousands of 4 KB
  * files); 'big' when the file is above STREAM_THRESHOLD (hash it with hashFile).
  */
-export function hashSmallFileSync(file: string): HashOutcome | 'big' {
+export function hashSmallFileSync(file: string, pin?: string): HashOutcome | 'big' {
   for (let attempt = 1; attempt <= HASH_ATTEMPTS; attempt++) {
-    const result = readOnceSync(file);
+    const result = readOnceSync(file, pin);
     if (result !== 'changed') return result;
   }
   return changing;
 }
 
-function readOnceSync(file: string): ReadResult {
+function readOnceSync(file: string, pin: string | undefined): ReadResult {
   let fd: number;
   try {
     fd = openSync(file, READ_FLAGS);
@@ -167,7 +180,7 @@ function readOnceSync(file: string): ReadResult {
     let length = 0;
     for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
     if (length !== before.size || !unchanged(before, fstatSync(fd))) return 'changed';
-    return digestOf(buffer.subarray(0, length), file);
+    return digestOf(buffer.subarray(0, length), file, pin);
   } catch (error) {
     return errorOutcome(error);
   } finally {
@@ -177,21 +190,21 @@ function readOnceSync(file: string): ReadResult {
 
 /**
  * Hashes many files: small ones synchronously in slices that yield to the event loop between them (the editor stays
- * responsive), big ones streamed.
+ * responsive), big ones streamed. `pins[i]`: the hash the lockfile holds for `files[i]`.
  */
-export async function hashFiles(files: readonly string[], slice = 128): Promise<HashOutcome[]> {
+export async function hashFiles(files: readonly string[], pins: readonly (string | undefined)[] = [], slice = 128): Promise<HashOutcome[]> {
   const out = new Array<HashOutcome>(files.length);
   const big: number[] = [];
   for (let start = 0; start < files.length; start += slice) {
     for (let i = start; i < Math.min(files.length, start + slice); i++) {
-      const outcome = hashSmallFileSync(files[i]);
+      const outcome = hashSmallFileSync(files[i], pins[i]);
       if (outcome === 'big') big.push(i);
       else out[i] = outcome;
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
   await mapLimit(big, 4, async (i) => {
-    out[i] = await hashFile(files[i]);
+    out[i] = await hashFile(files[i], pins[i]);
   });
   return out;
 }

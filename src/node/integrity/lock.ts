@@ -53,9 +53,10 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
       lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings,
     });
     if (gone.length > 0) return notWritten(gone);
-    const scan = await scanWorkspace(ws, undefined);
+    const pins = previous.state === 'ok' ? previous.lock.files : {};
+    const scan = await scanWorkspace(ws, undefined, pins);
     if (scan.findings.length > 0) return notWritten(scan.findings);
-    const lock = buildLockfile(keepingEndingOnlyPins(scan.digests, previous.state === 'ok' ? previous.lock : undefined), scan.skillDirs, nodeSri);
+    const lock = buildLockfile(keepingEndingOnlyPins(scan.digests, pins), scan.skillDirs, nodeSri);
     const lockfile = previous.path;
     const events: AuditEvent[] = [];
     const repinned: string[] = [];
@@ -81,11 +82,11 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
 
 /** The digests to pin, where a file that matches its old pin but for its line endings keeps that pin (a lock on a CRLF
  * checkout of a project pinned with LF re-pins nothing). */
-function keepingEndingOnlyPins(digests: ReadonlyMap<string, FileDigest>, previous: Lockfile | undefined): Map<string, FileDigest> {
+function keepingEndingOnlyPins(digests: ReadonlyMap<string, FileDigest>, pins: Lockfile['files']): Map<string, FileDigest> {
   return new Map(
     [...digests].map(([file, digest]) => {
-      const pinned = previous && Object.prototype.hasOwnProperty.call(previous.files, file) ? previous.files[file] : undefined;
-      return [file, pinned && pinned.integrity === digest.otherLineEndings ? { integrity: pinned.integrity, size: pinned.size, gitBlob: pinned.gitBlob } : digest];
+      const pinned = Object.prototype.hasOwnProperty.call(pins, file) ? pins[file] : undefined;
+      return [file, pinned && pinned.integrity === digest.otherLineEndings?.integrity ? digest.otherLineEndings : digest];
     }),
   );
 }
@@ -101,10 +102,10 @@ export interface RepinResult {
  * Re-pins one file (POSIX path relative to the root) to its current content, or drops its pin when it is gone, and
  * records the approval in the audit trail. Used by the "Approve change" quick fix and by hardening after it edits a
  * pinned prompt. Throws LockfileStateError when there is no valid lockfile or the file cannot be hashed, and (kind
- * `drifted`) when `expected` is given and the file's pin is not that hash: the content an edit started from was not
- * the pinned one.
+ * `drifted`) when `expected` is given and the file's pin is none of those hashes: the content an edit started from was
+ * not the pinned one.
  */
-export async function repinFile(root: string, file: string, writer: AuditWriter, overrides: Partial<IntegrityConfig> = {}, expected?: string): Promise<RepinResult> {
+export async function repinFile(root: string, file: string, writer: AuditWriter, overrides: Partial<IntegrityConfig> = {}, expected?: readonly string[]): Promise<RepinResult> {
   const unsafe = unsafeRelativePath(file);
   if (unsafe) throw new LockfileStateError('unsafe-path', `cannot pin "${file}": ${unsafe}`);
   const ws = await openIntegrityWorkspace(root, overrides);
@@ -118,7 +119,7 @@ export async function repinFile(root: string, file: string, writer: AuditWriter,
     const outcome = kind === 'file' ? await hashFile(abs) : undefined;
     if (outcome && !isDigest(outcome)) throw new LockfileStateError('unpinnable', formatFinding({ code: 'unpinnable', path: file, ...outcome }));
     const old = read.lock.files[file]?.integrity;
-    if (expected !== undefined && old !== expected) throw new LockfileStateError('drifted', `"${file}" no longer matched its pin before it was edited; review that change (agent-immune verify) before approving it`);
+    if (expected !== undefined && (old === undefined || !expected.includes(old))) throw new LockfileStateError('drifted', `"${file}" no longer matched its pin before it was edited; review that change (agent-immune verify) before approving it`);
     const next = nextLock(read.lock, file, outcome, ws.matcher.isSkillMarker(file));
     const now = next.files[file]?.integrity;
     await appendAuditEvents(ws.root, [{ event: 'repin', decision: 'approve', path: file, ...(old ? { old } : {}), ...(now ? { new: now } : {}) }], writer);

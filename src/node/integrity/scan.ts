@@ -39,8 +39,9 @@ export interface ScanResult {
   findings: IntegrityFinding[];
 }
 
-/** Scans the workspace; `lock` adds pinned paths outside the current scope and its skill folders to the scope. */
-export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | undefined): Promise<ScanResult> {
+/** Scans the workspace; `lock` adds pinned paths outside the current scope and its skill folders to the scope; `pins`
+ * (the lock's by default) are the hashes each file is pinned to, against which a line-ending-only change is told. */
+export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | undefined, pins: Lockfile['files'] = lock?.files ?? {}): Promise<ScanResult> {
   const walked = await walkWorkspace(ws.root, ws.matcher, ws.config.gitignore);
   const lockFile = ws.config.lockfile.split(path.sep).join('/');
   const { pinned, skillDirs } = selectPinned(walked.files.filter((file) => file !== lockFile), ws.matcher);
@@ -82,7 +83,11 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
     findings.push({ code: 'unpinnable', path: file, reason: 'bad-name', detail: `no lockfile entry can hold its name: ${unsafe}` });
   }
   const files = [...pinned].filter((file) => !linkPaths.has(file)).sort();
-  const outcomes = await hashFiles(files.map((file) => path.join(ws.root, file)));
+  const pinOf = (file: string) => (Object.prototype.hasOwnProperty.call(pins, file) ? pins[file].integrity : undefined);
+  const outcomes = await hashFiles(
+    files.map((file) => path.join(ws.root, file)),
+    files.map(pinOf),
+  );
   const linkOutcomes = await Promise.all(links.map((link) => hashLink(path.join(ws.root, link.path))));
   const digests = new Map<string, FileDigest>();
   [...files, ...links.map((link) => link.path)].forEach((file, i) => {

@@ -127,7 +127,8 @@ export async function reverifyPaths(state: VerifyState, files: Iterable<string>)
   const kinds = await Promise.all(relevant.map((file) => classifyWorkspacePath(state.ws.root, path.join(state.ws.root, file))));
   // Not a plain file, or a link to nothing: the walk decides how to report it.
   if (kinds.includes('other') || (await Promise.all(relevant.filter((_, i) => kinds[i] === 'missing').map(isLink))).includes(true)) return full();
-  const outcomes = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file)) : undefined)));
+  const pinOf = (file: string) => (Object.prototype.hasOwnProperty.call(state.lock?.files ?? {}, file) ? state.lock?.files[file].integrity : undefined);
+  const outcomes = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file), pinOf(file)) : undefined)));
   const touched = new Set(relevant);
   state.scanFindings = state.scanFindings.filter((f) => !touched.has(f.path));
   relevant.forEach((file, i) => {

@@ -158,6 +158,17 @@ describe('agent-immune harden', () => {
     assert.deepEqual(drift, ['skills/review/SKILL.md']);
   });
 
+  it('--repin re-pins a file checked out with CRLF endings that is pinned with LF (was: refused as drifted)', async () => {
+    await lockWorkspace(dir, auditWriter('test'));
+    const skill = path.join(dir, 'skills/review/SKILL.md');
+    writeFileSync(skill, readFileSync(skill, 'utf8').replace(/\n/g, '\r\n'));
+    assert.equal((await verifyWorkspace(dir)).report.status, 'clean', 'the same text in a Windows checkout');
+    const r = await cli(dir, 'harden', '--write', '--repin', '--json', 'skills');
+    const report = JSON.parse(r.stdout) as { pinned: { repinned: string[]; drifted: string[] } };
+    assert.deepEqual([r.code, report.pinned.repinned, report.pinned.drifted], [0, ['skills/review/SKILL.md'], []]);
+    assert.equal((await verifyWorkspace(dir)).report.status, 'clean');
+  });
+
   it('a prompt read from a file at run time is checked in that prompt file, else listed as not checked (was silent)', async () => {
     const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-reads-'));
     try {

@@ -20,7 +20,7 @@ describe('integrity: file hashing', () => {
       writeFileSync(file, content);
       return file;
     });
-    const digests = await hashFiles([...files, path.join(dir, 'absent')], 2);
+    const digests = await hashFiles([...files, path.join(dir, 'absent')], [], 2);
     contents.forEach((content, i) => {
       const d = digests[i];
       assert.ok(isDigest(d));

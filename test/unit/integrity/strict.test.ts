@@ -420,6 +420,15 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json', '--no-audit')).json().findings), [['drift', `${skill}/notes.md`]], 'binary');
   });
 
+  it('an entry edited by hand is reported on a file that matches its pin through its other line endings too', async () => {
+    writeFileSync(path.join(root, 'AGENTS.md'), readFileSync(path.join(root, 'AGENTS.md'), 'latin1').replace(/\n/g, '\r\n'), 'latin1');
+    const lock = JSON.parse(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8'));
+    lock.files['AGENTS.md'].size += 1;
+    writeFileSync(path.join(root, 'agent-immune.lock'), JSON.stringify(lock, null, 2) + '\n');
+    const findings = (await cli(root, env, 'verify', '--json', '--no-audit')).json().findings;
+    assert.deepEqual(findings.map((f: { code: string; reason?: string; entry?: string }) => [f.code, f.reason, f.entry]), [['corrupt-lockfile', 'entry-mismatch', 'AGENTS.md']]);
+  });
+
   it('the counts per code in the text head, the JSON and the SARIF match the findings listed', async () => {
     write(root, `${skill}/a.sh`, 'a\n');
     write(root, `${skill}/b.sh`, 'b\n');
