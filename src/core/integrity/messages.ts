@@ -60,21 +60,30 @@ export function verifyText(report: ReportSummary, pinned: Readonly<Record<string
     return `Clean: ${pinnedFiles} pinned ${pinnedFiles === 1 ? 'file matches' : 'files match'} ${lockfile}.\n`;
   }
   const head = `${STATUS_LABEL[status]}: ${findings.length} finding(s) against ${lockfile} (${countIntegrityFindings(findings)}).`;
-  const drift = findings.find((f): f is Extract<IntegrityFinding, { code: 'drift' }> => f.code === 'drift' && Object.prototype.hasOwnProperty.call(pinned, f.path));
-  const shown = drift && `git show ${pinned[drift.path].gitBlob}`;
-  const diff = drift
-    ? [
-        'See what changed, in the project root (git holds the pinned content once it was committed; in the editor: Agent Immune: Show Pinned vs Current):',
-        // A link's blob is its target path: what it led to, beside where it leads now (diff cannot compare a folder).
-        drift.link !== undefined ? `  ${shown}; echo; readlink -- ${shellWord(drift.path)}` : `  ${shown} | diff -u - -- ${shellWord(drift.path)}`,
-      ]
-    : [];
+  const drifts = findings.filter((f): f is Extract<IntegrityFinding, { code: 'drift' }> => f.code === 'drift' && Object.prototype.hasOwnProperty.call(pinned, f.path));
+  const diff =
+    drifts.length > 0
+      ? [
+          'See what changed, in the project root (git holds the pinned content once it was committed; in the editor: Agent Immune: Show Pinned vs Current):',
+          ...drifts.slice(0, MAX_DIFF_HINTS).map((drift) => `  ${diffCommand(drift, pinned[drift.path].gitBlob)}`),
+          ...(drifts.length > MAX_DIFF_HINTS ? [`  and ${drifts.length - MAX_DIFF_HINTS} more drifted file(s), each the same way with its gitBlob from ${lockfile}`] : []),
+        ]
+      : [];
   // What to do next: for changes lock can pin, approve or undo them (a link out of the root, an unpinnable file, a gone
   // or corrupt lockfile: their own findings say how to mend them, and lock would refuse).
   const approvable = status === 'drift' && findings.every((f) => APPROVABLE.has(f.code));
   const next = approvable ? ': review the changes; "agent-immune lock", with the --root and --lockfile given here, approves them, or undo them' : '';
   const tail = blocked ? [`Blocked (strict mode)${recorded ? `; recorded in ${AUDIT_LOG}` : ''}${next}.`] : [];
   return [head, ...verifyLines(findings), ...diff, ...tail].join('\n') + '\n';
+}
+
+/** Drifted files given a command that shows their change; the rest are counted. */
+const MAX_DIFF_HINTS = 10;
+
+/** The shell command that shows a drifted file's change against its pinned blob; for a link, its old and new targets
+ * (diff cannot compare a folder). */
+function diffCommand(drift: Extract<IntegrityFinding, { code: 'drift' }>, gitBlob: string): string {
+  return drift.link !== undefined ? `git show ${gitBlob}; echo; readlink -- ${shellWord(drift.path)}` : `git show ${gitBlob} | diff -u - -- ${shellWord(drift.path)}`;
 }
 
 /** What `lock` says of pinned files git ignores and does not track: a clone will not have them (five named, then a count). */

@@ -420,6 +420,21 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json', '--no-audit')).json().findings), [['drift', `${skill}/notes.md`]], 'binary');
   });
 
+  it('says how to see the change of every drifted file, ten of them, then counts the rest (was: the first only)', async () => {
+    for (let i = 0; i < 12; i++) write(root, `${skill}/ref${String(i).padStart(2, '0')}.md`, `ref ${i}\n`);
+    assert.equal((await cli(root, env, 'lock', '--no-audit')).code, 0);
+    write(root, 'AGENTS.md', 'Be reckless.\n');
+    const shown = execFileSync('git', ['hash-object', '--stdin'], { input: 'Be careful.\n', encoding: 'utf8' }).trim();
+    assert.ok((await cli(root, env, 'verify', '--no-audit')).stdout.endsWith(`\n  git show ${shown} | diff -u - -- AGENTS.md\n`));
+    for (let i = 0; i < 12; i++) write(root, `${skill}/ref${String(i).padStart(2, '0')}.md`, `changed ${i}\n`);
+    const lines = (await cli(root, env, 'verify', '--no-audit')).stdout.trimEnd().split('\n');
+    const hints = lines.slice(lines.findIndex((l) => l.startsWith('See what changed')) + 1);
+    assert.equal(hints.length, 11);
+    assert.match(hints[0], new RegExp(`^  git show [0-9a-f]{40} \\| diff -u - -- ${skill}/ref00\\.md$`));
+    assert.match(hints[9], /ref09\.md$/);
+    assert.equal(hints[10], '  and 3 more drifted file(s), each the same way with its gitBlob from agent-immune.lock');
+  });
+
   it('an entry edited by hand is reported on a file that matches its pin through its other line endings too', async () => {
     writeFileSync(path.join(root, 'AGENTS.md'), readFileSync(path.join(root, 'AGENTS.md'), 'latin1').replace(/\n/g, '\r\n'), 'latin1');
     const lock = JSON.parse(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8'));
