@@ -1,6 +1,7 @@
 // The project config file (agent-immune.config.json): the guard's thresholds with the paper's defaults,
 // answer extraction, and raw sections each feature validates itself.
 import { errorMessage, InputError } from './errors';
+import { globNeverMatches } from './globs';
 import { regexRefused } from './regexSafety';
 
 /** File name of the project config at the workspace root. */
@@ -136,6 +137,29 @@ export function resolveConfig(raw: unknown, file?: string): ProjectConfig {
     else if (key !== '$schema') throw new InputError('invalid-config', `unknown section "${key}"; known: guard, answer, ${FEATURE_SECTIONS.join(', ')}`, file, undefined, key);
   }
   return config;
+}
+
+/** The settings that hold globs matched against paths from the project root (`gitignore`: read with .gitignore rules). */
+const GLOB_SETTINGS: readonly { section: string; key: string; gitignore?: boolean }[] = [
+  { section: 'integrity', key: 'skills' },
+  { section: 'integrity', key: 'prompts' },
+  { section: 'integrity', key: 'exclude', gitignore: true },
+  { section: 'harden', key: 'include' },
+  { section: 'harden', key: 'exclude' },
+  { section: 'monitor', key: 'globs' },
+  { section: 'monitor', key: 'traceGlobs' },
+  { section: 'monitor', key: 'ignore' },
+];
+
+/** What a valid config holds that cannot be what its author meant: each glob of a setting that never matches a path. */
+export function configWarnings(config: ProjectConfig): string[] {
+  return GLOB_SETTINGS.flatMap(({ section, key, gitignore }) => {
+    const globs = (config.sections[section] as Record<string, unknown> | undefined)?.[key];
+    return (Array.isArray(globs) ? globs : []).flatMap((glob: unknown) => {
+      const why = typeof glob === 'string' ? globNeverMatches(glob, { gitignore }) : undefined;
+      return why ? [`${section}.${key}: ${JSON.stringify(String(glob).slice(0, 80))} never matches: ${why}`] : [];
+    });
+  });
 }
 
 function resolveGuard(value: unknown, file?: string): GuardConfig {

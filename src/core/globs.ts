@@ -29,6 +29,21 @@ export function globTooComplex(glob: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a glob matched against paths relative to the project root never matches one, or undefined when it may: an
+ * absolute path, a `..` or empty folder name, or a backslash written as a folder separator (it escapes the next character).
+ * `gitignore`: read with .gitignore rules, where a leading `/` anchors the glob at the root.
+ */
+export function globNeverMatches(glob: string, { gitignore = false } = {}): string | undefined {
+  if (/^[A-Za-z]:[\\/]/.test(glob)) return 'it is an absolute Windows path; globs are relative to the project root';
+  if (!gitignore && glob.startsWith('/')) return `it starts with "/"; globs are relative to the project root (write "${glob.replace(/^\/+/, '')}")`;
+  const segments = glob.replace(/^\.\//, '').split('/');
+  if (segments.includes('..')) return 'it has a ".." folder; only paths inside the project root are matched';
+  if (segments.slice(gitignore && glob.startsWith('/') ? 1 : 0, -1).includes('')) return 'it has an empty folder name ("//")';
+  if (/\\[A-Za-z0-9]/.test(glob)) return `"\\" escapes the character after it; folders are separated with "/" (write "${glob.replace(/\\/g, '/')}")`;
+  return undefined;
+}
+
 /** One predicate for a list of globs (`nocase`: letters match either case); a glob too complex to match in bounded time never matches. */
 export function globMatcher(globs: readonly string[], { nocase = false } = {}): (path: string) => boolean {
   const regexes = globs.filter((glob) => !globTooComplex(glob)).map((glob) => picomatch.makeRe(glob, { ...GLOB_OPTIONS, nocase }));

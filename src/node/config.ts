@@ -2,7 +2,7 @@
 // workspace file layer (a symlink out of the root is refused); a file the user names is theirs to choose.
 import { readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { CONFIG_FILE_NAME, defaultConfig, resolveConfig, type ProjectConfig } from '../core/config';
+import { CONFIG_FILE_NAME, configWarnings, defaultConfig, resolveConfig, type ProjectConfig } from '../core/config';
 import { errorMessage, InputError } from '../core/errors';
 import { resolveHardenConfig } from '../core/harden/config';
 import { resolveIntegrityConfig } from '../core/integrity/scope';
@@ -37,15 +37,17 @@ export async function loadProjectConfig(root: string, file?: string): Promise<Pr
 
 /**
  * The project config with every feature's section checked, as the CLI reads it: a bad key or value fails whichever
- * command reads the file, not only the feature it belongs to. (The editor checks each section where it is used, so a
- * bad harden section cannot switch its drift checks off.)
+ * command reads the file, not only the feature it belongs to, and `warn` hears what is valid but cannot be meant (a glob
+ * that never matches). (The editor checks each section where it is used, so a bad harden section cannot switch its
+ * drift checks off.)
  */
-export async function loadCheckedConfig(root: string, file?: string): Promise<ProjectConfig> {
+export async function loadCheckedConfig(root: string, file: string | undefined, warn: (line: string) => void): Promise<ProjectConfig> {
   const config = await loadProjectConfig(root, file);
   const where = file ?? path.join(root, CONFIG_FILE_NAME);
   resolveIntegrityConfig(config.sections.integrity, where);
   resolveHardenConfig(config.sections.harden, where);
   resolveMonitorConfig(config.sections.monitor, where);
+  for (const warning of configWarnings(config)) warn(`warning: ${path.basename(where)} ${warning}`);
   return config;
 }
 

@@ -114,8 +114,15 @@ files that could not be read, 2 bad input or usage.`,
     if (values.repin && !values.write) throw new UsageError('--repin needs --write');
     const cwd = io.cwd;
     const explicit = values.config && (await existingFile(cwd, values.config, { flag: '--config' }));
+    // Read once per project root and target: each warning is said once.
+    const warned = new Set<string>();
+    const warn = (line: string) => {
+      if (warned.has(line)) return;
+      warned.add(line);
+      io.stderr(`agent-immune harden: ${line}\n`);
+    };
     const configFor = async (root: string) => {
-      const project = await loadCheckedConfig(root, explicit || undefined);
+      const project = await loadCheckedConfig(root, explicit || undefined, warn);
       return resolveHardenConfig(project.sections.harden, explicit || path.join(root, 'agent-immune.config.json'));
     };
     const typed = positionals.length > 0 ? positionals : ['.'];

@@ -55,7 +55,7 @@ because the adopted lockfile is gone (without --anew; with --json the refusal is
     if (values.restore && values.anew) throw new UsageError('--restore and --anew exclude each other: restore the lockfile, or pin anew');
     const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder whose skills to pin' }, (line) => io.stderr(`agent-immune lock: ${line}\n`));
     const lockfile = lockfileFlag(root, values.lockfile);
-    await loadCheckedConfig(root);
+    await loadCheckedConfig(root, undefined, (line) => io.stderr(`agent-immune lock: ${line}\n`));
     const writer = values['no-audit'] ? undefined : auditWriter('agent-immune-cli', (await loadAuditKey(io.env, root))?.key);
     if (values.restore) {
       const restored = await restoreLockfile(root, writer, { lockfile });

@@ -85,7 +85,7 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     const target = await existingPath(io.cwd, positionals[0], {});
     const project = await findProjectRoot(target);
     const configFile = values.config ? await existingFile(io.cwd, values.config, { flag: '--config' }) : undefined;
-    const config = await loadCheckedConfig(project, configFile);
+    const config = await loadCheckedConfig(project, configFile, (line) => io.stderr(`agent-immune scan: ${line}\n`));
     const monitor = resolveMonitorConfig(config.sections.monitor, configFile ?? path.join(project, CONFIG_FILE_NAME));
     if (values.glob) monitor.globs = values.glob;
 

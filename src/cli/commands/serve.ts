@@ -79,7 +79,7 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
     const port = number('port', DEFAULT_PORT, 0);
     if (!Number.isInteger(port) || port > 65535) throw new UsageError('--port must be an integer 0-65535');
     const root = await existingFolder(io.cwd, values.root ?? '.', { flag: '--root', hint: 'give the workspace folder the alert log and closed runs go into' });
-    const config = await loadCheckedConfig(root, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })));
+    const config = await loadCheckedConfig(root, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })), (line) => io.stderr(`agent-immune serve: ${line}\n`));
     const server = new LiveServer({
       host: values.host,
       port,

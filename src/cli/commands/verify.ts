@@ -60,7 +60,7 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' }, (line) => io.stderr(`agent-immune verify: ${line}\n`));
     const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' });
-    await loadCheckedConfig(root);
+    await loadCheckedConfig(root, undefined, (line) => io.stderr(`agent-immune verify: ${line}\n`));
     const overrides = { strict: values.strict || undefined, lockfile: lockfileFlag(root, values.lockfile) };
     const { report, ws, lock } = await verifyWorkspace(root, overrides, { lockfileNamed: values.lockfile !== undefined });
     const verdict = integrityVerdict(report);

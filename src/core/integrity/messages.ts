@@ -255,6 +255,8 @@ export const integrityLog = {
   runRefused: (action: string, files: readonly string[]) => `${action} refused (strict skill integrity): ${files.join(', ')}`,
   /** A folder's file watcher reported an error. */
   watcherError: (folder: string, reason: string) => `Skill integrity watcher (${folder}): ${reason}`,
+  /** The folder's config holds a setting that cannot be meant (configWarnings). */
+  configWarning: (folder: string, warning: string) => `agent-immune.config.json in ${folder}: ${warning}`,
   /** A folder's check failed. */
   checkFailed: (folder: string, reason: string) => `Skill integrity check failed in ${folder}: ${reason}`,
   /** One path Pin Skills refused. */

@@ -8,7 +8,7 @@ import { integrityVerdict } from '../../core/integrity/compare';
 import { integrityLog, integrityStatusBar, runRefusedText } from '../../core/integrity/messages';
 import { brokenTrailWarning, recordIntegrityRun, type IntegrityRun } from '../../node/integrity/auditLog';
 import type { VerifyState } from '../../node/integrity/verify';
-import { showError } from '../notify';
+import { showError, showWarning } from '../notify';
 import type { BaseServices, RunGuard } from '../services';
 import { setting } from '../settings';
 import { editorAuditWriter } from './auditKey';
@@ -39,6 +39,8 @@ export class IntegrityController implements RunGuard, vscode.Disposable {
   readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
   private readonly folders = new Map<string, FolderIntegrity>();
   private readonly published = new Map<string, string[]>();
+  /** Config warnings already said, with their folder. */
+  private readonly configWarned = new Set<string>();
 
   private readonly output: vscode.LogOutputChannel;
 
@@ -120,6 +122,18 @@ export class IntegrityController implements RunGuard, vscode.Disposable {
     this.published.set(key, [...byFile.keys()]);
     this.render();
     this.recordNewFindings(folder);
+    this.warnAboutConfig(state);
+  }
+
+  /** Says once per session each config setting that cannot be meant (a glob that never matches), in the log and a notice. */
+  private warnAboutConfig(state: VerifyState): void {
+    for (const warning of state.ws.configWarnings) {
+      const line = integrityLog.configWarning(state.ws.root, warning);
+      if (this.configWarned.has(line)) continue;
+      this.configWarned.add(line);
+      this.output.warn(line);
+      void showWarning(line);
+    }
   }
 
   /** Records the folder's changes of state in the audit trail (the trail itself says what is recorded already, so each

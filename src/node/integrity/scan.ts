@@ -3,6 +3,7 @@
 // folder symlinks, unreadable files and folders, files that kept changing while read.
 import { readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { configWarnings } from '../../core/config';
 import { loadProjectConfig } from '../config';
 import { inSkillFolder, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
 import { unsafeRelativePath } from '../../core/integrity/lockfile';
@@ -18,6 +19,8 @@ export interface IntegrityWorkspace {
   /** `integrity.strict` as the project's own config sets it (before command-line or editor overrides). */
   projectStrict: boolean;
   matcher: ScopeMatcher;
+  /** What the project config holds that cannot be meant (configWarnings: a glob that never matches). */
+  configWarnings: string[];
 }
 
 /** Resolves the root's real path and loads the `integrity` config section (overrides win) and root .gitignore (the walk
@@ -28,7 +31,7 @@ export async function openIntegrityWorkspace(root: string, overrides: Partial<In
   const own = resolveIntegrityConfig(project.sections.integrity, path.join(rootReal, 'agent-immune.config.json'));
   const config = { ...own, ...stripUndefined(overrides) };
   const gitignore = config.gitignore ? await readFile(path.join(rootReal, '.gitignore'), 'utf8').catch(() => '') : '';
-  return { root: rootReal, config, projectStrict: own.strict, matcher: new ScopeMatcher(config, gitignore) };
+  return { root: rootReal, config, projectStrict: own.strict, matcher: new ScopeMatcher(config, gitignore), configWarnings: configWarnings(project) };
 }
 
 /** Result of a scan: digests of every existing file in scope or pinned, the skill folders, and the findings of what

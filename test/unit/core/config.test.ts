@@ -1,6 +1,7 @@
 // The project config: defaults are the paper's, overrides are range-checked, unknown keys are errors, not silence.
 import * as assert from 'node:assert/strict';
-import { DEFAULT_GUARD_CONFIG, resolveConfig } from '../../../src/core/config';
+import { configWarnings, DEFAULT_GUARD_CONFIG, resolveConfig } from '../../../src/core/config';
+import { globMatcher } from '../../../src/core/globs';
 import { InputError } from '../../../src/core/errors';
 
 describe('project config', () => {
@@ -48,4 +49,22 @@ describe('project config', () => {
       assert.throws(() => resolveConfig(raw, 'agent-immune.config.json'), (e: unknown) => e instanceof InputError && e.kind === 'invalid-config' && (field === '' || e.field === field));
     });
   }
+
+  it('warns of each glob that never matches a path from the project root, and of none that may (was: silently pinned nothing)', () => {
+    const never = ['/AGENTS.md', '../AGENTS.md', 'C:/repo/AGENTS.md', 'docs//AGENTS.md', 'docs\\AGENTS.md', '/etc/**/SKILL.md'];
+    const may = ['AGENTS.md', './AGENTS.md', '**/SKILL.md', 'docs/', '\\*literal-star.md', '.github/*.md'];
+    for (const glob of never) assert.ok(!globMatcher([glob])(glob.replace(/^[A-Za-z]:|^\/+|^\.\.\//g, '').replace(/\/\/|\\/g, '/')), glob);
+    const config = resolveConfig({ integrity: { prompts: [...never, ...may], exclude: ['/vendor/', '../x'] }, harden: { include: ['/src/**'] }, monitor: { traceGlobs: ['x\\y.jsonl'] } });
+    assert.deepEqual(configWarnings(config), [
+      'integrity.prompts: "/AGENTS.md" never matches: it starts with "/"; globs are relative to the project root (write "AGENTS.md")',
+      'integrity.prompts: "../AGENTS.md" never matches: it has a ".." folder; only paths inside the project root are matched',
+      'integrity.prompts: "C:/repo/AGENTS.md" never matches: it is an absolute Windows path; globs are relative to the project root',
+      'integrity.prompts: "docs//AGENTS.md" never matches: it has an empty folder name ("//")',
+      'integrity.prompts: "docs\\\\AGENTS.md" never matches: "\\" escapes the character after it; folders are separated with "/" (write "docs/AGENTS.md")',
+      'integrity.prompts: "/etc/**/SKILL.md" never matches: it starts with "/"; globs are relative to the project root (write "etc/**/SKILL.md")',
+      'integrity.exclude: "../x" never matches: it has a ".." folder; only paths inside the project root are matched',
+      'harden.include: "/src/**" never matches: it starts with "/"; globs are relative to the project root (write "src/**")',
+      'monitor.traceGlobs: "x\\\\y.jsonl" never matches: "\\" escapes the character after it; folders are separated with "/" (write "x/y.jsonl")',
+    ]);
+  });
 });

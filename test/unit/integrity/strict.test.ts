@@ -435,6 +435,18 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.equal(hints[10], '  and 3 more drifted file(s), each the same way with its gitBlob from agent-immune.lock');
   });
 
+  it('lock and verify warn of a config glob that never matches, and still run (was: it pinned nothing, silently)', async () => {
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { prompts: ['/AGENTS.md', 'CLAUDE.md'] } }));
+    for (const command of ['lock', 'verify']) {
+      const run = await cli(root, env, command, '--no-audit');
+      assert.equal(run.code, 0);
+      assert.equal(
+        run.stderr,
+        `agent-immune ${command}: warning: agent-immune.config.json integrity.prompts: "/AGENTS.md" never matches: it starts with "/"; globs are relative to the project root (write "AGENTS.md")\n`,
+      );
+    }
+  });
+
   it('an entry edited by hand is reported on a file that matches its pin through its other line endings too', async () => {
     writeFileSync(path.join(root, 'AGENTS.md'), readFileSync(path.join(root, 'AGENTS.md'), 'latin1').replace(/\n/g, '\r\n'), 'latin1');
     const lock = JSON.parse(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8'));
