@@ -1,12 +1,13 @@
 // One root's integrity state (a workspace folder or an extra root): a full verify at start, then a chokidar watcher whose events are debounced
 // and re-verified incrementally; a generation counter drops any result computed before newer changes arrived.
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { integrityLog } from '../../core/integrity/messages';
 import type { IntegrityConfig } from '../../core/integrity/scope';
-import { reverifyPaths, verifyWorkspace, type VerifyState } from '../../node/integrity/verify';
+import { inScope, reverifyPaths, verifyWorkspace, type VerifyState } from '../../node/integrity/verify';
 
 /** A folder verified on its own: a workspace folder, or an extra root such as ~/.claude/skills. */
 export interface IntegrityRoot {
@@ -25,6 +26,7 @@ const FULL_VERIFY_ABOVE = 256;
 export class FolderIntegrity implements vscode.Disposable {
   state: VerifyState | undefined;
   private watcher: FSWatcher | undefined;
+  private ignoredFolders: vscode.FileSystemWatcher | undefined;
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private generation = 0;
@@ -44,17 +46,35 @@ export class FolderIntegrity implements vscode.Disposable {
     await this.verifyNow(true);
     if (this.disposed || !this.state) return;
     const root = this.state.ws.root;
-    const matcher = this.state.ws.matcher;
+    const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');
+    // The scope as the latest verify read it (a .gitignore or the config may have changed since the watcher started).
+    const excluded = (rel: string, isDir: boolean) => rel !== '' && !rel.startsWith('..') && this.state!.ws.matcher.isExcluded(rel, isDir);
     this.watcher = watch(root, {
       ignoreInitial: true,
       followSymlinks: false,
-      ignored: (file: string, stats?: { isDirectory(): boolean }) => {
-        const rel = path.relative(root, file).split(path.sep).join('/');
-        return rel !== '' && !rel.startsWith('..') && matcher.isExcluded(rel, stats?.isDirectory() ?? false);
-      },
+      ignored: (file: string, stats?: { isDirectory(): boolean }) => excluded(relative(file), stats?.isDirectory() ?? false),
     });
-    const onEvent = (file: string) => this.queue(path.relative(root, file).split(path.sep).join('/'));
+    const onEvent = (file: string) => this.queue(relative(file));
     this.watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent);
+    // chokidar does not enter git-ignored folders (a .venv would cost thousands of watches), yet a prompt file or a skill
+    // there is pinned: the editor's own watcher, which watches the workspace anyway, reports what changes in them.
+    this.ignoredFolders = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root.uri, '**/*'));
+    // A folder created or deleted with what it holds may be one event: a new folder is walked by a full verify, and the
+    // files known under a deleted one are queued.
+    const inIgnoredFolder = async (uri: vscode.Uri, change: 'created' | 'changed' | 'deleted') => {
+      const rel = path.relative(this.root.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+      const folders = rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+      const isFolder = change === 'created' && (await stat(uri.fsPath).then((info) => info.isDirectory(), () => false));
+      if (change !== 'deleted' && !isFolder) folders.pop();
+      const matcher = this.state?.ws.matcher;
+      if (!matcher || folders.some((folder) => matcher.isForcedOut(folder, true)) || !folders.some((folder) => excluded(folder, true))) return;
+      if (isFolder) this.full = true;
+      const known = change === 'deleted' ? [...this.state!.digests.keys(), ...Object.keys(this.state!.lock?.files ?? {})].filter((file) => file.startsWith(`${rel}/`)) : [];
+      for (const file of [rel, ...known]) if (isFolder || inScope(this.state!, file) || matcher.isSkillMarker(file)) this.queue(file);
+    };
+    this.ignoredFolders.onDidCreate((uri) => void inIgnoredFolder(uri, 'created'));
+    this.ignoredFolders.onDidChange((uri) => void inIgnoredFolder(uri, 'changed'));
+    this.ignoredFolders.onDidDelete((uri) => void inIgnoredFolder(uri, 'deleted'));
     // Changes made while chokidar was still setting up its watches are caught by one more full verify when it is ready.
     this.watcher.on('ready', () => void this.verifyNow(true));
     this.watcher.on('error', (error) => this.output.warn(integrityLog.watcherError(this.root.name, String(error))));
@@ -125,5 +145,6 @@ export class FolderIntegrity implements vscode.Disposable {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     void this.watcher?.close();
+    this.ignoredFolders?.dispose();
   }
 }
