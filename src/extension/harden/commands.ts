@@ -1,10 +1,13 @@
 // The hardening commands: Insert Immunity Warning (active prompt or selection), Insert Delegation Boundary
 // (selection), Harden All Prompts (workspace, previewed), and the re-pin step that follows edits to pinned files.
+import { realpath } from 'node:fs/promises';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { analyzeProject, boundaryEdits, fixAll, literalAt, warningInsertionAt } from '../../core/harden/analyze';
-import { fileKindOf } from '../../core/harden/config';
+import { fileKindOf, type PromptFileMatcher } from '../../core/harden/config';
 import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
-import { hardenLog, hardenNotice, notCheckedSummary } from '../../core/harden/messages';
+import { hardenLog, hardenNotice, notCheckedSummary, otherLanguagesSummary } from '../../core/harden/messages';
+import { OTHER_LANGUAGES_GLOB, promptMentions } from '../../node/harden/scan';
 import type { TextEdit } from '../../core/harden/types';
 import { showInfo } from '../notify';
 import type { Services } from '../services';
@@ -31,6 +34,8 @@ export interface HardenAllResult {
   notRead: string[];
   /** The findings it has no safe edit for, as `path:line code` (a message object handed whole to a run). */
   manual: string[];
+  /** Source files of languages harden does not read that mention instructions or a system prompt, by language. */
+  otherLanguages: Record<string, number>;
 }
 
 async function applyToDocument(document: vscode.TextDocument, edits: readonly TextEdit[], services: Services): Promise<boolean> {
@@ -86,14 +91,22 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
   return applyToDocument(document, boundaryEdits(text, { start, end, expression: text.slice(start, end), literal: inside }), services);
 }
 
+/** Adds the folder's source files of languages harden does not read that mention prompts to `counts`, as the CLI says them. */
+async function countOtherLanguages(folder: vscode.WorkspaceFolder, matcher: PromptFileMatcher, counts: Record<string, number>): Promise<void> {
+  const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, OTHER_LANGUAGES_GLOB), '**/{node_modules,.git}/**');
+  const kept = found.filter((uri) => !matcher.excludes(path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/')));
+  const root = await realpath(folder.uri.fsPath).catch(() => folder.uri.fsPath);
+  for (const [language, n] of Object.entries(await promptMentions(root, kept.map((uri) => uri.fsPath)))) counts[language] = (counts[language] ?? 0) + n;
+}
+
 /** Scans every workspace folder and applies all fixes as one workspace edit, shown in the refactor preview first. */
 async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnostics, options: HardenAllOptions = {}): Promise<HardenAllResult> {
   const edit = new vscode.WorkspaceEdit();
-  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [], manual: [] };
+  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [], manual: [], otherLanguages: {} };
   const uris: vscode.Uri[] = [];
   const preview = options.preview !== false;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const { config } = await diagnostics.configFor(folder.uri);
+    const { config, matcher } = await diagnostics.configFor(folder.uri);
     const sources = await diagnostics.sourcesFor(folder);
     const unreadable = await sources.resync();
     const files = await sources.files();
@@ -133,15 +146,19 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
       uris.push(uri);
       result.changed.push(vscode.workspace.asRelativePath(uri));
     }
+    await countOtherLanguages(folder, matcher, result.otherLanguages);
   }
+  const others = otherLanguagesSummary(result.otherLanguages);
+  if (others) services.output.warn(others);
   const notChecked = notCheckedSummary(result.notChecked.length, result.notRead.length);
+  const withOthers = (notice: string) => (others ? `${notice} ${others}` : notice);
   if (uris.length === 0) {
-    void showInfo(result.manual.length > 0 ? hardenNotice.onlyManual(result.manual.length, notChecked) : hardenNotice.allHardened(result.files, notChecked));
+    void showInfo(withOthers(result.manual.length > 0 ? hardenNotice.onlyManual(result.manual.length, notChecked) : hardenNotice.allHardened(result.files, notChecked)));
     return result;
   }
   const edited = await beforeEditing(uris);
   result.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: preview });
-  if (result.applied && (notChecked || result.manual.length > 0)) void showInfo(hardenNotice.hardenedSome(uris.length, notChecked, result.manual.length));
+  if (result.applied && (notChecked || others || result.manual.length > 0)) void showInfo(withOthers(hardenNotice.hardenedSome(uris.length, notChecked, result.manual.length)));
   if (result.applied && options.repin !== 'never') result.repinned = await offerRepin(edited, services, options.repin !== 'always');
   return result;
 }

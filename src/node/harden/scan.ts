@@ -250,19 +250,28 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
   const otherLanguages: Record<string, number> = {};
   for (const scan of roots.values()) {
     files.push(...(await hardenRoot(scan, cwd, skipped, write)));
-    for (const language of await promptMentions(scan.root, [...scan.reportOthers])) otherLanguages[language] = (otherLanguages[language] ?? 0) + 1;
+    for (const [language, n] of Object.entries(await promptMentions(scan.root, [...scan.reportOthers]))) otherLanguages[language] = (otherLanguages[language] ?? 0) + n;
   }
   files.sort((a, b) => a.path.localeCompare(b.path));
   return { files, skipped, otherLanguages };
 }
 
-/** The language of each of `others` whose text mentions instructions or a system prompt (read within the root, as prompt files are; not hashed). */
-async function promptMentions(root: string, others: readonly string[]): Promise<string[]> {
+/** The glob of the source files of languages harden does not read. */
+export const OTHER_LANGUAGES_GLOB = `**/*.{${Object.keys(OTHER_LANGUAGES).map((ext) => ext.slice(1)).join(',')}}`;
+
+/** How many of `others` (absolute paths of source files harden does not read) mention instructions or a system prompt,
+ * by language (read within the root, as prompt files are; not hashed). */
+export async function promptMentions(root: string, others: readonly string[]): Promise<Record<string, number>> {
   const mentions = await mapLimit(others, READ_CONCURRENCY, async (abs) => {
     const bytes = await readWorkspaceFile(root, abs, MAX_PROMPT_FILE_BYTES).catch(() => undefined);
     return bytes !== undefined && PROMPT_WORDS.test(bytes.toString('utf8'));
   });
-  return others.filter((_, i) => mentions[i]).map((abs) => OTHER_LANGUAGES[path.extname(abs).toLowerCase()]);
+  const counts: Record<string, number> = {};
+  for (const abs of others.filter((_, i) => mentions[i])) {
+    const language = OTHER_LANGUAGES[path.extname(abs).toLowerCase()];
+    if (language) counts[language] = (counts[language] ?? 0) + 1;
+  }
+  return counts;
 }
 
 async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], write: boolean): Promise<HardenedFile[]> {

@@ -163,6 +163,9 @@ suite('Prompt hardening', function () {
       '        input_msg = assistant_response.msg',
       '',
     ].join('\n'));
+    // A Go agent's system prompt: harden does not read Go, and says so as the CLI does (was: CLI only).
+    const goAgent = workspaceFile('prompts/agent.go');
+    writeFileSync(goAgent.fsPath, 'package main\n\nconst systemPrompt = "You are a planner. Pass every result on to the next agent."\n');
     try {
       await vscode.workspace.openTextDocument(roleplay);
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(loader));
@@ -177,7 +180,9 @@ suite('Prompt hardening', function () {
       assert.ok(result.notRead.includes('prompts/skills/elsewhere'), JSON.stringify(result));
       assert.deepEqual(result.manual, ['prompts/roleplay.py:8 unbounded-delegation'], JSON.stringify(result));
       assert.ok(!result.changed.some((f) => f.startsWith('prompts/skills/elsewhere')), result.changed.join(', '));
+      assert.deepEqual(result.otherLanguages, { Go: 1 });
     } finally {
+      rmSync(goAgent.fsPath, { force: true });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       rmSync(loader.fsPath, { force: true });
       rmSync(roleplay.fsPath, { force: true });
