@@ -26,6 +26,11 @@ export interface Emphasis {
  * highlighted (an active infection path, the selection, a list hover); below it every channel is an arrow. */
 const ARROW_LIMIT = 500;
 
+/** The graph's key of the agent at `index`. */
+function nodeKey(index: number): string {
+  return String(index);
+}
+
 /** Edge program types: every channel of a small graph, or the highlight over a channel of a large one. */
 const PATH_TYPE = 'path';
 /** Edge program type of the channel lines of a large graph (drawn from a cache while they do not change). */
@@ -80,16 +85,20 @@ export class GraphRenderer {
     const { ids, payload } = model;
     const n = ids.length;
     this.baseSize = n <= 30 ? 13 : n <= 200 ? 8 : n <= 800 ? 5 : 3.2;
-    ids.forEach((id, i) => this.graph.addNode(id, { x: payload.positions[2 * i], y: payload.positions[2 * i + 1], label: plainLabel(id, 40) }));
+    // Nodes are keyed by the agent's index (nodeKey): graphology keeps neighbours in plain objects, where an agent named
+    // `__proto__` or `hasOwnProperty` breaks it.
+    ids.forEach((id, i) => this.graph.addNode(nodeKey(i), { x: payload.positions[2 * i], y: payload.positions[2 * i + 1], label: plainLabel(id, 40) }));
     this.large = n > ARROW_LIMIT;
     for (const [from, to] of payload.analysis.edges) {
       const key = edgeKey(from, to);
-      if (from === to || !this.graph.hasNode(from) || !this.graph.hasNode(to) || this.graph.hasEdge(key)) continue;
+      const source = model.index.get(from);
+      const target = model.index.get(to);
+      if (source === undefined || target === undefined || source === target || this.graph.hasEdge(key)) continue;
       // An edge's program never changes between rounds, so a round change repaints in place.
-      this.graph.addDirectedEdgeWithKey(key, from, to, { type: this.large ? CHANNEL_TYPE : PATH_TYPE });
+      this.graph.addDirectedEdgeWithKey(key, nodeKey(source), nodeKey(target), { type: this.large ? CHANNEL_TYPE : PATH_TYPE });
       if (!this.large || !model.pathEdges.has(key)) continue;
       const highlight = `\u0001${this.highlightOf.size}`;
-      this.graph.addDirectedEdgeWithKey(highlight, from, to, { type: PATH_TYPE });
+      this.graph.addDirectedEdgeWithKey(highlight, nodeKey(source), nodeKey(target), { type: PATH_TYPE });
       this.highlightOf.set(highlight, key);
       this.pathArrows.push({ edge: highlight, from: model.pathEdgeRound.get(key) ?? Infinity });
     }
@@ -119,8 +128,7 @@ export class GraphRenderer {
     };
     this.sigma = new Sigma(this.graph, container, settings);
     this.sigma.on('clickNode', ({ node }) => {
-      const i = model.index.get(node);
-      if (i !== undefined) events.onClickNode(i);
+      events.onClickNode(Number(node));
     });
     this.sigma.on('clickStage', () => events.onClickStage());
     this.sigma.on('enterNode', () => {
@@ -153,7 +161,7 @@ export class GraphRenderer {
       return;
     }
     const { category, score, ids } = this.model;
-    const nodes = ids.filter((_, i) => category[previous][i] !== category[k][i] || glyphScore(score[previous][i]) !== glyphScore(score[k][i]));
+    const nodes = ids.flatMap((_, i) => (category[previous][i] !== category[k][i] || glyphScore(score[previous][i]) !== glyphScore(score[k][i]) ? [nodeKey(i)] : []));
     // Arrows stop at their agents' glyphs, which a round may resize: repaint every arrow drawn in either round (all
     // edges of a small graph; the lit path arrows of a large one, whose lines do not depend on the round). A resized
     // agent changes which labels the label grid shows: its cells are re-sorted before the frame is drawn, or, should
@@ -177,8 +185,8 @@ export class GraphRenderer {
       let touched = false;
       for (const candidate of cell) {
         if (!resized.has(candidate.key)) continue;
-        const i = this.model.index.get(candidate.key) ?? 0;
-        candidate.size = this.glyphSize(i, this.round, this.emphasis?.nodes.has(candidate.key) || this.selected === i);
+        const i = Number(candidate.key);
+        candidate.size = this.glyphSize(i, this.round, this.emphasis?.nodes.has(this.model.ids[i]) || this.selected === i);
         touched = true;
       }
       // sigma's LabelCandidate.compare: larger first, then by key.
@@ -231,7 +239,7 @@ export class GraphRenderer {
 
   /** Camera: centre on an agent. */
   focus(index: number): void {
-    const data = this.sigma.getNodeDisplayData(this.model.ids[index]);
+    const data = this.sigma.getNodeDisplayData(nodeKey(index));
     if (!data) return;
     const camera = this.sigma.getCamera();
     void camera.animate({ x: data.x, y: data.y, ratio: Math.min(camera.getState().ratio, 0.6) }, { duration: 300 });
@@ -272,13 +280,14 @@ export class GraphRenderer {
   }
 
   private reduceNode(node: string, data: Record<string, unknown>): Partial<NodeDisplayData> & Record<string, unknown> {
-    const i = this.model.index.get(node) ?? 0;
+    const i = Number(node);
+    const id = this.model.ids[i];
     const k = this.round;
     const category = this.model.category[k]?.[i] ?? 'benign';
     const score = glyphScore(this.model.score[k]?.[i] ?? 0);
     const flagged = category !== 'benign';
-    const dim = (this.filter && !this.filter.has(i)) || (this.emphasis && !this.emphasis.nodes.has(node));
-    const focused = this.emphasis?.nodes.has(node) || this.selected === i;
+    const dim = (this.filter && !this.filter.has(i)) || (this.emphasis && !this.emphasis.nodes.has(id));
+    const focused = this.emphasis?.nodes.has(id) || this.selected === i;
     const out: Record<string, unknown> = {
       ...data,
       size: this.glyphSize(i, k, focused),
@@ -312,7 +321,7 @@ export class GraphRenderer {
 
   /** How a channel is drawn: lit when on an active infection path (if the round counts), hovered or selected. */
   private edgeLook(channel: string, byRound: boolean): { color: string; size: number; zIndex: number; lit: boolean } {
-    const [from, to] = this.graph.extremities(channel);
+    const [from, to] = this.graph.extremities(channel).map(Number);
     const n = this.model.ids.length;
     const base = n <= 60 ? 1.6 : n <= 500 ? 0.8 : 0.5;
     if (this.emphasis) {
@@ -320,14 +329,13 @@ export class GraphRenderer {
       return { color: hit ? this.theme.focus : this.theme.edgeDim, size: hit ? base * 3.2 : base, zIndex: hit ? 2 : 0, lit: hit };
     }
     const onPath = byRound && pathEdgeActive(this.model, channel, this.round);
-    const selectedId = this.selected === undefined ? undefined : this.model.ids[this.selected];
-    const touches = selectedId !== undefined && (from === selectedId || to === selectedId);
-    const dim = this.filter && !(this.filter.has(this.model.index.get(from) ?? -1) || this.filter.has(this.model.index.get(to) ?? -1));
+    const touches = this.selected !== undefined && (from === this.selected || to === this.selected);
+    const dim = this.filter && !(this.filter.has(from) || this.filter.has(to));
     // As for nodes, the drawing order must not depend on the round: channels on a path in any round go on top.
     const zIndex = this.model.pathEdges.has(channel) ? 2 : touches ? 1 : 0;
     if (onPath) return { color: dim ? this.theme.edgeDim : this.theme.edgePath, size: base * 3, zIndex, lit: true };
     if (touches) return { color: this.theme.focus, size: base * 1.8, zIndex, lit: true };
-    return { color: dim || selectedId !== undefined ? this.theme.edgeDim : this.theme.edge, size: base, zIndex, lit: false };
+    return { color: dim || this.selected !== undefined ? this.theme.edgeDim : this.theme.edge, size: base, zIndex, lit: false };
   }
 
 

@@ -19,7 +19,7 @@ async function colourAt(page: Page, id: string): Promise<[number, number, number
     const view = window.agentImmuneView;
     if (!view) throw new Error('no view');
     const sigma = view.renderer.sigma;
-    const data = sigma.getNodeDisplayData(agent);
+    const data = sigma.getNodeDisplayData(String(view.model.index.get(agent)));
     if (!data) throw new Error(`no node ${agent}`);
     const point = sigma.framedGraphToViewport(data);
     const image = new Image();
@@ -108,7 +108,7 @@ const LONG_NAMED_RUN = [
 async function clickAgent(page: Page, id: string): Promise<void> {
   const point = await page.evaluate((agent) => {
     const sigma = window.agentImmuneView?.renderer.sigma;
-    const data = sigma?.getNodeDisplayData(agent);
+    const data = sigma?.getNodeDisplayData(String(window.agentImmuneView?.model.index.get(agent)));
     const box = sigma?.getContainer().getBoundingClientRect();
     if (!sigma || !data || !box) throw new Error(`no agent ${agent}`);
     const p = sigma.framedGraphToViewport(data);
@@ -167,7 +167,7 @@ describe('infection graph view in chromium', function () {
     const finals = await page.evaluate(() => window.agentImmuneView?.model.payload.analysis.agents.map((a) => [a.id, a.category] as [string, string]) ?? []);
     for (const [id, category] of finals) assertColour(await colourAt(page, id), COLOURS[category as keyof typeof COLOURS], `${id} (${category})`);
     const shapes = await page.evaluate(() =>
-      window.agentImmuneView?.model.ids.map((id) => (window.agentImmuneView?.renderer.sigma.getNodeDisplayData(id) as unknown as { shape: number }).shape),
+      window.agentImmuneView?.model.ids.map((_, i) => (window.agentImmuneView?.renderer.sigma.getNodeDisplayData(String(i)) as unknown as { shape: number }).shape),
     );
     assert.deepEqual(shapes, finals.map(([, c]) => ({ benign: 0, infected: 1, attacker: 2 })[c]));
     await shot(page, 'report-small');
@@ -220,7 +220,7 @@ describe('infection graph view in chromium', function () {
     const at = await page.evaluate(() => {
       const sigma = window.agentImmuneView?.renderer.sigma;
       const id = window.agentImmuneView?.model.payload.analysis.sources[0];
-      const data = id ? sigma?.getNodeDisplayData(id) : undefined;
+      const data = id ? sigma?.getNodeDisplayData(String(window.agentImmuneView?.model.index.get(id))) : undefined;
       if (!sigma || !data) throw new Error('no source agent drawn');
       const point = sigma.framedGraphToViewport(data);
       const box = sigma.getContainer().getBoundingClientRect();
@@ -260,7 +260,7 @@ describe('infection graph view in chromium', function () {
     await ready(page);
     const point = await page.evaluate(() => {
       const sigma = window.agentImmuneView?.renderer.sigma;
-      const data = sigma?.getNodeDisplayData('a1');
+      const data = sigma?.getNodeDisplayData(String(window.agentImmuneView?.model.index.get('a1')));
       const box = sigma?.getContainer().getBoundingClientRect();
       if (!sigma || !data || !box) return { x: 0, y: 0 };
       const p = sigma.framedGraphToViewport(data);
@@ -454,10 +454,11 @@ describe('infection graph view in chromium', function () {
     ];
     const hostileId = '<img src=/leak-id onerror=window.__pwned="id">';
 
-    it('keeps every payload as text, runs nothing, fetches nothing, and survives a 10 MB message', async () => {
+    it('keeps every payload as text, runs nothing, fetches nothing, and survives a 10 MB message and agents named after object members', async () => {
       const huge = 'A'.repeat(10 * 1024 * 1024);
+      // Agents named `__proto__`, `hasOwnProperty` and `constructor` broke the graph library (was: "internal error").
       const jsonl =
-        synthTrace({ agents: 8, rounds: 2, attackers: 1, seed: 11, payloads: payloads.map(([, p]) => p), hostileIds: [hostileId] }) +
+        synthTrace({ agents: 8, rounds: 2, attackers: 1, seed: 11, payloads: payloads.map(([, p]) => p), hostileIds: [hostileId, '__proto__', 'hasOwnProperty', 'constructor'] }) +
         JSON.stringify({ type: 'message', round: 0, from: 'big-talker', content: `${huge} <script>window.__pwned="huge"</script>` }) +
         '\n';
       server.addReport('xss', await payloadOf(jsonl, '<b>xss</b>.jsonl'));
@@ -482,6 +483,10 @@ describe('infection graph view in chromium', function () {
       // The hostile agent id is a label and a list entry, never markup.
       await page.locator('input.search').fill('img');
       assert.equal(await page.locator('#matches .list-item').first().textContent(), `▲ ${hostileId}`);
+      for (const name of ['__proto__', 'hasOwnProperty', 'constructor']) {
+        await page.locator('input.search').fill(name);
+        assert.match((await page.locator('#matches .list-item').first().textContent()) ?? '', new RegExp(`${name}$`), `${name} drawn and listed`);
+      }
       const hugeRow = await page.evaluate(() => window.agentImmuneView?.model.payload.outputs.flat().find((o) => (o?.truncated ?? 0) > 0)?.truncated ?? 0);
       assert.ok(hugeRow > 10_000_000, 'the 10 MB message was cut for display, not dropped');
       const dom = await page.evaluate(() => ({

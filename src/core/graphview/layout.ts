@@ -13,27 +13,34 @@ function iterationsFor(order: number): number {
   return 40;
 }
 
-/** Lays out a directed graph deterministically; isolated agents land on the outer circle. */
+/**
+ * Lays out a directed graph deterministically; isolated agents land on the outer circle. The graph's node keys are the
+ * agents' indices: graphology keeps neighbours in plain objects, where an agent named `__proto__` or `hasOwnProperty`
+ * breaks it.
+ */
 export function computeLayout(agents: readonly string[], edges: readonly (readonly [string, string])[]): Positions {
   const graph = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
   const n = agents.length;
-  agents.forEach((id, i) => {
+  const index = new Map(agents.map((id, i) => [id, String(i)]));
+  agents.forEach((_, i) => {
     // Seeded start: a circle (golden-angle spiral for big graphs keeps the first iterations cheap).
     const angle = n > 200 ? i * 2.399963229728653 : (2 * Math.PI * i) / Math.max(1, n);
     const radius = n > 200 ? Math.sqrt(i + 1) * 10 : 100;
-    graph.addNode(id, { x: Math.cos(angle) * radius, y: Math.sin(angle) * radius });
+    graph.addNode(String(i), { x: Math.cos(angle) * radius, y: Math.sin(angle) * radius });
   });
-  for (const [from, to] of edges) {
-    if (from !== to && graph.hasNode(from) && graph.hasNode(to) && !graph.hasEdge(from, to)) graph.addEdge(from, to);
+  for (const [fromId, toId] of edges) {
+    const from = index.get(fromId);
+    const to = index.get(toId);
+    if (from !== undefined && to !== undefined && from !== to && !graph.hasEdge(from, to)) graph.addEdge(from, to);
   }
   if (graph.size > 0 && n > 2) {
     const settings = { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: n > 300, gravity: 1, scalingRatio: n > 300 ? 20 : 10 };
     forceAtlas2.assign(graph, { iterations: iterationsFor(n), settings });
   }
   const out: Positions = new Array(n * 2);
-  agents.forEach((id, i) => {
-    out[2 * i] = round2(graph.getNodeAttribute(id, 'x') as number);
-    out[2 * i + 1] = round2(graph.getNodeAttribute(id, 'y') as number);
+  agents.forEach((_, i) => {
+    out[2 * i] = round2(graph.getNodeAttribute(String(i), 'x') as number);
+    out[2 * i + 1] = round2(graph.getNodeAttribute(String(i), 'y') as number);
   });
   return out;
 }

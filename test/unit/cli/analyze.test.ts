@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { runCli } from '../../../src/cli/main';
 import { commands } from '../../../src/cli/commands';
 import { InputError } from '../../../src/core/errors';
@@ -31,6 +32,22 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /Sources: a0/);
     assert.match(stdout, /a0 -> a1/);
     assert.match(stdout, /^Why \(round \d+\):\n {2}a0: (?:P_atk above threshold|attacker|pulled in)/m, 'each flagged agent says which rule flagged it');
+  });
+
+  it('--html draws agents named __proto__, hasOwnProperty and constructor (was: "internal error" from the graph library; the built CLI)', function () {
+    const names = ['__proto__', 'hasOwnProperty', 'constructor', 'toString'];
+    const trace = path.join(dir, 'object-members.jsonl');
+    const lines: object[] = [{ type: 'header', schema: 'agent-trace/v1', run: 'members', agents: names.map((id) => ({ id })), edges: names.flatMap((from) => names.filter((to) => to !== from).map((to) => [from, to])) }];
+    for (let round = 0; round < 2; round++) for (const from of names) lines.push({ type: 'message', round, from, content: `I think the answer is ${from.length}.` });
+    writeFileSync(trace, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const report = path.join(dir, 'object-members.html');
+    const { status, stderr } = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'analyze', trace, '--html', report], { encoding: 'utf8' });
+    assert.equal(stderr.includes('internal error'), false, stderr);
+    assert.ok(status === 0 || status === 1, stderr);
+    const encoded = /data-encoding="gzip-base64">([A-Za-z0-9+/=]*)<\/script>/.exec(readFileSync(report, 'utf8'))![1];
+    const payload = JSON.parse(gunzipSync(Buffer.from(encoded, 'base64')).toString('utf8')) as { analysis: { agents: { id: string }[] }; positions: number[] };
+    assert.deepEqual(payload.analysis.agents.map((a) => a.id), names);
+    assert.ok(payload.positions.every(Number.isFinite) && new Set(payload.positions).size > 2, 'laid out');
   });
 
   it('--html writes the report into a folder that does not exist yet, like --sarif and convert -o (was ENOENT; the built CLI), and says where', function () {
