@@ -36,7 +36,8 @@ ${LLM_USAGE}
 Formats (--from):
 ${formatsHelp('  ')}
 
-Exit codes: 0 nothing malicious found, 1 attackers or infected agents found, 2 bad input or usage.`,
+Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attackers or infected agents in it,
+2 bad input or usage.`,
 
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

@@ -157,12 +157,17 @@ function earlierEvidence(analysis: Analysis, id: string): string {
 
 /** Agents flagged in some round but benign in the last, with the rounds and what they were flagged as. */
 function flaggedEarlier(analysis: Analysis): string[] {
+  return earlierFlags(analysis).map(({ id, flags }) => `${inline(id)} (${flags.join(', ')})`);
+}
+
+/** The agents benign in the last round that an earlier round flagged, with those flags (`infected in round 1`). */
+function earlierFlags(analysis: Analysis): { id: string; flags: string[] }[] {
   const last = analysis.rounds.at(-1);
   if (!last) return [];
   return analysis.agents.flatMap((agent) => {
     if (last.agents[agent.id].category !== 'benign') return [];
     const flags = analysis.rounds.filter((r) => r.agents[agent.id].category !== 'benign').map((r) => `${r.agents[agent.id].category} in round ${r.round}`);
-    return flags.length ? [`${inline(agent.id)} (${flags.join(', ')})`] : [];
+    return flags.length ? [{ id: agent.id, flags }] : [];
   });
 }
 
@@ -190,6 +195,8 @@ export interface RunSummary {
   rounds: number;
   attackers: string[];
   infected: string[];
+  /** Agents benign in the last round that an earlier round flagged. */
+  flaggedEarlier: string[];
   evaluation?: Evaluation;
   warnings: string[];
 }
@@ -203,6 +210,7 @@ export function summarizeRun(analysis: Analysis, index: number): RunSummary {
     rounds: analysis.rounds.length,
     attackers: ids('attacker'),
     infected: ids('infected'),
+    flaggedEarlier: earlierFlags(analysis).map(({ id }) => id),
     evaluation: analysis.evaluation,
     warnings: analysis.warnings.map(warningText),
   };
@@ -226,7 +234,8 @@ export function formatRunsText(source: string, runs: readonly RunSummary[]): str
   const out = [`${inline(source)}: ${runs.length} run(s); #N is the run's --episode N`, ''];
   runs.forEach((r, i) => {
     const found = [r.attackers.length ? `attackers ${few(r.attackers)}` : '', r.infected.length ? `infected ${few(r.infected)}` : ''].filter(Boolean);
-    out.push(`${`#${i}`.padStart(indexWidth)}  ${middleCut(inline(r.run), width).padEnd(width)}  ${String(r.agents).padStart(4)} agents  ${String(r.rounds).padStart(3)} rounds  ${found.length ? found.join('; ') : 'clean'}`);
+    const clean = r.flaggedEarlier.length ? `clean in the last round (flagged earlier: ${few(r.flaggedEarlier)})` : 'clean';
+    out.push(`${`#${i}`.padStart(indexWidth)}  ${middleCut(inline(r.run), width).padEnd(width)}  ${String(r.agents).padStart(4)} agents  ${String(r.rounds).padStart(3)} rounds  ${found.length ? found.join('; ') : clean}`);
   });
   const attacked = runs.filter((r) => r.attackers.length + r.infected.length > 0).length;
   out.push('', `Attacked: ${attacked} of ${runs.length} run(s) (attackers found in ${runs.filter((r) => r.attackers.length).length}, infected agents in ${runs.filter((r) => r.infected.length).length})`);
