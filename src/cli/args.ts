@@ -13,6 +13,8 @@ interface PathRole {
   /** The flag ("--root", "--config"); none for a positional argument. */
   flag?: string;
   hint?: string;
+  /** The file is read more than once (a trace: its format is told, then it is read), so a pipe or device cannot be it. */
+  readTwice?: boolean;
 }
 
 /** The error for a path argument that is missing or of the wrong kind (exit 2, no usage hint: the path is at fault). */
@@ -36,6 +38,7 @@ export async function existingFile(cwd: string, given: string, role: PathRole): 
   const kind = await kindOf(abs);
   if (kind === undefined) throw badPath(`${named(role, given)}: no such file; check the path`);
   if (kind === 'folder') throw badPath(`${named(role, given)} is a folder, not a file${role.hint ? `: ${role.hint}` : ''}`);
+  if (kind === 'other' && role.readTwice) throw badPath(`${named(role, given)} is a pipe or device, not a file; it is read more than once: save the input to a file and give that`);
   return abs;
 }
 

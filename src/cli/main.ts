@@ -101,11 +101,13 @@ function safeIo(io: CliIo): CliIo {
 }
 
 if (require.main === module) {
-  // A closed pipe (agent-immune analyze run.jsonl | head) ends the output, not the process with a stack trace.
+  // A closed pipe (agent-immune analyze run.jsonl | head) ends the output, not the process with a stack trace; any other
+  // failure to write it (a full disk: ENOSPC) is one line and exit 2, as a failed --html or -o write is.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw error;
+      if (stream === process.stdout) process.stderr.write(terminalSafe(`agent-immune: cannot write the output: ${inline(errorMessage(error))}\n`));
+      process.exit(ExitCode.BadInput);
     });
   }
   const io: CliIo = {

@@ -58,7 +58,7 @@ Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attacke
     if (episode !== undefined && (!Number.isInteger(episode) || episode < 0)) throw new UsageError('--episode must be an integer >= 0');
     const from = values.from === undefined ? undefined : parseFormatName(values.from);
 
-    const file = await existingFile(io.cwd, positionals[0], { hint: `give one trace file in it, or run "agent-immune scan ${positionals[0]}" for the propagation alerts of every trace and agent file there` });
+    const file = await existingFile(io.cwd, positionals[0], { readTwice: true, hint: `give one trace file in it, or run "agent-immune scan ${positionals[0]}" for the propagation alerts of every trace and agent file there` });
     const config = await loadCheckedConfig(io.cwd, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })), (line) => io.stderr(`agent-immune analyze: ${line}\n`));
     const html = await outputFile(io.cwd, values.html, { flag: '--html' });
     const read = { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 };

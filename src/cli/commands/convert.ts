@@ -64,7 +64,7 @@ Exit codes: 0 converted, 2 bad input or usage.`,
       throw new UsageError(errorMessage(error));
     }
 
-    const input = await existingFile(io.cwd, positionals[0], { hint: 'give one trace file in it' });
+    const input = await existingFile(io.cwd, positionals[0], { readTwice: true, hint: 'give one trace file in it' });
     if (values.out !== '-' && (await sameFile(input, path.resolve(io.cwd, values.out)))) {
       throw new UsageError(`-o ${values.out} is the input file itself: converting would replace the recording; write to another file`);
     }

@@ -2,7 +2,7 @@
 // --version, -V and version print the version from package.json, and --help lists them.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -153,6 +153,28 @@ describe('CLI errors from the built binary (dist/cli.js in a real process)', fun
       assert.match(stderr.trimEnd(), expected);
     });
   }
+
+  it('a trace piped in as /dev/stdin is refused in one line that says to save it to a file (was: "ESPIPE: invalid seek, read")', function () {
+    if (!existsSync('/dev/stdin')) this.skip();
+    const input = readFileSync(path.join(repo, 'examples/traces/random-8.jsonl'));
+    const { status, stderr } = spawnSync(process.execPath, [path.join(repo, 'dist/cli.js'), 'analyze', '/dev/stdin'], { cwd: repo, encoding: 'utf8', input });
+    assert.equal(status, 2);
+    assert.equal(stderr, 'agent-immune analyze: /dev/stdin is a pipe or device, not a file; it is read more than once: save the input to a file and give that\n');
+  });
+
+  it('output that cannot be written (a full disk) is one line on stderr and exit 2 (was: a stack trace and exit 1)', function () {
+    if (!existsSync('/dev/full')) this.skip();
+    for (const argv of [['analyze', 'examples/traces/random-8.jsonl', '--all'], ['convert', 'examples/traces/random-8.jsonl', '-o', '-']]) {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const { status, stderr } = spawnSync(process.execPath, [path.join(repo, 'dist/cli.js'), ...argv], { cwd: repo, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
+        assert.equal(status, 2, argv.join(' '));
+        assert.equal(stderr, 'agent-immune: cannot write the output: no space left on the device (ENOSPC); free some space and retry\n');
+      } finally {
+        closeSync(full);
+      }
+    }
+  });
 
   it('--version, -V and version print package.json\'s version', () => {
     for (const flag of ['--version', '-V', 'version']) assert.deepEqual([run(flag).status, run(flag).stdout], [0, `${version}\n`], flag);
