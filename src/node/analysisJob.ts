@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { analyzeTrace } from '../core/guard/analyze';
 import { InputError, type InputErrorKind } from '../core/errors';
-import { buildGraphViewPayload } from '../core/graphview/payload';
+import { buildGraphViewPayload, runTitle } from '../core/graphview/payload';
 import type { GraphViewPayload } from '../core/graphview/types';
 import { loadProjectConfig } from './config';
 import type { LlmGuard } from './llm/setup';
@@ -53,7 +53,7 @@ export async function analyseForView(input: AnalysisJobInput, signal?: AbortSign
   signal?.throwIfAborted();
   const analysis = llm ? llm.finish(analysed) : analysed;
   const samePositions = input.positions && input.positions.length === analysis.agents.length * 2 ? input.positions : undefined;
-  return { payload: buildGraphViewPayload(trace, analysis, { title: input.title, positions: samePositions }), runs };
+  return { payload: buildGraphViewPayload(trace, analysis, { title: runTitle(input.title, analysis.run), positions: samePositions }), runs };
 }
 
 /**

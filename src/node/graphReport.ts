@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Analysis } from '../core/guard/types';
-import { buildGraphViewPayload } from '../core/graphview/payload';
+import { buildGraphViewPayload, runTitle } from '../core/graphview/payload';
 import { renderReportHtml } from '../core/graphview/reportHtml';
 import type { GraphViewPayload } from '../core/graphview/types';
 import type { Trace } from '../core/trace/types';
@@ -31,7 +31,7 @@ export async function reportHtmlFor(payload: GraphViewPayload, root = PACKAGE_RO
 
 /** Builds the payload from a trace and its analysis and writes the report to `file`, creating its folder. */
 export async function writeGraphReport(file: string, trace: Trace, analysis: Analysis, root = PACKAGE_ROOT): Promise<void> {
-  const payload = buildGraphViewPayload(trace, analysis, { title: analysis.source ?? path.basename(file) });
+  const payload = buildGraphViewPayload(trace, analysis, { title: runTitle(analysis.source ?? path.basename(file), analysis.run) });
   const html = await reportHtmlFor(payload, root);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, html, 'utf8');

@@ -17,6 +17,11 @@ export interface PayloadOptions {
   positions?: Positions;
 }
 
+/** The view's title for a run read from a file: the file, and the run's id (a file of many runs holds runs with the same task). */
+export function runTitle(file: string, run: string | undefined): string {
+  return run === undefined ? file : `${file} — run ${run}`;
+}
+
 /** Builds the view payload from the trace the analysis was computed on. */
 export function buildGraphViewPayload(trace: Trace, analysis: Analysis, options: PayloadOptions = {}): GraphViewPayload {
   const model = buildRunModel(trace);

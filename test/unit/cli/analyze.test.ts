@@ -56,6 +56,7 @@ describe('agent-immune analyze', () => {
     const { status, stdout, stderr } = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'analyze', path.join(fixtures, 'small-attack.jsonl'), '--html', report], { encoding: 'utf8' });
     assert.equal(status, 1, stderr);
     assert.match(readFileSync(report, 'utf8'), /^<!doctype html>/i);
+    assert.match(readFileSync(report, 'utf8'), /<title>Agent Immune — .*small-attack\.jsonl — run demo<\/title>/, 'the page names the run, not only the file');
     assert.ok(stdout.trimEnd().endsWith(`Graph view written to ${report}: open it in a browser.`), 'the text says where the report went');
   });
 

@@ -12,7 +12,7 @@ describe('analysis job', () => {
   it('returns the view payload of the trace, reporting each round', async () => {
     const rounds: number[] = [];
     const { payload, runs } = await runAnalysisJob(input, { onRound: (k) => rounds.push(k) });
-    assert.equal(payload.title, 'small.jsonl');
+    assert.equal(payload.title, 'small.jsonl — run demo-6', 'the file and the run (a file of many runs holds runs with one task)');
     assert.equal(payload.analysis.agents.length, 6);
     assert.equal(payload.positions.length, 12);
     assert.deepEqual(rounds, [0, 1, 2]);
