@@ -60,10 +60,12 @@ function flagProblem(error: unknown, known: readonly string[]): string {
     return `unknown option ${quoted}${meant ? `; did you mean ${meant}?` : ''}`;
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    const flag = quoted.split(' ')[0];
+    // parseArgs names an option with a short form "-o, --out <value>".
+    const names = quoted.replace(/ <value>$/, '').split(', ');
+    const flag = names.join('/');
     if (/argument missing/.test(message)) return `${flag} needs a value`;
     // "--episode -1", "--token --port 0": the next word starts with a dash, so it was not taken as the value.
-    if (/argument is ambiguous/.test(message)) return `${flag} needs a value; one that starts with "-" is written ${flag}=-VALUE`;
+    if (/argument is ambiguous/.test(message)) return `${flag} needs a value; one that starts with "-" is written ${names.at(-1)}=-VALUE`;
     return `${flag} takes no value`;
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument "${quoted}"`;
