@@ -89,7 +89,8 @@ export function formatAnalysisText(analysis: Analysis): string {
   if (analysis.task?.question) out.push(`Task: ${oneLine(analysis.task.question, 100)}${analysis.task.answer !== undefined ? `  (answer ${analysis.task.answer})` : ''}`);
   out.push('');
 
-  const idWidth = Math.max(5, ...analysis.agents.map((a) => inline(a.id).length));
+  // An id past AGENT_ID_WIDTH is cut in the middle in the table (the lines below it name agents whole).
+  const idWidth = Math.min(AGENT_ID_WIDTH, Math.max(5, ...analysis.agents.map((a) => inline(a.id).length)));
   const roleWidth = Math.min(18, Math.max(4, ...analysis.agents.map((a) => (a.role ?? '').length)));
   // A long run (a group chat of a hundred rounds) gets one character per round, in groups of ten, not a word each.
   const compact = rounds > COMPACT_AFTER;
@@ -100,7 +101,7 @@ export function formatAnalysisText(analysis: Analysis): string {
   for (const agent of analysis.agents) {
     const categories = analysis.rounds.map((r) => r.agents[agent.id].category);
     const cells = compact ? [tens(categories.map((c) => MARK[c])).padEnd(marksWidth)] : categories.map((c) => LABEL[c].padEnd(9));
-    out.push([inline(agent.id).padEnd(idWidth), oneLine(agent.role ?? '', roleWidth).padEnd(roleWidth), ...cells, agent.pAtk.toFixed(2).padStart(5), agent.pInf.toFixed(2).padStart(6)].join('  '));
+    out.push([middleCut(inline(agent.id), idWidth).padEnd(idWidth), oneLine(agent.role ?? '', roleWidth).padEnd(roleWidth), ...cells, agent.pAtk.toFixed(2).padStart(5), agent.pInf.toFixed(2).padStart(6)].join('  '));
   }
   if (analysis.rounds.some((r) => r.asr !== null) && !compact) {
     const asr = analysis.rounds.map((r) => (r.asr === null ? '-' : `${(r.asr * 100).toFixed(0)}%`).padEnd(9));
@@ -215,6 +216,9 @@ export function summarizeRun(analysis: Analysis, index: number): RunSummary {
     warnings: analysis.warnings.map(warningText),
   };
 }
+
+/** The widest agent id shown in the table of a run's agents. */
+const AGENT_ID_WIDTH = 40;
 
 /** The widest run id shown in the report of a file's runs. */
 const RUN_ID_WIDTH = 56;
