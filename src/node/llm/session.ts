@@ -58,6 +58,8 @@ export class LlmSession {
   readonly usage: LlmUsage = { calls: 0, retries: 0, cacheHits: 0, malformed: 0, promptTokens: 0, completionTokens: 0 };
   readonly warnings: LlmWarning[] = [];
   private down = false;
+  /** A request timed out: later timeouts are not retried. */
+  private timedOut = false;
   private exhausted = false;
   private formatIndex = 0;
   private active = 0;
@@ -205,7 +207,11 @@ export class LlmSession {
         const failure = error instanceof TransportError ? error : new TransportError('connection', errorMessage(error));
         if (failure.kind === 'aborted') throw error;
         if (failure.kind === 'unsupported-format' && passFormat) throw failure;
-        const transient = failure.kind === 'rate-limit' || failure.kind === 'server' || failure.kind === 'timeout' || failure.kind === 'connection';
+        // A timeout is retried once per run: an endpoint that accepts and never answers would cost every request its
+        // retries at the full timeout each (four at a time, 30 s each: two minutes before the fallback).
+        const retryTimeout = failure.kind === 'timeout' && !this.timedOut;
+        if (failure.kind === 'timeout') this.timedOut = true;
+        const transient = failure.kind === 'rate-limit' || failure.kind === 'server' || retryTimeout || failure.kind === 'connection';
         lastFailure = failure;
         const wait = failure.retryAfterMs ?? backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
         if (transient && attempt < retries && wait <= MAX_RETRY_WAIT_MS && waited + wait <= MAX_TOTAL_RETRY_WAIT_MS) {

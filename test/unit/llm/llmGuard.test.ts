@@ -136,6 +136,13 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
     assert.ok(Date.now() - started < 10_000);
   });
 
+  it('an endpoint that never answers is given up after one retried timeout, not one per request (was: 16 calls, two minutes at the default)', async () => {
+    server.behaviour = 'slow';
+    const analysis = await run(guard({}, { timeoutMs: 200 }));
+    assert.deepEqual(analysis.warnings.map((w) => w.code), ['llm-unavailable']);
+    assert.ok(server.chatCalls <= 5, `${server.chatCalls} calls: the four in flight and one retry`);
+  });
+
   it('falls back from json_schema to JSON mode when the server lacks structured output', async () => {
     server.jsonSchema = false;
     const analysis = await run(guard({ filter: false }));
