@@ -26,6 +26,8 @@ function oneTurnPerSpeaker(entries: { from: string; content: string }[]): { from
 }
 
 const HUMAN_ROLES = new Set(['human', 'user']);
+/** How AG2's code executor begins each message. */
+const CODE_RUN_REPORT = /^\s*exitcode: -?\d+/;
 const squashed = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** One history as a group chat: every message from its speaker to every other participant. */
@@ -48,7 +50,11 @@ function readHistory(run: Record<string, unknown>, index: number, line: number, 
   const everyone = [...new Set(spoken.map((m) => m.from))];
   const deliveries: Delivery[] = spoken.map((m, i) => ({ from: m.from, to: everyone.filter((a) => a !== m.from), content: m.content, time: i, seq: i, line }));
   const id = asString(run.question_ID) ?? `run-${index}`;
-  return buildEpisode(id, { run: id, task: question ? { question } : undefined, agents: everyone.map((a) => ({ id: a })) }, assignCausalRounds(deliveries), [], []);
+  // A speaker that only reports code runs (AG2's Computer_terminal: "exitcode: 0 (execution succeeded)") is a tool: no
+  // donor of its role in the remediation plan.
+  const tools = new Set(everyone.filter((a) => spoken.every((m) => m.from !== a || m.content.trim() === '' || CODE_RUN_REPORT.test(m.content))));
+  const agents = everyone.map((a) => (tools.has(a) ? { id: a, role: 'tool' } : { id: a }));
+  return buildEpisode(id, { run: id, task: question ? { question } : undefined, agents }, assignCausalRounds(deliveries), [], []);
 }
 
 export const groupChatFormat: FormatSpec = {

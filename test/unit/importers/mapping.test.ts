@@ -387,6 +387,17 @@ describe('importers: mapping', () => {
         '2 Orchestrator>WebSurfer: FINAL ANSWER: 3',
       ]);
     });
+
+    it("reads AG2's code executor (every message an 'exitcode: N' report) as a tool, never a donor of its role (was: 'replace with donor Computer_terminal')", () => {
+      const history = [
+        { name: 'Analysis_Expert', role: 'assistant', content: 'Run this:\n```python\nprint(2 + 2)\n```' },
+        { name: 'Computer_terminal', role: 'user', content: 'exitcode: 0 (execution succeeded)\nCode output: 4' },
+        { name: 'Verification_Expert', role: 'user', content: 'The result 4 is right.' },
+        { name: 'Computer_terminal', role: 'user', content: '' },
+      ];
+      const trace = importTraceText(JSON.stringify({ question: 'What is 2 + 2?', history }), { from: 'who-and-when' });
+      assert.deepEqual(trace.agents.map((a) => [a.id, a.role]), [['Analysis_Expert', undefined], ['Computer_terminal', 'tool'], ['Verification_Expert', undefined]]);
+    });
   });
 
   describe('tau-bench trajectories', () => {
