@@ -2,6 +2,7 @@
 // answer extraction, and raw sections each feature validates itself.
 import { errorMessage, InputError } from './errors';
 import { globNeverMatches } from './globs';
+import { inline } from './text/printable';
 import { regexRefused } from './regexSafety';
 
 /** File name of the project config at the workspace root. */
@@ -151,15 +152,21 @@ const GLOB_SETTINGS: readonly { section: string; key: string; gitignore?: boolea
   { section: 'monitor', key: 'ignore' },
 ];
 
-/** What a valid config holds that cannot be what its author meant: each glob of a setting that never matches a path. */
+/** The config warnings said at the most; the rest are counted in one more line. */
+const MAX_CONFIG_WARNINGS = 5;
+
+/** What a valid config holds that cannot be what its author meant: each glob of a setting that never matches a path,
+ * five of them, then how many more. */
 export function configWarnings(config: ProjectConfig): string[] {
-  return GLOB_SETTINGS.flatMap(({ section, key, gitignore }) => {
+  const warnings = GLOB_SETTINGS.flatMap(({ section, key, gitignore }) => {
     const globs = (config.sections[section] as Record<string, unknown> | undefined)?.[key];
     return (Array.isArray(globs) ? globs : []).flatMap((glob: unknown) => {
       const why = typeof glob === 'string' ? globNeverMatches(glob, { gitignore }) : undefined;
-      return why ? [`${section}.${key}: ${JSON.stringify(String(glob).slice(0, 80))} never matches: ${why}`] : [];
+      return why ? [`${section}.${key}: "${inline(String(glob).slice(0, 80))}" never matches: ${why}`] : [];
     });
   });
+  const more = warnings.length - MAX_CONFIG_WARNINGS;
+  return more > 0 ? [...warnings.slice(0, MAX_CONFIG_WARNINGS), `and ${more} more glob(s) that never match`] : warnings;
 }
 
 function resolveGuard(value: unknown, file?: string): GuardConfig {

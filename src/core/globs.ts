@@ -5,6 +5,7 @@
 // `**` segments, 3 other `*` (about 8 ms on a 3,600-character path at worst) and 3 brace groups, and extglobs
 // (`+(a|aa)`) are read as literal text.
 import picomatch from 'picomatch';
+import { inline } from './text/printable';
 
 /** The most `**` segments a glob may have. */
 export const MAX_GLOBSTARS = 2;
@@ -18,8 +19,12 @@ const GLOBSTAR = /(?:^|\/)\*\*(?=\/|$)/g;
 /** picomatch's options here: dot files match, extglobs are literal text (their nested quantifiers backtrack without bound). */
 export const GLOB_OPTIONS = { dot: true, noextglob: true } as const;
 
-/** Why a glob would take too long to match (too many wildcards), or undefined when it is accepted. */
+/** The longest glob matched (picomatch refuses past 65,536 characters, and no path is longer than this). */
+export const MAX_GLOB_LENGTH = 4096;
+
+/** Why a glob would take too long to match (too long, too many wildcards), or undefined when it is accepted. */
 export function globTooComplex(glob: string): string | undefined {
+  if (glob.length > MAX_GLOB_LENGTH) return `it is ${glob.length} characters long; at most ${MAX_GLOB_LENGTH} are matched`;
   const globstars = (glob.match(GLOBSTAR) ?? []).length;
   const stars = (glob.replace(GLOBSTAR, '/').match(/\*+/g) ?? []).length;
   if (globstars > MAX_GLOBSTARS) return `it has ${globstars} "**" segments; at most ${MAX_GLOBSTARS} are matched in bounded time`;
@@ -30,17 +35,17 @@ export function globTooComplex(glob: string): string | undefined {
 }
 
 /**
- * Why a glob matched against paths relative to the project root never matches one, or undefined when it may: an
- * absolute path, a `..` or empty folder name, or a backslash written as a folder separator (it escapes the next character).
- * `gitignore`: read with .gitignore rules, where a leading `/` anchors the glob at the root.
+ * Why a glob matched against paths relative to the project root never matches one, or undefined when it may: it starts
+ * with `/` (under .gitignore rules, where that anchors the glob at the root, with `./`), or has a `..` or an empty
+ * folder name. `gitignore`: read with .gitignore rules.
  */
 export function globNeverMatches(glob: string, { gitignore = false } = {}): string | undefined {
-  if (/^[A-Za-z]:[\\/]/.test(glob)) return 'it is an absolute Windows path; globs are relative to the project root';
-  if (!gitignore && glob.startsWith('/')) return `it starts with "/"; globs are relative to the project root (write "${glob.replace(/^\/+/, '')}")`;
+  const shown = (text: string) => inline(text.slice(0, 80));
+  if (!gitignore && glob.startsWith('/')) return `it starts with "/"; globs are relative to the project root (write "${shown(glob.replace(/^\/+/, ''))}")`;
+  if (gitignore && glob.startsWith('./')) return `it starts with "./", which .gitignore rules never match (write "${shown(glob.slice(2))}", or "/${shown(glob.slice(2))}" for the root's only)`;
   const segments = glob.replace(/^\.\//, '').split('/');
   if (segments.includes('..')) return 'it has a ".." folder; only paths inside the project root are matched';
   if (segments.slice(gitignore && glob.startsWith('/') ? 1 : 0, -1).includes('')) return 'it has an empty folder name ("//")';
-  if (/\\[A-Za-z0-9]/.test(glob)) return `"\\" escapes the character after it; folders are separated with "/" (write "${glob.replace(/\\/g, '/')}")`;
   return undefined;
 }
 

@@ -256,7 +256,7 @@ export const integrityLog = {
   /** A folder's file watcher reported an error. */
   watcherError: (folder: string, reason: string) => `Skill integrity watcher (${folder}): ${reason}`,
   /** The folder's config holds a setting that cannot be meant (configWarnings). */
-  configWarning: (folder: string, warning: string) => `agent-immune.config.json in ${folder}: ${warning}`,
+  configWarning: (folder: string, warnings: string) => `agent-immune.config.json in ${inline(folder)}: ${warnings}`,
   /** A folder's check failed. */
   checkFailed: (folder: string, reason: string) => `Skill integrity check failed in ${folder}: ${reason}`,
   /** One path Pin Skills refused. */

@@ -39,7 +39,7 @@ export class IntegrityController implements RunGuard, vscode.Disposable {
   readonly statusBar = vscode.window.createStatusBarItem('agentImmune.integrity', vscode.StatusBarAlignment.Left, 50);
   private readonly folders = new Map<string, FolderIntegrity>();
   private readonly published = new Map<string, string[]>();
-  /** Config warnings already said, with their folder. */
+  /** Config warnings already said, with their folder, as said. */
   private readonly configWarned = new Set<string>();
 
   private readonly output: vscode.LogOutputChannel;
@@ -125,15 +125,15 @@ export class IntegrityController implements RunGuard, vscode.Disposable {
     this.warnAboutConfig(state);
   }
 
-  /** Says once per session each config setting that cannot be meant (a glob that never matches), in the log and a notice. */
+  /** Says once per session what a folder's config holds that cannot be meant (globs that never match), in the log and
+   * one notice. */
   private warnAboutConfig(state: VerifyState): void {
-    for (const warning of state.ws.configWarnings) {
-      const line = integrityLog.configWarning(state.ws.root, warning);
-      if (this.configWarned.has(line)) continue;
-      this.configWarned.add(line);
-      this.output.warn(line);
-      void showWarning(line);
-    }
+    if (state.ws.configWarnings.length === 0) return;
+    const text = integrityLog.configWarning(state.ws.root, state.ws.configWarnings.join('; '));
+    if (this.configWarned.has(text)) return;
+    this.configWarned.add(text);
+    this.output.warn(text);
+    void showWarning(text);
   }
 
   /** Records the folder's changes of state in the audit trail (the trail itself says what is recorded already, so each

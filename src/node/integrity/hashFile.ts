@@ -65,7 +65,9 @@ function digestOf(content: Buffer, file?: string, pin?: string): FileDigest {
 }
 
 function otherLineEndingsDigest(content: Buffer, file: string): ContentDigest | undefined {
-  const other = endingsCarryNoMeaning(file) ? withOtherLineEndings(content) : undefined;
+  // A script's first line names its interpreter: `#!/usr/bin/env python3\r` runs a program named "python3\r".
+  const script = content[0] === 0x23 && content[1] === 0x21;
+  const other = endingsCarryNoMeaning(file) && !script && content.length <= STREAM_THRESHOLD ? withOtherLineEndings(content) : undefined;
   return other && contentDigest(other);
 }
 

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { configWarnings, DEFAULT_GUARD_CONFIG, resolveConfig } from '../../../src/core/config';
 import { globMatcher } from '../../../src/core/globs';
 import { InputError } from '../../../src/core/errors';
+import { resolveIntegrityConfig } from '../../../src/core/integrity/scope';
 
 describe('project config', () => {
   it('defaults to the INFA-Guard thresholds, but tau 0.1 (measured on real debates, docs/detection.md)', () => {
@@ -51,20 +52,32 @@ describe('project config', () => {
   }
 
   it('warns of each glob that never matches a path from the project root, and of none that may (was: silently pinned nothing)', () => {
-    const never = ['/AGENTS.md', '../AGENTS.md', 'C:/repo/AGENTS.md', 'docs//AGENTS.md', 'docs\\AGENTS.md', '/etc/**/SKILL.md'];
-    const may = ['AGENTS.md', './AGENTS.md', '**/SKILL.md', 'docs/', '\\*literal-star.md', '.github/*.md'];
-    for (const glob of never) assert.ok(!globMatcher([glob])(glob.replace(/^[A-Za-z]:|^\/+|^\.\.\//g, '').replace(/\/\/|\\/g, '/')), glob);
-    const config = resolveConfig({ integrity: { prompts: [...never, ...may], exclude: ['/vendor/', '../x'] }, harden: { include: ['/src/**'] }, monitor: { traceGlobs: ['x\\y.jsonl'] } });
+    const never = ['/AGENTS.md', '../AGENTS.md', 'docs//AGENTS.md', '/etc/**/SKILL.md'];
+    const may = ['AGENTS.md', './AGENTS.md', '**/SKILL.md', 'docs/', '\\*literal-star.md', '\\a/x.md', 'c:/x.md', '.github/*.md', '{a,b}/x.md'];
+    for (const glob of never) assert.ok(!globMatcher([glob])(glob.replace(/^\/+|^\.\.\//g, '').replace(/\/\//g, '/')), glob);
+    const config = resolveConfig({ integrity: { prompts: [...never, ...may], exclude: ['/vendor/', '../x', './build/', '!keep.md'] }, harden: { include: ['/src/**'] } });
     assert.deepEqual(configWarnings(config), [
       'integrity.prompts: "/AGENTS.md" never matches: it starts with "/"; globs are relative to the project root (write "AGENTS.md")',
       'integrity.prompts: "../AGENTS.md" never matches: it has a ".." folder; only paths inside the project root are matched',
-      'integrity.prompts: "C:/repo/AGENTS.md" never matches: it is an absolute Windows path; globs are relative to the project root',
       'integrity.prompts: "docs//AGENTS.md" never matches: it has an empty folder name ("//")',
-      'integrity.prompts: "docs\\\\AGENTS.md" never matches: "\\" escapes the character after it; folders are separated with "/" (write "docs/AGENTS.md")',
       'integrity.prompts: "/etc/**/SKILL.md" never matches: it starts with "/"; globs are relative to the project root (write "etc/**/SKILL.md")',
       'integrity.exclude: "../x" never matches: it has a ".." folder; only paths inside the project root are matched',
-      'harden.include: "/src/**" never matches: it starts with "/"; globs are relative to the project root (write "src/**")',
-      'monitor.traceGlobs: "x\\\\y.jsonl" never matches: "\\" escapes the character after it; folders are separated with "/" (write "x/y.jsonl")',
+      'and 2 more glob(s) that never match',
     ]);
+  });
+
+  it('says a hostile glob in few and escaped words: 5 warnings then a count, 80 characters of each, no control character', () => {
+    const globs = Array.from({ length: 5000 }, (_, i) => `/\u202e${'x'.repeat(200)}${i}.md`);
+    const warnings = configWarnings(resolveConfig({ integrity: { prompts: globs } }));
+    assert.equal(warnings.length, 6);
+    assert.equal(warnings[5], 'and 4995 more glob(s) that never match');
+    assert.ok(warnings.every((w) => w.length < 300 && !w.includes('\u202e')), warnings[0]);
+  });
+
+  it('refuses a glob longer than picomatch reads (was: "internal error" from every command)', () => {
+    assert.throws(
+      () => resolveIntegrityConfig({ prompts: ['a'.repeat(70_000)] }, 'agent-immune.config.json'),
+      (e: unknown) => e instanceof InputError && e.kind === 'invalid-config' && /is 70000 characters long; at most 4096 are matched/.test(e.message),
+    );
   });
 });

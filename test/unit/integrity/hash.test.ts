@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { HASH_ATTEMPTS, hashFile, hashFiles, isDigest, STREAM_THRESHOLD } from '../../../src/node/integrity/hashFile';
+import { HASH_ATTEMPTS, hashFile, hashFiles, isDigest, pinnableHashes, STREAM_THRESHOLD } from '../../../src/node/integrity/hashFile';
 
 describe('integrity: file hashing', () => {
   let dir: string;
@@ -69,5 +69,22 @@ describe('integrity: a file that changes while it is read', () => {
     const [small] = await hashFiles(['/proc/self/stat']);
     assert.deepEqual(small, { reason: 'changing', detail: `its content changed while it was read, ${HASH_ATTEMPTS} times in a row` });
     assert.deepEqual(await hashFile('/proc/self/stat'), small);
+  });
+
+  it('a pin may hold a prompt\'s hash with its other line endings, never a script\'s (#!) nor a file past 1 MiB, as verify reads them', async () => {
+    const crlf = Buffer.from('# Skill\r\nBe careful.\r\n');
+    assert.equal(pinnableHashes(crlf, 'SKILL.md').length, 2);
+    assert.equal(pinnableHashes(Buffer.from('#!/usr/bin/env python3\r\nprint(1)\r\n'), 'tool.py').length, 1);
+    assert.equal(pinnableHashes(crlf, 'run.sh').length, 1);
+    const big = Buffer.from('x\r\n'.repeat(STREAM_THRESHOLD / 3 + 1));
+    assert.equal(pinnableHashes(big, 'AGENTS.md').length, 1, 'verify streams a file past 1 MiB and never hashes its other endings');
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-hash-big-'));
+    try {
+      writeFileSync(path.join(dir, 'BIG.md'), big);
+      const lf = (await hashFile(path.join(dir, 'BIG.md'), 'sha256-pinned-with-lf'))!;
+      assert.ok(isDigest(lf) && lf.otherLineEndings === undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -400,6 +400,12 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     write(root, `${skill}/SKILL.md`, 'Pinned on Windows.\n');
     write(root, 'AGENTS.md', 'Pinned on Windows.\n');
     assert.deepEqual((await cli(root, env, 'verify', '--strict', '--json', '--no-audit')).json().findings, []);
+    // A script's first line names its interpreter (`python3\r` is another program): never an ending-only change.
+    write(root, `${skill}/tool.py`, '#!/usr/bin/env python3\nprint("ok")\n');
+    assert.equal((await cli(root, env, 'lock', '--no-audit')).code, 0);
+    crlf(`${skill}/tool.py`);
+    assert.deepEqual(codesOf((await cli(root, env, 'verify', '--json', '--no-audit')).json().findings), [['drift', `${skill}/tool.py`]]);
+    write(root, `${skill}/tool.py`, '#!/usr/bin/env python3\nprint("ok")\n');
     // A CR changes what a shell script runs (`cd dir\r` fails, the next line runs where it is): never an ending-only change.
     write(root, `${skill}/scripts/check.sh`, 'echo ok\r\n');
     // A CR before some lines only is an edit, never a checkout's.
