@@ -1,13 +1,12 @@
 // The hardening commands: Insert Immunity Warning (active prompt or selection), Insert Delegation Boundary
 // (selection), Harden All Prompts (workspace, previewed), and the re-pin step that follows edits to pinned files.
 import { realpath } from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { analyzeProject, boundaryEdits, fixAll, literalAt, warningInsertionAt } from '../../core/harden/analyze';
 import { fileKindOf, type PromptFileMatcher } from '../../core/harden/config';
 import { HARDEN_FINDINGS, inFixOrder } from '../../core/harden/findings';
 import { hardenLog, hardenNotice, notCheckedSummary, otherLanguagesSummary } from '../../core/harden/messages';
-import { OTHER_LANGUAGES_GLOB, promptMentions } from '../../node/harden/scan';
+import { otherLanguagesUnder } from '../../node/harden/scan';
 import type { TextEdit } from '../../core/harden/types';
 import { showInfo } from '../notify';
 import type { Services } from '../services';
@@ -93,10 +92,8 @@ async function insertDelegationBoundary(services: Services, diagnostics: HardenD
 
 /** Adds the folder's source files of languages harden does not read that mention prompts to `counts`, as the CLI says them. */
 async function countOtherLanguages(folder: vscode.WorkspaceFolder, matcher: PromptFileMatcher, counts: Record<string, number>): Promise<void> {
-  const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, OTHER_LANGUAGES_GLOB), '**/{node_modules,.git}/**');
-  const kept = found.filter((uri) => !matcher.excludes(path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/')));
   const root = await realpath(folder.uri.fsPath).catch(() => folder.uri.fsPath);
-  for (const [language, n] of Object.entries(await promptMentions(root, kept.map((uri) => uri.fsPath)))) counts[language] = (counts[language] ?? 0) + n;
+  for (const [language, n] of Object.entries(await otherLanguagesUnder(root, matcher))) counts[language] = (counts[language] ?? 0) + n;
 }
 
 /** Scans every workspace folder and applies all fixes as one workspace edit, shown in the refactor preview first. */

@@ -19,6 +19,8 @@ export interface IntegrityRoot {
 
 /** Debounce between the last file event and the re-verify. */
 const DEBOUNCE_MS = 200;
+/** Quiet time after a folder is created or removed in an ignored folder before the full verify that walks it. */
+const SETTLE_MS = 2000;
 /** Above this many changed paths (a git checkout, a branch switch) one full verify is cheaper than many small ones. */
 const FULL_VERIFY_ABOVE = 256;
 
@@ -27,6 +29,9 @@ export class FolderIntegrity implements vscode.Disposable {
   state: VerifyState | undefined;
   private watcher: FSWatcher | undefined;
   private ignoredFolders: vscode.FileSystemWatcher | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
+  /** The folders holding verified files, for the latest result (holdsPinned). */
+  private pinnedFolders: Set<string> | undefined;
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private generation = 0;
@@ -59,18 +64,16 @@ export class FolderIntegrity implements vscode.Disposable {
     // chokidar does not enter git-ignored folders (a .venv would cost thousands of watches), yet a prompt file or a skill
     // there is pinned: the editor's own watcher, which watches the workspace anyway, reports what changes in them.
     this.ignoredFolders = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root.uri, '**/*'));
-    // A folder created or deleted with what it holds may be one event: a new folder is walked by a full verify, and the
-    // files known under a deleted one are queued.
+    // A folder created or deleted with what it holds may be one event: a full verify walks it, once the events of a
+    // burst (pip install, a build) have settled; a file's own event is re-verified as any other.
     const inIgnoredFolder = async (uri: vscode.Uri, change: 'created' | 'changed' | 'deleted') => {
       const rel = path.relative(this.root.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-      const folders = rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
-      const isFolder = change === 'created' && (await stat(uri.fsPath).then((info) => info.isDirectory(), () => false));
-      if (change !== 'deleted' && !isFolder) folders.pop();
       const matcher = this.state?.ws.matcher;
-      if (!matcher || folders.some((folder) => matcher.isForcedOut(folder, true)) || !folders.some((folder) => excluded(folder, true))) return;
-      if (isFolder) this.full = true;
-      const known = change === 'deleted' ? [...this.state!.digests.keys(), ...Object.keys(this.state!.lock?.files ?? {})].filter((file) => file.startsWith(`${rel}/`)) : [];
-      for (const file of [rel, ...known]) if (isFolder || inScope(this.state!, file) || matcher.isSkillMarker(file)) this.queue(file);
+      if (!matcher || rel === '' || rel.startsWith('..')) return;
+      const folders = rel.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+      if (folders.some((folder) => matcher.isForcedOut(folder, true)) || !folders.concat(rel).some((folder) => excluded(folder, true))) return;
+      if (inScope(this.state!, rel) || matcher.isSkillMarker(rel)) this.queue(rel);
+      else if (change === 'deleted' ? this.holdsPinned(rel) : change === 'created' && (await stat(uri.fsPath).then((info) => info.isDirectory(), () => false))) this.settleThenVerifyAll();
     };
     this.ignoredFolders.onDidCreate((uri) => void inIgnoredFolder(uri, 'created'));
     this.ignoredFolders.onDidChange((uri) => void inIgnoredFolder(uri, 'changed'));
@@ -78,6 +81,26 @@ export class FolderIntegrity implements vscode.Disposable {
     // Changes made while chokidar was still setting up its watches are caught by one more full verify when it is ready.
     this.watcher.on('ready', () => void this.verifyNow(true));
     this.watcher.on('error', (error) => this.output.warn(integrityLog.watcherError(this.root.name, String(error))));
+  }
+
+  /** True when a verified file lies under `folder` (the folders that hold them, computed once per result). */
+  private holdsPinned(folder: string): boolean {
+    if (!this.pinnedFolders) {
+      this.pinnedFolders = new Set();
+      for (const file of [...(this.state?.digests.keys() ?? []), ...Object.keys(this.state?.lock?.files ?? {})]) {
+        for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) this.pinnedFolders.add(file.slice(0, slash));
+      }
+    }
+    return this.pinnedFolders.has(folder);
+  }
+
+  /** One full verify once folder events in ignored folders have been quiet for SETTLE_MS. */
+  private settleThenVerifyAll(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      if (!this.disposed) void this.verifyNow(true);
+    }, SETTLE_MS);
   }
 
   /**
@@ -128,6 +151,7 @@ export class FolderIntegrity implements vscode.Disposable {
     this.full = false;
     try {
       this.state = full ? await verifyWorkspace(this.root.uri.fsPath, this.root.overrides()) : await reverifyPaths(this.state!, files);
+      this.pinnedFolders = undefined;
     } catch (error) {
       this.output.error(integrityLog.checkFailed(this.root.name, errorMessage(error)));
       return;
@@ -144,6 +168,7 @@ export class FolderIntegrity implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.settleTimer) clearTimeout(this.settleTimer);
     void this.watcher?.close();
     this.ignoredFolders?.dispose();
   }

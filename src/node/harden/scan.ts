@@ -256,12 +256,15 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
   return { files, skipped, otherLanguages };
 }
 
-/** The glob of the source files of languages harden does not read. */
-export const OTHER_LANGUAGES_GLOB = `**/*.{${Object.keys(OTHER_LANGUAGES).map((ext) => ext.slice(1)).join(',')}}`;
+/** How many source files of languages harden does not read under `root` (a real path; walked as the CLI walks it,
+ * never through a link) mention instructions or a system prompt, by language: what the editor's Harden All says. */
+export async function otherLanguagesUnder(root: string, matcher: PromptFileMatcher): Promise<Record<string, number>> {
+  return promptMentions(root, (await walk(root, root, matcher, [], root)).others);
+}
 
 /** How many of `others` (absolute paths of source files harden does not read) mention instructions or a system prompt,
  * by language (read within the root, as prompt files are; not hashed). */
-export async function promptMentions(root: string, others: readonly string[]): Promise<Record<string, number>> {
+async function promptMentions(root: string, others: readonly string[]): Promise<Record<string, number>> {
   const mentions = await mapLimit(others, READ_CONCURRENCY, async (abs) => {
     const bytes = await readWorkspaceFile(root, abs, MAX_PROMPT_FILE_BYTES).catch(() => undefined);
     return bytes !== undefined && PROMPT_WORDS.test(bytes.toString('utf8'));
