@@ -79,6 +79,8 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByRule(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
   if (input.flagAwayMovers && input.multipleChoice) flagByRule(awayMovers(history, input), 'moved-only-to-unheard-answers');
   if (input.flagConsensusLeavers && input.multipleChoice) flagByRule(consensusLeavers(history, input.outNeighbors), 'left-consensus-alone');
+  // An agent no other agent hears attacks no one (the one speaker of a run, an output that reaches no agent).
+  for (let i = 0; i < n; i++) if (attacker[i] && input.outNeighbors[i].length === 0) [attacker[i], rules[i]] = [false, 'unheard'];
   // In a debate, moving to the answer most of the honest-looking agents one hears had just given is siding with the group,
   // not being infected by one agent (an answer only a flagged attacker held is read by pullInAdopters below). Read after
   // the attacker rules: flagged attackers are no group.

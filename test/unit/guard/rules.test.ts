@@ -46,6 +46,14 @@ const chain: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 4]];
 type Args = [number[], number[], number[], [number, number][]];
 
 describe('topological constraints', () => {
+  it('an agent no other agent hears is no attacker: it attacks no one (a one-speaker group chat was flagged and given a remediation)', () => {
+    const alone = run([0.9], [0], [0], []);
+    assert.deepEqual([alone.categories, alone.rules], [['benign'], ['unheard']]);
+    // The end of a chain hears its sender and speaks to no one; the head of the chain is heard.
+    const ends = run([0.9, 0, 0, 0, 0.9], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], chain);
+    assert.deepEqual([ends.categories[0], ends.categories[4], ends.rules[4]], ['attacker', 'benign', 'unheard']);
+  });
+
   it('keeps an infected agent whose sender is a flagged attacker', () => {
     const r = run([0.9, 0.1, 0.1, 0.1, 0.1], [0, 0.8, 0, 0, 0], [0, 0.2, 0, 0, 0], chain);
     assert.deepEqual(r.categories, ['attacker', 'infected', 'benign', 'benign', 'benign']);
