@@ -104,12 +104,16 @@ export function formatAnalysisText(analysis: Analysis): string {
     const cells = compact ? [tens(categories.map((c) => MARK[c])).padEnd(marksWidth)] : categories.map((c) => LABEL[c].padEnd(9));
     out.push([middleCut(inline(agent.id), idWidth).padEnd(idWidth), oneLine(agent.role ?? '', roleWidth).padEnd(roleWidth), ...cells, agent.pAtk.toFixed(2).padStart(5), agent.pInf.toFixed(2).padStart(6)].join('  '));
   }
+  // ASR is the share of agents answering wrong; in a run with no attacker (none labelled, none found) that is the
+  // agents' own error, no attack's success, and is said so.
+  const attacked = attackers > 0 || (analysis.evaluation?.attacker.support ?? 0) > 0;
   if (analysis.rounds.some((r) => r.asr !== null) && !compact) {
     const asr = analysis.rounds.map((r) => (r.asr === null ? '-' : `${(r.asr * 100).toFixed(0)}%`).padEnd(9));
-    out.push(['ASR'.padEnd(idWidth), ''.padEnd(roleWidth), ...asr].join('  ').trimEnd());
+    out.push([(attacked ? 'ASR' : 'wrong').padEnd(idWidth), ''.padEnd(roleWidth), ...asr].join('  ').trimEnd());
   }
   out.push('');
-  out.push(`Verdict: ${attackers} attacker(s), ${infected} infected, ${analysis.agents.length - attackers - infected} benign${analysis.mdsr !== null ? `; majority ${analysis.mdsr ? 'defended' : 'NOT defended'} at the last round` : ''}`);
+  const majority = analysis.mdsr === null ? '' : attacked ? `; majority ${analysis.mdsr ? 'defended' : 'NOT defended'} at the last round` : `; no attacker, and the majority ${analysis.mdsr ? 'right' : 'wrong'} at the last round`;
+  out.push(`Verdict: ${attackers} attacker(s), ${infected} infected, ${analysis.agents.length - attackers - infected} benign${majority}`);
   const last = analysis.rounds[rounds - 1];
   const flagged = last ? analysis.agents.filter((a) => last.agents[a.id].category !== 'benign') : [];
   if (flagged.length) {
