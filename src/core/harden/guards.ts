@@ -58,11 +58,19 @@ interface Lexed {
   depths: Int32Array;
 }
 
-/** The last file lexed: guards are asked for position after position of one file. */
-let lastLexed: Lexed | undefined;
+/** Files lexed lately, by text (the least recently used dropped past LEXED_FILES): guards are asked position after
+ * position, and a value followed across modules alternates between files (one entry re-lexed a file per question:
+ * 3 of the 7 s of `harden src/agents/agent.py` in openai-agents-python). */
+const recentlyLexed = new Map<string, Lexed>();
+const LEXED_FILES = 32;
 
 function lexed(text: string): Lexed {
-  if (lastLexed?.text === text) return lastLexed;
+  const known = recentlyLexed.get(text);
+  if (known) {
+    recentlyLexed.delete(text);
+    recentlyLexed.set(text, known);
+    return known;
+  }
   const tokens = tokenize(text, 'python');
   const depths = new Int32Array(tokens.length);
   let depth = 0;
@@ -73,8 +81,10 @@ function lexed(text: string): Lexed {
     if (OPENING.has(token.value)) depth++;
     else if (CLOSING.has(token.value)) depth = Math.max(0, depth - 1);
   });
-  lastLexed = { text, tokens, depths };
-  return lastLexed;
+  const result = { text, tokens, depths };
+  recentlyLexed.set(text, result);
+  if (recentlyLexed.size > LEXED_FILES) recentlyLexed.delete(recentlyLexed.keys().next().value!);
+  return result;
 }
 
 const OPENING = new Set(['(', '[', '{']);
