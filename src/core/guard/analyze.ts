@@ -7,7 +7,7 @@ import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
-import { actedForModelAddressers, calledForModelAddressers, callForModelAddresser, prepareFeatures, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
+import { actedForModelAddressers, calledForModelAddressers, callForModelAddresser, prepareFeatures, replyOf, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -191,7 +191,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
       history: categories,
       pAtk: finalScores.map((s) => s.pAtk),
       outputs: model.outputs.map((row) => row.slice(0, last + 1)),
-      answerOf: (text) => extractAnswer(text, patterns, progress.choices),
+      answerOf: (text) => extractAnswer(replyOf(text), patterns, progress.choices),
       donorMaxPAtk: config.guard.donorMaxPAtk,
       task: model.task,
     },

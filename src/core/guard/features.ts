@@ -580,7 +580,11 @@ function memoFor(answerPatterns: readonly RegExp[], choices: Choices | undefined
   };
 }
 
-function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choices | undefined): OutputFacts {
+function factsOf(output: string, answerPatterns: readonly RegExp[], choices: Choices | undefined): OutputFacts {
+  // A reasoning model's opening <think> block is its own notes ("let me check…", "I should…" read as orders and
+  // persuasion: 19 of 120 agents of a clean debate were flagged): the guard reads the reply, and the whole output only
+  // for an agent saying it steers the others.
+  const text = replyOf(output);
   const lower = text.toLowerCase();
   const hits = findCues(text, undefined, lower);
   const scores = cueScores(text, hits);
@@ -604,8 +608,17 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
     shingles,
     wordHashes: NON_ASCII.test(text) ? undefined : wordHashes,
     address: addressOf(text),
-    steering: steeringDeclaration(text, lower),
+    steering: steeringDeclaration(output, output.toLowerCase()),
   };
+}
+
+/** An output without the `<think>…</think>` block a reasoning model opens it with (one never closed is all reasoning):
+ * the reply. A block further on is part of the reply. */
+export function replyOf(output: string): string {
+  const opening = /^\s*<think>/.exec(output);
+  if (!opening) return output;
+  const close = output.indexOf('</think>', opening[0].length);
+  return close < 0 ? '' : output.slice(close + '</think>'.length).trim();
 }
 
 /** Hash of the SHINGLE words from `start`, combined from per-word hashes (each word is hashed once per output). */
