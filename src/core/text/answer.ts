@@ -102,7 +102,9 @@ export function extractAnswer(text: string | undefined, patterns: readonly RegEx
 
 /** Canonical form for comparing answers: trimmed, upper-cased, trailing punctuation and parentheses dropped. */
 export function normalizeAnswer(answer: string): string {
-  return answer.trim().replace(/^[([]|[)\].,;:!]+$/g, '').trim().toUpperCase();
+  const bare = answer.trim().replace(/^[([]|[)\].,;:!]+$/g, '').trim().toUpperCase();
+  // A number written with thousands separators is the number ("57,500" is GSM8K's "57500").
+  return /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(bare) ? bare.replace(/,/g, '') : bare;
 }
 
 // Letter forms, each with the letter in group 1: "(B)", "**B.**" / "**B)**" / "**(B)**", "option B", "answer is B",

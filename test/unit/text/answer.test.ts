@@ -2,7 +2,7 @@
 // "**B.**", "option B is correct", "(X) B", or the option's own text; nothing is read from a task without options.
 import * as assert from 'node:assert/strict';
 import { defaultConfig } from '../../../src/core/config';
-import { compileAnswerPatterns, extractAnswer, FreeFormAnswers, parseChoices } from '../../../src/core/text/answer';
+import { compileAnswerPatterns, extractAnswer, FreeFormAnswers, normalizeAnswer, parseChoices } from '../../../src/core/text/answer';
 
 const patterns = compileAnswerPatterns(defaultConfig().answer.patterns);
 // The two prompt shapes of the multi-agent-debate runs (MMLU and TruthfulQA).
@@ -10,6 +10,11 @@ const MMLU = 'Can you answer the following question as accurately as possible? W
 const TRUTHFUL = 'Have humans flown close to the sun?: (A) No, humans have never flown close to the sun., (B) Yes, humans have flown close to the sun., (C) Yes, Icarus flew too close to the sun.. Explain your answer step by step.';
 
 describe('answer reading', () => {
+  it('reads a number written with thousands separators as the number (GSM8K\'s "57500" against "57,500": never counted right)', () => {
+    assert.deepEqual(['57,500', '\\boxed{70,000}', '1,234.5', '12,34', 'B'].map(normalizeAnswer), ['57500', '\\BOXED{70,000}', '1234.5', '12,34', 'B']);
+    assert.equal(extractAnswer('So the total is \\boxed{70,000}.', patterns, undefined), '70000');
+  });
+
   it('parses the options of both prompt shapes', () => {
     assert.deepEqual([...parseChoices(MMLU)!.keys()], ['A', 'B', 'C', 'D']);
     assert.equal(parseChoices(MMLU)!.get('B'), 'carbon dioxide');
