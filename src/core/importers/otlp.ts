@@ -22,6 +22,9 @@ interface SpanInfo {
   seq: number;
   /** What the span's own attributes say; `isAgent` is decided from it and the ancestors in `finish()`. */
   declaredAgent: boolean;
+  /** Only OpenInference's span kind says it is an agent (no agent attribute names it): LangChain marks every runnable
+   * named like "agent" so (`RunnableAssign<agent_scratchpad>`, `OpenAIToolsAgentOutputParser`). */
+  agentByKindOnly: boolean;
   isAgent: boolean;
   agentName?: string;
   /** The span's name. */
@@ -263,6 +266,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     line,
     seq,
     declaredAgent: isAgent,
+    agentByKindOnly: isAgent && op !== 'invoke_agent' && agentName === name,
     isAgent,
     agentName,
     name,
@@ -314,13 +318,19 @@ function decideAgents(spans: readonly SpanInfo[]): Map<SpanInfo, Above> {
     let context: Above = up && above.has(up) ? below(up, above.get(up)!) : {};
     for (const s of path.reverse()) {
       // (A nameless span that says it is an agent, with none above, is none: it names no one its content could be from.)
-      s.isAgent = !wrappers.has(s) && (s.declaredAgent || (s.agentName !== undefined && !context.agent)) && context.agent?.agentName !== s.agentName;
+      // A LangChain runnable only its kind calls an agent, inside another agent, is a step of that agent (an
+      // AgentExecutor's scratchpad formatting and output parser): not an agent of its own.
+      const step = s.agentByKindOnly && context.agent !== undefined && LANGCHAIN_STEP.test(s.name);
+      s.isAgent = !wrappers.has(s) && !step && (s.declaredAgent || (s.agentName !== undefined && !context.agent)) && context.agent?.agentName !== s.agentName;
       above.set(s, context);
       context = below(s, context);
     }
   }
   return above;
 }
+
+/** LangChain's building blocks, which OpenInference marks AGENT when their name holds "agent". */
+const LANGCHAIN_STEP = /^(?:Runnable[A-Z]?\w*(?:<.*>)?|\w*OutputParser|\w*PromptTemplate)$/;
 
 /**
  * Root spans that say they are agents but only wrap the agents of a workflow: OpenInference's OpenAI Agents processor

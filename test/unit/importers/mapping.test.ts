@@ -616,6 +616,12 @@ describe('importers: OTLP edge cases', () => {
     assert.ok(withOwnWords.agents.some((a) => a.id === 'planner'), 'a root agent span with content of its own is an agent');
   });
 
+  it("reads a LangChain AgentExecutor as one agent: its runnables OpenInference marks AGENT are its steps (was: five agents, RunnableAssign<agent_scratchpad> among them)", async () => {
+    const trace = await readAnyTrace(at('otlp-langchain-agentexecutor.json'));
+    assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'AgentExecutor']);
+    assert.equal(trace.task?.question, 'What are the latest AI trends in 2024?');
+  });
+
   it('keeps a root agent span without content of its own that runs its own chat spans (a hub, not a wrapper)', () => {
     const trace = importTraceText(
       otlp([
