@@ -376,8 +376,10 @@ class OtlpImporter implements Importer {
     this.values++;
     const o = asObject(value);
     if (!o) throw new InputError('invalid-field', 'expected an OTLP object (ExportTraceServiceRequest with "resourceSpans", or a span)', this.file, line);
-    if (Array.isArray(o.resourceSpans)) {
-      for (const rs of o.resourceSpans) {
+    // Grafana Tempo's export keeps the names OTLP had before 1.0: `batches`, `instrumentationLibrarySpans`.
+    const resourceSpans = o.resourceSpans ?? (isTempoExport(o) ? o.batches : undefined);
+    if (Array.isArray(resourceSpans)) {
+      for (const rs of resourceSpans) {
         const r = asObject(rs);
         for (const ss of otlpList(r?.scopeSpans ?? r?.instrumentationLibrarySpans, 'scopeSpans', this.file, line)) {
           for (const span of otlpList(asObject(ss)?.spans, 'spans', this.file, line)) this.addSpan(span, line);
@@ -554,10 +556,15 @@ function isoOf(ms: number): string | undefined {
   return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;
 }
 
-/** True for the path of one span inside an OTLP document (resourceSpans[i].scopeSpans[j].spans[k]). */
+/** True for the path of one span inside an OTLP document (resourceSpans[i].scopeSpans[j].spans[k]; Tempo's batches). */
 function selectSpan(path: JsonPath): boolean {
   const n = path.length;
-  return n >= 6 && typeof path[n - 1] === 'number' && path[n - 2] === 'spans' && path[n - 6] === 'resourceSpans';
+  return n >= 6 && typeof path[n - 1] === 'number' && path[n - 2] === 'spans' && (path[n - 6] === 'resourceSpans' || path[n - 6] === 'batches');
+}
+
+/** True for Grafana Tempo's trace export: `batches` of resources with their (pre-1.0) `instrumentationLibrarySpans`. */
+function isTempoExport(o: Record<string, unknown>): boolean {
+  return Array.isArray(o.batches) && o.batches.some((b) => Array.isArray(asObject(b)?.instrumentationLibrarySpans) || Array.isArray(asObject(b)?.scopeSpans));
 }
 
 export const otlpFormat: FormatSpec = {
@@ -565,9 +572,9 @@ export const otlpFormat: FormatSpec = {
   aliases: ['otel', 'opentelemetry', 'openinference'],
   detect: {
     // Or one span per line as Python's ConsoleSpanExporter writes them with a one-line formatter (ids under `context`).
-    record: (o) => 'resourceSpans' in o || (asObject(o.context)?.span_id !== undefined && asObject(o.attributes) !== undefined),
-    keys: 'resourceSpans; or one ConsoleSpanExporter span a line',
-    signature: /"resourceSpans"\s*:/,
+    record: (o) => 'resourceSpans' in o || isTempoExport(o) || (asObject(o.context)?.span_id !== undefined && asObject(o.attributes) !== undefined),
+    keys: 'resourceSpans (Grafana Tempo: batches); or one ConsoleSpanExporter span a line',
+    signature: /"resourceSpans"\s*:|"batches"\s*:\s*\[\s*\{\s*"(?:resource|scopeSpans|instrumentationLibrarySpans)"\s*:/,
     loneObjectIsDocument: false,
   },
   expects: 'resourceSpans[].scopeSpans[].spans[] with gen_ai.* or openinference.* attributes',

@@ -1,7 +1,8 @@
 // Each importer's mapping, checked on fixtures built to the published shapes: who sends what to whom in which round,
 // what lands in the header (agents, task, edges) and in labels, and what is reported as skipped.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { importEpisodes, importTraceText } from '../../../src/core/importers';
 import { readAllTraces, readAnyTrace } from '../../../src/node/readAnyTrace';
@@ -551,6 +552,15 @@ describe('importers: OTLP edge cases', () => {
   });
   const otlp = (spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
 
+  it("reads Grafana Tempo's trace export (batches, instrumentationLibrarySpans: OTLP's names before 1.0) by its content (was: \"cannot tell the trace format\")", async () => {
+    const spans = [span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helm_agent', 'gen_ai.input.messages': 'list all helm releases', 'gen_ai.output.messages': 'Two releases.' })];
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ai-tempo-')), 'tempo.json');
+    writeFileSync(file, JSON.stringify({ batches: [{ resource: { attributes: [] }, instrumentationLibrarySpans: [{ instrumentationLibrary: { name: 'adk' }, spans }] }] }));
+    const trace = await readAnyTrace(file);
+    assert.deepEqual(flow(trace), ['0 helm_agent>user: Two releases.']);
+    assert.equal(trace.task?.question, 'list all helm releases');
+  });
+
   it('reads a span whose timestamps no date can hold (1e26 ns) without a time, in order (was: "internal error: Invalid time value", and serve dropped the run)', () => {
     const absurd = { ...span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'x', 'gen_ai.input.messages': 'hi', 'gen_ai.output.messages': 'hello' }) };
     absurd.startTimeUnixNano = absurd.endTimeUnixNano = '1' + '0'.repeat(26);
@@ -716,6 +726,13 @@ describe('importers: OTLP edge cases', () => {
     assert.equal(trace.task?.question, 'Weather in Oslo?');
     assert.deepEqual(flow(trace), ['0 weather>user: Cold and clear.']);
     assert.throws(() => importTraceText(spans.map((s) => JSON.stringify(s, null, 4)).join('\n') + '\n'), /this looks like OpenTelemetry ConsoleSpanExporter output, pretty-printed: write one span a line/);
+  });
+
+  it('names a Jaeger or AgentOps export it does not read and says to export OTLP (was: the nine-format "cannot tell")', () => {
+    const jaeger = JSON.stringify({ data: [{ traceID: 'ab', spans: [{ traceID: 'ab', spanID: 'cd', operationName: 'invoke_agent helm_agent', references: [], tags: [] }], processes: {} }] }, null, 2);
+    assert.throws(() => importTraceText(jaeger), /this looks like a Jaeger trace \(Jaeger UI JSON: traceID, spans\[\]\.operationName\), which is not read: export the run as OTLP JSON/);
+    const agentops = JSON.stringify({ trace: { trace_id: 'b5', root_service_name: 'agentops', root_span_name: 'crewai.workflow' }, spans: [] }, null, 2);
+    assert.throws(() => importTraceText(agentops), /this looks like an AgentOps trace export, which is not read/);
   });
 
   describe('what the readings above must not take (from a review)', () => {
