@@ -73,6 +73,8 @@ class AutogenImporter implements Importer {
   private events = 0;
   /** The file is written through Python's `logging` (a prefixed line was seen). */
   private logging = false;
+  /** autogen-core's prose lines about messages were seen (they are not read). */
+  private sawProse = false;
 
   constructor(private readonly file?: string) {}
 
@@ -91,6 +93,7 @@ class AutogenImporter implements Importer {
     // are the lines a record goes on with (a traceback, a program's own printout) once the file is such a log.
     // A line that opens like a JSON record but does not parse is still an error (a cut event), not a continuation.
     if (LOGGING_PREFIX.test(text)) this.logging = true;
+    if (this.logging && /Publishing message of type|Sending message of type/.test(text)) this.sawProse = true;
     return this.logging && !text.trimStart().startsWith('{');
   }
 
@@ -160,7 +163,9 @@ class AutogenImporter implements Importer {
 
   finish(): Episode[] {
     if (this.events === 0) {
-      throw new InputError('missing-field', 'no agent messages found; expected an AG2 runtime log with "received_message" events (autogen.runtime_logging.start(logger_type="file")) or autogen-core "Message" events', this.file, undefined, 'event_name');
+      // autogen-core's prose ("Publishing message of type ...") names no sender and recipient to read a message by.
+      const prose = this.sawProse ? 'autogen-core\'s "Publishing message of type ..." lines are there, but not its "Message" events (logger autogen_core.events, EVENT_LOGGER_NAME, at INFO), which are what is read; ' : '';
+      throw new InputError('missing-field', `no agent messages found; ${prose}expected an AG2 runtime log with "received_message" events (autogen.runtime_logging.start(logger_type="file")) or autogen-core "Message" events`, this.file, undefined, 'event_name');
     }
     const episodes: Episode[] = [];
     for (const session of this.sessions) {

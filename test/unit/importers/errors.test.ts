@@ -49,6 +49,17 @@ describe('importers: detection', () => {
     });
   }
 
+  it("says an autogen-core log holds its prose about messages but not the Message events it reads (was: only 'no agent messages found')", async () => {
+    const file = path.join(dir, 'core-prose.log');
+    writeFileSync(file, [
+      "INFO:autogen_core:Publishing message of type CodeWritingTask to all subscribers: {'task': 'Sum the even numbers.'}",
+      'INFO:autogen_core.events:{"prompt_tokens": 10, "completion_tokens": 20, "type": "LLMCall"}',
+      "INFO:autogen_core:Publishing message of type CodeReviewResult to all subscribers: {'review': 'Looks right.'}",
+    ].join('\n') + '\n');
+    const error = await failure(file);
+    assert.match(error.message, /no agent messages found; autogen-core's "Publishing message of type \.\.\." lines are there, but not its "Message" events \(logger autogen_core\.events/);
+  });
+
   it('detects a native agent-trace/v1 file and reads it through the native parser', async () => {
     const file = path.join(dir, 'native.jsonl');
     writeFileSync(file, '{"type":"header","schema":"agent-trace/v1"}\n{"type":"message","round":0,"from":"a","to":"b","content":"hi"}\n');
