@@ -215,7 +215,8 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     }
   }
   const op = asString(attrs.get('gen_ai.operation.name'));
-  const oiKind = asString(attrs.get('openinference.span.kind'))?.toUpperCase();
+  // Arize Phoenix keeps the OpenInference kind beside the attributes (`span_kind`).
+  const oiKind = (asString(attrs.get('openinference.span.kind')) ?? asString(span.span_kind))?.toUpperCase();
   const name = asString(span.name) ?? '';
   const graph = graphPlace(asObject(maybeJson(attrs.get('metadata'))) ?? {});
   // Python's OpenInference marks every run named like "agent" AGENT, a LangGraph ReAct loop's inner node included: on a
@@ -579,5 +580,25 @@ export const otlpFormat: FormatSpec = {
   },
   expects: 'resourceSpans[].scopeSpans[].spans[] with gen_ai.* or openinference.* attributes',
   select: selectSpan,
+  create: (file) => new OtlpImporter(file),
+};
+
+/** One span as Arize Phoenix gives it (its REST API, its span exports): ids under `context`, the kind as `span_kind`. */
+function isPhoenixSpan(value: unknown): boolean {
+  const o = asObject(value);
+  return o !== undefined && typeof o.span_kind === 'string' && asObject(o.context)?.span_id !== undefined;
+}
+
+export const phoenixFormat: FormatSpec = {
+  title: 'Arize Phoenix spans (a JSON array, or its REST API\'s {"data": [...]})',
+  aliases: ['arize-phoenix'],
+  detect: {
+    record: (o) => Array.isArray(o.data) && o.data.some(isPhoenixSpan),
+    keys: 'spans with context.span_id and span_kind',
+    signature: /^\s*(?:\[|\{\s*"data"\s*:\s*\[)\s*\{[\s\S]{0,4000}?"span_kind"\s*:/,
+    loneObjectIsDocument: true,
+  },
+  expects: 'a JSON array of spans (or {"data": [...]}) with context.trace_id, context.span_id, span_kind and OpenInference attributes',
+  select: (path) => (path.length === 1 && typeof path[0] === 'number') || (path.length === 2 && path[0] === 'data' && typeof path[1] === 'number'),
   create: (file) => new OtlpImporter(file),
 };

@@ -7,13 +7,14 @@ import { debateFormat } from './debate';
 import { groupChatFormat } from './groupChat';
 import { infaGuardFormat } from './infaGuard';
 import { langsmithFormat } from './langsmith';
-import { otlpFormat } from './otlp';
+import { otlpFormat, phoenixFormat } from './otlp';
 import { tauBenchFormat } from './tauBench';
 import type { FormatSpec } from './types';
 
 /** The foreign formats by name, in detection order (most specific first). */
 export const FORMATS = {
   otlp: otlpFormat,
+  phoenix: phoenixFormat,
   'infa-guard': infaGuardFormat,
   agentdojo: agentDojoFormat,
   debate: debateFormat,

@@ -728,6 +728,25 @@ describe('importers: OTLP edge cases', () => {
     assert.throws(() => importTraceText(spans.map((s) => JSON.stringify(s, null, 4)).join('\n') + '\n'), /this looks like OpenTelemetry ConsoleSpanExporter output, pretty-printed: write one span a line/);
   });
 
+  it("reads Arize Phoenix's spans (a JSON array, or its REST API's {data}) with span_kind as the OpenInference kind (was: \"cannot tell the trace format\", then \"none of the spans is an agent\")", async () => {
+    const phoenixSpan = (id: string, parent: string | null, n: number, kind: string, name: string, attributes: Record<string, string>) => ({
+      id: `fixture-${id}`, name, context: { trace_id: 't1', span_id: id }, span_kind: kind, parent_id: parent,
+      start_time: `2026-07-23T00:00:0${n}+00:00`, end_time: `2026-07-23T00:00:0${n + 1}+00:00`, status_code: 'OK', attributes, events: [],
+    });
+    const spans = [
+      phoenixSpan('s1', null, 0, 'AGENT', 'planner', { 'input.value': 'Plan a trip to Rome.', 'output.value': 'The trip is planned.' }),
+      phoenixSpan('s2', 's1', 1, 'AGENT', 'booker', { 'input.value': 'Book a hotel in Rome.', 'output.value': 'Hotel Roma booked.' }),
+      phoenixSpan('s3', 's2', 2, 'LLM', 'ChatCompletion', { 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': 'Book a hotel in Rome.' }),
+    ];
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-phoenix-'));
+    for (const [name, document] of [['array.json', JSON.stringify(spans, null, 2)], ['rest.json', JSON.stringify({ data: spans, next_cursor: null })]]) {
+      writeFileSync(path.join(dir, name), document);
+      const trace = await readAnyTrace(path.join(dir, name));
+      assert.deepEqual(trace.agents.map((a) => a.id).sort(), ['booker', 'planner', 'user'], name);
+      assert.equal(trace.task?.question, 'Plan a trip to Rome.', name);
+    }
+  });
+
   it('names a Jaeger or AgentOps export it does not read and says to export OTLP (was: the nine-format "cannot tell")', () => {
     const jaeger = JSON.stringify({ data: [{ traceID: 'ab', spans: [{ traceID: 'ab', spanID: 'cd', operationName: 'invoke_agent helm_agent', references: [], tags: [] }], processes: {} }] }, null, 2);
     assert.throws(() => importTraceText(jaeger), /this looks like a Jaeger trace \(Jaeger UI JSON: traceID, spans\[\]\.operationName\), which is not read: export the run as OTLP JSON/);
