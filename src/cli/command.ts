@@ -65,7 +65,9 @@ function flagProblem(error: unknown, known: readonly string[]): string {
     const flag = names.join('/');
     if (/argument missing/.test(message)) return `${flag} needs a value`;
     // "--episode -1", "--token --port 0": the next word starts with a dash, so it was not taken as the value.
-    if (/argument is ambiguous/.test(message)) return `${flag} needs a value; one that starts with "-" is written ${names.at(-1)}=-VALUE`;
+    // A long option takes "--out=-1"; a short one its value joined on ("-o-1": "-o=-1" would be the value "=-1").
+    const joined = names.at(-1)!.startsWith('--') ? `${names.at(-1)}=-VALUE` : `${names.at(-1)}-VALUE`;
+    if (/argument is ambiguous/.test(message)) return `${flag} needs a value; one that starts with "-" is written ${joined}`;
     return `${flag} takes no value`;
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument "${quoted}"`;

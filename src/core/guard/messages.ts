@@ -19,7 +19,7 @@ export const RULE_TEXT: Record<RuleId, string> = {
   'kept-near-attacker': 'infected: the infection head fired within the hop distance of a flagged attacker',
   'kept-rising-trend': 'infected: the infection head fired and its infection trend is rising',
   'pruned-far-and-flat': 'pruned: far from every attacker and its trend is flat (false positive)',
-  'unheard': 'not an attacker: the attacker head fired, but no other agent hears it (what it says reaches no agent)',
+  'sole-speaker': 'not an attacker: the attacker head fired, but it is the only agent that speaks in this run (there is no one for it to attack)',
   'pruned-no-source': 'not infected: everyone hears it, and its most suspicious sender did not give the answer it took before it took it, or that answer was the group\'s (no source)',
   'sided-with-group': 'not infected: the infection head fired, but everyone hears it and it moved to the answer most of those it hears had just given (it sided with the group)',
   'pulled-in-as-attacker': 'pulled in as attacker: the most suspicious neighbour of an infected agent',
@@ -33,7 +33,7 @@ export const RULE_TEXT: Record<RuleId, string> = {
 };
 
 /** The rules that leave benign an agent a head flagged: the report says why, since its score says otherwise. */
-const CLEARING_RULES: ReadonlySet<RuleId> = new Set(['pruned-far-and-flat', 'sided-with-group', 'pruned-no-source', 'unheard']);
+const CLEARING_RULES: ReadonlySet<RuleId> = new Set(['pruned-far-and-flat', 'sided-with-group', 'pruned-no-source', 'sole-speaker']);
 
 /** The rules decided by the answers an agent gave round by round: the report lists those answers beside them. */
 const ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-alone-against-group', 'moved-only-to-unheard-answers', 'left-consensus-alone', 'adopted-attacker-answer', 'sided-with-group']);
@@ -104,9 +104,9 @@ export function formatAnalysisText(analysis: Analysis): string {
     const cells = compact ? [tens(categories.map((c) => MARK[c])).padEnd(marksWidth)] : categories.map((c) => LABEL[c].padEnd(9));
     out.push([middleCut(inline(agent.id), idWidth).padEnd(idWidth), oneLine(agent.role ?? '', roleWidth).padEnd(roleWidth), ...cells, agent.pAtk.toFixed(2).padStart(5), agent.pInf.toFixed(2).padStart(6)].join('  '));
   }
-  // ASR is the share of agents answering wrong; in a run with no attacker (none labelled, none found) that is the
-  // agents' own error, no attack's success, and is said so.
-  const attacked = attackers > 0 || (analysis.evaluation?.attacker.support ?? 0) > 0;
+  // ASR is the share of agents answering wrong; in a run with no attacker (none labelled, none found in any round)
+  // that is the agents' own error, no attack's success, and is said so.
+  const attacked = (analysis.evaluation?.attacker.support ?? 0) > 0 || analysis.rounds.some((r) => Object.values(r.agents).some((a) => a.category === 'attacker'));
   if (analysis.rounds.some((r) => r.asr !== null) && !compact) {
     const asr = analysis.rounds.map((r) => (r.asr === null ? '-' : `${(r.asr * 100).toFixed(0)}%`).padEnd(9));
     out.push([(attacked ? 'ASR' : 'wrong').padEnd(idWidth), ''.padEnd(roleWidth), ...asr].join('  ').trimEnd());

@@ -58,11 +58,14 @@ interface Lexed {
   depths: Int32Array;
 }
 
-/** Files lexed lately, by text (the least recently used dropped past LEXED_FILES): guards are asked position after
- * position, and a value followed across modules alternates between files (one entry re-lexed a file per question:
- * 3 of the 7 s of `harden src/agents/agent.py` in openai-agents-python). */
+/** Files lexed lately, by text (the least recently used dropped past LEXED_FILES or LEXED_CHARACTERS of text, so 32
+ * generated 4 MB modules do not hold 3.5 GB of tokens): guards are asked position after position, and a value followed
+ * across modules alternates between files (one entry re-lexed a file per question: 3 of the 7 s of
+ * `harden src/agents/agent.py` in openai-agents-python). */
 const recentlyLexed = new Map<string, Lexed>();
 const LEXED_FILES = 32;
+const LEXED_CHARACTERS = 4_000_000;
+let lexedCharacters = 0;
 
 function lexed(text: string): Lexed {
   const known = recentlyLexed.get(text);
@@ -83,7 +86,12 @@ function lexed(text: string): Lexed {
   });
   const result = { text, tokens, depths };
   recentlyLexed.set(text, result);
-  if (recentlyLexed.size > LEXED_FILES) recentlyLexed.delete(recentlyLexed.keys().next().value!);
+  lexedCharacters += text.length;
+  while (recentlyLexed.size > 1 && (recentlyLexed.size > LEXED_FILES || lexedCharacters > LEXED_CHARACTERS)) {
+    const oldest = recentlyLexed.keys().next().value!;
+    recentlyLexed.delete(oldest);
+    lexedCharacters -= oldest.length;
+  }
   return result;
 }
 

@@ -71,7 +71,8 @@ export class FolderIntegrity implements vscode.Disposable {
       const matcher = this.state?.ws.matcher;
       if (!matcher || rel === '' || rel.startsWith('..')) return;
       const folders = rel.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'));
-      if (folders.some((folder) => matcher.isForcedOut(folder, true)) || !folders.concat(rel).some((folder) => excluded(folder, true))) return;
+      // Nothing under a folder the walk never enters (node_modules, .git) is pinned, the folder itself included.
+      if (folders.concat(rel).some((folder) => matcher.isForcedOut(folder, true)) || !folders.concat(rel).some((folder) => excluded(folder, true))) return;
       if (inScope(this.state!, rel) || matcher.isSkillMarker(rel)) this.queue(rel);
       else if (change === 'deleted' ? this.holdsPinned(rel) : change === 'created' && (await stat(uri.fsPath).then((info) => info.isDirectory(), () => false))) this.settleThenVerifyAll();
     };

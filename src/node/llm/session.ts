@@ -16,6 +16,8 @@ export type LlmWarningCode = 'llm-unavailable' | 'llm-budget-exhausted' | 'llm-m
 export const MAX_RETRY_WAIT_MS = 10_000;
 /** The most one call waits across all its retries, so the documented fallback comes within seconds, not minutes. */
 export const MAX_TOTAL_RETRY_WAIT_MS = 20_000;
+/** Timeouts with no reply between them after which the endpoint is given up (requests in flight time out together). */
+const MAX_TIMEOUTS_IN_A_ROW = 3;
 
 /** A warning for the report and the user; the message never contains the key. */
 export interface LlmWarning {
@@ -58,8 +60,8 @@ export class LlmSession {
   readonly usage: LlmUsage = { calls: 0, retries: 0, cacheHits: 0, malformed: 0, promptTokens: 0, completionTokens: 0 };
   readonly warnings: LlmWarning[] = [];
   private down = false;
-  /** A request timed out: later timeouts are not retried. */
-  private timedOut = false;
+  /** Timeouts since the last reply. */
+  private timeoutsInARow = 0;
   private exhausted = false;
   private formatIndex = 0;
   private active = 0;
@@ -201,16 +203,18 @@ export class LlmSession {
       }
       this.usage.calls++;
       try {
-        return await call();
+        const result = await call();
+        this.timeoutsInARow = 0;
+        return result;
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
         const failure = error instanceof TransportError ? error : new TransportError('connection', errorMessage(error));
         if (failure.kind === 'aborted') throw error;
         if (failure.kind === 'unsupported-format' && passFormat) throw failure;
-        // A timeout is retried once per run: an endpoint that accepts and never answers would cost every request its
-        // retries at the full timeout each (four at a time, 30 s each: two minutes before the fallback).
-        const retryTimeout = failure.kind === 'timeout' && !this.timedOut;
-        if (failure.kind === 'timeout') this.timedOut = true;
+        // Timeouts are retried until MAX_TIMEOUTS_IN_A_ROW have come with no reply between: an endpoint that accepts and
+        // never answers cost every request its retries at the full timeout each (four at a time, 30 s each: two minutes).
+        if (failure.kind === 'timeout') this.timeoutsInARow++;
+        const retryTimeout = failure.kind === 'timeout' && this.timeoutsInARow < MAX_TIMEOUTS_IN_A_ROW;
         const transient = failure.kind === 'rate-limit' || failure.kind === 'server' || retryTimeout || failure.kind === 'connection';
         lastFailure = failure;
         const wait = failure.retryAfterMs ?? backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);

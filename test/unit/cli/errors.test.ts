@@ -46,6 +46,7 @@ describe('CLI errors', () => {
     ['an unknown option with nothing close', ['verify', '-x'], /^agent-immune verify: unknown option -x\. Run "agent-immune verify --help" for usage\.$/],
     ['an option without its value', ['scan', '--glob'], /^agent-immune scan: --glob needs a value\. Run/],
     ['a short option without its value (was "-o, needs a value")', ['convert', 'run.jsonl', '-o'], /^agent-immune convert: -o\/--out needs a value\. Run/],
+    ['a short option whose value starts with a dash (was "-o=-VALUE", which sets "=-VALUE")', ['convert', 'run.jsonl', '-o', '-1'], /^agent-immune convert: -o needs a value; one that starts with "-" is written -o-VALUE\. Run/],
     ['an empty glob (was an internal error)', ['scan', '.', '--glob', ''], /^agent-immune scan: --glob needs a glob, not an empty string\. Run/],
     ['a flag given a value', ['verify', '--json=3'], /^agent-immune verify: --json takes no value\. Run/],
     ['an empty output file name (was silently no report)', ['analyze', 'traces/run.jsonl', '--html', ''], /^agent-immune analyze: --html needs a file name\. Run/],

@@ -38,6 +38,7 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     answers: [pAtk.map(() => undefined)],
     multipleChoice: true,
     firstRound: false,
+    soleSpeaker: false,
     ...extra,
   });
 }
@@ -46,12 +47,15 @@ const chain: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 4]];
 type Args = [number[], number[], number[], [number, number][]];
 
 describe('topological constraints', () => {
-  it('an agent no other agent hears is no attacker: it attacks no one (a one-speaker group chat was flagged and given a remediation)', () => {
-    const alone = run([0.9], [0], [0], []);
-    assert.deepEqual([alone.categories, alone.rules], [['benign'], ['unheard']]);
-    // The end of a chain hears its sender and speaks to no one; the head of the chain is heard.
+  it('the only agent that speaks in a run is no attacker: there is no one to attack (a one-speaker group chat was flagged, with a source and a remediation)', () => {
+    const alone = run([0.9], [0], [0], [], { soleSpeaker: true });
+    assert.deepEqual([alone.categories, alone.rules], [['benign'], ['sole-speaker']]);
+    // An agent with no recorded recipient among others who speak (a trace without edges, a last step to the user) may
+    // well be heard: it stays an attacker (the review's repro of a first version that cleared it).
     const ends = run([0.9, 0, 0, 0, 0.9], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], chain);
-    assert.deepEqual([ends.categories[0], ends.categories[4], ends.rules[4]], ['attacker', 'benign', 'unheard']);
+    assert.deepEqual([ends.categories[0], ends.categories[4]], ['attacker', 'attacker']);
+    const noEdges = run([0.9, 0], [0, 0], [0, 0], []);
+    assert.deepEqual(noEdges.categories, ['attacker', 'benign']);
   });
 
   it('keeps an infected agent whose sender is a flagged attacker', () => {

@@ -143,6 +143,15 @@ describe('LLM judge and filter over a loopback OpenAI-compatible server', functi
     assert.ok(server.chatCalls <= 5, `${server.chatCalls} calls: the four in flight and one retry`);
   });
 
+  it('a slow reply now and then is retried: the run stays on the LLM (a first version gave up at the second timeout of a run)', async () => {
+    server.script('slow', 'good', 'good', 'slow');
+    const analysis = await run(guard({ filter: false, session: { concurrency: 1 } }, { timeoutMs: 200 }));
+    assert.deepEqual([analysis.scorer, analysis.warnings.map((w) => w.code)], ['llm:fake-judge', []]);
+    server.script('slow', 'slow');
+    const together = await run(guard({ filter: false, session: { concurrency: 4 } }, { timeoutMs: 200 }));
+    assert.deepEqual([together.scorer, together.warnings.map((w) => w.code)], ['llm:fake-judge', []], 'two requests in flight timing out together');
+  });
+
   it('falls back from json_schema to JSON mode when the server lacks structured output', async () => {
     server.jsonSchema = false;
     const analysis = await run(guard({ filter: false }));
