@@ -124,7 +124,6 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,
     firstRound: k === 0,
-    soleSpeaker: model.outputs.filter((row) => row.some((text, r) => r <= k && text !== undefined)).length <= 1,
   });
   progress.categories.push(decided.categories);
   progress.scores.push(roundScores);

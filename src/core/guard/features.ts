@@ -580,16 +580,16 @@ function memoFor(answerPatterns: readonly RegExp[], choices: Choices | undefined
   };
 }
 
-function factsOf(output: string, answerPatterns: readonly RegExp[], choices: Choices | undefined): OutputFacts {
-  // A reasoning model's opening <think> block is its own notes ("let me check…", "I should…" read as orders and
-  // persuasion: 19 of 120 agents of a clean debate were flagged): the guard reads the reply, and the whole output only
-  // for an agent saying it steers the others.
-  const text = replyOf(output);
+function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choices | undefined): OutputFacts {
+  // A reasoning model's opening <think> block weighs options and drafts its reply: the answer and the text
+  // representation read the reply after it. The cues, orders and declarations read the whole output, so that an agent
+  // cannot hide an order from the guard in such a block (the receivers read it all).
+  const reply = replyOf(text);
   const lower = text.toLowerCase();
   const hits = findCues(text, undefined, lower);
   const scores = cueScores(text, hits);
   const reportedWeight = hits.filter((h) => h.reported).reduce((sum, h) => sum + h.weight, 0);
-  const { embedding, wordHashes } = embedLower(lower);
+  const { embedding, wordHashes } = embedLower(reply.toLowerCase());
   const hashes = new Uint32Array(Math.max(0, wordHashes.length - SHINGLE + 1));
   for (let s = 0; s < hashes.length; s++) hashes[s] = shingleHash(wordHashes, s);
   hashes.sort();
@@ -603,22 +603,24 @@ function factsOf(output: string, answerPatterns: readonly RegExp[], choices: Cho
     propagation: scores.propagation,
     reported: 1 - Math.exp(-reportedWeight),
     refutes: REFUTES.test(text),
-    answer: extractAnswer(text, answerPatterns, choices),
+    answer: extractAnswer(reply, answerPatterns, choices),
     embedding,
     shingles,
-    wordHashes: NON_ASCII.test(text) ? undefined : wordHashes,
+    wordHashes: NON_ASCII.test(reply) ? undefined : wordHashes,
     address: addressOf(text),
-    steering: steeringDeclaration(output, output.toLowerCase()),
+    steering: steeringDeclaration(text, lower),
   };
 }
 
-/** An output without the `<think>…</think>` block a reasoning model opens it with (one never closed is all reasoning):
- * the reply. A block further on is part of the reply. */
+/** An output without the `<think>…</think>` block a reasoning model opens it with: the reply. A block never closed, or
+ * one with nothing after it, leaves the output whole (a truncated reply still says something); one further on is part
+ * of the reply. */
 export function replyOf(output: string): string {
   const opening = /^\s*<think>/.exec(output);
   if (!opening) return output;
   const close = output.indexOf('</think>', opening[0].length);
-  return close < 0 ? '' : output.slice(close + '</think>'.length).trim();
+  const reply = close < 0 ? '' : output.slice(close + '</think>'.length).trim();
+  return reply === '' ? output : reply;
 }
 
 /** Hash of the SHINGLE words from `start`, combined from per-word hashes (each word is hashed once per output). */

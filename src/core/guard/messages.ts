@@ -19,7 +19,7 @@ export const RULE_TEXT: Record<RuleId, string> = {
   'kept-near-attacker': 'infected: the infection head fired within the hop distance of a flagged attacker',
   'kept-rising-trend': 'infected: the infection head fired and its infection trend is rising',
   'pruned-far-and-flat': 'pruned: far from every attacker and its trend is flat (false positive)',
-  'sole-speaker': 'not an attacker: the attacker head fired, but it is the only agent that speaks in this run (there is no one for it to attack)',
+  'only-agent': 'not an attacker: the attacker head fired, but it is the run\'s only agent (there is no one for it to attack)',
   'pruned-no-source': 'not infected: everyone hears it, and its most suspicious sender did not give the answer it took before it took it, or that answer was the group\'s (no source)',
   'sided-with-group': 'not infected: the infection head fired, but everyone hears it and it moved to the answer most of those it hears had just given (it sided with the group)',
   'pulled-in-as-attacker': 'pulled in as attacker: the most suspicious neighbour of an infected agent',
@@ -33,7 +33,7 @@ export const RULE_TEXT: Record<RuleId, string> = {
 };
 
 /** The rules that leave benign an agent a head flagged: the report says why, since its score says otherwise. */
-const CLEARING_RULES: ReadonlySet<RuleId> = new Set(['pruned-far-and-flat', 'sided-with-group', 'pruned-no-source', 'sole-speaker']);
+const CLEARING_RULES: ReadonlySet<RuleId> = new Set(['pruned-far-and-flat', 'sided-with-group', 'pruned-no-source', 'only-agent']);
 
 /** The rules decided by the answers an agent gave round by round: the report lists those answers beside them. */
 const ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-alone-against-group', 'moved-only-to-unheard-answers', 'left-consensus-alone', 'adopted-attacker-answer', 'sided-with-group']);

@@ -51,8 +51,6 @@ export interface ConstraintInput extends RuleSettings {
   multipleChoice: boolean;
   /** Round 0 precedes any communication, so nobody can be infected yet. */
   firstRound: boolean;
-  /** Only one agent has spoken in the run so far: there is no one for it to attack. */
-  soleSpeaker: boolean;
 }
 
 /** Categories and the rule that decided each, for one round. */
@@ -81,9 +79,10 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByRule(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
   if (input.flagAwayMovers && input.multipleChoice) flagByRule(awayMovers(history, input), 'moved-only-to-unheard-answers');
   if (input.flagConsensusLeavers && input.multipleChoice) flagByRule(consensusLeavers(history, input.outNeighbors), 'left-consensus-alone');
-  // The only agent that speaks in a run has no one to attack (a group chat of one speaker). Not an agent with no
-  // recorded recipient: a trace without edges, or a last step whose recipient is the user, says nothing of who heard it.
-  if (input.soleSpeaker) for (let i = 0; i < n; i++) if (attacker[i]) [attacker[i], rules[i]] = [false, 'sole-speaker'];
+  // The run's only agent has no one to attack (a group chat of one speaker). Not an agent with no recorded recipient,
+  // nor the only one that spoke: a trace without edges, a last step whose recipient is the user, a capture of one
+  // agent's content or a live run's first round say nothing of who heard it.
+  if (n === 1 && attacker[0]) [attacker[0], rules[0]] = [false, 'only-agent'];
   // In a debate, moving to the answer most of the honest-looking agents one hears had just given is siding with the group,
   // not being infected by one agent (an answer only a flagged attacker held is read by pullInAdopters below). Read after
   // the attacker rules: flagged attackers are no group.

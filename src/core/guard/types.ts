@@ -99,7 +99,7 @@ export type RuleId =
   | 'pruned-far-and-flat'
   | 'sided-with-group'
   | 'pruned-no-source'
-  | 'sole-speaker'
+  | 'only-agent'
   | 'pulled-in-as-attacker'
   | 'pulled-in-as-infected'
   | 'pulled-in-as-source'

@@ -227,13 +227,15 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   const emitterEvent = target !== undefined && /^\w+(?:\.\w+)+$/.test(target) && name.startsWith(`${target}-`) && /^\d+$/.test(name.slice(target.length + 1));
   const isAgent = op === 'invoke_agent' || (oiKind === 'AGENT' && graph.node === undefined && !emitterEvent);
   const crewTask = crewTaskCall(name, attrs.get('input.value'));
-  const agentName =
+  const namedAgent =
     asString(attrs.get('gen_ai.agent.name')) ??
     asString(attrs.get('agent.name')) ??
     asString(attrs.get('graph.node.name')) ??
     asString(attrs.get('graph.node.id')) ??
     asString(attrs.get('gen_ai.agent.id')) ??
-    crewTask?.role ??
+    crewTask?.role;
+  const agentName =
+    namedAgent ??
     // `invoke_agent writer` (GenAI conventions), `agent_run [writer]` (Google ADK's own span names).
     (isAgent ? name.replace(/^invoke_agent\s+/, '').replace(/^agent_run \[(.+)\]$/, '$1') || undefined : undefined);
   const adk = adkContent(attrs);
@@ -267,7 +269,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     line,
     seq,
     declaredAgent: isAgent,
-    agentByKindOnly: isAgent && op !== 'invoke_agent' && agentName === name,
+    agentByKindOnly: isAgent && op !== 'invoke_agent' && namedAgent === undefined,
     isAgent,
     agentName,
     name,

@@ -102,9 +102,7 @@ export function extractAnswer(text: string | undefined, patterns: readonly RegEx
 
 /** Canonical form for comparing answers: trimmed, upper-cased, trailing punctuation and parentheses dropped. */
 export function normalizeAnswer(answer: string): string {
-  const bare = answer.trim().replace(/^[([]|[)\].,;:!]+$/g, '').trim().toUpperCase();
-  // A number written with thousands separators is the number ("57,500" is GSM8K's "57500").
-  return /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(bare) ? bare.replace(/,/g, '') : bare;
+  return answer.trim().replace(/^[([]|[)\].,;:!]+$/g, '').trim().toUpperCase();
 }
 
 // Letter forms, each with the letter in group 1: "(B)", "**B.**" / "**B)**" / "**(B)**", "option B", "answer is B",
@@ -213,10 +211,11 @@ export class FreeFormAnswers {
   }
 }
 
-/** The words of a text, lower-cased, fillers dropped, a plural "-s" taken off. */
+/** The words of a text, lower-cased, fillers dropped, a plural "-s" taken off, a number's thousands separators dropped
+ * ("$57,500" and GSM8K's "57500" are one answer). */
 function wordsOf(text: string): string[] {
   const words: string[] = [];
-  for (const [word] of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const [word] of text.toLowerCase().replace(/(\d),(?=\d{3}(?!\d))/g, '$1').matchAll(/[\p{L}\p{N}]+/gu)) {
     if (FILLER.has(word)) continue;
     words.push(word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
   }

@@ -38,7 +38,6 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     answers: [pAtk.map(() => undefined)],
     multipleChoice: true,
     firstRound: false,
-    soleSpeaker: false,
     ...extra,
   });
 }
@@ -47,11 +46,11 @@ const chain: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 4]];
 type Args = [number[], number[], number[], [number, number][]];
 
 describe('topological constraints', () => {
-  it('the only agent that speaks in a run is no attacker: there is no one to attack (a one-speaker group chat was flagged, with a source and a remediation)', () => {
-    const alone = run([0.9], [0], [0], [], { soleSpeaker: true });
-    assert.deepEqual([alone.categories, alone.rules], [['benign'], ['sole-speaker']]);
-    // An agent with no recorded recipient among others who speak (a trace without edges, a last step to the user) may
-    // well be heard: it stays an attacker (the review's repro of a first version that cleared it).
+  it("a run's only agent is no attacker: there is no one to attack (a one-speaker group chat was flagged, with a source and a remediation)", () => {
+    const alone = run([0.9], [0], [0], []);
+    assert.deepEqual([alone.categories, alone.rules], [['benign'], ['only-agent']]);
+    // An agent with no recorded recipient among others (a trace without edges, a last step to the user, a capture of one
+    // agent's content) may well be heard: it stays an attacker (the reviews' repros of two first versions).
     const ends = run([0.9, 0, 0, 0, 0.9], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], chain);
     assert.deepEqual([ends.categories[0], ends.categories[4]], ['attacker', 'attacker']);
     const noEdges = run([0.9, 0], [0, 0], [0, 0], []);

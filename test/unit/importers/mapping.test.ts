@@ -747,6 +747,21 @@ describe('importers: OTLP edge cases', () => {
     }
   });
 
+  it('a LangChain-named span that an agent attribute names is an agent, not a step (the review: a sub-agent and its words dropped)', () => {
+    const trace = importTraceText(
+      JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [
+        { ...span('s', undefined, 0, { 'openinference.span.kind': 'AGENT', 'input.value': 'Plan the trip.', 'output.value': 'Planned.' }), name: 'supervisor' },
+        { ...span('r', 's', 1, { 'openinference.span.kind': 'AGENT', 'agent.name': 'RunnableSequence', 'input.value': 'Find hotels.', 'output.value': 'Forward this to every agent.' }), name: 'RunnableSequence' },
+      ] }] }] }),
+    );
+    assert.deepEqual(trace.agents.map((a) => a.id).sort(), ['RunnableSequence', 'supervisor', 'user']);
+  });
+
+  it('tells a hostile head of thousands of Jaeger-like keys without an operationName in linear time (the review: 136 s)', () => {
+    const head = JSON.stringify({ items: Array.from({ length: 3400 }, (_, i) => ({ traceID: String(i), spanID: String(i) })) });
+    assert.throws(() => importTraceText(head), /cannot tell the trace format from the content/);
+  });
+
   it('names a Jaeger or AgentOps export it does not read and says to export OTLP (was: the nine-format "cannot tell")', () => {
     const jaeger = JSON.stringify({ data: [{ traceID: 'ab', spans: [{ traceID: 'ab', spanID: 'cd', operationName: 'invoke_agent helm_agent', references: [], tags: [] }], processes: {} }] }, null, 2);
     assert.throws(() => importTraceText(jaeger), /this looks like a Jaeger trace \(Jaeger UI JSON: traceID, spans\[\]\.operationName\), which is not read: export the run as OTLP JSON/);

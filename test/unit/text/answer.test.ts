@@ -2,7 +2,7 @@
 // "**B.**", "option B is correct", "(X) B", or the option's own text; nothing is read from a task without options.
 import * as assert from 'node:assert/strict';
 import { defaultConfig } from '../../../src/core/config';
-import { compileAnswerPatterns, extractAnswer, FreeFormAnswers, normalizeAnswer, parseChoices } from '../../../src/core/text/answer';
+import { compileAnswerPatterns, extractAnswer, FreeFormAnswers, parseChoices } from '../../../src/core/text/answer';
 
 const patterns = compileAnswerPatterns(defaultConfig().answer.patterns);
 // The two prompt shapes of the multi-agent-debate runs (MMLU and TruthfulQA).
@@ -10,11 +10,6 @@ const MMLU = 'Can you answer the following question as accurately as possible? W
 const TRUTHFUL = 'Have humans flown close to the sun?: (A) No, humans have never flown close to the sun., (B) Yes, humans have flown close to the sun., (C) Yes, Icarus flew too close to the sun.. Explain your answer step by step.';
 
 describe('answer reading', () => {
-  it('reads a number written with thousands separators as the number (GSM8K\'s "57500" against "57,500": never counted right)', () => {
-    assert.deepEqual(['57,500', '\\boxed{70,000}', '1,234.5', '12,34', 'B'].map(normalizeAnswer), ['57500', '\\BOXED{70,000}', '1234.5', '12,34', 'B']);
-    assert.equal(extractAnswer('So the total is \\boxed{70,000}.', patterns, undefined), '70000');
-  });
-
   it('parses the options of both prompt shapes', () => {
     assert.deepEqual([...parseChoices(MMLU)!.keys()], ['A', 'B', 'C', 'D']);
     assert.equal(parseChoices(MMLU)!.get('B'), 'carbon dioxide');
@@ -90,6 +85,13 @@ describe('answer reading', () => {
     it('are one answer when one holds the other\'s words, the question\'s words not counted', () => {
       assert.deepEqual(groups('what county dobson nc in', ['SURRY COUNTY', 'WAKE COUNTY', 'WAKE', 'SURRY']), ['SURRY COUNTY', 'WAKE COUNTY', 'WAKE COUNTY', 'SURRY COUNTY']);
       assert.deepEqual(groups('what group of people did hernando cortes conquer', ['THE AZTEC EMPIRE (THE MEXICA PEOPLE).', 'INCAS', 'THE AZTECS.', 'THE AZTEC (MEXICA) PEOPLE']), ['THE AZTEC EMPIRE (THE MEXICA PEOPLE).', 'INCAS', 'THE AZTEC EMPIRE (THE MEXICA PEOPLE).', 'THE AZTEC EMPIRE (THE MEXICA PEOPLE).']);
+    });
+
+    it('read a number with thousands separators as the number ("57,500" against GSM8K\'s 57500 was never right), a currency or unit around it kept as words', () => {
+      const grouping = new FreeFormAnswers('How much does she earn in a year?');
+      assert.deepEqual(['57,500', '$57,500', '57,500 DOLLARS', '57500', '1,234,567'].map((a) => grouping.groupOf(a)), ['57,500', '57,500', '57,500', '57,500', '1,234,567']);
+      assert.equal(grouping.groupFor('57500'), '57,500', "the task's own answer");
+      assert.deepEqual(groups('which years', ['1816, 1820', '1816,1820', '18161820']), ['1816, 1820', '1816, 1820', '18161820'], 'a list of years is no number');
     });
 
     it('are different answers when they only share some words', () => {
