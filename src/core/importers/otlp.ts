@@ -90,6 +90,12 @@ function attributeEntries(attributes: unknown): [string, unknown][] {
   return o ? Object.entries(o) : [];
 }
 
+/** A flattened span's attributes (`attributes.input.value`, as pandas writes a Phoenix spans dataframe), by their names. */
+function prefixedAttributes(span: Json): Record<string, unknown> | undefined {
+  const entries = Object.entries(span).filter(([key]) => key.startsWith('attributes.'));
+  return entries.length > 0 ? Object.fromEntries(entries.map(([key, value]) => [key.slice('attributes.'.length), value])) : undefined;
+}
+
 /** Text of gen_ai.input.messages / gen_ai.output.messages (JSON text or structured), keeping the given roles. */
 function genAiMessages(value: unknown, roles: string[]): string | undefined {
   const messages = maybeJson(value);
@@ -201,12 +207,13 @@ function adkContent(attrs: Map<string, unknown>): { input?: string; output?: str
 }
 
 function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
-  // Python's ConsoleSpanExporter writes the ids under `context` and the parent as `parent_id`.
+  // Python's ConsoleSpanExporter writes the ids under `context` and the parent as `parent_id`; a Phoenix spans
+  // dataframe written with pandas' to_json flattens them (`context.span_id`).
   const context = asObject(span.context);
-  const traceId = asString(span.traceId) ?? asString(span.trace_id) ?? asString(context?.trace_id);
-  const spanId = asString(span.spanId) ?? asString(span.span_id) ?? asString(context?.span_id);
+  const traceId = asString(span.traceId) ?? asString(span.trace_id) ?? asString(context?.trace_id) ?? asString(span['context.trace_id']);
+  const spanId = asString(span.spanId) ?? asString(span.span_id) ?? asString(context?.span_id) ?? asString(span['context.span_id']);
   if (!traceId || !spanId) return undefined;
-  const attrs = new Map(attributeEntries(span.attributes));
+  const attrs = new Map(attributeEntries(span.attributes ?? prefixedAttributes(span)));
   // Content recorded on span events: gen_ai.client.inference.operation.details, or the older
   // gen_ai.content.prompt / gen_ai.content.completion events (attributes gen_ai.prompt / gen_ai.completion).
   for (const event of Array.isArray(span.events) ? span.events : []) {
@@ -388,7 +395,9 @@ class OtlpImporter implements Importer {
           for (const span of otlpList(asObject(ss)?.spans, 'spans', this.file, line)) this.addSpan(span, line);
         }
       }
-    } else if (o.spanId !== undefined || o.span_id !== undefined || asObject(o.context)?.span_id !== undefined) this.addSpan(o, line);
+    } else if (o.spanId !== undefined || o.span_id !== undefined || asObject(o.context)?.span_id !== undefined || o['context.span_id'] !== undefined) this.addSpan(o, line);
+    // A page of Phoenix's REST API (`{"data": [...]}`) on a line of its own.
+    else if (Array.isArray(o.data) && o.data.some(isPhoenixSpan)) for (const span of o.data) this.addSpan(span, line);
     else throw new InputError('missing-field', 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes', this.file, line, 'resourceSpans');
   }
 
@@ -588,7 +597,7 @@ export const otlpFormat: FormatSpec = {
 /** One span as Arize Phoenix gives it (its REST API, its span exports): ids under `context`, the kind as `span_kind`. */
 function isPhoenixSpan(value: unknown): boolean {
   const o = asObject(value);
-  return o !== undefined && typeof o.span_kind === 'string' && asObject(o.context)?.span_id !== undefined;
+  return o !== undefined && typeof o.span_kind === 'string' && (asObject(o.context)?.span_id !== undefined || o['context.span_id'] !== undefined);
 }
 
 export const phoenixFormat: FormatSpec = {

@@ -739,7 +739,13 @@ describe('importers: OTLP edge cases', () => {
       phoenixSpan('s3', 's2', 2, 'LLM', 'ChatCompletion', { 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': 'Book a hotel in Rome.' }),
     ];
     const dir = mkdtempSync(path.join(tmpdir(), 'ai-phoenix-'));
-    for (const [name, document] of [['array.json', JSON.stringify(spans, null, 2)], ['rest.json', JSON.stringify({ data: spans, next_cursor: null })]]) {
+    // pandas' to_json of Phoenix's spans dataframe flattens the columns (`context.span_id`, `attributes.input.value`).
+    const flat = spans.map(({ context, attributes, ...rest }) => ({
+      ...rest, 'context.trace_id': context.trace_id, 'context.span_id': context.span_id,
+      ...Object.fromEntries(Object.entries(attributes).map(([key, value]) => [`attributes.${key}`, value])),
+    }));
+    const pages = [JSON.stringify({ data: spans.slice(0, 2), next_cursor: 'c1' }), JSON.stringify({ data: spans.slice(2), next_cursor: null })].join('\n');
+    for (const [name, document] of [['array.json', JSON.stringify(spans, null, 2)], ['rest.json', JSON.stringify({ data: spans, next_cursor: null })], ['pages.jsonl', pages], ['dataframe.json', JSON.stringify(flat)]]) {
       writeFileSync(path.join(dir, name), document);
       const trace = await readAnyTrace(path.join(dir, name));
       assert.deepEqual(trace.agents.map((a) => a.id).sort(), ['booker', 'planner', 'user'], name);
