@@ -106,7 +106,9 @@ if (require.main === module) {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      if (stream === process.stdout) process.stderr.write(terminalSafe(`agent-immune: cannot write the output: ${inline(errorMessage(error))}\n`));
+      // A warning that cannot be written changes nothing the command did; output that cannot be written does.
+      if (stream === process.stderr) return;
+      process.stderr.write(terminalSafe(`agent-immune: cannot write the output: ${inline(errorMessage(error))}\n`));
       process.exit(ExitCode.BadInput);
     });
   }

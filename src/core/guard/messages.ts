@@ -230,9 +230,10 @@ const RUN_ID_WIDTH = 56;
 
 /** A run id cut in the middle when too long: its head and its tail (`…/slack/user_task_1/injection_task_2`) stay. */
 function middleCut(id: string, width: number): string {
-  if (id.length <= width) return id;
+  const chars = [...id]; // by code point: an emoji's surrogate pair is never split
+  if (chars.length <= width) return id;
   const tail = Math.ceil((width - 1) * 0.6);
-  return `${id.slice(0, width - 1 - tail)}…${id.slice(id.length - tail)}`;
+  return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(chars.length - tail).join('')}`;
 }
 
 /** The readable report of every run of a file: one line per run, how many were attacked, and the figures pooled over the labelled ones. */

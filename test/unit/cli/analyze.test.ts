@@ -61,6 +61,11 @@ describe('agent-immune analyze', () => {
     assert.ok(table.every((row) => row.length < 120), table.join('\n'));
     assert.ok(table.some((row) => /^agent-x+…x+-end {2}/.test(row)), table.join('\n'));
     assert.ok(stdout.includes(long), 'named whole outside the table');
+    // An emoji where the id is cut stays whole (a cut surrogate pair printed as "\uFFFD").
+    const emoji = `agent-${'😀'.repeat(60)}`;
+    writeFileSync(trace, readFileSync(trace, 'utf8').split(long).join(emoji));
+    const cut = (await cli('analyze', trace)).stdout;
+    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut), 'no lone surrogate');
   });
 
   it('--html writes the report into a folder that does not exist yet, like --sarif and convert -o (was ENOENT; the built CLI), and says where', function () {

@@ -164,6 +164,23 @@ describe('CLI errors from the built binary (dist/cli.js in a real process)', fun
     assert.equal(stderr, 'agent-immune analyze: /dev/stdin is a pipe or device, not a file; it is read more than once: save the input to a file and give that\n');
   });
 
+  it('a warning that cannot be written changes no exit code (was: exit 2 with stdout written whole)', function () {
+    if (!existsSync('/dev/full')) this.skip();
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-stderr-full-'));
+    try {
+      writeFileSync(path.join(project, 'agent-immune.config.json'), JSON.stringify({ integrity: { prompts: ['/AGENTS.md'] } }));
+      const full = openSync('/dev/full', 'w');
+      try {
+        const { status, stdout } = spawnSync(process.execPath, [path.join(repo, 'dist/cli.js'), 'verify', '--no-audit', '--root', project], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', full] });
+        assert.deepEqual([status, stdout.startsWith('No lockfile')], [0, true]);
+      } finally {
+        closeSync(full);
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('output that cannot be written (a full disk) is one line on stderr and exit 2 (was: a stack trace and exit 1)', function () {
     if (!existsSync('/dev/full')) this.skip();
     for (const argv of [['analyze', 'examples/traces/random-8.jsonl', '--all'], ['convert', 'examples/traces/random-8.jsonl', '-o', '-']]) {
