@@ -589,7 +589,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
   const hits = findCues(text, undefined, lower);
   const scores = cueScores(text, hits);
   const reportedWeight = hits.filter((h) => h.reported).reduce((sum, h) => sum + h.weight, 0);
-  const { embedding, wordHashes } = embedLower(reply.toLowerCase());
+  const { embedding, wordHashes } = embedLower(reply === text ? lower : reply.toLowerCase());
   const hashes = new Uint32Array(Math.max(0, wordHashes.length - SHINGLE + 1));
   for (let s = 0; s < hashes.length; s++) hashes[s] = shingleHash(wordHashes, s);
   hashes.sort();

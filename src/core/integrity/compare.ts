@@ -2,7 +2,7 @@
 // many entries share a hash. Incremental: after a full comparison, updating one path costs O(1); listing the findings
 // costs O(k log k) in their number.
 import { blockingFindings } from './findings';
-import { skillFolderOf } from './lockfile';
+import { pinOf, skillFolderOf } from './lockfile';
 import type { FileDigest, IntegrityFinding, IntegrityStatus, Lockfile } from './types';
 
 /** What the comparison needs besides the lock: the lockfile's path (for entry mismatches) and the skill folders found
@@ -35,7 +35,7 @@ export class LockComparison {
     this.drift.delete(path);
     this.missing.delete(path);
     this.unpinned.delete(path);
-    const entry = Object.prototype.hasOwnProperty.call(this.lock.files, path) ? this.lock.files[path] : undefined;
+    const entry = pinOf(this.lock.files, path);
     if (entry && !digest) this.missing.set(path, entry.integrity);
     else if (!entry && digest) this.unpinned.set(path, digest);
     if (!entry || !digest) return;

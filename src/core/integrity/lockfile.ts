@@ -30,6 +30,11 @@ export function unsafeRelativePath(path: string): string | undefined {
   return undefined;
 }
 
+/** The lockfile's entry for `path` (own entries only: a path named `__proto__` or `constructor` is no entry). */
+export function pinOf(files: Lockfile['files'] | undefined, path: string): LockEntry | undefined {
+  return files && Object.prototype.hasOwnProperty.call(files, path) ? files[path] : undefined;
+}
+
 /** The skill folder a file belongs to: its nearest ancestor folder that holds a SKILL.md (the root never counts). */
 export function skillFolderOf(path: string, skillDirs: ReadonlySet<string>): string | undefined {
   let slash = path.lastIndexOf('/');

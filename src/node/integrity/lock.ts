@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { AuditEvent } from '../../core/integrity/audit';
 import { LockfileStateError } from '../../core/integrity/errors';
 import { formatFinding } from '../../core/integrity/findings';
-import { buildLockfile, parseLockfile, serializeLockfile, unsafeRelativePath } from '../../core/integrity/lockfile';
+import { buildLockfile, parseLockfile, pinOf, serializeLockfile, unsafeRelativePath } from '../../core/integrity/lockfile';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import { sriSha256 } from '../../core/integrity/sha256';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
@@ -85,7 +85,7 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
 function keepingEndingOnlyPins(digests: ReadonlyMap<string, FileDigest>, pins: Lockfile['files']): Map<string, FileDigest> {
   return new Map(
     [...digests].map(([file, digest]) => {
-      const pinned = Object.prototype.hasOwnProperty.call(pins, file) ? pins[file] : undefined;
+      const pinned = pinOf(pins, file);
       return [file, pinned && pinned.integrity === digest.otherLineEndings?.integrity ? digest.otherLineEndings : digest];
     }),
   );

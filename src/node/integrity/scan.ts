@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { configWarnings } from '../../core/config';
 import { loadProjectConfig } from '../config';
 import { inSkillFolder, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
-import { unsafeRelativePath } from '../../core/integrity/lockfile';
+import { pinOf, unsafeRelativePath } from '../../core/integrity/lockfile';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { hashFiles, hashLink, isDigest } from './hashFile';
 import { classifyWorkspacePath } from '../workspaceFs';
@@ -86,10 +86,9 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
     findings.push({ code: 'unpinnable', path: file, reason: 'bad-name', detail: `no lockfile entry can hold its name: ${unsafe}` });
   }
   const files = [...pinned].filter((file) => !linkPaths.has(file)).sort();
-  const pinOf = (file: string) => (Object.prototype.hasOwnProperty.call(pins, file) ? pins[file].integrity : undefined);
   const outcomes = await hashFiles(
     files.map((file) => path.join(ws.root, file)),
-    files.map(pinOf),
+    files.map((file) => pinOf(pins, file)?.integrity),
   );
   const linkOutcomes = await Promise.all(links.map((link) => hashLink(path.join(ws.root, link.path))));
   const digests = new Map<string, FileDigest>();

@@ -6,7 +6,7 @@ import { integrityStatus, LockComparison, sortFindings } from '../../core/integr
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import type { FileDigest, IntegrityFinding, IntegrityStatus, LockfileAdoption, Lockfile } from '../../core/integrity/types';
 import { CONFIG_FILE_NAME } from '../../core/config';
-import { unsafeRelativePath } from '../../core/integrity/lockfile';
+import { pinOf, unsafeRelativePath } from '../../core/integrity/lockfile';
 import { inSkillFolder } from '../../core/integrity/scope';
 import { isTrackedByGit } from './gitBlob';
 import { hashFile, isDigest } from './hashFile';
@@ -127,8 +127,7 @@ export async function reverifyPaths(state: VerifyState, files: Iterable<string>)
   const kinds = await Promise.all(relevant.map((file) => classifyWorkspacePath(state.ws.root, path.join(state.ws.root, file))));
   // Not a plain file, or a link to nothing: the walk decides how to report it.
   if (kinds.includes('other') || (await Promise.all(relevant.filter((_, i) => kinds[i] === 'missing').map(isLink))).includes(true)) return full();
-  const pinOf = (file: string) => (Object.prototype.hasOwnProperty.call(state.lock?.files ?? {}, file) ? state.lock?.files[file].integrity : undefined);
-  const outcomes = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file), pinOf(file)) : undefined)));
+  const outcomes = await Promise.all(relevant.map((file, i) => (kinds[i] === 'file' ? hashFile(path.join(state.ws.root, file), pinOf(state.lock?.files, file)?.integrity) : undefined)));
   const touched = new Set(relevant);
   state.scanFindings = state.scanFindings.filter((f) => !touched.has(f.path));
   relevant.forEach((file, i) => {
