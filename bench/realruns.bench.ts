@@ -6,7 +6,9 @@
 import { defaultConfig } from '../src/core/config';
 import { analyzeRun } from '../src/core/guard/analyze';
 import { buildRunModel } from '../src/core/guard/model';
+import { InputError } from '../src/core/errors';
 import { importTraceText } from '../src/core/importers';
+import type { Trace } from '../src/core/trace/types';
 import { ATTACK_FAMILIES } from '../src/core/sim/phrasings';
 import { embeddedWeights } from '../src/core/guard/embeddedScorer';
 import { crossValidate, realGroups, simulatedSources, trainingDigest } from './train';
@@ -14,7 +16,8 @@ import { episodeGrid, poolDetections, type EpisodeDetection } from './lib/episod
 import { actedForInjection, analyzeRuns, r3, sliceFigures, sliceRow as row, type RunVerdicts, type SliceFigures } from './lib/realEval';
 import { debateAnswer } from '../src/core/importers/debate';
 import { moderatorCrewOtlp } from './lib/moderatorCrew';
-import { loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
+import { agentDojoRecords, loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
+import { recordCrewRun, toolUseRun, type ToolUseRun } from '../test/support/otlpRuns';
 import { runJobs } from './lib/workers';
 import type { BenchModule, BenchSection } from './types';
 
@@ -82,6 +85,44 @@ async function crewVerdicts(debates: readonly RealRun[]): Promise<RunVerdicts[]>
   return results;
 }
 
+/**
+ * The AgentDojo runs replayed as their agent records them over OpenTelemetry (a chat span per model turn, an
+ * execute_tool span per call with its arguments and result) and read back by the OTLP importer, against the labels the
+ * AgentDojo importer gives the run's log. An agent the replay does not show counts as benign-predicted (a missed
+ * attacker stays missed); a run in which the model never answered holds no message over OTLP and is counted apart.
+ */
+async function toolAgentVerdicts(runs: readonly RealRun[]): Promise<{ verdicts: RunVerdicts[]; silent: number }> {
+  const config = defaultConfig();
+  const records = agentDojoRecords();
+  const verdicts: RunVerdicts[] = [];
+  let silent = 0;
+  for (const run of runs) {
+    const record = records.get(run.trace.run ?? '');
+    if (!record) throw new Error(`no AgentDojo record for ${run.trace.run}`);
+    const model = buildRunModel(run.trace);
+    const truth = model.labels!.map((row) => row[model.rounds - 1] ?? 'benign');
+    let trace: Trace;
+    try {
+      trace = importTraceText(await recordCrewRun(toolUseRun(record as unknown as ToolUseRun), run.trace.run!, Date.UTC(2026, 0, 1)));
+    } catch (error) {
+      if (error instanceof InputError && error.kind === 'no-content') {
+        silent++;
+        continue;
+      }
+      throw error;
+    }
+    const analysis = await analyzeRun(buildRunModel(trace), { config });
+    const byId = new Map(analysis.agents.map((a) => [a.id, a]));
+    verdicts.push({
+      truth,
+      predicted: model.agents.map((id) => byId.get(id)?.category ?? 'benign'),
+      pAtk: model.agents.map((id) => byId.get(id)?.pAtk ?? 0),
+      pInf: model.agents.map((id) => byId.get(id)?.pInf ?? 0),
+    });
+  }
+  return { verdicts, silent };
+}
+
 const realRuns: BenchModule = async ({ quick }) => {
   const runs = loadRealRuns();
   if (!runs) {
@@ -111,6 +152,13 @@ const realRuns: BenchModule = async ({ quick }) => {
     bySlice.set(`crew ${attacked}`, figures);
     rows.push(row(`debates as a moderator-led crew over OTLP, ${attacked ? 'attacked' : 'clean'}`, figures));
   }
+
+  // The AgentDojo runs as their agent's own OpenTelemetry spans (what `serve` receives from a traced agent).
+  const dojo = runs.filter((r) => r.source === 'agentdojo');
+  const toolAgent = await toolAgentVerdicts(dojo);
+  const toolFigures = sliceFigures(toolAgent.verdicts);
+  bySlice.set('agentdojo otlp', toolFigures);
+  rows.push(row('agentdojo as its agent\'s OTLP spans (execute_tool)', toolFigures));
 
   // The simulator's held-out split with the same weights, so a change that helps real runs shows what it costs there.
   const sim = await runJobs<EpisodeDetection>(episodeGrid('heldout', quick ? 4 : 20, SIM_HELDOUT_SEED).map((config) => ({ kind: 'detection', config })));
@@ -160,6 +208,9 @@ const realRuns: BenchModule = async ({ quick }) => {
     crewDebateAttackerF1: r3(get('crew true').atkF1.value),
     crewDebateInfectedF1: r3(get('crew true').infF1.value),
     crewDebateCleanFlagged: r3(get('crew false').benignFlagged.value),
+    otlpAgentdojoAttackerF1: r3(get('agentdojo otlp').atkF1.value),
+    otlpAgentdojoInfectedF1: r3(get('agentdojo otlp').infF1.value),
+    otlpAgentdojoBenignFlagged: r3(get('agentdojo otlp').benignFlagged.value),
     losoDebateOneAdversaryAttackerF1: r3(fold('source debate')?.oneAdversary.atkF1.value ?? null),
     losoAgentdojoAttackerF1: r3(fold('source agentdojo')?.attacked.atkF1.value ?? null),
     losoAgentdojoInfectedF1: r3(fold('source agentdojo')?.attacked.infF1.value ?? null),
@@ -178,6 +229,7 @@ const realRuns: BenchModule = async ({ quick }) => {
     `one-adversary debates (the shape of the attacked debates measured outside this split; the two-adversary file is an older run format): attacker F1 ${figures.debateOneAdversaryAttackerF1} in-sample, ${figures.losoDebateOneAdversaryAttackerF1} held out by source`,
     'Final-round labels as ../shared/data/real/README.md defines them; intervals: 1,000 bootstrap resamples of runs.',
     '"as a moderator-led crew over OTLP": every debate replayed as a hub that invokes each debater in turn and hands it the others\' previous answers (bench/lib/moderatorCrew.ts), read back by the OTLP importer, as `serve` receives such a crew; the moderator and the user count among the benign agents.',
+    `"as its agent's OTLP spans": every AgentDojo run replayed as an agent traced with the GenAI conventions records it (a chat span per model turn with text, an execute_tool span per call with arguments and result; a turn's calls in parallel; test/support/otlpRuns.ts toolUseRun) through the real OTel SDK and serialiser, read back by the OTLP importer, against the AgentDojo importer's labels; ${toolAgent.silent} run(s) in which the model never answered hold no message over OTLP and are left out.`,
     `Attacked debates, agents flagged infected whose label is benign: ${unreadable.map((u) => `${u.model} ${u.flagged}, of which ${u.unread} end on a reply with no "(X)" for the label reader to read (so the label cannot say infected)`).join('; ')}.`,
     '"held out" rows: weights refitted without that source (or that model of the source) on the rest of the split and the simulator; the targets are judged in-sample above, and these rows say what holds on material the weights never saw.',
   ];

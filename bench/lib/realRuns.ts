@@ -65,6 +65,19 @@ function agentDojo(root: string): RealRun[] {
   return runs;
 }
 
+/** The AgentDojo runs as their logs hold them, by `path` (the id the importer gives the run's trace). */
+export function agentDojoRecords(root = REAL_DIR): Map<string, Record<string, unknown>> {
+  const dir = path.join(root, 'agentdojo');
+  const records = new Map<string, Record<string, unknown>>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+    for (const line of readFileSync(path.join(dir, file), 'utf8').split('\n')) {
+      const record = line.trim() === '' ? undefined : (JSON.parse(line) as Record<string, unknown>);
+      if (record && typeof record.path === 'string') records.set(record.path, record);
+    }
+  }
+  return records;
+}
+
 // ---- benign multi-agent traces ----
 
 // Read through the importers users have (`--from who-and-when`, `--from tau-bench`); every agent labelled benign, as

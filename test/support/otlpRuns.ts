@@ -1,6 +1,7 @@
 // Multi-agent runs as the OpenTelemetry GenAI spans an instrumented framework would emit, made with the real OTel JS
-// SDK: a hierarchical crew (a supervisor handing the task to workers, cycle after cycle; one worker injects), or a
-// recorded star-topology trace replayed as a hub invoking its spokes. `emitCrewRun` sends them through any span
+// SDK: a hierarchical crew (a supervisor handing the task to workers, cycle after cycle; one worker injects), a
+// recorded star-topology trace replayed as a hub invoking its spokes, or a recorded tool-use run (AgentDojo's shape)
+// replayed as an agent's model turns and tool calls. `emitCrewRun` sends them through any span
 // processor (an OTLP exporter to the receiver), `recordCrewRun` gives the OTLP JSON file the OTel file exporter would have
 // written for the same spans. Used by the live tests, the bench and the e2e flow.
 import { context, trace, type Tracer } from '@opentelemetry/api';
@@ -18,6 +19,11 @@ export interface Invocation {
   output: string;
   start: number;
   end: number;
+  /**
+   * A step of `agent`'s invocation rather than an invocation: a model turn (`chat`: `output` is what the model said), or
+   * a tool it called (`tool`: `input` is the call's arguments as JSON, `output` the tool's result).
+   */
+  step?: { kind: 'chat' } | { kind: 'tool'; name: string };
 }
 
 /** Settings of a crew run. */
@@ -92,8 +98,60 @@ export function hubRun(traceText: string): Invocation[] {
   return out;
 }
 
-/** Attributes of an invoke_agent span as the GenAI semantic conventions write them (content capture on). */
+/** A tool-use run in AgentDojo's shape (system, user, assistant turns with `tool_calls`, tool results). */
+export interface ToolUseRun {
+  messages: { role: string; content: string | null; tool_calls?: { function: string; args: unknown; id?: string }[] | null; tool_call_id?: string; error?: string | null }[];
+}
+
+/**
+ * A tool-use run as its agent (`assistant`) records it: one invocation (the user's request in, the final reply out), a
+ * model turn for each assistant message with text, and a tool call for each of its calls, all of a turn's calls started
+ * together and finished one after another (parallel calls, as the OpenAI Agents SDK and Google ADK make them). A turn's
+ * results are the tool messages after it, matched by call id, else in order (not every model's calls carry an id).
+ */
+export function toolUseRun(run: ToolUseRun): Invocation[] {
+  const out: Invocation[] = [{ agent: 'assistant', input: run.messages.find((m) => m.role === 'user')?.content ?? '', output: '', start: 0, end: 0 }];
+  let t = 1;
+  for (const [at, message] of run.messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    const text = message.content ?? '';
+    if (text !== '') out.push({ agent: 'assistant', parent: 0, output: text, start: t, end: t + 1, step: { kind: 'chat' } });
+    t += 2;
+    const calls = message.tool_calls ?? [];
+    if (calls.length === 0) out[0].output = text;
+    const next = run.messages.slice(at + 1);
+    const results = next.slice(0, next.findIndex((m) => m.role !== 'tool') === -1 ? next.length : next.findIndex((m) => m.role !== 'tool'));
+    const start = t;
+    calls.forEach((call, i) => {
+      const result = results.find((r) => call.id !== undefined && r.tool_call_id === call.id) ?? results[i];
+      const output = result?.content || (result?.error ? `error: ${result.error}` : '');
+      out.push({ agent: 'assistant', parent: 0, input: JSON.stringify(call.args ?? {}), output, start, end: ++t, step: { kind: 'tool', name: call.function } });
+    });
+    t++;
+  }
+  out[0].end = t;
+  return out;
+}
+
+/** Attributes of an invoke_agent, chat or execute_tool span as the GenAI semantic conventions write them (content capture on). */
 function attributesOf(invocation: Invocation, conversation: string): Record<string, string> {
+  const step = invocation.step;
+  if (step?.kind === 'tool') {
+    return {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': step.name,
+      'gen_ai.conversation.id': conversation,
+      ...(invocation.input === undefined ? {} : { 'gen_ai.tool.call.arguments': invocation.input }),
+      ...(invocation.output === '' ? {} : { 'gen_ai.tool.call.result': invocation.output }),
+    };
+  }
+  if (step?.kind === 'chat') {
+    return {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.conversation.id': conversation,
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: invocation.output }] }]),
+    };
+  }
   return {
     'gen_ai.operation.name': 'invoke_agent',
     'gen_ai.agent.name': invocation.agent,
@@ -121,7 +179,8 @@ export async function emitCrewRun(tracer: Tracer, invocations: Invocation[], con
     const inv = invocations[i];
     if (kind === 0) {
       const parent = inv.parent === undefined ? rootContext : trace.setSpan(context.active(), spans[inv.parent]!);
-      spans[i] = tracer.startSpan(`invoke_agent ${inv.agent}`, { startTime: epochMs + inv.start, attributes: attributesOf(inv, conversation) }, parent);
+      const name = inv.step?.kind === 'tool' ? `execute_tool ${inv.step.name}` : inv.step?.kind === 'chat' ? 'chat' : `invoke_agent ${inv.agent}`;
+      spans[i] = tracer.startSpan(name, { startTime: epochMs + inv.start, attributes: attributesOf(inv, conversation) }, parent);
     } else {
       await pace?.(inv.end);
       spans[i]!.end(epochMs + inv.end);

@@ -173,7 +173,8 @@ export function assignCausalRounds(deliveries: Delivery[]): Delivery[] {
   return sorted.sort((a, b) => a.round! - b.round!);
 }
 
-function inTimeOrder(a: { time: number; seq: number }, b: { time: number; seq: number }): number {
+/** Deliveries by time, ties in `seq` order. */
+export function inTimeOrder(a: { time: number; seq: number }, b: { time: number; seq: number }): number {
   return a.time - b.time || a.seq - b.seq;
 }
 

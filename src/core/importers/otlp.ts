@@ -2,8 +2,9 @@
 // invocation span becomes the deliveries parent agent -> invoked agent (its input) and back (its output).
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
-import { AgentRegistry, assignCausalRounds, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, mentioned, toMillis, valueText, type Delivery } from './common';
+import { AgentRegistry, assignCausalRounds, inTimeOrder as deliveryOrder, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, mentioned, toMillis, valueText, type Delivery } from './common';
 import { graphEpisodes, graphPlace, nodeOutput, type RunInfo } from './langsmith';
+import { callText, toolAgentId } from './toolChat';
 import type { Episode, FormatSpec, Importer, JsonPath } from './types';
 
 type Json = Record<string, unknown>;
@@ -43,6 +44,15 @@ interface SpanInfo {
   systemPrompt?: string;
   /** The span carries a GenAI/OpenInference operation (so content could have been captured on it). */
   genAi: boolean;
+  /** A tool's execution (an `execute_tool` span, an OpenInference TOOL span): its own input and output are these. */
+  tool?: ToolRun;
+}
+
+/** What a tool span records: the tool's name, the arguments it was called with, what it returned to the model. */
+interface ToolRun {
+  name: string;
+  args?: string;
+  result?: string;
 }
 
 /**
@@ -206,6 +216,35 @@ function adkContent(attrs: Map<string, unknown>): { input?: string; output?: str
   return { input: partsText(lastUser), output: partsText(response?.content) };
 }
 
+/** Text that records nothing: absent, blank, or an empty JSON value (what Phoenix and ADK write when content is off). */
+function recorded(value: unknown): string | undefined {
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? undefined : JSON.stringify(value);
+  return text === undefined || /^\s*(?:\{\s*\}|\[\s*\]|""|null)?\s*$/.test(text) ? undefined : text;
+}
+
+/** A tool result as the model read it: an MCP result's text parts (`{"content": [{"type": "text", …}]}`), else the text. */
+function toolResultText(value: unknown): string | undefined {
+  const text = recorded(value);
+  const parts = text === undefined ? undefined : asObject(maybeJson(text))?.content;
+  return (Array.isArray(parts) ? contentText(parts) : undefined) ?? text;
+}
+
+/**
+ * The tool a span executes, if it is a tool span: GenAI's `execute_tool` (arguments and result opt-in as
+ * `gen_ai.tool.call.arguments` / `.result`; Google ADK's `gcp.vertex.agent.tool_call_args` / `tool_response`;
+ * pydantic-ai's earlier `tool_arguments` / `tool_response` on its `running tool` span), or OpenInference's TOOL span
+ * (`tool.name`, `input.value`, `output.value`).
+ */
+function toolRun(attrs: Map<string, unknown>, op: string | undefined, oiKind: string | undefined, name: string): ToolRun | undefined {
+  const declared = asString(attrs.get('gen_ai.tool.name')) ?? asString(attrs.get('tool.name'));
+  if (op !== 'execute_tool' && oiKind !== 'TOOL' && !(op === undefined && oiKind === undefined && declared !== undefined)) return undefined;
+  return {
+    name: declared ?? (name.replace(/^execute_tool\s+/, '') || 'unknown'),
+    args: recorded(attrs.get('gen_ai.tool.call.arguments') ?? attrs.get('gcp.vertex.agent.tool_call_args') ?? attrs.get('tool_arguments') ?? attrs.get('input.value')),
+    result: toolResultText(attrs.get('gen_ai.tool.call.result') ?? attrs.get('gcp.vertex.agent.tool_response') ?? attrs.get('tool_response') ?? attrs.get('output.value')),
+  };
+}
+
 function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   // Python's ConsoleSpanExporter writes the ids under `context` and the parent as `parent_id`; a Phoenix spans
   // dataframe written with pandas' to_json flattens them (`context.span_id`).
@@ -225,6 +264,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   // Arize Phoenix keeps the OpenInference kind beside the attributes (`span_kind`).
   const oiKind = (asString(attrs.get('openinference.span.kind')) ?? asString(span.span_kind))?.toUpperCase();
   const name = asString(span.name) ?? '';
+  const tool = toolRun(attrs, op, oiKind, name);
   const graph = graphPlace(asObject(maybeJson(attrs.get('metadata'))) ?? {});
   // Python's OpenInference marks every run named like "agent" AGENT, a LangGraph ReAct loop's inner node included: on a
   // graph node that says nothing (the graph's nodes are read below).
@@ -245,18 +285,21 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     namedAgent ??
     // `invoke_agent writer` (GenAI conventions), `agent_run [writer]` (Google ADK's own span names).
     (isAgent ? name.replace(/^invoke_agent\s+/, '').replace(/^agent_run \[(.+)\]$/, '$1') || undefined : undefined);
-  const adk = adkContent(attrs);
+  const adk = tool ? {} : adkContent(attrs);
   const said = graph.node !== undefined && typeof attrs.get('output.value') === 'string' ? nodeOutput(maybeJson(attrs.get('output.value')), graph.node) : undefined;
-  const input =
-    genAiMessages(attrs.get('gen_ai.input.messages'), ['user']) ??
+  // A tool span's input and output are its arguments and result (`tool`), never what an agent was asked or said.
+  const input = tool
+    ? undefined
+    : genAiMessages(attrs.get('gen_ai.input.messages'), ['user']) ??
     flattenedMessages(attrs, 'llm.input_messages.', ['user']) ??
     legacyIndexed(attrs, 'gen_ai.prompt.') ??
     genAiMessages(attrs.get('gen_ai.prompt'), ['user']) ??
     (crewTask ? crewTask.context : requestOf(attrs.get('input.value')) ?? ioValue(attrs.get('input.value'))) ??
     ioValue(attrs.get('mastra.agent_run.input')) ??
     adk.input;
-  const output =
-    said?.text ??
+  const output = tool
+    ? undefined
+    : said?.text ??
     genAiMessages(attrs.get('gen_ai.output.messages'), ['assistant']) ??
     flattenedMessages(attrs, 'llm.output_messages.', ['assistant']) ??
     legacyIndexed(attrs, 'gen_ai.completion.') ??
@@ -285,18 +328,23 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     input,
     inputIsArguments: input !== undefined && input.startsWith('{') && input === argumentsJson(attrs.get('input.value')),
     inputIsCrewContext: input !== undefined && input === crewTask?.context,
-    chat: oiKind === 'LLM' || (op !== undefined && CHAT_OPERATIONS.has(op)) || (oiKind === undefined && op === undefined),
+    chat: !tool && (oiKind === 'LLM' || (op !== undefined && CHAT_OPERATIONS.has(op)) || (oiKind === undefined && op === undefined)),
     output,
     systemPrompt: typeof instructions === 'string' ? instructions : contentText(instructions),
     genAi: op !== undefined || oiKind !== undefined || [...attrs.keys()].some((k) => k.startsWith('gen_ai.')),
+    tool,
   };
 }
 
-/** What lies above a span: the nearest agent invocation, the nearest one with a name, the nearest conversation id. */
+/**
+ * What lies above a span: the nearest agent invocation, the nearest one with a name, the nearest conversation id, and
+ * the tool span it runs inside, if any, below that agent.
+ */
 interface Above {
   agent?: SpanInfo;
   namedAgent?: SpanInfo;
   conversation?: string;
+  tool?: SpanInfo;
 }
 
 /**
@@ -315,6 +363,7 @@ function decideAgents(spans: readonly SpanInfo[]): Map<SpanInfo, Above> {
     agent: s.isAgent ? s : context.agent,
     namedAgent: s.isAgent && s.agentName ? s : context.namedAgent,
     conversation: s.conversation ?? context.conversation,
+    tool: s.isAgent ? undefined : (context.tool ?? (s.tool ? s : undefined)),
   });
   for (const start of spans) {
     const path: SpanInfo[] = [];
@@ -434,17 +483,20 @@ class OtlpImporter implements Importer {
       if (list) list.push(s);
       else inner.set(agent, [s]);
     }
+    const tools = toolCalls(this.spans, above);
     const registry = new AgentRegistry();
     registry.see(USER_AGENT);
     // Per conversation: what it delivered, and the agents whose answer was read but not what they were asked.
-    const conversations = new Map<string, { deliveries: Delivery[]; agentSpans: number; question?: string; first: number; unheard: string[] }>();
-    for (const [order, span] of [...agentSpans].sort(inTimeOrder).entries()) {
+    const conversations = new Map<string, { deliveries: Delivery[]; calls: Set<Delivery>; agentSpans: number; question?: string; first: number; unheard: string[] }>();
+    let seq = 0;
+    const saidWithCall = new Set<SpanInfo>();
+    for (const span of [...agentSpans].sort(inTimeOrder)) {
       const parentAgent = above.get(span)!.namedAgent;
       const receiver = span.agentName!;
       const sender = parentAgent?.agentName ?? USER_AGENT;
       registry.see(receiver, { systemPrompt: span.systemPrompt });
       const conversationId = span.conversation ?? above.get(span)!.conversation ?? span.traceId;
-      const conversation = conversations.get(conversationId) ?? { deliveries: [], agentSpans: 0, first: span.start, unheard: [] };
+      const conversation = conversations.get(conversationId) ?? { deliveries: [], calls: new Set<Delivery>(), agentSpans: 0, first: span.start, unheard: [] };
       conversations.set(conversationId, conversation);
       conversation.agentSpans++;
       const calls = (inner.get(span) ?? []).sort(inTimeOrder);
@@ -454,18 +506,35 @@ class OtlpImporter implements Importer {
       const output = span.output ?? [...calls].reverse().find((c) => c.output)?.output;
       if (input !== undefined) {
         const handoff = sender === USER_AGENT && !span.inputIsCrewContext ? undefined : 'fresh';
-        conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: order * 2, line: span.line, ts: isoOf(span.start), handoff });
+        conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: seq++, line: span.line, ts: isoOf(span.start), handoff });
         if (sender === USER_AGENT) conversation.question ??= input;
       }
+      // Its tool calls: the call to the tool (after what the model said in the turn that made it, as a chat log shows
+      // it), and the tool's result back to it (a poisoned result is a source).
+      // (An output that is a JSON record, LangChain's raw generations of a turn that only called tools, is no words.)
+      const turns = calls.filter((c) => c.chat && c.output !== undefined && !/^\s*[[{]/.test(c.output));
+      for (const run of tools.get(span) ?? []) {
+        const tool = run.tool!;
+        const id = toolAgentId(tool.name);
+        registry.see(id, { role: 'tool' });
+        const args = tool.args === undefined ? undefined : maybeJson(tool.args);
+        const turn = [...turns].reverse().find((c) => c.end <= run.start);
+        const said = turn && !saidWithCall.has(turn) ? `${turn.output}\n` : '';
+        if (turn) saidWithCall.add(turn);
+        conversation.calls.add({ from: receiver, to: [id], content: said + callText(tool.name, args), time: run.start, seq: seq++, line: run.line, ts: isoOf(run.start) });
+        if (tool.result !== undefined) {
+          conversation.deliveries.push({ from: id, to: [receiver], content: tool.result, time: run.end, seq: seq++, line: run.line, ts: isoOf(run.end) });
+        }
+      }
       if (output !== undefined) {
-        conversation.deliveries.push({ from: receiver, to: [sender], content: output, time: span.end, seq: order * 2 + 1, line: span.line, ts: isoOf(span.end) });
+        conversation.deliveries.push({ from: receiver, to: [sender], content: output, time: span.end, seq: seq++, line: span.line, ts: isoOf(span.end) });
         if (input === undefined) conversation.unheard.push(receiver);
       }
     }
     const episodes: Episode[] = [];
     const empty: string[] = [];
     for (const [id, c] of [...conversations.entries()].sort((a, b) => a[1].first - b[1].first)) {
-      if (c.deliveries.length === 0) {
+      if (c.deliveries.length === 0 && c.calls.size === 0) {
         empty.push(id);
         continue;
       }
@@ -474,7 +543,7 @@ class OtlpImporter implements Importer {
         const names = [...new Set(c.unheard)];
         warnings.push({ code: 'skipped-line', line: 0, message: `${c.unheard.length} invocation(s) with an output but no input this importer reads (${names.slice(0, 3).join(', ')}): what they were handed, and so the rounds around them, are missing` });
       }
-      const messages = assignCausalRounds(readHandoffs(c.deliveries, c.question));
+      const messages = assignCausalRounds(readHandoffs(parallelCallsJoined([...c.deliveries, ...c.calls], c.calls), c.question));
       const ids = mentioned(messages);
       episodes.push(buildEpisode(id, { run: id, task: c.question ? { question: c.question } : undefined, agents: registry.only(ids) }, messages, [], warnings));
     }
@@ -494,6 +563,45 @@ class OtlpImporter implements Importer {
     }
     return episodes;
   }
+}
+
+/**
+ * An agent's tool calls made one after another with nothing between them (parallel calls of one model turn, each its
+ * own span) as one delivery to all those tools, as a chat log shows them: one turn, not one round per call.
+ */
+function parallelCallsJoined(deliveries: readonly Delivery[], calls: ReadonlySet<Delivery>): Delivery[] {
+  const out: Delivery[] = [];
+  let open: Delivery | undefined;
+  for (const d of [...deliveries].sort(deliveryOrder)) {
+    if (open && calls.has(d) && d.from === open.from) {
+      open.to = [...new Set([...open.to!, ...d.to!])];
+      open.content += `\n${d.content}`;
+      continue;
+    }
+    open = calls.has(d) ? { ...d } : undefined;
+    out.push(open ?? d);
+  }
+  return out;
+}
+
+/**
+ * The tool spans each agent invocation ran, in time order: the outermost tool span below the agent (a tool's own inner
+ * spans are its work), with its arguments or its result recorded, and not one that runs an agent (a sub-agent called
+ * as a tool: its invocation is read as the agent's).
+ */
+function toolCalls(spans: readonly SpanInfo[], above: Map<SpanInfo, Above>): Map<SpanInfo, SpanInfo[]> {
+  const runAgents = new Set(spans.flatMap((s) => (s.isAgent && above.get(s)!.tool ? [above.get(s)!.tool!] : [])));
+  const byAgent = new Map<SpanInfo, SpanInfo[]>();
+  for (const s of spans) {
+    const context = above.get(s)!;
+    if (!s.tool || s.isAgent || context.tool || runAgents.has(s) || !context.agent?.agentName) continue;
+    if (s.tool.args === undefined && s.tool.result === undefined) continue;
+    const list = byAgent.get(context.agent) ?? [];
+    byAgent.set(context.agent, list);
+    list.push(s);
+  }
+  for (const list of byAgent.values()) list.sort(inTimeOrder);
+  return byAgent;
 }
 
 /**

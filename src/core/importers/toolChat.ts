@@ -54,7 +54,7 @@ export function toolChat(messages: readonly unknown[], line: number, assistantRo
         if (call.id) callNames.set(call.id, call.name);
         agents.set(toolAgentId(call.name), { id: toolAgentId(call.name), role: 'tool' });
       }
-      const content = [text, ...calls.map(renderCall)].filter((part) => part !== '').join('\n');
+      const content = [text, ...calls.map((call) => callText(call.name, call.args))].filter((part) => part !== '').join('\n');
       deliver(ASSISTANT_AGENT, calls.length > 0 ? [...new Set(calls.map((c) => toolAgentId(c.name)))] : [USER_AGENT], content);
     } else if (role === 'tool') {
       const call = asObject(m.tool_call);
@@ -83,9 +83,9 @@ function toolCalls(value: unknown): ToolCall[] {
   return calls;
 }
 
-/** A call as the model wrote it: name(key="value", ...). */
-function renderCall(call: ToolCall): string {
-  const args = asObject(call.args);
-  const list = args ? Object.entries(args).map(([key, value]) => `${key}=${JSON.stringify(value)}`) : call.args === undefined ? [] : [JSON.stringify(call.args)];
-  return `${call.name}(${list.join(', ')})`;
+/** A call as the model wrote it, on one line: name(key="value", ...); arguments that are no object are quoted whole. */
+export function callText(name: string, args: unknown): string {
+  const fields = asObject(args);
+  const list = fields ? Object.entries(fields).map(([key, value]) => `${key}=${JSON.stringify(value)}`) : args === undefined ? [] : [JSON.stringify(args)];
+  return `${name}(${list.join(', ')})`;
 }

@@ -17,7 +17,7 @@ import type { Analysis } from '../../../src/core/guard/types';
 import type { LiveEvent } from '../../../src/core/live/runs';
 import { LiveServer } from '../../../src/node/live/server';
 import { readAnyTrace } from '../../../src/node/readAnyTrace';
-import { crewProvider, crewRun, emitCrewRun, hubRun, recordCrewRun } from '../../support/otlpRuns';
+import { crewProvider, crewRun, emitCrewRun, hubRun, recordCrewRun, toolUseRun, type ToolUseRun } from '../../support/otlpRuns';
 
 const EPOCH = Date.UTC(2026, 0, 5, 9);
 const RUN = crewRun({ workers: 5, cycles: 3, attacker: 1 });
@@ -131,6 +131,28 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     assert.deepEqual(flagged(expected.rounds.length - 1), [['a0', 'a1'], ['a2', 'a4', 'a7']]);
     const firstInfected = [...rounds.keys()].sort((a, b) => a - b).find((k) => rounds.get(k)!.infected.length > 0)!;
     assert.ok(firstInfected > 0 && rounds.get(firstInfected)!.changed.some((c) => c.category === 'infected' && c.was === 'benign'), 'an agent turns from benign to infected as rounds arrive');
+    await server.stop();
+  });
+
+  it("names a poisoned tool result as the source while the agent's execute_tool spans arrive, as analyze does on the recording (was: tools dropped, nothing flagged)", async () => {
+    const run = toolUseRun(JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/importers/agentdojo-run.json'), 'utf8')) as ToolUseRun);
+    const file = path.join(root, 'tool-use.otlp.json');
+    writeFileSync(file, await recordCrewRun(run, 'bill', EPOCH));
+    const expected = await analyzeTrace(await readAnyTrace(file));
+    assert.deepEqual(expected.sources, ['tool:read_file'], 'the recording names the poisoned tool');
+    const server = new LiveServer({ root, port: 0, limits: { roundIdleMs: 60_000 } });
+    const { url } = await server.start();
+    const attackers = new Set<string>();
+    server.runs.subscribe((e) => void (e.type === 'round' && e.attackers.forEach((a) => attackers.add(a))));
+    const provider = crewProvider(new BatchSpanProcessor(new JsonExporter({ url: `${url}/v1/traces` }), { maxExportBatchSize: 2, scheduledDelayMillis: 5 }));
+    await emitCrewRun(provider.getTracer('agent'), run, 'bill', EPOCH);
+    await provider.shutdown();
+    const live = await waitFor('the last round', () => {
+      const a = server.runs.analysis('bill');
+      return a && a.rounds.length === expected.rounds.length ? a : undefined;
+    });
+    assert.deepEqual(verdicts(live), verdicts(expected));
+    assert.deepEqual([...attackers], ['tool:read_file']);
     await server.stop();
   });
 
