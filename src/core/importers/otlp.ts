@@ -489,7 +489,6 @@ class OtlpImporter implements Importer {
     // Per conversation: what it delivered, and the agents whose answer was read but not what they were asked.
     const conversations = new Map<string, { deliveries: Delivery[]; calls: Set<Delivery>; agentSpans: number; question?: string; first: number; unheard: string[] }>();
     let seq = 0;
-    const saidWithCall = new Set<SpanInfo>();
     for (const span of [...agentSpans].sort(inTimeOrder)) {
       const parentAgent = above.get(span)!.namedAgent;
       const receiver = span.agentName!;
@@ -512,15 +511,19 @@ class OtlpImporter implements Importer {
       // Its tool calls: the call to the tool (after what the model said in the turn that made it, as a chat log shows
       // it), and the tool's result back to it (a poisoned result is a source).
       // (An output that is a JSON record, LangChain's raw generations of a turn that only called tools, is no words.)
-      const turns = calls.filter((c) => c.chat && c.output !== undefined && !/^\s*[[{]/.test(c.output));
+      const turns = calls.filter((c) => c.chat && c.output !== undefined && !/^\s*[[{]/.test(c.output)).sort((a, b) => a.end - b.end);
+      let ended = 0;
+      let spoken: SpanInfo | undefined;
       for (const run of tools.get(span) ?? []) {
         const tool = run.tool!;
         const id = toolAgentId(tool.name);
         registry.see(id, { role: 'tool' });
         const args = tool.args === undefined ? undefined : maybeJson(tool.args);
-        const turn = [...turns].reverse().find((c) => c.end <= run.start);
-        const said = turn && !saidWithCall.has(turn) ? `${turn.output}\n` : '';
-        if (turn) saidWithCall.add(turn);
+        // The turn that ended last before the call (calls come in start order, so one walk over the turns).
+        while (ended < turns.length && turns[ended].end <= run.start) ended++;
+        const turn = ended > 0 ? turns[ended - 1] : undefined;
+        const said = turn && turn !== spoken ? `${turn.output}\n` : '';
+        spoken = turn;
         conversation.calls.add({ from: receiver, to: [id], content: said + callText(tool.name, args), time: run.start, seq: seq++, line: run.line, ts: isoOf(run.start) });
         if (tool.result !== undefined) {
           conversation.deliveries.push({ from: id, to: [receiver], content: tool.result, time: run.end, seq: seq++, line: run.line, ts: isoOf(run.end) });
