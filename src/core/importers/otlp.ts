@@ -2,7 +2,7 @@
 // invocation span becomes the deliveries parent agent -> invoked agent (its input) and back (its output).
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
-import { AgentRegistry, assignCausalRounds, inTimeOrder as deliveryOrder, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, mentioned, toMillis, valueText, type Delivery } from './common';
+import { AgentRegistry, assignCausalRounds, inTimeOrder as deliveryOrder, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, messageText, mentioned, toMillis, valueText, type Delivery } from './common';
 import { graphEpisodes, graphPlace, nodeOutput, type RunInfo } from './langsmith';
 import { callText, toolAgentId } from './toolChat';
 import type { Episode, FormatSpec, Importer, JsonPath } from './types';
@@ -222,12 +222,25 @@ function recorded(value: unknown): string | undefined {
   return text === undefined || /^\s*(?:\{\s*\}|\[\s*\]|""|null)?\s*$/.test(text) ? undefined : text;
 }
 
-/** A tool result as the model read it: an MCP result's text parts (`{"content": [{"type": "text", …}]}`), else the text. */
+/**
+ * A tool result as the model read it: LangChain's tool run output (`{"output": …}`, a serialised ToolMessage: its
+ * content), an MCP result (`{"content": [{"type": "text", …}]}`: its text parts), else the text as recorded. Nothing of
+ * a result with other fields is dropped (an instruction can sit in any of them).
+ */
 function toolResultText(value: unknown): string | undefined {
   const text = recorded(value);
-  const parts = text === undefined ? undefined : asObject(maybeJson(text))?.content;
-  return (Array.isArray(parts) ? contentText(parts) : undefined) ?? text;
+  const parsed = text === undefined ? undefined : maybeJson(text);
+  const wrapper = asObject(parsed);
+  const inner = wrapper && !Array.isArray(wrapper) && Object.keys(wrapper).length === 1 && 'output' in wrapper ? wrapper.output : parsed;
+  if (typeof inner === 'string') return recorded(inner) ?? text;
+  const result = asObject(inner);
+  if (result?.lc !== undefined) return messageText(result) ?? text;
+  if (result && Array.isArray(result.content) && Object.keys(result).every((key) => MCP_RESULT_KEYS.has(key))) return contentText(result.content) ?? text;
+  return inner === parsed ? text : JSON.stringify(inner);
 }
+
+/** The fields of an MCP tool result whose text parts are all the model is shown (one with `structuredContent` is read whole). */
+const MCP_RESULT_KEYS = new Set(['content', 'isError', '_meta']);
 
 /**
  * The tool a span executes, if it is a tool span: GenAI's `execute_tool` (arguments and result opt-in as
