@@ -30,14 +30,16 @@ Options:
   --all              analyse every run of the file: one line per run and the figures pooled over labelled runs
                      (with --json: schema agent-immune/analysis-runs/v1); embedded guard only, no --html
   --max-line-mb N    longest accepted line in MiB (default 64)
+  --strict           exit 1 also when an agent was flagged only in an earlier round (an attacker that behaves in the
+                     last round passes CI otherwise)
 ${LLM_USAGE}
   -h, --help         show this help
 
 Formats (--from):
 ${formatsHelp('  ')}
 
-Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attackers or infected agents in it,
-2 bad input or usage.`,
+Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attackers or infected agents in it (with
+--strict: in any round), 2 bad input or usage.`,
 
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -49,6 +51,7 @@ Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attacke
       episode: { type: 'string' },
       all: { type: 'boolean' },
       'max-line-mb': { type: 'string' },
+      strict: { type: 'boolean' },
       ...LLM_FLAGS,
     });
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <trace>' : `expected one trace, got ${positionals.length}`);
@@ -67,7 +70,7 @@ Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attacke
       if (episode !== undefined) throw new UsageError('--all analyses every run: drop --episode, or drop --all to analyse run N');
       if (html) throw new UsageError('--html draws one run: pick it with --episode N instead of --all');
       if (llm) throw new UsageError('--all runs the embedded guard only: analyse one run at a time (--episode N) with --scorer llm or --filter llm');
-      return analyzeRuns(file, positionals[0], read, config, values.json === true, io);
+      return analyzeRuns(file, positionals[0], read, config, { json: values.json === true, strict: values.strict === true }, io);
     }
     const trace = await readAnyTrace(file, { ...read, episode });
     trace.source = positionals[0];
@@ -77,16 +80,25 @@ Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attacke
 
     if (html) await writingTo(html, () => writeGraphReport(html, trace, analysis));
     io.stdout(values.json ? JSON.stringify(analysis, null, 2) + '\n' : formatAnalysisText(analysis) + (html ? `\nGraph view written to ${values.html}: open it in a browser.\n` : ''));
-    return analysis.agents.some((a) => a.category !== 'benign') ? ExitCode.Findings : ExitCode.Ok;
+    return exitFor(summarizeRun(analysis, 0), values.strict === true);
   },
 };
+
+type ReadOptions = Parameters<typeof forEachRun>[1];
+
+/** Findings when the last round flags an agent, or under `strict` when any round did. */
+function exitFor(summary: RunSummary, strict: boolean): ExitCode {
+  const flagged = summary.attackers.length + summary.infected.length > 0 || (strict && summary.flaggedEarlier.length > 0);
+  return flagged ? ExitCode.Findings : ExitCode.Ok;
+}
 
 /**
  * `analyze --all`: every run of the file, one at a time (a run is read, built, analysed and dropped before the next is
  * read, where the format holds one run per record), as one line each with the pooled figures, or as one JSON document
  * whose runs are written as they are analysed.
  */
-async function analyzeRuns(file: string, source: string, read: Parameters<typeof forEachRun>[1], config: ProjectConfig, json: boolean, io: CliIo): Promise<ExitCode> {
+async function analyzeRuns(file: string, source: string, read: ReadOptions, config: ProjectConfig, output: { json: boolean; strict: boolean }, io: CliIo): Promise<ExitCode> {
+  const { json, strict } = output;
   const summaries: RunSummary[] = [];
   // --json writes each run's analysis as it is made; a first pass reads (and builds) every run and drops it, so a file
   // refused at any line prints nothing on stdout, as every exit 2 does, while one run at a time is held.
@@ -101,5 +113,5 @@ async function analyzeRuns(file: string, source: string, read: Parameters<typeof
   const labelled = summaries.flatMap((s) => (s.evaluation ? [s.evaluation] : []));
   if (json) io.stdout(`\n]${labelled.length ? `,"evaluation":${JSON.stringify(poolEvaluations(labelled))}` : ''}}\n`);
   else io.stdout(formatRunsText(source, summaries));
-  return summaries.some((s) => s.attackers.length + s.infected.length > 0) ? ExitCode.Findings : ExitCode.Ok;
+  return summaries.some((s) => exitFor(s, strict) === ExitCode.Findings) ? ExitCode.Findings : ExitCode.Ok;
 }

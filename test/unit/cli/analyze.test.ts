@@ -34,6 +34,17 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /^Why \(round \d+\):\n {2}a0: (?:P_atk above threshold|attacker|pulled in)/m, 'each flagged agent says which rule flagged it');
   });
 
+  it('--strict exits 1 for an attacker flagged in an earlier round that behaves in the last (without it: exit 0, the last round\'s verdict), for one run and with --all', async () => {
+    const run = path.join(fixtures, 'behaves-later.jsonl');
+    const plain = await cli('analyze', run);
+    assert.equal(plain.code, 0);
+    assert.match(plain.stdout, /^Flagged in earlier rounds, benign in the last: a0 \(attacker in round 0\)$/m);
+    assert.equal((await cli('analyze', '--strict', run)).code, 1);
+    assert.equal((await cli('analyze', '--all', run)).code, 0);
+    assert.equal((await cli('analyze', '--all', '--strict', run)).code, 1);
+    assert.equal((await cli('analyze', '--strict', path.join(fixtures, 'clean.jsonl'))).code, 0);
+  });
+
   it('--html draws agents named __proto__, hasOwnProperty and constructor (was: "internal error" from the graph library; the built CLI)', function () {
     const names = ['__proto__', 'hasOwnProperty', 'constructor', 'toString'];
     const trace = path.join(dir, 'object-members.jsonl');
