@@ -612,14 +612,15 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
   };
 }
 
-/** An output without the `<think>…</think>` block a reasoning model opens it with: the reply. A block never closed, or
+/** An output without the `<think>…</think>` (or Claude's `<thinking>…</thinking>`) block a reasoning model opens it with: the reply. A block never closed, or
  * one with nothing after it, leaves the output whole (a truncated reply still says something); one further on is part
  * of the reply. */
 export function replyOf(output: string): string {
-  const opening = /^\s*<think>/.exec(output);
+  const opening = /^\s*<(think(?:ing)?)>/.exec(output);
   if (!opening) return output;
-  const close = output.indexOf('</think>', opening[0].length);
-  const reply = close < 0 ? '' : output.slice(close + '</think>'.length).trim();
+  const end = `</${opening[1]}>`;
+  const close = output.indexOf(end, opening[0].length);
+  const reply = close < 0 ? '' : output.slice(close + end.length).trim();
   return reply === '' ? output : reply;
 }
 

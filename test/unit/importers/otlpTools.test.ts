@@ -37,6 +37,15 @@ describe('importers: OTLP tool calls', () => {
     assert.deepEqual(fromSpans.sources, ['tool:read_file']);
   });
 
+  it("reads Claude's opening <thinking> notes as its reasoning, from the run's log and from its spans: quoting the injection it refuses, or musing before it asks the user, is no attack (was: the assistant called the attacker; real AgentDojo runs)", async () => {
+    for (const name of ['agentdojo-claude-thinking.json', 'agentdojo-claude-asks.json']) {
+      const text = readFileSync(path.join(fixtures, name), 'utf8');
+      const fromLog = await analyzeTrace(episodeToTrace(importEpisodes(text, 'agentdojo', 'document', name)[0]));
+      const fromSpans = await analyzeTrace(importTraceText(await recordCrewRun(toolUseRun(JSON.parse(text) as ToolUseRun), 'claude', EPOCH)));
+      for (const analysis of [fromLog, fromSpans]) assert.equal(analysis.agents.find((a) => a.id === 'assistant')?.category, 'benign', name);
+    }
+  });
+
   it("reads a LangChain AgentExecutor's OpenInference TOOL spans: the call with its arguments, the result back; a turn's raw generations are no words (real trace)", async () => {
     const trace = await readAnyTrace(path.join(fixtures, 'otlp-langchain-agentexecutor.json'));
     assert.deepEqual(trace.agents.map((a) => [a.id, a.role]), [['user', undefined], ['AgentExecutor', undefined], ['tool:anonymized_search', 'tool'], ['tool:anonymized_extract', 'tool']]);
