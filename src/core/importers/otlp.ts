@@ -1,6 +1,7 @@
 // OTLP JSON traces with the OpenTelemetry GenAI semantic conventions (and OpenInference attributes): each agent
 // invocation span becomes the deliveries parent agent -> invoked agent (its input) and back (its output).
 import { InputError } from '../errors';
+import { TRACE_LIMITS } from '../trace/parse';
 import type { TraceWarning } from '../trace/types';
 import { AgentRegistry, assignCausalRounds, inTimeOrder as deliveryOrder, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, messageText, mentioned, toMillis, valueText, type Delivery } from './common';
 import { graphEpisodes, graphPlace, nodeOutput, type RunInfo } from './langsmith';
@@ -224,8 +225,9 @@ function recorded(value: unknown): string | undefined {
 
 /**
  * A tool result as the model read it: LangChain's tool run output (`{"output": …}`, a serialised ToolMessage: its
- * content), an MCP result (`{"content": [{"type": "text", …}]}`: its text parts), else the text as recorded. Nothing of
- * a result with other fields is dropped (an instruction can sit in any of them).
+ * content), an MCP result (`{"content": [{"type": "text", …}]}`: its text parts), any other JSON laid out as lines
+ * (`laidOut`), else the text as recorded. Nothing of a result with other fields is dropped (an instruction can sit in
+ * any of them).
  */
 function toolResultText(value: unknown): string | undefined {
   const text = recorded(value);
@@ -235,9 +237,37 @@ function toolResultText(value: unknown): string | undefined {
   if (typeof inner === 'string') return recorded(inner) ?? text;
   const result = asObject(inner);
   if (result?.lc !== undefined) return messageText(result) ?? text;
-  if (result && Array.isArray(result.content) && Object.keys(result).every((key) => MCP_RESULT_KEYS.has(key))) return contentText(result.content) ?? text;
-  return inner === parsed ? text : JSON.stringify(inner);
+  if (result && Array.isArray(result.content) && Object.keys(result).every((key) => MCP_RESULT_KEYS.has(key)) && result.content.every(isTextPart)) {
+    return contentText(result.content) ?? text;
+  }
+  return typeof inner === 'object' && inner !== null ? laidOut(inner).join('\n') : text;
 }
+
+/** How deep a JSON result is laid out as lines; what lies deeper stays compact JSON. */
+const MAX_LAYOUT_DEPTH = 16;
+
+/**
+ * A JSON value as YAML-like lines (`key: value`, `- item`, a string's own line breaks kept), as AgentDojo's tools print
+ * their results: every field kept, and the strings read as the text they are rather than as escaped JSON (an
+ * instruction inside `{"result": "…"}` reads as one).
+ */
+function laidOut(value: unknown, depth = 0): string[] {
+  if (value === null || typeof value !== 'object') return String(value).split('\n');
+  const entries: [string | undefined, unknown][] = Array.isArray(value) ? value.map((item) => [undefined, item]) : Object.entries(value);
+  if (entries.length === 0 || depth >= MAX_LAYOUT_DEPTH) return [JSON.stringify(value)];
+  const lines: string[] = [];
+  for (const [key, item] of entries) {
+    const inner = laidOut(item, depth + 1);
+    const nested = item !== null && typeof item === 'object' && inner.length > 1;
+    if (key === undefined) lines.push(`- ${inner[0]}`, ...inner.slice(1).map((line) => `  ${line}`));
+    else if (nested) lines.push(`${key}:`, ...inner.map((line) => `  ${line}`));
+    else lines.push(`${key}: ${inner[0]}`, ...inner.slice(1).map((line) => `  ${line}`));
+  }
+  return lines;
+}
+
+/** An MCP content part that is text (a result with a resource, an image or anything else is read whole). */
+const isTextPart = (part: unknown) => asObject(part)?.type === 'text' && typeof asObject(part)?.text === 'string';
 
 /** The fields of an MCP tool result whose text parts are all the model is shown (one with `structuredContent` is read whole). */
 const MCP_RESULT_KEYS = new Set(['content', 'isError', '_meta']);
@@ -350,14 +380,17 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
 }
 
 /**
- * What lies above a span: the nearest agent invocation, the nearest one with a name, the nearest conversation id, and
- * the tool span it runs inside, if any, below that agent.
+ * What lies above a span: the nearest agent invocation, the nearest one with a name, the nearest conversation id, and,
+ * below that agent, the nearest tool span, the outermost one that records a result (what runs below it is that tool's
+ * work), and the nearest model call (the turn a tool call was made in, where a framework nests them: Google ADK).
  */
 interface Above {
   agent?: SpanInfo;
   namedAgent?: SpanInfo;
   conversation?: string;
   tool?: SpanInfo;
+  workOf?: SpanInfo;
+  turn?: SpanInfo;
 }
 
 /**
@@ -376,7 +409,9 @@ function decideAgents(spans: readonly SpanInfo[]): Map<SpanInfo, Above> {
     agent: s.isAgent ? s : context.agent,
     namedAgent: s.isAgent && s.agentName ? s : context.namedAgent,
     conversation: s.conversation ?? context.conversation,
-    tool: s.isAgent ? undefined : (context.tool ?? (s.tool ? s : undefined)),
+    tool: s.isAgent ? undefined : s.tool ? s : context.tool,
+    workOf: s.isAgent ? undefined : (context.workOf ?? (s.tool?.result !== undefined ? s : undefined)),
+    turn: s.isAgent ? undefined : s.chat ? s : context.turn,
   });
   for (const start of spans) {
     const path: SpanInfo[] = [];
@@ -436,6 +471,22 @@ function workflowWrappers(spans: readonly SpanInfo[]): Set<SpanInfo> {
   return new Set(roots.filter(wraps));
 }
 
+/**
+ * One conversation being built: its deliveries, its tool calls (with the turn each was made in) and the tools' results,
+ * the agents whose answer was read but not what they were asked, and the user's first request.
+ */
+interface Conversation {
+  deliveries: Delivery[];
+  calls: Map<Delivery, SpanInfo | undefined>;
+  results: Set<Delivery>;
+  agentSpans: number;
+  question?: string;
+  first: number;
+  unheard: string[];
+}
+
+const newConversation = (first: number): Conversation => ({ deliveries: [], calls: new Map(), results: new Set(), agentSpans: 0, first, unheard: [] });
+
 /** OTLP importer: collects compact spans, then builds one episode per conversation. */
 class OtlpImporter implements Importer {
   private readonly spans: SpanInfo[] = [];
@@ -489,7 +540,8 @@ class OtlpImporter implements Importer {
     // Content of an invocation that did not record it itself: its own model calls (first input, last output).
     const inner = new Map<SpanInfo, SpanInfo[]>();
     for (const s of this.spans) {
-      if (s.isAgent) continue;
+      // What runs inside a tool (its own model calls: a delegate tool's coworker) is the tool's, never its agent's words.
+      if (s.isAgent || above.get(s)!.tool) continue;
       const agent = owner(s);
       if (!agent) continue;
       const list = inner.get(agent);
@@ -500,7 +552,7 @@ class OtlpImporter implements Importer {
     const registry = new AgentRegistry();
     registry.see(USER_AGENT);
     // Per conversation: what it delivered, and the agents whose answer was read but not what they were asked.
-    const conversations = new Map<string, { deliveries: Delivery[]; calls: Set<Delivery>; agentSpans: number; question?: string; first: number; unheard: string[] }>();
+    const conversations = new Map<string, Conversation>();
     let seq = 0;
     for (const span of [...agentSpans].sort(inTimeOrder)) {
       const parentAgent = above.get(span)!.namedAgent;
@@ -508,7 +560,7 @@ class OtlpImporter implements Importer {
       const sender = parentAgent?.agentName ?? USER_AGENT;
       registry.see(receiver, { systemPrompt: span.systemPrompt });
       const conversationId = span.conversation ?? above.get(span)!.conversation ?? span.traceId;
-      const conversation = conversations.get(conversationId) ?? { deliveries: [], calls: new Set<Delivery>(), agentSpans: 0, first: span.start, unheard: [] };
+      const conversation: Conversation = conversations.get(conversationId) ?? newConversation(span.start);
       conversations.set(conversationId, conversation);
       conversation.agentSpans++;
       const calls = (inner.get(span) ?? []).sort(inTimeOrder);
@@ -521,27 +573,11 @@ class OtlpImporter implements Importer {
         conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: seq++, line: span.line, ts: isoOf(span.start), handoff });
         if (sender === USER_AGENT) conversation.question ??= input;
       }
-      // Its tool calls: the call to the tool (after what the model said in the turn that made it, as a chat log shows
-      // it), and the tool's result back to it (a poisoned result is a source).
-      // (An output that is a JSON record, LangChain's raw generations of a turn that only called tools, is no words.)
-      const turns = calls.filter((c) => c.chat && c.output !== undefined && !/^\s*[[{]/.test(c.output)).sort((a, b) => a.end - b.end);
-      let ended = 0;
-      let spoken: SpanInfo | undefined;
-      for (const run of tools.get(span) ?? []) {
-        const tool = run.tool!;
-        const id = toolAgentId(tool.name);
-        registry.see(id, { role: 'tool' });
-        const args = tool.args === undefined ? undefined : maybeJson(tool.args);
-        // The turn that ended last before the call (calls come in start order, so one walk over the turns).
-        while (ended < turns.length && turns[ended].end <= run.start) ended++;
-        const turn = ended > 0 ? turns[ended - 1] : undefined;
-        const said = turn && turn !== spoken ? `${turn.output}\n` : '';
-        spoken = turn;
-        conversation.calls.add({ from: receiver, to: [id], content: said + callText(tool.name, args), time: run.start, seq: seq++, line: run.line, ts: isoOf(run.start) });
-        if (tool.result !== undefined) {
-          conversation.deliveries.push({ from: id, to: [receiver], content: tool.result, time: run.end, seq: seq++, line: run.line, ts: isoOf(run.end) });
-        }
-      }
+      // Its tool calls: the call to the tool, and the tool's result back to it (a poisoned result is a source).
+      const made = toolMessages(receiver, tools.get(span) ?? [], calls, above, () => seq++);
+      for (const [call, turn] of made.calls) conversation.calls.set(call, turn);
+      for (const result of made.results) conversation.results.add(result);
+      for (const run of tools.get(span) ?? []) registry.see(toolAgentId(run.tool!.name), { role: 'tool' });
       if (output !== undefined) {
         conversation.deliveries.push({ from: receiver, to: [sender], content: output, time: span.end, seq: seq++, line: span.line, ts: isoOf(span.end) });
         if (input === undefined) conversation.unheard.push(receiver);
@@ -559,7 +595,14 @@ class OtlpImporter implements Importer {
         const names = [...new Set(c.unheard)];
         warnings.push({ code: 'skipped-line', line: 0, message: `${c.unheard.length} invocation(s) with an output but no input this importer reads (${names.slice(0, 3).join(', ')}): what they were handed, and so the rounds around them, are missing` });
       }
-      const messages = assignCausalRounds(readHandoffs(parallelCallsJoined([...c.deliveries, ...c.calls], c.calls), c.question));
+      let messages = assignCausalRounds(readHandoffs(parallelCallsJoined([...c.deliveries, ...c.calls.keys(), ...c.results], c.calls), c.question));
+      // A long agent run whose tool calls would take it past what one trace may hold is read without them, as before
+      // tools were read, and says so (its agents' own messages still fit).
+      const extent = extentOf(messages);
+      if (c.calls.size > 0 && (extent.rounds - 1 > TRACE_LIMITS.maxRound || extent.cells > TRACE_LIMITS.maxAgentRounds)) {
+        messages = assignCausalRounds(readHandoffs(c.deliveries, c.question));
+        warnings.push({ code: 'skipped-line', line: 0, message: `${c.calls.size} tool call(s) not read: with them the run has ${extent.agents} agents x ${extent.rounds} rounds, past what one trace holds (${TRACE_LIMITS.maxAgentRounds} agent-rounds, ${TRACE_LIMITS.maxRound + 1} rounds); export it in parts to see its tools` });
+      }
       const ids = mentioned(messages);
       episodes.push(buildEpisode(id, { run: id, task: c.question ? { question: c.question } : undefined, agents: registry.only(ids) }, messages, [], warnings));
     }
@@ -581,36 +624,76 @@ class OtlpImporter implements Importer {
   }
 }
 
-/**
- * An agent's tool calls made one after another with nothing between them (parallel calls of one model turn, each its
- * own span) as one delivery to all those tools, as a chat log shows them: one turn, not one round per call.
- */
-function parallelCallsJoined(deliveries: readonly Delivery[], calls: ReadonlySet<Delivery>): Delivery[] {
-  const out: Delivery[] = [];
-  let open: Delivery | undefined;
-  for (const d of [...deliveries].sort(deliveryOrder)) {
-    if (open && calls.has(d) && d.from === open.from) {
-      open.to = [...new Set([...open.to!, ...d.to!])];
-      open.content += `\n${d.content}`;
-      continue;
-    }
-    open = calls.has(d) ? { ...d } : undefined;
-    out.push(open ?? d);
-  }
-  return out;
+/** How many agents and rounds the delivered messages make, and their product (what a trace's limits bound). */
+function extentOf(messages: Delivery[]): { agents: number; rounds: number; cells: number } {
+  const agents = mentioned(messages).size;
+  const rounds = messages.reduce((max, m) => Math.max(max, m.round! + 1), 0);
+  return { agents, rounds, cells: agents * rounds };
 }
 
 /**
- * The tool spans each agent invocation ran, in time order: the outermost tool span below the agent (a tool's own inner
- * spans are its work), with its arguments or its result recorded, and not one that runs an agent (a sub-agent called
- * as a tool: its invocation is read as the agent's).
+ * An agent's tool calls of one turn made one after another with nothing between them (parallel calls, each its own
+ * span) as one delivery to all those tools, as a chat log shows them: one turn, not one round per call.
+ */
+function parallelCallsJoined(deliveries: readonly Delivery[], calls: ReadonlyMap<Delivery, SpanInfo | undefined>): Delivery[] {
+  const out: Delivery[] = [];
+  let open: { delivery: Delivery; turn: SpanInfo | undefined; tools: Set<string> } | undefined;
+  for (const d of [...deliveries].sort(deliveryOrder)) {
+    const call = calls.has(d);
+    if (open && call && d.from === open.delivery.from && calls.get(d) === open.turn) {
+      for (const tool of d.to!) open.tools.add(tool);
+      open.delivery.content += `\n${d.content}`;
+      continue;
+    }
+    if (open) open.delivery.to = [...open.tools];
+    open = call ? { delivery: { ...d }, turn: calls.get(d), tools: new Set(d.to) } : undefined;
+    out.push(open?.delivery ?? d);
+  }
+  if (open) open.delivery.to = [...open.tools];
+  return out;
+}
+
+/** A model call's output that is the model's words (a JSON record, LangChain's raw generations of a turn that only called tools, is not). */
+const wordsOf = (turn: SpanInfo | undefined) => (turn?.output !== undefined && !/^\s*[[{]/.test(turn.output) ? turn.output : undefined);
+
+/**
+ * An agent's tool calls as deliveries, each with the model call (turn) it was made in: the call, after that turn's words
+ * the first time the turn makes one (as a chat log shows it), and the tool's result back. The turn is the model call
+ * the tool span runs inside (Google ADK nests them), else the agent's model call that ended last before the call.
+ */
+function toolMessages(receiver: string, runs: readonly SpanInfo[], steps: readonly SpanInfo[], above: Map<SpanInfo, Above>, seq: () => number) {
+  const calls = new Map<Delivery, SpanInfo | undefined>();
+  const results: Delivery[] = [];
+  const turns = steps.filter((c) => c.chat && Number.isFinite(c.end)).sort((a, b) => a.end - b.end);
+  const spoken = new Set<SpanInfo>();
+  let ended = 0;
+  for (const run of runs) {
+    const tool = run.tool!;
+    const id = toolAgentId(tool.name);
+    // Calls come in start order, so one walk over the turns finds the last one ended before each.
+    while (ended < turns.length && turns[ended].end <= run.start) ended++;
+    const turn = above.get(run)!.turn ?? (ended > 0 ? turns[ended - 1] : undefined);
+    const words = turn && !spoken.has(turn) ? wordsOf(turn) : undefined;
+    if (turn) spoken.add(turn);
+    const content = (words === undefined ? '' : `${words}\n`) + callText(tool.name, tool.args === undefined ? undefined : maybeJson(tool.args));
+    calls.set({ from: receiver, to: [id], content, time: run.start, seq: seq(), line: run.line, ts: isoOf(run.start) }, turn);
+    if (tool.result !== undefined) results.push({ from: id, to: [receiver], content: tool.result, time: run.end, seq: seq(), line: run.line, ts: isoOf(run.end) });
+  }
+  return { calls, results };
+}
+
+/**
+ * The tool spans each agent invocation ran, in time order: those with their arguments or result recorded, not inside a
+ * tool span that records a result (its work: an MCP client span under a framework's tool span; under one that records
+ * nothing the inner span's result is what there is), and not one that runs an agent (a sub-agent called as a tool:
+ * its invocation is read as the agent's).
  */
 function toolCalls(spans: readonly SpanInfo[], above: Map<SpanInfo, Above>): Map<SpanInfo, SpanInfo[]> {
   const runAgents = new Set(spans.flatMap((s) => (s.isAgent && above.get(s)!.tool ? [above.get(s)!.tool!] : [])));
   const byAgent = new Map<SpanInfo, SpanInfo[]>();
   for (const s of spans) {
     const context = above.get(s)!;
-    if (!s.tool || s.isAgent || context.tool || runAgents.has(s) || !context.agent?.agentName) continue;
+    if (!s.tool || s.isAgent || context.workOf || runAgents.has(s) || !context.agent?.agentName) continue;
     if (s.tool.args === undefined && s.tool.result === undefined) continue;
     const list = byAgent.get(context.agent) ?? [];
     byAgent.set(context.agent, list);
