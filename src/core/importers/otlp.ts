@@ -41,6 +41,8 @@ interface SpanInfo {
   inputIsCrewContext?: boolean;
   /** A model call (an LLM span, a chat operation, or a span that names no kind: ADK's call_llm), whose input is a prompt. */
   chat: boolean;
+  /** It says it is a model call (an OpenInference LLM span, a GenAI chat operation), not only by naming no kind. */
+  modelCall: boolean;
   output?: string;
   systemPrompt?: string;
   /** The span carries a GenAI/OpenInference operation (so content could have been captured on it). */
@@ -240,28 +242,39 @@ function toolResultText(value: unknown): string | undefined {
   if (result && Array.isArray(result.content) && Object.keys(result).every((key) => MCP_RESULT_KEYS.has(key)) && result.content.every(isTextPart)) {
     return contentText(result.content) ?? text;
   }
-  return typeof inner === 'object' && inner !== null ? laidOut(inner).join('\n') : text;
+  return typeof inner === 'object' && inner !== null && layoutFits(inner) ? laidOut(inner).join('\n') : text;
 }
 
-/** How deep a JSON result is laid out as lines; what lies deeper stays compact JSON. */
-const MAX_LAYOUT_DEPTH = 16;
+/** The largest JSON result laid out as lines (depth, values); a deeper or larger one is read as recorded. */
+const LAYOUT_LIMITS = { depth: 16, values: 10_000 };
+
+/** Whether `value` is within LAYOUT_LIMITS, walked without recursion (a hostile result can nest thousands deep). */
+function layoutFits(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let seen = 0; pending.length > 0; seen++) {
+    const [item, depth] = pending.pop()!;
+    if (seen > LAYOUT_LIMITS.values || depth > LAYOUT_LIMITS.depth) return false;
+    if (item !== null && typeof item === 'object') for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
 
 /**
- * A JSON value as YAML-like lines (`key: value`, `- item`, a string's own line breaks kept), as AgentDojo's tools print
- * their results: every field kept, and the strings read as the text they are rather than as escaped JSON (an
- * instruction inside `{"result": "…"}` reads as one).
+ * A JSON value (within LAYOUT_LIMITS) as YAML-like lines (`key: value`, `- item`, a string's own line breaks kept), as
+ * AgentDojo's tools print their results: every field kept, and the strings read as the text they are rather than as
+ * escaped JSON (an instruction inside `{"result": "…"}` reads as one).
  */
-function laidOut(value: unknown, depth = 0): string[] {
+function laidOut(value: unknown): string[] {
   if (value === null || typeof value !== 'object') return String(value).split('\n');
   const entries: [string | undefined, unknown][] = Array.isArray(value) ? value.map((item) => [undefined, item]) : Object.entries(value);
-  if (entries.length === 0 || depth >= MAX_LAYOUT_DEPTH) return [JSON.stringify(value)];
+  if (entries.length === 0) return [Array.isArray(value) ? '[]' : '{}'];
   const lines: string[] = [];
   for (const [key, item] of entries) {
-    const inner = laidOut(item, depth + 1);
+    const inner = laidOut(item);
     const nested = item !== null && typeof item === 'object' && inner.length > 1;
-    if (key === undefined) lines.push(`- ${inner[0]}`, ...inner.slice(1).map((line) => `  ${line}`));
-    else if (nested) lines.push(`${key}:`, ...inner.map((line) => `  ${line}`));
-    else lines.push(`${key}: ${inner[0]}`, ...inner.slice(1).map((line) => `  ${line}`));
+    const first = key === undefined ? `- ${inner[0]}` : nested ? `${key}:` : `${key}: ${inner[0]}`;
+    lines.push(first);
+    for (let i = nested && key !== undefined ? 0 : 1; i < inner.length; i++) lines.push(`  ${inner[i]}`);
   }
   return lines;
 }
@@ -353,6 +366,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     ioValue(attrs.get('final_result')) ??
     adk.output;
   const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
+  const modelCall = oiKind === 'LLM' || (op !== undefined && CHAT_OPERATIONS.has(op));
   return {
     traceId,
     spanId,
@@ -371,7 +385,8 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     input,
     inputIsArguments: input !== undefined && input.startsWith('{') && input === argumentsJson(attrs.get('input.value')),
     inputIsCrewContext: input !== undefined && input === crewTask?.context,
-    chat: !tool && (oiKind === 'LLM' || (op !== undefined && CHAT_OPERATIONS.has(op)) || (oiKind === undefined && op === undefined)),
+    chat: !tool && (modelCall || (oiKind === undefined && op === undefined)),
+    modelCall,
     output,
     systemPrompt: typeof instructions === 'string' ? instructions : contentText(instructions),
     genAi: op !== undefined || oiKind !== undefined || [...attrs.keys()].some((k) => k.startsWith('gen_ai.')),
@@ -411,7 +426,7 @@ function decideAgents(spans: readonly SpanInfo[]): Map<SpanInfo, Above> {
     conversation: s.conversation ?? context.conversation,
     tool: s.isAgent ? undefined : s.tool ? s : context.tool,
     workOf: s.isAgent ? undefined : (context.workOf ?? (s.tool?.result !== undefined ? s : undefined)),
-    turn: s.isAgent ? undefined : s.chat ? s : context.turn,
+    turn: s.isAgent ? undefined : isTurn(s) ? s : context.turn,
   });
   for (const start of spans) {
     const path: SpanInfo[] = [];
@@ -595,14 +610,8 @@ class OtlpImporter implements Importer {
         const names = [...new Set(c.unheard)];
         warnings.push({ code: 'skipped-line', line: 0, message: `${c.unheard.length} invocation(s) with an output but no input this importer reads (${names.slice(0, 3).join(', ')}): what they were handed, and so the rounds around them, are missing` });
       }
-      let messages = assignCausalRounds(readHandoffs(parallelCallsJoined([...c.deliveries, ...c.calls.keys(), ...c.results], c.calls), c.question));
-      // A long agent run whose tool calls would take it past what one trace may hold is read without them, as before
-      // tools were read, and says so (its agents' own messages still fit).
-      const extent = extentOf(messages);
-      if (c.calls.size > 0 && (extent.rounds - 1 > TRACE_LIMITS.maxRound || extent.cells > TRACE_LIMITS.maxAgentRounds)) {
-        messages = assignCausalRounds(readHandoffs(c.deliveries, c.question));
-        warnings.push({ code: 'skipped-line', line: 0, message: `${c.calls.size} tool call(s) not read: with them the run has ${extent.agents} agents x ${extent.rounds} rounds, past what one trace holds (${TRACE_LIMITS.maxAgentRounds} agent-rounds, ${TRACE_LIMITS.maxRound + 1} rounds); export it in parts to see its tools` });
-      }
+      const { messages, cut } = withinTraceLimits(c);
+      if (cut) warnings.push({ code: 'skipped-line', line: 0, message: cut });
       const ids = mentioned(messages);
       episodes.push(buildEpisode(id, { run: id, task: c.question ? { question: c.question } : undefined, agents: registry.only(ids) }, messages, [], warnings));
     }
@@ -622,6 +631,49 @@ class OtlpImporter implements Importer {
     }
     return episodes;
   }
+}
+
+/** A conversation's messages in causal rounds, its tool calls and results up to `until` (ms; all when undefined). */
+function conversationMessages(c: Conversation, until?: number): Delivery[] {
+  const keep = (d: Delivery) => until === undefined || d.time <= until;
+  const calls = [...c.calls.keys()].filter(keep);
+  return assignCausalRounds(readHandoffs(parallelCallsJoined([...c.deliveries, ...calls, ...[...c.results].filter(keep)], c.calls), c.question));
+}
+
+const fits = (extent: ReturnType<typeof extentOf>) => extent.rounds - 1 <= TRACE_LIMITS.maxRound && extent.cells <= TRACE_LIMITS.maxAgentRounds;
+
+/**
+ * A conversation's messages within what one trace holds: a long agent run whose tool calls (a round each, an agent
+ * per tool) would take it past the limits keeps its earliest ones, as many as fit (found by bisection over the calls'
+ * times; the agents' own messages are all kept), and says where it was cut. Keeping the earliest means a receiver
+ * that read the run as it grew keeps what it already judged.
+ */
+function withinTraceLimits(c: Conversation): { messages: Delivery[]; cut?: string } {
+  const all = conversationMessages(c);
+  if (c.calls.size === 0 || fits(extentOf(all))) return { messages: all };
+  const times = [...new Set([...c.calls.keys(), ...c.results].map((d) => d.time))].sort((a, b) => a - b);
+  // First guess: the tool messages before the first round the whole run's agents cannot all have (one more reading,
+  // not a bisection's dozen, for the live receiver that reads a growing run again and again); else bisect below it.
+  const whole = extentOf(all);
+  const rounds = Math.min(TRACE_LIMITS.maxRound + 1, Math.floor(TRACE_LIMITS.maxAgentRounds / whole.agents));
+  const over = all.find((m) => m.round! >= rounds)?.time ?? Infinity;
+  let high = times.findIndex((time) => time >= over) - 1;
+  if (high < -1) high = times.length - 1;
+  let low = high;
+  if (!fits(extentOf(conversationMessages(c, times[high] ?? -Infinity)))) low = -1;
+  for (high -= 1; low < high; ) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(extentOf(conversationMessages(c, times[middle])))) low = middle;
+    else high = middle - 1;
+  }
+  const until = low < 0 ? -Infinity : times[low];
+  const kept = [...c.calls.keys()].filter((d) => d.time <= until).length;
+  return {
+    messages: conversationMessages(c, until),
+    cut:
+      `${c.calls.size - kept} of ${c.calls.size} tool call(s) not read, from ${isoOf(times[low + 1]) ?? 'the first'} on: with them the run has ` +
+      `${whole.agents} agents x ${whole.rounds} rounds, past what one trace holds (${TRACE_LIMITS.maxAgentRounds} agent-rounds, ${TRACE_LIMITS.maxRound + 1} rounds)`,
+  };
 }
 
 /** How many agents and rounds the delivered messages make, and their product (what a trace's limits bound). */
@@ -653,26 +705,34 @@ function parallelCallsJoined(deliveries: readonly Delivery[], calls: ReadonlyMap
   return out;
 }
 
+/**
+ * A model call of the agent, a turn its tool calls can be made in: an LLM or chat span, or a span that names no kind
+ * and records a model's output (ADK's `call_llm`); not a wrapper that names none and records nothing (pydantic-ai's
+ * `running tools` around its `running tool` spans).
+ */
+const isTurn = (s: SpanInfo) => s.chat && (s.modelCall || s.output !== undefined);
+
 /** A model call's output that is the model's words (a JSON record, LangChain's raw generations of a turn that only called tools, is not). */
 const wordsOf = (turn: SpanInfo | undefined) => (turn?.output !== undefined && !/^\s*[[{]/.test(turn.output) ? turn.output : undefined);
 
 /**
  * An agent's tool calls as deliveries, each with the model call (turn) it was made in: the call, after that turn's words
  * the first time the turn makes one (as a chat log shows it), and the tool's result back. The turn is the model call
- * the tool span runs inside (Google ADK nests them), else the agent's model call that ended last before the call.
+ * the tool span runs inside (Google ADK nests them), else the agent's model call that started last before the call.
  */
 function toolMessages(receiver: string, runs: readonly SpanInfo[], steps: readonly SpanInfo[], above: Map<SpanInfo, Above>, seq: () => number) {
   const calls = new Map<Delivery, SpanInfo | undefined>();
   const results: Delivery[] = [];
-  const turns = steps.filter((c) => c.chat && Number.isFinite(c.end)).sort((a, b) => a.end - b.end);
+  const turns = steps.filter((c) => isTurn(c) && Number.isFinite(c.start)).sort(inTimeOrder);
   const spoken = new Set<SpanInfo>();
-  let ended = 0;
+  let started = 0;
   for (const run of runs) {
     const tool = run.tool!;
     const id = toolAgentId(tool.name);
-    // Calls come in start order, so one walk over the turns finds the last one ended before each.
-    while (ended < turns.length && turns[ended].end <= run.start) ended++;
-    const turn = above.get(run)!.turn ?? (ended > 0 ? turns[ended - 1] : undefined);
+    // Calls come in start order, so one walk over the turns finds the last one started before each (a streamed turn
+    // ends after the calls it makes).
+    while (started < turns.length && turns[started].start <= run.start) started++;
+    const turn = above.get(run)!.turn ?? (started > 0 ? turns[started - 1] : undefined);
     const words = turn && !spoken.has(turn) ? wordsOf(turn) : undefined;
     if (turn) spoken.add(turn);
     const content = (words === undefined ? '' : `${words}\n`) + callText(tool.name, tool.args === undefined ? undefined : maybeJson(tool.args));
