@@ -5,6 +5,7 @@
 import { InputError } from '../errors';
 import type { TraceWarning } from '../trace/types';
 import { AgentRegistry, asObject, asString, buildEpisode, mentioned, messageRole, messageText, selectRuns, toMillis, valueText, type Delivery } from './common';
+import { callText, toolAgentId } from './toolChat';
 import type { Episode, FormatSpec, Importer } from './types';
 
 /** LangGraph's entry node; its output is the user's input, so it maps to the agent "user". */
@@ -22,6 +23,8 @@ export interface RunInfo {
   namespace?: string;
   /** Its output holds a reply named after the node (a member of a team speaking in its own name). */
   speaks?: boolean;
+  /** A tool node's results (its output is then none of its own). */
+  tools?: ToolResult[];
   start: number;
   seq: number;
   line: number;
@@ -56,7 +59,7 @@ class LangsmithImporter implements Importer {
     const metadata = asObject(asObject(run.extra)?.metadata) ?? asObject(run.metadata) ?? {};
     const startValue = run.start_time ?? run.startTime;
     const graph = graphPlace(metadata);
-    const said = graph.node ? nodeOutput(run.outputs, graph.node) : { text: valueText(run.outputs), speaks: false };
+    const said: ReturnType<typeof nodeOutput> = graph.node ? nodeOutput(run.outputs, graph.node) : { text: valueText(run.outputs), speaks: false };
     this.runs.set(id, {
       id,
       parentId: asString(run.parent_run_id) ?? parentId,
@@ -64,6 +67,7 @@ class LangsmithImporter implements Importer {
       name: asString(run.name) ?? id,
       ...graph,
       speaks: said.speaks,
+      tools: said.tools,
       start: toMillis(startValue),
       seq: this.seq++,
       line,
@@ -92,17 +96,38 @@ export function graphPlace(metadata: Record<string, unknown>): Pick<RunInfo, 'no
   };
 }
 
+/** What a tool node (LangGraph's ToolNode) returned: one result per tool message, by the tool's name. */
+export interface ToolResult {
+  name: string;
+  text: string;
+}
+
 /**
  * What a graph node said: the last reply in its messages (an assistant message with text that calls no tool), its own
  * (named after the node) before an unnamed one, not the hand-off that follows it ("Transferring back to supervisor");
- * without a reply, the output's text as any run's. `speaks`: a reply is named after the node.
+ * without a reply, a model turn that only calls tools (a ReAct loop's `agent` node) as its words and its calls
+ * written `name(key="value")`, as a tool-use log shows them; else the output's text as any run's. A node whose
+ * messages are all tool results (a ToolNode) returns those (`tools`). `speaks`: a reply is named after the node.
  */
-export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean } {
-  const replies = stateMessages(outputs).filter((m) => messageRole(m) === 'assistant' && !callsTools(m) && (messageText(m) ?? '').trim() !== '');
+export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean; tools?: ToolResult[] } {
+  const messages = stateMessages(outputs);
+  if (messages.length > 0 && messages.every((m) => messageRole(m) === 'tool')) {
+    return { text: undefined, speaks: false, tools: messages.map((m) => ({ name: messageName(m) ?? node, text: messageText(m) ?? '' })) };
+  }
+  const replies = messages.filter((m) => messageRole(m) === 'assistant' && !callsTools(m) && (messageText(m) ?? '').trim() !== '');
   const own = replies.filter((m) => messageName(m) === node).at(-1);
   const reply = own ?? replies.filter((m) => messageName(m) === undefined).at(-1) ?? replies.at(-1);
-  return { text: reply !== undefined ? messageText(reply) : valueText(outputs), speaks: own !== undefined };
+  if (reply !== undefined) return { text: messageText(reply), speaks: own !== undefined };
+  const last = messages.at(-1);
+  if (last !== undefined && messageRole(last) === 'assistant' && callsTools(last) && !callsTools(last, HANDOFF)) {
+    const calls = (fields(last)!.tool_calls as unknown[]).map((call) => callText(asString(asObject(call)?.name) ?? 'unknown', asObject(call)?.args));
+    return { text: [messageText(last) ?? '', ...calls].filter((part) => part.trim() !== '').join('\n'), speaks: false };
+  }
+  return { text: valueText(outputs), speaks: false };
 }
+
+/** langgraph-supervisor's hand-off tools (`transfer_to_research_expert`, `transfer_back_to_supervisor`): routing, not work. */
+const HANDOFF = /^transfer_(?:to|back_to)_/;
 
 /** The messages of a graph state or update: `messages`, or a Command's `update.messages` (also under `output`). */
 function stateMessages(value: unknown): unknown[] {
@@ -118,9 +143,10 @@ function fields(message: unknown): Record<string, unknown> | undefined {
   return asObject(m?.kwargs) ?? asObject(m?.data) ?? m;
 }
 
-function callsTools(message: unknown): boolean {
+/** Whether the message calls tools (with `only`, a tool whose name matches). */
+function callsTools(message: unknown, only?: RegExp): boolean {
   const calls = fields(message)?.tool_calls;
-  return Array.isArray(calls) && calls.length > 0;
+  return Array.isArray(calls) && calls.some((call) => only === undefined || only.test(asString(asObject(call)?.name) ?? ''));
 }
 
 function messageName(message: unknown): string | undefined {
@@ -169,8 +195,9 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   }
   // A step that says nothing (a supervisor routing by a hand-off) is left out quietly; a failed one, or one whose
   // outputs are not in the record, is reported.
+  const said = (r: RunInfo) => r.output !== undefined || r.tools !== undefined;
   for (const r of steps) {
-    if (r.output !== undefined) continue;
+    if (said(r)) continue;
     if (r.error) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} failed (error: ${r.error.slice(0, 60)}); skipped` });
     else if (r.unrecorded) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} has no outputs in the record (a run still pending, or left out of the export); skipped` });
   }
@@ -180,7 +207,7 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
     placed.add(r.node!);
     warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" runs inside a subgraph whose own step is not in the trace; its rounds are approximate` });
   }
-  steps = steps.filter((r) => r.output !== undefined);
+  steps = steps.filter(said);
   if (steps.length === 0) return undefined;
   // Supersteps that produced output, in order (a team member's within its team's step): the k-th is round k.
   const byStep = new Map<string, GraphStep[]>();
@@ -194,12 +221,13 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   const registry = new AgentRegistry();
   const messages: Delivery[] = [];
   order.forEach((group, round) => {
-    const next = (order[round + 1] ?? []).map((r) => agentOf(r.node!));
+    const next = (order[round + 1] ?? []).flatMap((r) => speakersOf(r).map((speaker) => speaker.from));
     for (const r of group) {
-      const from = agentOf(r.node!);
-      registry.see(from);
-      const to = [...new Set(next.filter((id) => id !== from))];
-      messages.push({ from, to: to.length ? to : undefined, content: r.output!, time: round, seq: r.seq, line: r.line, ts: r.ts, round });
+      for (const { from, content, role } of speakersOf(r)) {
+        registry.see(from, { role });
+        const to = [...new Set(next.filter((id) => id !== from))];
+        messages.push({ from, to: to.length ? to : undefined, content, time: round, seq: r.seq, line: r.line, ts: r.ts, round });
+      }
     }
   });
   if (messages.length === 0) return undefined;
@@ -261,6 +289,12 @@ function namespaceNode(namespace: string): string {
 function comparePaths(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
   return a.length - b.length;
+}
+
+/** Who speaks in a node's step: the node's agent, or each tool whose result a tool node returned (`tool:<name>`). */
+function speakersOf(r: RunInfo): { from: string; content: string; role?: string }[] {
+  if (r.tools) return r.tools.map((result) => ({ from: toolAgentId(result.name), content: result.text, role: 'tool' }));
+  return [{ from: agentOf(r.node!), content: r.output! }];
 }
 
 function agentOf(node: string): string {

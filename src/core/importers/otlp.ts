@@ -32,7 +32,7 @@ interface SpanInfo {
   /** The span's name. */
   name: string;
   /** Where a LangGraph node's span sits in its graph (from its `metadata` attribute), if it is one. */
-  graph?: Pick<RunInfo, 'node' | 'step' | 'namespace' | 'speaks'>;
+  graph?: Pick<RunInfo, 'node' | 'step' | 'namespace' | 'speaks' | 'tools'>;
   conversation?: string;
   input?: string;
   /** `input` is a call's arguments as JSON with no message text in them (Agno's `Agent.run`): its chat span says better. */
@@ -353,7 +353,8 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     (crewTask ? crewTask.context : requestOf(attrs.get('input.value')) ?? ioValue(attrs.get('input.value'))) ??
     ioValue(attrs.get('mastra.agent_run.input')) ??
     adk.input;
-  const output = tool
+  // (A LangGraph tool node's results are its tools' words, not its own.)
+  const output = tool || said?.tools
     ? undefined
     : said?.text ??
     genAiMessages(attrs.get('gen_ai.output.messages'), ['assistant']) ??
@@ -380,7 +381,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     isAgent,
     agentName,
     name,
-    graph: graph.node !== undefined ? { ...graph, speaks: said?.speaks ?? false } : undefined,
+    graph: graph.node !== undefined ? { ...graph, speaks: said?.speaks ?? false, tools: said?.tools } : undefined,
     conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
     input,
     inputIsArguments: input !== undefined && input.startsWith('{') && input === argumentsJson(attrs.get('input.value')),
