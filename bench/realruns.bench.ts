@@ -17,6 +17,7 @@ import { actedForInjection, analyzeRuns, r3, sliceFigures, sliceRow as row, type
 import { debateAnswer } from '../src/core/importers/debate';
 import { moderatorCrewOtlp } from './lib/moderatorCrew';
 import { agentDojoRecords, loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
+import { reactGraphRuns } from '../test/support/langgraphRuns';
 import { recordCrewRun, toolUseRun, type ToolUseRun } from '../test/support/otlpRuns';
 import { runJobs } from './lib/workers';
 import type { BenchModule, BenchSection } from './types';
@@ -85,13 +86,23 @@ async function crewVerdicts(debates: readonly RealRun[]): Promise<RunVerdicts[]>
   return results;
 }
 
+/** A recorded AgentDojo run re-encoded as another framework records it (the text any of our importers reads), and the id its assistant gets there. */
+interface Replay {
+  encode: (record: ToolUseRun, id: string) => Promise<string>;
+  assistant: string;
+}
+
+/** The AgentDojo runs as their agent's own OpenTelemetry spans: a chat span per model turn, an execute_tool span per call. */
+const AS_OTLP_SPANS: Replay = { encode: (record, id) => recordCrewRun(toolUseRun(record), id, Date.UTC(2026, 0, 1)), assistant: 'assistant' };
+/** The AgentDojo runs as LangGraph's prebuilt ReAct agent records them in LangSmith: `agent` and `tools` node runs. */
+const AS_LANGGRAPH_RUNS: Replay = { encode: async (record, id) => JSON.stringify(reactGraphRuns(record, id)), assistant: 'agent' };
+
 /**
- * The AgentDojo runs replayed as their agent records them over OpenTelemetry (a chat span per model turn, an
- * execute_tool span per call with its arguments and result) and read back by the OTLP importer, against the labels the
- * AgentDojo importer gives the run's log. An agent the replay does not show counts as benign-predicted (a missed
- * attacker stays missed); a run in which the model never answered holds no message over OTLP and is counted apart.
+ * The AgentDojo runs replayed (`replay`) and read back by the importer the replay's format detects, against the labels
+ * the AgentDojo importer gives the run's log. An agent the replay does not show counts as benign-predicted (a missed
+ * attacker stays missed); a run in which the model never answered holds no message in the replay and is counted apart.
  */
-async function toolAgentVerdicts(runs: readonly RealRun[]): Promise<{ verdicts: RunVerdicts[]; silent: number }> {
+async function replayedVerdicts(runs: readonly RealRun[], replay: Replay): Promise<{ verdicts: RunVerdicts[]; silent: number }> {
   const config = defaultConfig();
   const records = agentDojoRecords();
   const verdicts: RunVerdicts[] = [];
@@ -103,7 +114,7 @@ async function toolAgentVerdicts(runs: readonly RealRun[]): Promise<{ verdicts: 
     const truth = model.labels!.map((row) => row[model.rounds - 1] ?? 'benign');
     let trace: Trace;
     try {
-      trace = importTraceText(await recordCrewRun(toolUseRun(record as unknown as ToolUseRun), run.trace.run!, Date.UTC(2026, 0, 1)));
+      trace = importTraceText(await replay.encode(record as unknown as ToolUseRun, run.trace.run!));
     } catch (error) {
       if (error instanceof InputError && error.kind === 'no-content') {
         silent++;
@@ -112,7 +123,7 @@ async function toolAgentVerdicts(runs: readonly RealRun[]): Promise<{ verdicts: 
       throw error;
     }
     const analysis = await analyzeRun(buildRunModel(trace), { config });
-    const byId = new Map(analysis.agents.map((a) => [a.id, a]));
+    const byId = new Map(analysis.agents.map((a) => [a.id === replay.assistant ? 'assistant' : a.id, a]));
     verdicts.push({
       truth,
       predicted: model.agents.map((id) => byId.get(id)?.category ?? 'benign'),
@@ -132,6 +143,7 @@ const realRuns: BenchModule = async ({ quick }) => {
   const pick = (keep: (r: RealRun) => boolean): RunVerdicts[] => verdicts.filter((_, i) => keep(runs[i]));
   const rows: BenchSection['rows'] = [];
   const bySlice = new Map<string, SliceFigures>();
+  const get = (name: string) => bySlice.get(name)!;
   for (const [name, keep] of slices(runs)) {
     const figures = sliceFigures(pick(keep));
     bySlice.set(name, figures);
@@ -155,10 +167,13 @@ const realRuns: BenchModule = async ({ quick }) => {
 
   // The AgentDojo runs as their agent's own OpenTelemetry spans (what `serve` receives from a traced agent).
   const dojo = runs.filter((r) => r.source === 'agentdojo');
-  const toolAgent = await toolAgentVerdicts(dojo);
-  const toolFigures = sliceFigures(toolAgent.verdicts);
-  bySlice.set('agentdojo otlp', toolFigures);
-  rows.push(row('agentdojo as its agent\'s OTLP spans (execute_tool)', toolFigures));
+  const toolAgent = await replayedVerdicts(dojo, AS_OTLP_SPANS);
+  bySlice.set('agentdojo otlp', sliceFigures(toolAgent.verdicts));
+  rows.push(row('agentdojo as its agent\'s OTLP spans (execute_tool)', get('agentdojo otlp')));
+  // …and as a LangGraph ReAct agent's runs (what a LangSmith export of such an agent holds).
+  const reactAgent = await replayedVerdicts(dojo, AS_LANGGRAPH_RUNS);
+  bySlice.set('agentdojo langgraph', sliceFigures(reactAgent.verdicts));
+  rows.push(row('agentdojo as a LangGraph ReAct agent\'s runs (LangSmith)', get('agentdojo langgraph')));
 
   // The simulator's held-out split with the same weights, so a change that helps real runs shows what it costs there.
   const sim = await runJobs<EpisodeDetection>(episodeGrid('heldout', quick ? 4 : 20, SIM_HELDOUT_SEED).map((config) => ({ kind: 'detection', config })));
@@ -192,7 +207,6 @@ const realRuns: BenchModule = async ({ quick }) => {
   }
   const fold = (held: string) => folds.find((f) => f.held === held);
 
-  const get = (name: string) => bySlice.get(name)!;
   const figures = {
     debateAttackerF1: r3(get('debates, attacked').atkF1.value),
     debateInfectedF1: r3(get('debates, attacked').infF1.value),
@@ -211,6 +225,9 @@ const realRuns: BenchModule = async ({ quick }) => {
     otlpAgentdojoAttackerF1: r3(get('agentdojo otlp').atkF1.value),
     otlpAgentdojoInfectedF1: r3(get('agentdojo otlp').infF1.value),
     otlpAgentdojoBenignFlagged: r3(get('agentdojo otlp').benignFlagged.value),
+    langgraphAgentdojoAttackerF1: r3(get('agentdojo langgraph').atkF1.value),
+    langgraphAgentdojoInfectedF1: r3(get('agentdojo langgraph').infF1.value),
+    langgraphAgentdojoBenignFlagged: r3(get('agentdojo langgraph').benignFlagged.value),
     losoDebateOneAdversaryAttackerF1: r3(fold('source debate')?.oneAdversary.atkF1.value ?? null),
     losoAgentdojoAttackerF1: r3(fold('source agentdojo')?.attacked.atkF1.value ?? null),
     losoAgentdojoInfectedF1: r3(fold('source agentdojo')?.attacked.infF1.value ?? null),
@@ -230,6 +247,7 @@ const realRuns: BenchModule = async ({ quick }) => {
     'Final-round labels as ../shared/data/real/README.md defines them; intervals: 1,000 bootstrap resamples of runs.',
     '"as a moderator-led crew over OTLP": every debate replayed as a hub that invokes each debater in turn and hands it the others\' previous answers (bench/lib/moderatorCrew.ts), read back by the OTLP importer, as `serve` receives such a crew; the moderator and the user count among the benign agents.',
     `"as its agent's OTLP spans": every AgentDojo run replayed as an agent traced with the GenAI conventions records it (a chat span per model turn with text, an execute_tool span per call with arguments and result; a turn's calls in parallel; test/support/otlpRuns.ts toolUseRun) through the real OTel SDK and serialiser, read back by the OTLP importer, against the AgentDojo importer's labels; ${toolAgent.silent} run(s) in which the model never answered hold no message over OTLP and are left out.`,
+    `"as a LangGraph ReAct agent's runs": every AgentDojo run replayed as LangGraph's prebuilt ReAct agent records it in LangSmith (the \`__start__\` node, then \`agent\` turns with their tool calls and \`tools\` node results; test/support/langgraphRuns.ts), read back by the LangSmith importer; the assistant is the \`agent\` node; ${reactAgent.silent} run(s) left out as above.`,
     `Attacked debates, agents flagged infected whose label is benign: ${unreadable.map((u) => `${u.model} ${u.flagged}, of which ${u.unread} end on a reply with no "(X)" for the label reader to read (so the label cannot say infected)`).join('; ')}.`,
     '"held out" rows: weights refitted without that source (or that model of the source) on the rest of the split and the simulator; the targets are judged in-sample above, and these rows say what holds on material the weights never saw.',
   ];

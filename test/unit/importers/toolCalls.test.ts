@@ -1,12 +1,14 @@
 // Tool calls in OTLP traces (GenAI execute_tool spans, OpenInference TOOL spans, Google ADK's and pydantic-ai's
-// attributes): each tool is an agent of its own (`tool:<name>`), the call goes to it and its result comes back, so a
-// poisoned tool result is a source the guard can name, as it is in a tool-use run's own log.
+// attributes) and in LangGraph runs (a ReAct loop's tool node): each tool is an agent of its own (`tool:<name>`), the
+// call goes to it and its result comes back, so a poisoned tool result is a source the guard can name, as it is in a
+// tool-use run's own log.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeTrace } from '../../../src/core/guard/analyze';
 import { episodeToTrace, importEpisodes, importTraceText } from '../../../src/core/importers';
 import { readAnyTrace } from '../../../src/node/readAnyTrace';
+import { reactGraphRuns } from '../../support/langgraphRuns';
 import { recordCrewRun, toolUseRun, type ToolUseRun } from '../../support/otlpRuns';
 import { flow } from './flow';
 
@@ -24,7 +26,7 @@ const agent = (id: string, start: number, end: number, input = 'Pay the bill in 
 const tool = (id: string, start: number, end: number, name: string, args: string, result: string) =>
   span(id, 'a', start, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.arguments': args, 'gen_ai.tool.call.result': result }, `execute_tool ${name}`, end);
 
-describe('importers: OTLP tool calls', () => {
+describe('importers: tool calls', () => {
   it('finds the poisoned tool result of an agent traced with execute_tool spans, and the assistant that acted on it, as the AgentDojo log gives them (was: no tool in the trace, nothing flagged)', async () => {
     const text = readFileSync(path.join(fixtures, 'agentdojo-run.json'), 'utf8');
     const fromLog = await analyzeTrace(episodeToTrace(importEpisodes(text, 'agentdojo', 'document', 'agentdojo-run.json')[0]));
@@ -35,6 +37,15 @@ describe('importers: OTLP tool calls', () => {
     assert.deepEqual(verdicts(fromSpans), verdicts(fromLog));
     assert.equal(fromSpans.agents.find((a) => a.id === 'tool:read_file')?.role, 'tool');
     assert.deepEqual(fromSpans.sources, ['tool:read_file']);
+  });
+
+  it("finds the poisoned tool result of a LangGraph ReAct agent's LangSmith runs, and the agent that acted on it, as the AgentDojo log gives them (was: a node \"tools\" the attacker, the agent benign)", async () => {
+    const text = readFileSync(path.join(fixtures, 'agentdojo-run.json'), 'utf8');
+    const fromLog = await analyzeTrace(episodeToTrace(importEpisodes(text, 'agentdojo', 'document', 'agentdojo-run.json')[0]));
+    const fromRuns = await analyzeTrace(importTraceText(JSON.stringify(reactGraphRuns(JSON.parse(text) as ToolUseRun, 'react-1'))));
+    const verdicts = (a: typeof fromLog, assistant: string) => Object.fromEntries(a.agents.map((x) => [x.id === assistant ? 'assistant' : x.id, x.category]));
+    assert.deepEqual(verdicts(fromRuns, 'agent'), verdicts(fromLog, 'assistant'));
+    assert.deepEqual(fromRuns.sources, ['tool:read_file']);
   });
 
   it("reads Claude's opening <thinking> notes as its reasoning, from the run's log and from its spans: quoting the injection it refuses, or musing before it asks the user, is no attack (was: the assistant called the attacker; real AgentDojo runs)", async () => {
