@@ -3,6 +3,7 @@
 // subgraph are its agent's work (a ReAct loop inside a supervisor's graph) unless they speak in their own name (the
 // members of a nested team). The OTLP importer hands LangGraph apps traced by OpenInference here too.
 import { InputError } from '../errors';
+import { TRACE_LIMITS } from '../trace/parse';
 import type { TraceWarning } from '../trace/types';
 import { AgentRegistry, asObject, asString, buildEpisode, mentioned, messageRole, messageText, selectRuns, toMillis, valueText, type Delivery } from './common';
 import { callText, toolAgentId } from './toolChat';
@@ -132,8 +133,14 @@ const HANDOFF = /^transfer_(?:to|back_to)_/;
 /** The messages of a graph state or update: `messages`, or a Command's `update.messages` (also under `output`). */
 function stateMessages(value: unknown): unknown[] {
   const o = asObject(value);
-  const inner = asObject(o?.output) ?? o;
-  const messages = asObject(inner?.update)?.messages ?? inner?.messages;
+  // A ToolNode whose tools return Commands writes their list: `{"output": [{"lg_name": "Command", "update": …}]}`.
+  if (Array.isArray(o?.output)) return o.output.flatMap((item) => updateMessages(asObject(item)));
+  return updateMessages(asObject(o?.output) ?? o);
+}
+
+/** The messages of one state update, or of a Command's `update`. */
+function updateMessages(update: Record<string, unknown> | undefined): unknown[] {
+  const messages = asObject(update?.update)?.messages ?? update?.messages;
   return Array.isArray(messages) ? messages : [];
 }
 
@@ -218,16 +225,19 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
     else byStep.set(key, [r]);
   }
   const order = [...byStep.values()];
+  const perTool = toolsFit(order);
+  if (!perTool) warnings.push({ code: 'skipped-line', line: 0, message: `the tool nodes' results are read as their nodes' messages: one agent per tool would pass what one trace holds (${TRACE_LIMITS.maxAgentRounds} agent-rounds)` });
+  const speakers = order.map((group) => group.flatMap((r) => speakersOf(r, perTool).map((speaker) => ({ ...speaker, run: r }))));
   const registry = new AgentRegistry();
   const messages: Delivery[] = [];
-  order.forEach((group, round) => {
-    const next = (order[round + 1] ?? []).flatMap((r) => speakersOf(r).map((speaker) => speaker.from));
-    for (const r of group) {
-      for (const { from, content, role } of speakersOf(r)) {
-        registry.see(from, { role });
-        const to = [...new Set(next.filter((id) => id !== from))];
-        messages.push({ from, to: to.length ? to : undefined, content, time: round, seq: r.seq, line: r.line, ts: r.ts, round });
-      }
+  speakers.forEach((group, round) => {
+    // Who speaks next hears this round: one list per round, a speaker left out of it only where it is in it.
+    const next = [...new Set((speakers[round + 1] ?? []).map((speaker) => speaker.from))];
+    const hearing = new Set(next);
+    for (const { from, content, role, run: r } of group) {
+      registry.see(from, { role });
+      const to = hearing.has(from) ? next.filter((id) => id !== from) : next;
+      messages.push({ from, to: to.length ? to : undefined, content, time: round, seq: r.seq, line: r.line, ts: r.ts, round });
     }
   });
   if (messages.length === 0) return undefined;
@@ -254,7 +264,8 @@ function nodeRuns(runs: RunInfo[]): GraphStep[] {
     if (r.node === undefined || r.step === undefined || (r.namespace?.includes('|') && !r.speaks)) continue;
     const enclosing = enclosingNamespaces(r.namespace);
     const path = [...enclosing.flatMap((ns) => stepOf.get(ns) ?? []), r.step];
-    const key = `${r.node}\u0000${path.join('.')}`;
+    // Each instance of a tool node one step runs (a ReAct loop's parallel calls under Send, Python's default) is kept.
+    const key = `${r.node}\u0000${path.join('.')}${r.tools && r.name === r.node ? `\u0000${r.id}` : ''}`;
     const current = chosen.get(key);
     if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, { ...r, path, approximate: path.length <= enclosing.length });
   }
@@ -291,10 +302,24 @@ function comparePaths(a: readonly number[], b: readonly number[]): number {
   return a.length - b.length;
 }
 
-/** Who speaks in a node's step: the node's agent, or each tool whose result a tool node returned (`tool:<name>`). */
-function speakersOf(r: RunInfo): { from: string; content: string; role?: string }[] {
-  if (r.tools) return r.tools.map((result) => ({ from: toolAgentId(result.name), content: result.text, role: 'tool' }));
-  return [{ from: agentOf(r.node!), content: r.output! }];
+/** Most results one tool node's step is read as, one message each; past it, the node speaks them (bounds a step's work). */
+const MAX_TOOL_RESULTS = 1_000;
+
+/**
+ * Who speaks in a node's step: the node's agent, or (`perTool`) each tool whose result a tool node returned
+ * (`tool:<name>`, role tool); otherwise the tool node itself speaks its results, role tool.
+ */
+function speakersOf(r: RunInfo, perTool: boolean): { from: string; content: string; role?: string }[] {
+  if (!r.tools) return [{ from: agentOf(r.node!), content: r.output! }];
+  if (perTool && r.tools.length <= MAX_TOOL_RESULTS) return r.tools.map((result) => ({ from: toolAgentId(result.name), content: result.text, role: 'tool' }));
+  return [{ from: agentOf(r.node!), content: r.tools.map((result) => result.text).join('\n\n'), role: 'tool' }];
+}
+
+/** Whether one agent per tool keeps the run within what one trace holds (agents x rounds; the rounds are the steps). */
+function toolsFit(order: readonly RunInfo[][]): boolean {
+  const agents = new Set<string>();
+  for (const group of order) for (const r of group) for (const speaker of speakersOf(r, true)) agents.add(speaker.from);
+  return agents.size * order.length <= TRACE_LIMITS.maxAgentRounds;
 }
 
 function agentOf(node: string): string {

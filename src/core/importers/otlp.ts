@@ -242,10 +242,11 @@ function toolResultText(value: unknown): string | undefined {
   if (result && Array.isArray(result.content) && Object.keys(result).every((key) => MCP_RESULT_KEYS.has(key)) && result.content.every(isTextPart)) {
     return contentText(result.content) ?? text;
   }
-  return typeof inner === 'object' && inner !== null && layoutFits(inner) ? laidOut(inner).join('\n') : text;
+  if (typeof inner !== 'object' || inner === null) return text;
+  return (layoutFits(inner) ? laidOut(inner) : leafLines(inner)).join('\n');
 }
 
-/** The largest JSON result laid out as lines (depth, values); a deeper or larger one is read as recorded. */
+/** The largest JSON result laid out as lines (depth, values); a deeper or larger one is read as its scalars' lines. */
 const LAYOUT_LIMITS = { depth: 16, values: 10_000 };
 
 /** Whether `value` is within LAYOUT_LIMITS, walked without recursion (a hostile result can nest thousands deep). */
@@ -257,6 +258,24 @@ function layoutFits(value: unknown): boolean {
     if (item !== null && typeof item === 'object') for (const child of Object.values(item)) pending.push([child, depth + 1]);
   }
   return true;
+}
+
+/**
+ * A JSON value too large or deep to lay out, as one `key: value` line per scalar in document order (a string's line
+ * breaks kept), walked without recursion: its strings still read as text, however the result was padded.
+ */
+function leafLines(value: unknown): string[] {
+  const lines: string[] = [];
+  const pending: [string, unknown][] = [['-', value]];
+  while (pending.length > 0) {
+    const [key, item] = pending.pop()!;
+    if (item === null || typeof item !== 'object') lines.push(`${key}: ${String(item)}`);
+    else {
+      const entries = Array.isArray(item) ? item.map((child): [string, unknown] => ['-', child]) : Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) pending.push(entries[i]);
+    }
+  }
+  return lines;
 }
 
 /**
@@ -653,16 +672,17 @@ function withinTraceLimits(c: Conversation): { messages: Delivery[]; cut?: strin
   const all = conversationMessages(c);
   if (c.calls.size === 0 || fits(extentOf(all))) return { messages: all };
   const times = [...new Set([...c.calls.keys(), ...c.results].map((d) => d.time))].sort((a, b) => a - b);
-  // First guess: the tool messages before the first round the whole run's agents cannot all have (one more reading,
-  // not a bisection's dozen, for the live receiver that reads a growing run again and again); else bisect below it.
+  // Bisect for the latest cut that fits, from a first guess: the tool messages before the first round the whole run's
+  // agents cannot all have (it fits more often than not, halving the readings left).
   const whole = extentOf(all);
   const rounds = Math.min(TRACE_LIMITS.maxRound + 1, Math.floor(TRACE_LIMITS.maxAgentRounds / whole.agents));
   const over = all.find((m) => m.round! >= rounds)?.time ?? Infinity;
-  let high = times.findIndex((time) => time >= over) - 1;
-  if (high < -1) high = times.length - 1;
-  let low = high;
-  if (!fits(extentOf(conversationMessages(c, times[high] ?? -Infinity)))) low = -1;
-  for (high -= 1; low < high; ) {
+  const guess = Math.min(times.findIndex((time) => time >= over) - 1, times.length - 2);
+  let low = -1;
+  let high = times.length - 2;
+  if (guess >= 0 && fits(extentOf(conversationMessages(c, times[guess])))) low = guess;
+  else high = guess - 1;
+  while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     if (fits(extentOf(conversationMessages(c, times[middle])))) low = middle;
     else high = middle - 1;
