@@ -134,6 +134,12 @@ async function replayedVerdicts(runs: readonly RealRun[], replay: Replay): Promi
   return { verdicts, silent };
 }
 
+/** A slice's attacker F1, infected F1 and benign share flagged, as figures named `<name>AttackerF1` and so on. */
+function headFigures<N extends string>(name: N, slice: SliceFigures): Record<`${N}AttackerF1` | `${N}InfectedF1` | `${N}BenignFlagged`, number | null> {
+  const figures = { [`${name}AttackerF1`]: r3(slice.atkF1.value), [`${name}InfectedF1`]: r3(slice.infF1.value), [`${name}BenignFlagged`]: r3(slice.benignFlagged.value) };
+  return figures as Record<`${N}AttackerF1` | `${N}InfectedF1` | `${N}BenignFlagged`, number | null>;
+}
+
 const realRuns: BenchModule = async ({ quick }) => {
   const runs = loadRealRuns();
   if (!runs) {
@@ -211,9 +217,7 @@ const realRuns: BenchModule = async ({ quick }) => {
     debateAttackerF1: r3(get('debates, attacked').atkF1.value),
     debateInfectedF1: r3(get('debates, attacked').infF1.value),
     debateCleanFlagged: r3(get('debates, clean').benignFlagged.value),
-    agentdojoAttackerF1: r3(get('agentdojo, all').atkF1.value),
-    agentdojoInfectedF1: r3(get('agentdojo, all').infF1.value),
-    agentdojoBenignFlagged: r3(get('agentdojo, all').benignFlagged.value),
+    ...headFigures('agentdojo', get('agentdojo, all')),
     agentdojoActedInfectedF1: r3(get('agentdojo acted').infF1.value),
     benignTracesFlagged: r3(get('benign traces, all').benignFlagged.value),
     losoDebateAttackerF1: r3(fold('source debate')?.attacked.atkF1.value ?? null),
@@ -222,12 +226,8 @@ const realRuns: BenchModule = async ({ quick }) => {
     crewDebateAttackerF1: r3(get('crew true').atkF1.value),
     crewDebateInfectedF1: r3(get('crew true').infF1.value),
     crewDebateCleanFlagged: r3(get('crew false').benignFlagged.value),
-    otlpAgentdojoAttackerF1: r3(get('agentdojo otlp').atkF1.value),
-    otlpAgentdojoInfectedF1: r3(get('agentdojo otlp').infF1.value),
-    otlpAgentdojoBenignFlagged: r3(get('agentdojo otlp').benignFlagged.value),
-    langgraphAgentdojoAttackerF1: r3(get('agentdojo langgraph').atkF1.value),
-    langgraphAgentdojoInfectedF1: r3(get('agentdojo langgraph').infF1.value),
-    langgraphAgentdojoBenignFlagged: r3(get('agentdojo langgraph').benignFlagged.value),
+    ...headFigures('otlpAgentdojo', get('agentdojo otlp')),
+    ...headFigures('langgraphAgentdojo', get('agentdojo langgraph')),
     losoDebateOneAdversaryAttackerF1: r3(fold('source debate')?.oneAdversary.atkF1.value ?? null),
     losoAgentdojoAttackerF1: r3(fold('source agentdojo')?.attacked.atkF1.value ?? null),
     losoAgentdojoInfectedF1: r3(fold('source agentdojo')?.attacked.infF1.value ?? null),
