@@ -26,8 +26,6 @@ export interface RunInfo {
   speaks?: boolean;
   /** A tool node's results (its output is then none of its own). */
   tools?: ToolResult[];
-  /** Its output is a model turn that calls tools (written with its calls). */
-  calls?: boolean;
   start: number;
   seq: number;
   line: number;
@@ -71,7 +69,6 @@ class LangsmithImporter implements Importer {
       ...graph,
       speaks: said.speaks,
       tools: said.tools,
-      calls: said.calls,
       start: toMillis(startValue),
       seq: this.seq++,
       line,
@@ -113,7 +110,7 @@ export interface ToolResult {
  * written `name(key="value")`, as a tool-use log shows them; else the output's text as any run's. A node whose
  * messages are all tool results (a ToolNode) returns those (`tools`). `speaks`: a reply is named after the node.
  */
-export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean; tools?: ToolResult[]; calls?: boolean } {
+export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean; tools?: ToolResult[] } {
   const messages = stateMessages(outputs);
   if (messages.length > 0 && messages.every((m) => messageRole(m) === 'tool')) {
     return { text: undefined, speaks: false, tools: messages.map((m) => ({ name: messageName(m) ?? node, text: messageText(m) ?? '' })) };
@@ -125,7 +122,7 @@ export function nodeOutput(outputs: unknown, node: string): { text: string | und
   const last = messages.at(-1);
   if (last !== undefined && messageRole(last) === 'assistant' && callsTools(last) && !callsTools(last, HANDOFF)) {
     const calls = (fields(last)!.tool_calls as unknown[]).map((call) => callText(asString(asObject(call)?.name) ?? 'unknown', asObject(call)?.args));
-    return { text: [messageText(last) ?? '', ...calls].filter((part) => part.trim() !== '').join('\n'), speaks: false, calls: true };
+    return { text: [messageText(last) ?? '', ...calls].filter((part) => part.trim() !== '').join('\n'), speaks: false };
   }
   return { text: valueText(outputs), speaks: false };
 }
@@ -205,7 +202,7 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   }
   // A step that says nothing (a supervisor routing by a hand-off) is left out quietly; a failed one, or one whose
   // outputs are not in the record, is reported.
-  const said = (r: GraphStep) => r.output !== undefined || r.tools !== undefined;
+  const said = (r: RunInfo) => r.output !== undefined || r.tools !== undefined;
   for (const r of steps) {
     if (said(r)) continue;
     if (r.error) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} failed (error: ${r.error.slice(0, 60)}); skipped` });
@@ -264,42 +261,29 @@ function nodeRuns(runs: RunInfo[]): GraphStep[] {
   }
   const chosen = new Map<string, GraphStep>();
   for (const r of runs) {
-    if (r.node === undefined || r.step === undefined) continue;
+    if (r.node === undefined || r.step === undefined || (r.namespace?.includes('|') && !r.speaks)) continue;
     const enclosing = enclosingNamespaces(r.namespace);
-    // Inside a subgraph, besides members speaking in their own name: the tool work of the agent the subgraph is (a
-    // ReAct member's tool node, and its turns that call tools, spoken by that agent).
-    const work = enclosing.length > 0 && !r.speaks && (r.tools !== undefined || r.calls === true);
-    if (enclosing.length > 0 && !r.speaks && !work) continue;
     const path = [...enclosing.flatMap((ns) => stepOf.get(ns) ?? []), r.step];
-    // One run per task: a node's step is one task (and checkpoint namespace), but a tool node the model's parallel
-    // calls run under Send (Python's default) is one task per call, each kept.
-    const key = `${r.node}\u0000${path.join('.')}\u0000${r.namespace ?? ''}`;
+    // One run per task (a step's task has its checkpoint namespace; its tool runs and channel writes repeat what the
+    // node's own run says), and every task of a tool node the model's parallel calls run under Send (Python's default;
+    // an export without namespaces keeps each run named like the node).
+    const key = `${r.node}\u0000${path.join('.')}\u0000${r.namespace ?? (r.tools && r.name === r.node ? r.id : '')}`;
     const current = chosen.get(key);
-    const step: GraphStep = { ...r, path, approximate: path.length <= enclosing.length, workOf: work ? enclosing.at(-1) : undefined };
-    if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, step);
+    if (!current || (r.name === r.node && current.name !== current.node)) chosen.set(key, { ...r, path, approximate: path.length <= enclosing.length });
   }
   const nodes = [...chosen.values()];
-  // Every namespace that holds a member ("team:1" of "team:1|searcher:2"), so each node is looked up once; and every
-  // one whose agent's tool work was read, whose own reply then comes after that work.
+  // Every namespace that holds a member ("team:1" of "team:1|searcher:2"), so each node is looked up once.
   const teams = new Set<string>();
-  const worked = new Set(nodes.flatMap((r) => (r.workOf === undefined ? [] : [r.workOf])));
   for (const r of nodes) {
-    const ns = r.workOf === undefined ? (r.namespace ?? '') : '';
+    const ns = r.namespace ?? '';
     for (let bar = ns.indexOf('|'); bar !== -1; bar = ns.indexOf('|', bar + 1)) teams.add(ns.slice(0, bar));
   }
-  return nodes
-    .filter((r) => r.namespace === undefined || !teams.has(r.namespace))
-    .map((r) => (r.workOf === undefined && r.namespace !== undefined && worked.has(r.namespace) ? { ...r, path: [...r.path, Number.MAX_SAFE_INTEGER] } : r));
+  return nodes.filter((r) => r.namespace === undefined || !teams.has(r.namespace));
 }
 
 /** A node's run with its place in time: the steps of the graphs around it, outermost first, then its own
  * (`approximate`: a graph around it has no step in the trace). */
-type GraphStep = RunInfo & {
-  path: number[];
-  approximate?: boolean;
-  /** The namespace of the agent (a subgraph node) whose tool work this step is, spoken by that agent or its tools. */
-  workOf?: string;
-};
+type GraphStep = RunInfo & { path: number[]; approximate?: boolean };
 
 /** The namespaces of the subgraph nodes around a node ("a:1|b:2|c:3" → "a:1", "a:1|b:2"). */
 function enclosingNamespaces(namespace: string | undefined): string[] {
@@ -327,14 +311,14 @@ const MAX_TOOL_RESULTS = 1_000;
  * Who speaks in a node's step: the node's agent, or (`perTool`) each tool whose result a tool node returned
  * (`tool:<name>`, role tool); otherwise the tool node itself speaks its results, role tool.
  */
-function speakersOf(r: GraphStep, perTool: boolean): { from: string; content: string; role?: string }[] {
-  if (!r.tools) return [{ from: agentOf(r.workOf === undefined ? r.node! : namespaceNode(r.workOf)), content: r.output! }];
+function speakersOf(r: RunInfo, perTool: boolean): { from: string; content: string; role?: string }[] {
+  if (!r.tools) return [{ from: agentOf(r.node!), content: r.output! }];
   if (perTool && r.tools.length <= MAX_TOOL_RESULTS) return r.tools.map((result) => ({ from: toolAgentId(result.name), content: result.text, role: 'tool' }));
   return [{ from: agentOf(r.node!), content: r.tools.map((result) => result.text).join('\n\n'), role: 'tool' }];
 }
 
 /** Whether one agent per tool keeps the run within what one trace holds (agents x rounds; the rounds are the steps). */
-function toolsFit(order: readonly GraphStep[][]): boolean {
+function toolsFit(order: readonly RunInfo[][]): boolean {
   const agents = new Set<string>();
   for (const group of order) for (const r of group) for (const speaker of speakersOf(r, true)) agents.add(speaker.from);
   return agents.size * order.length <= TRACE_LIMITS.maxAgentRounds;
