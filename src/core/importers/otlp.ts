@@ -311,7 +311,9 @@ const MCP_RESULT_KEYS = new Set(['content', 'isError', '_meta']);
  * (`tool.name`, `input.value`, `output.value`).
  */
 function toolRun(attrs: Map<string, unknown>, op: string | undefined, oiKind: string | undefined, name: string): ToolRun | undefined {
-  const declared = asString(attrs.get('gen_ai.tool.name')) ?? asString(attrs.get('tool.name'));
+  // (A name an exporter wrote as a number is still the tool's name.)
+  const nameOf = (value: unknown) => (typeof value === 'number' ? String(value) : asString(value));
+  const declared = nameOf(attrs.get('gen_ai.tool.name')) ?? nameOf(attrs.get('tool.name'));
   if (op !== 'execute_tool' && oiKind !== 'TOOL' && !(op === undefined && oiKind === undefined && declared !== undefined)) return undefined;
   return {
     name: declared ?? (name.replace(/^execute_tool\s+/, '') || 'unknown'),

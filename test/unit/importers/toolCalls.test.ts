@@ -341,6 +341,12 @@ describe('importers: tool calls', () => {
     assert.deepEqual(analysis.sources, ['tool:read_inbox']);
   });
 
+  it('names a tool whose gen_ai.tool.name an exporter wrote as a number by that number (was: "tool:execute_tool", review)', () => {
+    const numbered = { ...tool('t1', 1, 2, 'x', '{}', 'ok'), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { intValue: 42 } }, { key: 'gen_ai.tool.call.result', value: { stringValue: 'ok' } }], name: 'execute_tool' };
+    const trace = importTraceText(otlp([agent('a', 0, 20), numbered]));
+    assert.ok(trace.agents.some((a) => a.id === 'tool:42'), trace.agents.map((a) => a.id).join(', '));
+  });
+
   it("puts an agent's parallel calls in one turn, and the words of the model turn that made them before them", () => {
     const trace = importTraceText(
       otlp([
