@@ -581,8 +581,8 @@ function memoFor(answerPatterns: readonly RegExp[], choices: Choices | undefined
 }
 
 function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choices | undefined): OutputFacts {
-  // A reasoning model's opening <think> block weighs options and drafts its reply: the answer and the text
-  // representation read the reply after it. The cues, orders and declarations read the whole output, so that an agent
+  // A reasoning model's opening <think> (Claude's <thinking>) block weighs options and drafts its reply: the answer and
+  // the text representation read the reply after it. The cues, orders and declarations read the whole output, so that an agent
   // cannot hide an order from the guard in such a block (the receivers read it all).
   const reply = replyOf(text);
   const lower = text.toLowerCase();
@@ -612,9 +612,11 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
   };
 }
 
-/** An output without the `<think>…</think>` (or Claude's `<thinking>…</thinking>`) block a reasoning model opens it with: the reply. A block never closed, or
- * one with nothing after it, leaves the output whole (a truncated reply still says something); one further on is part
- * of the reply. */
+/**
+ * An output without the `<think>…</think>` (or Claude's `<thinking>…</thinking>`) block a reasoning model opens it
+ * with: the reply. A block never closed, or one with nothing after it, leaves the output whole (a truncated reply still
+ * says something); one further on is part of the reply.
+ */
 export function replyOf(output: string): string {
   const opening = /^\s*<(think(?:ing)?)>/.exec(output);
   if (!opening) return output;

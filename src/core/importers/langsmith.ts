@@ -225,9 +225,13 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
     else byStep.set(key, [r]);
   }
   const order = [...byStep.values()];
-  const perTool = toolsFit(order);
-  if (!perTool) warnings.push({ code: 'skipped-line', line: 0, message: `the tool nodes' results are read as their nodes' messages: one agent per tool would pass what one trace holds (${TRACE_LIMITS.maxAgentRounds} agent-rounds)` });
-  const speakers = order.map((group) => group.flatMap((r) => speakersOf(r, perTool).map((speaker) => ({ ...speaker, run: r }))));
+  const speakersAt = (perTool: boolean) => order.map((group) => group.flatMap((r) => speakersOf(r, perTool).map((speaker) => ({ ...speaker, run: r }))));
+  let speakers = speakersAt(true);
+  // One agent per tool, unless that takes the run past what one trace holds (agents x rounds; the rounds are the steps).
+  if (new Set(speakers.flat().map((speaker) => speaker.from)).size * order.length > TRACE_LIMITS.maxAgentRounds) {
+    warnings.push({ code: 'skipped-line', line: 0, message: `the tool nodes' results are read as their nodes' messages: one agent per tool would pass what one trace holds (${TRACE_LIMITS.maxAgentRounds} agent-rounds)` });
+    speakers = speakersAt(false);
+  }
   const registry = new AgentRegistry();
   const messages: Delivery[] = [];
   speakers.forEach((group, round) => {
@@ -315,13 +319,6 @@ function speakersOf(r: RunInfo, perTool: boolean): { from: string; content: stri
   if (!r.tools) return [{ from: agentOf(r.node!), content: r.output! }];
   if (perTool && r.tools.length <= MAX_TOOL_RESULTS) return r.tools.map((result) => ({ from: toolAgentId(result.name), content: result.text, role: 'tool' }));
   return [{ from: agentOf(r.node!), content: r.tools.map((result) => result.text).join('\n\n'), role: 'tool' }];
-}
-
-/** Whether one agent per tool keeps the run within what one trace holds (agents x rounds; the rounds are the steps). */
-function toolsFit(order: readonly RunInfo[][]): boolean {
-  const agents = new Set<string>();
-  for (const group of order) for (const r of group) for (const speaker of speakersOf(r, true)) agents.add(speaker.from);
-  return agents.size * order.length <= TRACE_LIMITS.maxAgentRounds;
 }
 
 function agentOf(node: string): string {
