@@ -3,7 +3,7 @@
 // turn: its words and tool calls) and the `tools` node (one ToolMessage per call), dict messages as LangChain's
 // `messages_to_dict`-free JSON export writes them. Used to check that the LangSmith importer reads a poisoned tool
 // result in a ReAct loop as the AgentDojo importer reads it from the run's own log.
-import type { ToolUseRun } from './otlpRuns';
+import { turnResults, type ToolUseRun } from './otlpRuns';
 
 /** The LangSmith runs of `run` as one trace `id`: [root, __start__, agent, tools, agent, …]. */
 export function reactGraphRuns(run: ToolUseRun, id: string): object[] {
@@ -27,12 +27,8 @@ export function reactGraphRuns(run: ToolUseRun, id: string): object[] {
     const calls = (message.tool_calls ?? []).map((call, i) => ({ name: call.function, args: call.args ?? {}, id: call.id ?? `call_${at}_${i}` }));
     runs.push(node('agent', step++, [{ type: 'ai', content: message.content ?? '', tool_calls: calls }]));
     if (calls.length === 0) continue;
-    const next = run.messages.slice(at + 1);
-    const results = next.slice(0, next.findIndex((m) => m.role !== 'tool') === -1 ? next.length : next.findIndex((m) => m.role !== 'tool'));
-    const toolMessages = calls.map((call, i) => {
-      const result = results.find((r) => r.tool_call_id === call.id) ?? results[i];
-      return { type: 'tool', name: call.name, tool_call_id: call.id, content: result?.content || (result?.error ? `error: ${result.error}` : '') };
-    });
+    const contents = turnResults(run, at);
+    const toolMessages = calls.map((call, i) => ({ type: 'tool', name: call.name, tool_call_id: call.id, content: contents[i] }));
     runs.push(node('tools', step++, toolMessages));
   }
   return runs;

@@ -119,18 +119,29 @@ export function toolUseRun(run: ToolUseRun): Invocation[] {
     t += 2;
     const calls = message.tool_calls ?? [];
     if (calls.length === 0) out[0].output = text;
-    const next = run.messages.slice(at + 1);
-    const results = next.slice(0, next.findIndex((m) => m.role !== 'tool') === -1 ? next.length : next.findIndex((m) => m.role !== 'tool'));
     const start = t;
-    calls.forEach((call, i) => {
-      const result = results.find((r) => call.id !== undefined && r.tool_call_id === call.id) ?? results[i];
-      const output = result?.content || (result?.error ? `error: ${result.error}` : '');
+    turnResults(run, at).forEach((output, i) => {
+      const call = calls[i];
       out.push({ agent: 'assistant', parent: 0, input: JSON.stringify(call.args ?? {}), output, start, end: ++t, step: { kind: 'tool', name: call.function } });
     });
     t++;
   }
   out[0].end = t;
   return out;
+}
+
+/**
+ * What each call of the assistant turn at message `at` got back: the tool messages after the turn, matched by call id,
+ * else in order (not every model's calls carry an id); an error without content as `error: …`.
+ */
+export function turnResults(run: ToolUseRun, at: number): string[] {
+  const next = run.messages.slice(at + 1);
+  const end = next.findIndex((m) => m.role !== 'tool');
+  const results = end === -1 ? next : next.slice(0, end);
+  return (run.messages[at].tool_calls ?? []).map((call, i) => {
+    const result = results.find((r) => call.id !== undefined && r.tool_call_id === call.id) ?? results[i];
+    return result?.content || (result?.error ? `error: ${result.error}` : '');
+  });
 }
 
 /** Attributes of an invoke_agent, chat or execute_tool span as the GenAI semantic conventions write them (content capture on). */
