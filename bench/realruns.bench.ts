@@ -17,7 +17,7 @@ import { actedForInjection, analyzeRuns, r3, sliceFigures, sliceRow as row, type
 import { debateAnswer } from '../src/core/importers/debate';
 import { moderatorCrewOtlp } from './lib/moderatorCrew';
 import { agentDojoRecords, loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
-import { reactGraphRuns } from '../test/support/langgraphRuns';
+import { reactGraphRuns, supervisorGraphRuns } from '../test/support/langgraphRuns';
 import { recordCrewRun, toolUseRun, type ToolUseRun } from '../test/support/otlpRuns';
 import { runJobs } from './lib/workers';
 import type { BenchModule, BenchSection } from './types';
@@ -96,6 +96,8 @@ interface Replay {
 const AS_OTLP_SPANS: Replay = { encode: (record, id) => recordCrewRun(toolUseRun(record), id, Date.UTC(2026, 0, 1)), assistant: 'assistant' };
 /** The AgentDojo runs as LangGraph's prebuilt ReAct agent records them in LangSmith: `agent` and `tools` node runs. */
 const AS_LANGGRAPH_RUNS: Replay = { encode: async (record, id) => JSON.stringify(reactGraphRuns(record, id)), assistant: 'agent' };
+/** …and with that ReAct loop as a langgraph-supervisor member `assistant`: its nodes inside the member's subgraph. */
+const AS_SUPERVISOR_MEMBER: Replay = { encode: async (record, id) => JSON.stringify(supervisorGraphRuns(record, id)), assistant: 'assistant' };
 
 /**
  * The AgentDojo runs replayed (`replay`) and read back by the importer the replay's format detects, against the labels
@@ -180,6 +182,10 @@ const realRuns: BenchModule = async ({ quick }) => {
   const reactAgent = await replayedVerdicts(dojo, AS_LANGGRAPH_RUNS);
   bySlice.set('agentdojo langgraph', sliceFigures(reactAgent.verdicts));
   rows.push(row('agentdojo as a LangGraph ReAct agent\'s runs (LangSmith)', get('agentdojo langgraph')));
+  // …and as a supervisor's ReAct member (its tool work inside its subgraph).
+  const member = await replayedVerdicts(dojo, AS_SUPERVISOR_MEMBER);
+  bySlice.set('agentdojo supervisor', sliceFigures(member.verdicts));
+  rows.push(row('agentdojo as a LangGraph supervisor member\'s runs (LangSmith)', get('agentdojo supervisor')));
 
   // The simulator's held-out split with the same weights, so a change that helps real runs shows what it costs there.
   const sim = await runJobs<EpisodeDetection>(episodeGrid('heldout', quick ? 4 : 20, SIM_HELDOUT_SEED).map((config) => ({ kind: 'detection', config })));
@@ -248,6 +254,7 @@ const realRuns: BenchModule = async ({ quick }) => {
     '"as a moderator-led crew over OTLP": every debate replayed as a hub that invokes each debater in turn and hands it the others\' previous answers (bench/lib/moderatorCrew.ts), read back by the OTLP importer, as `serve` receives such a crew; the moderator and the user count among the benign agents.',
     `"as its agent's OTLP spans": every AgentDojo run replayed as an agent traced with the GenAI conventions records it (a chat span per model turn with text, an execute_tool span per call with arguments and result; a turn's calls in parallel; test/support/otlpRuns.ts toolUseRun) through the real OTel SDK and serialiser, read back by the OTLP importer, against the AgentDojo importer's labels; ${toolAgent.silent} run(s) in which the model never answered hold no message over OTLP and are left out.`,
     `"as a LangGraph ReAct agent's runs": every AgentDojo run replayed as LangGraph's prebuilt ReAct agent records it in LangSmith (the \`__start__\` node, then \`agent\` turns with their tool calls and \`tools\` node results; test/support/langgraphRuns.ts), read back by the LangSmith importer; the assistant is the \`agent\` node; ${reactAgent.silent} run(s) left out as above.`,
+    `"as a LangGraph supervisor member's runs": the same ReAct loop as the member \`assistant\` of a langgraph-supervisor graph (its \`agent\` and \`tools\` nodes inside the member's subgraph, by checkpoint namespace; the supervisor hands the request over, then repeats the member's last reply: one more benign agent and round); ${member.silent} run(s) left out as above.`,
     `Attacked debates, agents flagged infected whose label is benign: ${unreadable.map((u) => `${u.model} ${u.flagged}, of which ${u.unread} end on a reply with no "(X)" for the label reader to read (so the label cannot say infected)`).join('; ')}.`,
     '"held out" rows: weights refitted without that source (or that model of the source) on the rest of the split and the simulator; the targets are judged in-sample above, and these rows say what holds on material the weights never saw.',
   ];

@@ -7,7 +7,7 @@ import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
-import { actedForModelAddressers, calledForModelAddressers, callForModelAddresser, prepareFeatures, replyOf, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
+import { actedForModelAddressers, calledForModelAddressers, callForModelAddresser, prepareFeatures, relayOf, relaysOfCalls, replyOf, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -121,6 +121,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     declared: declarations.map((d) => d !== undefined),
     actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
     calledFor,
+    relays: guard.pullInTargetFollowers ? model.agents.map((_, i) => relaysOfCalls(reading, i, k)) : [],
     answers: progress.answers,
     multipleChoice: progress.choices !== undefined,
     firstRound: k === 0,
@@ -132,9 +133,11 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     const j = calledFor[i]?.find((a) => decided.categories[a] === 'attacker');
     return j === undefined ? undefined : callForModelAddresser(reading, i, j, k);
   };
-  // What a rule read in the agent's own output: the sentence declaring it steers the others, the call that acted.
+  // What a rule read in the agent's own output: the sentence declaring it steers the others, the call that acted, the
+  // output that passed the target on.
   const evidenceFor = (rule: RuleId, i: number): { evidence?: Evidence } => {
-    const evidence = rule === 'declared-steering' ? declarations[i] : rule === 'acted-on-attacker-target' ? callOnFlaggedOrder(i) : undefined;
+    const evidence =
+      rule === 'declared-steering' ? declarations[i] : rule === 'acted-on-attacker-target' ? callOnFlaggedOrder(i) : rule === 'relayed-attacker-target' ? relayOf(reading, i, k) : undefined;
     return evidence !== undefined ? { evidence } : {};
   };
   const agents: Record<string, AgentRound> = Object.create(null); // agent ids are trace text: "__proto__" must stay a key
@@ -152,6 +155,22 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     };
   });
   progress.rounds.push({ round: k, agents, asr: null, correct: null });
+}
+
+/**
+ * Every decided round's categories, with each infected agent's infection dated back to the output its rule read (the
+ * sentence that passed an attacker's target on, the call that acted on it) where that came before the round it was
+ * flagged: a member that retold a poisoned page's order is seen only once another agent acts on it.
+ */
+function datedInfections(model: RunModel, progress: GuardProgress): Category[][] {
+  const dated = progress.categories.map((row) => row.slice());
+  model.agents.forEach((id, i) => {
+    const flagged = dated.findIndex((row) => row[i] === 'infected');
+    if (flagged < 0) return;
+    const since = progress.rounds[flagged].agents[id].evidence?.round ?? flagged;
+    for (let r = since; r < flagged; r++) if (dated[r][i] === 'benign') dated[r][i] = 'infected';
+  });
+  return dated;
 }
 
 /** The run-level parts of an analysis beside the decided rounds. */
@@ -176,10 +195,11 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
   const excluded = attackerMask(model, finalCategories);
   if (truth !== undefined) for (const round of rounds) Object.assign(round, attackSuccessRate(progress.answers[round.round], excluded, truth));
   const finalScores = scores[last];
+  const dated = datedInfections(model, progress);
   const { sources, infectionPaths } = inferSourcesAndPaths({
     agents: model.agents,
     inNeighbors: model.inNeighbors,
-    categories,
+    categories: dated,
     pAtk: scores.map((row) => row.map((s) => s.pAtk)),
   });
   const remediation = await planRemediation(
@@ -188,7 +208,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
       roles: model.roles,
       callsTools: model.outNeighbors.map((outs) => outs.some((j) => model.roles[j] === 'tool')),
       categories: finalCategories,
-      history: categories,
+      history: dated,
       pAtk: finalScores.map((s) => s.pAtk),
       outputs: model.outputs.map((row) => row.slice(0, last + 1)),
       answerOf: (text) => extractAnswer(replyOf(text), patterns, progress.choices),

@@ -108,6 +108,8 @@ export interface FeatureContext {
   group: number[][];
   /** Lazily computed per agent and round: identifiers its instructions name that neither the task nor its in-neighbours gave it. */
   fresh: (string[] | undefined)[][];
+  /** Lazily computed per agent and round: the injected targets its outputs carried on by then (`relayedTargets`). */
+  relayed: Map<string, Relayed>[][] | undefined;
   /** The learned text model; without one the style features are 0. */
   style: StyleProbe | undefined;
   /** Lazily computed per-agent summaries over all rounds, so no feature scans the rounds before k (linear, not quadratic). */
@@ -156,6 +158,7 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     taskIdentifiers: identifiersOf(model.task?.question ?? ''),
     group: model.inNeighbors.map((ins, i) => [...new Set([...ins, ...model.outNeighbors[i]])]),
     fresh: model.agents.map(() => []),
+    relayed: undefined,
     style,
   };
 }
@@ -205,7 +208,7 @@ function measurer(model: RunModel, answerPatterns: readonly RegExp[], choices: C
 export function extendFeatures(context: FeatureContext, model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
   const facts = measureRounds(model, context.facts.map((known) => known.slice()), measurer(model, answerPatterns, context.choices), context.grouping);
   const perAgent = () => new Array(model.agents.length);
-  return { ...context, model, facts, sums: perAgent(), timelines: perAgent(), histories: perAgent(), fresh: model.agents.map(() => []) };
+  return { ...context, model, facts, sums: perAgent(), timelines: perAgent(), histories: perAgent(), fresh: model.agents.map(() => []), relayed: undefined };
 }
 
 /** Word hashes of agent i's round-k output as the features measured them (undefined when not shareable), for the monitor. */
@@ -337,6 +340,8 @@ interface History {
   calledForModelAddresser: Map<number, number>;
   /** Per such in-neighbour, the first call that carried its target, and its round. */
   firstCall: Map<number, Evidence>;
+  /** Per injector whose target reached a call only retold (`relayedTargets`): the agents that passed it on, and the round of that call. */
+  relaysOfCalls: Map<number, Map<number, number>>;
   /** First round its output holds a line written as a call (read only for an agent that carried such a target), or Infinity. */
   firstCallLine: number;
 }
@@ -359,12 +364,15 @@ function historyOf(context: FeatureContext, i: number): History {
     actedForModelAddresser: new Map(),
     calledForModelAddresser: new Map(),
     firstCall: new Map(),
+    relaysOfCalls: new Map(),
     firstCallLine: Infinity,
     declarations: new Array(rounds),
   };
   const introduced = new Set<string>();
-  // Targets introduced by an instruction that names its reader as the model ("to you, Claude"), and by whom.
+  // Targets introduced by an instruction that names its reader as the model ("to you, Claude"), and by whom; and who
+  // passed on those that reached it only retold.
   const toModelBy = new Map<string, Set<number>>();
+  const carriedBy = new Map<string, Set<number>>();
   for (let r = 0; r < rounds; r++) {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
@@ -385,14 +393,18 @@ function historyOf(context: FeatureContext, i: number): History {
       for (const j of model.inNeighbors[i]) {
         for (const id of freshTargets(context, j, r - 1)) {
           introduced.add(id);
-          if (facts[j][r - 1].address.toModel !== 1) continue;
-          const by = toModelBy.get(id);
-          if (by) by.add(j);
-          else toModelBy.set(id, new Set([j]));
+          if (facts[j][r - 1].address.toModel === 1) addAll(toModelBy, id, [j]);
+        }
+        // A target j only passed on (a member retelling what a poisoned page asked) is still its injector's.
+        for (const [id, relay] of relayedTargets(context)[j][r - 1]) {
+          // Its own act coming back (a tool's receipt naming the address it was sent to) is no relay.
+          if (relay.carriers.has(i)) continue;
+          addAll(toModelBy, id, relay.injectors);
+          addAll(carriedBy, id, relay.carriers);
         }
       }
     }
-    if (r > 0 && spoke && introduced.size > 0) {
+    if (r > 0 && spoke && (introduced.size > 0 || toModelBy.size > 0)) {
       let calls: ToolCall[] | undefined;
       for (const id of a.identifiers) {
         if (h.actedFrom === Infinity && introduced.has(id)) h.actedFrom = r;
@@ -402,7 +414,11 @@ function historyOf(context: FeatureContext, i: number): History {
         const call = calls.find((c) => c.arguments.has(id));
         for (const j of by) {
           if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
-          if (call === undefined || h.calledForModelAddresser.has(j)) continue;
+          if (call === undefined) continue;
+          const relays = h.relaysOfCalls.get(j) ?? new Map<number, number>();
+          for (const carrier of carriedBy.get(id) ?? []) if (!relays.has(carrier)) relays.set(carrier, r);
+          if (relays.size > 0) h.relaysOfCalls.set(j, relays);
+          if (h.calledForModelAddresser.has(j)) continue;
           h.calledForModelAddresser.set(j, r);
           h.firstCall.set(j, { round: r, text: evidenceAround(call.line, call.line.toLowerCase().indexOf(id), id.length) });
         }
@@ -465,6 +481,28 @@ export function calledForModelAddressers(context: FeatureContext, i: number, k: 
   return firstBy(historyOf(context, i).calledForModelAddresser, k);
 }
 
+/** Per injector of a target agent i passed to a tool call by round k only retold: the agents that passed it on to i. */
+export function relaysOfCalls(context: FeatureContext, i: number, k: number): Map<number, number[]> {
+  const relays = new Map<number, number[]>();
+  for (const [j, carriers] of historyOf(context, i).relaysOfCalls) {
+    const by = [...carriers].flatMap(([carrier, round]) => (round <= k ? [carrier] : []));
+    if (by.length > 0) relays.set(j, by);
+  }
+  return relays;
+}
+
+/** The first output (and its round, by round k) in which agent i passed on a target an instruction to the model injected upstream. */
+export function relayOf(context: FeatureContext, i: number, k: number): Evidence | undefined {
+  const rows = relayedTargets(context)[i];
+  for (let r = 1; r <= k && r < rows.length; r++) {
+    const id = [...rows[r].keys()].find((target) => !rows[r - 1].has(target));
+    if (id === undefined || context.model.outputs[i][r] === undefined) continue;
+    const text = context.model.outputs[i][r]!;
+    return { round: r, text: evidenceAround(text, text.toLowerCase().indexOf(id), id.length) };
+  }
+  return undefined;
+}
+
 /** The first tool call (and its round, by round k) in which agent i passed a target that in-neighbour j's instruction to the model named. */
 export function callForModelAddresser(context: FeatureContext, i: number, j: number, k: number): Evidence | undefined {
   const call = historyOf(context, i).firstCall.get(j);
@@ -496,6 +534,55 @@ function toolCalls(text: string): ToolCall[] {
 /** The latest sentence (and its round) in which agent i's own outputs declared, by round k, that it is steering the other agents. */
 export function steeringDeclaredBy(context: FeatureContext, i: number, k: number): Evidence | undefined {
   return historyOf(context, i).declarations[k];
+}
+
+/** Adds `values` to the set `map` holds for `key`. */
+function addAll<K, V>(map: Map<K, Set<V>>, key: K, values: Iterable<V>): void {
+  const set = map.get(key);
+  if (set) for (const value of values) set.add(value);
+  else map.set(key, new Set(values));
+}
+
+/** An injected target an agent carried on: who injected it, and who passed it on from there (the agent too). */
+interface Relayed {
+  injectors: ReadonlySet<number>;
+  carriers: ReadonlySet<number>;
+}
+
+/**
+ * Per agent and round, the targets its outputs carried by then that an instruction to the model injected upstream:
+ * named fresh by an in-neighbour addressing the model, or carried on by an in-neighbour that had them so. An agent
+ * that acts on a relayed target acts for the injector, however many agents retold it on the way.
+ */
+function relayedTargets(context: FeatureContext): Map<string, Relayed>[][] {
+  if (context.relayed) return context.relayed;
+  const { model, facts } = context;
+  const none = new Map<string, Relayed>();
+  const relayed = model.agents.map(() => new Array<Map<string, Relayed>>(model.rounds).fill(none));
+  for (let r = 1; r < model.rounds; r++) {
+    for (let i = 0; i < model.agents.length; i++) {
+      relayed[i][r] = relayed[i][r - 1];
+      if (model.outputs[i][r] === undefined) continue;
+      const carried = facts[i][r].address.identifiers;
+      let grown: Map<string, { injectors: Set<number>; carriers: Set<number> }> | undefined;
+      const carry = (id: string, injectors: Iterable<number>, carriers: Iterable<number>) => {
+        if (!carried.has(id)) return;
+        grown ??= new Map([...relayed[i][r - 1]].map(([known, relay]) => [known, { injectors: new Set(relay.injectors), carriers: new Set(relay.carriers) }]));
+        // A tool passes a target on (a file written, then read) but is never its carrier: it acts for no one.
+        const relay = grown.get(id) ?? { injectors: new Set<number>(), carriers: new Set(model.roles[i] === 'tool' ? [] : [i]) };
+        for (const j of injectors) relay.injectors.add(j);
+        for (const c of carriers) relay.carriers.add(c);
+        grown.set(id, relay);
+      };
+      for (const j of model.inNeighbors[i]) {
+        if (facts[j][r - 1].address.toModel === 1) for (const id of freshTargets(context, j, r - 1)) carry(id, [j], []);
+        for (const [id, relay] of relayed[j][r - 1]) carry(id, relay.injectors, relay.carriers);
+      }
+      if (grown) relayed[i][r] = grown;
+    }
+  }
+  context.relayed = relayed;
+  return relayed;
 }
 
 /** Identifiers agent j's round-r instructions name that neither the task nor anything j received before gave it. */

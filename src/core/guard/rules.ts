@@ -40,8 +40,13 @@ export interface ConstraintInput extends RuleSettings {
    * round), for an agent whose outputs do not show its tool calls as calls.
    */
   actedFor: number[][];
-  /** Per agent, the in-neighbours whose instruction to the model named an identifier it has passed to a tool call (by this round). */
+  /**
+   * Per agent, the agents whose instruction to the model named an identifier it has passed to a tool call (by this round):
+   * an in-neighbour, or the injector upstream of the agents that retold it (`relays`).
+   */
   calledFor: number[][];
+  /** Per agent, by injector, the agents that passed the injected identifier on to it before it called with it. */
+  relays: Map<number, number[]>[];
   /** Each decided round's answers (round 0 first, this round last), one per agent; undefined where none was read. */
   answers: (string | undefined)[][];
   /**
@@ -312,14 +317,27 @@ const HEAD_KEPT: ReadonlySet<RuleId> = new Set(['kept-neighbour-flagged', 'kept-
  * identifier to a tool call. Where a trace does not show an agent's calls as calls, carrying it is enough once the
  * agent's own P_inf reaches the pull-in floor (an assistant that only tells the user what the tool result asked for
  * scores lower). An agent the infection head flagged that did so gets this reason: the act explains more than a score.
+ * The identifier may reach the agent retold (a member passing on what a poisoned page asked): it acts for the attacker
+ * all the same, and the agents that retold it to it are infected too (they carried the attacker's goal on).
  */
 function pullInTargetFollowers(categories: Category[], rules: RuleId[], input: ConstraintInput): void {
   const fromAttacker = (agents: number[]) => agents.some((j) => categories[j] === 'attacker');
+  const open = (i: number) => categories[i] === 'benign' || (categories[i] === 'infected' && HEAD_KEPT.has(rules[i]));
   for (let i = 0; i < categories.length; i++) {
-    const open = categories[i] === 'benign' || (categories[i] === 'infected' && HEAD_KEPT.has(rules[i]));
-    if (!open || !(fromAttacker(input.calledFor[i]) || (input.pInf[i] >= input.pullInFloor && fromAttacker(input.actedFor[i])))) continue;
+    if (!open(i) || !(fromAttacker(input.calledFor[i]) || (input.pInf[i] >= input.pullInFloor && fromAttacker(input.actedFor[i])))) continue;
     categories[i] = 'infected';
     rules[i] = 'acted-on-attacker-target';
+  }
+  // The agents that retold a flagged attacker's target to one that then called with it carried the infection there.
+  for (let i = 0; i < categories.length; i++) {
+    for (const [j, carriers] of input.relays[i] ?? []) {
+      if (categories[j] !== 'attacker') continue;
+      for (const c of carriers) {
+        if (!open(c)) continue;
+        categories[c] = 'infected';
+        rules[c] = 'relayed-attacker-target';
+      }
+    }
   }
 }
 

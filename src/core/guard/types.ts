@@ -105,6 +105,7 @@ export type RuleId =
   | 'pulled-in-as-source'
   | 'adopted-attacker-answer'
   | 'acted-on-attacker-target'
+  | 'relayed-attacker-target'
   | 'trend-jump-pull'
   | 'attacker-overrides-infected'
   | 'below-thresholds';
@@ -122,7 +123,7 @@ export interface AgentRound {
   answer?: string;
   /**
    * What the rule read in the agent's own output (at most 300 characters): declared-steering, the declaring sentence;
-   * acted-on-attacker-target, the tool call that carried the target.
+   * acted-on-attacker-target, the tool call that carried the target; relayed-attacker-target, the output that passed it on.
    */
   evidence?: Evidence;
 }

@@ -1,7 +1,8 @@
 // LangSmith run exports and LangGraph runs: each graph node's run (extra.metadata.langgraph_node) is that node's
 // output in its superstep (langgraph_step); it is delivered to the nodes that run in the next superstep. The nodes of a
 // subgraph are its agent's work (a ReAct loop inside a supervisor's graph) unless they speak in their own name (the
-// members of a nested team). The OTLP importer hands LangGraph apps traced by OpenInference here too.
+// members of a nested team); that work's tool calls and results are read just before the agent's step. The OTLP
+// importer hands LangGraph apps traced by OpenInference here too.
 import { InputError } from '../errors';
 import { TRACE_LIMITS } from '../trace/parse';
 import type { TraceWarning } from '../trace/types';
@@ -26,6 +27,8 @@ export interface RunInfo {
   speaks?: boolean;
   /** A tool node's results (its output is then none of its own). */
   tools?: ToolResult[];
+  /** Its output is a model turn that calls tools (its words and its calls). */
+  calls?: boolean;
   start: number;
   seq: number;
   line: number;
@@ -69,6 +72,7 @@ class LangsmithImporter implements Importer {
       ...graph,
       speaks: said.speaks,
       tools: said.tools,
+      calls: said.calls,
       start: toMillis(startValue),
       seq: this.seq++,
       line,
@@ -110,7 +114,7 @@ export interface ToolResult {
  * written `name(key="value")`, as a tool-use log shows them; else the output's text as any run's. A node whose
  * messages are all tool results (a ToolNode) returns those (`tools`). `speaks`: a reply is named after the node.
  */
-export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean; tools?: ToolResult[] } {
+export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean; tools?: ToolResult[]; calls?: boolean } {
   const messages = stateMessages(outputs);
   if (messages.length > 0 && messages.every((m) => messageRole(m) === 'tool')) {
     return { text: undefined, speaks: false, tools: messages.map((m) => ({ name: messageName(m) ?? node, text: messageText(m) ?? '' })) };
@@ -122,7 +126,7 @@ export function nodeOutput(outputs: unknown, node: string): { text: string | und
   const last = messages.at(-1);
   if (last !== undefined && messageRole(last) === 'assistant' && callsTools(last) && !callsTools(last, HANDOFF)) {
     const calls = (fields(last)!.tool_calls as unknown[]).map((call) => callText(asString(asObject(call)?.name) ?? 'unknown', asObject(call)?.args));
-    return { text: [messageText(last) ?? '', ...calls].filter((part) => part.trim() !== '').join('\n'), speaks: false };
+    return { text: [messageText(last) ?? '', ...calls].filter((part) => part.trim() !== '').join('\n'), speaks: false, calls: true };
   }
   return { text: valueText(outputs), speaks: false };
 }
@@ -195,7 +199,9 @@ export function graphEpisodes(all: ReadonlyMap<string, RunInfo>, file?: string):
 /** One invocation: its node runs by superstep, or, without LangGraph metadata, the root's child runs in order. */
 function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string, RunInfo>): Episode | undefined {
   const warnings: TraceWarning[] = [];
-  let steps = nodeRuns(runs);
+  const found = nodeRuns(runs);
+  const work = found.work;
+  let steps = found.steps;
   if (steps.length === 0) {
     const rootRun = runs.find((r) => !r.parentId || !all.has(r.parentId));
     steps = runs.filter((r) => rootRun && r.parentId === rootRun.id).map((r, i) => ({ ...r, node: r.name, step: i, path: [i] }));
@@ -214,7 +220,8 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
     placed.add(r.node!);
     warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" runs inside a subgraph whose own step is not in the trace; its rounds are approximate` });
   }
-  steps = steps.filter(said);
+  // A step whose agent did tool work is kept for that work, even where the agent said nothing after it.
+  steps = steps.filter((r) => said(r) || work.has(r.namespace ?? ''));
   if (steps.length === 0) return undefined;
   // Supersteps that produced output, in order (a team member's within its team's step): the k-th is round k.
   const byStep = new Map<string, GraphStep[]>();
@@ -225,22 +232,22 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
     else byStep.set(key, [r]);
   }
   const order = [...byStep.values()];
-  const speakersAt = (perTool: boolean) => order.map((group) => group.flatMap((r) => speakersOf(r, perTool).map((speaker) => ({ ...speaker, run: r }))));
-  let speakers = speakersAt(true);
-  // One agent per tool, unless that takes the run past what one trace holds (agents x rounds; the rounds are the steps).
-  if (new Set(speakers.flat().map((speaker) => speaker.from)).size * order.length > TRACE_LIMITS.maxAgentRounds) {
+  const read = graphRounds(order, work, true);
+  let rounds = read.rounds;
+  if (read.cut) warnings.push({ code: 'skipped-line', line: 0, message: read.cut });
+  // One agent per tool, unless that takes the run past what one trace holds (agents x rounds).
+  if (new Set(rounds.flatMap((round) => round.speakers.map((speaker) => speaker.from))).size * rounds.length > TRACE_LIMITS.maxAgentRounds) {
     warnings.push({ code: 'skipped-line', line: 0, message: `the tool nodes' results are read as their nodes' messages: one agent per tool would pass what one trace holds (${TRACE_LIMITS.maxAgentRounds} agent-rounds)` });
-    speakers = speakersAt(false);
+    rounds = graphRounds(order, work, false).rounds;
   }
   const registry = new AgentRegistry();
   const messages: Delivery[] = [];
-  speakers.forEach((group, round) => {
-    // Who speaks next hears this round: one list per round, a speaker left out of it only where it is in it.
-    const next = [...new Set((speakers[round + 1] ?? []).map((speaker) => speaker.from))];
-    const hearing = new Set(next);
-    for (const { from, content, role, run: r } of group) {
+  rounds.forEach(({ speakers, audience }, round) => {
+    const hearing = new Set(audience);
+    for (const { from, content, role, to: own, run: r } of speakers) {
       registry.see(from, { role });
-      const to = hearing.has(from) ? next.filter((id) => id !== from) : next;
+      // A graph step's speakers reach who speaks next (not themselves, unless they speak there); tool work has its own.
+      const to = own ?? (hearing.has(from) ? audience!.filter((id) => id !== from) : audience!);
       messages.push({ from, to: to.length ? to : undefined, content, time: round, seq: r.seq, line: r.line, ts: r.ts, round });
     }
   });
@@ -251,21 +258,121 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   return buildEpisode(traceId, { run: traceId, task: question ? { question } : undefined, agents: registry.only(mentioned(messages)) }, messages, [], warnings);
 }
 
+/** Someone speaking in a round: with `to`, its own recipients (tool work); otherwise its round's audience. */
+interface Speaker {
+  from: string;
+  content: string;
+  role?: string;
+  to?: string[];
+  run: RunInfo;
+}
+
+/** A round of the episode: a graph step's speakers, heard by `audience`, or (`work`) one inner step of tool work. */
+interface Round {
+  speakers: Speaker[];
+  work?: boolean;
+  audience?: string[];
+}
+
+/**
+ * The rounds of a run: each graph step, preceded by the tool work its agents did inside it (the calls and results of
+ * a ReAct member's loop, by the member's own inner steps). A step's speakers are heard by everyone who speaks in the
+ * next step and the agents working before it; inside tool work, a call reaches the tools that answer it and a result
+ * only the agent that called.
+ */
+function graphRounds(order: readonly GraphStep[][], work: ReadonlyMap<string, GraphStep[]>, perTool: boolean): { rounds: Round[]; cut?: string } {
+  const rounds: Round[] = [];
+  for (const group of order) {
+    rounds.push(...toolWorkRounds(group, work, perTool));
+    rounds.push({ speakers: group.flatMap((r) => (r.output !== undefined || r.tools !== undefined ? speakersOf(r, perTool) : [])) });
+  }
+  const { rounds: kept, cut } = latestWorkLeftOut(rounds.filter((round) => round.speakers.length > 0));
+  let next: string[] = [];
+  let working: string[] = [];
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const round = kept[i];
+    if (round.work) {
+      for (const speaker of round.speakers) if (speaker.role === undefined) working.push(speaker.from);
+      continue;
+    }
+    round.audience = [...new Set([...next, ...working.reverse()])];
+    next = round.speakers.map((speaker) => speaker.from);
+    working = [];
+  }
+  return { rounds: kept, cut };
+}
+
+/**
+ * The rounds within what one trace holds: where the tool work inside subgraphs would take the run past the most rounds,
+ * its latest steps are left out (the earliest kept, as a reader that followed the run live kept them), and `cut` says so.
+ */
+function latestWorkLeftOut(rounds: Round[]): { rounds: Round[]; cut?: string } {
+  const over = rounds.length - (TRACE_LIMITS.maxRound + 1);
+  const work = rounds.filter((round) => round.work).length;
+  if (over <= 0 || work === 0) return { rounds };
+  const dropped = Math.min(over, work);
+  let left = work - dropped;
+  return {
+    rounds: rounds.filter((round) => !round.work || left-- > 0),
+    cut: `${dropped} of ${work} steps of tool work inside subgraphs not read (the latest): with them the run has ${rounds.length} rounds, past what one trace holds (${TRACE_LIMITS.maxRound + 1})`,
+  };
+}
+
+/** The tool work of a graph step's agents, one round per inner step: each call to its tools, each result to its caller. */
+function toolWorkRounds(group: readonly GraphStep[], work: ReadonlyMap<string, GraphStep[]>, perTool: boolean): Round[] {
+  const byInnerStep = new Map<number, Speaker[]>();
+  const speak = (step: number, speakers: Speaker[]) => {
+    const at = byInnerStep.get(step);
+    if (at) at.push(...speakers);
+    else byInnerStep.set(step, speakers);
+  };
+  for (const r of group) {
+    const agent = agentOf(r.node!);
+    // The loop's inner steps in order; a turn's calls are answered by the tool node tasks of the next (one per call under Send).
+    const steps = innerSteps(work.get(r.namespace ?? '') ?? []);
+    steps.forEach(([step, runs], k) => {
+      const answering = (steps[k + 1]?.[1] ?? []).filter((w) => w.tools).flatMap((w) => speakersOf(w, perTool).map((speaker) => speaker.from));
+      for (const w of runs) {
+        speak(step, w.tools ? speakersOf(w, perTool).map((speaker) => ({ ...speaker, to: [agent] })) : [{ from: agent, content: w.output!, to: answering, run: w }]);
+      }
+    });
+  }
+  return [...byInnerStep].sort(([a], [b]) => a - b).map(([, speakers]) => ({ speakers, work: true }));
+}
+
+/** A loop's runs grouped by inner step, in step order (the runs come sorted by step). */
+function innerSteps(loop: readonly GraphStep[]): [number, GraphStep[]][] {
+  const steps: [number, GraphStep[]][] = [];
+  for (const w of loop) {
+    if (steps.at(-1)?.[0] === w.step) steps.at(-1)![1].push(w);
+    else steps.push([w.step!, [w]]);
+  }
+  return steps;
+}
+
 /**
  * The run of each (node, step) that is an agent: the one named like its node, else the earliest carrying that metadata.
  * A node inside a subgraph is one when it speaks in its own name (a member of a team that langgraph-supervisor nests),
  * not when its replies are its agent's (a ReAct loop's `agent` node); a node whose subgraph holds such members is
- * their team, and they speak for it.
+ * their team, and they speak for it. `work`: by an agent's namespace, the tool work inside its subgraph (its tool
+ * nodes' results and its turns that call tools, hand-offs aside), in its inner steps' order.
  */
-function nodeRuns(runs: RunInfo[]): GraphStep[] {
+function nodeRuns(runs: RunInfo[]): { steps: GraphStep[]; work: Map<string, GraphStep[]> } {
   // The step each namespace ran at in its own graph ("team:c" → the top graph's step of the team node).
   const stepOf = new Map<string, number>();
   for (const r of runs) {
     if (r.namespace !== undefined && r.step !== undefined && r.node === namespaceNode(r.namespace) && !stepOf.has(r.namespace)) stepOf.set(r.namespace, r.step);
   }
   const chosen = new Map<string, GraphStep>();
+  // An agent's tool work inside its subgraph, one run per task (its namespace), the one named like its node first.
+  const innerWork = new Map<string, GraphStep>();
   for (const r of runs) {
-    if (r.node === undefined || r.step === undefined || (r.namespace?.includes('|') && !r.speaks)) continue;
+    if (r.node === undefined || r.step === undefined) continue;
+    if (r.namespace?.includes('|') && !r.speaks) {
+      const current = innerWork.get(r.namespace);
+      if (isToolWork(r) && (!current || (r.name === r.node && current.name !== current.node))) innerWork.set(r.namespace, { ...r, path: [] });
+      continue;
+    }
     const enclosing = enclosingNamespaces(r.namespace);
     const path = [...enclosing.flatMap((ns) => stepOf.get(ns) ?? []), r.step];
     // One run per task (a step's task has its checkpoint namespace; its tool runs and channel writes repeat what the
@@ -282,7 +389,24 @@ function nodeRuns(runs: RunInfo[]): GraphStep[] {
     const ns = r.namespace ?? '';
     for (let bar = ns.indexOf('|'); bar !== -1; bar = ns.indexOf('|', bar + 1)) teams.add(ns.slice(0, bar));
   }
-  return nodes.filter((r) => r.namespace === undefined || !teams.has(r.namespace));
+  const steps = nodes.filter((r) => r.namespace === undefined || !teams.has(r.namespace));
+  const agents = new Set(steps.flatMap((r) => (r.namespace === undefined ? [] : [r.namespace])));
+  const work = new Map<string, GraphStep[]>();
+  for (const [namespace, r] of innerWork) {
+    const owner = namespace.slice(0, namespace.lastIndexOf('|'));
+    if (!agents.has(owner)) continue;
+    const done = r.tools ? { ...r, tools: r.tools.filter((result) => !HANDOFF.test(result.name)) } : r;
+    const loop = work.get(owner);
+    if (loop) loop.push(done);
+    else work.set(owner, [done]);
+  }
+  for (const loop of work.values()) loop.sort((a, b) => a.step! - b.step! || a.seq - b.seq);
+  return { steps, work };
+}
+
+/** Whether a run inside a subgraph is its agent's tool work: a tool node's results or a turn that calls tools, not hand-offs. */
+function isToolWork(r: RunInfo): boolean {
+  return r.calls === true || (r.tools !== undefined && r.tools.some((result) => !HANDOFF.test(result.name)));
 }
 
 /** A node's run with its place in time: the steps of the graphs around it, outermost first, then its own
@@ -315,10 +439,10 @@ const MAX_TOOL_RESULTS = 1_000;
  * Who speaks in a node's step: the node's agent, or (`perTool`) each tool whose result a tool node returned
  * (`tool:<name>`, role tool); otherwise the tool node itself speaks its results, role tool.
  */
-function speakersOf(r: RunInfo, perTool: boolean): { from: string; content: string; role?: string }[] {
-  if (!r.tools) return [{ from: agentOf(r.node!), content: r.output! }];
-  if (perTool && r.tools.length <= MAX_TOOL_RESULTS) return r.tools.map((result) => ({ from: toolAgentId(result.name), content: result.text, role: 'tool' }));
-  return [{ from: agentOf(r.node!), content: r.tools.map((result) => result.text).join('\n\n'), role: 'tool' }];
+function speakersOf(r: RunInfo, perTool: boolean): Speaker[] {
+  if (!r.tools) return [{ from: agentOf(r.node!), content: r.output!, run: r }];
+  if (perTool && r.tools.length <= MAX_TOOL_RESULTS) return r.tools.map((result) => ({ from: toolAgentId(result.name), content: result.text, role: 'tool', run: r }));
+  return [{ from: agentOf(r.node!), content: r.tools.map((result) => result.text).join('\n\n'), role: 'tool', run: r }];
 }
 
 function agentOf(node: string): string {

@@ -32,7 +32,7 @@ interface SpanInfo {
   /** The span's name. */
   name: string;
   /** Where a LangGraph node's span sits in its graph (from its `metadata` attribute), if it is one. */
-  graph?: Pick<RunInfo, 'node' | 'step' | 'namespace' | 'speaks' | 'tools'>;
+  graph?: Pick<RunInfo, 'node' | 'step' | 'namespace' | 'speaks' | 'tools' | 'calls'>;
   conversation?: string;
   input?: string;
   /** `input` is a call's arguments as JSON with no message text in them (Agno's `Agent.run`): its chat span says better. */
@@ -402,7 +402,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     isAgent,
     agentName,
     name,
-    graph: graph.node !== undefined ? { ...graph, speaks: said?.speaks ?? false, tools: said?.tools } : undefined,
+    graph: graph.node !== undefined ? { ...graph, speaks: said?.speaks ?? false, tools: said?.tools, calls: said?.calls } : undefined,
     conversation: asString(attrs.get('gen_ai.conversation.id')) ?? asString(attrs.get('session.id')),
     input,
     inputIsArguments: input !== undefined && input.startsWith('{') && input === argumentsJson(attrs.get('input.value')),

