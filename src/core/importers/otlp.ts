@@ -242,6 +242,8 @@ function toolResultText(value: unknown): string | undefined {
   if (result && Array.isArray(result.content) && Object.keys(result).every((key) => MCP_RESULT_KEYS.has(key)) && result.content.every(isTextPart)) {
     return contentText(result.content) ?? text;
   }
+  // Bedrock Converse content blocks, as Strands Agents records a result: `[{"text": "…"}]`.
+  if (Array.isArray(inner) && inner.length > 0 && inner.every(isTextBlock)) return contentText(inner) ?? text;
   if (typeof inner !== 'object' || inner === null) return text;
   return (layoutFits(inner) ? laidOut(inner) : leafLines(inner)).join('\n');
 }
@@ -301,6 +303,12 @@ function laidOut(value: unknown): string[] {
 /** An MCP content part that is text (a result with a resource, an image or anything else is read whole). */
 const isTextPart = (part: unknown) => asObject(part)?.type === 'text' && typeof asObject(part)?.text === 'string';
 
+/** A content block that is text and nothing else: `{"text": …}`, with or without `"type": "text"`. */
+const isTextBlock = (part: unknown) => {
+  const p = asObject(part);
+  return typeof p?.text === 'string' && Object.keys(p).every((key) => key === 'text' || (key === 'type' && p.type === 'text'));
+};
+
 /** The fields of an MCP tool result whose text parts are all the model is shown (one with `structuredContent` is read whole). */
 const MCP_RESULT_KEYS = new Set(['content', 'isError', '_meta']);
 
@@ -322,6 +330,40 @@ function toolRun(attrs: Map<string, unknown>, op: string | undefined, oiKind: st
   };
 }
 
+/** The role a GenAI message event is named for (`gen_ai.user.message` → user; the tool message's role is tool). */
+const MESSAGE_EVENT = /^gen_ai\.(system|user|assistant|tool)\.message$/;
+
+/**
+ * The GenAI events conventions of semantic conventions up to 1.36 (Strands Agents' default, without
+ * OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental): each message the model was sent is an event named for its
+ * role with its `content`, the reply a `gen_ai.choice` event with its `message`. Read as the attributes the later
+ * conventions write (where the span has none of its own): on a tool span, the tool message is the call's arguments
+ * and the choice its result; on any other operation, the messages are its input and the choice its output.
+ */
+function messageEventsRead(events: unknown[], op: string, attrs: Map<string, unknown>): void {
+  const messages: { role: string; content: unknown }[] = [];
+  let choice: unknown;
+  for (const event of events) {
+    const name = asString(asObject(event)?.name) ?? '';
+    const fields = new Map(attributeEntries(asObject(event)?.attributes));
+    const role = MESSAGE_EVENT.exec(name)?.[1];
+    if (role !== undefined && fields.has('content')) messages.push({ role, content: maybeJson(fields.get('content')) });
+    else if (name === 'gen_ai.choice' && fields.has('message')) choice = fields.get('message');
+  }
+  const fill = (key: string, value: unknown) => {
+    if (value !== undefined && !attrs.has(key)) attrs.set(key, value);
+  };
+  if (op === 'execute_tool') {
+    fill('gen_ai.tool.call.arguments', messages.find((m) => m.role === 'tool')?.content);
+    fill('gen_ai.tool.call.result', choice);
+    return;
+  }
+  if (messages.length > 0) fill('gen_ai.input.messages', JSON.stringify(messages));
+  // The choice's message: content (text, or content blocks), or a whole message (`{"role": …, "content": …}`).
+  const message = maybeJson(choice);
+  if (choice !== undefined) fill('gen_ai.output.messages', JSON.stringify([asObject(message)?.content !== undefined ? { role: 'assistant', ...asObject(message) } : { role: 'assistant', content: message }]));
+}
+
 function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   // Python's ConsoleSpanExporter writes the ids under `context` and the parent as `parent_id`; a Phoenix spans
   // dataframe written with pandas' to_json flattens them (`context.span_id`).
@@ -332,12 +374,14 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   const attrs = new Map(attributeEntries(span.attributes ?? prefixedAttributes(span)));
   // Content recorded on span events: gen_ai.client.inference.operation.details, or the older
   // gen_ai.content.prompt / gen_ai.content.completion events (attributes gen_ai.prompt / gen_ai.completion).
-  for (const event of Array.isArray(span.events) ? span.events : []) {
+  const events = Array.isArray(span.events) ? span.events : [];
+  for (const event of events) {
     for (const [key, value] of attributeEntries(asObject(event)?.attributes)) {
       if (key.startsWith('gen_ai.') && !attrs.has(key)) attrs.set(key, value);
     }
   }
   const op = asString(attrs.get('gen_ai.operation.name'));
+  if (op !== undefined) messageEventsRead(events, op, attrs);
   // Arize Phoenix keeps the OpenInference kind beside the attributes (`span_kind`).
   const oiKind = (asString(attrs.get('openinference.span.kind')) ?? asString(span.span_kind))?.toUpperCase();
   const name = asString(span.name) ?? '';
