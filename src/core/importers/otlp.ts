@@ -569,7 +569,8 @@ interface Conversation {
 const newConversation = (first: number): Conversation => ({ deliveries: [], calls: new Map(), results: new Set(), agentSpans: 0, first, unheard: [] });
 
 /** OTLP importer: collects compact spans, then builds one episode per conversation. */
-class OtlpImporter implements Importer {
+/** Reads OTLP spans (also the Jaeger importer's, rewritten as OTLP). */
+export class OtlpImporter implements Importer {
   private readonly spans: SpanInfo[] = [];
   private seq = 0;
   private values = 0;

@@ -6,6 +6,7 @@ import { autogenFormat } from './autogen';
 import { debateFormat } from './debate';
 import { groupChatFormat } from './groupChat';
 import { infaGuardFormat } from './infaGuard';
+import { jaegerFormat } from './jaeger';
 import { langsmithFormat } from './langsmith';
 import { otlpFormat, phoenixFormat } from './otlp';
 import { tauBenchFormat } from './tauBench';
@@ -15,6 +16,7 @@ import type { FormatSpec } from './types';
 export const FORMATS = {
   otlp: otlpFormat,
   phoenix: phoenixFormat,
+  jaeger: jaegerFormat,
   'infa-guard': infaGuardFormat,
   agentdojo: agentDojoFormat,
   debate: debateFormat,

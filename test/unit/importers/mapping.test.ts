@@ -812,9 +812,11 @@ describe('importers: OTLP edge cases', () => {
     assert.throws(() => importTraceText(head), /cannot tell the trace format from the content/);
   });
 
-  it('names a Jaeger or AgentOps export it does not read and says to export OTLP (was: the nine-format "cannot tell")', () => {
-    const jaeger = JSON.stringify({ data: [{ traceID: 'ab', spans: [{ traceID: 'ab', spanID: 'cd', operationName: 'invoke_agent helm_agent', references: [], tags: [] }], processes: {} }] }, null, 2);
-    assert.throws(() => importTraceText(jaeger), /this looks like a Jaeger trace \(Jaeger UI JSON: traceID, spans\[\]\.operationName\), which is not read: export the run as OTLP JSON/);
+  it('names a Jaeger trace outside the UI\'s download, or an AgentOps export, it does not read and says to export OTLP (was: the nine-format "cannot tell")', () => {
+    const trace = { traceID: 'ab', spans: [{ traceID: 'ab', spanID: 'cd', operationName: 'invoke_agent helm_agent', references: [], tags: [] }], processes: {} };
+    assert.throws(() => importTraceText(JSON.stringify({ traces: [trace] }, null, 2)), /this looks like a Jaeger trace outside the Jaeger UI's download \(\{"data": \[\{"traceID", "spans"\}\]\}, which is read\), which is not read: export the run as OTLP JSON/);
+    // The download itself is read (jaeger.test.ts); spans with no GenAI tags are refused as OTLP's are.
+    assert.throws(() => importTraceText(JSON.stringify({ data: [trace] }, null, 2)), /none of the 1 spans is an agent invocation/);
     const agentops = JSON.stringify({ trace: { trace_id: 'b5', root_service_name: 'agentops', root_span_name: 'crewai.workflow' }, spans: [] }, null, 2);
     assert.throws(() => importTraceText(agentops), /this looks like an AgentOps trace export, which is not read/);
   });

@@ -1,0 +1,84 @@
+// Jaeger's trace JSON (the Jaeger UI's download): its spans are the OTLP spans they were stored from, read by the OTLP
+// importer: a real kagent export, and a real Strands trace as Jaeger stores it (its span events as logs).
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { analyzeTrace } from '../../../src/core/guard/analyze';
+import { InputError } from '../../../src/core/errors';
+import { importTraceText } from '../../../src/core/importers';
+import { readAnyTrace } from '../../../src/node/readAnyTrace';
+import { flow } from './flow';
+
+const fixtures = path.resolve(__dirname, '../../fixtures/importers');
+
+type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+type OtlpSpan = {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes?: { key: string; value: OtlpValue }[];
+  events?: { name: string; timeUnixNano: string; attributes?: { key: string; value: OtlpValue }[] }[];
+};
+
+/** An OTLP JSON document as Jaeger stores and exports it: tags, logs with an `event` field, references, microseconds. */
+function asJaegerExport(otlp: { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }): string {
+  const tag = ({ key, value }: { key: string; value: OtlpValue }) => ({ key, type: 'string', value: value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue });
+  const micros = (nanos: string) => Number(BigInt(nanos) / 1000n);
+  const spans = otlp.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+  return JSON.stringify({
+    data: [
+      {
+        traceID: spans[0].traceId,
+        spans: spans.map((s) => ({
+          traceID: s.traceId,
+          spanID: s.spanId,
+          operationName: s.name,
+          references: s.parentSpanId ? [{ refType: 'CHILD_OF', traceID: s.traceId, spanID: s.parentSpanId }] : [],
+          startTime: micros(s.startTimeUnixNano),
+          duration: micros(s.endTimeUnixNano) - micros(s.startTimeUnixNano),
+          tags: (s.attributes ?? []).map(tag),
+          logs: (s.events ?? []).map((e) => ({ timestamp: micros(e.timeUnixNano), fields: [{ key: 'event', type: 'string', value: e.name }, ...(e.attributes ?? []).map(tag)] })),
+          processID: 'p1',
+        })),
+        processes: { p1: { serviceName: 'agent', tags: [] } },
+      },
+    ],
+    total: 0,
+    limit: 0,
+    offset: 0,
+    errors: null,
+  });
+}
+
+describe('importers: Jaeger trace JSON', () => {
+  it("reads a real kagent export: the agent's tool call, the result, its answer (was: \"cannot tell the trace format\")", async () => {
+    const trace = await readAnyTrace(path.join(fixtures, 'jaeger-kagent-helm.json'));
+    assert.equal(trace.task?.question, 'list all Helm releases');
+    assert.deepEqual(flow(trace, 24), [
+      '0 helm_agent>tool:helm_list_releases: helm_list_releases()',
+      '1 tool:helm_list_releases>helm_agent: NAME       \tNAMESPACE\tRE',
+      '2 helm_agent>user: There are two Helm relea',
+    ]);
+  });
+
+  it('reads a Strands trace stored by Jaeger (its message events as logs) as the OTLP file: the poisoned page is the source', async () => {
+    const otlp = readFileSync(path.join(fixtures, 'otlp-strands-events.json'), 'utf8');
+    const fromJaeger = importTraceText(asJaegerExport(JSON.parse(otlp)));
+    assert.deepEqual(flow(fromJaeger, 40), flow(importTraceText(otlp), 40));
+    assert.deepEqual((await analyzeTrace(fromJaeger)).sources, ['tool:fetch_page']);
+  });
+
+  it('refuses a trace of spans without ids, and reads odd times and a "__proto__" tag without harm', () => {
+    const doc = (spans: object[]) => JSON.stringify({ data: [{ traceID: 't', spans, processes: {} }] });
+    assert.throws(() => importTraceText(doc([{ operationName: 'x', tags: [] }])), (e: unknown) => e instanceof InputError && /spanId/.test(e.message));
+    const odd = importTraceText(
+      doc([
+        { traceID: 't', spanID: 'a', operationName: 'invoke_agent helper', startTime: 'soon', duration: -5, tags: [{ key: '__proto__', value: 'x' }, { key: 'gen_ai.operation.name', value: 'invoke_agent' }, { key: 'gen_ai.agent.name', value: 'helper' }, { key: 'gen_ai.output.messages', value: '[{"role": "assistant", "content": "Hi."}]' }] },
+      ]),
+    );
+    assert.deepEqual(flow(odd), ['0 helper>user: Hi.']);
+  });
+});
