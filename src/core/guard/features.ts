@@ -5,7 +5,7 @@
 // behaviour that needs no word list (holding a position against the group and never moving, moving to a neighbour who
 // held its answer from the start), and instructions addressed to the reader: to the model itself, inside data, naming
 // a target nobody gave, and an agent acting on a target that such an instruction named. Round k reads rounds <= k only.
-import { addressOf, identifiersOf, type Address } from '../text/address';
+import { addressOf, identifiersOf, injectedOrderSpans, type Address } from '../text/address';
 import { extractAnswer, FreeFormAnswers, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
@@ -108,8 +108,8 @@ export interface FeatureContext {
   group: number[][];
   /** Lazily computed per agent and round: identifiers its instructions name that neither the task nor its in-neighbours gave it. */
   fresh: (string[] | undefined)[][];
-  /** Lazily computed per agent and round: the injected targets its outputs carried on by then (`relayedTargets`). */
-  relayed: Map<string, Relayed>[][] | undefined;
+  /** Lazily computed: the calls that carried an injected target retold by other agents (`relayedCalls`). */
+  relayed: RelayedCalls | undefined;
   /** The learned text model; without one the style features are 0. */
   style: StyleProbe | undefined;
   /** Lazily computed per-agent summaries over all rounds, so no feature scans the rounds before k (linear, not quadratic). */
@@ -340,8 +340,6 @@ interface History {
   calledForModelAddresser: Map<number, number>;
   /** Per such in-neighbour, the first call that carried its target, and its round. */
   firstCall: Map<number, Evidence>;
-  /** Per injector whose target reached a call only retold (`relayedTargets`): the agents that passed it on, and the round of that call. */
-  relaysOfCalls: Map<number, Map<number, number>>;
   /** First round its output holds a line written as a call (read only for an agent that carried such a target), or Infinity. */
   firstCallLine: number;
 }
@@ -364,15 +362,12 @@ function historyOf(context: FeatureContext, i: number): History {
     actedForModelAddresser: new Map(),
     calledForModelAddresser: new Map(),
     firstCall: new Map(),
-    relaysOfCalls: new Map(),
     firstCallLine: Infinity,
     declarations: new Array(rounds),
   };
   const introduced = new Set<string>();
-  // Targets introduced by an instruction that names its reader as the model ("to you, Claude"), and by whom; and who
-  // passed on those that reached it only retold.
+  // Targets introduced by an instruction that names its reader as the model ("to you, Claude"), and by whom.
   const toModelBy = new Map<string, Set<number>>();
-  const carriedBy = new Map<string, Set<number>>();
   for (let r = 0; r < rounds; r++) {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
@@ -393,18 +388,14 @@ function historyOf(context: FeatureContext, i: number): History {
       for (const j of model.inNeighbors[i]) {
         for (const id of freshTargets(context, j, r - 1)) {
           introduced.add(id);
-          if (facts[j][r - 1].address.toModel === 1) addAll(toModelBy, id, [j]);
-        }
-        // A target j only passed on (a member retelling what a poisoned page asked) is still its injector's.
-        for (const [id, relay] of relayedTargets(context)[j][r - 1]) {
-          // Its own act coming back (a tool's receipt naming the address it was sent to) is no relay.
-          if (relay.carriers.has(i)) continue;
-          addAll(toModelBy, id, relay.injectors);
-          addAll(carriedBy, id, relay.carriers);
+          if (facts[j][r - 1].address.toModel !== 1) continue;
+          const by = toModelBy.get(id);
+          if (by) by.add(j);
+          else toModelBy.set(id, new Set([j]));
         }
       }
     }
-    if (r > 0 && spoke && (introduced.size > 0 || toModelBy.size > 0)) {
+    if (r > 0 && spoke && introduced.size > 0) {
       let calls: ToolCall[] | undefined;
       for (const id of a.identifiers) {
         if (h.actedFrom === Infinity && introduced.has(id)) h.actedFrom = r;
@@ -414,11 +405,7 @@ function historyOf(context: FeatureContext, i: number): History {
         const call = calls.find((c) => c.arguments.has(id));
         for (const j of by) {
           if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
-          if (call === undefined) continue;
-          const relays = h.relaysOfCalls.get(j) ?? new Map<number, number>();
-          for (const carrier of carriedBy.get(id) ?? []) if (!relays.has(carrier)) relays.set(carrier, r);
-          if (relays.size > 0) h.relaysOfCalls.set(j, relays);
-          if (h.calledForModelAddresser.has(j)) continue;
+          if (call === undefined || h.calledForModelAddresser.has(j)) continue;
           h.calledForModelAddresser.set(j, r);
           h.firstCall.set(j, { round: r, text: evidenceAround(call.line, call.line.toLowerCase().indexOf(id), id.length) });
         }
@@ -476,36 +463,142 @@ export function actedForModelAddressers(context: FeatureContext, i: number, k: n
   return h.firstCallLine <= k ? [] : firstBy(h.actedForModelAddresser, k);
 }
 
-/** The in-neighbours (as `actedForModelAddressers` reads them) whose identifier agent i passed as an argument of a tool call by round k. */
+/**
+ * The agents whose injected identifier agent i passed as an argument of a tool call by round k: in-neighbours (as
+ * `actedForModelAddressers` reads them), and injectors whose target reached i only retold (`relayedCalls`).
+ */
 export function calledForModelAddressers(context: FeatureContext, i: number, k: number): number[] {
-  return firstBy(historyOf(context, i).calledForModelAddresser, k);
+  const relayed = [...relayedCalls(context).calls[i]].flatMap(([j, call]) => (call.round <= k ? [j] : []));
+  return [...new Set([...firstBy(historyOf(context, i).calledForModelAddresser, k), ...relayed])];
 }
 
-/** Per injector of a target agent i passed to a tool call by round k only retold: the agents that passed it on to i. */
+/** The calls that carried an injected target an agent heard only retold, per agent and injector. */
+interface RelayedCalls {
+  /** calls[i]: per injector, the first such call of agent i (its round, the call line). */
+  calls: Map<number, Evidence>[];
+  /** carriers[i]: per injector, the agents that retold the target to agent i, each with the round of i's call and what it passed on. */
+  carriers: Map<number, Map<number, { call: number; passed: Passed }>>[];
+}
+
+/** A target an agent passed on, and the round of the output that did. */
+interface Passed {
+  round: number;
+  id: string;
+}
+
+/** How an agent heard an injected target: from whom it came, and who retold it on the way (with the output that did). */
+interface Heard {
+  injectors: Set<number>;
+  carriers: Map<number, Passed>;
+  /** It heard the target from the injector itself (then its act is the injector's doing, not the retellers'). */
+  direct: boolean;
+}
+
+/**
+ * Follows the targets that an order to the model injected (the identifiers inside the order an injector's output
+ * addresses to the model, fresh to it) from message to message, round by round, along each message's own recipients:
+ * who heard each one, from which injector, retold by whom. An agent that heard a target only retold and passes it to a
+ * tool call acts for the injector; the agents that retold it to it carried it there. Its own act coming back (a
+ * tool's receipt naming the address it was sent to) is not hearing it again; a tool passes a target on but never
+ * carries it.
+ */
+function relayedCalls(context: FeatureContext): RelayedCalls {
+  if (context.relayed) return context.relayed;
+  const { model, facts } = context;
+  const heard = model.agents.map(() => new Map<string, Heard>());
+  const made: RelayedCalls = { calls: model.agents.map(() => new Map()), carriers: model.agents.map(() => new Map()) };
+  for (let r = 0; r < model.rounds; r++) {
+    // Acts first: what an agent calls with in round r, it heard before round r.
+    model.agents.forEach((_, i) => {
+      const text = model.outputs[i][r];
+      if (text === undefined || heard[i].size === 0) return;
+      let calls: ToolCall[] | undefined;
+      for (const id of facts[i][r].address.identifiers) {
+        const how = heard[i].get(id);
+        if (!how || how.direct || how.carriers.size === 0) continue;
+        calls ??= toolCalls(text);
+        const call = calls.find((c) => c.arguments.has(id));
+        if (!call) continue;
+        for (const j of how.injectors) {
+          if (!made.calls[i].has(j)) made.calls[i].set(j, { round: r, text: evidenceAround(call.line, call.line.toLowerCase().indexOf(id), id.length) });
+          const by = made.carriers[i].get(j) ?? new Map<number, { call: number; passed: Passed }>();
+          for (const [c, passed] of how.carriers) if (!by.has(c)) by.set(c, { call: r, passed });
+          made.carriers[i].set(j, by);
+        }
+      }
+    });
+    // Then round r's messages are heard by their recipients.
+    model.agents.forEach((_, j) => {
+      const text = model.outputs[j][r];
+      if (text === undefined) return;
+      const carried = facts[j][r].address.identifiers;
+      const injected = facts[j][r].address.toModel === 1 ? injectedTargets(context, j, r) : [];
+      const retold = [...carried].filter((id) => heard[j].has(id) && !injected.includes(id));
+      if (injected.length === 0 && retold.length === 0) return;
+      for (const x of model.recipients[j][r] ?? model.outNeighbors[j]) {
+        for (const id of injected) hear(heard[x], id, [j], new Map(), true);
+        for (const id of retold) {
+          const how = heard[j].get(id)!;
+          if (how.carriers.has(x) || x === j) continue;
+          const carriers = new Map(how.carriers);
+          if (model.roles[j] !== 'tool') carriers.set(j, { round: r, id });
+          hear(heard[x], id, how.injectors, carriers, false);
+        }
+      }
+    });
+  }
+  context.relayed = made;
+  return made;
+}
+
+/** Records that an agent heard injected target `id` (the first way it heard it is the way it knows it; directly overrides). */
+function hear(known: Map<string, Heard>, id: string, injectors: Iterable<number>, carriers: Map<number, Passed>, direct: boolean): void {
+  const how = known.get(id);
+  if (!how) {
+    known.set(id, { injectors: new Set(injectors), carriers, direct });
+    return;
+  }
+  for (const j of injectors) how.injectors.add(j);
+  if (direct) how.direct = true;
+  else for (const [c, evidence] of carriers) if (!how.carriers.has(c)) how.carriers.set(c, evidence);
+}
+
+/** Targets agent j's round-r output injected: fresh to it, and inside the order its output addresses to the model. */
+function injectedTargets(context: FeatureContext, j: number, r: number): string[] {
+  const fresh = freshTargets(context, j, r);
+  if (fresh.length === 0) return [];
+  const text = context.model.outputs[j][r]!;
+  const inOrder = new Set(injectedOrderSpans(text).flatMap(([start, end]) => [...identifiersOf(text.slice(start, end))]));
+  return fresh.filter((id) => inOrder.has(id));
+}
+
+/** Per injector of a target agent i passed to a tool call by round k after hearing it retold: the agents that retold it to i. */
 export function relaysOfCalls(context: FeatureContext, i: number, k: number): Map<number, number[]> {
   const relays = new Map<number, number[]>();
-  for (const [j, carriers] of historyOf(context, i).relaysOfCalls) {
-    const by = [...carriers].flatMap(([carrier, round]) => (round <= k ? [carrier] : []));
+  for (const [j, carriers] of relayedCalls(context).carriers[i]) {
+    const by = [...carriers].flatMap(([c, { call }]) => (call <= k ? [c] : []));
     if (by.length > 0) relays.set(j, by);
   }
   return relays;
 }
 
-/** The first output (and its round, by round k) in which agent i passed on a target an instruction to the model injected upstream. */
-export function relayOf(context: FeatureContext, i: number, k: number): Evidence | undefined {
-  const rows = relayedTargets(context)[i];
-  for (let r = 1; r <= k && r < rows.length; r++) {
-    const id = [...rows[r].keys()].find((target) => !rows[r - 1].has(target));
-    if (id === undefined || context.model.outputs[i][r] === undefined) continue;
-    const text = context.model.outputs[i][r]!;
-    return { round: r, text: evidenceAround(text, text.toLowerCase().indexOf(id), id.length) };
+/** The output in which agent c retold an injected target to an agent that called with it by round k (its earliest such). */
+export function relayOf(context: FeatureContext, c: number, k: number): Evidence | undefined {
+  let first: Passed | undefined;
+  for (const byInjector of relayedCalls(context).carriers) {
+    for (const carriers of byInjector.values()) {
+      const told = carriers.get(c);
+      if (told && told.call <= k && (!first || told.passed.round < first.round)) first = told.passed;
+    }
   }
-  return undefined;
+  if (!first) return undefined;
+  const text = context.model.outputs[c][first.round]!;
+  return { round: first.round, text: evidenceAround(text, text.toLowerCase().indexOf(first.id), first.id.length) };
 }
 
 /** The first tool call (and its round, by round k) in which agent i passed a target that in-neighbour j's instruction to the model named. */
 export function callForModelAddresser(context: FeatureContext, i: number, j: number, k: number): Evidence | undefined {
-  const call = historyOf(context, i).firstCall.get(j);
+  const call = historyOf(context, i).firstCall.get(j) ?? relayedCalls(context).calls[i].get(j);
   return call !== undefined && call.round <= k ? call : undefined;
 }
 
@@ -534,55 +627,6 @@ function toolCalls(text: string): ToolCall[] {
 /** The latest sentence (and its round) in which agent i's own outputs declared, by round k, that it is steering the other agents. */
 export function steeringDeclaredBy(context: FeatureContext, i: number, k: number): Evidence | undefined {
   return historyOf(context, i).declarations[k];
-}
-
-/** Adds `values` to the set `map` holds for `key`. */
-function addAll<K, V>(map: Map<K, Set<V>>, key: K, values: Iterable<V>): void {
-  const set = map.get(key);
-  if (set) for (const value of values) set.add(value);
-  else map.set(key, new Set(values));
-}
-
-/** An injected target an agent carried on: who injected it, and who passed it on from there (the agent too). */
-interface Relayed {
-  injectors: ReadonlySet<number>;
-  carriers: ReadonlySet<number>;
-}
-
-/**
- * Per agent and round, the targets its outputs carried by then that an instruction to the model injected upstream:
- * named fresh by an in-neighbour addressing the model, or carried on by an in-neighbour that had them so. An agent
- * that acts on a relayed target acts for the injector, however many agents retold it on the way.
- */
-function relayedTargets(context: FeatureContext): Map<string, Relayed>[][] {
-  if (context.relayed) return context.relayed;
-  const { model, facts } = context;
-  const none = new Map<string, Relayed>();
-  const relayed = model.agents.map(() => new Array<Map<string, Relayed>>(model.rounds).fill(none));
-  for (let r = 1; r < model.rounds; r++) {
-    for (let i = 0; i < model.agents.length; i++) {
-      relayed[i][r] = relayed[i][r - 1];
-      if (model.outputs[i][r] === undefined) continue;
-      const carried = facts[i][r].address.identifiers;
-      let grown: Map<string, { injectors: Set<number>; carriers: Set<number> }> | undefined;
-      const carry = (id: string, injectors: Iterable<number>, carriers: Iterable<number>) => {
-        if (!carried.has(id)) return;
-        grown ??= new Map([...relayed[i][r - 1]].map(([known, relay]) => [known, { injectors: new Set(relay.injectors), carriers: new Set(relay.carriers) }]));
-        // A tool passes a target on (a file written, then read) but is never its carrier: it acts for no one.
-        const relay = grown.get(id) ?? { injectors: new Set<number>(), carriers: new Set(model.roles[i] === 'tool' ? [] : [i]) };
-        for (const j of injectors) relay.injectors.add(j);
-        for (const c of carriers) relay.carriers.add(c);
-        grown.set(id, relay);
-      };
-      for (const j of model.inNeighbors[i]) {
-        if (facts[j][r - 1].address.toModel === 1) for (const id of freshTargets(context, j, r - 1)) carry(id, [j], []);
-        for (const [id, relay] of relayed[j][r - 1]) carry(id, relay.injectors, relay.carriers);
-      }
-      if (grown) relayed[i][r] = grown;
-    }
-  }
-  context.relayed = relayed;
-  return relayed;
 }
 
 /** Identifiers agent j's round-r instructions name that neither the task nor anything j received before gave it. */

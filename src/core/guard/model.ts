@@ -12,11 +12,16 @@ export function buildRunModel(trace: Trace): RunModel {
   const rounds = trace.messages.reduce((max, m) => Math.max(max, m.round + 1), 0);
   const outputs: (string | undefined)[][] = agents.map(() => new Array(rounds).fill(undefined));
   const lines: (number | undefined)[][] = agents.map(() => new Array(rounds).fill(undefined));
+  const addressed: (Set<number> | null | undefined)[][] = agents.map(() => new Array(rounds).fill(undefined));
   const warnings: TraceWarning[] = [...trace.warnings];
 
   for (const message of trace.messages) {
     if (message.content.trim() === '') continue;
     const i = index.get(message.from)!;
+    // A message to everyone makes the round's output everyone's (null); otherwise its recipients join the round's.
+    const to = addressed[i][message.round];
+    if (message.to === undefined) addressed[i][message.round] = null;
+    else if (to !== null) addressed[i][message.round] = new Set([...(to ?? []), ...message.to.map((id) => index.get(id)!)]);
     const previous = outputs[i][message.round];
     if (previous === undefined) {
       outputs[i][message.round] = message.content;
@@ -73,6 +78,7 @@ export function buildRunModel(trace: Trace): RunModel {
     rounds,
     outputs,
     lines,
+    recipients: addressed.map((row) => row.map((to) => (to ? [...to].sort((a, b) => a - b) : undefined))),
     inNeighbors,
     outNeighbors,
     labels,

@@ -14,6 +14,8 @@ export interface RunModel {
   outputs: (string | undefined)[][];
   /** lines[i][k]: source line of that output, for diagnostics. */
   lines: (number | undefined)[][];
+  /** recipients[i][k]: the agents agent i's round-k output was sent to (undefined when silent, or sent to everyone it reaches). */
+  recipients: (number[] | undefined)[][];
   /** Directed adjacency by index: inNeighbors[i] are the agents whose output reaches i. */
   inNeighbors: number[][];
   outNeighbors: number[][];

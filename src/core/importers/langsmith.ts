@@ -27,8 +27,8 @@ export interface RunInfo {
   speaks?: boolean;
   /** A tool node's results (its output is then none of its own). */
   tools?: ToolResult[];
-  /** Its output is a model turn that calls tools (its words and its calls). */
-  calls?: boolean;
+  /** Its output is a model turn that calls tools (its words and its calls): the tools it calls. */
+  calls?: string[];
   start: number;
   seq: number;
   line: number;
@@ -114,7 +114,7 @@ export interface ToolResult {
  * written `name(key="value")`, as a tool-use log shows them; else the output's text as any run's. A node whose
  * messages are all tool results (a ToolNode) returns those (`tools`). `speaks`: a reply is named after the node.
  */
-export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean; tools?: ToolResult[]; calls?: boolean } {
+export function nodeOutput(outputs: unknown, node: string): { text: string | undefined; speaks: boolean; tools?: ToolResult[]; calls?: string[] } {
   const messages = stateMessages(outputs);
   if (messages.length > 0 && messages.every((m) => messageRole(m) === 'tool')) {
     return { text: undefined, speaks: false, tools: messages.map((m) => ({ name: messageName(m) ?? node, text: messageText(m) ?? '' })) };
@@ -125,8 +125,9 @@ export function nodeOutput(outputs: unknown, node: string): { text: string | und
   if (reply !== undefined) return { text: messageText(reply), speaks: own !== undefined };
   const last = messages.at(-1);
   if (last !== undefined && messageRole(last) === 'assistant' && callsTools(last) && !callsTools(last, HANDOFF)) {
-    const calls = (fields(last)!.tool_calls as unknown[]).map((call) => callText(asString(asObject(call)?.name) ?? 'unknown', asObject(call)?.args));
-    return { text: [messageText(last) ?? '', ...calls].filter((part) => part.trim() !== '').join('\n'), speaks: false, calls: true };
+    const called = (fields(last)!.tool_calls as unknown[]).map((call) => ({ name: asString(asObject(call)?.name) ?? 'unknown', args: asObject(call)?.args }));
+    const calls = called.map((call) => callText(call.name, call.args));
+    return { text: [messageText(last) ?? '', ...calls].filter((part) => part.trim() !== '').join('\n'), speaks: false, calls: called.map((call) => call.name) };
   }
   return { text: valueText(outputs), speaks: false };
 }
@@ -211,8 +212,9 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   const said = (r: RunInfo) => r.output !== undefined || r.tools !== undefined;
   for (const r of steps) {
     if (said(r)) continue;
-    if (r.error) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} failed (error: ${r.error.slice(0, 60)}); skipped` });
-    else if (r.unrecorded) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} has no outputs in the record (a run still pending, or left out of the export); skipped` });
+    const skipped = work.has(r.namespace ?? '') ? 'its tool work is read, its reply is missing' : 'skipped';
+    if (r.error) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} failed (error: ${r.error.slice(0, 60)}); ${skipped}` });
+    else if (r.unrecorded) warnings.push({ code: 'skipped-line', line: r.line, message: `node "${r.node}" at step ${r.step} has no outputs in the record (a run still pending, or left out of the export); ${skipped}` });
   }
   const placed = new Set<string>();
   for (const r of steps) {
@@ -328,12 +330,14 @@ function toolWorkRounds(group: readonly GraphStep[], work: ReadonlyMap<string, G
   };
   for (const r of group) {
     const agent = agentOf(r.node!);
-    // The loop's inner steps in order; a turn's calls are answered by the tool node tasks of the next (one per call under Send).
+    // The loop's inner steps in order; a turn's calls are answered by the tool node tasks of the next (one per call
+    // under Send), else (the tool node failed, the run stopped) they go to the tools they name.
     const steps = innerSteps(work.get(r.namespace ?? '') ?? []);
     steps.forEach(([step, runs], k) => {
       const answering = (steps[k + 1]?.[1] ?? []).filter((w) => w.tools).flatMap((w) => speakersOf(w, perTool).map((speaker) => speaker.from));
       for (const w of runs) {
-        speak(step, w.tools ? speakersOf(w, perTool).map((speaker) => ({ ...speaker, to: [agent] })) : [{ from: agent, content: w.output!, to: answering, run: w }]);
+        const called = answering.length > 0 ? answering : [...new Set(w.calls?.map((name) => (perTool ? toolAgentId(name) : 'tools')))];
+        speak(step, w.tools ? speakersOf(w, perTool).map((speaker) => ({ ...speaker, to: [agent] })) : [{ from: agent, content: w.output!, to: called, run: w }]);
       }
     });
   }
@@ -406,7 +410,7 @@ function nodeRuns(runs: RunInfo[]): { steps: GraphStep[]; work: Map<string, Grap
 
 /** Whether a run inside a subgraph is its agent's tool work: a tool node's results or a turn that calls tools, not hand-offs. */
 function isToolWork(r: RunInfo): boolean {
-  return r.calls === true || (r.tools !== undefined && r.tools.some((result) => !HANDOFF.test(result.name)));
+  return r.calls !== undefined || (r.tools !== undefined && r.tools.some((result) => !HANDOFF.test(result.name)));
 }
 
 /** A node's run with its place in time: the steps of the graphs around it, outermost first, then its own

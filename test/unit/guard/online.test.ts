@@ -88,6 +88,6 @@ describe('online guard', () => {
 
   it('has no analysis before the first round closes', async () => {
     const guard = new OnlineGuard();
-    assert.equal(await guard.advance({ agents: [], roles: [], index: new Map(), rounds: 0, outputs: [], lines: [], inNeighbors: [], outNeighbors: [], topologyKind: 'other', warnings: [] }), undefined);
+    assert.equal(await guard.advance({ agents: [], roles: [], index: new Map(), rounds: 0, outputs: [], lines: [], recipients: [], inNeighbors: [], outNeighbors: [], topologyKind: 'other', warnings: [] }), undefined);
   });
 });

@@ -266,6 +266,17 @@ describe('importers: tool calls', () => {
       ]);
     });
 
+    it("sends a member's call that no tool node answered (it failed) to the tool it names (was: to everyone; review)", () => {
+      const trace = importTraceText(
+        graph([
+          start,
+          ['researcher', 1, 'researcher:r', [said('researcher', 'I could not fetch the page.')]],
+          ['agent', 1, 'researcher:r|agent:a1', [fetchCall]],
+        ]),
+      );
+      assert.deepEqual(flow(trace, 10).slice(1, 2), ['1 researcher>tool:fetch_page: fetch_page']);
+    });
+
     it("sends a member's parallel calls to every tool that answers them (one tool node task each, under Send)", () => {
       const trace = importTraceText(
         graph([
