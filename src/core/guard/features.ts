@@ -532,9 +532,9 @@ function relayedCalls(context: FeatureContext): RelayedCalls {
       const text = model.outputs[j][r];
       if (text === undefined) return;
       const carried = facts[j][r].address.identifiers;
-      const injected = facts[j][r].address.toModel === 1 ? injectedTargets(context, j, r) : [];
-      const retold = [...carried].filter((id) => heard[j].has(id) && !injected.includes(id));
-      if (injected.length === 0 && retold.length === 0) return;
+      const injected = new Set(facts[j][r].address.toModel === 1 ? injectedTargets(context, j, r) : []);
+      const retold = [...carried].filter((id) => heard[j].has(id) && !injected.has(id));
+      if (injected.size === 0 && retold.length === 0) return;
       for (const x of model.recipients[j][r] ?? model.outNeighbors[j]) {
         for (const id of injected) hear(heard[x], id, [j], new Map(), true);
         for (const id of retold) {
