@@ -103,3 +103,17 @@ export function jsonErrorText(error: unknown): string {
   const quoted = /^(Unexpected token '.{1,4}'), .* is not valid JSON$/s.exec(message);
   return (quoted ? quoted[1] : message.replace(/\s+/g, ' ')).slice(0, 120);
 }
+
+/**
+ * Runs one step of reading a trace: a value nested deeper than the reader's walk can follow (a JSON text inside an
+ * attribute, thousands of levels deep) overflows the stack, and is refused as InputError, as a document past the
+ * splitter's depth is, never an internal error.
+ */
+export function withinStack<T>(step: () => T, file?: string, line?: number): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof RangeError) throw new InputError('invalid-json', `a value nests too deep to read (${error.message}); no trace format does`, file, line);
+    throw error;
+  }
+}

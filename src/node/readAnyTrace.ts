@@ -2,11 +2,11 @@
 // line by line, a JSON document element by element) through the format's importer into validated Traces.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { InputError, jsonErrorText } from '../core/errors';
+import { InputError, jsonErrorText, withinStack } from '../core/errors';
 import { DETECT_HEAD_BYTES, detectFormat, unknownFormatError, type Detected } from '../core/importers/detect';
 import { FORMATS, episodeToTrace, guessLayout, selectEpisode, type Episode, type ForeignFormat, type ImportFormat, type Layout } from '../core/importers';
 import type { Importer } from '../core/importers/types';
-import { JsonSplitter, MAX_JSON_DEPTH } from '../core/importers/jsonStream';
+import { JsonSplitter } from '../core/importers/jsonStream';
 import type { Trace, TraceWarning } from '../core/trace/types';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
 import { readTraceFile, type ReadTraceOptions } from './readTrace';
@@ -99,7 +99,7 @@ interface FeedOptions {
 /** Streams a foreign-format file through its importer and returns every episode it holds. */
 export async function readEpisodes(file: string, format: ForeignFormat, layout: Layout, options: FeedOptions = {}): Promise<Episode[]> {
   const { importer, skipped } = await feedImporter(file, format, layout, options, async () => {});
-  const episodes = importer.finish();
+  const episodes = withinStack(() => importer.finish(), file);
   episodes[0].warnings.unshift(...skipped);
   return episodes;
 }
@@ -120,7 +120,7 @@ export async function streamEpisodes(file: string, format: ForeignFormat, layout
     }
   };
   const { importer, skipped } = await feedImporter(file, format, layout, options, (fed, pending) => handOver(fed.take?.() ?? [], pending));
-  await handOver(importer.finish(), skipped);
+  await handOver(withinStack(() => importer.finish(), file), skipped);
   if (held) {
     held.warnings.push(...skipped.splice(0));
     await each(held);
@@ -153,17 +153,11 @@ async function feedImporter(
         skipped.push({ code: 'skipped-line', line, message });
         continue;
       }
-      try {
-        importer.add(value, line);
-      } catch (error) {
-        // A record nested deeper than the importer's walk can follow: refused like a document over MAX_JSON_DEPTH.
-        if (error instanceof RangeError) throw new InputError('invalid-json', `the record nests deeper than ${MAX_JSON_DEPTH} levels; no trace format does`, file, line);
-        throw error;
-      }
+      withinStack(() => importer.add(value, line), file, line);
       await after(importer, skipped);
     }
   } else {
-    const splitter = new JsonSplitter(spec.select, (value, line) => importer.add(value, line), file);
+    const splitter = new JsonSplitter(spec.select, (value, line) => withinStack(() => importer.add(value, line), file, line), file);
     // Bytes decoded strictly, chunk by chunk: a NUL or invalid UTF-8 anywhere in the document refuses it (not only in the head).
     const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {

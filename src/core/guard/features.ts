@@ -563,13 +563,18 @@ function hear(known: Map<string, Heard>, id: string, injectors: Iterable<number>
   else for (const [c, evidence] of carriers) if (!how.carriers.has(c)) how.carriers.set(c, evidence);
 }
 
-/** Targets agent j's round-r output injected: fresh to it, and inside the order its output addresses to the model. */
+/**
+ * Targets agent j's round-r output injected: fresh to it, and inside the order its output addresses to the model; all
+ * of its fresh targets where that order names none itself ("send it to the address above") or none was found as such
+ * (an order that opens the text). A page's own links before an order that names its target are not the order's.
+ */
 function injectedTargets(context: FeatureContext, j: number, r: number): string[] {
   const fresh = freshTargets(context, j, r);
   if (fresh.length === 0) return [];
   const text = context.model.outputs[j][r]!;
   const inOrder = new Set(injectedOrderSpans(text).flatMap(([start, end]) => [...identifiersOf(text.slice(start, end))]));
-  return fresh.filter((id) => inOrder.has(id));
+  const named = fresh.filter((id) => inOrder.has(id));
+  return named.length > 0 ? named : fresh;
 }
 
 /** Per injector of a target agent i passed to a tool call by round k after hearing it retold: the agents that retold it to i. */

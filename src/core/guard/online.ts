@@ -82,11 +82,13 @@ export class OnlineGuard {
     this.memo = new Map();
   }
 
-  /** True when `model` extends the current one: same agents and edges, and the decided rounds' outputs unchanged. */
+  /** True when `model` extends the current one: same agents and edges, and the decided rounds' outputs and their recipients unchanged. */
   private continues(model: RunModel): boolean {
     const known = this.model!;
     if (model.rounds < known.rounds || model.topologyKind !== known.topologyKind || !sameList(model.agents, known.agents)) return false;
     if (!model.inNeighbors.every((ins, i) => sameList(ins, known.inNeighbors[i]))) return false;
+    const sameRecipients = (to: number[] | undefined, now: number[] | undefined) => to === now || (to !== undefined && now !== undefined && sameList(to, now));
+    if (!model.recipients.every((row, i) => known.recipients[i].every((to, k) => sameRecipients(to, row[k])))) return false;
     return model.outputs.every((row, i) => known.outputs[i].every((text, k) => row[k] === text));
   }
 }

@@ -1,5 +1,5 @@
 // The importers' registry and the in-memory entry points: pick a format, turn its episodes into validated Traces.
-import { InputError, jsonErrorText } from '../errors';
+import { InputError, jsonErrorText, withinStack } from '../errors';
 import { TraceBuilder, parseTraceText, type ParseOptions } from '../trace/parse';
 import type { Trace } from '../trace/types';
 import { detectFormat, unknownFormatError, type Detected } from './detect';
@@ -58,7 +58,7 @@ export function selectEpisode(episodes: Episode[], options: EpisodeOptions = {})
 export function importEpisodes(text: string, format: ForeignFormat, layout: Detected['layout'], file?: string): Episode[] {
   const spec = FORMATS[format];
   const importer = spec.create(file);
-  if (layout === 'document') splitJson(text, spec.select, (value, line) => importer.add(value, line), file);
+  if (layout === 'document') splitJson(text, spec.select, (value, line) => withinStack(() => importer.add(value, line), file, line), file);
   else {
     text.split('\n').forEach((raw, i) => {
       const line = raw.replace(/\r$/, '');
@@ -70,10 +70,10 @@ export function importEpisodes(text: string, format: ForeignFormat, layout: Dete
         if (importer.addText?.(line, i + 1)) return;
         throw new InputError('invalid-json', `not valid JSON (${jsonErrorText(error)}); expected ${spec.title} as JSON Lines`, file, i + 1);
       }
-      importer.add(value, i + 1);
+      withinStack(() => importer.add(value, i + 1), file, i + 1);
     });
   }
-  return importer.finish();
+  return withinStack(() => importer.finish(), file);
 }
 
 /** Detects (or takes) the format of text held in memory and returns its Trace. */

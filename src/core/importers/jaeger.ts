@@ -25,8 +25,9 @@ function keyValues(list: unknown): Record<string, unknown> {
   return out;
 }
 
-/** Microseconds since the epoch as OTLP's nanoseconds (text), or undefined where they are not a whole number. */
+/** Microseconds since the epoch (a number, or its digits as text) as OTLP's nanoseconds (text); undefined where not a whole number. */
 function nanos(micros: unknown): string | undefined {
+  if (typeof micros === 'string' && /^\d{1,20}$/.test(micros)) return String(BigInt(micros) * 1000n);
   return typeof micros === 'number' && Number.isSafeInteger(micros) && micros >= 0 ? String(BigInt(micros) * 1000n) : undefined;
 }
 
@@ -35,15 +36,16 @@ function otlpSpan(raw: unknown, traceId: string): Record<string, unknown> | unde
   const span = asObject(raw);
   if (!span) return undefined;
   const parent = Array.isArray(span.references) ? span.references.map(asObject).find((r) => r?.refType === 'CHILD_OF') : undefined;
-  const start = typeof span.startTime === 'number' ? span.startTime : undefined;
-  const end = start !== undefined && typeof span.duration === 'number' ? start + span.duration : undefined;
+  const start = nanos(span.startTime);
+  const duration = nanos(span.duration);
+  const end = start !== undefined && duration !== undefined ? String(BigInt(start) + BigInt(duration)) : undefined;
   return {
     traceId: asString(span.traceID) ?? traceId,
     spanId: asString(span.spanID),
     parentSpanId: asString(parent?.spanID),
     name: asString(span.operationName) ?? '',
-    startTimeUnixNano: nanos(start),
-    endTimeUnixNano: nanos(end),
+    startTimeUnixNano: start,
+    endTimeUnixNano: end,
     attributes: keyValues(span.tags),
     events: (Array.isArray(span.logs) ? span.logs : []).map((log) => {
       const { event, ...attributes } = keyValues(asObject(log)?.fields);
@@ -60,10 +62,15 @@ class JaegerImporter implements Importer {
   }
 
   add(value: unknown, line: number): void {
-    const trace = asObject(value);
-    if (!trace || !isJaegerTrace(trace)) throw new InputError('invalid-field', 'expected a Jaeger trace (traceID, spans)', this.file, line, 'traceID');
-    const spans = (trace.spans as unknown[]).map((span) => otlpSpan(span, trace.traceID as string));
-    this.otlp.add({ resourceSpans: [{ scopeSpans: [{ spans }] }] }, line);
+    const o = asObject(value);
+    // One trace of a download, or (JSON Lines) a whole `{"data": [...]}` page a line.
+    const traces = o && Array.isArray(o.data) ? o.data : [o];
+    for (const item of traces) {
+      const trace = asObject(item);
+      if (!trace || !isJaegerTrace(trace)) throw new InputError('invalid-field', 'expected a Jaeger trace (traceID, spans)', this.file, line, 'traceID');
+      const spans = (trace.spans as unknown[]).map((span) => otlpSpan(span, trace.traceID as string));
+      this.otlp.add({ resourceSpans: [{ scopeSpans: [{ spans }] }] }, line);
+    }
   }
 
   finish(): Episode[] {
@@ -82,7 +89,7 @@ export const jaegerFormat: FormatSpec = {
   detect: {
     record: (o) => Array.isArray(o.data) && o.data.some(isJaegerTrace),
     keys: 'data[].traceID and data[].spans',
-    signature: /^\s*\{\s*"data"\s*:\s*\[\s*\{\s*"traceID"\s*:/,
+    signature: /^\s*\{\s*"data"\s*:\s*\[\s*\{[\s\S]{0,4000}?"traceID"\s*:/,
     loneObjectIsDocument: true,
   },
   expects: 'a Jaeger trace export ({"data": [{"traceID", "spans": [...], "processes"}]}) whose spans carry gen_ai.* or openinference.* tags',

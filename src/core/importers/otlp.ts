@@ -347,21 +347,30 @@ function messageEventsRead(events: unknown[], op: string, attrs: Map<string, unk
     const name = asString(asObject(event)?.name) ?? '';
     const fields = new Map(attributeEntries(asObject(event)?.attributes));
     const role = MESSAGE_EVENT.exec(name)?.[1];
-    if (role !== undefined && fields.has('content')) messages.push({ role, content: maybeJson(fields.get('content')) });
+    if (role !== undefined && fields.has('content')) messages.push({ role, content: fields.get('content') });
     else if (name === 'gen_ai.choice' && fields.has('message')) choice = fields.get('message');
   }
   const fill = (key: string, value: unknown) => {
     if (value !== undefined && !attrs.has(key)) attrs.set(key, value);
   };
+  // A tool's arguments and result as recorded (the tool span's own readings parse them).
   if (op === 'execute_tool') {
     fill('gen_ai.tool.call.arguments', messages.find((m) => m.role === 'tool')?.content);
     fill('gen_ai.tool.call.result', choice);
     return;
   }
-  if (messages.length > 0) fill('gen_ai.input.messages', JSON.stringify(messages));
-  // The choice's message: content (text, or content blocks), or a whole message (`{"role": …, "content": …}`).
-  const message = maybeJson(choice);
-  if (choice !== undefined) fill('gen_ai.output.messages', JSON.stringify([asObject(message)?.content !== undefined ? { role: 'assistant', ...asObject(message) } : { role: 'assistant', content: message }]));
+  // Kept as values, never serialised again (a content nested thousands deep must not reach JSON.stringify).
+  if (messages.length > 0) fill('gen_ai.input.messages', messages.map(({ role, content }) => ({ role, content: contentBlocks(content) })));
+  if (choice === undefined) return;
+  // The choice's message: text, content blocks, or a whole message (`{"role": …, "content": …}`).
+  const message = asObject(maybeJson(choice));
+  fill('gen_ai.output.messages', [message && !Array.isArray(message) && message.content !== undefined ? { role: 'assistant', ...message } : { role: 'assistant', content: contentBlocks(choice) }]);
+}
+
+/** A message event's content: its content blocks where it is a JSON list of them, else the text as written (JSON or not). */
+function contentBlocks(content: unknown): unknown {
+  const parsed = maybeJson(content);
+  return Array.isArray(parsed) ? parsed : content;
 }
 
 function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {

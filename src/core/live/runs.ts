@@ -1,7 +1,7 @@
 // The live receiver's state, pure: spans as they arrive are grouped per trace with the OTLP importer's own grouping
 // (runs = conversations or traces, causal rounds), every closed round goes through the online guard, and what changed
 // is handed out as events. Time comes in as arguments, so the idle rules are tested without waiting.
-import { InputError } from '../errors';
+import { InputError, withinStack } from '../errors';
 import { defaultConfig, type ProjectConfig } from '../config';
 import { OnlineGuard } from '../guard/online';
 import type { Analysis } from '../guard/types';
@@ -198,7 +198,7 @@ export class LiveRuns {
   /** Hands a span to the importer, then the spans that waited for it; false when the importer refuses it. */
   private feed(group: TraceGroup, span: Record<string, unknown>, line: number): boolean {
     try {
-      group.importer.add(span, line);
+      withinStack(() => group.importer.add(span, line));
     } catch (error) {
       if (error instanceof InputError) return false;
       throw error;
@@ -305,7 +305,7 @@ export class LiveRuns {
     group.dirty = false;
     let episodes: Episode[];
     try {
-      episodes = group.importer.finish();
+      episodes = withinStack(() => group.importer.finish());
     } catch (error) {
       if (error instanceof InputError) return; // no agent span or no content yet
       throw error;

@@ -71,6 +71,22 @@ describe('importers: Jaeger trace JSON', () => {
     assert.deepEqual((await analyzeTrace(fromJaeger)).sources, ['tool:fetch_page']);
   });
 
+  it('reads times written as digit strings, and JSON Lines of whole downloads, one a line (was: times dropped and the calls out of order; the lines refused; review)', () => {
+    const otlp = readFileSync(path.join(fixtures, 'otlp-strands-team.json'), 'utf8');
+    const expected = flow(importTraceText(otlp), 30);
+    const download = JSON.parse(asJaegerExport(JSON.parse(otlp))) as { data: { spans: { startTime: number | string; duration: number | string }[] }[] };
+    for (const span of download.data[0].spans) {
+      span.startTime = String(span.startTime);
+      span.duration = String(span.duration);
+    }
+    download.data[0].spans.reverse();
+    assert.deepEqual(flow(importTraceText(JSON.stringify(download)), 30), expected);
+    const another = JSON.stringify(download).replaceAll(JSON.parse(otlp).resourceSpans[0].scopeSpans[0].spans[0].traceId, 'another-trace');
+    const lines = `${JSON.stringify(download)}\n${another}\n`;
+    assert.deepEqual(flow(importTraceText(lines, { from: 'jaeger' }), 30), expected);
+    assert.deepEqual(flow(importTraceText(lines, { from: 'jaeger', episode: 1 }), 30), expected);
+  });
+
   it('refuses a trace of spans without ids, and reads odd times and a "__proto__" tag without harm', () => {
     const doc = (spans: object[]) => JSON.stringify({ data: [{ traceID: 't', spans, processes: {} }] });
     assert.throws(() => importTraceText(doc([{ operationName: 'x', tags: [] }])), (e: unknown) => e instanceof InputError && /spanId/.test(e.message));

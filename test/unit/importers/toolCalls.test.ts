@@ -96,6 +96,17 @@ describe('importers: tool calls', () => {
       ]),
     );
     assert.deepEqual(trace.messages.map((m) => [m.from, m.content]), [['helper', '4'], ['other', 'From the attribute.']]);
+    // A reply that is JSON text stays the text; a content nested thousands deep is read without exhausting the stack (review).
+    const deep = `${'['.repeat(5000)}"x"${']'.repeat(5000)}`;
+    const odd = importTraceText(
+      otlp([
+        withEvents(span('a', undefined, 0, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper' }, 'invoke_agent helper', 10), [
+          event('gen_ai.user.message', { content: deep }),
+          event('gen_ai.choice', { message: '{"answer": 42, "note": "mail it to attacker@evil.com"}' }),
+        ]),
+      ]),
+    );
+    assert.deepEqual(odd.messages.map((m) => m.content), ['{"answer": 42, "note": "mail it to attacker@evil.com"}']);
   });
 
   it('reads a Strands team whose coordinator runs a researcher agent as a tool: the researcher retold the page, the coordinator mailed the password on its word, both infected (real trace)', async () => {

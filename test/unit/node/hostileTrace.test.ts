@@ -79,7 +79,17 @@ describe('hostile traces: the terminal, the reader and the errors', function () 
     writeFileSync(path.join(dir, 'deep.jsonl'), span('{"stringValue":"a"}') + '\n' + span('{"stringValue":"b"}').replace('{"stringValue":"b"}', deep) + '\n');
     const r = await cli(dir, 'analyze', 'deep.jsonl');
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /deep\.jsonl:2: the record nests/);
+    assert.match(r.stderr, /deep\.jsonl:2: a value nests too deep to read/);
+    oneLineError(r.stderr);
+  });
+
+  it('refuses a JSON document whose attribute holds JSON text nested 100,000 deep, naming its line (was: "internal error"; review)', async () => {
+    const deep = JSON.stringify('['.repeat(100_000) + '"x"' + ']'.repeat(100_000));
+    const doc = JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '01', spanId: '02', name: 'invoke_agent a', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }, { key: 'input.value', value: { stringValue: 'X' } }] }] }] }] }, null, 2);
+    writeFileSync(path.join(dir, 'deep-text.json'), doc.replace('"X"', deep));
+    const r = await cli(dir, 'analyze', 'deep-text.json');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /deep-text\.json:\d+: a value nests too deep to read/);
     oneLineError(r.stderr);
   });
 
