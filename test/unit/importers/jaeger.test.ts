@@ -87,6 +87,14 @@ describe('importers: Jaeger trace JSON', () => {
     assert.deepEqual(flow(importTraceText(lines, { from: 'jaeger', episode: 1 }), 30), expected);
   });
 
+  it('detects a large download whose traces list their traceID after their spans (keys sorted, as jq -S writes them; was: refused as not read)', () => {
+    const otlp = readFileSync(path.join(fixtures, 'otlp-strands-events.json'), 'utf8');
+    const download = JSON.parse(asJaegerExport(JSON.parse(otlp))) as { data: Record<string, unknown>[] };
+    const { traceID, spans, processes } = download.data[0];
+    const sorted = JSON.stringify({ data: [{ processes, spans, traceID }], padding: 'x'.repeat(100_000) }, null, 2);
+    assert.deepEqual(flow(importTraceText(sorted), 30), flow(importTraceText(otlp), 30));
+  });
+
   it('refuses a trace of spans without ids, and reads odd times and a "__proto__" tag without harm', () => {
     const doc = (spans: object[]) => JSON.stringify({ data: [{ traceID: 't', spans, processes: {} }] });
     assert.throws(() => importTraceText(doc([{ operationName: 'x', tags: [] }])), (e: unknown) => e instanceof InputError && /spanId/.test(e.message));
