@@ -56,6 +56,7 @@ function otlpSpan(raw: unknown, traceId: string): Record<string, unknown> | unde
 
 class JaegerImporter implements Importer {
   private readonly otlp: OtlpImporter;
+  private spans = 0;
 
   constructor(private readonly file?: string) {
     this.otlp = new OtlpImporter(file);
@@ -69,11 +70,15 @@ class JaegerImporter implements Importer {
       const trace = asObject(item);
       if (!trace || !isJaegerTrace(trace)) throw new InputError('invalid-field', 'expected a Jaeger trace (traceID, spans)', this.file, line, 'traceID');
       const spans = (trace.spans as unknown[]).map((span) => otlpSpan(span, trace.traceID as string));
+      // Said in Jaeger's words, before the OTLP reader would say it in its own.
+      if (spans.some((span) => !span?.spanId)) throw new InputError('missing-field', 'span without "spanID"; expected Jaeger spans (traceID, spanID, operationName, tags)', this.file, line, 'spanID');
+      this.spans += spans.length;
       this.otlp.add({ resourceSpans: [{ scopeSpans: [{ spans }] }] }, line);
     }
   }
 
   finish(): Episode[] {
+    if (this.spans === 0) throw new InputError('empty', 'no spans found; expected a Jaeger trace export ({"data": [{"traceID", "spans": [...]}]})', this.file);
     return this.otlp.finish();
   }
 }

@@ -97,7 +97,8 @@ describe('importers: Jaeger trace JSON', () => {
 
   it('refuses a trace of spans without ids, and reads odd times and a "__proto__" tag without harm', () => {
     const doc = (spans: object[]) => JSON.stringify({ data: [{ traceID: 't', spans, processes: {} }] });
-    assert.throws(() => importTraceText(doc([{ operationName: 'x', tags: [] }])), (e: unknown) => e instanceof InputError && /spanId/.test(e.message));
+    assert.throws(() => importTraceText(doc([{ operationName: 'x', tags: [] }])), (e: unknown) => e instanceof InputError && /span without "spanID"; expected Jaeger spans/.test(e.message));
+    assert.throws(() => importTraceText(doc([])), (e: unknown) => e instanceof InputError && /no spans found; expected a Jaeger trace export/.test(e.message), 'in its own words (was: OTLP\'s)');
     const odd = importTraceText(
       doc([
         { traceID: 't', spanID: 'a', operationName: 'invoke_agent helper', startTime: 'soon', duration: -5, tags: [{ key: '__proto__', value: 'x' }, { key: 'gen_ai.operation.name', value: 'invoke_agent' }, { key: 'gen_ai.agent.name', value: 'helper' }, { key: 'gen_ai.output.messages', value: '[{"role": "assistant", "content": "Hi."}]' }] },
