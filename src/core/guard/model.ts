@@ -21,7 +21,11 @@ export function buildRunModel(trace: Trace): RunModel {
     // A message to everyone makes the round's output everyone's (null); otherwise its recipients join the round's.
     const to = addressed[i][message.round];
     if (message.to === undefined) addressed[i][message.round] = null;
-    else if (to !== null) addressed[i][message.round] = new Set([...(to ?? []), ...message.to.map((id) => index.get(id)!)]);
+    else if (to !== null) {
+      const joined = to ?? new Set<number>();
+      for (const id of message.to) joined.add(index.get(id)!);
+      addressed[i][message.round] = joined;
+    }
     const previous = outputs[i][message.round];
     if (previous === undefined) {
       outputs[i][message.round] = message.content;

@@ -83,6 +83,6 @@ export function unknownFormatError(file?: string, head = ''): InputError {
 /** Trace exports users have that no importer reads, told by keys in their first bytes (each a plain search, run in
  * linear time on any head), so the error names them. */
 const KNOWN_UNREAD: readonly [RegExp[], string][] = [
-  [[/"traceID"\s*:/, /"spanID"\s*:/, /"operationName"\s*:/], 'a Jaeger trace outside the Jaeger UI\'s download ({"data": [{"traceID", "spans"}]}, which is read)'],
+  [[/"traceID"\s*:/, /"spanID"\s*:/, /"operationName"\s*:/], 'a lone Jaeger trace (the Jaeger UI\'s download, {"data": [...]} around its traces, is read)'],
   [[/"root_service_name"\s*:\s*"agentops"|"span_attributes"\s*:/], 'an AgentOps trace export'],
 ];

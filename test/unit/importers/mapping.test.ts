@@ -814,7 +814,7 @@ describe('importers: OTLP edge cases', () => {
 
   it('names a Jaeger trace outside the UI\'s download, or an AgentOps export, it does not read and says to export OTLP (was: the nine-format "cannot tell")', () => {
     const trace = { traceID: 'ab', spans: [{ traceID: 'ab', spanID: 'cd', operationName: 'invoke_agent helm_agent', references: [], tags: [] }], processes: {} };
-    assert.throws(() => importTraceText(JSON.stringify({ traces: [trace] }, null, 2)), /this looks like a Jaeger trace outside the Jaeger UI's download \(\{"data": \[\{"traceID", "spans"\}\]\}, which is read\), which is not read: export the run as OTLP JSON/);
+    assert.throws(() => importTraceText(JSON.stringify({ traces: [trace] }, null, 2)), /this looks like a lone Jaeger trace \(the Jaeger UI's download, \{"data": \[\.\.\.\]\} around its traces, is read\), which is not read: export the run as OTLP JSON/);
     // The download itself is read (jaeger.test.ts); spans with no GenAI tags are refused as OTLP's are.
     assert.throws(() => importTraceText(JSON.stringify({ data: [trace] }, null, 2)), /none of the 1 spans is an agent invocation/);
     const agentops = JSON.stringify({ trace: { trace_id: 'b5', root_service_name: 'agentops', root_span_name: 'crewai.workflow' }, spans: [] }, null, 2);
