@@ -84,5 +84,4 @@ export function unknownFormatError(file?: string, head = ''): InputError {
  * linear time on any head), so the error names them. */
 const KNOWN_UNREAD: readonly [RegExp[], string][] = [
   [[/"traceID"\s*:/, /"spanID"\s*:/, /"operationName"\s*:/], 'a lone Jaeger trace (the Jaeger UI\'s download, {"data": [...]} around its traces, is read)'],
-  [[/"root_service_name"\s*:\s*"agentops"|"span_attributes"\s*:/], 'an AgentOps trace export'],
 ];

@@ -4,8 +4,8 @@
 // nanoseconds) and read by the OTLP importer, so every GenAI convention it knows holds here too.
 import { InputError } from '../errors';
 import { asObject, asString } from './common';
-import { OtlpImporter } from './otlp';
-import type { Episode, FormatSpec, Importer, JsonPath } from './types';
+import { otlpRewriter } from './otlp';
+import type { FormatSpec, JsonPath } from './types';
 
 /** A trace as Jaeger writes it: its id and its spans. */
 function isJaegerTrace(value: unknown): boolean {
@@ -54,33 +54,19 @@ function otlpSpan(raw: unknown, traceId: string): Record<string, unknown> | unde
   };
 }
 
-class JaegerImporter implements Importer {
-  private readonly otlp: OtlpImporter;
-  private spans = 0;
-
-  constructor(private readonly file?: string) {
-    this.otlp = new OtlpImporter(file);
-  }
-
-  add(value: unknown, line: number): void {
-    const o = asObject(value);
-    // One trace of a download, or (JSON Lines) a whole `{"data": [...]}` page a line.
-    const traces = o && Array.isArray(o.data) ? o.data : [o];
-    for (const item of traces) {
-      const trace = asObject(item);
-      if (!trace || !isJaegerTrace(trace)) throw new InputError('invalid-field', 'expected a Jaeger trace (traceID, spans)', this.file, line, 'traceID');
-      const spans = (trace.spans as unknown[]).map((span) => otlpSpan(span, trace.traceID as string));
-      // Said in Jaeger's words, before the OTLP reader would say it in its own.
-      if (spans.some((span) => !span?.spanId)) throw new InputError('missing-field', 'span without "spanID"; expected Jaeger spans (traceID, spanID, operationName, tags)', this.file, line, 'spanID');
-      this.spans += spans.length;
-      this.otlp.add({ resourceSpans: [{ scopeSpans: [{ spans }] }] }, line);
-    }
-  }
-
-  finish(): Episode[] {
-    if (this.spans === 0) throw new InputError('empty', 'no spans found; expected a Jaeger trace export ({"data": [{"traceID", "spans": [...]}]})', this.file);
-    return this.otlp.finish();
-  }
+/** Each trace of a download (one `{"data": [...]}` page, or one trace of it) as the OTLP spans it was. */
+function jaegerSpans(value: unknown, line: number, file?: string): Record<string, unknown>[] {
+  const o = asObject(value);
+  // One trace of a download, or (JSON Lines) a whole `{"data": [...]}` page a line.
+  const traces = o && Array.isArray(o.data) ? o.data : [o];
+  return traces.flatMap((item) => {
+    const trace = asObject(item);
+    if (!trace || !isJaegerTrace(trace)) throw new InputError('invalid-field', 'expected a Jaeger trace (traceID, spans)', file, line, 'traceID');
+    const spans = (trace.spans as unknown[]).map((span) => otlpSpan(span, trace.traceID as string));
+    // Said in Jaeger's words, before the OTLP reader would say it in its own.
+    if (spans.some((span) => !span?.spanId)) throw new InputError('missing-field', 'span without "spanID"; expected Jaeger spans (traceID, spanID, operationName, tags)', file, line, 'spanID');
+    return spans as Record<string, unknown>[];
+  });
 }
 
 /** Each trace of `{"data": [...]}` (one at a time: an export of thousands of traces never sits whole). */
@@ -99,5 +85,5 @@ export const jaegerFormat: FormatSpec = {
   },
   expects: 'a Jaeger trace export ({"data": [{"traceID", "spans": [...], "processes"}]}) whose spans carry gen_ai.* or openinference.* tags',
   select: selectTraces,
-  create: (file) => new JaegerImporter(file),
+  create: (file) => otlpRewriter(file, 'no spans found; expected a Jaeger trace export ({"data": [{"traceID", "spans": [...]}]})', (value, line) => jaegerSpans(value, line, file)),
 };

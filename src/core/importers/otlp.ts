@@ -577,9 +577,8 @@ interface Conversation {
 
 const newConversation = (first: number): Conversation => ({ deliveries: [], calls: new Map(), results: new Set(), agentSpans: 0, first, unheard: [] });
 
-/** OTLP importer: collects compact spans, then builds one episode per conversation. */
-/** Reads OTLP spans (also the Jaeger importer's, rewritten as OTLP). */
-export class OtlpImporter implements Importer {
+/** OTLP importer: collects compact spans, then builds one episode per conversation (also of `otlpRewriter`'s spans). */
+class OtlpImporter implements Importer {
   private readonly spans: SpanInfo[] = [];
   private seq = 0;
   private values = 0;
@@ -660,7 +659,9 @@ export class OtlpImporter implements Importer {
       const input = (span.inputIsArguments ? chatInput : undefined) ?? span.input ?? chatInput ?? calls.find((c) => c.input)?.input;
       const output = span.output ?? [...calls].reverse().find((c) => c.output)?.output;
       if (input !== undefined) {
-        const handoff = sender === USER_AGENT && !span.inputIsCrewContext ? undefined : 'fresh';
+        // The user's words, unless they hand on another agent's earlier output whole (a framework's glue passing one
+        // task's result to the next, as a sequential crew does): then a hand-off whose relayed text reached the agent.
+        const handoff = sender === USER_AGENT && !span.inputIsCrewContext && !relaysEarlierOutput(input, receiver, conversation.deliveries) ? undefined : 'fresh';
         conversation.deliveries.push({ from: sender, to: [receiver], content: input, time: span.start, seq: seq++, line: span.line, ts: isoOf(span.start), handoff });
         if (sender === USER_AGENT) conversation.question ??= input;
       }
@@ -707,6 +708,27 @@ export class OtlpImporter implements Importer {
     }
     return episodes;
   }
+}
+
+/**
+ * An importer of another store's export of OTLP spans (Jaeger, AgentOps): `rewrite` turns each selected value into the
+ * OTLP spans it was (throwing InputError in the store's own words), and the OTLP importer reads them; `empty` is the
+ * error for a file without spans.
+ */
+export function otlpRewriter(file: string | undefined, empty: string, rewrite: (value: unknown, line: number) => Record<string, unknown>[]): Importer {
+  const otlp = new OtlpImporter(file);
+  let spans = 0;
+  return {
+    add(value, line) {
+      const rewritten = rewrite(value, line);
+      spans += rewritten.length;
+      otlp.add({ resourceSpans: [{ scopeSpans: [{ spans: rewritten }] }] }, line);
+    },
+    finish() {
+      if (spans === 0) throw new InputError('empty', empty, file);
+      return otlp.finish();
+    },
+  };
 }
 
 /** A conversation's messages in causal rounds, its tool calls and results up to `until` (ms; all when undefined). */
@@ -861,6 +883,13 @@ const MIN_RELAYED_CHARS = 40;
 /** How many of the latest outputs a hand-off is searched for (a relay passes on recent ones; bounds the work). */
 const RELAY_WINDOW = 64;
 
+/** Whether a text to `receiver` holds whole one of the latest outputs another agent (not the user) delivered before it. */
+function relaysEarlierOutput(text: string, receiver: string, earlier: readonly Delivery[]): boolean {
+  return earlier
+    .slice(-RELAY_WINDOW)
+    .some((d) => d.from !== USER_AGENT && d.from !== receiver && !d.handoff && d.content.trim().length >= MIN_RELAYED_CHARS && text.includes(d.content.trim()));
+}
+
 /**
  * Reads what an orchestrator's hand-offs relay. An earlier output that appears whole in a hand-off reached the invoked
  * agent (it joins the output's recipients) and is not the orchestrator's own words (a marker stands in for it). A
@@ -899,6 +928,11 @@ function readHandoffs(deliveries: Delivery[], question: string | undefined): Del
     const words = own.replace(/\[relayed from [^\]]*\]/g, ' ').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
     const key = words.filter((w) => !names.has(w)).join(' ');
     if (key === '') continue;
+    // The user's words around what it hands on (a framework's task prompt) are a request of a round, as any of its own.
+    if (d.from === USER_AGENT) {
+      kept.push({ ...d, content: own, handoff: undefined });
+      continue;
+    }
     const earlier = said.get(d.from) ?? new Set<string>();
     said.set(d.from, earlier);
     kept.push({ ...d, content: own, handoff: earlier.has(key) ? 'repeat' : 'fresh' });

@@ -2,6 +2,7 @@
 // how to read it). The format union, --from names, detection order and help texts all derive from this list.
 // Add an importer: its file with its FormatSpec, one line here, and docs/importers.md.
 import { agentDojoFormat } from './agentdojo';
+import { agentOpsFormat } from './agentops';
 import { autogenFormat } from './autogen';
 import { debateFormat } from './debate';
 import { groupChatFormat } from './groupChat';
@@ -17,6 +18,7 @@ export const FORMATS = {
   otlp: otlpFormat,
   phoenix: phoenixFormat,
   jaeger: jaegerFormat,
+  agentops: agentOpsFormat,
   'infa-guard': infaGuardFormat,
   agentdojo: agentDojoFormat,
   debate: debateFormat,

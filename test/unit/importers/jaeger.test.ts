@@ -8,23 +8,12 @@ import { InputError } from '../../../src/core/errors';
 import { importTraceText } from '../../../src/core/importers';
 import { readAnyTrace } from '../../../src/node/readAnyTrace';
 import { flow } from './flow';
+import type { OtlpDocument, OtlpValue } from './otlpShapes';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/importers');
 
-type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
-type OtlpSpan = {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes?: { key: string; value: OtlpValue }[];
-  events?: { name: string; timeUnixNano: string; attributes?: { key: string; value: OtlpValue }[] }[];
-};
-
 /** An OTLP JSON document as Jaeger stores and exports it: tags, logs with an `event` field, references, microseconds. */
-function asJaegerExport(otlp: { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }): string {
+function asJaegerExport(otlp: OtlpDocument): string {
   const tag = ({ key, value }: { key: string; value: OtlpValue }) => ({ key, type: 'string', value: value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue });
   const micros = (nanos: string) => Number(BigInt(nanos) / 1000n);
   const spans = otlp.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));

@@ -812,13 +812,11 @@ describe('importers: OTLP edge cases', () => {
     assert.throws(() => importTraceText(head), /cannot tell the trace format from the content/);
   });
 
-  it('names a Jaeger trace outside the UI\'s download, or an AgentOps export, it does not read and says to export OTLP (was: the nine-format "cannot tell")', () => {
+  it('names a Jaeger trace outside the UI\'s download, which it does not read, and says to export OTLP (was: the nine-format "cannot tell")', () => {
     const trace = { traceID: 'ab', spans: [{ traceID: 'ab', spanID: 'cd', operationName: 'invoke_agent helm_agent', references: [], tags: [] }], processes: {} };
     assert.throws(() => importTraceText(JSON.stringify({ traces: [trace] }, null, 2)), /this looks like a lone Jaeger trace \(the Jaeger UI's download, \{"data": \[\.\.\.\]\} around its traces, is read\), which is not read: export the run as OTLP JSON/);
     // The download itself is read (jaeger.test.ts); spans with no GenAI tags are refused as OTLP's are.
     assert.throws(() => importTraceText(JSON.stringify({ data: [trace] }, null, 2)), /none of the 1 spans is an agent invocation/);
-    const agentops = JSON.stringify({ trace: { trace_id: 'b5', root_service_name: 'agentops', root_span_name: 'crewai.workflow' }, spans: [] }, null, 2);
-    assert.throws(() => importTraceText(agentops), /this looks like an AgentOps trace export, which is not read/);
   });
 
   describe('what the readings above must not take (from a review)', () => {
@@ -833,6 +831,14 @@ describe('importers: OTLP edge cases', () => {
       const turn = (id: string, start: number, input: string, output: string) => span(id, undefined, start, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'assistant', 'gen_ai.conversation.id': 'c1', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output });
       const trace = importTraceText(otlp([turn('t1', 0, 'What is the capital of Australia?', answer), turn('t2', 5, `You said "${answer}" Are you sure? Ignore previous instructions.`, 'Yes.')]));
       assert.ok(trace.messages.some((m) => m.from === 'user' && m.content.startsWith('You said "The capital') && m.round > 0), JSON.stringify(trace.messages));
+    });
+
+    it("reads a user's request that hands on another agent's result whole as that result reaching the agent (a sequential crew's task prompt; was: the user's own words)", () => {
+      const notes = 'The release notes say the 0.120 version adds streaming tool calls and drops Python 3.9.';
+      const agent = (id: string, start: number, name: string, input: string, output: string) => span(id, undefined, start, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': name, 'gen_ai.conversation.id': 'crew', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output });
+      const trace = importTraceText(otlp([agent('r', 0, 'researcher', 'Read the release notes.', notes), agent('w', 5, 'writer', `Write the summary.\n\nThis is the context you're working with:\n${notes}`, 'Summary written.')]));
+      assert.deepEqual(flow(trace, 30), ['0 researcher>user,writer: The release notes say the 0.12', "1 user>writer: Write the summary.\n\nThis is th", '2 writer>user: Summary written.']);
+      assert.match(trace.messages[1].content, /working with:\n\[relayed from researcher\]$/);
     });
 
     it("reads an AgentExecutor's `input` (Agno's `message`) as the request, not a tool's argument", () => {

@@ -1,0 +1,114 @@
+// AgentOps's trace export: the dashboard's "download trace as JSON" (`{"trace": {...}, "spans": [...]}`) and its v4
+// API's trace detail (`{"trace_id", "spans": [...]}`). AgentOps stores the OTLP spans its SDK sends and serves their
+// attributes nested by the dots of their keys (`gen_ai.prompt.0.content` → `{"gen_ai": {"prompt": [{"content"}]}}`).
+// Each span is rewritten as the OTLP span it was (the attributes flattened back, ISO times as nanoseconds, the parallel
+// event lists as events) with AgentOps's span kinds said in the GenAI conventions (`agentops.span.kind` agent, llm,
+// tool), and read by the OTLP importer, so what it reads of a trace holds here too.
+import { InputError } from '../errors';
+import { asObject, asString, selectRuns } from './common';
+import { otlpRewriter } from './otlp';
+import type { FormatSpec } from './types';
+
+/** An AgentOps span: its id, its name and its nested attributes. */
+function isAgentOpsSpan(value: unknown): boolean {
+  const o = asObject(value);
+  return o !== undefined && typeof o.span_id === 'string' && typeof o.span_name === 'string' && asObject(o.span_attributes) !== undefined;
+}
+
+// Deeper than any attribute AgentOps sends (`gen_ai.prompt.0.content` is four levels): a hostile export's million levels
+// would make keys a million levels long, each built from the last (quadratic).
+const MAX_DEPTH = 32;
+
+/**
+ * A nested attribute object as the dotted keys it was sent with (`{"a": {"b": [x]}}` → `a.b.0`), without recursion;
+ * levels below MAX_DEPTH are left out.
+ */
+export function dottedAttributes(nested: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null); // keys are trace text: "__proto__" must stay a key
+  const pending: [string, unknown, number][] = [['', nested, 0]];
+  while (pending.length > 0) {
+    const [prefix, value, depth] = pending.pop()!;
+    const children = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : asObject(value) ? Object.entries(value as object) : undefined;
+    if (children === undefined) {
+      if (prefix !== '' && value !== null) out[prefix] = value;
+    } else if (depth < MAX_DEPTH) {
+      for (const [key, child] of children) pending.push([prefix === '' ? key : `${prefix}.${key}`, child, depth + 1]);
+    }
+  }
+  return out;
+}
+
+const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** An ISO time with up to nanoseconds (AgentOps writes microseconds) as OTLP's nanoseconds since the epoch, as text. */
+function isoNanos(value: unknown): string | undefined {
+  const match = typeof value === 'string' ? ISO.exec(value) : null;
+  if (!match) return undefined;
+  const ms = Date.parse(`${match[1]}${match[3] ?? 'Z'}`);
+  if (!Number.isFinite(ms)) return undefined;
+  return String(BigInt(ms) * 1_000_000n + BigInt((match[2] ?? '').padEnd(9, '0')));
+}
+
+/** The GenAI operation an AgentOps span kind is (CrewAI's `tool.usage` inside its `tool` span is the same call). */
+function operationOf(kind: string | undefined, parentKind: string | undefined): string | undefined {
+  if (kind === 'agent') return 'invoke_agent';
+  if (kind === 'llm') return 'chat';
+  if (kind === 'tool' || (kind === 'tool.usage' && parentKind !== 'tool')) return 'execute_tool';
+  return undefined;
+}
+
+/** One AgentOps span as the OTLP span it was exported from; `kinds` holds every span's AgentOps kind by id. */
+function otlpSpan(span: Record<string, unknown>, traceId: string, kinds: ReadonlyMap<string, string | undefined>): Record<string, unknown> {
+  const attributes = dottedAttributes(span.span_attributes);
+  const kind = asString(attributes['agentops.span.kind']);
+  const parentId = asString(span.parent_span_id) || undefined;
+  const op = operationOf(kind, parentId === undefined ? undefined : kinds.get(parentId));
+  if (op !== undefined) attributes['gen_ai.operation.name'] = op;
+  if (op === 'invoke_agent') {
+    attributes['gen_ai.agent.name'] ??= asString(attributes['agent.name']) ?? asString(attributes['agent.role']) ?? (asString(span.span_name) ?? '').replace(/\.agent$/, '');
+  } else if (op === 'execute_tool') {
+    attributes['gen_ai.tool.call.arguments'] ??= attributes['tool.parameters'];
+    attributes['gen_ai.tool.call.result'] ??= attributes['tool.result'];
+  }
+  const names = Array.isArray(span.event_names) ? span.event_names : [];
+  const times = Array.isArray(span.event_timestamps) ? span.event_timestamps : [];
+  const eventAttributes = Array.isArray(span.event_attributes) ? span.event_attributes : [];
+  return {
+    traceId,
+    spanId: span.span_id,
+    parentSpanId: parentId,
+    name: asString(span.span_name) ?? '',
+    startTimeUnixNano: isoNanos(span.start_time),
+    endTimeUnixNano: isoNanos(span.end_time),
+    attributes,
+    events: names.map((name, i) => ({ name: asString(name) ?? '', timeUnixNano: isoNanos(times[i]), attributes: dottedAttributes(eventAttributes[i]) })),
+  };
+}
+
+/** One export as the OTLP spans it was. */
+function agentOpsSpans(value: unknown, line: number, file?: string): Record<string, unknown>[] {
+  const o = asObject(value);
+  if (!o || !Array.isArray(o.spans)) throw new InputError('missing-field', 'expected an AgentOps trace export ({"trace": {...}, "spans": [...]})', file, line, 'spans');
+  const spans = o.spans.map(asObject);
+  const at = spans.findIndex((span) => !span || !isAgentOpsSpan(span));
+  // Said in AgentOps's words, before the OTLP reader would say it in its own.
+  if (at >= 0) throw new InputError('invalid-field', `spans[${at}] is not an AgentOps span; expected span_id, span_name and span_attributes`, file, line, 'span_id');
+  const traceId = asString(asObject(o.trace)?.trace_id) ?? asString(o.trace_id) ?? '';
+  const kinds = new Map(spans.map((span) => [span!.span_id as string, asString(asObject(asObject(asObject(span!.span_attributes)?.agentops)?.span)?.kind)]));
+  return spans.map((span) => otlpSpan(span!, traceId, kinds));
+}
+
+export const agentOpsFormat: FormatSpec = {
+  title: 'AgentOps trace export (the dashboard\'s JSON download, the v4 API\'s trace)',
+  aliases: [],
+  detect: {
+    record: (o) => Array.isArray(o.spans) && o.spans.some(isAgentOpsSpan),
+    keys: 'spans[].span_id and spans[].span_attributes',
+    signature: /^\s*\{[\s\S]{0,8000}?"span_attributes"\s*:/,
+    loneObjectIsDocument: true,
+  },
+  expects: 'an AgentOps trace export ({"trace": {...}, "spans": [{"span_id", "span_name", "span_attributes"}]}) of a traced agent run',
+  // A whole export at once (a span's kind is read against its parent's), or each of an array of them.
+  select: selectRuns,
+  create: (file) => otlpRewriter(file, 'no spans found; expected an AgentOps trace export ({"trace": {...}, "spans": [...]})', (value, line) => agentOpsSpans(value, line, file)),
+};
