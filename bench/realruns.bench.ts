@@ -17,6 +17,7 @@ import { actedForInjection, analyzeRuns, r3, sliceFigures, sliceRow as row, type
 import { debateAnswer } from '../src/core/importers/debate';
 import { moderatorCrewOtlp } from './lib/moderatorCrew';
 import { agentDojoRecords, loadRealRuns, REAL_DIR, type RealRun } from './lib/realRuns';
+import { ATTACK_TEMPLATES, withTemplate } from './lib/attackTemplates';
 import { reactGraphRuns, supervisorGraphRuns } from '../test/support/langgraphRuns';
 import { recordCrewRun, toolUseRun, type ToolUseRun } from '../test/support/otlpRuns';
 import { runJobs } from './lib/workers';
@@ -187,6 +188,16 @@ const realRuns: BenchModule = async ({ quick }) => {
   bySlice.set('agentdojo supervisor', sliceFigures(member.verdicts));
   rows.push(row('agentdojo as a LangGraph supervisor member\'s runs (LangSmith)', get('agentdojo supervisor')));
 
+  // …and with their injections in AgentDojo's other attack templates (the assistants' turns as recorded).
+  const records = agentDojoRecords();
+  const dojoAttacked = dojo.filter((run) => run.attacked);
+  const templated: Record<string, SliceFigures> = {};
+  for (const [name, template] of Object.entries(ATTACK_TEMPLATES)) {
+    const traces = dojoAttacked.map((run) => withTemplate(records.get(run.trace.run ?? '')!, template));
+    templated[name] = sliceFigures(await analyzeRuns(traces.map((trace) => ({ trace }))));
+    rows.push(row(`agentdojo, attacked, injection in its "${name}" template`, templated[name]));
+  }
+
   // The simulator's held-out split with the same weights, so a change that helps real runs shows what it costs there.
   const sim = await runJobs<EpisodeDetection>(episodeGrid('heldout', quick ? 4 : 20, SIM_HELDOUT_SEED).map((config) => ({ kind: 'detection', config })));
   const simReport = poolDetections(sim);
@@ -234,6 +245,12 @@ const realRuns: BenchModule = async ({ quick }) => {
     crewDebateCleanFlagged: r3(get('crew false').benignFlagged.value),
     ...headFigures('otlpAgentdojo', get('agentdojo otlp')),
     ...headFigures('langgraphAgentdojo', get('agentdojo langgraph')),
+    ...Object.fromEntries(
+      Object.entries(templated).flatMap(([name, slice]) => {
+        const key = name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+        return [[`${key}AgentdojoAttackerF1`, r3(slice.atkF1.value)], [`${key}AgentdojoInfectedF1`, r3(slice.infF1.value)]];
+      }),
+    ),
     losoDebateOneAdversaryAttackerF1: r3(fold('source debate')?.oneAdversary.atkF1.value ?? null),
     losoAgentdojoAttackerF1: r3(fold('source agentdojo')?.attacked.atkF1.value ?? null),
     losoAgentdojoInfectedF1: r3(fold('source agentdojo')?.attacked.infF1.value ?? null),
@@ -255,6 +272,7 @@ const realRuns: BenchModule = async ({ quick }) => {
     `"as its agent's OTLP spans": every AgentDojo run replayed as an agent traced with the GenAI conventions records it (a chat span per model turn with text, an execute_tool span per call with arguments and result; a turn's calls in parallel; test/support/otlpRuns.ts toolUseRun) through the real OTel SDK and serialiser, read back by the OTLP importer, against the AgentDojo importer's labels; ${toolAgent.silent} run(s) in which the model never answered hold no message over OTLP and are left out.`,
     `"as a LangGraph ReAct agent's runs": every AgentDojo run replayed as LangGraph's prebuilt ReAct agent records it in LangSmith (the \`__start__\` node, then \`agent\` turns with their tool calls and \`tools\` node results; test/support/langgraphRuns.ts), read back by the LangSmith importer; the assistant is the \`agent\` node; ${reactAgent.silent} run(s) left out as above.`,
     `"as a LangGraph supervisor member's runs": the same ReAct loop as the member \`assistant\` of a langgraph-supervisor graph (its \`agent\` and \`tools\` nodes inside the member's subgraph, by checkpoint namespace; the supervisor hands the request over, then repeats the member's last reply: one more benign agent and round); ${member.silent} run(s) left out as above.`,
+    '"injection in its … template": the attacked AgentDojo runs with every <INFORMATION> block (AgentDojo\'s important_instructions attack, the only one the split holds) rewritten as AgentDojo\'s baseline attack of that name around the same goal (bench/lib/attackTemplates.ts; "direct" is "TODO: {goal}"); the assistants\' turns stay as recorded, so infected counts the assistants that acted for the original wording.',
     `Attacked debates, agents flagged infected whose label is benign: ${unreadable.map((u) => `${u.model} ${u.flagged}, of which ${u.unread} end on a reply with no "(X)" for the label reader to read (so the label cannot say infected)`).join('; ')}.`,
     '"held out" rows: weights refitted without that source (or that model of the source) on the rest of the split and the simulator; the targets are judged in-sample above, and these rows say what holds on material the weights never saw.',
   ];

@@ -15,15 +15,23 @@ function isAgentOpsSpan(value: unknown): boolean {
   return o !== undefined && typeof o.span_id === 'string' && typeof o.span_name === 'string' && asObject(o.span_attributes) !== undefined;
 }
 
-// Deeper than any attribute AgentOps sends (`gen_ai.prompt.0.content` is four levels): a hostile export's million levels
-// would make keys a million levels long, each built from the last (quadratic).
+// Deeper or longer than any attribute key AgentOps sends (`gen_ai.prompt.0.content` is four levels): a hostile export's
+// million levels would make keys a million levels long, each built from the last (quadratic); such levels are left out.
 const MAX_DEPTH = 32;
+const MAX_KEY = 1_000;
+// The flattened keys of one export, in characters: a long key over thousands of leaves is that many copies of it.
+const KEY_BUDGET = 32 * 1024 * 1024;
+
+/** What is left of an export's KEY_BUDGET. */
+export interface KeyBudget {
+  chars: number;
+}
 
 /**
  * A nested attribute object as the dotted keys it was sent with (`{"a": {"b": [x]}}` → `a.b.0`), without recursion;
- * levels below MAX_DEPTH are left out.
+ * levels below MAX_DEPTH and keys past MAX_KEY characters are left out, and past the budget the export is refused.
  */
-export function dottedAttributes(nested: unknown): Record<string, unknown> {
+export function dottedAttributes(nested: unknown, budget: KeyBudget = { chars: KEY_BUDGET }): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null); // keys are trace text: "__proto__" must stay a key
   const pending: [string, unknown, number][] = [['', nested, 0]];
   while (pending.length > 0) {
@@ -32,7 +40,13 @@ export function dottedAttributes(nested: unknown): Record<string, unknown> {
     if (children === undefined) {
       if (prefix !== '' && value !== null) out[prefix] = value;
     } else if (depth < MAX_DEPTH) {
-      for (const [key, child] of children) pending.push([prefix === '' ? key : `${prefix}.${key}`, child, depth + 1]);
+      for (const [key, child] of children) {
+        const dotted = prefix === '' ? key : `${prefix}.${key}`;
+        if (dotted.length > MAX_KEY) continue;
+        budget.chars -= dotted.length;
+        if (budget.chars < 0) throw new InputError('invalid-field', `span attributes whose keys add up to more than ${KEY_BUDGET} characters; no AgentOps export holds that many`, undefined, undefined, 'span_attributes');
+        pending.push([dotted, child, depth + 1]);
+      }
     }
   }
   return out;
@@ -49,26 +63,49 @@ function isoNanos(value: unknown): string | undefined {
   return String(BigInt(ms) * 1_000_000n + BigInt((match[2] ?? '').padEnd(9, '0')));
 }
 
-/** The GenAI operation an AgentOps span kind is (CrewAI's `tool.usage` inside its `tool` span is the same call). */
-function operationOf(kind: string | undefined, parentKind: string | undefined): string | undefined {
+/**
+ * The GenAI operation an AgentOps span is: its kind (`agentops.span.kind`, as its instrumentations and decorators write
+ * it), or for a span with none (smolagents') a tool call where it names its tool. CrewAI's `tool.usage` inside its
+ * `tool` span is the same call.
+ */
+function operationOf(attributes: Record<string, unknown>, kind: string | undefined, parentKind: string | undefined): string | undefined {
   if (kind === 'agent') return 'invoke_agent';
   if (kind === 'llm') return 'chat';
   if (kind === 'tool' || (kind === 'tool.usage' && parentKind !== 'tool')) return 'execute_tool';
-  return undefined;
+  return kind === undefined && asString(attributes['tool.name']) !== undefined ? 'execute_tool' : undefined;
+}
+
+/** A value the SDK's decorators recorded as JSON: a text is its JSON string literal (`"Done."`), read back as the text. */
+function decorated(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^\s*"[\s\S]*"\s*$/.test(value)) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 /** One AgentOps span as the OTLP span it was exported from; `kinds` holds every span's AgentOps kind by id. */
-function otlpSpan(span: Record<string, unknown>, traceId: string, kinds: ReadonlyMap<string, string | undefined>): Record<string, unknown> {
-  const attributes = dottedAttributes(span.span_attributes);
+function otlpSpan(span: Record<string, unknown>, traceId: string, kinds: ReadonlyMap<string, string | undefined>, budget: KeyBudget): Record<string, unknown> {
+  const attributes = dottedAttributes(span.span_attributes, budget);
   const kind = asString(attributes['agentops.span.kind']);
   const parentId = asString(span.parent_span_id) || undefined;
-  const op = operationOf(kind, parentId === undefined ? undefined : kinds.get(parentId));
+  const op = operationOf(attributes, kind, parentId === undefined ? undefined : kinds.get(parentId));
+  // The SDK's decorators name the span `<name>.<kind>` and record `operation.name` and `agentops.<kind>.input/output`.
+  const name = asString(span.span_name) ?? '';
+  const named = asString(attributes['operation.name']) ?? name.replace(/\.(?:agent|tool)$/, '');
+  const fill = (key: string, value: unknown) => {
+    if (value !== undefined && !(key in attributes)) attributes[key] = value;
+  };
   if (op !== undefined) attributes['gen_ai.operation.name'] = op;
   if (op === 'invoke_agent') {
-    attributes['gen_ai.agent.name'] ??= asString(attributes['agent.name']) ?? asString(attributes['agent.role']) ?? (asString(span.span_name) ?? '').replace(/\.agent$/, '');
+    fill('gen_ai.agent.name', asString(attributes['agent.name']) ?? asString(attributes['agent.role']) ?? named);
+    fill('input.value', decorated(attributes['agentops.agent.input']));
+    fill('output.value', decorated(attributes['agentops.agent.output']));
   } else if (op === 'execute_tool') {
-    attributes['gen_ai.tool.call.arguments'] ??= attributes['tool.parameters'];
-    attributes['gen_ai.tool.call.result'] ??= attributes['tool.result'];
+    fill('gen_ai.tool.name', asString(attributes['tool.name']) ?? named);
+    fill('gen_ai.tool.call.arguments', attributes['tool.parameters'] ?? decorated(attributes['agentops.tool.input']));
+    fill('gen_ai.tool.call.result', attributes['tool.result'] ?? decorated(attributes['agentops.tool.output']));
   }
   const names = Array.isArray(span.event_names) ? span.event_names : [];
   const times = Array.isArray(span.event_timestamps) ? span.event_timestamps : [];
@@ -77,11 +114,11 @@ function otlpSpan(span: Record<string, unknown>, traceId: string, kinds: Readonl
     traceId,
     spanId: span.span_id,
     parentSpanId: parentId,
-    name: asString(span.span_name) ?? '',
+    name,
     startTimeUnixNano: isoNanos(span.start_time),
     endTimeUnixNano: isoNanos(span.end_time),
     attributes,
-    events: names.map((name, i) => ({ name: asString(name) ?? '', timeUnixNano: isoNanos(times[i]), attributes: dottedAttributes(eventAttributes[i]) })),
+    events: names.map((event, i) => ({ name: asString(event) ?? '', timeUnixNano: isoNanos(times[i]), attributes: dottedAttributes(eventAttributes[i], budget) })),
   };
 }
 
@@ -93,9 +130,15 @@ function agentOpsSpans(value: unknown, line: number, file?: string): Record<stri
   const at = spans.findIndex((span) => !span || !isAgentOpsSpan(span));
   // Said in AgentOps's words, before the OTLP reader would say it in its own.
   if (at >= 0) throw new InputError('invalid-field', `spans[${at}] is not an AgentOps span; expected span_id, span_name and span_attributes`, file, line, 'span_id');
-  const traceId = asString(asObject(o.trace)?.trace_id) ?? asString(o.trace_id) ?? '';
+  const traceId = asString(asObject(o.trace)?.trace_id) ?? asString(o.trace_id);
+  if (!traceId) throw new InputError('missing-field', 'missing the trace\'s id ("trace": {"trace_id"}, or "trace_id"); expected an AgentOps trace export', file, line, 'trace_id');
   const kinds = new Map(spans.map((span) => [span!.span_id as string, asString(asObject(asObject(asObject(span!.span_attributes)?.agentops)?.span)?.kind)]));
-  return spans.map((span) => otlpSpan(span!, traceId, kinds));
+  const budget: KeyBudget = { chars: KEY_BUDGET };
+  try {
+    return spans.map((span) => otlpSpan(span!, traceId, kinds, budget));
+  } catch (error) {
+    throw error instanceof InputError && error.file === undefined ? new InputError(error.kind, error.message, file, line, error.field) : error;
+  }
 }
 
 export const agentOpsFormat: FormatSpec = {
@@ -104,7 +147,7 @@ export const agentOpsFormat: FormatSpec = {
   detect: {
     record: (o) => Array.isArray(o.spans) && o.spans.some(isAgentOpsSpan),
     keys: 'spans[].span_id and spans[].span_attributes',
-    signature: /^\s*\{[\s\S]{0,8000}?"span_attributes"\s*:/,
+    signature: /^\s*[[{][\s\S]{0,8000}?"span_attributes"\s*:/,
     loneObjectIsDocument: true,
   },
   expects: 'an AgentOps trace export ({"trace": {...}, "spans": [{"span_id", "span_name", "span_attributes"}]}) of a traced agent run',

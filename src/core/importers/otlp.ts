@@ -3,6 +3,7 @@
 import { InputError } from '../errors';
 import { TRACE_LIMITS } from '../trace/parse';
 import type { TraceWarning } from '../trace/types';
+import { holds, replaceEvery } from '../text/occurrences';
 import { AgentRegistry, assignCausalRounds, inTimeOrder as deliveryOrder, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, messageText, mentioned, toMillis, valueText, type Delivery } from './common';
 import { graphEpisodes, graphPlace, nodeOutput, type RunInfo } from './langsmith';
 import { callText, toolAgentId } from './toolChat';
@@ -887,7 +888,7 @@ const RELAY_WINDOW = 64;
 function relaysEarlierOutput(text: string, receiver: string, earlier: readonly Delivery[]): boolean {
   return earlier
     .slice(-RELAY_WINDOW)
-    .some((d) => d.from !== USER_AGENT && d.from !== receiver && !d.handoff && d.content.trim().length >= MIN_RELAYED_CHARS && text.includes(d.content.trim()));
+    .some((d) => d.from !== USER_AGENT && d.from !== receiver && !d.handoff && d.content.trim().length >= MIN_RELAYED_CHARS && holds(text, d.content.trim()));
 }
 
 /**
@@ -914,11 +915,11 @@ function readHandoffs(deliveries: Delivery[], question: string | undefined): Del
     let own = d.content;
     const recent = outputs.slice(-RELAY_WINDOW);
     // What the orchestrator itself said before stays its own words, even where another agent said the same.
-    const mine = recent.filter((e) => e.from === d.from).map((e) => e.content.trim()).filter((text) => text.length >= MIN_RELAYED_CHARS && own.includes(text));
+    const mine = recent.filter((e) => e.from === d.from).map((e) => e.content.trim()).filter((text) => text.length >= MIN_RELAYED_CHARS && holds(own, text));
     for (const e of recent.filter((e) => e.from !== d.from).sort((a, b) => b.content.length - a.content.length)) {
       const text = e.content.trim();
-      if (text.length < MIN_RELAYED_CHARS || !own.includes(text) || mine.some((m) => m.includes(text))) continue;
-      own = own.split(text).join(`[relayed from ${e.from}]`);
+      if (text.length < MIN_RELAYED_CHARS || !holds(own, text) || mine.some((m) => holds(m, text))) continue;
+      own = replaceEvery(own, text, `[relayed from ${e.from}]`);
       // The user's request handed on is the task every agent starts from, not something heard in a round.
       if (e.from === to || e.from === USER_AGENT || e.to?.includes(to)) continue;
       (e.to ??= []).push(to);

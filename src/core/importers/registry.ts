@@ -16,9 +16,10 @@ import type { FormatSpec } from './types';
 /** The foreign formats by name, in detection order (most specific first). */
 export const FORMATS = {
   otlp: otlpFormat,
+  // Before Phoenix: an array of AgentOps exports holds `span_kind` too (and `span_attributes`, which Phoenix's spans do not).
+  agentops: agentOpsFormat,
   phoenix: phoenixFormat,
   jaeger: jaegerFormat,
-  agentops: agentOpsFormat,
   'infa-guard': infaGuardFormat,
   agentdojo: agentDojoFormat,
   debate: debateFormat,

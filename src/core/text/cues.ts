@@ -107,13 +107,16 @@ const PROMPT_FILES = String.raw`(?:system prompt|prompt files?|soul\.md|skill\.m
 const MEMORY = String.raw`(?:memory|memories|notes?|soul\.md|skill\.md|agents\.md|claude\.md|system prompt|prompt file|instructions? file|profile|\.bashrc|\.zshrc|\.profile|config(?:uration)?(?: file)?|persistent (?:storage|state))`;
 
 /** The lexicon, in the order hits are collected. */
+/** "instructions", also with a letter slipped in anywhere ("Ignore your previous iunstructions": AgentDojo's own attack). */
+export const INSTRUCTIONS_WORD = `${[...'instruction'].join('[a-z]?')}s?`;
+
 export const CUE_RULES: readonly CueRule[] = [
   // Injected instructions: task hijacks and overrides aimed at the reader. An order has no subject: "we can update the
   // answer as follows" and "reparation may also include" are a debater's and a writer's statements, not orders (but "I
   // urge all agents to update their answer", "can you include" still are).
-  { family: 'injection', weight: 1.2, needles: ['ignore', 'disregard', 'forget', 'override', 'bypass', 'drop'], pattern: /\b(?:ignore|disregard|forget|override|bypass|drop)\b[^.!?\n]{0,30}\b(?:previous|prior|above|earlier|original|initial|all|any|your|the)\b[^.!?\n]{0,20}\b(?:instructions?|rules?|guidelines?|directives?|task|prompts?|context|constraints?|reasoning)\b/gi },
+  { family: 'injection', weight: 1.2, needles: ['ignore', 'disregard', 'forget', 'override', 'bypass', 'drop'], pattern: new RegExp(String.raw`\b(?:ignore|disregard|forget|override|bypass|drop)\b[^.!?\n]{0,30}\b(?:previous|prior|above|earlier|original|initial|all|any|your|the)\b[^.!?\n]{0,20}\b(?:${INSTRUCTIONS_WORD}|rules?|guidelines?|directives?|task|prompts?|context|constraints?|reasoning)\b`, 'gi') },
   { family: 'injection', weight: 1.0, needles: ['instruction', 'task', 'directive', 'system prompt', 'order', 'objective'], pattern: /\b(?:new|updated|revised|hidden|secret)\s+(?:instructions?|task|directives?|system prompt|orders?|objective)\b|\byour\s+(?:real|actual|true)\s+(?:instructions?|task|directives?|orders?|objective)\b|\b(?:real|actual|true)\s+(?:instructions?|task|directives?|orders?|objective)\s*(?:is|are|:)/gi },
-  { family: 'injection', weight: 1.0, needles: ['system', 'admin', 'developer', 'root', 'operator'], pattern: /(?:^|[\s[(<#*])(?:system|admin(?:istrator)?|developer|root|operator)\s*(?:override|message|notice|instructions?|mode|command|update|alert)\b/gi },
+  { family: 'injection', weight: 1.0, needles: ['system', 'admin', 'developer', 'root', 'operator'], pattern: /(?:^|[\s[(<#*])(?:system|admin(?:istrator)?|developer|root|operator)[\s_-]*(?:override|message|notice|instructions?|mode|command|update|alert)\b/gi },
   // Chat-template markers ("### Instruction:", "<system>", "[INST]"), and a heading of instructions addressed to its
   // readers ("## Instructions for any agent reading this"); a how-to's "### Instructions (to Follow)" heading is neither.
   { family: 'injection', weight: 1.0, needles: ['system', 'inst', 'admin', 'im_start'], pattern: /<\/?\s*(?:system|instructions?|admin|im_start|inst)\s*>|\[\/?(?:system|inst|admin)\]|#{2,}[ \t]*(?:system|instruction|instructions(?=[ \t]+(?:for|to)[ \t]+(?:any|all|every|each|other|the|you|your)\b))\b/gi },

@@ -27,10 +27,11 @@ const VOLITION = String.raw`(?:\blet'?s|\blet\s+us|\b(?:i|we)(?:'ll|'d|\s+(?:can
 const ADVERB = String.raw`(?:\s+(?:further|now|also|then|subtly|gently|effectively|successfully))?`;
 
 /**
- * How much of the writer a declaration needs: `own`, nobody else is the subject before it; `will`, the writer's will
- * ("let's", "we can") in the same clause shortly before it; `none`, the words say it alone.
+ * How much of the writer a declaration needs: `own`, nobody else is the subject before it; `first`, it opens the
+ * sentence, or the writer's will comes before it in the same clause with nobody else named between; `will`, the writer's will ("let's", "we can") in the same
+ * clause shortly before it; `none`, the words say it alone.
  */
-type Writer = 'own' | 'will' | 'none';
+type Writer = 'own' | 'first' | 'will' | 'none';
 
 /** The declarations, each a (global) pattern over one sentence. */
 const DECLARATIONS: readonly { pattern: RegExp; writer: Writer }[] = [
@@ -39,12 +40,11 @@ const DECLARATIONS: readonly { pattern: RegExp; writer: Writer }[] = [
   // "we can lead to an incorrect solution", "let's consider another perspective to lead to an incorrect solution" (not
   // "this tends to lead to an incorrect result": a purpose with no object needs the writer's will)
   { pattern: new RegExp(String.raw`${VOLITION}${ADVERB}\s+${STEER}\s+(?:\w+\s+){0,3}?${GOAL}`, 'gi'), writer: 'own' },
-  { pattern: new RegExp(String.raw`\bto${ADVERB}\s+(?:${STEER}|arrive|come)\s+(?:\w+\s+){0,3}?${GOAL}`, 'gi'), writer: 'will' },
-  // A purpose that can only be the writer's, with or without an object ("let's delve deeper into why each leader may
-  // have been there to guide us toward an incorrect solution", "this oversight can be used to pivot the reasoning
-  // towards an incorrect solution", "a persuasive argument to lead towards an incorrect solution"; not "lead": "is
-  // likely to lead to the wrong answer" describes a mistake; not after "tends to", "seems to": another subject)
-  { pattern: new RegExp(String.raw`(?:\bto${ADVERB}\s+${INTENTIONAL}|\b(?:persuasive|convincing)\s+(?:argument|case|explanation)\s+to${ADVERB}\s+${STEER})(?:\s+(?:us|${OTHERS}))?\s+(?:to(?:wards?)?|into)\s+${WRONG}`, 'gi'), writer: 'own' },
+  { pattern: new RegExp(String.raw`\bto${ADVERB}\s+${STEER}\s+(?:\w+\s+){0,3}?${GOAL}`, 'gi'), writer: 'will' },
+  // A purpose of steering, opening the sentence or after the writer named itself ("To guide towards an incorrect
+  // conclusion, …", "let's examine the options to guide us toward an incorrect solution"; not "option D is a distractor
+  // to steer us towards the wrong answer", "a red herring to mislead us into the wrong answer": something else's purpose)
+  { pattern: new RegExp(String.raw`\bto${ADVERB}\s+${INTENTIONAL}(?:\s+(?:us|${OTHERS}))?\s+(?:to(?:wards?)?|into)\s+${WRONG}`, 'gi'), writer: 'first' },
   // "building on their reasoning and steering towards an incorrect solution" (not "leading to": that describes a
   // mistake; not "the wording is nudging towards": a subject other than the writer)
   { pattern: new RegExp(String.raw`(?<!\b(?:is|are|was|were|be|been|being|keeps?|kept)\s+)\b(?:steering|guiding|nudging|swaying|misdirecting)\s+(?:${OTHERS}\s+)?(?:to(?:wards?)?|into)\s+${WRONG}`, 'gi'), writer: 'own' },
@@ -87,6 +87,7 @@ const WRITER_INTENDS = /(?:^|[^\w'])(?:I|[Ww]e|[Mm]y|[Oo]ur)(?:'m|'re|'ll|'d)?\s
 // The writer as the subject: "I" (a capital: "i" is rarely the pronoun in lower-case prose), "we", "let's", "my", "our".
 const FIRST_PERSON = /(?:^|[^\w'])(I|[Ww]e|[Ll]et'?s|[Ll]et us|[Mm]y|[Oo]ur)\b/g;
 const WILL_NEAR = new RegExp(String.raw`${VOLITION}(?:\s+[\w'-]+){0,14}\s+$`, 'i');
+const VOLITION_ANYWHERE = new RegExp(VOLITION, 'gi');
 // A subordinate clause between the will and the purpose ("we can see that this tends to lead to ...") has its own subject.
 const SUBORDINATE = /\b(?:that|which|because|since|if|when|as)\b/i;
 // What someone else said: a reporting verb before the words ("agent 1 wrote: let's lead them astray"); the writer's
@@ -150,11 +151,23 @@ function writerDeclares(before: string, match: string, writer: Writer): boolean 
     const will = lead.search(WILL_NEAR);
     return will >= 0 && !SUBORDINATE.test(lead.slice(will));
   }
+  if (writer === 'first') {
+    if (lead.trim() === '') return true;
+    const will = lastWill(lead);
+    return will >= 0 && !SUBORDINATE.test(lead.slice(will)) && !THIRD_PERSON.test(lead.slice(will));
+  }
   if (firstPersonAt(match) === 0) return true;
   const at = firstPersonAt(lead, true);
   if (THIRD_PERSON.test(at < 0 ? lead : lead.slice(at))) return false;
   const intends = INTENDS.exec(lead);
   return !intends || WRITER_INTENDS.test(lead.slice(0, intends.index));
+}
+
+/** Where the last expression of the writer's will in a text starts ("let's", "we can", "my goal is to"), or -1. */
+function lastWill(text: string): number {
+  let at = -1;
+  for (const m of text.matchAll(VOLITION_ANYWHERE)) at = m.index ?? at;
+  return at;
 }
 
 /** The start of the line `offset` is on (its first 48 characters: enough for a speaker's name). */

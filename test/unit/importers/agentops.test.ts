@@ -126,7 +126,36 @@ describe('importers: AgentOps trace export', () => {
     assert.equal(category.user, 'benign');
   });
 
+  it("reads a tool span with no span kind (smolagents') and the SDK's decorated agent and tool (`agentops.<kind>.input/output`): the page is the source (was: the tool's call and result dropped)", async () => {
+    const span = (id: string, parent: string, at: number, name: string, attributes: Record<string, unknown>) => crewSpan(id, parent, parent === '' ? [at, at + 20] : [at, at + 5], name, attributes);
+    const smolagents = {
+      trace: { trace_id: 'smol' },
+      spans: [
+        span('a', '', 0, 'ToolCallingAgent.run', { 'agentops.span.kind': 'agent', 'agent.name': 'ToolCallingAgent', 'agentops.agent.input': 'Summarise the release notes.', 'agentops.agent.output': 'Done.' }),
+        span('t', 'a', 1, 'tool.web_search', { 'tool.name': 'web_search', 'tool.parameters': '{"query": "crewai release notes"}', 'tool.result': PAGE }),
+      ],
+    };
+    const trace = importTraceText(JSON.stringify(smolagents));
+    assert.deepEqual(flow(trace, 20), ['0 ToolCallingAgent>tool:web_search: web_search(query="cr', '1 tool:web_search>ToolCallingAgent: Crew AI release note', '2 ToolCallingAgent>user: Done.']);
+    assert.deepEqual((await analyzeTrace(trace)).sources, ['tool:web_search']);
+    const decorated = {
+      trace_id: 'sdk',
+      spans: [
+        span('a', '', 0, 'researcher.agent', { 'agentops.span.kind': 'agent', 'operation.name': 'researcher', 'agentops.agent.input': '"Summarise the release notes."', 'agentops.agent.output': '"Done."' }),
+        span('t', 'a', 1, 'fetch_page.tool', { 'agentops.span.kind': 'tool', 'operation.name': 'fetch_page', 'agentops.tool.input': '{"url": "https://docs.crewai.com/changelog"}', 'agentops.tool.output': JSON.stringify(PAGE) }),
+      ],
+    };
+    assert.deepEqual(flow(importTraceText(JSON.stringify(decorated)), 20), ['0 researcher>tool:fetch_page: fetch_page(url="http', '1 tool:fetch_page>researcher: Crew AI release note', '2 researcher>user: Done.']);
+  });
+
+  it('reads a JSON array of exports, detected, one run each (was: taken for Phoenix spans)', () => {
+    const one = JSON.parse(readFileSync(path.join(fixtures, 'agentops-crewai-songwriter.json'), 'utf8'));
+    const text = JSON.stringify([one, { ...one, trace: { ...one.trace, trace_id: 'second' } }], null, 2);
+    assert.deepEqual([0, 1].map((episode) => importTraceText(text, { episode }).run), ['b520ab60214d54b570cf701c7ad28faf', 'second']);
+  });
+
   it('refuses what is not an AgentOps export in its own words, and an export without spans', () => {
+    assert.throws(() => importTraceText('{"trace": {}, "spans": [{"span_id": "a", "span_name": "x.agent", "span_attributes": {}}]}'), /missing the trace's id \("trace": \{"trace_id"\}, or "trace_id"\)/);
     assert.throws(() => importTraceText(JSON.stringify({ trace: { trace_id: 'x' }, spans: [{ span_id: 'a', span_name: 'b', span_attributes: {} }, { spanId: 'c' }] }), { from: 'agentops' }), /spans\[1\] is not an AgentOps span; expected span_id, span_name and span_attributes/);
     assert.throws(() => importTraceText(JSON.stringify({ trace: { trace_id: 'x' }, spans: [] }), { from: 'agentops' }), /no spans found; expected an AgentOps trace export/);
   });
@@ -136,6 +165,10 @@ describe('importers: AgentOps trace export', () => {
     for (let i = 0; i < 1_000_000; i++) deep = { a: deep };
     const flat = dottedAttributes({ gen_ai: { agent: { name: 'writer' } }, deep });
     assert.deepEqual(Object.keys(flat), ['gen_ai.agent.name'], 'levels deeper than any AgentOps attribute are left out');
+    const wide = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`a${i}`, 'v']));
+    assert.deepEqual(Object.keys(dottedAttributes({ ['k'.repeat(2000)]: wide, agent: { name: 'x' } })), ['agent.name'], 'a key longer than any AgentOps key is left out');
+    const many = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`a${i}`, 'v']));
+    assert.throws(() => dottedAttributes({ ['k'.repeat(990)]: many }), /keys add up to more than \d+ characters/, '40,000 copies of a 990-character key: refused, not built (was: out of memory at 16 MB)');
     const hostile = dottedAttributes(JSON.parse('{"__proto__": {"polluted": true}, "constructor": "x"}'));
     assert.equal(hostile['__proto__.polluted'], true);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
