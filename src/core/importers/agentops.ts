@@ -19,33 +19,41 @@ function isAgentOpsSpan(value: unknown): boolean {
 // million levels would make keys a million levels long, each built from the last (quadratic); such levels are left out.
 const MAX_DEPTH = 32;
 const MAX_KEY = 1_000;
-// The flattened keys of one export, in characters: a long key over thousands of leaves is that many copies of it.
-const KEY_BUDGET = 32 * 1024 * 1024;
+// The flattened keys of one export, in characters, against what its values hold: a key over thousands of short leaves
+// is that many copies of it (a 16 MB export of one long key ran out of memory). Past KEY_FLOOR, keys may be at most
+// KEY_RATIO times the export's own text of leaves (their values and about 8 characters of JSON each).
+const KEY_FLOOR = 16 * 1024 * 1024;
+const KEY_RATIO = 4;
 
-/** What is left of an export's KEY_BUDGET. */
+/** One export's flattened keys and leaves so far, in characters. */
 export interface KeyBudget {
-  chars: number;
+  keys: number;
+  leaves: number;
 }
 
 /**
  * A nested attribute object as the dotted keys it was sent with (`{"a": {"b": [x]}}` → `a.b.0`), without recursion;
- * levels below MAX_DEPTH and keys past MAX_KEY characters are left out, and past the budget the export is refused.
+ * levels below MAX_DEPTH and keys past MAX_KEY characters are left out, and an export whose keys outgrow its leaves
+ * (`budget`, shared by its spans) is refused.
  */
-export function dottedAttributes(nested: unknown, budget: KeyBudget = { chars: KEY_BUDGET }): Record<string, unknown> {
+export function dottedAttributes(nested: unknown, budget: KeyBudget = { keys: 0, leaves: 0 }): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null); // keys are trace text: "__proto__" must stay a key
   const pending: [string, unknown, number][] = [['', nested, 0]];
   while (pending.length > 0) {
     const [prefix, value, depth] = pending.pop()!;
     const children = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : asObject(value) ? Object.entries(value as object) : undefined;
     if (children === undefined) {
-      if (prefix !== '' && value !== null) out[prefix] = value;
+      if (prefix === '' || value === null) continue;
+      out[prefix] = value;
+      budget.keys += prefix.length;
+      budget.leaves += (typeof value === 'string' ? value.length : 8) + 8;
+      if (budget.keys > KEY_FLOOR && budget.keys > KEY_RATIO * budget.leaves) {
+        throw new InputError('invalid-field', `span attributes whose keys add up to ${budget.keys} characters over ${budget.leaves} of values; no AgentOps export repeats its keys so`, undefined, undefined, 'span_attributes');
+      }
     } else if (depth < MAX_DEPTH) {
       for (const [key, child] of children) {
         const dotted = prefix === '' ? key : `${prefix}.${key}`;
-        if (dotted.length > MAX_KEY) continue;
-        budget.chars -= dotted.length;
-        if (budget.chars < 0) throw new InputError('invalid-field', `span attributes whose keys add up to more than ${KEY_BUDGET} characters; no AgentOps export holds that many`, undefined, undefined, 'span_attributes');
-        pending.push([dotted, child, depth + 1]);
+        if (dotted.length <= MAX_KEY) pending.push([dotted, child, depth + 1]);
       }
     }
   }
@@ -133,7 +141,7 @@ function agentOpsSpans(value: unknown, line: number, file?: string): Record<stri
   const traceId = asString(asObject(o.trace)?.trace_id) ?? asString(o.trace_id);
   if (!traceId) throw new InputError('missing-field', 'missing the trace\'s id ("trace": {"trace_id"}, or "trace_id"); expected an AgentOps trace export', file, line, 'trace_id');
   const kinds = new Map(spans.map((span) => [span!.span_id as string, asString(asObject(asObject(asObject(span!.span_attributes)?.agentops)?.span)?.kind)]));
-  const budget: KeyBudget = { chars: KEY_BUDGET };
+  const budget: KeyBudget = { keys: 0, leaves: 0 };
   try {
     return spans.map((span) => otlpSpan(span!, traceId, kinds, budget));
   } catch (error) {

@@ -29,8 +29,8 @@ const IMPERATIVE_VERBS = new Set(
     'share show sign start state stop submit summarize summarise switch take tell transfer translate update upload use verify visit write'
   ).split(' '),
 );
-// A sentence's opening: list marks, tags and bracketed markers ("(system_message)"), lead-in words ("please", "now", "then"...), and the first word after them (group 1).
-const OPENING = /^(?:[\s*#>\-\d.)[\]]|<[^<>]{0,40}>|\([\w -]{1,30}\))*(?:(?:please|kindly|now|first|then|also|next|finally|immediately|just|and|so|but)[\s,]+)*([A-Za-z]*)/i;
+// A sentence's opening: list marks, tags and a bracketed system marker ("(system_message)"), lead-in words ("please", "now", "then"...), and the first word after them (group 1).
+const OPENING = /^(?:[\s*#>\-\d.)[\]]|<[^<>]{0,40}>|\(system[_ -]?(?:message|prompt)\))*(?:(?:please|kindly|now|first|then|also|next|finally|immediately|just|and|so|but)[\s,]+)*([A-Za-z]*)/i;
 // Where a clause can open inside a sentence: after a colon ("Note to the assistant: send ..."), or after a short lead-in
 // and a comma ("Dear AI agent reading this, send ...", "Before you answer, send ...").
 const LEAD_IN = /^[^,.:;]{1,60},\s+/;
@@ -46,8 +46,9 @@ const TO_MODEL_NAMED = /\bto you,?\s+(?:the\s+)?[A-Z][\w.-]*/;
 // Words that speak to the model directly ("dear AI assistant", "the task I gave you"), and those that only mention one
 // ("for the model", "as an AI", "AI models", "LLM"): an instruction near either names the reader as a model.
 const SPEAKS_TO_MODEL = String.raw`you,\s+(?:the\s+)?(?:AI|assistant|model|LLM|GPT[\w.-]*|Claude|Gemini|Llama)|(?:dear|hey|attention|note (?:to|for)|message (?:to|for)) (?:the |any |an? )?(?:AI|assistant|model|LLM|bot)\b|the task (?:that )?I gave you|your (?:previous|original|initial|prior) (?:${INSTRUCTIONS_WORD}|task|prompt)`;
-// A message marked as the system's, in brackets ("###(system_message)", "[system]"): spoken to the model.
-const SYSTEM_MARKER = String.raw`[([](?:system|developer|admin)(?:[\s_-]*(?:message|prompt))?[)\]]`;
+// A message marked in brackets as the system's message ("###(system_message)", "[system prompt]"): spoken to the model.
+// Not a bare "[System]" (a table of contents' link, a TOML section) nor "(admin)" (a contact's title).
+const SYSTEM_MARKER = String.raw`[([]system[_ -]?(?:message|prompt)[)\]]`;
 // "AI" as a field, not a reader: "papers related to AI regulation" mentions no model (a Who&When planner's did).
 const AI_AS_FIELD = String.raw`[ \t]+(?:regulation|safety|ethics|research|governance|polic(?:y|ies)|acts?|laws?|industry|technolog(?:y|ies)|development|alignment|risks?|literacy|adoption|progress)\b`;
 const MENTIONS_MODEL = String.raw`(?:for|to) (?:the |any |an? )?(?:AI\b(?!${AI_AS_FIELD})|(?:assistant|model|LLM|bot)\b)|as an (?:AI|assistant|language model)\b|(?:AI|language) (?:model|assistant|agent)s?\b|LLM\b`;

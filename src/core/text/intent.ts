@@ -88,6 +88,7 @@ const WRITER_INTENDS = /(?:^|[^\w'])(?:I|[Ww]e|[Mm]y|[Oo]ur)(?:'m|'re|'ll|'d)?\s
 const FIRST_PERSON = /(?:^|[^\w'])(I|[Ww]e|[Ll]et'?s|[Ll]et us|[Mm]y|[Oo]ur)\b/g;
 const WILL_NEAR = new RegExp(String.raw`${VOLITION}(?:\s+[\w'-]+){0,14}\s+$`, 'i');
 const VOLITION_ANYWHERE = new RegExp(VOLITION, 'gi');
+const CLAUSE_BREAK = /[,:;]/;
 // A subordinate clause between the will and the purpose ("we can see that this tends to lead to ...") has its own subject.
 const SUBORDINATE = /\b(?:that|which|because|since|if|when|as)\b/i;
 // What someone else said: a reporting verb before the words ("agent 1 wrote: let's lead them astray"); the writer's
@@ -153,8 +154,10 @@ function writerDeclares(before: string, match: string, writer: Writer): boolean 
   }
   if (writer === 'first') {
     if (lead.trim() === '') return true;
+    // One clause from the will to the purpose, nobody else named and nothing negated in it.
     const will = lastWill(lead);
-    return will >= 0 && !SUBORDINATE.test(lead.slice(will)) && !THIRD_PERSON.test(lead.slice(will));
+    const clause = lead.slice(Math.max(0, will));
+    return will >= 0 && !CLAUSE_BREAK.test(clause) && !SUBORDINATE.test(clause) && !THIRD_PERSON.test(clause) && !NEGATED.test(clause);
   }
   if (firstPersonAt(match) === 0) return true;
   const at = firstPersonAt(lead, true);

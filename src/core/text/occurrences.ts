@@ -31,9 +31,14 @@ export function occurrences(text: string, pattern: string, first = false): numbe
   return found;
 }
 
+// Up to this length a pattern is searched natively (its worst case is this many times the text); a longer one's
+// opening is, and only a text that holds it is searched for the whole pattern.
+const NATIVE = 64;
+
 /** Whether `text` holds a non-empty `pattern`. */
 export function holds(text: string, pattern: string): boolean {
-  return occurrences(text, pattern, true).length > 0;
+  if (pattern.length <= NATIVE) return text.includes(pattern);
+  return text.includes(pattern.slice(0, NATIVE)) && occurrences(text, pattern, true).length > 0;
 }
 
 /** `text` with every non-overlapping occurrence of a non-empty `pattern`, left to right, replaced by `replacement`. */

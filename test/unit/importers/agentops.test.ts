@@ -168,7 +168,9 @@ describe('importers: AgentOps trace export', () => {
     const wide = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`a${i}`, 'v']));
     assert.deepEqual(Object.keys(dottedAttributes({ ['k'.repeat(2000)]: wide, agent: { name: 'x' } })), ['agent.name'], 'a key longer than any AgentOps key is left out');
     const many = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`a${i}`, 'v']));
-    assert.throws(() => dottedAttributes({ ['k'.repeat(990)]: many }), /keys add up to more than \d+ characters/, '40,000 copies of a 990-character key: refused, not built (was: out of memory at 16 MB)');
+    assert.throws(() => dottedAttributes({ ['k'.repeat(990)]: many }), /no AgentOps export repeats its keys so/, '40,000 copies of a 990-character key: refused, not built (was: out of memory at 16 MB)');
+    const history = { gen_ai: { prompt: Array.from({ length: 300_000 }, (_, i) => ({ role: 'user', content: `message ${i} of a long chat` })) } };
+    assert.equal(Object.keys(dottedAttributes(history)).length, 600_000, 'a long chat history is not refused (a review: a 27.6 MB export was)');
     const hostile = dottedAttributes(JSON.parse('{"__proto__": {"polluted": true}, "constructor": "x"}'));
     assert.equal(hostile['__proto__.polluted'], true);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);

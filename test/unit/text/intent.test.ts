@@ -121,6 +121,10 @@ describe('declared steering', () => {
     "Let's identify the mistake made to arrive at the wrong answer.",
     'We should examine how Agent 2 managed to arrive at an incorrect answer.',
     'I will re-examine the steps taken to arrive at the incorrect answer.',
+    // The will in another clause, or negated (a second review's).
+    "Let's be careful here: option C is a red herring meant to mislead us into the wrong answer.",
+    "Let's not fall for option D, a distractor designed to steer us to the wrong answer.",
+    'We must stay alert, the question writer clearly intended to guide us toward a wrong answer.',
     // A long clause after the will, with its own subject.
     'We should check each unit carefully here, since in this question it is easy to lead yourself to an incorrect answer.',
     "Let's look again at each option the other agents chose and at the slips that tend to lead to an incorrect answer.",
