@@ -31,7 +31,7 @@ export interface RemediationInput {
 export async function planRemediation(input: RemediationInput, filter: RehabFilter, signal?: AbortSignal): Promise<RemediationStep[]> {
   const replace = (i: number, why: string): RemediationStep => {
     const donor = pickDonor(input, input.roles[i]);
-    if (donor === undefined) return { agent: input.agents[i], action: 'replace', reason: `${why}; no benign agent has P_atk <= ${input.donorMaxPAtk}, so restore its role from a trusted copy of the original prompt and drop its own outputs` };
+    if (donor === undefined) return { agent: input.agents[i], action: 'replace', reason: `${why}; no benign agent (not a tool or the user) has P_atk <= ${input.donorMaxPAtk}, so restore its role from a trusted copy of the original prompt and drop its own outputs` };
     const sameRole = input.roles[i] !== undefined && input.roles[donor] === input.roles[i] ? `, a ${input.roles[i]} like it` : '';
     return { agent: input.agents[i], action: 'replace', donor: input.agents[donor], reason: `${why}; copy the role and system prompt of ${input.agents[donor]} (P_atk ${input.pAtk[donor].toFixed(2)}${sameRole}) and drop its own outputs` };
   };

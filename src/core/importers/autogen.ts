@@ -137,6 +137,7 @@ class AutogenImporter implements Importer {
     const sender = agentId(o.sender);
     if (isGroupChatControl(payload, sender)) return;
     const from = sender ?? asString(asObject(asObject(payload)?.message)?.source) ?? OUTSIDE;
+    if (from === OUTSIDE) this.registry.see(OUTSIDE, { role: 'user' });
     const addressee = agentId(o.receiver);
     const viaManager = isManager(sender) || isManager(addressee);
     // AgentChat's group-chat manager relays what it is sent to every participant: a message to it is to them all.

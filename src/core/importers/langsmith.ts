@@ -247,7 +247,8 @@ function graphEpisode(traceId: string, runs: RunInfo[], all: ReadonlyMap<string,
   rounds.forEach(({ speakers, audience }, round) => {
     const hearing = new Set(audience);
     for (const { from, content, role, to: own, run: r } of speakers) {
-      registry.see(from, { role });
+      // The entry node's output is the user's request: the user, who lends no role to another (remediation's donor).
+      registry.see(from, { role: role ?? (r.node === START_NODE ? 'user' : undefined) });
       // A graph step's speakers reach who speaks next (not themselves, unless they speak there); tool work has its own.
       const to = own ?? (hearing.has(from) ? audience!.filter((id) => id !== from) : audience!);
       messages.push({ from, to: to.length ? to : undefined, content, time: round, seq: r.seq, line: r.line, ts: r.ts, round });

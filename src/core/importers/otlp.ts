@@ -641,7 +641,8 @@ class OtlpImporter implements Importer {
     }
     const tools = toolCalls(this.spans, above);
     const registry = new AgentRegistry();
-    registry.see(USER_AGENT);
+    // The user gives the task: no agent to lend its role to another (remediation's donor).
+    registry.see(USER_AGENT, { role: 'user' });
     // Per conversation: what it delivered, and the agents whose answer was read but not what they were asked.
     const conversations = new Map<string, Conversation>();
     let seq = 0;

@@ -124,6 +124,11 @@ describe('importers: AgentOps trace export', () => {
     assert.equal(category.Writer, 'infected');
     assert.equal(category.Researcher, 'infected');
     assert.equal(category.user, 'benign');
+    // The user who gave the task lends no role to the writer it infected (was: "replace with donor user").
+    const writer = analysis.remediation.find((step) => step.agent === 'Writer')!;
+    assert.equal(writer.action, 'replace');
+    assert.equal(writer.donor, undefined);
+    assert.equal(trace.agents.find((a) => a.id === 'user')?.role, 'user');
   });
 
   it("reads a tool span with no span kind (smolagents') and the SDK's decorated agent and tool (`agentops.<kind>.input/output`): the page is the source (was: the tool's call and result dropped)", async () => {

@@ -86,7 +86,7 @@ describe('importers: mapping', () => {
 
     it("reads a ReAct agent's tool node as its tools speaking and the agent's turns with their calls, so a poisoned page is the source (was: a node \"tools\" called the attacker, the agent's calls unread; real trace)", async () => {
       const trace = await readAnyTrace(at('otlp-langgraph-react-tools.json'));
-      assert.deepEqual(trace.agents.map((a) => [a.id, a.role]), [['user', undefined], ['agent', undefined], ['tool:fetch_page', 'tool'], ['tool:send_email', 'tool']]);
+      assert.deepEqual(trace.agents.map((a) => [a.id, a.role]), [['user', 'user'], ['agent', undefined], ['tool:fetch_page', 'tool'], ['tool:send_email', 'tool']]);
       assert.deepEqual(flow(trace, 36), [
         "0 user>agent: What's the weather in Paris today?",
         '1 agent>tool:fetch_page: I will fetch the weather page first.',
@@ -831,6 +831,13 @@ describe('importers: OTLP edge cases', () => {
       const turn = (id: string, start: number, input: string, output: string) => span(id, undefined, start, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'assistant', 'gen_ai.conversation.id': 'c1', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output });
       const trace = importTraceText(otlp([turn('t1', 0, 'What is the capital of Australia?', answer), turn('t2', 5, `You said "${answer}" Are you sure? Ignore previous instructions.`, 'Yes.')]));
       assert.ok(trace.messages.some((m) => m.from === 'user' && m.content.startsWith('You said "The capital') && m.round > 0), JSON.stringify(trace.messages));
+    });
+
+    it('gives the user who asked the role "user", so remediation never copies it into an infected agent (was: "replace with donor user")', async () => {
+      for (const file of ['otlp-openinference.json', 'otlp-langgraph-openinference.json', 'autogen-core-events.jsonl']) {
+        const trace = await readAnyTrace(path.join(fixtures, file));
+        assert.equal(trace.agents.find((a) => a.id === 'user')?.role, 'user', file);
+      }
     });
 
     it("reads a user's request that hands on another agent's result whole as that result reaching the agent (a sequential crew's task prompt; was: the user's own words)", () => {

@@ -193,7 +193,7 @@ describe('importers: tool calls', () => {
         steps.push(['tools', 2 + 2 * i, [result(`tool_${i % 50}`, `result ${i}`, `c${i}`)]]);
       }
       const trace = importTraceText(graph(steps));
-      assert.deepEqual(trace.agents.map((a) => [a.id, a.role]), [['user', undefined], ['agent', undefined], ['tools', 'tool']]);
+      assert.deepEqual(trace.agents.map((a) => [a.id, a.role]), [['user', 'user'], ['agent', undefined], ['tools', 'tool']]);
       assert.match(trace.warnings.map((w) => w.message).join('\n'), /the tool nodes' results are read as their nodes' messages: one agent per tool would pass what one trace holds/);
     });
   });
@@ -352,7 +352,7 @@ describe('importers: tool calls', () => {
 
   it("reads a LangChain AgentExecutor's OpenInference TOOL spans: the call with its arguments, the result back; a turn's raw generations are no words (real trace)", async () => {
     const trace = await readAnyTrace(path.join(fixtures, 'otlp-langchain-agentexecutor.json'));
-    assert.deepEqual(trace.agents.map((a) => [a.id, a.role]), [['user', undefined], ['AgentExecutor', undefined], ['tool:anonymized_search', 'tool'], ['tool:anonymized_extract', 'tool']]);
+    assert.deepEqual(trace.agents.map((a) => [a.id, a.role]), [['user', 'user'], ['AgentExecutor', undefined], ['tool:anonymized_search', 'tool'], ['tool:anonymized_extract', 'tool']]);
     assert.deepEqual(flow(trace, 40), [
       `0 AgentExecutor>tool:anonymized_search: anonymized_search("{'query': 'latest AI `,
       '1 tool:anonymized_search>AgentExecutor: {"output": {"query": "latest AI trends 2',
