@@ -15,7 +15,8 @@ export const DEFENCES: readonly DefenceName[] = ['none', 'edge-cut', 'reference'
 
 /**
  * The INFA-Guard reference rules: the paper's tau, every pull-in taken whatever the neighbour's score, no missing source,
- * adopter or target follower pulled in, no attacker read from the answers or from its own declared intent.
+ * adopter or target follower pulled in, no attacker read from the answers, from its own declared intent or from an
+ * order of its that an agent carried out.
  */
 export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
   trendThreshold: 0.05,
@@ -27,6 +28,7 @@ export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
   flagConsensusLeavers: false,
   pullInTargetFollowers: false,
   flagDeclaredSteering: false,
+  flagObeyedToolOrders: false,
   readGroupMoves: false,
 });
 

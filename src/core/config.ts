@@ -52,6 +52,12 @@ export interface GuardConfig {
   /** An agent that says in its own words that it is steering the other agents (to a wrong or an assigned answer) is an attacker; false: reference rules. */
   flagDeclaredSteering: boolean;
   /**
+   * A tool whose result gave an order naming a target (account, address, URL, file) that neither the task nor the call
+   * held, and that an agent then passed to a tool call, is an attacker, unless the task asks the agent to carry out
+   * orders written in what it reads ("do the actions in the email"); false: reference rules.
+   */
+  flagObeyedToolOrders: boolean;
+  /**
    * In a debate (options listed, every other agent hears the agent), the answers say who moved whom: an agent that moved
    * to the answer most of the agents it hears (flagged attackers aside) had just given sided with the group, and one whose
    * most suspicious sender did not give the answer it took, or gave the group's, was persuaded: neither is infected;
@@ -90,6 +96,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   flagConsensusLeavers: true,
   pullInTargetFollowers: true,
   flagDeclaredSteering: true,
+  flagObeyedToolOrders: true,
   readGroupMoves: true,
 });
 
@@ -108,7 +115,7 @@ export function defaultConfig(): ProjectConfig {
 }
 
 /** The guard's on/off switches; every other guard setting is a number. */
-const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'flagConsensusLeavers', 'pullInTargetFollowers', 'flagDeclaredSteering', 'readGroupMoves'] as const;
+const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'flagConsensusLeavers', 'pullInTargetFollowers', 'flagDeclaredSteering', 'flagObeyedToolOrders', 'readGroupMoves'] as const;
 type SwitchKey = (typeof SWITCHES)[number];
 type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 

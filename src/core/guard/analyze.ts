@@ -7,7 +7,7 @@ import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
-import { actedForModelAddressers, calledForModelAddressers, callForModelAddresser, prepareFeatures, relayOf, relaysOfCalls, replyOf, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
+import { actedForModelAddressers, calledForInjectors, callForInjector, obeyedOrderOf, obeyedToolsOf, prepareFeatures, relayOf, relaysOfCalls, replyOf, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -98,7 +98,8 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
   const steps = roundScores.map((s, i) => emaStep(progress.ema[i], s.pInf, guard.emaAlpha));
   const declarations = guard.flagDeclaredSteering ? model.agents.map((_, i) => steeringDeclaredBy(reading, i, k)) : [];
   progress.ema = steps.map((s) => s.smoothed);
-  const calledFor = guard.pullInTargetFollowers ? model.agents.map((_, i) => calledForModelAddressers(reading, i, k)) : [];
+  const calledFor = guard.pullInTargetFollowers ? model.agents.map((_, i) => calledForInjectors(reading, i, k)) : [];
+  const obeyed = new Set(guard.flagObeyedToolOrders ? model.agents.flatMap((_, i) => obeyedToolsOf(reading, i, k)) : []);
   const decided = applyTopologicalConstraints({
     pAtk: roundScores.map((s) => s.pAtk),
     pInf: roundScores.map((s) => s.pInf),
@@ -117,8 +118,10 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     flagConsensusLeavers: guard.flagConsensusLeavers,
     pullInTargetFollowers: guard.pullInTargetFollowers,
     flagDeclaredSteering: guard.flagDeclaredSteering,
+    flagObeyedToolOrders: guard.flagObeyedToolOrders,
     readGroupMoves: guard.readGroupMoves,
     declared: declarations.map((d) => d !== undefined),
+    obeyedTools: model.agents.map((_, j) => obeyed.has(j)),
     actedFor: guard.pullInTargetFollowers ? model.agents.map((_, i) => actedForModelAddressers(reading, i, k)) : [],
     calledFor,
     relays: guard.pullInTargetFollowers ? model.agents.map((_, i) => relaysOfCalls(reading, i, k)) : [],
@@ -131,13 +134,18 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
   // The call in which agent i acted for a flagged attacker's order.
   const callOnFlaggedOrder = (i: number): Evidence | undefined => {
     const j = calledFor[i]?.find((a) => decided.categories[a] === 'attacker');
-    return j === undefined ? undefined : callForModelAddresser(reading, i, j, k);
+    return j === undefined ? undefined : callForInjector(reading, i, j, k);
   };
-  // What a rule read in the agent's own output: the sentence declaring it steers the others, the call that acted, the
-  // output that passed the target on.
+  // What a rule read in the agent's own output: the sentence declaring it steers the others, the order an agent carried
+  // out, the call that acted, the output that passed the target on.
   const evidenceFor = (rule: RuleId, i: number): { evidence?: Evidence } => {
-    const evidence =
-      rule === 'declared-steering' ? declarations[i] : rule === 'acted-on-attacker-target' ? callOnFlaggedOrder(i) : rule === 'relayed-attacker-target' ? relayOf(reading, i, k) : undefined;
+    const readers: Partial<Record<RuleId, () => Evidence | undefined>> = {
+      'declared-steering': () => declarations[i],
+      'tool-order-obeyed': () => obeyedOrderOf(reading, i, k),
+      'acted-on-attacker-target': () => callOnFlaggedOrder(i),
+      'relayed-attacker-target': () => relayOf(reading, i, k),
+    };
+    const evidence = readers[rule]?.();
     return evidence !== undefined ? { evidence } : {};
   };
   const agents: Record<string, AgentRound> = Object.create(null); // agent ids are trace text: "__proto__" must stay a key

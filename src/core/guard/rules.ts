@@ -1,7 +1,8 @@
 // Topological constraints (INFA-Guard): keep, prune or pull in around the heads' flags, following edge direction
 // (only an agent's senders can have infected it); on tasks that list options, attackers and infected agents read from
-// the answers themselves; attackers that say in their own words that they are steering the other agents; and infected
-// agents read from the targets a flagged attacker told the model to act on.
+// the answers themselves; attackers that say in their own words that they are steering the other agents; tool results
+// whose order an agent carried out unasked; and infected agents read from the targets a flagged attacker told the model
+// to act on.
 import type { GuardConfig } from '../config';
 import type { Category } from '../trace/types';
 import type { RuleId } from './types';
@@ -20,6 +21,7 @@ type RuleSettings = Pick<
   | 'flagConsensusLeavers'
   | 'pullInTargetFollowers'
   | 'flagDeclaredSteering'
+  | 'flagObeyedToolOrders'
   | 'readGroupMoves'
 >;
 
@@ -35,6 +37,11 @@ export interface ConstraintInput extends RuleSettings {
   distanceThreshold: number;
   /** Per agent, whether its own outputs have declared (by this round) that it is steering the other agents. */
   declared: boolean[];
+  /**
+   * Per agent, whether it is a tool whose result gave an order naming a target (account, address, URL, file) that an agent
+   * then passed to a tool call, on a task that hands no content's orders over.
+   */
+  obeyedTools: boolean[];
   /**
    * Per agent, the in-neighbours whose instruction to the model named an identifier its outputs have carried since (by this
    * round), for an agent whose outputs do not show its tool calls as calls.
@@ -81,6 +88,7 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
     }
   };
   if (input.flagDeclaredSteering) flagByRule(input.declared.flatMap((d, i) => (d ? [i] : [])), 'declared-steering');
+  if (input.flagObeyedToolOrders) flagByRule(input.obeyedTools.flatMap((o, i) => (o ? [i] : [])), 'tool-order-obeyed');
   if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByRule(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
   if (input.flagAwayMovers && input.multipleChoice) flagByRule(awayMovers(history, input), 'moved-only-to-unheard-answers');
   if (input.flagConsensusLeavers && input.multipleChoice) flagByRule(consensusLeavers(history, input.outNeighbors), 'left-consensus-alone');

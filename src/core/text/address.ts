@@ -123,6 +123,9 @@ export function injectedOrderSpans(full: string): [number, number][] {
   });
 }
 
+// A line that is a record's field: a key, a colon, a value.
+const FIELD = /^[^\S\n]*[A-Za-z_][\w-]*:[ \t]/;
+
 /** Per sentence of a prose text, whether it is an instruction; and whether one names the model or sits inside data, and what the instructions name. */
 function readSentences(text: string): { spans: [number, number][]; instruction: boolean[]; toModel: number; embedded: number; targets: string[] } {
   const spans = sentences(text);
@@ -140,9 +143,10 @@ function readSentences(text: string): { spans: [number, number][]; instruction: 
     if (namesModel(sentence) || namesModel(text.slice(Math.max(0, start - 200), start))) toModel = 1;
     if (other || TAGGED.test(text.slice(Math.max(0, start - 300), start))) embedded = 1;
     for (const id of identifiersOf(sentence)) targets.push(id);
-    // A line wrapped in the middle of the instruction ("post them to the website\n   www.example.com/x.") goes on there.
+    // A line wrapped in the middle of the instruction ("post them to the website\n   www.example.com/x.") goes on there;
+    // a record's next field ("  filename: recipe-collection.docx" after a file's last line) does not.
     const next = spans[s + 1];
-    if (next && !instruction[s + 1] && !/[.!?:;]$/.test(sentence) && /^[^\S\n]*\n[^\S\n]*$/.test(text.slice(end, next[0]))) {
+    if (next && !instruction[s + 1] && !/[.!?:;]$/.test(sentence) && /^[^\S\n]*\n[^\S\n]*$/.test(text.slice(end, next[0])) && !FIELD.test(text.slice(next[0], next[1]))) {
       for (const id of identifiersOf(text.slice(next[0], next[1]))) targets.push(id);
     }
   });
