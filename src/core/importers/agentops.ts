@@ -93,6 +93,11 @@ function decorated(value: unknown): unknown {
   }
 }
 
+// AgentOps records content without an opt-in: an export without any recorded none.
+const CAPTURE_ADVICE =
+  'AgentOps records the prompts and completions of the LLM calls it instruments (gen_ai.prompt.N / gen_ai.completion.N) and what decorated agents and tools ' +
+  'were handed and returned (agentops.entity.input / output), and these spans hold none: call agentops.init() before the agents run, with an LLM client or framework AgentOps instruments';
+
 /** One AgentOps span as the OTLP span it was exported from; `kinds` holds every span's AgentOps kind by id. */
 function otlpSpan(span: Record<string, unknown>, traceId: string, kinds: ReadonlyMap<string, string | undefined>, budget: KeyBudget): Record<string, unknown> {
   const attributes = dottedAttributes(span.span_attributes, budget);
@@ -161,5 +166,5 @@ export const agentOpsFormat: FormatSpec = {
   expects: 'an AgentOps trace export ({"trace": {...}, "spans": [{"span_id", "span_name", "span_attributes"}]}) of a traced agent run',
   // A whole export at once (a span's kind is read against its parent's), or each of an array of them.
   select: selectRuns,
-  create: (file) => otlpRewriter(file, 'no spans found; expected an AgentOps trace export ({"trace": {...}, "spans": [...]})', (value, line) => agentOpsSpans(value, line, file)),
+  create: (file) => otlpRewriter(file, 'no spans found; expected an AgentOps trace export ({"trace": {...}, "spans": [...]})', (value, line) => agentOpsSpans(value, line, file), CAPTURE_ADVICE),
 };

@@ -578,13 +578,23 @@ interface Conversation {
 
 const newConversation = (first: number): Conversation => ({ deliveries: [], calls: new Map(), results: new Set(), agentSpans: 0, first, unheard: [] });
 
+// What to do when an OpenTelemetry export holds no message content.
+const OTEL_CAPTURE_ADVICE =
+  'GenAI instrumentations record content only on opt-in. ' +
+  'Re-run with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (OpenInference: leave OPENINFERENCE_HIDE_INPUTS/OUTPUTS unset; Google ADK: leave ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS on; Microsoft Agent Framework: enable_sensitive_data=True, in .NET EnableSensitiveData = true) ' +
+  'so spans carry gen_ai.input.messages / gen_ai.output.messages (or input.value / output.value)';
+
 /** OTLP importer: collects compact spans, then builds one episode per conversation (also of `otlpRewriter`'s spans). */
 class OtlpImporter implements Importer {
   private readonly spans: SpanInfo[] = [];
   private seq = 0;
   private values = 0;
 
-  constructor(private readonly file?: string) {}
+  /** `captureAdvice`: how to make the exporter record message content, said when none was. */
+  constructor(
+    private readonly file?: string,
+    private readonly captureAdvice = OTEL_CAPTURE_ADVICE,
+  ) {}
 
   add(value: unknown, line: number): void {
     this.values++;
@@ -697,9 +707,7 @@ class OtlpImporter implements Importer {
     if (episodes.length === 0) {
       throw new InputError(
         'no-content',
-        `found ${agentSpans.length} agent invocation span(s) but no message content: GenAI instrumentations record content only on opt-in. ` +
-          'Re-run with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (OpenInference: leave OPENINFERENCE_HIDE_INPUTS/OUTPUTS unset; Google ADK: leave ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS on; Microsoft Agent Framework: enable_sensitive_data=True, in .NET EnableSensitiveData = true) ' +
-          'so spans carry gen_ai.input.messages / gen_ai.output.messages (or input.value / output.value)',
+        `found ${agentSpans.length} agent invocation span(s) but no message content: ${this.captureAdvice}`,
         this.file,
         undefined,
         'gen_ai.output.messages',
@@ -715,10 +723,11 @@ class OtlpImporter implements Importer {
 /**
  * An importer of another store's export of OTLP spans (Jaeger, AgentOps): `rewrite` turns each selected value into the
  * OTLP spans it was (throwing InputError in the store's own words), and the OTLP importer reads them; `empty` is the
- * error for a file without spans.
+ * error for a file without spans, `captureAdvice` what to do when its spans hold no message content (by default the
+ * OpenTelemetry instrumentations' opt-in).
  */
-export function otlpRewriter(file: string | undefined, empty: string, rewrite: (value: unknown, line: number) => Record<string, unknown>[]): Importer {
-  const otlp = new OtlpImporter(file);
+export function otlpRewriter(file: string | undefined, empty: string, rewrite: (value: unknown, line: number) => Record<string, unknown>[], captureAdvice?: string): Importer {
+  const otlp = new OtlpImporter(file, captureAdvice);
   let spans = 0;
   return {
     add(value, line) {

@@ -165,6 +165,17 @@ describe('importers: AgentOps trace export', () => {
     assert.throws(() => importTraceText(JSON.stringify({ trace: { trace_id: 'x' }, spans: [] }), { from: 'agentops' }), /no spans found; expected an AgentOps trace export/);
   });
 
+  it("says what AgentOps records when an export holds no content, not OpenTelemetry's opt-in variables (was: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)", () => {
+    const crew = poisonedCrew();
+    const CONTENT = /^(?:gen_ai\.(?:prompt|completion)|tool\.(?:parameters|result))/;
+    const withoutContent = (attributes: unknown) => nested(Object.fromEntries(Object.entries(dottedAttributes(attributes)).filter(([key]) => !CONTENT.test(key))));
+    const bare = { ...crew, spans: crew.spans.map((span) => ({ ...span, span_attributes: withoutContent(span.span_attributes) })) };
+    assert.throws(
+      () => importTraceText(JSON.stringify(bare), { from: 'agentops' }),
+      (error: Error) => /no message content: AgentOps records the prompts and completions .* call agentops\.init\(\)/.test(error.message) && !/OTEL_INSTRUMENTATION/.test(error.message),
+    );
+  });
+
   it('flattens attributes nested a million deep without a stack overflow or keys a million levels long (quadratic)', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 1_000_000; i++) deep = { a: deep };
