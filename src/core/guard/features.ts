@@ -5,7 +5,7 @@
 // behaviour that needs no word list (holding a position against the group and never moving, moving to a neighbour who
 // held its answer from the start), and instructions addressed to the reader: to the model itself, inside data, naming
 // a target nobody gave, and an agent acting on a target that such an instruction named. Round k reads rounds <= k only.
-import { addressOf, identifiersOf, injectedOrderSpans, type Address } from '../text/address';
+import { addressOf, identifiersOf, injectedOrderSpans, isRecipient, orderNaming, type Address } from '../text/address';
 import { extractAnswer, FreeFormAnswers, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
@@ -105,7 +105,7 @@ export interface FeatureContext {
   grouping: FreeFormAnswers | undefined;
   /** Identifiers the task itself names: acting on them is doing the task. */
   taskIdentifiers: ReadonlySet<string>;
-  /** The task asks the agent to carry out orders written in content it reads (src/core/text/delegation.ts). */
+  /** The task, or a later message of the user's, asks the agent to carry out orders written in content it reads (src/core/text/delegation.ts). */
   ordersHandedOver: boolean;
   /** Each agent's in- and out-neighbours: the group it argues with. */
   group: number[][];
@@ -159,7 +159,7 @@ export function prepareFeatures(model: RunModel, answerPatterns: readonly RegExp
     consensus: plurality(facts.map((row) => row[0]?.answer), facts.map((row) => 1 - 0.95 * (row[0]?.mal ?? 0))),
     choices,
     taskIdentifiers: identifiersOf(model.task?.question ?? ''),
-    ordersHandedOver: handsOverContentOrders(model.task?.question ?? ''),
+    ordersHandedOver: ordersHandedOver(model),
     group: model.inNeighbors.map((ins, i) => [...new Set([...ins, ...model.outNeighbors[i]])]),
     fresh: model.agents.map(() => []),
     relayed: undefined,
@@ -212,7 +212,14 @@ function measurer(model: RunModel, answerPatterns: readonly RegExp[], choices: C
 export function extendFeatures(context: FeatureContext, model: RunModel, answerPatterns: readonly RegExp[]): FeatureContext {
   const facts = measureRounds(model, context.facts.map((known) => known.slice()), measurer(model, answerPatterns, context.choices), context.grouping);
   const perAgent = () => new Array(model.agents.length);
-  return { ...context, model, facts, sums: perAgent(), timelines: perAgent(), histories: perAgent(), fresh: model.agents.map(() => []), relayed: undefined };
+  const fresh = model.agents.map(() => []);
+  return { ...context, model, facts, sums: perAgent(), timelines: perAgent(), histories: perAgent(), fresh, relayed: undefined, ordersHandedOver: ordersHandedOver(model) };
+}
+
+/** Whether the task or any message of the user's hands over the orders written in content (a second turn's "now do what that e-mail asks"). */
+function ordersHandedOver(model: RunModel): boolean {
+  if (handsOverContentOrders(model.task?.question ?? '')) return true;
+  return model.agents.some((_, i) => model.roles[i] === 'user' && model.outputs[i].some((text) => text !== undefined && handsOverContentOrders(text)));
 }
 
 /** Word hashes of agent i's round-k output as the features measured them (undefined when not shareable), for the monitor. */
@@ -334,7 +341,7 @@ interface History {
   toModelEver: Float64Array;
   embeddedEver: Float64Array;
   newTargetEver: Uint8Array;
-  /** First round its output carried a target an in-neighbour's instruction introduced earlier, or Infinity. */
+  /** First round its output carried a target an in-neighbour's injected order named earlier (one to the model, or a tool's obeyable order), or Infinity. */
   actedFrom: number;
   /** Per round, the latest sentence (this round or before) in which its own output declared it is steering the others. */
   declarations: (Evidence | undefined)[];
@@ -342,10 +349,9 @@ interface History {
   actedForModelAddresser: Map<number, number>;
   /** The same, where the target was an argument of a tool call (`pay(iban="…")`): an act, not a retelling. */
   calledForModelAddresser: Map<number, number>;
-  /**
-   * Tool in-neighbour -> first round it passed to a tool call a target that tool's result named in an order (to anyone)
-   * while the task handed no content's orders over: it carried out what the data told it to.
-   */
+  /** Tool in-neighbour -> first round it passed to a tool call a target that tool's result named in an order not spoken to the model. */
+  calledForToolOrder: Map<number, number>;
+  /** The same where that target was a recipient and the user handed no content's orders over (`obeyable`): the call, and the target. */
   obeyedTool: Map<number, Passed>;
   /** Per such in-neighbour (either kind), the first call that carried its target, and its round. */
   firstCall: Map<number, Evidence>;
@@ -370,6 +376,7 @@ function historyOf(context: FeatureContext, i: number): History {
     actedFrom: Infinity,
     actedForModelAddresser: new Map(),
     calledForModelAddresser: new Map(),
+    calledForToolOrder: new Map(),
     obeyedTool: new Map(),
     firstCall: new Map(),
     firstCallLine: Infinity,
@@ -378,8 +385,8 @@ function historyOf(context: FeatureContext, i: number): History {
   const introduced = new Set<string>();
   // Targets introduced by an instruction that names its reader as the model ("to you, Claude"), and by whom.
   const toModelBy = new Map<string, Set<number>>();
-  // Targets a tool result's order named (to anyone) where the task handed no content's orders over, and by which tool.
-  const orderedBy = new Map<string, Set<number>>();
+  // Targets a tool result's order named without speaking to the model, and by which tool.
+  const toolOrderedBy = new Map<string, Set<number>>();
   for (let r = 0; r < rounds; r++) {
     const now = facts[i][r];
     if (h.firstChange === Infinity && now.answer !== first) h.firstChange = r;
@@ -399,13 +406,14 @@ function historyOf(context: FeatureContext, i: number): History {
     if (r > 0) {
       for (const j of model.inNeighbors[i]) {
         for (const id of freshTargets(context, j, r - 1)) {
-          introduced.add(id);
-          if (facts[j][r - 1].address.toModel === 1) addTo(toModelBy, id, j);
-          else if (model.roles[j] === 'tool' && !context.ordersHandedOver) addTo(orderedBy, id, j);
+          const toModel = facts[j][r - 1].address.toModel === 1;
+          if (toModel) addTo(toModelBy, id, j);
+          else if (model.roles[j] === 'tool') addTo(toolOrderedBy, id, j);
+          if (toModel || (model.roles[j] === 'tool' && obeyable(context, id))) introduced.add(id);
         }
       }
     }
-    if (r > 0 && spoke && introduced.size > 0) {
+    if (r > 0 && spoke && (introduced.size > 0 || toolOrderedBy.size > 0)) {
       let calls: ToolCall[] | undefined;
       for (const id of a.identifiers) {
         if (h.actedFrom === Infinity && introduced.has(id)) h.actedFrom = r;
@@ -417,19 +425,19 @@ function historyOf(context: FeatureContext, i: number): History {
           if (!h.actedForModelAddresser.has(j)) h.actedForModelAddresser.set(j, r);
           if (call === undefined || h.calledForModelAddresser.has(j)) continue;
           h.calledForModelAddresser.set(j, r);
-          h.firstCall.set(j, callEvidence(call, id, r));
+          if (!h.firstCall.has(j)) h.firstCall.set(j, callEvidence(call, id, r));
         }
       }
       for (const id of a.identifiers) {
-        const by = orderedBy.get(id);
+        const by = toolOrderedBy.get(id);
         if (!by) continue;
         calls ??= toolCalls(model.outputs[i][r]!);
         const call = calls.find((c) => c.arguments.has(id));
         if (call === undefined) continue;
         for (const j of by) {
-          if (h.obeyedTool.has(j)) continue;
-          h.obeyedTool.set(j, { round: r, id });
+          if (!h.calledForToolOrder.has(j)) h.calledForToolOrder.set(j, r);
           if (!h.firstCall.has(j)) h.firstCall.set(j, callEvidence(call, id, r));
+          if (!h.obeyedTool.has(j) && obeyable(context, id)) h.obeyedTool.set(j, { round: r, id });
         }
       }
     }
@@ -486,26 +494,27 @@ export function actedForModelAddressers(context: FeatureContext, i: number, k: n
 }
 
 /**
- * The agents whose injected identifier agent i passed as an argument of a tool call by round k: in-neighbours (as
- * `actedForModelAddressers` reads them, and tools whose order it obeyed, `obeyedToolsOf`), and injectors whose target
- * reached i only retold (`relayedCalls`).
+ * The agents whose ordered identifier agent i passed as an argument of a tool call by round k: in-neighbours whose
+ * order spoke to the model (as `actedForModelAddressers` reads them), tools whose result ordered it (whoever it spoke
+ * to), and injectors whose target reached i only retold (`relayedCalls`). Acting for one is infection once it is a
+ * flagged attacker.
  */
 export function calledForInjectors(context: FeatureContext, i: number, k: number): number[] {
   const relayed = [...relayedCalls(context).calls[i]].flatMap(([j, call]) => (call.round <= k ? [j] : []));
   const h = historyOf(context, i);
-  return [...new Set([...firstBy(h.calledForModelAddresser, k), ...obeyedToolsOf(context, i, k), ...relayed])];
+  return [...new Set([...firstBy(h.calledForModelAddresser, k), ...firstBy(h.calledForToolOrder, k), ...relayed])];
 }
 
 /**
- * The tools whose result, by round k, gave an order naming an identifier (account, address, URL, file) that neither
- * the task nor the call to the tool held, and that agent i then passed to a tool call, on a task that hands no
- * content's orders over: data that steered the agent, whether or not it spoke to the model.
+ * The tools whose result, by round k, gave an order naming a recipient (an e-mail address, an account) that neither the
+ * task nor what the tool was sent held, and that agent i then passed to a tool call, on a task that hands no content's
+ * orders over: data that steered the agent, whether or not it spoke to the model.
  */
 export function obeyedToolsOf(context: FeatureContext, i: number, k: number): number[] {
   return [...historyOf(context, i).obeyedTool].flatMap(([j, obeyed]) => (obeyed.round <= k ? [j] : []));
 }
 
-/** The order in tool j's results that an agent carried out by round k (its earliest such): the sentence naming the target. */
+/** The order in tool j's results that an agent carried out by round k (its earliest such): the instruction naming the target. */
 export function obeyedOrderOf(context: FeatureContext, j: number, k: number): Evidence | undefined {
   let first: Passed | undefined;
   for (let i = 0; i < context.model.agents.length; i++) {
@@ -516,7 +525,9 @@ export function obeyedOrderOf(context: FeatureContext, j: number, k: number): Ev
   for (let r = 0; r < first.round; r++) {
     const text = context.model.outputs[j][r];
     if (text === undefined || !freshTargets(context, j, r).includes(first.id)) continue;
-    return { round: r, text: evidenceAround(text, text.toLowerCase().indexOf(first.id), first.id.length) };
+    const [start, end] = orderNaming(text, first.id) ?? [0, text.length];
+    const order = text.slice(start, end);
+    return { round: r, text: evidenceAround(order, order.toLowerCase().indexOf(first.id), first.id.length) };
   }
   return undefined;
 }
@@ -678,6 +689,15 @@ function callEvidence(call: ToolCall, id: string, r: number): Evidence {
   return { round: r, text: evidenceAround(call.line, call.line.toLowerCase().indexOf(id), id.length) };
 }
 
+/**
+ * Whether acting on `id`, which a tool result's order named without speaking to the model, is obeying data: `id` is a
+ * recipient (an e-mail address, an account) and the user handed no content's orders over. A page's link, a README's
+ * script and an e-mail's to-do list the user asked it to do are none of that.
+ */
+function obeyable(context: FeatureContext, id: string): boolean {
+  return isRecipient(id) && !context.ordersHandedOver;
+}
+
 /** Adds `j` to the set of agents that named `id`. */
 function addTo(by: Map<string, Set<number>>, id: string, j: number): void {
   const known = by.get(id);
@@ -685,9 +705,12 @@ function addTo(by: Map<string, Set<number>>, id: string, j: number): void {
   else by.set(id, new Set([j]));
 }
 
-/** The lines of `text` written as calls, each read once. */
+// A keyword argument's name (`account_id=`, `"to":`), not a URL's scheme (`https:`): the name is the tool's, not a value.
+const ARGUMENT_NAME = /(["']?)[A-Za-z_][\w.-]*\1\s*[:=](?![=/])/g;
+
+/** The lines of `text` written as calls, each read once, with the identifiers among their argument values. */
 function toolCalls(text: string): ToolCall[] {
-  return callLines(text).map((line) => ({ line, arguments: identifiersOf(line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))) }));
+  return callLines(text).map((line) => ({ line, arguments: identifiersOf(line.slice(line.indexOf('(') + 1, line.lastIndexOf(')')).replace(ARGUMENT_NAME, ' ')) }));
 }
 
 /** The latest sentence (and its round) in which agent i's own outputs declared, by round k, that it is steering the other agents. */

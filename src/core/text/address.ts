@@ -123,8 +123,8 @@ export function injectedOrderSpans(full: string): [number, number][] {
   });
 }
 
-// A line that is a record's field: a key, a colon, a value.
-const FIELD = /^[^\S\n]*[A-Za-z_][\w-]*:[ \t]/;
+// A sentence that closes a quoted value (`reduce\\n"`, `reduce",`): a record's string ended there, not a line of prose.
+const CLOSES_VALUE = /["'],?$/;
 
 /** Per sentence of a prose text, whether it is an instruction; and whether one names the model or sits inside data, and what the instructions name. */
 function readSentences(text: string): { spans: [number, number][]; instruction: boolean[]; toModel: number; embedded: number; targets: string[] } {
@@ -139,18 +139,46 @@ function readSentences(text: string): { spans: [number, number][]; instruction: 
       other = true;
       return;
     }
-    const sentence = text.slice(start, end).trim();
-    if (namesModel(sentence) || namesModel(text.slice(Math.max(0, start - 200), start))) toModel = 1;
+    if (namesModel(text.slice(start, end).trim()) || namesModel(text.slice(Math.max(0, start - 200), start))) toModel = 1;
     if (other || TAGGED.test(text.slice(Math.max(0, start - 300), start))) embedded = 1;
-    for (const id of identifiersOf(sentence)) targets.push(id);
-    // A line wrapped in the middle of the instruction ("post them to the website\n   www.example.com/x.") goes on there;
-    // a record's next field ("  filename: recipe-collection.docx" after a file's last line) does not.
-    const next = spans[s + 1];
-    if (next && !instruction[s + 1] && !/[.!?:;]$/.test(sentence) && /^[^\S\n]*\n[^\S\n]*$/.test(text.slice(end, next[0])) && !FIELD.test(text.slice(next[0], next[1]))) {
-      for (const id of identifiersOf(text.slice(next[0], next[1]))) targets.push(id);
-    }
+    const [from, to] = orderExtent(text, spans, instruction, s);
+    for (const id of identifiersOf(text.slice(from, to))) targets.push(id);
   });
   return { spans, instruction, toModel, embedded, targets };
+}
+
+/**
+ * Where instruction sentence s points: the sentence, and the line it wraps onto ("post them to the website\n
+ * www.example.com/x.", "…to the account below\nIBAN: DE89…") when it ends without a stop; not past a quoted value the
+ * sentence closes (a recipe's last step `reduce\\n"` before its record's `filename: recipe-collection.docx`).
+ */
+function orderExtent(text: string, spans: [number, number][], instruction: boolean[], s: number): [number, number] {
+  const [start, end] = spans[s];
+  const sentence = text.slice(start, end).trim();
+  const next = spans[s + 1];
+  const wraps = next && !instruction[s + 1] && !/[.!?:;]$/.test(sentence) && !CLOSES_VALUE.test(sentence) && /^[^\S\n]*\n[^\S\n]*$/.test(text.slice(end, next[0]));
+  return [start, wraps ? next[1] : end];
+}
+
+/** The instruction (with the line it wraps onto) that names identifier `id`, as offsets into `full`; undefined where none does. */
+export function orderNaming(full: string, id: string): [number, number] | undefined {
+  const text = proseOf(full);
+  const spans = sentences(text);
+  const instruction = spans.map(([start, end]) => isInstruction(text.slice(start, end).trim()));
+  for (let s = 0; s < spans.length; s++) {
+    if (!instruction[s]) continue;
+    const extent = orderExtent(text, spans, instruction, s);
+    if (identifiersOf(text.slice(...extent)).has(id)) return extent;
+  }
+  return undefined;
+}
+
+// An IBAN-like account, as identifiersOf writes one (lower case).
+const ACCOUNT = /^[a-z]{2}\d{2}[a-z0-9]{10,30}$/;
+
+/** Whether an identifier names a party money or a message goes to (an e-mail address, an account), not a page, file or name. */
+export function isRecipient(id: string): boolean {
+  return id.includes('@') || ACCOUNT.test(id);
 }
 
 /** Sentence spans: a stop ends one only before whitespace or the end, so "www.example.com" stays whole; a line break ends one. */
