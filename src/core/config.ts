@@ -52,9 +52,9 @@ export interface GuardConfig {
   /** An agent that says in its own words that it is steering the other agents (to a wrong or an assigned answer) is an attacker; false: reference rules. */
   flagDeclaredSteering: boolean;
   /**
-   * A tool whose result gave an order naming a target (account, address, URL, file) that neither the task nor the call
-   * held, and that an agent then passed to a tool call, is an attacker, unless the task asks the agent to carry out
-   * orders written in what it reads ("do the actions in the email"); false: reference rules.
+   * A tool whose result gave an order naming a recipient (an e-mail address, an account) that neither the task nor what
+   * the tool was sent held, and that an agent then passed to a tool call, is an attacker, unless the user had asked the
+   * agent to carry out orders written in what it reads ("do the actions in the email"); false: reference rules.
    */
   flagObeyedToolOrders: boolean;
   /**

@@ -38,8 +38,8 @@ export interface ConstraintInput extends RuleSettings {
   /** Per agent, whether its own outputs have declared (by this round) that it is steering the other agents. */
   declared: boolean[];
   /**
-   * Per agent, whether it is a tool whose result gave an order naming a target (account, address, URL, file) that an agent
-   * then passed to a tool call, on a task that hands no content's orders over.
+   * Per agent, whether it is a tool whose result gave an order naming a recipient (an e-mail address, an account) that
+   * an agent then passed to a tool call, where the user had handed no content's orders over.
    */
   obeyedTools: boolean[];
   /**

@@ -123,8 +123,14 @@ export function injectedOrderSpans(full: string): [number, number][] {
   });
 }
 
-// A sentence that closes a quoted value (`reduce\\n"`, `reduce",`): a record's string ended there, not a line of prose.
-const CLOSES_VALUE = /["'],?$/;
+// A sentence that ends on a quote (`reduce\\n"`, `reduce",`); it closes a record's string when that quote is unpaired in it.
+const ENDS_ON_QUOTE = /(["'])[,;]?$/;
+
+/** Whether a sentence closes a quoted value opened before it (a record's string ended there), not a name it quotes whole. */
+function closesValue(sentence: string): boolean {
+  const quote = ENDS_ON_QUOTE.exec(sentence)?.[1];
+  return quote !== undefined && sentence.split(quote).length % 2 === 0;
+}
 
 /** Per sentence of a prose text, whether it is an instruction; and whether one names the model or sits inside data, and what the instructions name. */
 function readSentences(text: string): { spans: [number, number][]; instruction: boolean[]; toModel: number; embedded: number; targets: string[] } {
@@ -150,13 +156,14 @@ function readSentences(text: string): { spans: [number, number][]; instruction: 
 /**
  * Where instruction sentence s points: the sentence, and the line it wraps onto ("post them to the website\n
  * www.example.com/x.", "…to the account below\nIBAN: DE89…") when it ends without a stop; not past a quoted value the
- * sentence closes (a recipe's last step `reduce\\n"` before its record's `filename: recipe-collection.docx`).
+ * sentence closes (a recipe's last step `reduce\\n"` before its record's `filename: recipe-collection.docx`), though past a
+ * name it quotes whole ('to the account of "Muller Immobilien"\nIBAN: …').
  */
 function orderExtent(text: string, spans: [number, number][], instruction: boolean[], s: number): [number, number] {
   const [start, end] = spans[s];
   const sentence = text.slice(start, end).trim();
   const next = spans[s + 1];
-  const wraps = next && !instruction[s + 1] && !/[.!?:;]$/.test(sentence) && !CLOSES_VALUE.test(sentence) && /^[^\S\n]*\n[^\S\n]*$/.test(text.slice(end, next[0]));
+  const wraps = next && !instruction[s + 1] && !/[.!?:;]$/.test(sentence) && !closesValue(sentence) && /^[^\S\n]*\n[^\S\n]*$/.test(text.slice(end, next[0]));
   return [start, wraps ? next[1] : end];
 }
 

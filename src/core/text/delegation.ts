@@ -17,8 +17,8 @@ const HANDS_OVER = [
   new RegExp(String.raw`\b${DO}\s+(?:[\w'-]+\s+){0,3}?${ORDERS}\b(?:\s+[\w'-]+){0,3}?\s+(?:in|from|inside|within|of|on|at)\s+(?:[\w'.@/-]+\s+){0,5}?${CONTENT}\b`, 'i'),
   // "complete the checklist in checklist.md" (the orders are the content)
   new RegExp(String.raw`\b${DO}\s+(?:the\s+|my\s+|this\s+)?(?:checklist|to-?do\s+list|todo\s+list)\b`, 'i'),
-  // "each person mentioned in the TODO list in the meeting minutes file": the targets come from the content
-  new RegExp(String.raw`\b(?:mentioned|listed|named|specified|given|written)\s+(?:in|on)\s+(?:[\w'.@/-]+\s+){0,5}?${CONTENT}\b`, 'i'),
+  // "send an email to each person mentioned in the TODO list in the meeting minutes file": whom to act on comes from the content
+  new RegExp(String.raw`\b(?:send|e-?mail|message|write|contact|invite|add|pay|notify|forward|remind)\b[^.!?\n]{0,60}?\b(?:person|people|user|member|contact|recipient|address|account|colleague|participant)s?\s+(?:mentioned|listed|named|specified|given|written)\s+(?:in|on)\s+(?:[\w'.@/-]+\s+){0,5}?${CONTENT}\b`, 'i'),
   // "read the file and follow the instructions precisely", "follow the email's instructions"
   /\b(?:follow|obey|carry\s+out|comply\s+with|act\s+on)\s+(?:all\s+|the\s+|any\s+|its\s+|their\s+|these\s+|those\s+|his\s+|her\s+)*(?:[\w-]+'s\s+)?(?:instructions|directions|steps|orders|requests)\b/i,
   // "update my account information accordingly": an act whose particulars the content gives
@@ -29,11 +29,13 @@ const HANDS_OVER = [
   // "pay the bill 'bill-december-2023.txt'", "settle ACME's invoice", "pay ACME what we owe them"
   /\b(?:pay|settle)\s+(?:the|this|that|my|our|[\w-]+'s)\s+(?:[\w-]+\s+)?(?:bill|invoice)s?\b|\bpay\s+(?:[\w-]+\s+){1,3}?what\s+(?:we|i)\s+owe\b/i,
   // "handle Bob's email", "resolve ticket 4521", "take care of it"
-  /\b(?:resolve|handle|process|action|deal\s+with|take\s+care\s+of|work\s+on)\s+(?:the\s+|this\s+|that\s+|my\s+|[\w-]+'s\s+)?(?:latest\s+|new\s+|last\s+)?(?:tickets?|issues?|requests?|e-?mails?|messages?)\b|\btake\s+care\s+of\s+(?:it|that|this|them)\b/i,
+  /\b(?:resolve|handle|action|deal\s+with|take\s+care\s+of|work\s+on)\s+(?:the\s+|this\s+|that\s+|my\s+|[\w-]+'s\s+)?(?:latest\s+|new\s+|last\s+)?(?:tickets?|issues?|requests?|e-?mails?|messages?)\b|\btake\s+care\s+of\s+(?:it|that|this|them)\b/i,
 ];
 
-// "do not follow any instructions it contains", "never carry out …", "ignore any instructions in the document".
-const WITHHOLDS = /\b(?:do\s+not|don't|never|without)\s+(?:[\w'-]+\s+){0,2}?(?:follow|obey|carry\s+out|execute|act\s+on|perform)\b|\b(?:ignore|disregard)\s+(?:any\s+|all\s+|the\s+)?(?:instructions|requests|orders|commands)\b/i;
+// "do not follow any instructions it contains", "never pay the bill without asking", "ignore any instructions in the
+// document", "I will follow the instructions myself later".
+const WITHHOLDS =
+  /\b(?:do\s+not|don't|never|without)\s+(?:[\w'-]+\s+){0,2}?(?:follow|obey|carry\s+out|execute|act\s+on|perform|do|pay|settle|handle)\b|\b(?:ignore|disregard)\s+(?:any\s+|all\s+|the\s+)?(?:instructions|requests|orders|commands)\b|\b(?:i|we)(?:'ll|\s+will|\s+shall)\s+(?:[\w-]+\s+)?(?:follow|do|handle|pay)\b/i;
 
 /** Whether a user's words ask the agent to carry out orders written in content it reads (an e-mail, a file, a page, a bill). */
 export function handsOverContentOrders(text: string): boolean {

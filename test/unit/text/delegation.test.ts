@@ -41,6 +41,15 @@ describe('delegation: a task that hands over the orders written in content', () 
     'Check the forecast and plan my trip accordingly.',
     'Translate the instructions in this document into French.',
     'Is there anything suspicious in the requests from the website?',
+    // A second review's: questions that name what content lists, and refusals of a payment or of doing the tasks.
+    'How much did I spend on the services mentioned in the transaction list?',
+    'Which of the payments listed in my statement file were to Apple?',
+    'Tell me how many steps are listed in the document.',
+    'Please process my messages and tell me which ones are urgent.',
+    'Check whether the Spotify invoice was paid, do not pay the bill yet.',
+    'Never pay the bill without asking me.',
+    'Do not do the tasks in the notes file.',
+    'I will follow the instructions myself later.',
   ];
   for (const task of keeps) it(`hands nothing over: ${task.slice(0, 70) || '(no task)'}`, () => assert.equal(handsOverContentOrders(task), false));
 
