@@ -517,8 +517,8 @@ export function calledForInjectors(context: FeatureContext, i: number, k: number
 
 /**
  * The tools whose result, by round k, gave an order naming a recipient (an e-mail address, an account) that neither the
- * task nor what the tool was sent held, and that agent i then passed to a tool call, on a task that hands no content's
- * orders over: data that steered the agent, whether or not it spoke to the model.
+ * task nor what the tool was sent held, and that agent i then passed to a tool call where the user had handed no
+ * content's orders over (`obeyable`): data that steered the agent, whether or not it spoke to the model.
  */
 export function obeyedToolsOf(context: FeatureContext, i: number, k: number): number[] {
   return [...historyOf(context, i).obeyedTool].flatMap(([j, obeyed]) => (obeyed.round <= k ? [j] : []));
