@@ -132,10 +132,15 @@ function closesValue(sentence: string): boolean {
   return quote !== undefined && sentence.split(quote).length % 2 === 0;
 }
 
+/** A prose text's sentence spans, and per sentence whether it is an instruction. */
+function instructionsOf(text: string): { spans: [number, number][]; instruction: boolean[] } {
+  const spans = sentences(text);
+  return { spans, instruction: spans.map(([start, end]) => isInstruction(text.slice(start, end).trim())) };
+}
+
 /** Per sentence of a prose text, whether it is an instruction; and whether one names the model or sits inside data, and what the instructions name. */
 function readSentences(text: string): { spans: [number, number][]; instruction: boolean[]; toModel: number; embedded: number; targets: string[] } {
-  const spans = sentences(text);
-  const instruction = spans.map(([start, end]) => isInstruction(text.slice(start, end).trim()));
+  const { spans, instruction } = instructionsOf(text);
   let toModel = 0;
   let embedded = 0;
   const targets: string[] = [];
@@ -170,8 +175,7 @@ function orderExtent(text: string, spans: [number, number][], instruction: boole
 /** The instruction (with the line it wraps onto) that names identifier `id`, as offsets into `full`; undefined where none does. */
 export function orderNaming(full: string, id: string): [number, number] | undefined {
   const text = proseOf(full);
-  const spans = sentences(text);
-  const instruction = spans.map(([start, end]) => isInstruction(text.slice(start, end).trim()));
+  const { spans, instruction } = instructionsOf(text);
   for (let s = 0; s < spans.length; s++) {
     if (!instruction[s]) continue;
     const extent = orderExtent(text, spans, instruction, s);
