@@ -26,6 +26,7 @@ export const REFERENCE_RULES: Readonly<Partial<GuardConfig>> = Object.freeze({
   flagLoneHolders: false,
   flagAwayMovers: false,
   flagConsensusLeavers: false,
+  flagAttackerAnswerHolders: false,
   pullInTargetFollowers: false,
   flagDeclaredSteering: false,
   flagObeyedToolOrders: false,

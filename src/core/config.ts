@@ -28,7 +28,7 @@ export interface GuardConfig {
    * A trend jump alone pulls in a neighbour only when its larger score reaches this (a flagged infected agent that is
    * kept pulls in its most suspicious neighbour whatever its score), and an adopter, or a target follower whose calls the
    * trace does not show, needs this P_inf;
-   * 0, the eight switches off and trendThreshold 0.05 give the reference rules.
+   * 0, the ten switches off and trendThreshold 0.05 give the reference rules.
    */
   pullInFloor: number;
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
@@ -44,6 +44,11 @@ export interface GuardConfig {
   flagAwayMovers: boolean;
   /** An agent that every other agent hears and that alone left an answer every agent had given, for one nobody had, and never went back, is an attacker; false: reference rules. */
   flagConsensusLeavers: boolean;
+  /**
+   * An agent that has held since round 0 the answer a flagged attacker has held since round 0, one fewer than half the
+   * agents gave in round 0, is an attacker too (the attackers of a run push one planted answer); false: reference rules.
+   */
+  flagAttackerAnswerHolders: boolean;
   /**
    * An agent whose output carries an identifier a flagged attacker it hears from named in an instruction to the model
    * is infected once its P_inf reaches pullInFloor; false: reference rules.
@@ -94,6 +99,7 @@ export const DEFAULT_GUARD_CONFIG: Readonly<GuardConfig> = Object.freeze({
   flagLoneHolders: true,
   flagAwayMovers: true,
   flagConsensusLeavers: true,
+  flagAttackerAnswerHolders: true,
   pullInTargetFollowers: true,
   flagDeclaredSteering: true,
   flagObeyedToolOrders: true,
@@ -115,7 +121,7 @@ export function defaultConfig(): ProjectConfig {
 }
 
 /** The guard's on/off switches; every other guard setting is a number. */
-const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'flagConsensusLeavers', 'pullInTargetFollowers', 'flagDeclaredSteering', 'flagObeyedToolOrders', 'readGroupMoves'] as const;
+const SWITCHES = ['pullInSources', 'pullInAdopters', 'flagLoneHolders', 'flagAwayMovers', 'flagConsensusLeavers', 'flagAttackerAnswerHolders', 'pullInTargetFollowers', 'flagDeclaredSteering', 'flagObeyedToolOrders', 'readGroupMoves'] as const;
 type SwitchKey = (typeof SWITCHES)[number];
 type NumericGuardKey = Exclude<keyof GuardConfig, SwitchKey>;
 

@@ -116,6 +116,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     flagLoneHolders: guard.flagLoneHolders,
     flagAwayMovers: guard.flagAwayMovers,
     flagConsensusLeavers: guard.flagConsensusLeavers,
+    flagAttackerAnswerHolders: guard.flagAttackerAnswerHolders,
     pullInTargetFollowers: guard.pullInTargetFollowers,
     flagDeclaredSteering: guard.flagDeclaredSteering,
     flagObeyedToolOrders: guard.flagObeyedToolOrders,

@@ -1,8 +1,8 @@
 // Topological constraints (INFA-Guard): keep, prune or pull in around the heads' flags, following edge direction
 // (only an agent's senders can have infected it); on tasks that list options, attackers and infected agents read from
-// the answers themselves; attackers that say in their own words that they are steering the other agents; tool results
-// whose order an agent carried out unasked; and infected agents read from the targets a flagged attacker told the model
-// to act on.
+// the answers themselves, and on any task the agents that held a flagged attacker's planted answer from the start;
+// attackers that say in their own words that they are steering the other agents; tool results whose order an agent
+// carried out unasked; and infected agents read from the targets a flagged attacker told the model to act on.
 import type { GuardConfig } from '../config';
 import type { Category } from '../trace/types';
 import type { RuleId } from './types';
@@ -19,6 +19,7 @@ type RuleSettings = Pick<
   | 'flagLoneHolders'
   | 'flagAwayMovers'
   | 'flagConsensusLeavers'
+  | 'flagAttackerAnswerHolders'
   | 'pullInTargetFollowers'
   | 'flagDeclaredSteering'
   | 'flagObeyedToolOrders'
@@ -92,6 +93,8 @@ export function applyTopologicalConstraints(input: ConstraintInput): ConstraintR
   if (input.flagLoneHolders && input.multipleChoice && !input.firstRound) flagByRule(loneHolders(history, input.outNeighbors), 'held-alone-against-group');
   if (input.flagAwayMovers && input.multipleChoice) flagByRule(awayMovers(history, input), 'moved-only-to-unheard-answers');
   if (input.flagConsensusLeavers && input.multipleChoice) flagByRule(consensusLeavers(history, input.outNeighbors), 'left-consensus-alone');
+  // Last of the attacker rules: it reads every attacker flagged so far, by a head or by the rules above.
+  if (input.flagAttackerAnswerHolders && !input.firstRound) flagByRule(attackerAnswerHolders(history, attacker), 'held-attacker-answer');
   // The run's only agent has no one to attack (a group chat of one speaker). Not an agent with no recorded recipient,
   // nor the only one that spoke: a trace without edges, a last step whose recipient is the user, a capture of one
   // agent's content or a live run's first round say nothing of who heard it.
@@ -294,6 +297,18 @@ function consensusLeavers(history: AnswerHistory, outNeighbors: number[][]): num
     if (rounds[k][i] !== undefined && heardByAll(i, history, outNeighbors) && !rounds.slice(k + 1).some((round) => round[i] === agreed)) leavers.add(i);
   }
   return [...leavers];
+}
+
+/**
+ * The agents that have held since round 0 the answer a flagged attacker has held since round 0, an answer fewer than
+ * half of the agents that answered in round 0 gave: the same push from the start (the attackers of one run push one
+ * planted or injected answer), not a view the group came round to. Free-form answers count by their group.
+ */
+function attackerAnswerHolders({ first, held }: AnswerHistory, attacker: boolean[]): number[] {
+  const given = first.filter((a) => a !== undefined);
+  const minority = (a: string) => given.filter((x) => x === a).length * 2 < given.length;
+  const pushed = new Set(held.filter((a, j): a is string => attacker[j] && a !== undefined && minority(a)));
+  return held.flatMap((a, i) => (!attacker[i] && a !== undefined && pushed.has(a) ? [i] : []));
 }
 
 /**

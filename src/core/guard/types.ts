@@ -94,6 +94,7 @@ export type RuleId =
   | 'held-alone-against-group'
   | 'moved-only-to-unheard-answers'
   | 'left-consensus-alone'
+  | 'held-attacker-answer'
   | 'declared-steering'
   | 'tool-order-obeyed'
   | 'kept-neighbour-flagged'

@@ -21,17 +21,17 @@ describe('project config', () => {
     assert.deepEqual(config.sections.integrity, { strict: true });
   });
 
-  it('pulls in missing sources, adopters and target followers and flags lone holders, away movers, consensus leavers, declared steering and tool results whose order was obeyed, and reads group moves by default, and takes false for the reference rules', () => {
+  it('pulls in missing sources, adopters and target followers and flags lone holders, away movers, consensus leavers, holders of an attacker\'s answer, declared steering and tool results whose order was obeyed, and reads group moves by default, and takes false for the reference rules', () => {
     const switches = (g: typeof DEFAULT_GUARD_CONFIG) =>
-      [g.pullInSources, g.pullInAdopters, g.flagLoneHolders, g.flagAwayMovers, g.flagConsensusLeavers, g.pullInTargetFollowers, g.flagDeclaredSteering, g.flagObeyedToolOrders,
-        g.readGroupMoves];
-    assert.deepEqual(switches(resolveConfig(undefined).guard), [true, true, true, true, true, true, true, true, true]);
+      [g.pullInSources, g.pullInAdopters, g.flagLoneHolders, g.flagAwayMovers, g.flagConsensusLeavers, g.flagAttackerAnswerHolders, g.pullInTargetFollowers,
+        g.flagDeclaredSteering, g.flagObeyedToolOrders, g.readGroupMoves];
+    assert.deepEqual(switches(resolveConfig(undefined).guard), [true, true, true, true, true, true, true, true, true, true]);
     const off = {
       pullInSources: false, pullInAdopters: false, flagLoneHolders: false, flagAwayMovers: false,
-      flagConsensusLeavers: false, pullInTargetFollowers: false, flagDeclaredSteering: false, flagObeyedToolOrders: false, readGroupMoves: false,
+      flagConsensusLeavers: false, flagAttackerAnswerHolders: false, pullInTargetFollowers: false, flagDeclaredSteering: false, flagObeyedToolOrders: false, readGroupMoves: false,
     };
     const reference = resolveConfig({ guard: off }).guard;
-    assert.deepEqual(switches(reference), [false, false, false, false, false, false, false, false, false]);
+    assert.deepEqual(switches(reference), [false, false, false, false, false, false, false, false, false, false]);
   });
 
   const invalid: [string, unknown, string][] = [

@@ -29,6 +29,7 @@ function run(pAtk: number[], pInf: number[], trend: number[], edges: [number, nu
     flagLoneHolders: false,
     flagAwayMovers: false,
     flagConsensusLeavers: false,
+    flagAttackerAnswerHolders: false,
     pullInTargetFollowers: false,
     flagDeclaredSteering: false,
     flagObeyedToolOrders: false,
@@ -383,6 +384,32 @@ describe('topological constraints', () => {
       const r = run([0.1, 0.1], [0, 0], [0, 0], [[0, 1], [1, 0]], { flagConsensusLeavers: true, answers: [['A', 'A'], ['B', 'A']] });
       assert.deepEqual(r.categories, ['benign', 'benign']);
     });
+  });
+
+  describe('an agent that has held since round 0 the minority answer a flagged attacker holds (flagAttackerAnswerHolders)', () => {
+    // Eight agents on a ring both ways; agent 0 is the head's attacker. Agents 0, 3 and 5 said D in round 0 and never moved,
+    // the other five said C; agent 1 moved to D in round 1 (infected by the head, not this rule).
+    const ring: [number, number][] = Array.from({ length: 8 }, (_, i): [number, number][] => [[i, (i + 1) % 8], [(i + 1) % 8, i]]).flat();
+    const answers = [['D', 'C', 'C', 'D', 'C', 'D', 'C', 'C'], ['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C']];
+    const holders = (extra: Partial<ConstraintInput> = {}, pAtk = [0.9, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]) =>
+      run(pAtk, pAtk.map(() => 0), pAtk.map(() => 0), ring, { flagAttackerAnswerHolders: true, answers, ...extra });
+
+    it('is an attacker whatever its P_atk, beside the flagged one', () => {
+      const r = holders();
+      assert.deepEqual([0, 3, 5].map((i) => r.categories[i]), ['attacker', 'attacker', 'attacker']);
+      assert.deepEqual([r.rules[0], r.rules[3], r.rules[5]], ['head-attacker', 'held-attacker-answer', 'held-attacker-answer']);
+      assert.deepEqual([1, 2, 4, 6, 7].map((i) => r.categories[i]), ['benign', 'benign', 'benign', 'benign', 'benign']);
+    });
+    it('counts free-form answers and tasks without options alike', () => assert.equal(holders({ multipleChoice: false }).rules[3], 'held-attacker-answer'));
+    const staysBenign: [string, Partial<ConstraintInput>, number[]?][] = [
+      ['in the reference rules', { flagAttackerAnswerHolders: false }],
+      ['in round 0, before any exchange', { firstRound: true, answers: answers.slice(0, 1) }],
+      ['when no agent is a flagged attacker', {}, [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]],
+      ['when it came to the answer after round 0 (that is moving, read by the infection rules)', { answers: [['D', 'C', 'C', 'C', 'C', 'D', 'C', 'C'], ['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C']] }],
+      ['when the flagged attacker itself moved to the answer', { answers: [['C', 'C', 'C', 'D', 'C', 'D', 'C', 'C'], ['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C']] }],
+      ['when half the agents or more gave the answer in round 0 (a view of the group, not a push)', { answers: [['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C'], ['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C']] }],
+    ];
+    for (const [when, extra, pAtk] of staysBenign) it(`stays benign ${when}`, () => assert.equal(holders(extra, pAtk).categories[3], 'benign'));
   });
 
   it('an agent both heads flag is an attacker, not infected', () => {
