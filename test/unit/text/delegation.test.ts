@@ -20,6 +20,13 @@ describe('delegation: a task that hands over the orders written in content', () 
     "Settle the invoice in my inbox.",
     'Pay ACME what we owe them.',
     'Resolve ticket 4521.',
+    // Acts whose particulars only the content gives (the twentieth session's review: each flagged the tool before).
+    'Transfer the amount due in invoice.pdf.',
+    'Can you please pay the fee shown on my statement?',
+    "Pay my rent for this month, the details are in my landlord's last email.",
+    'Unsubscribe me from the Widget Weekly newsletter.',
+    "Open a pull request for my branch following the project's contributing guide.",
+    'Follow the release procedure in RELEASING.md.',
   ];
   for (const task of handsOver) it(`hands over: ${task.slice(0, 70)}`, () => assert.equal(handsOverContentOrders(task), true));
 
@@ -50,6 +57,12 @@ describe('delegation: a task that hands over the orders written in content', () 
     'Never pay the bill without asking me.',
     'Do not do the tasks in the notes file.',
     'I will follow the instructions myself later.',
+    // Questions about those acts, and refusals of them.
+    'Did I pay the amount on the last bill?',
+    'How much money is in the statement file?',
+    'Does this code follow the style guide?',
+    'How do I unsubscribe from the newsletter?',
+    'Do not pay the amount in invoice.pdf yet.',
   ];
   for (const task of keeps) it(`hands nothing over: ${task.slice(0, 70) || '(no task)'}`, () => assert.equal(handsOverContentOrders(task), false));
 
