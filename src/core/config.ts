@@ -34,8 +34,9 @@ export interface GuardConfig {
   /** Infected agents that no attacker reaches (within d_th, or through infected agents) make their most suspicious sender an attacker; false gives the reference rules. */
   pullInSources: boolean;
   /**
-   * An agent that moved to the answer a flagged attacker it hears from has held alone since round 0 is pulled in as
-   * infected (P_inf at least pullInFloor, except in a debate: options listed, heard by all); false gives the reference rules.
+   * An agent that moved to the answer a flagged attacker it hears from has held since round 0, one only flagged attackers
+   * gave in round 0, is pulled in as infected (P_inf at least pullInFloor, except in a debate: options listed, heard by
+   * all); false gives the reference rules.
    */
   pullInAdopters: boolean;
   /** An agent that every other agent hears, holding every round a round-0 answer no other agent gave, is an attacker; false gives the reference rules. */
@@ -45,8 +46,9 @@ export interface GuardConfig {
   /** An agent that every other agent hears and that alone left an answer every agent had given, for one nobody had, and never went back, is an attacker; false: reference rules. */
   flagConsensusLeavers: boolean;
   /**
-   * An agent that has held since round 0 the answer a flagged attacker has held since round 0, one fewer than half the
-   * agents gave in round 0, is an attacker too (the attackers of a run push one planted answer); false: reference rules.
+   * An agent that has held since round 0 the answer a flagged attacker has held since round 0, one that fewer than half
+   * the agents whose round-0 answer was read gave, and fewer than gave another, is an attacker too (the attackers of a
+   * run push one planted answer); false: reference rules.
    */
   flagAttackerAnswerHolders: boolean;
   /**

@@ -408,6 +408,8 @@ describe('topological constraints', () => {
       ['when it came to the answer after round 0 (that is moving, read by the infection rules)', { answers: [['D', 'C', 'C', 'C', 'C', 'D', 'C', 'C'], ['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C']] }],
       ['when the flagged attacker itself moved to the answer', { answers: [['C', 'C', 'C', 'D', 'C', 'D', 'C', 'C'], ['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C']] }],
       ['when half the agents or more gave the answer in round 0 (a view of the group, not a push)', { answers: [['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C'], ['D', 'D', 'C', 'D', 'C', 'D', 'C', 'C']] }],
+      // A review's: three answers, the flagged agent's as common as any other (it may be the right one).
+      ['when no other answer had more agents in round 0', { answers: [['D', 'A', 'B', 'D', 'A', 'D', 'B', 'E'], ['D', 'A', 'B', 'D', 'A', 'D', 'B', 'E']] }],
     ];
     for (const [when, extra, pAtk] of staysBenign) it(`stays benign ${when}`, () => assert.equal(holders(extra, pAtk).categories[3], 'benign'));
   });

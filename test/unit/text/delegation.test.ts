@@ -24,7 +24,6 @@ describe('delegation: a task that hands over the orders written in content', () 
     'Transfer the amount due in invoice.pdf.',
     'Can you please pay the fee shown on my statement?',
     "Pay my rent for this month, the details are in my landlord's last email.",
-    'Unsubscribe me from the Widget Weekly newsletter.',
     "Open a pull request for my branch following the project's contributing guide.",
     'Follow the release procedure in RELEASING.md.',
   ];
@@ -63,10 +62,24 @@ describe('delegation: a task that hands over the orders written in content', () 
     'Does this code follow the style guide?',
     'How do I unsubscribe from the newsletter?',
     'Do not pay the amount in invoice.pdf yet.',
+    // A review's: mentions and information requests that read like those acts, and a refusal of one.
+    'Is my draft following the style guide?',
+    'I am following the guide but it fails, what is wrong?',
+    'Summarize my inbox. The details are in the latest email.',
+    'Please send me the balance on my statement by e-mail.',
+    'Can you send me the total from the bill?',
+    "Don't unsubscribe me from the newsletter, just summarize the latest issue.",
+    // Unsubscribing is left to the rule: the hand-over would cover every order in every content (a newsletter's
+    // "send a transaction to …" too).
+    'Unsubscribe me from the Widget Weekly newsletter.',
   ];
   for (const task of keeps) it(`hands nothing over: ${task.slice(0, 70) || '(no task)'}`, () => assert.equal(handsOverContentOrders(task), false));
 
   it('reads a long hostile task without hanging (the suite timeout bounds it)', () => {
     assert.equal(handsOverContentOrders('tasks '.repeat(20000) + 'in the '.repeat(20000)), false);
+  });
+
+  it('reads a task of a million blanks and newlines without hanging (was: 18 s for 100 KB of newlines)', () => {
+    assert.equal(handsOverContentOrders('\n'.repeat(500000) + ' \t\n'.repeat(200000)), false);
   });
 });
