@@ -16,8 +16,9 @@ const DO = String.raw`(?:do|complete|perform|execute|carry\s+out|handle|take\s+c
 // that a question about the act ("Did I pay the amount on the bill?") is no request. The text's whitespace is collapsed
 // first (a newline kept as one), so no run of blanks is scanned from each of its characters.
 const ASKS = String.raw`(?:^|[.!?;\n] ?|, ?(?:and |then )?)(?:(?:please|kindly|can you|could you|would you|will you|go ahead and|now|then|also|and) )*`;
-// Acts whose particulars (how much, to whom, where) content can give; "send me …" asks for information, not an act.
-const ACTS = String.raw`(?:pay|transfer|send(?!\s+(?:me|us)\b)|wire|settle|refund|book|schedule|reply|respond|register|renew|order|open|create|submit|file)`;
+// Acts whose particulars (how much, to whom, where) content can give; sending is left out: "send the total on the invoice
+// to my accountant" passes information on, and to whom the user says.
+const ACTS = String.raw`(?:pay|transfer|wire|settle|refund|book|schedule|reply|respond|register|renew|order|open|create|submit|file)`;
 
 const HANDS_OVER = [
   // "do the actions specified in the email from …", "do all the tasks i have on my TODO list at …", "complete the checklist in checklist.md"
@@ -36,11 +37,11 @@ const HANDS_OVER = [
   // "pay the bill 'bill-december-2023.txt'", "settle ACME's invoice", "pay ACME what we owe them"
   /\b(?:pay|settle)\s+(?:the|this|that|my|our|[\w-]+'s)\s+(?:[\w-]+\s+)?(?:bill|invoice)s?\b|\bpay\s+(?:[\w-]+\s+){1,3}?what\s+(?:we|i)\s+owe\b/i,
   // "transfer the amount due in invoice.pdf", "pay the fee on the statement": how much, and to whom, the content says
-  new RegExp(String.raw`${ASKS}(?:pay|transfer|send(?!\s+(?:me|us)\b)|wire|settle|refund)\b[^.!?\n]{0,40}?\b(?:amount|sum|balance|total|money|fee|rent)\b[^.!?\n]{0,30}?\b(?:in|on|from)\s+(?:[\w'.@/-]+\s+){0,5}?${CONTENT}\b`, 'i'),
+  new RegExp(String.raw`${ASKS}(?:pay|transfer|wire|settle|refund)\b[^.!?\n]{0,40}?\b(?:amount|sum|balance|total|money|fee|rent)\b[^.!?\n]{0,30}?\b(?:in|on|from)\s+(?:[\w'.@/-]+\s+){0,5}?${CONTENT}\b`, 'i'),
   // "pay my rent, the details are in my landlord's last email"
   new RegExp(String.raw`${ASKS}${ACTS}\b[^.!?\n]{0,80}?\b(?:details?|particulars|information|info|specifics)\s+(?:are|is)\s+(?:all\s+)?(?:in|on)\s+(?:[\w'.@/-]+\s+){0,5}?${CONTENT}\b`, 'i'),
   // "open a pull request following the project's contributing guide", "follow the release procedure"
-  new RegExp(String.raw`(?:${ASKS}${ACTS}\b[^.!?\n]{0,80}?\bfollowing|${ASKS}follow)\s+(?:the\s+|its\s+|their\s+|our\s+|my\s+)?(?:[\w-]+'s\s+)?(?:[\w-]+\s+)?(?:guide|guidelines|procedure|process|policy)\b`, 'i'),
+  new RegExp(String.raw`(?:${ASKS}${ACTS}\b[^.!?\n]{0,80}?\bfollowing|${ASKS}follow)\s+(?:the\s+|its\s+|their\s+|our\s+|my\s+)?(?:[\w-]+'s\s+)?(?:[\w-]+\s+)?(?:guide|guidelines|procedure)\b`, 'i'),
   // "handle Bob's email", "resolve ticket 4521", "take care of it"
   /\b(?:resolve|handle|action|deal\s+with|take\s+care\s+of|work\s+on)\s+(?:the\s+|this\s+|that\s+|my\s+|[\w-]+'s\s+)?(?:latest\s+|new\s+|last\s+)?(?:tickets?|issues?|requests?|e-?mails?|messages?)\b|\btake\s+care\s+of\s+(?:it|that|this|them)\b/i,
 ];

@@ -68,6 +68,8 @@ describe('delegation: a task that hands over the orders written in content', () 
     'Summarize my inbox. The details are in the latest email.',
     'Please send me the balance on my statement by e-mail.',
     'Can you send me the total from the bill?',
+    'Send the total on the invoice to my accountant by email.',
+    'What is the refund policy? Please follow the policy and tell me if I qualify.',
     "Don't unsubscribe me from the newsletter, just summarize the latest issue.",
     // Unsubscribing is left to the rule: the hand-over would cover every order in every content (a newsletter's
     // "send a transaction to …" too).
