@@ -41,6 +41,27 @@ const CLEARING_RULES: ReadonlySet<RuleId> = new Set(['pruned-far-and-flat', 'sid
 /** The rules decided by the answers an agent gave round by round: the report lists those answers beside them. */
 const ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-alone-against-group', 'moved-only-to-unheard-answers', 'left-consensus-alone', 'held-attacker-answer', 'adopted-attacker-answer', 'sided-with-group']);
 
+/** The rules that read an answer a flagged attacker held: the report names those attackers. */
+const ATTACKER_ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-attacker-answer', 'adopted-attacker-answer']);
+
+/** The report's words on an agent's answers, for a rule decided by them: the answers by round, and whose they are. */
+function answerWords(analysis: Analysis, id: string, rule: RuleId): string {
+  if (!ANSWER_RULES.has(rule)) return '';
+  const holders = ATTACKER_ANSWER_RULES.has(rule) ? attackersHolding(analysis, id) : [];
+  const held = holders.length === 0 ? '' : `; ${holders.map(inline).join(', ')} (flagged ${holders.length === 1 ? 'attacker) has' : 'attackers) have'} held ${inline(oneLine(analysis.rounds.at(-1)!.agents[id].answer!, 24))} since round 0`;
+  return `; its answers by round: ${answersByRound(analysis, id)}${held}`;
+}
+
+/** The agents flagged attacker in the last round that gave, in every round, the answer `id` gives in it. */
+function attackersHolding(analysis: Analysis, id: string): string[] {
+  const last = analysis.rounds.at(-1);
+  const answer = last?.agents[id]?.answer;
+  if (!last || answer === undefined) return [];
+  return analysis.agents.flatMap(({ id: other }) =>
+    other !== id && last.agents[other].category === 'attacker' && analysis.rounds.every((r) => r.agents[other]?.answer === answer) ? [other] : [],
+  );
+}
+
 /**
  * An agent's answers in rounds 0..last, as the answer rules read them ("?" where none could be read); past
  * COMPACT_AFTER rounds, each stretch of one answer once with its rounds ("C (rounds 0-24)").
@@ -124,8 +145,7 @@ export function formatAnalysisText(analysis: Analysis): string {
     for (const agent of flagged) {
       const { rule, evidence } = last.agents[agent.id];
       const quoted = evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : '';
-      const answers = ANSWER_RULES.has(rule) ? `; its answers by round: ${answersByRound(analysis, agent.id)}` : '';
-      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${quoted}${answers}${evidence === undefined ? earlierEvidence(analysis, agent.id) : ''}`);
+      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${quoted}${answerWords(analysis, agent.id, rule)}${evidence === undefined ? earlierEvidence(analysis, agent.id) : ''}`);
     }
   }
   const cleared = last ? analysis.agents.filter((a) => CLEARING_RULES.has(last.agents[a.id].rule)) : [];
@@ -133,7 +153,7 @@ export function formatAnalysisText(analysis: Analysis): string {
     out.push(`Flag cleared by a rule (round ${last.round}):`);
     for (const agent of cleared) {
       const { rule } = last.agents[agent.id];
-      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${ANSWER_RULES.has(rule) ? `; its answers by round: ${answersByRound(analysis, agent.id)}` : ''}`);
+      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${answerWords(analysis, agent.id, rule)}`);
     }
   }
   const earlier = flaggedEarlier(analysis);
