@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../core/errors';
 import { inline } from '../core/text/printable';
-import { integrityRootOf } from '../node/integrity/root';
+import { integrityRootOf, isSkillRepository } from '../node/integrity/root';
 import { isInside } from '../node/workspaceFs';
 import { UsageError } from './command';
 
@@ -58,7 +58,9 @@ export async function existingFolder(cwd: string, given: string, role: PathRole)
 export async function workspaceRoot(cwd: string, given: string | undefined, role: PathRole, note: (line: string) => void): Promise<string> {
   if (given !== undefined) return existingFolder(cwd, given, role);
   const root = await integrityRootOf(cwd);
-  if (path.resolve(root) !== path.resolve(cwd)) note(`project root ${inline(path.relative(cwd, root))} (the nearest folder above with agent-immune.lock or agent-immune.config.json; --root names another)`);
+  if (path.resolve(root) === path.resolve(cwd)) return root;
+  const why = (await isSkillRepository(root)) ? 'the repository that holds the skill folder you are in' : 'the nearest folder above with agent-immune.lock or agent-immune.config.json';
+  note(`project root ${inline(path.relative(cwd, root))} (${why}; --root names another)`);
   return root;
 }
 

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { ignoredByGitText, integrityLog, integrityNotice, lockRestoredText, verifySkillsSummary } from '../../core/integrity/messages';
+import { ignoredByGitText, integrityLog, rootSkillMarkersText, integrityNotice, lockRestoredText, verifySkillsSummary } from '../../core/integrity/messages';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, restoreLockfile, type LockResult, type RepinResult, type RestoreResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
@@ -104,6 +104,11 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     if (ignored.length > 0) {
       services.output.warn(ignoredByGitText(ignored));
       void showWarning(ignoredByGitText(ignored));
+    }
+    const rootMarkers = results.flatMap((r) => r.rootSkillMarkers);
+    if (rootMarkers.length > 0) {
+      services.output.warn(rootSkillMarkersText(rootMarkers));
+      void showWarning(rootSkillMarkersText(rootMarkers));
     }
     return results;
   } catch (error) {

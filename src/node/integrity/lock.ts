@@ -33,6 +33,8 @@ export interface LockResult {
   repinned: string[];
   /** Pinned files git ignores and does not track (a `__pycache__` in a skill folder): a clone will not have them. */
   ignoredByGit: string[];
+  /** Skill markers at the root: pinned as files alone, so the files beside them are no skill folder's. */
+  rootSkillMarkers: string[];
   /** What stopped the write: paths in the scope that cannot be pinned (symlink-outside-root, unpinnable), or the
    * adopted lockfile gone (lockfile-missing, unless pinned anew). */
   findings: IntegrityFinding[];
@@ -50,7 +52,7 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     const previous = await readLockfile(ws.root, ws.config.lockfile);
     const gone = previous.state === 'absent' && !options.anew ? await missingLockfileFindings(ws, previous.path) : [];
     const notWritten = (findings: IntegrityFinding[]): LockResult => ({
-      lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings,
+      lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], rootSkillMarkers: [], findings,
     });
     if (gone.length > 0) return notWritten(gone);
     const pins = previous.state === 'ok' ? previous.lock.files : {};
@@ -76,7 +78,8 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     const skillDirs = Object.keys(lock.skills);
     const skillFiles = Object.keys(lock.files).filter((file) => skillDirs.some((dir) => file.startsWith(`${dir}/`))).length;
     const ignored = await ignoredByGit(ws.root, Object.keys(lock.files));
-    return { lockfile, written: true, files: Object.keys(lock.files).length, skills: skillDirs.length, skillFiles, repinned, ignoredByGit: ignored, findings: [] };
+    const rootSkillMarkers = Object.keys(lock.files).filter((file) => !file.includes('/') && ws.matcher.isSkillMarker(file));
+    return { lockfile, written: true, files: Object.keys(lock.files).length, skills: skillDirs.length, skillFiles, repinned, ignoredByGit: ignored, rootSkillMarkers, findings: [] };
   });
 }
 

@@ -4,6 +4,7 @@
 // in the home folder would make every project under it one workspace). Above the current folder, only this user's
 // folders count, and only markers this user owns: the search stops at the home folder, at a filesystem root, at a
 // folder another user owns, and at a folder others may write to (/tmp), as git's safe.directory stops at others' repositories.
+// A skill folder with no workspace above is its repository's (the nearest .git above, within the same stops).
 import { realpath, stat } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,10 +12,17 @@ import { CONFIG_FILE_NAME } from '../../core/config';
 import { DEFAULT_LOCKFILE } from '../../core/integrity/types';
 import { isTrackedByGit } from './gitBlob';
 
+/** The default skill marker: a folder holding one is a skill's, never a workspace of its own inside a repository. */
+const SKILL_MARKER = 'SKILL.md';
+
 const OTHERS_WRITE = 0o002;
 const STICKY = 0o1000;
 
-/** The integrity workspace `cwd` is in (above); `cwd` itself when no folder up to the stop marks one. */
+/**
+ * The integrity workspace `cwd` is in (above); `cwd` itself when no folder up to the stop marks one, unless `cwd` is a
+ * skill folder (it holds a SKILL.md) inside a repository: then the repository's folder, since a skill folder as the root
+ * would pin its SKILL.md alone and leave the scripts beside it unseen.
+ */
 export async function integrityRootOf(cwd: string): Promise<string> {
   const start = path.resolve(cwd);
   const homes = await homeFolders();
@@ -23,14 +31,24 @@ export async function integrityRootOf(cwd: string): Promise<string> {
     const info = await stat(file).catch(() => undefined);
     return info !== undefined && info.isFile() && (uid === undefined || info.uid === uid);
   };
+  const inSkill = await stat(path.join(start, SKILL_MARKER)).then((info) => info.isFile(), () => false);
+  let repository: string | undefined;
+  const unmarked = () => repository ?? start;
   for (let dir = start; ; dir = path.dirname(dir)) {
     const above = dir !== start;
-    if (above && (path.dirname(dir) === dir || homes.some((home) => isHomeOrAbove(dir, home)) || !(await isOwnFolder(dir, uid)))) return start;
+    if (above && (path.dirname(dir) === dir || homes.some((home) => isHomeOrAbove(dir, home)) || !(await isOwnFolder(dir, uid)))) return unmarked();
     const marked = above ? ownedHere : (file: string) => stat(file).then((info) => info.isFile(), () => false);
     if ((await marked(path.join(dir, DEFAULT_LOCKFILE))) || (await marked(path.join(dir, CONFIG_FILE_NAME)))) return dir;
     if (await isTrackedByGit(dir, DEFAULT_LOCKFILE)) return dir;
-    if (path.dirname(dir) === dir) return start;
+    if (inSkill && above && repository === undefined && (await stat(path.join(dir, '.git')).then(() => true, () => false))) repository = dir;
+    if (path.dirname(dir) === dir) return unmarked();
   }
+}
+
+/** Whether integrityRootOf chose `root` as a skill folder's repository: it holds neither the lockfile nor the config. */
+export async function isSkillRepository(root: string): Promise<boolean> {
+  const isFile = (name: string) => stat(path.join(root, name)).then((info) => info.isFile(), () => false);
+  return !(await isFile(DEFAULT_LOCKFILE)) && !(await isFile(CONFIG_FILE_NAME)) && !(await isTrackedByGit(root, DEFAULT_LOCKFILE));
 }
 
 /** The home folder as named and as it really is (a symlinked HOME names another path than the folders walked). */

