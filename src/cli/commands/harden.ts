@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { countHardenFindings, describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
-import { notCheckedSummary, otherLanguagesSummary } from '../../core/harden/messages';
+import { nothingToHarden, notCheckedSummary, otherLanguagesSummary } from '../../core/harden/messages';
 import { loadCheckedConfig } from '../../node/config';
 import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type HardenedFile, type SkippedPath } from '../../node/harden/scan';
 import { loadAuditKey } from '../../node/integrity/auditKey';
@@ -261,7 +261,6 @@ function formatText(r: TextReport): string {
   const prompts = r.files.flatMap((f) => f.analysis.prompts);
   const system = prompts.filter((p) => p.role === 'system').length;
   const counted = `${prompts.length} prompt(s): ${system} system, ${prompts.length - system} other`;
-  const every = `all ${prompts.length} prompt(s) (${system} system, ${prompts.length - system} other) found in`;
   const lines = r.entries
     .filter(({ fixed }) => !r.write || !fixed)
     .map(({ file, finding }) => {
@@ -283,11 +282,11 @@ function formatText(r: TextReport): string {
       lines.push(`${r.entries.length} finding(s) (${kinds}) in ${withFindings} of ${read} (${counted}).${caveat} Run "${r.next}" to fix them.`);
     }
     else if (prompts.length === 0) lines.push(`No prompts found in ${read}.${caveat}`);
-    else lines.push(`Hardened: ${every} ${read} carry the warning and their boundaries.${caveat}`);
+    else lines.push(`${system > 0 ? 'Hardened' : 'Nothing to harden'}: ${nothingToHarden(read, system, prompts.length - system)}.${caveat}`);
   } else {
     const fixed = r.entries.filter((e) => e.fixed).length;
     const left = r.entries.length - fixed;
-    if (r.entries.length === 0) lines.push(prompts.length === 0 ? `No prompts found in ${read}; nothing to change.${caveat}` : `Nothing to change: ${every} ${read} are hardened.${caveat}`);
+    if (r.entries.length === 0) lines.push(prompts.length === 0 ? `No prompts found in ${read}; nothing to change.${caveat}` : `Nothing to change: ${nothingToHarden(read, system, prompts.length - system)}.${caveat}`);
     else lines.push(`Fixed ${fixed} finding(s) in ${r.changed.length} file(s) (${read}, ${counted}).${caveat}`);
     if (left > 0) lines.push(`${left} finding(s) need a manual fix (no safe text edit).`);
     const notRepinned = r.pinned.filter((p) => !r.repinned.includes(p) && !r.drifted.includes(p));

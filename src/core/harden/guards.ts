@@ -1,5 +1,5 @@
-// What the `if` / `elif` tests around a line of Python say about the values there: `isinstance(m, SystemMessage)` and
-// `role == "system"` (with `role = m.get("role")`), and so do a conditional expression's test (`x if test else y`) and a
+// What the `if` / `elif` tests around a line of Python say about the values there: `isinstance(m, SystemMessage)` (or
+// `m.type == "SystemMessage"`) and `role == "system"` (with `role = m.get("role")`), and so do a conditional expression's test (`x if test else y`) and a
 // comprehension's filter in the same statement. Blocks are read from the text by indentation, expressions from the
 // file's tokens, so a value that cannot pass the test (a `UserMessage(...)`, a dict whose role is "tool") is not taken
 // for what the branch handles.
@@ -16,6 +16,8 @@ const HEADER = /^(?:el)?if\s+(.+?):\s*(?:#.*)?$/;
 const INSTANCE = /^isinstance\(\s*([A-Za-z_][\w.]*)\s*,\s*\(?\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*,?\s*\)?\s*\)$/;
 const ROLE_OF = /^([A-Za-z_][\w.]*?)(?:\.get\(\s*["']role["']\s*(?:,[^)]*)?\)|\[\s*["']role["']\s*\]|\.role)$/;
 const EQUALS_LITERAL = /^(.+?)\s*==\s*["'](\w+)["']$|^["'](\w+)["']\s*==\s*(.+)$/;
+// A message's class tested by its name: AutoGen's `m.type == "SystemMessage"`, or `type(m).__name__ == "SystemMessage"`.
+const TYPE_NAME_OF = /^([A-Za-z_][\w.]*?)\.type$|^type\(\s*([A-Za-z_][\w.]*)\s*\)\.__name__$/;
 
 /** The guards that hold at `offset` in a Python file, innermost first: `inlineGuards`, then `blockGuards`. */
 export function enclosingGuards(text: string, offset: number): Guard[] {
@@ -235,6 +237,11 @@ function testsOf(condition: string, text: string, at: number): Guard[] {
     const equals = EQUALS_LITERAL.exec(test.trim());
     if (!equals) continue;
     const [subject, role] = equals[1] !== undefined ? [equals[1].trim(), equals[2]] : [equals[4].trim(), equals[3]];
+    const typed = TYPE_NAME_OF.exec(subject);
+    if (typed && ROLE_CLASS.test(role)) {
+      guards.push({ name: typed[1] ?? typed[2], classes: [role] });
+      continue;
+    }
     const owner = ROLE_OF.exec(subject)?.[1] ?? roleVariableOwner(text, at, subject);
     if (owner) guards.push({ name: owner, role });
   }

@@ -4,6 +4,16 @@
 const manualCaveat = (manual: number) => (manual > 0 ? ` ${manual} finding(s) need a manual fix (no safe text edit; see Problems).` : '');
 const notCheckedCaveat = (notChecked: string) => (notChecked ? ` Not checked: ${notChecked} (see the Agent Immune output).` : '');
 
+/**
+ * What a run that found nothing to fix says of the prompts it found in `read` ("3 file(s) read"): only system prompts
+ * are said to carry the immunity warning, since user turns and messages need none.
+ */
+export function nothingToHarden(read: string, system: number, other: number): string {
+  if (system + other === 0) return `no prompts found in ${read}`;
+  if (system === 0) return `no system prompt among the ${other} prompt(s) found in ${read} (user turns and messages need no immunity warning), and none lacks its delegation boundary`;
+  return `all ${system} system prompt(s) found in ${read} carry the immunity warning, and all ${system + other} prompt(s) (${system} system, ${other} other) their delegation boundaries`;
+}
+
 /** The editor's notifications about hardening prompts. */
 export const hardenNotice = {
   /** Insert Immunity Warning on a system prompt that already carries it. */
@@ -11,7 +21,8 @@ export const hardenNotice = {
   /** Insert Delegation Boundary with nothing selected and no finding under the cursor. */
   selectDelegated: 'select the delegated content to wrap in a boundary.',
   /** Harden All Prompts found nothing to change (`notChecked`: what it could not check, from notCheckedSummary). */
-  allHardened: (files: number, notChecked: string) => `all prompts found in ${files} file(s) are hardened.${notCheckedCaveat(notChecked)}`,
+  allHardened: (files: number, system: number, other: number, notChecked: string) =>
+    `${system > 0 ? 'hardened' : 'nothing to harden'}: ${nothingToHarden(`${files} file(s)`, system, other)}.${notCheckedCaveat(notChecked)}`,
   /** Harden All Prompts applied its fixes but could not check or fix everything (`manual`: findings with no safe edit). */
   hardenedSome: (files: number, notChecked: string, manual: number) => `hardened the prompts of ${files} file(s).${manualCaveat(manual)}${notCheckedCaveat(notChecked)}`,
   /** Harden All Prompts found findings but none it can fix by itself. */

@@ -35,6 +35,8 @@ export interface HardenAllResult {
   manual: string[];
   /** Source files of languages harden does not read that mention instructions or a system prompt, by language. */
   otherLanguages: Record<string, number>;
+  /** The prompts found, system prompts and the others (user turns, messages). */
+  prompts: { system: number; other: number };
 }
 
 async function applyToDocument(document: vscode.TextDocument, edits: readonly TextEdit[], services: Services): Promise<boolean> {
@@ -99,7 +101,7 @@ async function countOtherLanguages(folder: vscode.WorkspaceFolder, matcher: Prom
 /** Scans every workspace folder and applies all fixes as one workspace edit, shown in the refactor preview first. */
 async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnostics, options: HardenAllOptions = {}): Promise<HardenAllResult> {
   const edit = new vscode.WorkspaceEdit();
-  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [], manual: [], otherLanguages: {} };
+  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [], manual: [], otherLanguages: {}, prompts: { system: 0, other: 0 } };
   const uris: vscode.Uri[] = [];
   const preview = options.preview !== false;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -115,6 +117,7 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     }
     for (const analysis of analyzeProject(files, config, () => true, sources.cache)) {
       result.files++;
+      for (const prompt of analysis.prompts) result.prompts[prompt.role === 'system' ? 'system' : 'other']++;
       const text = texts.get(analysis.path)!;
       const at = vscode.workspace.asRelativePath(vscode.Uri.joinPath(folder.uri, analysis.path));
       // As the CLI lists them: a file that cannot be analysed is not read, a sink whose value cannot be read is not checked.
@@ -150,7 +153,7 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
   const notChecked = notCheckedSummary(result.notChecked.length, result.notRead.length);
   const withOthers = (notice: string) => (others ? `${notice} ${others}` : notice);
   if (uris.length === 0) {
-    void showInfo(withOthers(result.manual.length > 0 ? hardenNotice.onlyManual(result.manual.length, notChecked) : hardenNotice.allHardened(result.files, notChecked)));
+    void showInfo(withOthers(result.manual.length > 0 ? hardenNotice.onlyManual(result.manual.length, notChecked) : hardenNotice.allHardened(result.files, result.prompts.system, result.prompts.other, notChecked)));
     return result;
   }
   const edited = await beforeEditing(uris);

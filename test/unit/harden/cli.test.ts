@@ -66,10 +66,10 @@ describe('agent-immune harden', () => {
     const snapshot = EXPECTED_FILES.map((f) => readFileSync(path.join(dir, f), 'utf8'));
     const recheck = await cli(dir, 'harden', '--check');
     assert.equal(recheck.code, 0);
-    assert.match(recheck.stdout, /^Hardened: all \d+ prompt\(s\) \(\d+ system, \d+ other\) found in 10 file\(s\) read carry the warning and their boundaries\.$/m);
+    assert.match(recheck.stdout, /^Hardened: all \d+ system prompt\(s\) found in 10 file\(s\) read carry the immunity warning, and all \d+ prompt\(s\) \(\d+ system, \d+ other\) their delegation boundaries\.$/m);
     const again = await cli(dir, 'harden', '--write');
     assert.equal(again.code, 0);
-    assert.match(again.stdout, /^Nothing to change: all \d+ prompt\(s\) \(\d+ system, \d+ other\) found in 10 file\(s\) read are hardened\.$/m);
+    assert.match(again.stdout, /^Nothing to change: all \d+ system prompt\(s\) found in 10 file\(s\) read carry the immunity warning, and all \d+ prompt\(s\) \(\d+ system, \d+ other\) their delegation boundaries\.$/m);
     assert.deepEqual(EXPECTED_FILES.map((f) => readFileSync(path.join(dir, f), 'utf8')), snapshot, 'a second --write changed something');
 
     for (const file of ['agents/planner.ts', 'agents/writer.mjs']) {
@@ -212,7 +212,7 @@ describe('agent-immune harden', () => {
       const all = await cli(project, 'harden', '--json');
       assert.deepEqual((JSON.parse(all.stdout) as { otherLanguages: Record<string, number> }).otherLanguages, { Go: 1, Java: 1 });
       const text = await cli(project, 'harden');
-      assert.match(text.stdout, /^Hardened: all 1 prompt\(s\) .*\. Not read: 1 Go and 1 Java source file\(s\) that mention instructions or a system prompt \(harden reads Python/m);
+      assert.match(text.stdout, /^Hardened: all 1 system prompt\(s\) .*\. Not read: 1 Go and 1 Java source file\(s\) that mention instructions or a system prompt \(harden reads Python/m);
       const named = await cli(project, 'harden', 'py', '--json');
       assert.deepEqual((JSON.parse(named.stdout) as { otherLanguages: Record<string, number> }).otherLanguages, {}, 'only files under the named path count');
     } finally {
@@ -264,6 +264,30 @@ describe('agent-immune harden', () => {
       '',
     ].join('\n') });
     assert.deepEqual(report.findings.map((f) => [f.code, f.fixable]), [['unbounded-delegation', true]]);
+  });
+
+  it('a user turn routed through an adapter that tests `msg.type == "SystemMessage"` is no system prompt, and a run of user turns alone is not called hardened (was: the warning inserted into the question)', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-project-'));
+    try {
+      writeFileSync(path.join(project, 'adapter.py'), [
+        'class Adapter:',
+        '    async def create(self, messages):',
+        '        history = ChatHistory()',
+        '        for msg in messages:',
+        '            if msg.type == "SystemMessage":',
+        '                history.add_system_message(msg.content)',
+        '            elif msg.type == "UserMessage":',
+        '                history.add_user_message(msg.content)',
+        '        return history',
+        '',
+      ].join('\n'));
+      writeFileSync(path.join(project, 'app.py'), 'from autogen_core.models import UserMessage\nfrom adapter import Adapter\n\nasync def main():\n    return await Adapter().create([UserMessage(content="What is the capital of France?", source="user")])\n');
+      const check = await cli(project, 'harden', '--check');
+      assert.equal(check.code, 0, check.stdout);
+      assert.match(check.stdout, /^Nothing to harden: no system prompt among the 1 prompt\(s\) found in 2 file\(s\) read \(user turns and messages need no immunity warning\), and none lacks its delegation boundary\./m);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('reads a CAMEL file whose only agent takes its system message positionally (was "No prompts found")', async () => {
