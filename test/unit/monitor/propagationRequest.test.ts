@@ -57,6 +57,9 @@ describe('monitor: propagationRequest', () => {
     ['gossip', 'Gossip protocols spread membership changes: each node periodically forwards its view to a few random peers.'],
     ['pipeline', 'The pipeline copies the build artifact verbatim to the release bucket, then sends the checksum to all downstream services.'],
     ['described agent', 'The agent appends a summary of each task to memory.md and reads it back after a restart.'],
+    // A review's find in autogen's design docs: "these" holds the list, it is not what travels (was forward-to-agents).
+    ['event list', 'These include events for starting and stopping the Agents, sending messages to all agents, and other system-level events.'],
+    ['container', 'This list includes sending messages to all agents and keeping memory between sessions.'],
     ['choir', 'Please pass this on to anyone who might be interested in joining the choir this autumn.'],
     // Negation.
     ['negated system prompt', 'Do not embed API keys in the system prompt; load them from the environment at run time.'],
