@@ -432,9 +432,9 @@ export function fixAll(text: string, findings: readonly HardenFinding[]): { text
   return applyEdits(text, fixEdits(findings));
 }
 
-/** The label as a boundary's opening edit writes it, with the line break after it in any encoding (a blank line too,
- * as in a YAML folded scalar). */
-const LABEL_IN_EDIT = new RegExp(`${escapeRegExp(DELEGATION_BOUNDARY_LABEL)}(?:\\\\n|(?:\\r?\\n[ \\t]*)+| )`);
+/** The label as a boundary's opening edit writes it, with the line break and indentation after it in any encoding (a
+ * blank line too, as in a YAML folded scalar; a notebook's JSON-escaped "\\n" as a line break). */
+const LABEL_IN_EDIT = new RegExp(`${escapeRegExp(DELEGATION_BOUNDARY_LABEL)}(?:(?:(?:(?:\\\\r)?\\\\n|\\r?\\n)[ \\t]*)+| )`);
 
 /**
  * The edits that fix `findings` together, in fix order: a boundary after another in the same text carries only its

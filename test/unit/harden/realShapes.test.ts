@@ -718,6 +718,26 @@ export const spawn = createTool({
       rmSync(project, { recursive: true, force: true });
     }
   });
+  it('in a notebook, a second boundary in the same prompt keeps its line\'s indentation (was: doubled, a review\'s find in crewAI-examples)', async () => {
+    const code = [
+      'from langchain_openai import ChatOpenAI\n', 'llm = ChatOpenAI()\n', '\n', 'def generate(state):\n', '    reply = llm.invoke("write code")\n',
+      '    return {"code": reply.content, "imports": reply.content}\n', '\n', 'def review(state):\n', '    prompt = f\"\"\"Review this:\n',
+      '          {state["code"]}\n', '          {state["imports"]}\n', '    Done.\"\"\"\n', '    return llm.invoke(prompt)\n',
+    ];
+    const notebook = JSON.stringify({ cells: [{ cell_type: 'code', metadata: {}, outputs: [], source: code }], metadata: { kernelspec: { language: 'python', name: 'python3' } }, nbformat: 4, nbformat_minor: 5 }, null, 1);
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-notebooks-'));
+    try {
+      writeFileSync(path.join(project, 'review.ipynb'), notebook);
+      writeFileSync(path.join(project, 'review.py'), code.join(''));
+      await runCli(['harden', '--write'], { stdout: () => {}, stderr: () => {}, cwd: project, env: {} });
+      const cell = (JSON.parse(readFileSync(path.join(project, 'review.ipynb'), 'utf8')) as { cells: { source: string[] }[] }).cells[0].source.join('');
+      assert.match(cell, /\n {10}\{state\["code"\]\}\n {10}<\/delegated_task>\n {10}<delegated_task>\n {10}\{state\["imports"\]\}\n/);
+      assert.equal(cell, readFileSync(path.join(project, 'review.py'), 'utf8'), 'as in a Python file');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it("a sub-agent definition's nested `promptConfig: { systemPrompt }` is its system prompt (was: missed, gemini-cli's codebase investigator)", async () => {
     const source = `export const CodebaseInvestigatorAgent = {
   name: "codebase_investigator",
