@@ -74,6 +74,9 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'OpenAI API', form: 'responses.create(input=…)', languages: BOTH, chain: /responses\.create$/, key: 'input', role: 'message', fixture: 'openai_chat.py' },
   { framework: 'OpenAI API', form: 'beta.assistants.create(instructions=…)', languages: BOTH, chain: /assistants\.(?:create|update)$/, key: 'instructions', role: 'system', fixture: 'openai_chat.ts' },
   // Anthropic
+  // Cohere: its chat API's `preamble` (the v1 system prompt), which LangChain's ChatCohere binds (a review's miss in
+  // langgraph's adaptive RAG notebook).
+  { framework: 'Cohere', form: 'co.chat(preamble=…) / ChatCohere().bind(preamble=…), .bind_tools(…, preamble=…), .with_structured_output(…, preamble=…)', languages: PY, callee: /^(?:chat|chat_stream|bind|bind_tools|with_structured_output)$/, key: 'preamble', role: 'system', fixture: 'cohere.py' },
   { framework: 'Anthropic API', form: 'messages.create(system=…) — a string or text blocks', languages: BOTH, chain: /messages\.(?:create|stream|parse|count_tokens|countTokens)$/, key: 'system', role: 'system', fixture: 'anthropic.py' },
   // LangChain / LangGraph (Python)
   { framework: 'LangChain / LangGraph', form: 'SystemMessage(…) / SystemMessage(content=…)', languages: BOTH, callee: /^SystemMessage$/, key: 'content', index: 0, role: 'system', fixture: 'langchain.py' },
