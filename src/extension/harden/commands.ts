@@ -101,7 +101,9 @@ async function countOtherLanguages(folder: vscode.WorkspaceFolder, matcher: Prom
 /** Scans every workspace folder and applies all fixes as one workspace edit, shown in the refactor preview first. */
 async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnostics, options: HardenAllOptions = {}): Promise<HardenAllResult> {
   const edit = new vscode.WorkspaceEdit();
-  const result: HardenAllResult = { files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [], manual: [], otherLanguages: {}, prompts: { system: 0, other: 0 } };
+  const result: HardenAllResult = {
+    files: 0, findings: 0, changed: [], applied: false, repinned: [], notChecked: [], notRead: [], manual: [], otherLanguages: {}, prompts: { system: 0, other: 0 },
+  };
   const uris: vscode.Uri[] = [];
   const preview = options.preview !== false;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -153,7 +155,9 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
   const notChecked = notCheckedSummary(result.notChecked.length, result.notRead.length);
   const withOthers = (notice: string) => (others ? `${notice} ${others}` : notice);
   if (uris.length === 0) {
-    void showInfo(withOthers(result.manual.length > 0 ? hardenNotice.onlyManual(result.manual.length, notChecked) : hardenNotice.allHardened(result.files, result.prompts.system, result.prompts.other, notChecked)));
+    const { system, other } = result.prompts;
+    const notice = result.manual.length > 0 ? hardenNotice.onlyManual(result.manual.length, notChecked) : hardenNotice.allHardened(result.files, system, other, notChecked);
+    void showInfo(withOthers(notice));
     return result;
   }
   const edited = await beforeEditing(uris);

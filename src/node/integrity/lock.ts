@@ -79,7 +79,8 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     const skillFiles = Object.keys(lock.files).filter((file) => skillDirs.some((dir) => file.startsWith(`${dir}/`))).length;
     const ignored = await ignoredByGit(ws.root, Object.keys(lock.files));
     const rootSkillMarkers = Object.keys(lock.files).filter((file) => !file.includes('/') && ws.matcher.isSkillMarker(file));
-    return { lockfile, written: true, files: Object.keys(lock.files).length, skills: skillDirs.length, skillFiles, repinned, ignoredByGit: ignored, rootSkillMarkers, findings: [] };
+    const files = Object.keys(lock.files).length;
+    return { lockfile, written: true, files, skills: skillDirs.length, skillFiles, repinned, ignoredByGit: ignored, rootSkillMarkers, findings: [] };
   });
 }
 
