@@ -144,7 +144,7 @@ describe('agent-immune analyze', () => {
     const { code, stdout } = await cli('analyze', path.join(root, 'examples/debate/truthfulqa-adversary.jsonl'));
     assert.equal(code, 1);
     assert.match(stdout, /^ {2}agent_0: attacker: everyone hears it, and it has held every round a round-0 answer that no other agent gave; its answers by round: E, E, E$/m);
-    assert.match(stdout, /^ {2}agent_1: pulled in as infected: .*its answers by round: B, E, E$/m);
+    assert.match(stdout, /^ {2}agent_1: pulled in as infected: .*its answers by round: B, E, E; agent_0 \(flagged attacker\) has held E since round 0$/m);
     assert.match(stdout, /^ {2}agent_2: rehabilitate: restore round 0 \(answer C\)/m);
     assert.match(stdout, /^Against labels: attacker P 1\.00 R 1\.00 F1 1\.00; infected P 1\.00 R 1\.00 F1 1\.00/m);
   });
