@@ -72,14 +72,17 @@ export async function existingPath(cwd: string, given: string, role: PathRole): 
 }
 
 /**
- * The absolute path of an output file option (undefined when not given): not empty, not an existing folder, and not
- * under a file (its folders are created).
+ * The absolute path of an output file option (undefined when not given): not empty, not an existing folder, not under a
+ * file (its folders are created), and none of the command's `inputs` (through links too: writing would replace them).
  */
-export async function outputFile(cwd: string, given: string | undefined, role: PathRole & { flag: string }): Promise<string | undefined> {
+export async function outputFile(cwd: string, given: string | undefined, role: PathRole & { flag: string }, inputs: readonly string[] = []): Promise<string | undefined> {
   if (given === undefined) return undefined;
   if (given === '') throw new UsageError(`${role.flag} needs a file name`);
   const abs = path.resolve(cwd, given);
   if ((await kindOf(abs)) === 'folder') throw badPath(`${named(role, given)} is a folder: give a file name to write`);
+  for (const input of inputs) {
+    if (await sameFile(input, abs)) throw badPath(`${named(role, given)} is an input file itself (${inline(path.relative(cwd, input) || input)}): writing it would replace it; write to another file`);
+  }
   for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const kind = await kindOf(dir);
     if (kind === 'folder') break;
@@ -94,4 +97,10 @@ export function lockfileFlag(root: string, given: string | undefined): string | 
     throw new UsageError(`--lockfile ${given} is outside the workspace root: give a path inside it (relative to the root)`);
   }
   return given;
+}
+
+/** True when both paths name one existing file (through links too). */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([stat(a).catch(() => undefined), stat(b).catch(() => undefined)]);
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
 }

@@ -62,8 +62,9 @@ Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attacke
     const from = values.from === undefined ? undefined : parseFormatName(values.from);
 
     const file = await existingFile(io.cwd, positionals[0], { readTwice: true, hint: `give one trace file in it, or run "agent-immune scan ${positionals[0]}" for the propagation alerts of every trace and agent file there` });
-    const config = await loadCheckedConfig(io.cwd, values.config && (await existingFile(io.cwd, values.config, { flag: '--config' })), (line) => io.stderr(`agent-immune analyze: ${line}\n`));
-    const html = await outputFile(io.cwd, values.html, { flag: '--html' });
+    const configFile = values.config && (await existingFile(io.cwd, values.config, { flag: '--config' }));
+    const config = await loadCheckedConfig(io.cwd, configFile, (line) => io.stderr(`agent-immune analyze: ${line}\n`));
+    const html = await outputFile(io.cwd, values.html, { flag: '--html' }, [file, ...(configFile ? [configFile] : [])]);
     const read = { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 };
     const llm = llmGuardFromFlags(values, io);
     if (values.all) {

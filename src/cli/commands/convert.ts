@@ -9,7 +9,7 @@ const FOREIGN_FORMAT_NAMES = FOREIGN_FORMATS.map(([name]) => name).join(', ');
 import { serializeTrace } from '../../core/trace/parse';
 import { forEachRun } from '../../node/readAnyTrace';
 import type { Trace } from '../../core/trace/types';
-import { existingFile } from '../args';
+import { existingFile, sameFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 /** Open for writing, created or truncated, never through a symbolic link (one made after the check fails with ELOOP). */
@@ -131,8 +131,3 @@ async function refuseLink(file: string, shown: string): Promise<void> {
   }
 }
 
-/** True when both paths name one existing file (through links too). */
-async function sameFile(a: string, b: string): Promise<boolean> {
-  const [x, y] = await Promise.all([stat(a).catch(() => undefined), stat(b).catch(() => undefined)]);
-  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
-}

@@ -127,7 +127,7 @@ files that could not be read, 2 bad input or usage.`,
     };
     const typed = positionals.length > 0 ? positionals : ['.'];
     const targets = await Promise.all(typed.map((p) => existingPath(cwd, p, {})));
-    const sarif = await outputFile(cwd, values.sarif, { flag: '--sarif' });
+    const sarif = await outputFile(cwd, values.sarif, { flag: '--sarif' }, targets);
     const write = values.write === true;
     let run;
     try {

@@ -1,9 +1,10 @@
 // `agent-immune verify`: checks the pinned files against the lockfile; records each change of state in the audit
 // trail; blocks (exit 1) under --strict.
+import * as path from 'node:path';
 import { integrityVerdict } from '../../core/integrity/compare';
 import { formatFinding, integritySarifRules, tallyIntegrityFindings } from '../../core/integrity/findings';
 import { verifyText } from '../../core/integrity/messages';
-import type { IntegrityFinding } from '../../core/integrity/types';
+import { DEFAULT_LOCKFILE, type IntegrityFinding } from '../../core/integrity/types';
 import { errorMessage } from '../../core/errors';
 import { inline } from '../../core/text/printable';
 import { auditWriter, brokenTrailWarning, recordIntegrityRun } from '../../node/integrity/auditLog';
@@ -59,9 +60,9 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' }, (line) => io.stderr(`agent-immune verify: ${line}\n`));
-    const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' });
     await loadCheckedConfig(root, undefined, (line) => io.stderr(`agent-immune verify: ${line}\n`));
     const overrides = { strict: values.strict || undefined, lockfile: lockfileFlag(root, values.lockfile) };
+    const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' }, [path.join(root, values.lockfile ?? DEFAULT_LOCKFILE)]);
     const { report, ws, lock } = await verifyWorkspace(root, overrides, { lockfileNamed: values.lockfile !== undefined });
     const verdict = integrityVerdict(report);
     let recorded = false;

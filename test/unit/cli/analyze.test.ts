@@ -1,7 +1,7 @@
 // The analyze command: exit codes, the JSON schema, errors on stderr naming file and line, --help everywhere.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -87,6 +87,20 @@ describe('agent-immune analyze', () => {
     assert.match(readFileSync(report, 'utf8'), /^<!doctype html>/i);
     assert.match(readFileSync(report, 'utf8'), /<title>Agent Immune — .*small-attack\.jsonl — run demo<\/title>/, 'the page names the run, not only the file');
     assert.ok(stdout.trimEnd().endsWith(`Graph view written to ${report}: open it in a browser.`), 'the text says where the report went');
+  });
+
+  it('--html naming the trace itself, or a link to it, or the config, is refused and writes nothing (was: the recording replaced by the report, exit 1)', async () => {
+    const trace = path.join(dir, 'keep.jsonl');
+    writeFileSync(trace, readFileSync(path.join(fixtures, 'small-attack.jsonl')));
+    symlinkSync(trace, path.join(dir, 'keep-link.jsonl'));
+    const config = path.join(dir, 'keep.config.json');
+    writeFileSync(config, '{}\n');
+    for (const [out, named] of [[trace, trace], [path.join(dir, 'keep-link.jsonl'), trace], [config, config]]) {
+      const { code, stdout, stderr } = await cli('analyze', trace, '--config', config, '--html', out);
+      assert.deepEqual([code, stdout], [2, '']);
+      assert.equal(stderr, `agent-immune analyze: --html ${out} is an input file itself (${path.relative(root, named)}): writing it would replace it; write to another file\n`);
+    }
+    assert.deepEqual([readFileSync(trace), readFileSync(config, 'utf8')], [readFileSync(path.join(fixtures, 'small-attack.jsonl')), '{}\n']);
   });
 
   it('names the run it read in the head line, beside the file (a file of runs read with --episode)', async () => {

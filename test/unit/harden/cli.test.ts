@@ -110,6 +110,13 @@ describe('agent-immune harden', () => {
     assert.deepEqual([...paths], ['agents/planner.ts']);
   });
 
+  it('--sarif naming a file it reads is refused and writes nothing (was: the source replaced by the SARIF)', async () => {
+    const before = readFileSync(path.join(dir, 'agents/researcher.py'), 'utf8');
+    const { code, stdout, stderr } = await cli(dir, 'harden', 'agents/researcher.py', '--sarif', 'agents/researcher.py');
+    assert.deepEqual([code, stdout, stderr], [2, '', 'agent-immune harden: --sarif agents/researcher.py is an input file itself (agents/researcher.py): writing it would replace it; write to another file\n']);
+    assert.equal(readFileSync(path.join(dir, 'agents/researcher.py'), 'utf8'), before);
+  });
+
   it('writes SARIF with one result per finding', async () => {
     const { code } = await cli(dir, 'harden', '--sarif', 'out/harden.sarif');
     assert.equal(code, 1);

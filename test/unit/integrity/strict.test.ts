@@ -343,6 +343,13 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     }
   });
 
+  it('verify --sarif naming the lockfile is refused and leaves it whole (was: the pins replaced by the SARIF)', async () => {
+    const before = readFileSync(path.join(root, 'agent-immune.lock'), 'utf8');
+    const run = await cli(root, env, 'verify', '--no-audit', '--sarif', 'agent-immune.lock');
+    assert.deepEqual([run.code, run.stdout, run.stderr], [2, '', 'agent-immune verify: --sarif agent-immune.lock is an input file itself (agent-immune.lock): writing it would replace it; write to another file\n']);
+    assert.equal(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8'), before);
+  });
+
   it('lock says when a SKILL.md at the root is pinned alone, leaving the scripts beside it unpinned', async () => {
     const single = mkdtempSync(path.join(tmpdir(), 'ai-oneskill-'));
     try {
