@@ -454,7 +454,7 @@ function windowOf(sentence: Span, anchor: Anchor): Span {
   return [Math.max(sentence[0], block - half), Math.min(sentence[1], block + MAX_SENTENCE)];
 }
 
-/** Every request in a document, one per sentence, in order. */
+/** The requests in a document, one per sentence, in order (the first MAX_REQUESTS). */
 function readRequests(reading: Reading): { rules: RequestRule[]; sentence: Span }[] {
   const bySentence = new Map<number, { sentence: Span; anchors: Anchor[]; whole: boolean }>();
   const file = (sentence: Span, anchor: Anchor, whole: boolean) => {
@@ -471,8 +471,18 @@ function readRequests(reading: Reading): { rules: RequestRule[]; sentence: Span 
     if (next && POINTS_BACK.test(reading.norm.slice(next[0], next[1]))) file(next, { ...anchor, carried: true }, true);
   }
   const byPriority = (a: Anchor, b: Anchor) => PRIORITY.indexOf(a.destination) - PRIORITY.indexOf(b.destination);
-  return [...bySentence.values()].flatMap(({ sentence, anchors: here, whole }) => readSentence(reading, sentence, here.sort(byPriority), whole) ?? []);
+  const requests: { rules: RequestRule[]; sentence: Span }[] = [];
+  for (const { sentence, anchors: here, whole } of bySentence.values()) {
+    const request = readSentence(reading, sentence, here.sort(byPriority), whole);
+    if (request) requests.push(request);
+    if (requests.length === MAX_REQUESTS) break;
+  }
+  return requests;
 }
+
+/** The requests read in one document: a finding quotes the first and tags what these make of it (a text of a hundred
+ * thousand requests is not read through). */
+const MAX_REQUESTS = 20;
 
 /** Runs propagationRequest over one document (`lower`: its text lower-cased with offsets kept): a finding at the first request. */
 export function propagationRequest(document: MonitorDocument, lower?: string): MonitorFinding | undefined {

@@ -85,11 +85,16 @@ export function nextSentence(text: string, end: number): [number, number] | unde
   return sentenceAt(text, k);
 }
 
-/** The paragraph around `pos`: between blank lines. */
+/** How far either side of a position its paragraph is read: a text with no blank line is not read whole for each sentence. */
+const PARAGRAPH_REACH = 4000;
+
+/** The paragraph around `pos`: between blank lines, at most PARAGRAPH_REACH characters either side of it. */
 export function paragraphAt(text: string, pos: number): [number, number] {
-  const before = text.lastIndexOf('\n\n', pos);
-  const after = text.indexOf('\n\n', pos);
-  return [before < 0 ? 0 : before + 2, after < 0 ? text.length : after];
+  const from = Math.max(0, pos - PARAGRAPH_REACH);
+  const to = Math.min(text.length, pos + PARAGRAPH_REACH);
+  const before = text.slice(from, Math.min(text.length, pos + 2)).lastIndexOf('\n\n', pos - from);
+  const after = text.slice(pos, to).indexOf('\n\n');
+  return [before < 0 ? from : from + before + 2, after < 0 ? to : pos + after];
 }
 
 /** The longest quotation followed across paragraphs; a quote mark with no partner within it is stray. */

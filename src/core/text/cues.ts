@@ -293,6 +293,17 @@ function spans(text: string, pattern: RegExp): [number, number][] {
   return [...text.matchAll(pattern)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length] as [number, number]);
 }
 
+/**
+ * Whether [start, end) lies inside one of `ranges` (in order, not overlapping): a binary search, since a text of
+ * thousands of quotes and as many cues would otherwise test every quote for every cue (quadratic time).
+ */
 function inside(ranges: [number, number][], start: number, end: number): boolean {
-  return ranges.some(([s, e]) => start >= s && end <= e);
+  let low = 0;
+  let high = ranges.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (ranges[mid][0] <= start) low = mid + 1;
+    else high = mid - 1;
+  }
+  return high >= 0 && end <= ranges[high][1];
 }

@@ -119,6 +119,7 @@ export function steeringDeclaration(text: string, lower = text.toLowerCase()): s
   const aligned = lower.length === text.length;
   const unquoted = text.includes('"') || text.includes('“') ? text.replace(QUOTED, (q) => ' '.repeat(q.length)) : text;
   let next = 0;
+  const lineStart = lineStarts(unquoted);
   for (const [start, end] of sentenceSpans(unquoted)) {
     if (aligned) {
       while (next < needed.length && needed[next] < start) next++;
@@ -127,7 +128,7 @@ export function steeringDeclaration(text: string, lower = text.toLowerCase()): s
     }
     const sentence = unquoted.slice(start, end);
     // A Markdown block quote is someone else's text; so is a line a relay opens with its speaker's name ("alice: …").
-    if (sentence.trimStart().startsWith('>') || SPEAKER_LINE.test(lineAt(unquoted, start))) continue;
+    if (sentence.trimStart().startsWith('>') || SPEAKER_LINE.test(unquoted.slice(lineStart(start), lineStart(start) + 48))) continue;
     for (const { pattern, writer } of DECLARATIONS) {
       for (const match of sentence.matchAll(pattern)) {
         const at = match.index ?? 0;
@@ -173,10 +174,20 @@ function lastWill(text: string): number {
   return at;
 }
 
-/** The start of the line `offset` is on (its first 48 characters: enough for a speaker's name). */
-function lineAt(text: string, offset: number): string {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  return text.slice(start, start + 48);
+/**
+ * The start of the line of an offset, for offsets asked in increasing order, in one pass over the text: looking back
+ * from each sentence of a text with no line break would read it again for every sentence (quadratic time).
+ */
+function lineStarts(text: string): (offset: number) => number {
+  let start = 0;
+  let next = text.indexOf('\n');
+  return (offset) => {
+    while (next >= 0 && next < offset) {
+      start = next + 1;
+      next = text.indexOf('\n', start);
+    }
+    return start;
+  };
 }
 
 /** Where the first (or last) first-person word of a text starts, or -1. */
