@@ -14,6 +14,10 @@ export function buildRunModel(trace: Trace): RunModel {
   const lines: (number | undefined)[][] = agents.map(() => new Array(rounds).fill(undefined));
   const addressed: (Set<number> | null | undefined)[][] = agents.map(() => new Array(rounds).fill(undefined));
   const warnings: TraceWarning[] = [...trace.warnings];
+  // One warning of each kind, at its first line, with how often it recurred: a run of a million messages, nine in ten a
+  // second output, gave as many warnings.
+  const repeated = new DuplicateWarnings('repeats its round-{round} output; the copy is ignored');
+  const joined = new DuplicateWarnings('sent more than one output in round {round}; they are joined as one');
 
   for (const message of trace.messages) {
     if (message.content.trim() === '') continue;
@@ -31,12 +35,13 @@ export function buildRunModel(trace: Trace): RunModel {
       outputs[i][message.round] = message.content;
       lines[i][message.round] = message.line;
     } else if (previous === message.content || previous.endsWith('\n\n' + message.content)) {
-      warnings.push({ code: 'duplicate-output', line: message.line, message: `${message.from} repeats its round-${message.round} output; the copy is ignored` });
+      repeated.add(message);
     } else {
       outputs[i][message.round] = previous + '\n\n' + message.content;
-      warnings.push({ code: 'duplicate-output', line: message.line, message: `${message.from} sent more than one output in round ${message.round}; they are joined as one` });
+      joined.add(message);
     }
   }
+  warnings.push(...repeated.warnings(), ...joined.warnings());
 
   const inSets = agents.map(() => new Set<number>());
   const outSets = agents.map(() => new Set<number>());
@@ -116,4 +121,24 @@ function reachableCount(undirected: Set<number>[]): number {
     }
   }
   return seen.size;
+}
+
+/** A duplicate-output warning kept once, at the first message it concerns, with a count of the messages after it. */
+class DuplicateWarnings {
+  private first: TraceWarning | undefined;
+  private more = 0;
+
+  /** `text` follows the sender's id; "{round}" is the message's round. */
+  constructor(private readonly text: string) {}
+
+  add(message: { from: string; round: number; line: number }): void {
+    if (this.first) this.more++;
+    else this.first = { code: 'duplicate-output', line: message.line, message: `${message.from} ${this.text.replace('{round}', String(message.round))}` };
+  }
+
+  /** The warning, if any message needed it. */
+  warnings(): TraceWarning[] {
+    if (!this.first) return [];
+    return [this.more === 0 ? this.first : { ...this.first, message: `${this.first.message} (and ${this.more} more such output(s) in this run)` }];
+  }
 }
