@@ -16,8 +16,11 @@ export interface RemediationInput {
   callsTools: boolean[];
   /** Categories of the last decided round. */
   categories: Category[];
-  /** Categories of every decided round, oldest first (history[k][i]); the last row is `categories`. */
+  /** Categories of every decided round, oldest first (history[k][i]), infections dated back to the output their rule
+   * read; the last row is `categories`. */
   history: Category[][];
+  /** The same as each round decided them, where an infection was dated back (the round table shows these). */
+  decided?: Category[][];
   pAtk: number[];
   /** outputs[i][k]: what agent i sent in round k (undefined when silent), for the decided rounds. */
   outputs: (string | undefined)[][];
@@ -44,6 +47,8 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
     }
     if (input.categories[i] !== 'infected') continue;
     const flagged = input.history.findIndex((row) => row[i] === 'infected');
+    const seen = input.decided?.findIndex((row) => row[i] === 'infected') ?? flagged;
+    const from = `infected from round ${flagged}${seen > flagged ? ` (flagged in round ${seen}, on its round-${flagged} output)` : ''}`;
     const actions = input.callsTools[i] ? callsSince(input.outputs[i], flagged) : [];
     const undo = actions.length ? `; review or undo the ${actions.length} tool call(s) it made since: ${actions.slice(0, 3).map((a) => oneLine(a.call, 80)).join('; ')}${actions.length > 3 ? '; …' : ''}` : '';
     const withActions = actions.length ? { actions } : {};
@@ -59,7 +64,7 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
           removed: restored.removed,
           restore: { round: before.round, ...(answer !== undefined ? { answer } : {}) },
           ...withActions,
-          reason: `infected from round ${flagged}; restore its round-${before.round} output${answer !== undefined ? ` (answer ${answer})` : ''} and reasoning from before infection, and drop what it adopted since${undo}`,
+          reason: `${from}; restore its round-${before.round} output${answer !== undefined ? ` (answer ${answer})` : ''} and reasoning from before infection, and drop what it adopted since${undo}`,
         });
         continue;
       }
@@ -67,7 +72,7 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
     const latest = lastOutput(input.outputs[i], input.history.length - 1);
     const result = latest ? await filter.filter(latest.text, input.task, signal) : undefined;
     if (result?.usable && result.removed.length > 0) {
-      steps.push({ agent: input.agents[i], action: 'rehabilitate', filtered: result.text, removed: result.removed, ...withActions, reason: `infected from round ${flagged} with no usable output before it; filter removed ${result.removed.length} manipulative span(s) from its latest output and kept the task content${undo}` });
+      steps.push({ agent: input.agents[i], action: 'rehabilitate', filtered: result.text, removed: result.removed, ...withActions, reason: `${from} with no usable output before it; filter removed ${result.removed.length} manipulative span(s) from its latest output and kept the task content${undo}` });
     } else {
       const step = replace(i, result?.usable ? 'infected with no usable output before infection, and its latest output holds nothing a filter can remove' : 'infected and its filtered output is unusable');
       steps.push({ ...step, ...withActions, reason: step.reason + undo });

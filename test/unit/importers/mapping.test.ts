@@ -122,6 +122,9 @@ describe('importers: mapping', () => {
         ['tool:fetch_page', 'research_expert'],
         ['tool:fetch_page', 'research_expert', 'mail_expert'],
       ]);
+      // The round table shows the member infected from round 4, when its retelling was acted on; the plan says so.
+      assert.equal(analysis.rounds.findIndex((r) => r.agents.research_expert.category === 'infected'), 4);
+      assert.match(analysis.remediation.find((s) => s.agent === 'research_expert')!.reason, /^infected from round 3 \(flagged in round 4, on its round-3 output\); restore its round-1 output/);
     });
   });
 
