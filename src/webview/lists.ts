@@ -27,6 +27,14 @@ function item(label: string, emphasis: Emphasis, target: number | undefined, act
   return el('li', {}, button);
 }
 
+/**
+ * A run-wide list's title: sources, paths and the plan are the run's as of its last round, so at an earlier round the
+ * title says so (an agent flagged then and cleared later has none of them).
+ */
+function runWide(title: string, model: ViewModel, round: number): string {
+  return round < model.rounds - 1 ? `${title} (as of round ${model.rounds - 1})` : title;
+}
+
 function section(id: string, title: string, count: number, items: HTMLElement[], empty: string): HTMLElement {
   const list = el('ul', { class: 'list', 'aria-label': title });
   list.append(...items.slice(0, MAX_ITEMS));
@@ -56,7 +64,7 @@ export function sourcesList(model: ViewModel, round: number, actions: ListAction
     }
     return item(`${glyphOf(model, id, round)} ${plainLabel(id, 60)}`, { nodes, edges }, model.index.get(id), actions, 'source');
   });
-  return section('sources', 'Sources', sources.length, items, 'No source found.');
+  return section('sources', runWide('Sources', model, round), sources.length, items, 'No source found.');
 }
 
 /** Builds the infection-paths list. */
@@ -67,7 +75,7 @@ export function pathsList(model: ViewModel, round: number, actions: ListActions)
     const label = path.map((id) => `${glyphOf(model, id, round)} ${plainLabel(id, 24)}`).join('  →  ');
     return item(label, { nodes: new Set(path), edges }, model.index.get(path[path.length - 1]), actions, 'path');
   });
-  return section('paths', 'Infection paths', infectionPaths.length, items, 'No infection path.');
+  return section('paths', runWide('Infection paths', model, round), infectionPaths.length, items, 'No infection path.');
 }
 
 /** Builds the remediation-plan list. */
@@ -78,7 +86,7 @@ export function remediationList(model: ViewModel, round: number, actions: ListAc
     const what = remediationSummary(step, (text) => plainLabel(text, 24));
     return item(`${glyphOf(model, step.agent, round)} ${plainLabel(step.agent, 32)}: ${what}`, { nodes, edges: new Set() }, model.index.get(step.agent), actions, `step action-${step.action}`);
   });
-  return section('remediation', 'Remediation', remediation.length, items, 'Nothing to remediate.');
+  return section('remediation', runWide('Remediation', model, round), remediation.length, items, 'Nothing to remediate.');
 }
 
 /** Builds the search-matches list. */

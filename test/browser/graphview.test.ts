@@ -192,7 +192,11 @@ describe('infection graph view in chromium', function () {
     assertColour(await colourAt(page, id), COLOURS.benign, `${id} in round 0`);
     const lit0 = await page.evaluate(() => window.agentImmuneView?.renderer.sigma.getGraph().edges().filter((e) => window.agentImmuneView?.renderer.sigma.getEdgeDisplayData(e)?.color === '#D55E00').length);
     await shot(page, 'scrubber-round-0');
+    // Sources, paths and the plan are the run's as of its last round: at an earlier round their titles say so.
+    await page.waitForFunction(() => document.querySelector('#paths h2')?.textContent?.startsWith('Infection paths (as of round 2) '));
+    assert.match(await page.locator('#sources h2').innerText(), /^Sources \(as of round 2\)/);
     await page.locator('#round-slider').fill('2');
+    await page.waitForFunction(() => /^Infection paths \d/.test(document.querySelector('#paths h2')?.textContent ?? ''));
     assert.notEqual(await colourAt(page, id), COLOURS.benign);
     const lit2 = await page.evaluate(() => window.agentImmuneView?.renderer.sigma.getGraph().edges().filter((e) => window.agentImmuneView?.renderer.sigma.getEdgeDisplayData(e)?.color === '#D55E00').length);
     assert.ok((lit2 ?? 0) > (lit0 ?? 0), `more infection-path edges lit in round 2 (${lit2}) than in round 0 (${lit0})`);
