@@ -48,7 +48,8 @@ const TAGGED_BLOCK = /<([A-Za-z][\w-]{0,30})>[\s\S]{0,5000}?<\/\1>/g;
 
 /**
  * The dropped sentences, where an injection came in a tagged block: the whole block when what the sentences leave of
- * it is a sign-off (12 words or fewer: "Thanks! Signed, Emma Smith"), not the tags around an empty remainder.
+ * it is a sign-off (12 words or fewer: "Thanks! Signed, Emma Smith") or no more than they took (the tail of an order a
+ * line break cut in two: "following first: … ibans and amounts."), not the tags around a remainder of pieces.
  */
 function withWholeBlocks(text: string, dropped: Omit<RemovedSpan, 'text'>[]): Omit<RemovedSpan, 'text'>[] {
   let spans = dropped;
@@ -58,13 +59,16 @@ function withWholeBlocks(text: string, dropped: Omit<RemovedSpan, 'text'>[]): Om
     const inside = spans.filter((s) => s.start >= start && s.end <= end);
     if (inside.length === 0) continue;
     let rest = '';
+    let cut = '';
     let at = start + block[1].length + 2;
     for (const s of inside) {
       rest += text.slice(at, s.start);
+      cut += ` ${text.slice(s.start, s.end)}`;
       at = s.end;
     }
     rest += text.slice(at, end - block[1].length - 3);
-    if (words(rest).length > 12) continue;
+    const left = words(rest).length;
+    if (left > 12 && left > words(cut).length) continue;
     spans = [...spans.filter((s) => !inside.includes(s)), { start, end, reason: inside[0].reason }].sort((a, b) => a.start - b.start);
   }
   // A sentence that began before the block and ran into it overlaps it: one span.
