@@ -2,13 +2,14 @@
 // sources and infection paths -> remediation plan -> metrics.
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
 import { compileAnswerPatterns, extractAnswer, normalizeAnswer, type Choices, type FreeFormAnswers } from '../text/answer';
+import { evidenceAround } from '../text/intent';
 import { englishShare, NOT_ENGLISH, readsAsNotEnglish } from '../text/language';
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
 import { actedForModelAddressers, calledForInjectors, callForInjector, obeyedOrderOf, obeyedToolsOf, prepareFeatures, relayOf, relaysOfCalls, replyOf, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
-import { EmbeddedFilter } from './filter';
+import { EmbeddedFilter, filterManipulation } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
 import { planRemediation } from './remediation';
@@ -140,6 +141,8 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
   // What a rule read in the agent's own output: the sentence declaring it steers the others, the order an agent carried
   // out, the call that acted, the output that passed the target on.
   const readers: Partial<Record<RuleId, (i: number) => Evidence | undefined>> = {
+    'head-attacker': (i) => manipulationIn(model, i, k),
+    'attacker-overrides-infected': (i) => manipulationIn(model, i, k),
     'declared-steering': (i) => declarations[i],
     'tool-order-obeyed': (i) => obeyedOrderOf(reading, i, k),
     'acted-on-attacker-target': callOnFlaggedOrder,
@@ -164,6 +167,20 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
     };
   });
   progress.rounds.push({ round: k, agents, asr: null, correct: null });
+}
+
+/**
+ * The first sentence the rehabilitation filter would drop from agent i's latest output by round k (an injected order, a
+ * pass-it-on request, persuasion aimed at peers): what the attacker head's cues read, quoted for the report.
+ */
+function manipulationIn(model: RunModel, i: number, k: number): Evidence | undefined {
+  for (let r = Math.min(k, model.outputs[i].length - 1); r >= 0; r--) {
+    const text = model.outputs[i][r];
+    if (text === undefined) continue;
+    const span = filterManipulation(text).removed[0];
+    return span && { round: r, text: evidenceAround(span.text, 0, span.text.length) };
+  }
+  return undefined;
 }
 
 /**
