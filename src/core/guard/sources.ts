@@ -56,7 +56,10 @@ export function inferSourcesAndPaths(input: TraceBackInput): TraceBackResult {
   const finalAtk = input.pAtk[rounds - 1];
   const sourceOrder: number[] = [];
   for (const { path } of paths) if (everAttacker(path[0]) && !sourceOrder.includes(path[0])) sourceOrder.push(path[0]);
-  const rest = [...attackers].filter((a) => !sourceOrder.includes(a)).sort((a, b) => finalAtk[b] - finalAtk[a]);
+  // Attackers no path starts from: the earliest flagged first (one that held its position from round 0 before one the
+  // head flagged in the last round), then by P_atk.
+  const flaggedFrom = (i: number) => input.categories.findIndex((row) => row[i] === 'attacker');
+  const rest = [...attackers].filter((a) => !sourceOrder.includes(a)).sort((a, b) => flaggedFrom(a) - flaggedFrom(b) || finalAtk[b] - finalAtk[a]);
   return {
     sources: [...sourceOrder, ...rest].map((i) => input.agents[i]),
     infectionPaths: paths.map(({ path }) => path.map((i) => input.agents[i])),

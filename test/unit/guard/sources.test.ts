@@ -31,6 +31,16 @@ describe('source inference and infection paths', () => {
     assert.deepEqual(result.sources, ['a2', 'a1'], 'the source of the earliest infection first, then other attackers by P_atk');
   });
 
+  it('lists attackers no path starts from by the round they were first flagged, then by P_atk (a review: the head\'s last-round flag came before a lone holder flagged since round 0)', () => {
+    const result = inferSourcesAndPaths({
+      agents: ['holder', 'late', 'later'],
+      inNeighbors: [[1, 2], [0, 2], [0, 1]],
+      categories: [[A, B, B], [A, B, B], [A, A, A]],
+      pAtk: [[0.7, 0.1, 0.1], [0.7, 0.2, 0.2], [0.74, 0.65, 0.78]],
+    });
+    assert.deepEqual(result.sources, ['holder', 'later', 'late']);
+  });
+
   it('orders paths by the round of infection', () => {
     const result = inferSourcesAndPaths({
       agents: ['a', 'late', 'early'],
