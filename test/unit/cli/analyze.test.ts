@@ -165,6 +165,16 @@ describe('agent-immune analyze', () => {
     assert.match(stdout, /^Against labels: attacker P 1\.00 R 1\.00 F1 1\.00; infected P 1\.00 R 1\.00 F1 1\.00/m);
   });
 
+  it('a trace saved as UTF-16, with or without a byte-order mark, is refused with how to fix it (was: "looks binary")', async () => {
+    const text = readFileSync(path.join(fixtures, 'small-attack.jsonl'), 'utf8');
+    for (const [name, bytes] of [['bom.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])], ['plain.jsonl', Buffer.from(text, 'utf16le')]] as const) {
+      const file = path.join(dir, name);
+      writeFileSync(file, bytes);
+      const { code, stdout, stderr } = await cli('analyze', file);
+      assert.deepEqual([code, stdout, stderr], [2, '', `agent-immune analyze: ${file}: the file is UTF-16 text (PowerShell's ">" writes it); save it as UTF-8 and analyse that\n`]);
+    }
+  });
+
   it('a malformed trace exits 2 with file and line on stderr and nothing on stdout', async () => {
     const file = path.join(dir, 'bad.jsonl');
     writeFileSync(file, '{"type":"message","round":0,"from":"a","content":"x"}\n{"type":"message","round":"one","from":"a","content":"x"}\n');
