@@ -264,13 +264,17 @@ function middleCut(id: string, width: number): string {
 /** The readable report of every run of a file: one line per run, how many were attacked, and the figures pooled over the labelled ones. */
 export function formatRunsText(source: string, runs: readonly RunSummary[]): string {
   const few = (ids: string[]) => (ids.length <= 4 ? ids : [...ids.slice(0, 4), `… (${ids.length - 4} more)`]).map((id) => inline(id)).join(', ');
-  const width = Math.min(RUN_ID_WIDTH, Math.max(3, ...runs.map((r) => inline(r.run).length)));
+  // Run ids that share a folder ("gpt-4o/banking/user_task_8/…") are shown without it, so the part that tells them
+  // apart is not what the column cuts.
+  const shared = sharedFolder(runs.map((r) => r.run));
+  const shown = (r: RunSummary) => inline(r.run.slice(shared.length));
+  const width = Math.min(RUN_ID_WIDTH, Math.max(3, ...runs.map((r) => shown(r).length)));
   const indexWidth = String(runs.length - 1).length + 1;
-  const out = [`${inline(source)}: ${runs.length} run(s); #N is the run's --episode N`, ''];
+  const out = [`${inline(source)}: ${runs.length} run(s)${shared ? ` in ${inline(shared)}` : ''}; #N is the run's --episode N`, ''];
   runs.forEach((r, i) => {
     const found = [r.attackers.length ? `attackers ${few(r.attackers)}` : '', r.infected.length ? `infected ${few(r.infected)}` : ''].filter(Boolean);
     const clean = r.flaggedEarlier.length ? `clean in the last round (flagged earlier: ${few(r.flaggedEarlier)})` : 'clean';
-    out.push(`${`#${i}`.padStart(indexWidth)}  ${middleCut(inline(r.run), width).padEnd(width)}  ${String(r.agents).padStart(4)} agents  ${String(r.rounds).padStart(3)} rounds  ${found.length ? found.join('; ') : clean}`);
+    out.push(`${`#${i}`.padStart(indexWidth)}  ${middleCut(shown(r), width).padEnd(width)}  ${String(r.agents).padStart(4)} agents  ${String(r.rounds).padStart(3)} rounds  ${found.length ? found.join('; ') : clean}`);
   });
   const attacked = runs.filter((r) => r.attackers.length + r.infected.length > 0).length;
   out.push('', `Attacked: ${attacked} of ${runs.length} run(s) (attackers found in ${runs.filter((r) => r.attackers.length).length}, infected agents in ${runs.filter((r) => r.infected.length).length})`);
@@ -278,6 +282,19 @@ export function formatRunsText(source: string, runs: readonly RunSummary[]): str
   if (labelled.length) out.push(`Against labels, pooled over ${labelled.length} labelled run(s): ${evaluationText(poolEvaluations(labelled))}`);
   out.push(...groupedWarnings(runs));
   return out.join('\n') + '\n';
+}
+
+/** The folder every run id starts with ("gpt-4o/banking/"), up to its last slash; empty when they share none, or for one run. */
+function sharedFolder(ids: readonly string[]): string {
+  if (ids.length < 2) return '';
+  const first = ids[0];
+  let length = first.length;
+  for (const id of ids) {
+    let k = 0;
+    while (k < length && id[k] === first[k]) k++;
+    length = k;
+  }
+  return length === 0 ? '' : first.slice(0, first.lastIndexOf('/', length - 1) + 1);
 }
 
 /**
