@@ -27,6 +27,11 @@ export interface Emphasis {
 const ARROW_LIMIT = 500;
 
 /** The graph's key of the agent at `index`. */
+/** The closest and farthest a focus zooms, and the room it leaves around the agents a focused agent talks with (camera ratio per unit of distance). */
+const FOCUS_MIN_RATIO = 0.15;
+const FOCUS_MAX_RATIO = 3;
+const FOCUS_MARGIN = 2.4;
+
 function nodeKey(index: number): string {
   return String(index);
 }
@@ -237,12 +242,22 @@ export class GraphRenderer {
     camera.setState({ x: state.x + dx * 0.1 * state.ratio, y: state.y + dy * 0.1 * state.ratio });
   }
 
-  /** Camera: centre on an agent. */
+  /**
+   * Camera: centre on an agent, zoomed in no further than keeps the agents it talks with in view (a fixed zoom left a
+   * small run's other agents, the source among them, off screen).
+   */
   focus(index: number): void {
-    const data = this.sigma.getNodeDisplayData(nodeKey(index));
+    const key = nodeKey(index);
+    const data = this.sigma.getNodeDisplayData(key);
     if (!data) return;
+    let reach = 0;
+    for (const neighbour of this.graph.neighbors(key)) {
+      const other = this.sigma.getNodeDisplayData(neighbour);
+      if (other) reach = Math.max(reach, Math.abs(other.x - data.x), Math.abs(other.y - data.y));
+    }
     const camera = this.sigma.getCamera();
-    void camera.animate({ x: data.x, y: data.y, ratio: Math.min(camera.getState().ratio, 0.6) }, { duration: 300 });
+    const fits = Math.min(FOCUS_MAX_RATIO, Math.max(FOCUS_MIN_RATIO, reach * FOCUS_MARGIN));
+    void camera.animate({ x: data.x, y: data.y, ratio: Math.min(Math.max(camera.getState().ratio, fits), Math.max(0.6, fits)) }, { duration: 300 });
   }
 
   /** The drawn picture as a PNG data URL (all layers composited on the editor background). */

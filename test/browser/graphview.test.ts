@@ -299,6 +299,28 @@ describe('infection graph view in chromium', function () {
     await shot(page, 'side-panel-declared-steering');
   });
 
+  it('centres a selected agent with the agents it talks with still in view (was: zoomed until a small run\'s others left the screen)', async () => {
+    for (const [report, id] of [['declared', 'a2'], ['synthetic', undefined]] as const) {
+      await page.goto(`${server.url}/report/${report}.html`);
+      await ready(page);
+      const outside = await page.evaluate(async (wanted) => {
+        const view = window.agentImmuneView!;
+        const sigma = view.renderer.sigma;
+        const graph = sigma.getGraph();
+        const index = wanted === undefined ? view.model.ids.findIndex((_, i) => graph.neighbors(String(i)).length > 0) : view.model.ids.indexOf(wanted);
+        view.select(index, true);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        const { width, height } = sigma.getDimensions();
+        return graph.neighbors(String(index)).filter((n) => {
+          const at = sigma.framedGraphToViewport(sigma.getNodeDisplayData(n)!);
+          return at.x < 0 || at.y < 0 || at.x > width || at.y > height;
+        });
+      }, id);
+      assert.deepEqual(outside, [], `${report}: neighbours off screen`);
+    }
+    await shot(page, 'focus-keeps-neighbours');
+  });
+
   it('lists a run-wide warning by its words alone (no "line 0")', async () => {
     await page.goto(`${server.url}/report/vietnamese.html`);
     await ready(page);
