@@ -30,8 +30,10 @@ export function filterManipulation(text: string): FilterResult {
   for (const [start, end] of sentenceSpans(text)) {
     while (next < hits.length && hits[next].start < end) next++;
     while (head < next && hits[head].end <= start) head++;
-    if (head === next) continue;
-    dropped.push({ start, end, reason: REASON[hits[head].family] });
+    const last = dropped.at(-1);
+    if (head < next) dropped.push({ start, end, reason: REASON[hits[head].family] });
+    // A dropped sentence a line break cut in two ("… please do the" / "following first:") goes with its tail.
+    else if (last && continues(text, last.end, start)) dropped.push({ start, end, reason: last.reason });
   }
   for (const { start, end, reason } of withWholeBlocks(text, dropped)) {
     kept += text.slice(cursor, start);
@@ -43,13 +45,20 @@ export function filterManipulation(text: string): FilterResult {
   return { text: cleaned, removed, usable: words(cleaned).length >= 3 };
 }
 
+/**
+ * Whether the sentence at `start` is the tail of the one that ended at `end`: that one stops without a sentence's end
+ * (a line break, a YAML fold, cut it) and this one starts in lower case with only blanks between.
+ */
+function continues(text: string, end: number, start: number): boolean {
+  return /[\p{L}\p{N},]["')\]]*\s*$/u.test(text.slice(Math.max(0, end - 8), end)) && /^\s*$/.test(text.slice(end, start)) && /^\p{Ll}/u.test(text.slice(start).trimStart());
+}
+
 /** A tagged block (`<INFORMATION> … </INFORMATION>`), up to 5,000 characters: bounded, so hostile text cannot make it slow. */
 const TAGGED_BLOCK = /<([A-Za-z][\w-]{0,30})>[\s\S]{0,5000}?<\/\1>/g;
 
 /**
  * The dropped sentences, where an injection came in a tagged block: the whole block when what the sentences leave of
- * it is a sign-off (12 words or fewer: "Thanks! Signed, Emma Smith") or no more than they took (the tail of an order a
- * line break cut in two: "following first: … ibans and amounts."), not the tags around a remainder of pieces.
+ * it is a sign-off (12 words or fewer: "Thanks! Signed, Emma Smith"), not the tags around an empty remainder.
  */
 function withWholeBlocks(text: string, dropped: Omit<RemovedSpan, 'text'>[]): Omit<RemovedSpan, 'text'>[] {
   let spans = dropped;
@@ -59,16 +68,13 @@ function withWholeBlocks(text: string, dropped: Omit<RemovedSpan, 'text'>[]): Om
     const inside = spans.filter((s) => s.start >= start && s.end <= end);
     if (inside.length === 0) continue;
     let rest = '';
-    let cut = '';
     let at = start + block[1].length + 2;
     for (const s of inside) {
       rest += text.slice(at, s.start);
-      cut += ` ${text.slice(s.start, s.end)}`;
       at = s.end;
     }
     rest += text.slice(at, end - block[1].length - 3);
-    const left = words(rest).length;
-    if (left > 12 && left > words(cut).length) continue;
+    if (words(rest).length > 12) continue;
     spans = [...spans.filter((s) => !inside.includes(s)), { start, end, reason: inside[0].reason }].sort((a, b) => a.start - b.start);
   }
   // A sentence that began before the block and ran into it overlaps it: one span.
