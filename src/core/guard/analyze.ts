@@ -170,18 +170,29 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
 }
 
 /**
- * The first sentence the rehabilitation filter would drop from agent i's latest output by round k (an injected order, a
- * pass-it-on request, persuasion aimed at peers): what the attacker head's cues read, quoted for the report.
+ * The first sentence the rehabilitation filter would drop from agent i's latest output by round k as an injected order
+ * or a pass-it-on request (not persuasion: a debater's "obviously" would read as the reason): what the attacker head's
+ * cues read, quoted for the report.
  */
 function manipulationIn(model: RunModel, i: number, k: number): Evidence | undefined {
   for (let r = Math.min(k, model.outputs[i].length - 1); r >= 0; r--) {
     const text = model.outputs[i][r];
     if (text === undefined) continue;
-    const span = filterManipulation(text).removed[0];
-    return span && { round: r, text: evidenceAround(span.text, 0, span.text.length) };
+    // Read once per output: an attacker silent after one long message is quoted from it in every later round.
+    let read = manipulationRead.get(model);
+    if (!read) manipulationRead.set(model, (read = new Map()));
+    const key = `${i}:${r}:${text.length}`;
+    if (!read.has(key)) {
+      const span = filterManipulation(text).removed.find((s) => s.reason !== 'persuasion');
+      read.set(key, span && { round: r, text: evidenceAround(span.text, 0, span.text.length) });
+    }
+    return read.get(key);
   }
   return undefined;
 }
+
+/** The sentence manipulationIn quoted from each output of a run (agent:round:length), kept while the run is. */
+const manipulationRead = new WeakMap<RunModel, Map<string, Evidence | undefined>>();
 
 /**
  * Every decided round's categories, with each infected agent's infection dated back to the output its rule read (the
