@@ -1,8 +1,9 @@
 // `agent-immune analyze <trace>`: runs the guard over a recorded run and prints the report or the JSON analysis.
+import * as path from 'node:path';
 import { writingTo } from '../../core/errors';
 import { analyzeTrace } from '../../core/guard/analyze';
 import { loadCheckedConfig } from '../../node/config';
-import type { ProjectConfig } from '../../core/config';
+import { CONFIG_FILE_NAME, type ProjectConfig } from '../../core/config';
 import { formatsHelp, parseFormatName } from '../../core/importers';
 import { forEachRun, readAnyTrace } from '../../node/readAnyTrace';
 import { writeGraphReport } from '../../node/graphReport';
@@ -64,7 +65,7 @@ Exit codes: 0 nothing malicious found in the last round (the verdict), 1 attacke
     const file = await existingFile(io.cwd, positionals[0], { readTwice: true, hint: `give one trace file in it, or run "agent-immune scan ${positionals[0]}" for the propagation alerts of every trace and agent file there` });
     const configFile = values.config && (await existingFile(io.cwd, values.config, { flag: '--config' }));
     const config = await loadCheckedConfig(io.cwd, configFile, (line) => io.stderr(`agent-immune analyze: ${line}\n`));
-    const html = await outputFile(io.cwd, values.html, { flag: '--html' }, [file, ...(configFile ? [configFile] : [])]);
+    const html = await outputFile(io.cwd, values.html, { flag: '--html' }, [file, configFile ?? path.join(io.cwd, CONFIG_FILE_NAME)]);
     const read = { from, lenient: values.lenient, maxLineBytes: maxLineMb * 1024 * 1024 };
     const llm = llmGuardFromFlags(values, io);
     if (values.all) {

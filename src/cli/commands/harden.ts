@@ -137,6 +137,8 @@ files that could not be read, 2 bad input or usage.`,
       throw error;
     }
     const { files, skipped, otherLanguages } = run;
+    // Nor any file it read under the folders given (checked once they are known, before anything is written).
+    if (sarif && files.some((f) => path.resolve(cwd, f.path) === sarif)) await outputFile(cwd, values.sarif, { flag: '--sarif' }, [sarif]);
 
     const changed = files.filter((f) => f.changed);
     const pins = await pinsOf(files, changed);

@@ -101,6 +101,15 @@ describe('agent-immune analyze', () => {
       assert.equal(stderr, `agent-immune analyze: --html ${out} is an input file itself (${path.relative(root, named)}): writing it would replace it; write to another file\n`);
     }
     assert.deepEqual([readFileSync(trace), readFileSync(config, 'utf8')], [readFileSync(path.join(fixtures, 'small-attack.jsonl')), '{}\n']);
+    // Nor the project config it found by itself (a review's repro: every later analyze then failed on it).
+    writeFileSync(path.join(dir, 'agent-immune.config.json'), '{}\n');
+    try {
+      let stderr = '';
+      const project = await runCli(['analyze', trace, '--html', 'agent-immune.config.json'], { stdout: () => {}, stderr: (t) => (stderr += t), cwd: dir, env: {} });
+      assert.deepEqual([project, stderr, readFileSync(path.join(dir, 'agent-immune.config.json'), 'utf8')], [2, 'agent-immune analyze: --html agent-immune.config.json is an input file itself (agent-immune.config.json): writing it would replace it; write to another file\n', '{}\n']);
+    } finally {
+      rmSync(path.join(dir, 'agent-immune.config.json'));
+    }
   });
 
   it('names the run it read in the head line, beside the file (a file of runs read with --episode)', async () => {

@@ -115,6 +115,9 @@ describe('agent-immune harden', () => {
     const { code, stdout, stderr } = await cli(dir, 'harden', 'agents/researcher.py', '--sarif', 'agents/researcher.py');
     assert.deepEqual([code, stdout, stderr], [2, '', 'agent-immune harden: --sarif agents/researcher.py is an input file itself (agents/researcher.py): writing it would replace it; write to another file\n']);
     assert.equal(readFileSync(path.join(dir, 'agents/researcher.py'), 'utf8'), before);
+    // Nor one it reads under a folder given (a review's repro).
+    assert.equal((await cli(dir, 'harden', 'agents', '--sarif', 'agents/researcher.py')).code, 2);
+    assert.equal(readFileSync(path.join(dir, 'agents/researcher.py'), 'utf8'), before);
   });
 
   it('writes SARIF with one result per finding', async () => {

@@ -348,6 +348,15 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     const run = await cli(root, env, 'verify', '--no-audit', '--sarif', 'agent-immune.lock');
     assert.deepEqual([run.code, run.stdout, run.stderr], [2, '', 'agent-immune verify: --sarif agent-immune.lock is an input file itself (agent-immune.lock): writing it would replace it; write to another file\n']);
     assert.equal(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8'), before);
+    // Nor a pinned file, nor the config, nor the lockfile where the config puts it (a review's repros).
+    for (const named of ['AGENTS.md', '.claude/skills/review/scripts/check.sh']) {
+      assert.deepEqual([(await cli(root, env, 'verify', '--no-audit', '--sarif', named)).code, readFileSync(path.join(root, named), 'utf8')], [2, readFileSync(path.join(root, named), 'utf8')]);
+    }
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'sec/pins.lock' } }));
+    assert.equal((await cli(root, env, 'lock', '--no-audit')).code, 0);
+    const pins = readFileSync(path.join(root, 'sec/pins.lock'), 'utf8');
+    for (const named of ['sec/pins.lock', 'agent-immune.config.json']) assert.equal((await cli(root, env, 'verify', '--no-audit', '--sarif', named)).code, 2, named);
+    assert.equal(readFileSync(path.join(root, 'sec/pins.lock'), 'utf8'), pins);
   });
 
   it('lock says when a SKILL.md at the root is pinned alone, leaving the scripts beside it unpinned', async () => {
