@@ -36,7 +36,7 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
     const donor = pickDonor(input, input.roles[i]);
     if (donor === undefined) return { agent: input.agents[i], action: 'replace', reason: `${why}; no benign agent (not a tool or the user) has P_atk <= ${input.donorMaxPAtk}, so restore its role from a trusted copy of the original prompt and drop its own outputs` };
     const role = input.roles[i];
-    const sameRole = role !== undefined && input.roles[donor] === role ? `, ${/^[aeiou]/i.test(role) ? 'an' : 'a'} ${role} like it` : '';
+    const sameRole = role !== undefined && input.roles[donor] === role ? `, its own role: ${role}` : '';
     return { agent: input.agents[i], action: 'replace', donor: input.agents[donor], reason: `${why}; copy the role and system prompt of ${input.agents[donor]} (P_atk ${input.pAtk[donor].toFixed(2)}${sameRole}) and drop its own outputs` };
   };
 
