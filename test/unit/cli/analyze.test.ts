@@ -180,7 +180,14 @@ describe('agent-immune analyze', () => {
       const file = path.join(dir, name);
       writeFileSync(file, bytes);
       const { code, stdout, stderr } = await cli('analyze', file);
-      assert.deepEqual([code, stdout, stderr], [2, '', `agent-immune analyze: ${file}: the file is UTF-16 text (PowerShell's ">" writes it); save it as UTF-8 and analyse that\n`]);
+      assert.deepEqual([code, stdout, stderr], [2, '', `agent-immune analyze: ${file}: the file is UTF-16 text (PowerShell's ">" writes it); save it as UTF-8 and read that\n`]);
+    }
+    // A file of zeros and a UTF-32 one are no UTF-16 (a review's cases): still refused as binary.
+    const utf32 = Buffer.alloc(text.length * 4);
+    for (let k = 0; k < text.length; k++) utf32.writeUInt32LE(text.charCodeAt(k), 4 * k);
+    for (const [name, bytes] of [['zeros.jsonl', Buffer.alloc(4096)], ['utf32.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), utf32])]] as const) {
+      writeFileSync(path.join(dir, name), bytes);
+      assert.match((await cli('analyze', path.join(dir, name))).stderr, /looks binary \(NUL byte\)/, name);
     }
   });
 
