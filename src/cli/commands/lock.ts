@@ -86,4 +86,3 @@ function lockText(result: LockResult): string {
   const rootMarkers = result.rootSkillMarkers.length > 0 ? `${rootSkillMarkersText(result.rootSkillMarkers)}\n` : '';
   return `Pinned ${counted(result.files, 'file')} to ${result.lockfile}: ${parts.filter(Boolean).join(', ') || 'nothing in the scope'}.\n${repinned}${notInClones}${rootMarkers}`;
 }
-
