@@ -44,8 +44,15 @@ const ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-alone-against-group', '
 /** The rules that read an answer a flagged attacker held: the report names those attackers. */
 const ATTACKER_ANSWER_RULES: ReadonlySet<RuleId> = new Set(['held-attacker-answer', 'adopted-attacker-answer']);
 
-/** The report's words on an agent's answers, for a rule decided by them: the answers by round, and whose they are. */
+/** The heads' reasons: where the agent gave answers, the report lists them too, as what the scores read beside its words. */
+const HEAD_RULES: ReadonlySet<RuleId> = new Set(['head-attacker', 'head-infected', 'attacker-overrides-infected', 'kept-neighbour-flagged', 'kept-near-attacker', 'kept-rising-trend']);
+
+/**
+ * The report's words on an agent's answers, for a rule decided by them (the answers by round, and whose they are), or
+ * for a head's flag on an agent that gave any.
+ */
 function answerWords(analysis: Analysis, id: string, rule: RuleId): string {
+  if (HEAD_RULES.has(rule)) return analysis.rounds.some((r) => r.agents[id]?.answer !== undefined) ? `; its answers by round: ${answersByRound(analysis, id)}` : '';
   if (!ANSWER_RULES.has(rule)) return '';
   const holders = ATTACKER_ANSWER_RULES.has(rule) ? attackersHolding(analysis, id) : [];
   const held = holders.length === 0 ? '' : `; ${holders.map(inline).join(', ')} (flagged ${holders.length === 1 ? 'attacker) has' : 'attackers) have'} held ${inline(oneLine(analysis.rounds.at(-1)!.agents[id].answer!, 24))} since round 0`;
@@ -148,7 +155,7 @@ export function formatAnalysisText(analysis: Analysis): string {
     for (const agent of flagged) {
       const { rule, evidence } = last.agents[agent.id];
       const quoted = evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : '';
-      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${quoted}${answerWords(analysis, agent.id, rule)}${evidence === undefined ? earlierEvidence(analysis, agent.id) : ''}`);
+      out.push(`  ${inline(agent.id)}: ${RULE_TEXT[rule]}${quoted}${evidence === undefined ? earlierEvidence(analysis, agent.id) : ''}${answerWords(analysis, agent.id, rule)}`);
     }
   }
   const cleared = last ? analysis.agents.filter((a) => CLEARING_RULES.has(last.agents[a.id].rule)) : [];
