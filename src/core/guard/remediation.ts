@@ -51,7 +51,7 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
     const seen = input.decided?.findIndex((row) => row[i] === 'infected') ?? flagged;
     const from = `infected from round ${flagged}${seen > flagged ? ` (flagged in round ${seen}, on its round-${flagged} output)` : ''}`;
     const actions = input.callsTools[i] ? callsSince(input.outputs[i], flagged) : [];
-    const undo = actions.length ? `; review or undo the ${actions.length} tool call(s) it made since: ${actions.slice(0, 3).map((a) => oneLine(a.call, 80)).join('; ')}${actions.length > 3 ? '; …' : ''}` : '';
+    const undo = actions.length ? `; review or undo the ${actions.length} tool call(s) it made since: ${actions.slice(0, 3).map((a) => oneLine(a.call, CALL_SHOWN)).join('; ')}${actions.length > 3 ? '; …' : ''}` : '';
     const withActions = actions.length ? { actions } : {};
     const before = flagged > 0 ? lastOutput(input.outputs[i], flagged - 1) : undefined;
     if (before) {
@@ -124,6 +124,10 @@ export function pickDonor(input: Pick<RemediationInput, 'categories' | 'roles' |
 function callsSince(outputs: readonly (string | undefined)[], from: number): { round: number; call: string }[] {
   return outputs.flatMap((text, round) => (round >= from && text !== undefined && TOOL_CALL.test(text.trim()) ? [{ round, call: oneLine(text, Infinity) }] : []));
 }
+
+/** How much of a tool call the plan's reason shows (the step's `actions` hold it whole): AgentDojo's send_money with a
+ * subject fits, where 80 characters cut it in its arguments. */
+const CALL_SHOWN = 200;
 
 /** An output that is a call of a tool: a name, then its arguments in parentheses, and nothing else. */
 const TOOL_CALL = /^[A-Za-z_][\w.]*\([\s\S]*\)$/;
