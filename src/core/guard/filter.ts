@@ -27,13 +27,17 @@ export function filterManipulation(text: string): FilterResult {
   let next = 0;
   let head = 0;
   const dropped: Omit<RemovedSpan, 'text'>[] = [];
+  const hitEnds = new Set<number>();
   for (const [start, end] of sentenceSpans(text)) {
     while (next < hits.length && hits[next].start < end) next++;
     while (head < next && hits[head].end <= start) head++;
     const last = dropped.at(-1);
-    if (head < next) dropped.push({ start, end, reason: REASON[hits[head].family] });
-    // A dropped sentence a line break cut in two ("… please do the" / "following first:") goes with its tail.
-    else if (last && continues(text, last.end, start)) dropped.push({ start, end, reason: last.reason });
+    if (head < next) {
+      dropped.push({ start, end, reason: REASON[hits[head].family] });
+      hitEnds.add(end);
+    // A sentence a hit dropped that a line break cut in two ("… please do the" / "following first:") goes with its
+    // tail: one line, that ends a sentence, never the data lines after it ("recipient: me").
+    } else if (last && hitEnds.has(last.end) && continues(text, last.end, start, end)) dropped.push({ start, end, reason: last.reason });
   }
   for (const { start, end, reason } of withWholeBlocks(text, dropped)) {
     kept += text.slice(cursor, start);
@@ -46,11 +50,16 @@ export function filterManipulation(text: string): FilterResult {
 }
 
 /**
- * Whether the sentence at `start` is the tail of the one that ended at `end`: that one stops without a sentence's end
- * (a line break, a YAML fold, cut it) and this one starts in lower case with only blanks between.
+ * Whether the sentence [start, tailEnd) is the tail of the one that ended at `end`: that one stops without a sentence's
+ * end (a line break, a YAML fold, cut it), this one starts in lower case with only blanks between and ends one.
  */
-function continues(text: string, end: number, start: number): boolean {
-  return /[\p{L}\p{N},]["')\]]*\s*$/u.test(text.slice(Math.max(0, end - 8), end)) && /^\s*$/.test(text.slice(end, start)) && /^\p{Ll}/u.test(text.slice(start).trimStart());
+function continues(text: string, end: number, start: number, tailEnd: number): boolean {
+  return (
+    /[\p{L}\p{N},]["')\]]*\s*$/u.test(text.slice(Math.max(0, end - 8), end)) &&
+    /^\s*$/.test(text.slice(end, start)) &&
+    /^\p{Ll}/u.test(text.slice(start, tailEnd).trimStart()) &&
+    /[.!?:]["')\]]*\s*$/.test(text.slice(Math.max(start, tailEnd - 8), tailEnd))
+  );
 }
 
 /** A tagged block (`<INFORMATION> … </INFORMATION>`), up to 5,000 characters: bounded, so hostile text cannot make it slow. */
