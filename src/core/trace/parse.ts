@@ -191,8 +191,7 @@ export class TraceBuilder {
       throw this.error('invalid-field', `"round" is ${JSON.stringify(round)}; expected an integer >= 0`, line, 'round');
     }
     if (round > TRACE_LIMITS.maxRound) {
-      // Said of the run, not of a "round" field: an importer numbers rounds from a log's steps, which name none.
-      throw this.error('invalid-field', `round ${round} is past the last one read (${TRACE_LIMITS.maxRound}): a run of more than ${TRACE_LIMITS.maxRound + 1} rounds or steps; split it into several traces`, line, 'round');
+      throw this.error('invalid-field', `"round" is ${round}; rounds go up to ${TRACE_LIMITS.maxRound} (split a longer run into several traces)`, line, 'round');
     }
   }
 
