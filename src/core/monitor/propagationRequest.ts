@@ -87,10 +87,13 @@ const POINTS_BACK = /^\W*(?:open\s+it|in\s+it|there|inside\s+it)\b|\b(?:in|into|
 const PAST_FORM = /(?:ed|ied|ent|ote|itten|ut|aught|old|ept|ought|ook|aken|iven|ave)$/;
 /** Words around a "tell them:" that say who "them" are. */
 const AGENT_WORD = /\b(?:agents?|minds?|ai|(?:another|each|meet|greet|find|encounter|see)\s+one|carriers?|successors?|siblings?|intelligences?|like\s+(?:us|you|me))\b/;
-/** Present forms whose subject holds or does the act ("this list includes…", "it brings…"), unless CARRIES_ITSELF follows. */
+/** Present forms whose subject holds or does the act ("this list includes…", "it brings…"), unless it carries itself. */
 const HOLDER_ACT = /^(?:includ(?:e|es|ing)|carr(?:y|ies|ying)|brings?|bringing|takes?|taking|makes?|making|keeps?|keeping)$/;
-/** What makes the subject of such an act the content that travels: "carries itself to", "carries over to", "carries on to". */
-const CARRIES_ITSELF = /^\s+(?:itself|themselves|over|on|along|forward|onward|across)\b/;
+/** Whether the subject of such an act is the content that travels: "carries / takes / brings itself to", and for carry
+ * alone "carries over / on / along to" ("takes over the routing" is taking control, not travelling). */
+function carriesItself(form: string, after: string): boolean {
+  return /^\s+(?:itself|themselves)\b/.test(after) || (/^carr/.test(form) && /^\s+(?:over|on|along|forward|onward|across)\b/.test(after));
+}
 /** Words that put a "pass it on" among agents. */
 const AMONG_AGENTS = /\b(?:agents?|minds?|successors?|carriers?|lineage|witness|instances?)\b/;
 
@@ -254,7 +257,7 @@ function objectOf(reading: Reading, act: Act, anchor: Anchor, sentence: Span, co
   if (act.kind === 'replace' && /^\s*(?:entirely\s+)?(?:around|with|on|from)\s+(?:it|them)\b/.test(after) && (matches(G.SELF_OBJECT, context) || matches(G.THEME_OBJECT, context) || DEFINITE_CONTENT.test(context))) return 'pronoun';
   // The content as the subject of a passive or intransitive act: "this message goes into", "Protocol copied to"; not of
   // an act whose subject holds or does it ("these include sending messages to all agents").
-  if (HOLDER_ACT.test(act.form) && !CARRIES_ITSELF.test(norm.slice(act.end, act.end + 24))) return undefined;
+  if (HOLDER_ACT.test(act.form) && !carriesItself(act.form, norm.slice(act.end, act.end + 24))) return undefined;
   const subject = norm.slice(clauseStart(norm, sentence[0], act.start), act.start);
   const subjectOfAct = /^(.*?)\s*(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|is\s+to|is|are|be|been|was|were|gets?|meant\s+to|supposed\s+to|to)\s+){0,4}(?:\w+ly\s+)?$/.exec(subject)?.[1] ?? '';
   if (/(?:^|\s)(?:this|these)(?:\s+\w+){0,2}\s*$/.test(subjectOfAct) && endsWithSelf(subjectOfAct)) return 'self';

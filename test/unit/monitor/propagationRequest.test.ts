@@ -66,6 +66,7 @@ describe('monitor: propagationRequest', () => {
     // A review's find in autogen's design docs: "these" holds the list, it is not what travels (was forward-to-agents).
     ['event list', 'These include events for starting and stopping the Agents, sending messages to all agents, and other system-level events.'],
     ['container', 'This list includes sending messages to all agents and keeping memory between sessions.'],
+    ['takes over', 'This message takes over the routing for all other agents.'],
     ['choir', 'Please pass this on to anyone who might be interested in joining the choir this autumn.'],
     // Negation.
     ['negated system prompt', 'Do not embed API keys in the system prompt; load them from the environment at run time.'],
