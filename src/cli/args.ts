@@ -1,6 +1,6 @@
 // Checks the files and folders a command is given before it starts, so a wrong path fails as one line that names it
 // and says what to do, instead of a raw ENOENT/EISDIR from deep inside.
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../core/errors';
 import { inline } from '../core/text/printable';
@@ -97,6 +97,21 @@ export function lockfileFlag(root: string, given: string | undefined): string | 
     throw new UsageError(`--lockfile ${given} is outside the workspace root: give a path inside it (relative to the root)`);
   }
   return given;
+}
+
+/**
+ * Refuses a report path that is an existing file inside a folder a command reads (through links too), unless it is a
+ * SARIF file: in a project, every other file may be a source, a prompt, the lockfile, the config or the audit trail.
+ */
+export async function refuseScannedFile(cwd: string, given: string | undefined, role: PathRole & { flag: string }, folders: readonly string[]): Promise<void> {
+  if (given === undefined) return;
+  const real = await realpath(path.resolve(cwd, given)).catch(() => undefined);
+  if (real === undefined || /\.sarif$/i.test(real)) return;
+  for (const folder of folders) {
+    if (isInside(await realpath(folder).catch(() => path.resolve(folder)), real)) {
+      throw badPath(`${named(role, given)} is a file in the folder it reads (${inline(path.relative(cwd, real) || real)}): writing it would replace it; write to a new file or a .sarif one`);
+    }
+  }
 }
 
 /** True when both paths name one existing file (through links too). */

@@ -1,5 +1,6 @@
 // `agent-immune harden [PATHS...]`: lists prompts lacking the immunity warning or a delegation boundary (--check),
 // or inserts them (--write, idempotent); re-pins hardened files that the integrity lockfile pins when asked.
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { countHardenFindings, describeFinding, hardenSarifRules } from '../../core/harden/findings';
@@ -10,7 +11,7 @@ import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type Har
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { auditWriter } from '../../node/integrity/auditLog';
 import { inline, shellWord } from '../../core/text/printable';
-import { existingFile, existingPath, outputFile } from '../args';
+import { existingFile, existingPath, outputFile, refuseScannedFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
 
@@ -127,7 +128,8 @@ files that could not be read, 2 bad input or usage.`,
     };
     const typed = positionals.length > 0 ? positionals : ['.'];
     const targets = await Promise.all(typed.map((p) => existingPath(cwd, p, {})));
-    const sarif = await outputFile(cwd, values.sarif, { flag: '--sarif' }, targets);
+    const sarif = await outputFile(cwd, values.sarif, { flag: '--sarif' }, [...targets, ...(explicit ? [explicit] : [])]);
+    await refuseScannedFile(cwd, values.sarif, { flag: '--sarif' }, await foldersAmong(targets));
     const write = values.write === true;
     let run;
     try {
@@ -137,8 +139,6 @@ files that could not be read, 2 bad input or usage.`,
       throw error;
     }
     const { files, skipped, otherLanguages } = run;
-    // Nor any file it read under the folders given (checked once they are known, before anything is written).
-    if (sarif && files.some((f) => path.resolve(cwd, f.path) === sarif)) await outputFile(cwd, values.sarif, { flag: '--sarif' }, [sarif]);
 
     const changed = files.filter((f) => f.changed);
     const pins = await pinsOf(files, changed);
@@ -302,4 +302,10 @@ function formatText(r: TextReport): string {
     if (r.lockfile === 'corrupt' && r.changed.length > 0) lines.push('The lockfile is corrupt: pins of the changed files were not checked (run "agent-immune verify").');
   }
   return lines.join('\n') + '\n';
+}
+
+/** The folders among the paths a run is given (their files are read too). */
+async function foldersAmong(targets: readonly string[]): Promise<string[]> {
+  const kinds = await Promise.all(targets.map((t) => stat(t).then((info) => info.isDirectory(), () => false)));
+  return targets.filter((_, i) => kinds[i]);
 }

@@ -1,13 +1,9 @@
 // `agent-immune verify`: checks the pinned files against the lockfile; records each change of state in the audit
 // trail; blocks (exit 1) under --strict.
-import * as path from 'node:path';
 import { integrityVerdict } from '../../core/integrity/compare';
 import { formatFinding, integritySarifRules, tallyIntegrityFindings } from '../../core/integrity/findings';
 import { verifyText } from '../../core/integrity/messages';
 import type { IntegrityFinding } from '../../core/integrity/types';
-import { pinOf } from '../../core/integrity/lockfile';
-import { resolveIntegrityConfig } from '../../core/integrity/scope';
-import { CONFIG_FILE_NAME } from '../../core/config';
 import { errorMessage } from '../../core/errors';
 import { inline } from '../../core/text/printable';
 import { auditWriter, brokenTrailWarning, recordIntegrityRun } from '../../node/integrity/auditLog';
@@ -15,7 +11,7 @@ import { loadAuditKey } from '../../node/integrity/auditKey';
 import { FileLockTimeoutError } from '../../node/integrity/fileLock';
 import { verifyWorkspace } from '../../node/integrity/verify';
 import { UnsafePathError } from '../../node/workspaceFs';
-import { lockfileFlag, outputFile, workspaceRoot } from '../args';
+import { lockfileFlag, outputFile, refuseScannedFile, workspaceRoot } from '../args';
 import { loadCheckedConfig } from '../../node/config';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
@@ -63,14 +59,12 @@ Exit codes: 0 clean, or findings without --strict; 1 findings under --strict; 2 
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder (the one that holds agent-immune.lock)' }, (line) => io.stderr(`agent-immune verify: ${line}\n`));
-    const project = await loadCheckedConfig(root, undefined, (line) => io.stderr(`agent-immune verify: ${line}\n`));
+    await loadCheckedConfig(root, undefined, (line) => io.stderr(`agent-immune verify: ${line}\n`));
     const overrides = { strict: values.strict || undefined, lockfile: lockfileFlag(root, values.lockfile) };
-    // The SARIF may replace neither the lockfile, wherever the config puts it, nor the config, nor a pinned file.
-    const lockfile = path.join(root, values.lockfile ?? resolveIntegrityConfig(project.sections.integrity).lockfile);
-    const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' }, [lockfile, path.join(root, CONFIG_FILE_NAME)]);
+    // The SARIF may replace no file of the workspace (the lockfile, the config, the audit trail, a pinned or new file).
+    const sarif = await outputFile(io.cwd, values.sarif, { flag: '--sarif' });
+    await refuseScannedFile(io.cwd, values.sarif, { flag: '--sarif' }, [root]);
     const { report, ws, lock } = await verifyWorkspace(root, overrides, { lockfileNamed: values.lockfile !== undefined });
-    const pinned = sarif && lock && pinOf(lock.files, path.relative(root, sarif).split(path.sep).join('/')) ? [sarif] : [];
-    await outputFile(io.cwd, values.sarif, { flag: '--sarif' }, pinned);
     const verdict = integrityVerdict(report);
     let recorded = false;
     if (!values['no-audit']) {

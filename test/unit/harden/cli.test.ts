@@ -115,9 +115,13 @@ describe('agent-immune harden', () => {
     const { code, stdout, stderr } = await cli(dir, 'harden', 'agents/researcher.py', '--sarif', 'agents/researcher.py');
     assert.deepEqual([code, stdout, stderr], [2, '', 'agent-immune harden: --sarif agents/researcher.py is an input file itself (agents/researcher.py): writing it would replace it; write to another file\n']);
     assert.equal(readFileSync(path.join(dir, 'agents/researcher.py'), 'utf8'), before);
-    // Nor one it reads under a folder given (a review's repro).
-    assert.equal((await cli(dir, 'harden', 'agents', '--sarif', 'agents/researcher.py')).code, 2);
-    assert.equal(readFileSync(path.join(dir, 'agents/researcher.py'), 'utf8'), before);
+    // Nor one it reads under a folder given, a link to it, or the config, with or without --write (reviews' repros).
+    writeFileSync(path.join(dir, 'agent-immune.config.json'), '{}\n');
+    symlinkSync(path.join(dir, 'agents/researcher.py'), path.join(dir, 'alias.txt'));
+    for (const args of [['agents', '--sarif', 'agents/researcher.py'], ['.', '--write', '--sarif', 'agents/researcher.py'], ['agents', '--sarif', 'alias.txt'], ['.', '--sarif', 'agent-immune.config.json']]) {
+      assert.equal((await cli(dir, 'harden', ...args)).code, 2, args.join(' '));
+    }
+    assert.deepEqual([readFileSync(path.join(dir, 'agents/researcher.py'), 'utf8'), readFileSync(path.join(dir, 'agent-immune.config.json'), 'utf8')], [before, '{}\n']);
   });
 
   it('writes SARIF with one result per finding', async () => {

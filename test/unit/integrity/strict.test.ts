@@ -346,7 +346,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
   it('verify --sarif naming the lockfile is refused and leaves it whole (was: the pins replaced by the SARIF)', async () => {
     const before = readFileSync(path.join(root, 'agent-immune.lock'), 'utf8');
     const run = await cli(root, env, 'verify', '--no-audit', '--sarif', 'agent-immune.lock');
-    assert.deepEqual([run.code, run.stdout, run.stderr], [2, '', 'agent-immune verify: --sarif agent-immune.lock is an input file itself (agent-immune.lock): writing it would replace it; write to another file\n']);
+    assert.deepEqual([run.code, run.stdout, run.stderr], [2, '', 'agent-immune verify: --sarif agent-immune.lock is a file in the folder it reads (agent-immune.lock): writing it would replace it; write to a new file or a .sarif one\n']);
     assert.equal(readFileSync(path.join(root, 'agent-immune.lock'), 'utf8'), before);
     // Nor a pinned file, nor the config, nor the lockfile where the config puts it (a review's repros).
     for (const named of ['AGENTS.md', '.claude/skills/review/scripts/check.sh']) {
@@ -357,6 +357,17 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     const pins = readFileSync(path.join(root, 'sec/pins.lock'), 'utf8');
     for (const named of ['sec/pins.lock', 'agent-immune.config.json']) assert.equal((await cli(root, env, 'verify', '--no-audit', '--sarif', named)).code, 2, named);
     assert.equal(readFileSync(path.join(root, 'sec/pins.lock'), 'utf8'), pins);
+    // Nor the audit trail, a new skill it just found, or a link to a pinned file (a third review's repros); a report
+    // written again over its own .sarif, or a new file, is no input.
+    assert.equal((await cli(root, env, 'verify')).code, 0);
+    write(root, '.claude/skills/evil/SKILL.md', 'new\n');
+    symlinkSync(path.join(root, 'AGENTS.md'), path.join(root, 'report.txt'));
+    for (const named of ['.agent-immune/audit.ndjson', '.claude/skills/evil/SKILL.md', 'report.txt']) {
+      const before = readFileSync(path.join(root, named), 'utf8');
+      assert.equal((await cli(root, env, 'verify', '--no-audit', '--sarif', named)).code, 2, named);
+      assert.equal(readFileSync(path.join(root, named), 'utf8'), before, named);
+    }
+    for (let run = 0; run < 2; run++) assert.notEqual((await cli(root, env, 'verify', '--no-audit', '--sarif', 'out/integrity.sarif')).code, 2);
   });
 
   it('lock says when a SKILL.md at the root is pinned alone, leaving the scripts beside it unpinned', async () => {
