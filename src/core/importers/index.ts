@@ -1,6 +1,6 @@
 // The importers' registry and the in-memory entry points: pick a format, turn its episodes into validated Traces.
 import { InputError, jsonErrorText, withinStack } from '../errors';
-import { TraceBuilder, parseTraceText, type ParseOptions } from '../trace/parse';
+import { TRACE_LIMITS, TraceBuilder, parseTraceText, type ParseOptions } from '../trace/parse';
 import type { Trace } from '../trace/types';
 import { detectFormat, unknownFormatError, type Detected } from './detect';
 import { splitJson } from './jsonStream';
@@ -35,10 +35,26 @@ export interface EpisodeOptions extends ParseOptions {
 /** Validates one episode through TraceBuilder, so imported traces obey exactly the native rules. */
 export function episodeToTrace(episode: Episode, options: ParseOptions = {}): Trace {
   const builder = new TraceBuilder(options);
-  for (const { record, line } of episode.records) builder.addRecord(record, line);
+  for (const { record, line } of episode.records) {
+    try {
+      builder.addRecord(record, line);
+    } catch (error) {
+      throw pastLastRound(error, record);
+    }
+  }
   const trace = builder.finish();
   trace.warnings.push(...episode.warnings);
   return trace;
+}
+
+/**
+ * A round past the limit, said of the log: an importer numbers rounds from its turns or steps, so the native message's
+ * `"round" is 10000` names a field the file does not have (a Who&When history of a million messages).
+ */
+function pastLastRound(error: unknown, record: Record<string, unknown>): unknown {
+  const round = record.round;
+  if (!(error instanceof InputError) || error.field !== 'round' || typeof round !== 'number' || round <= TRACE_LIMITS.maxRound) return error;
+  return new InputError(error.kind, `the run goes past round ${TRACE_LIMITS.maxRound} (this entry is round ${round}, as its turns or steps are counted): split the log into several runs`, error.file, error.line, error.field);
 }
 
 /** Picks the episode asked for (or the first, warning that there are more) and builds its Trace. */

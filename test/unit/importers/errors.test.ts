@@ -121,6 +121,21 @@ describe('importers: bad input', () => {
     });
   }
 
+  it('says a run past the last round of its own, not of a "round" field the log does not have (a review: a Who&When history of a million messages)', async () => {
+    const chat = JSON.parse(readFileSync(at('who-and-when.json'), 'utf8')) as { history: unknown[] };
+    const long = { ...chat, history: Array.from({ length: 20_000 }, (_, i) => chat.history[i % chat.history.length]) };
+    const dir = mkdtempSync(path.join(tmpdir(), 'ai-import-long-'));
+    try {
+      const file = path.join(dir, 'long.json');
+      writeFileSync(file, JSON.stringify(long));
+      const error = await failure(file);
+      assert.equal(error.kind, 'invalid-field');
+      assert.match(error.message, /^the run goes past round 9999 \(this entry is round 10000, as its turns or steps are counted\): split the log into several runs$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('says a whole file that is not JSON is not, and that one cut short ends early (was "cannot tell the trace format")', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ai-notjson-'));
     try {
