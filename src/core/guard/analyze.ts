@@ -181,7 +181,7 @@ function manipulationIn(model: RunModel, i: number, k: number): Evidence | undef
     // Read once per output: an attacker silent after one long message is quoted from it in every later round.
     let read = manipulationRead.get(model);
     if (!read) manipulationRead.set(model, (read = new Map()));
-    const key = `${i}:${r}:${text.length}`;
+    const key = `${i}:${r}`;
     if (!read.has(key)) {
       const span = filterManipulation(text).removed.find((s) => s.reason !== 'persuasion');
       read.set(key, span && { round: r, text: evidenceAround(span.text, 0, span.text.length) });
@@ -191,7 +191,7 @@ function manipulationIn(model: RunModel, i: number, k: number): Evidence | undef
   return undefined;
 }
 
-/** The sentence manipulationIn quoted from each output of a run (agent:round:length), kept while the run is. */
+/** The sentence manipulationIn quoted from each output of a run (agent:round; a run model's outputs never change), kept while the run is. */
 const manipulationRead = new WeakMap<RunModel, Map<string, Evidence | undefined>>();
 
 /**

@@ -137,15 +137,15 @@ export function formatAnalysisText(analysis: Analysis): string {
   }
   // ASR is the share of agents answering wrong; in a run with no attacker (none labelled, none found in any round)
   // that is the agents' own error, no attack's success, and is said so.
-  const attacked = (analysis.evaluation?.attacker.support ?? 0) > 0 || analysis.rounds.some((r) => Object.values(r.agents).some((a) => a.category === 'attacker'));
+  const flaggedAttack = analysis.rounds.some((r) => Object.values(r.agents).some((a) => a.category === 'attacker'));
+  const attacked = (analysis.evaluation?.attacker.support ?? 0) > 0 || flaggedAttack;
   if (analysis.rounds.some((r) => r.asr !== null) && !compact) {
     const asr = analysis.rounds.map((r) => (r.asr === null ? '-' : `${(r.asr * 100).toFixed(0)}%`).padEnd(9));
     out.push([(attacked ? 'ASR' : 'wrong').padEnd(idWidth), ''.padEnd(roleWidth), ...asr].join('  ').trimEnd());
   }
   out.push('');
   // An attack flagged only in earlier rounds is still one; with no attacker left in the verdict, the line says where it was.
-  const attackCleared = attackers === 0 && analysis.rounds.some((r) => Object.values(r.agents).some((a) => a.category === 'attacker'));
-  const earlierAttack = attackCleared ? ' (the attack was flagged in an earlier round)' : '';
+  const earlierAttack = attackers === 0 && flaggedAttack ? ' (the attack was flagged in an earlier round)' : '';
   const majority = analysis.mdsr === null ? '' : attacked ? `; majority ${analysis.mdsr ? 'defended' : 'NOT defended'} at the last round${earlierAttack}` : `; no attacker, and the majority ${analysis.mdsr ? 'right' : 'wrong'} at the last round`;
   out.push(`Verdict: ${attackers} attacker(s), ${infected} infected, ${analysis.agents.length - attackers - infected} benign${majority}`);
   const last = analysis.rounds[rounds - 1];
