@@ -70,7 +70,7 @@ const detection: BenchModule = async ({ quick }) => {
     referenceInfectedF1: r(reference.evaluation.infected.f1),
   };
   const notes = [
-    `attacker F1 >= 0.95: ${e.attacker.f1 >= 0.95 ? 'met' : 'NOT met'}; infected F1 >= 0.85: ${e.infected.f1 >= 0.85 ? 'met' : 'NOT met'}; benign FPR <= 0.03: ${e.benignFalsePositiveRate <= 0.03 ? 'met' : 'NOT met'}; source hit@1 >= 0.9: ${(all.sourceHit1 ?? 0) >= 0.9 ? 'met' : 'NOT met'}`,
+    `attacker F1 >= 0.95: ${(e.attacker.f1 ?? 0) >= 0.95 ? 'met' : 'NOT met'}; infected F1 >= 0.85: ${(e.infected.f1 ?? 0) >= 0.85 ? 'met' : 'NOT met'}; benign FPR <= 0.03: ${e.benignFalsePositiveRate <= 0.03 ? 'met' : 'NOT met'}; source hit@1 >= 0.9: ${(all.sourceHit1 ?? 0) >= 0.9 ? 'met' : 'NOT met'}`,
     'Final-round labels; 8 agents, 3 attackers, 3 rounds after round 0; trained weights from src/core/guard/weights.json.',
   ];
   return { title: `Detection (held-out split, ${perCell} episodes per topology x family)`, rows, figures, notes };

@@ -11,8 +11,8 @@ export function pct(value: number | null | undefined): string {
 }
 
 /** A probability with two decimals. */
-export function prob(value: number | undefined): string {
-  return value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2);
+export function prob(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2);
 }
 
 /** Human size of a character count. */

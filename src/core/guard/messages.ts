@@ -216,7 +216,7 @@ export function warningText(warning: { line: number; message: string }): string 
 }
 
 function evaluationText(e: Evaluation): string {
-  const pct = (v: number) => v.toFixed(2);
+  const pct = (v: number | null) => (v === null ? '—' : v.toFixed(2));
   const scores = (s: ClassScores) => unmeasured(s) ?? `P ${pct(s.precision)} R ${pct(s.recall)} F1 ${pct(s.f1)}`;
   return `attacker ${scores(e.attacker)}; infected ${scores(e.infected)}; benign FPR ${pct(e.benignFalsePositiveRate)}`;
 }

@@ -32,9 +32,14 @@ export function classScores(predicted: Category[], actual: Category[], positive:
     else if (p === positive) fp++;
     else if (actual[i] === positive) fn++;
   });
-  const precision = tp + fp === 0 ? (fn === 0 ? 1 : 0) : tp / (tp + fp);
-  const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return scoresOfCounts(tp, fp, fn);
+}
+
+/** The ratios of one class's counts; null where a ratio has nothing to divide by (no agent flagged as it, none labelled). */
+function scoresOfCounts(tp: number, fp: number, fn: number): ClassScores {
+  const precision = tp + fp === 0 ? null : tp / (tp + fp);
+  const recall = tp + fn === 0 ? null : tp / (tp + fn);
+  const f1 = recall === null ? null : (2 * tp) / (2 * tp + fp + fn);
   return { precision, recall, f1, support: tp + fn, tp, fp, fn };
 }
 
@@ -56,9 +61,7 @@ export function poolEvaluations(evaluations: Evaluation[]): Evaluation {
     const tp = evaluations.reduce((s, e) => s + e[key].tp, 0);
     const fp = evaluations.reduce((s, e) => s + e[key].fp, 0);
     const fn = evaluations.reduce((s, e) => s + e[key].fn, 0);
-    const precision = tp + fp === 0 ? (fn === 0 ? 1 : 0) : tp / (tp + fp);
-    const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
-    return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall), support: tp + fn, tp, fp, fn };
+    return scoresOfCounts(tp, fp, fn);
   };
   const benignCount = evaluations.reduce((s, e) => s + e.benignCount, 0);
   const benignFlagged = evaluations.reduce((s, e) => s + e.benignFalsePositiveRate * e.benignCount, 0);

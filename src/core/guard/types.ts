@@ -161,11 +161,11 @@ export interface RemediationStep {
   reason: string;
 }
 
-/** Precision/recall/F1 for one class, from labelled traces. */
+/** Precision/recall/F1 for one class, from labelled traces; a ratio is null where nothing was flagged as the class (precision) or none labelled as it (recall, F1). */
 export interface ClassScores {
-  precision: number;
-  recall: number;
-  f1: number;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
   support: number;
   tp: number;
   fp: number;

@@ -13,8 +13,8 @@ describe('trained embedded model on held-out simulated traces', () => {
   it('keeps the foundation detection bar', async () => {
     const report = await detectionReport(episodeGrid('heldout', 2, 31000));
     const e = report.evaluation;
-    assert.ok(e.attacker.f1 >= 0.85, `attacker F1 ${e.attacker.f1}`);
-    assert.ok(e.infected.f1 >= 0.6, `infected F1 ${e.infected.f1}`);
+    assert.ok((e.attacker.f1 ?? 0) >= 0.85, `attacker F1 ${e.attacker.f1}`);
+    assert.ok((e.infected.f1 ?? 0) >= 0.6, `infected F1 ${e.infected.f1}`);
     assert.ok(e.benignFalsePositiveRate <= 0.1, `benign FPR ${e.benignFalsePositiveRate}`);
     assert.ok((report.sourceHit1 ?? 0) >= 0.8, `source hit@1 ${report.sourceHit1}`);
   });

@@ -21,7 +21,16 @@ describe('metrics', () => {
     assert.deepEqual([e.infected.precision, e.infected.recall], [0.5, 1]);
     assert.equal(e.benignFalsePositiveRate, 0.5);
     const c = classScores(['benign'], ['attacker'], 'attacker');
-    assert.deepEqual([c.precision, c.recall, c.f1], [0, 0, 0]);
+    assert.deepEqual([c.precision, c.recall, c.f1], [null, 0, 0]);
+  });
+
+  it('a class no agent is labelled as has no recall or F1, and one none is flagged as has no precision', () => {
+    const clean = classScores(['benign', 'benign'], ['benign', 'benign'], 'infected');
+    assert.deepEqual([clean.precision, clean.recall, clean.f1, clean.support], [null, null, null, 0]);
+    const falseAlarm = classScores(['infected', 'benign'], ['benign', 'benign'], 'infected');
+    assert.deepEqual([falseAlarm.precision, falseAlarm.recall, falseAlarm.f1], [0, null, null]);
+    const pooled = poolEvaluations([evaluate(['benign'], ['benign'])]);
+    assert.deepEqual([pooled.infected.recall, pooled.infected.f1], [null, null]);
   });
 
   it('pools evaluations by counts (micro average)', () => {
