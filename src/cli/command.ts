@@ -40,7 +40,7 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
   const all = { ...options, help: { type: 'boolean', short: 'h' } } as const;
   let parsed;
   try {
-    parsed = parseArgs({ args, options: all, allowPositionals, strict: true, tokens: true });
+    parsed = parseArgs({ args: negativeValuesJoined(args, all), options: all, allowPositionals, strict: true, tokens: true });
   } catch (error) {
     throw new UsageError(flagProblem(error, Object.entries(all).flatMap(([name, option]) => [`--${name}`, ...('short' in option && option.short ? [`-${option.short}`] : [])])));
   }
@@ -49,6 +49,24 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
   const twice = given.find((name, i) => given.indexOf(name) !== i && !(all as Record<string, { multiple?: boolean }>)[name]?.multiple);
   if (twice) throw new UsageError(`--${twice} is given twice: give it once`);
   return { values: parsed.values, positionals: parsed.positionals };
+}
+
+/** `--episode -1` as `--episode=-1` (`-o -1` as `-o-1`): a negative number after an option that takes a value is that
+ * value (as getopt reads it), so the option's own check can say what it accepts; parseArgs alone refuses it. */
+function negativeValuesJoined(args: string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const takesValue = (word: string): boolean => {
+    const name = word.startsWith('--') ? word.slice(2) : Object.keys(options).find((key) => word === `-${options[key].short}`);
+    return name !== undefined && options[name]?.type === 'string';
+  };
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--') return [...joined, ...args.slice(i)];
+    if (takesValue(args[i]) && /^-\d/.test(args[i + 1] ?? '')) {
+      joined.push(`${args[i]}${args[i].startsWith('--') ? '=' : ''}${args[i + 1]}`);
+      i++;
+    } else joined.push(args[i]);
+  }
+  return joined;
 }
 
 /** parseArgs' error in our words: the option (or argument) at fault and, for a typo, the option meant. */
