@@ -10,6 +10,7 @@ import { JsonSplitter } from '../core/importers/jsonStream';
 import type { Trace, TraceWarning } from '../core/trace/types';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
 import { readTraceFile, type ReadTraceOptions } from './readTrace';
+import { utf16Of } from './utf16';
 
 /** Options for reading any trace file. */
 export interface ReadAnyTraceOptions extends ReadTraceOptions {
@@ -38,7 +39,7 @@ async function readHead(file: string): Promise<{ head: string; complete: boolean
     if (buffer.subarray(0, 16).toString('latin1') === 'SQLite format 3\u0000') {
       throw new InputError('unknown-format', 'this is an SQLite database (AG2\'s default runtime logger writes logs.db); log with autogen.runtime_logging.start(logger_type="file") and analyse its runtime.log', file);
     }
-    if (looksUtf16(buffer.subarray(0, bytesRead))) throw new InputError('binary', 'the file is UTF-16 text (PowerShell\'s ">" writes it); save it as UTF-8 and read that', file);
+    if (utf16Of(buffer.subarray(0, bytesRead))) throw new InputError('binary', 'the file is UTF-16 text (PowerShell\'s ">" writes it); save it as UTF-8 and read that', file);
     if (buffer.subarray(0, bytesRead).includes(0)) throw new InputError('binary', 'the file looks binary (NUL byte); expected a JSON or JSON Lines trace', file);
     // A multi-byte character may be cut at the end of the head: drop the partial tail.
     return { head: new TextDecoder('utf-8').decode(buffer.subarray(0, bytesRead)).replace(/\uFFFD+$/, ''), complete: bytesRead < DETECT_HEAD_BYTES };
@@ -259,20 +260,3 @@ export async function readAllTraces(file: string, options: Omit<ReadAnyTraceOpti
   return { format, traces: runs.map((run) => ({ id: run.id, trace: run.trace() })) };
 }
 
-/**
- * UTF-16 text: its byte-order mark (not UTF-32's, FF FE 00 00), or ASCII with a NUL beside every character and none in
- * its place (`{"` as `{ " `; an all-zero file is no text, UTF-32 has NULs in both places).
- */
-function looksUtf16(head: Buffer): boolean {
-  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return true;
-  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return !(head[2] === 0 && head[3] === 0);
-  const pairs = Math.min(64, Math.floor(head.length / 2));
-  if (pairs < 2) return false;
-  let even = 0;
-  let odd = 0;
-  for (let k = 0; k < pairs; k++) {
-    if (head[2 * k] === 0) even++;
-    if (head[2 * k + 1] === 0) odd++;
-  }
-  return (even === pairs && odd === 0) || (odd === pairs && even === 0);
-}

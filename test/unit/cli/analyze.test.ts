@@ -182,10 +182,17 @@ describe('agent-immune analyze', () => {
       const { code, stdout, stderr } = await cli('analyze', file);
       assert.deepEqual([code, stdout, stderr], [2, '', `agent-immune analyze: ${file}: the file is UTF-16 text (PowerShell's ">" writes it); save it as UTF-8 and read that\n`]);
     }
+    // Non-ASCII text at the start, without a mark, little- or big-endian (was: "looks binary").
+    const accented = `{"schema":"agent-trace/v1","run":"débat-日本語-ĀĒ","task":{"question":"Quelle est la réponse ? 答え"}}\n`;
+    const bigEndian = Buffer.from(accented, 'utf16le').swap16();
+    for (const [name, bytes] of [['accented-le.jsonl', Buffer.from(accented, 'utf16le')], ['accented-be.jsonl', bigEndian]] as const) {
+      writeFileSync(path.join(dir, name), bytes);
+      assert.match((await cli('analyze', path.join(dir, name))).stderr, /the file is UTF-16 text/, name);
+    }
     // A file of zeros and a UTF-32 one are no UTF-16 (a review's cases): still refused as binary.
     const utf32 = Buffer.alloc(text.length * 4);
     for (let k = 0; k < text.length; k++) utf32.writeUInt32LE(text.charCodeAt(k), 4 * k);
-    for (const [name, bytes] of [['zeros.jsonl', Buffer.alloc(4096)], ['utf32.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), utf32])]] as const) {
+    for (const [name, bytes] of [['zeros.jsonl', Buffer.alloc(4096)], ['utf32.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), utf32])], ['utf32-unmarked.jsonl', utf32]] as const) {
       writeFileSync(path.join(dir, name), bytes);
       assert.match((await cli('analyze', path.join(dir, name))).stderr, /looks binary \(NUL byte\)/, name);
     }
