@@ -146,7 +146,7 @@ export function formatAnalysisText(analysis: Analysis): string {
   out.push('');
   // An attack flagged only in earlier rounds is still one; with no attacker left in the verdict, the line says where it was.
   const earlierAttack = attackers === 0 && flaggedAttack ? ' (the attack was flagged in an earlier round)' : '';
-  const majority = analysis.mdsr === null ? '' : attacked ? `; majority ${analysis.mdsr ? 'defended' : 'NOT defended'} at the last round${earlierAttack}` : `; no attacker, and the majority ${analysis.mdsr ? 'right' : 'wrong'} at the last round`;
+  const majority = analysis.mdsr === null ? earlierAttack : attacked ? `; majority ${analysis.mdsr ? 'defended' : 'NOT defended'} at the last round${earlierAttack}` : `; no attacker, and the majority ${analysis.mdsr ? 'right' : 'wrong'} at the last round`;
   out.push(`Verdict: ${attackers} attacker(s), ${infected} infected, ${analysis.agents.length - attackers - infected} benign${majority}`);
   const last = analysis.rounds[rounds - 1];
   const flagged = last ? analysis.agents.filter((a) => last.agents[a.id].category !== 'benign') : [];
