@@ -1,6 +1,7 @@
 // The infection-graph view: toolbar (search, category filter, camera, export), graph canvas with legend, side panel
 // and lists, round scrubber. One instance per payload; UI state survives re-analysis and hide/show via the bridge.
 import type { GraphViewPayload } from '../core/graphview/types';
+import { middleCut } from '../core/text/printable';
 import type { Category } from '../core/trace/types';
 import type { Bridge, ViewState } from './bridge';
 import { el, replaceChildren } from './dom';
@@ -60,7 +61,7 @@ export class GraphView {
     this.liveBadge = payload.live && el('button', { type: 'button', class: 'live', 'data-live': payload.live.state });
     this.liveBadge?.addEventListener('click', () => this.setRound(this.model.rounds - 1));
     const toolbar = el('header', { class: 'toolbar' },
-      el('div', { class: 'title' }, el('span', { class: 'brand' }, 'Agent Immune'), this.liveBadge ?? null, el('span', { class: 'trace-name', title: plainLabel(payload.title, 400) }, plainLabel(payload.title, 80))),
+      el('div', { class: 'title' }, el('span', { class: 'brand' }, 'Agent Immune'), this.liveBadge ?? null, el('span', { class: 'trace-name', title: plainLabel(payload.title, 400) }, middleCut(plainLabel(payload.title, 400), 80))),
       el('div', { class: 'filters' }, this.searchInput, this.categorySelect, this.matchCount),
       el('div', { class: 'buttons' },
         this.button('−', 'Zoom out (-)', () => this.renderer.zoom(-1), 'zoom-out'),

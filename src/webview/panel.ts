@@ -36,6 +36,7 @@ export function renderSummary(model: ViewModel, round: number): HTMLElement {
   const counts = countsAt(model, round);
   const last = analysis.rounds[round];
   const rows: [string, string][] = [
+    ...(analysis.run !== undefined ? [['Run id', plainLabel(analysis.run, 400)] as [string, string]] : []),
     ['Agents', String(model.ids.length)],
     ['Edges', String(analysis.edges.length)],
     ['Rounds', String(model.rounds)],

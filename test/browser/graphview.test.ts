@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, OUTPUT_DIR, payloadOf, pinnedSmallPayload, ROOT, startServer, type PageServer } from './harness';
 import { synthTrace } from './synth';
+import { runTitle } from '../../src/core/graphview/payload';
 
 const COLOURS = { attacker: [0xd5, 0x5e, 0x00], infected: [0xe6, 0x9f, 0x00], benign: [0x56, 0xb4, 0xe9] } as const;
 
@@ -99,8 +100,9 @@ const DECLARED_DEBATE = [
 
 /** A tool-use run whose agents have long names (tau-bench's tools), in a ring: some sit at the canvas's right edge. */
 const LONG_NAMES = ['tool:update_reservation_flights', 'assistant', 'tool:get_reservation_details', 'tool:search_direct_flight', 'user'];
+const LONG_RUN_ID = 'gpt-4o-mini-2024-07-18/banking/user_task_11/important_instructions/injection_task_1.json';
 const LONG_NAMED_RUN = [
-  { type: 'header' },
+  { type: 'header', run: LONG_RUN_ID },
   ...LONG_NAMES.map((from, i) => ({ type: 'message', round: 0, from, to: [LONG_NAMES[(i + 1) % LONG_NAMES.length]], content: `Reply from ${from}.` })),
 ].map((r) => JSON.stringify(r)).join('\n');
 
@@ -131,7 +133,7 @@ describe('infection graph view in chromium', function () {
     server.addReport('synthetic', await payloadOf(synthTrace({ agents: 24, rounds: 4, attackers: 2, seed: 3 }), 'synthetic-24.jsonl'));
     server.addReport('large', await payloadOf(synthTrace({ agents: 600, rounds: 4, attackers: 6, seed: 7 }), 'synthetic-600.jsonl'));
     server.addReport('declared', await payloadOf(DECLARED_DEBATE, 'declared.jsonl'));
-    server.addReport('long-names', await payloadOf(LONG_NAMED_RUN, 'long-names.jsonl'));
+    server.addReport('long-names', await payloadOf(LONG_NAMED_RUN, runTitle('../shared/data/real/agentdojo/gpt-4o-mini-2024-07-18.banking.jsonl', LONG_RUN_ID)));
     server.addReport('vietnamese', await payloadOf(readFileSync(path.join(ROOT, 'test/fixtures/workspace/traces/vietnamese-debate.jsonl'), 'utf8'), 'vietnamese-debate.jsonl'));
     browser = await launchBrowser();
   });
@@ -256,6 +258,10 @@ describe('infection graph view in chromium', function () {
     });
     assert.deepEqual(drawn.map((l) => l.text).sort(), [...LONG_NAMES].sort(), 'every agent is labelled');
     for (const label of drawn) assert.ok(label.left >= 0 && label.right <= label.width, `"${label.text}" drawn from ${label.left.toFixed(0)} to ${label.right.toFixed(0)} px on a ${label.width} px canvas`);
+    // A long run id keeps the tail that tells a file's runs apart in the header (was cut to "— run gpt-4o…"), and the
+    // summary gives it whole.
+    assert.match((await page.locator('.trace-name').textContent()) ?? '', /…_11\/important_instructions\/injection_task_1\.json$/);
+    assert.equal(await page.locator('.summary dt:text-is("Run id") + dd').textContent(), LONG_RUN_ID);
     await shot(page, 'long-names');
   });
 

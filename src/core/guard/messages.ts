@@ -5,7 +5,7 @@ import { formatAlerts } from '../monitor/messages';
 import { poolEvaluations } from './metrics';
 import type { Category } from '../trace/types';
 import type { Analysis, ClassScores, Evaluation, RemediationStep, RemovedSpan, RuleId } from './types';
-import { inline } from '../text/printable';
+import { inline, middleCut } from '../text/printable';
 
 /** One-line explanation of the rule (topological, or read from the answers) that decided an agent's category. */
 export const RULE_TEXT: Record<RuleId, string> = {
@@ -260,14 +260,6 @@ const AGENT_ID_WIDTH = 40;
 
 /** The widest run id shown in the report of a file's runs. */
 const RUN_ID_WIDTH = 56;
-
-/** A run id cut in the middle when too long: its head and its tail (`…/slack/user_task_1/injection_task_2`) stay. */
-function middleCut(id: string, width: number): string {
-  const chars = [...id]; // by code point: an emoji's surrogate pair is never split
-  if (chars.length <= width) return id;
-  const tail = Math.ceil((width - 1) * 0.6);
-  return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(chars.length - tail).join('')}`;
-}
 
 /** The readable report of every run of a file: one line per run, how many were attacked, and the figures pooled over the labelled ones. */
 export function formatRunsText(source: string, runs: readonly RunSummary[]): string {

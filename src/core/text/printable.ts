@@ -30,3 +30,11 @@ export function inline(text: string): string {
 export function shellWord(word: string): string {
   return inline(/^[\w./@%+:,-][\w./@%+=:,-]*$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
 }
+
+/** A name cut in the middle when too long: its head and its tail (`…/slack/user_task_1/injection_task_2`) stay. */
+export function middleCut(name: string, width: number): string {
+  const chars = [...name]; // by code point: an emoji's surrogate pair is never split
+  if (chars.length <= width) return name;
+  const tail = Math.ceil((width - 1) * 0.6);
+  return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
