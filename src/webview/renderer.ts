@@ -6,6 +6,7 @@ import type { Settings } from 'sigma/settings';
 import type { NodeDisplayData, PartialButFor } from 'sigma/types';
 import { CachedEdgeLineProgram, FlatEdgeArrowProgram } from './edgePrograms';
 import { NodeGlyphProgram } from './glyphProgram';
+import { labelSpot, type LabelSpot } from './labelPlace';
 import { CATEGORY_SHAPE, type Theme } from './theme';
 import { plainLabel } from './text';
 import { edgeKey, pathEdgeActive, type ViewModel } from './viewModel';
@@ -126,6 +127,8 @@ export class GraphRenderer {
       minCameraRatio: 0.01,
       maxCameraRatio: 8,
       enableEdgeEvents: false,
+      // Nothing in the view rotates the graph; a touch gesture would, and label placement reads directions unrotated.
+      enableCameraRotation: false,
       defaultDrawNodeLabel: (context, data, settings) => this.drawLabel(context, data, settings),
       defaultDrawNodeHover: (context, data, settings) => this.drawHover(context, data, settings),
       nodeReducer: (node, data) => this.reduceNode(node, data),
@@ -354,20 +357,36 @@ export class GraphRenderer {
   }
 
 
-  private drawLabel(context: CanvasRenderingContext2D, data: PartialButFor<NodeDisplayData, 'x' | 'y' | 'size' | 'label' | 'color'>, settings: Settings): void {
+  /** Where an agent's label box goes: beside it, off its channels, inside the canvas (labelPlace.ts). */
+  private labelSpotOf(context: CanvasRenderingContext2D, data: LabelData, width: number, height: number, gap: number): LabelSpot {
+    const canvas = { width: context.canvas.clientWidth, height: context.canvas.clientHeight };
+    return labelSpot(canvas, data, { width, height }, gap, data.key === undefined ? [] : this.channelDirections(data.key));
+  }
+
+  /** The screen directions from an agent to the agents it has a channel with (graph y points up, the screen's down; the
+   * camera does not rotate); none past LABEL_AVOIDS_UP_TO. */
+  private channelDirections(key: string): [number, number][] {
+    if (this.graph.degree(key) > LABEL_AVOIDS_UP_TO) return [];
+    const x = this.graph.getNodeAttribute(key, 'x') as number;
+    const y = this.graph.getNodeAttribute(key, 'y') as number;
+    return this.graph.neighbors(key).map((other) => [(this.graph.getNodeAttribute(other, 'x') as number) - x, y - (this.graph.getNodeAttribute(other, 'y') as number)]);
+  }
+
+  private drawLabel(context: CanvasRenderingContext2D, data: LabelData, settings: Settings): void {
     if (!data.label) return;
     context.font = `${settings.labelWeight} ${settings.labelSize}px ${settings.labelFont}`;
     context.fillStyle = this.theme.label;
-    context.fillText(data.label, labelStart(context, data, context.measureText(data.label).width, 3), data.y + settings.labelSize / 3);
+    const height = settings.labelSize + 2;
+    const { x, y } = this.labelSpotOf(context, data, context.measureText(data.label).width, height, 3);
+    context.fillText(data.label, x, y + height / 2 + settings.labelSize / 3);
   }
 
-  private drawHover(context: CanvasRenderingContext2D, data: PartialButFor<NodeDisplayData, 'x' | 'y' | 'size' | 'label' | 'color'>, settings: Settings): void {
+  private drawHover(context: CanvasRenderingContext2D, data: LabelData, settings: Settings): void {
     const label = data.label ?? '';
     context.font = `${settings.labelWeight} ${settings.labelSize}px ${settings.labelFont}`;
     const width = context.measureText(label).width + 10;
     const height = settings.labelSize + 8;
-    const x = labelStart(context, data, width, 4);
-    const y = data.y - height / 2;
+    const { x, y } = this.labelSpotOf(context, data, width, height, 4);
     context.fillStyle = this.theme.background;
     context.strokeStyle = this.theme.focus;
     context.lineWidth = 1;
@@ -380,12 +399,11 @@ export class GraphRenderer {
   }
 }
 
-/** Where a label of `width` pixels starts: right of the agent, or left of it when it would run past the canvas's edge. */
-function labelStart(context: CanvasRenderingContext2D, data: { x: number; size: number }, width: number, gap: number): number {
-  const right = data.x + data.size + gap;
-  const left = data.x - data.size - gap - width;
-  return right + width > context.canvas.clientWidth && left >= 0 ? left : right;
-}
+/** What sigma hands a label or hover drawer: the agent's node key and its drawn place. */
+type LabelData = PartialButFor<NodeDisplayData, 'x' | 'y' | 'size' | 'label' | 'color'> & { key?: string };
+
+/** Past this many channels an agent's label is not kept off them (it goes right, or left at the canvas's edge). */
+const LABEL_AVOIDS_UP_TO = 24;
 
 /** One cell of sigma's label grid: the candidates for a label there, largest first. */
 type LabelCell = { key: string; size: number }[];

@@ -106,6 +106,15 @@ const LONG_NAMED_RUN = [
   ...LONG_NAMES.map((from, i) => ({ type: 'message', round: 0, from, to: [LONG_NAMES[(i + 1) % LONG_NAMES.length]], content: `Reply from ${from}.` })),
 ].map((r) => JSON.stringify(r)).join('\n');
 
+/** Two agents that only talk to each other (Who&When's Orchestrator and WebSurfer): the layout puts them on one line. */
+const PAIR_RUN = [
+  { type: 'header' },
+  ...[0, 1, 2].flatMap((round) => [
+    { type: 'message', round, from: 'Orchestrator', to: ['WebSurfer'], content: 'Please visit the website and check the prices.' },
+    { type: 'message', round, from: 'WebSurfer', to: ['Orchestrator'], content: 'I clicked the page; here is what it shows.' },
+  ]),
+].map((r) => JSON.stringify(r)).join('\n');
+
 /** Clicks an agent's glyph. */
 async function clickAgent(page: Page, id: string): Promise<void> {
   const point = await page.evaluate((agent) => {
@@ -133,6 +142,7 @@ describe('infection graph view in chromium', function () {
     server.addReport('synthetic', await payloadOf(synthTrace({ agents: 24, rounds: 4, attackers: 2, seed: 3 }), 'synthetic-24.jsonl'));
     server.addReport('large', await payloadOf(synthTrace({ agents: 600, rounds: 4, attackers: 6, seed: 7 }), 'synthetic-600.jsonl'));
     server.addReport('declared', await payloadOf(DECLARED_DEBATE, 'declared.jsonl'));
+    server.addReport('pair', await payloadOf(PAIR_RUN, 'pair.jsonl'));
     server.addReport('long-names', await payloadOf(LONG_NAMED_RUN, runTitle('../shared/data/real/agentdojo/gpt-4o-mini-2024-07-18.banking.jsonl', LONG_RUN_ID)));
     server.addReport('vietnamese', await payloadOf(readFileSync(path.join(ROOT, 'test/fixtures/workspace/traces/vietnamese-debate.jsonl'), 'utf8'), 'vietnamese-debate.jsonl'));
     browser = await launchBrowser();
@@ -263,6 +273,50 @@ describe('infection graph view in chromium', function () {
     assert.match((await page.locator('.trace-name').textContent()) ?? '', /…_11\/important_instructions\/injection_task_1\.json$/);
     assert.equal(await page.locator('.summary dt:text-is("Run id") + dd').textContent(), LONG_RUN_ID);
     await shot(page, 'long-names');
+  });
+
+  it('draws no label across a channel (was: both labels of a two-agent run drawn on the line between them)', async () => {
+    // Sparse runs, where every label has a free side (in a dense one other agents' channels may cross any side).
+    for (const report of ['pair', 'long-names']) {
+      await page.goto(`${server.url}/report/${report}.html`);
+      await ready(page);
+      const crossings = await page.evaluate(() => {
+        const view = window.agentImmuneView;
+        const sigma = view?.renderer.sigma;
+        if (!view || !sigma) throw new Error('no view');
+        const boxes: { text: string; left: number; top: number; right: number; bottom: number }[] = [];
+        const fillText = CanvasRenderingContext2D.prototype.fillText;
+        CanvasRenderingContext2D.prototype.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number) {
+          const m = this.measureText(text);
+          if (this.canvas.classList.contains('sigma-labels')) boxes.push({ text, left: x, right: x + m.width, top: y - m.actualBoundingBoxAscent, bottom: y + m.actualBoundingBoxDescent });
+          fillText.call(this, text, x, y);
+        };
+        sigma.refresh();
+        CanvasRenderingContext2D.prototype.fillText = fillText;
+        // Each channel sampled every pixel against each label's box (the boxes are text-high). No named helper: the
+        // test runner's transform would name it with a function the page does not have.
+        const out: string[] = [];
+        const graph = sigma.getGraph();
+        for (const edge of graph.edges()) {
+          const [a, b] = graph.extremities(edge).map((node) => sigma.graphToViewport(graph.getNodeAttributes(node) as { x: number; y: number }));
+          const steps = Math.ceil(Math.hypot(b.x - a.x, b.y - a.y));
+          for (const box of boxes) {
+            for (let k = 0; k <= steps; k++) {
+              const x = a.x + ((b.x - a.x) * k) / steps;
+              const y = a.y + ((b.y - a.y) * k) / steps;
+              if (x > box.left && x < box.right && y > box.top && y < box.bottom) {
+                out.push(`${box.text} on ${graph.extremities(edge).join('->')}`);
+                break;
+              }
+            }
+          }
+        }
+        return { labels: boxes.length, out };
+      });
+      assert.ok(crossings.labels >= 2, `${report}: labels drawn`);
+      assert.deepEqual(crossings.out, [], report);
+    }
+    await shot(page, 'pair-labels');
   });
 
   it('opens the side panel on a node click with outputs, filter marks, scores and remediation', async () => {
