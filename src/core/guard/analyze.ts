@@ -143,6 +143,10 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
   const readers: Partial<Record<RuleId, (i: number) => Evidence | undefined>> = {
     'head-attacker': (i) => manipulationIn(model, i, k),
     'attacker-overrides-infected': (i) => manipulationIn(model, i, k),
+    // An agent the infection head keeps flagged: the order or pass-it-on request it carries on, where it wrote one.
+    'kept-neighbour-flagged': (i) => manipulationIn(model, i, k),
+    'kept-near-attacker': (i) => manipulationIn(model, i, k),
+    'kept-rising-trend': (i) => manipulationIn(model, i, k),
     'declared-steering': (i) => declarations[i],
     'tool-order-obeyed': (i) => obeyedOrderOf(reading, i, k),
     'acted-on-attacker-target': callOnFlaggedOrder,
