@@ -849,12 +849,14 @@ function inMarkupTag(before: string, after: string): boolean {
 
 /** One prompt reached two ways: a sink decides its role over a name (a constant named `*_instructions` sent as a user message is message text). */
 function merge(a: FoundPrompt, b: FoundPrompt): FoundPrompt {
-  const preferred = a.byName && !b.byName ? b : a;
   const deciding = [a, b].filter((p) => !p.byName);
-  const roles = (deciding.length > 0 ? deciding : [a, b]).map((p) => p.role);
+  const role = (deciding.length > 0 ? deciding : [a, b]).some((p) => p.role === 'system') ? 'system' : 'message';
+  // Named by a sink that decided its role: a text sent as UserMessage(content=) on one branch and as
+  // SystemMessage(content=) on another (autogen's o1 path) is a system prompt named by the system sink.
+  const preferred = (deciding.length > 0 ? deciding : [a, b]).find((p) => p.role === role) ?? a;
   return {
     ...preferred,
-    role: roles.includes('system') ? 'system' : 'message',
+    role,
     hardened: a.hardened || b.hardened,
     byName: a.byName && b.byName,
     candidates: [...a.candidates, ...b.candidates],

@@ -1709,4 +1709,31 @@ def read_image(llm_api, image_path):
     assert.ok(wrapped.some((w) => w.includes("h['result']")), JSON.stringify(wrapped));
     assert.ok(!wrapped.some((w) => w.includes("h['action']")), JSON.stringify(wrapped));
   });
+
+  it("a prompt sent as a user turn on one branch and a system message on the other is named by its system sink (was: autogen's task_centric_memory said \"The system prompt (UserMessage(content=))\")", async () => {
+    const source = [
+      'from autogen_core.models import SystemMessage, UserMessage',
+      '',
+      '',
+      'class Prompter:',
+      '    def __init__(self, client):',
+      '        self.client = client',
+      '',
+      '    async def call_model(self, user_content, system_message_content=None):',
+      '        if self.client.model_info["family"] == "o1":',
+      '            # No system message allowed, so pass it as the first user message.',
+      '            system_message = UserMessage(content=system_message_content, source="User")',
+      '        else:',
+      '            system_message = SystemMessage(content=system_message_content)',
+      '        user_message = UserMessage(content=user_content, source="User")',
+      '        return await self.client.create([system_message, user_message])',
+      '',
+      '    async def find_topics(self, text):',
+      '        sys_message = """You are an expert at semantic analysis."""',
+      '        return await self.call_model(user_content=[text], system_message_content=sys_message)',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'prompter.py': source });
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.message.slice(0, 46)]), [[18, 'missing-immunity-warning', 'The system prompt (SystemMessage(content=)) la']]);
+  });
 });
