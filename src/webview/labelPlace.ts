@@ -19,7 +19,13 @@ export interface DrawnAgent {
  * channels (directions from the agent, viewport y down) runs through. Where every spot is crossed, right, or left when
  * right would run past the canvas's edge (a label drawn along a path hid it).
  */
-export function labelSpot(canvas: { width: number; height: number }, agent: DrawnAgent, label: { width: number; height: number }, gap: number, channels: readonly [number, number][]): LabelSpot {
+export function labelSpot(
+  canvas: { width: number; height: number },
+  agent: DrawnAgent,
+  label: { width: number; height: number },
+  gap: number,
+  channels: readonly [number, number][],
+): LabelSpot {
   const { width, height } = label;
   const middle = agent.y - height / 2;
   const top = agent.y - agent.size - gap - height;

@@ -263,7 +263,7 @@ class Discoverer {
     // A constant found by its name that is spliced into another prompt is part of that prompt, not another one: continue's
     // `CODEBLOCK_FORMATTING_INSTRUCTIONS` inside its `DEFAULT_CHAT_SYSTEM_MESSAGE` (both found by name) is warned once.
     const pieceKey = (piece: Piece) => `${piece.file}:${piece.literal.start}`;
-    const parts = new Set([...byPrimary.values()].flatMap((p) => p.pieces.filter((piece) => piece !== p.primary).map(pieceKey)));
+    const parts = new Set([...byPrimary.values()].flatMap((p) => p.pieces.map(pieceKey).filter((key) => key !== pieceKey(p.primary))));
     this.result.prompts = [...byPrimary.values()].filter((p) => !p.byName || !parts.has(pieceKey(p.primary)));
     const seen = new Set<string>();
     for (const prompt of this.result.prompts) {

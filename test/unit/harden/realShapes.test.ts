@@ -1736,4 +1736,18 @@ def read_image(llm_api, image_path):
     const { details } = await harden({ 'prompter.py': source });
     assert.deepEqual(details.map((f) => [f.line, f.code, f.message.slice(0, 46)]), [[18, 'missing-immunity-warning', 'The system prompt (SystemMessage(content=)) la']]);
   });
+
+  it('a prompt found by two names, its function and its variable, is one prompt named by the system name (a first version of the merge above lost it)', async () => {
+    const source = [
+      'def critic_prompt(agent_output: str) -> str:',
+      '    system_prompt = f"You critique research.\\nThe researcher wrote:\\n{agent_output}\\nList the weak points."',
+      '    return system_prompt',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'critic.py': source });
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.message.slice(0, 34)]), [
+      [2, 'missing-immunity-warning', 'The system prompt (system_prompt) '],
+      [2, 'unbounded-delegation', '`agent_output` puts delegated cont'],
+    ]);
+  });
 });
