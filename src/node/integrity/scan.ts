@@ -1,7 +1,7 @@
 // Scans the pinned scope of a workspace: walk, select (skill folders + prompt files + anything already pinned), hash
 // with bounded concurrency, and report what cannot be pinned: symlinks that leave the root, FIFOs, sockets, devices,
 // folder symlinks, unreadable files and folders, files that kept changing while read.
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { configWarnings } from '../../core/config';
 import { loadProjectConfig } from '../config';
@@ -10,7 +10,7 @@ import { pinOf, unsafeRelativePath } from '../../core/integrity/lockfile';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { hashFiles, hashLink, isDigest } from './hashFile';
 import { classifyWorkspacePath } from '../workspaceFs';
-import { walkWorkspace, type WalkedUnpinnable } from './walk';
+import { readGitignore, walkWorkspace, type WalkedUnpinnable } from './walk';
 
 /** A workspace root resolved for integrity work: its real path, config and scope matcher. */
 export interface IntegrityWorkspace {
@@ -30,7 +30,7 @@ export async function openIntegrityWorkspace(root: string, overrides: Partial<In
   const project = await loadProjectConfig(rootReal);
   const own = resolveIntegrityConfig(project.sections.integrity, path.join(rootReal, 'agent-immune.config.json'));
   const config = { ...own, ...stripUndefined(overrides) };
-  const gitignore = config.gitignore ? await readFile(path.join(rootReal, '.gitignore'), 'utf8').catch(() => '') : '';
+  const gitignore = config.gitignore ? await readGitignore(rootReal, path.join(rootReal, '.gitignore')) : '';
   return { root: rootReal, config, projectStrict: own.strict, matcher: new ScopeMatcher(config, gitignore), configWarnings: configWarnings(project) };
 }
 

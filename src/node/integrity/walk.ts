@@ -1,12 +1,12 @@
 // Walks a workspace for the integrity scope: never enters .git, excluded folders or a node_modules outside a skill,
 // never follows a symlink out of the root (it is reported instead), never descends through directory symlinks (no
 // loops), and lists what it cannot hash (FIFOs, sockets, devices, folder symlinks, folders it cannot read) so the scan can report them.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { ScopeMatcher } from '../../core/integrity/scope';
 import type { UnpinnableReason } from '../../core/integrity/types';
-import { classifyWorkspacePath } from '../workspaceFs';
+import { classifyWorkspacePath, readWorkspaceFile } from '../workspaceFs';
 
 /** A path the walk found but cannot hash; `markers` (folder symlinks only): the target folder directly holds a file
  * the scope pins (a skill or prompt reached through the link). */
@@ -41,6 +41,15 @@ export async function classifyPath(rootReal: string, abs: string): Promise<'file
   return kind === 'file' || kind === 'outside' ? kind : undefined;
 }
 
+/** The largest .gitignore read; past it the file counts as empty, as one that cannot be read does. */
+const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
+
+/** A .gitignore's text, or '' where it is no regular file inside the root (a FIFO hung `verify` and `lock`), cannot be
+ * read or is too large. */
+export async function readGitignore(rootReal: string, abs: string): Promise<string> {
+  return readWorkspaceFile(rootReal, abs, MAX_GITIGNORE_BYTES).then((bytes) => bytes.toString('utf8'), () => '');
+}
+
 /** What a directory entry that is neither a file, a folder nor a symlink is. */
 function specialKind(entry: Dirent): string {
   return entry.isFIFO() ? 'a named pipe (FIFO)' : entry.isSocket() ? 'a socket' : 'a device';
@@ -70,7 +79,7 @@ export async function walkWorkspace(root: string, matcher: ScopeMatcher, nestedG
       return;
     }
     if (nestedGitignores && dirRel && !ignored && entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
-      matcher.addGitignore(dirRel, await readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => ''));
+      matcher.addGitignore(dirRel, await readGitignore(root, path.join(dirAbs, '.gitignore')));
     }
     // A skill folder is loaded whole, whatever git ignores in it: from here down no .gitignore hides a file.
     if (dirRel && entries.some((entry) => !entry.isDirectory() && matcher.isSkillMarker(`${dirRel}/${entry.name}`))) matcher.addSkillFolder(dirRel);

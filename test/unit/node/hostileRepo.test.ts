@@ -169,6 +169,19 @@ describe('hostile repository: nothing outside the root is read or written', func
     assert.deepEqual([report.status, report.findings[0].reason], ['corrupt-lockfile', 'unreadable']);
   });
 
+  it('a FIFO .gitignore, or a link to one, is read as empty instead of hanging lock and verify (both waited forever)', async () => {
+    write(root, 'AGENTS.md', '# agents\n');
+    execFileSync('mkfifo', [path.join(root, '.gitignore')]);
+    assert.equal((await cli(root, 'lock', '--no-audit')).code, 0);
+    assert.equal((await cli(root, 'verify', '--no-audit')).code, 0);
+    rmSync(path.join(root, '.gitignore'));
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    symlinkSync('pipe', path.join(root, '.gitignore'));
+    mkdirSync(path.join(root, 'sub'));
+    symlinkSync('../pipe', path.join(root, 'sub', '.gitignore'));
+    assert.equal((await cli(root, 'verify', '--no-audit')).code, 0);
+  });
+
   it('FIFOs named like prompt files and traces are listed as not read by harden and scan, never opened (were left out silently)', async () => {
     for (const name of ['agent.py', 'AGENTS.md', 'run.trace.jsonl']) execFileSync('mkfifo', [path.join(root, name)]);
     const harden = await cli(root, 'harden', '--check', '--json', '.');
