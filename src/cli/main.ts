@@ -103,8 +103,18 @@ function safeIo(io: CliIo): CliIo {
 if (require.main === module) {
   // A closed pipe (agent-immune analyze run.jsonl | head) ends the output, not the process with a stack trace; any other
   // failure to write it (a full disk: ENOSPC) is one line and exit 2, as a failed --html or -o write is.
+  // A receiver (`serve`, listening for SIGTERM) whose standard output closes stops as on Ctrl+C, writing the runs it
+  // holds (it exited at once, losing them); every later write to the closed pipe is dropped.
+  let stdoutClosed = false;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (stream === process.stdout && stdoutClosed) return;
+      if (error.code === 'EPIPE' && stream === process.stdout && process.listenerCount('SIGTERM') > 0) {
+        stdoutClosed = true;
+        process.stderr.write('agent-immune: standard output was closed; stopping\n');
+        process.emit('SIGTERM', 'SIGTERM');
+        return;
+      }
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
       // A warning that cannot be written changes nothing the command did; output that cannot be written does.
       if (stream === process.stderr) return;
@@ -113,7 +123,7 @@ if (require.main === module) {
     });
   }
   const io: CliIo = {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => stdoutClosed || process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,

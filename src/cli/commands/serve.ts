@@ -116,16 +116,17 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
   },
 };
 
-/** Resolves on the first SIGINT or SIGTERM. */
+/** The signals that stop the receiver, writing what it holds: Ctrl+C, a kill, a closed terminal or ssh session. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Resolves on the first stop signal. */
 function stopSignal(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const signal of STOP_SIGNALS) process.off(signal, stop);
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });
 }
 
