@@ -3,7 +3,7 @@
 // and closed runs written out as agent-trace/v1. Used by `agent-immune serve` and by the editor's Watch Live Runs.
 import { inline } from '../../core/text/printable';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { access, opendir, realpath, stat } from 'node:fs/promises';
+import { lstat, opendir, realpath, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { errorMessage, InputError } from '../../core/errors';
@@ -310,7 +310,8 @@ export class LiveServer {
   /** Appends alerts while the alert log is under its budget; past it, says so once (until it has room again). */
   private async appendAlerts(records: AlertRecord[]): Promise<void> {
     const budget = this.options.maxAlertLogBytes ?? DEFAULT_MAX_ALERT_LOG_BYTES;
-    const size = await stat(path.join(this.rootReal!, ALERT_LOG)).then((s) => s.size, () => 0);
+    // lstat: a link planted at the log's name is measured as itself (the append refuses it), never what it points to.
+    const size = await lstat(path.join(this.rootReal!, ALERT_LOG)).then((s) => s.size, () => 0);
     const bytes = records.reduce((sum, record) => sum + Buffer.byteLength(JSON.stringify(record)) + 1, 0);
     if (size + bytes > budget) {
       if (!this.alertLogFull) this.log('error', `live: ${ALERT_LOG} is over its ${mib(budget)} budget: live alerts are no longer appended to it (the event stream still carries them); move it away to resume`);
@@ -419,8 +420,13 @@ export function recordingText(records: { record: Record<string, unknown> }[]): s
 
 /** A file name for a run id: letters, digits, '.', '_' and '-' only, short enough for any file system. */
 export function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'run';
+  const name = id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'run';
+  // Windows opens a device for these names whatever the extension: the recording would be lost there.
+  return WINDOWS_DEVICE.test(name) ? `run_${name}` : name;
 }
+
+/** File names Windows reserves for devices (`CON`, `nul`, `COM1`, …), with or without an extension. */
+const WINDOWS_DEVICE = /^(?:CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])(?:\.|$)/i;
 
 /** How often the recordings folder is measured again, and how many recording names keep their next copy number. */
 const REMEASURE_MS = 60_000;
@@ -431,10 +437,12 @@ function mib(bytes: number): string {
   return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
 }
 
-/** Total size of the files directly in `dir` (0 when it does not exist yet), read one entry at a time. */
+/** Total size of the files directly in `dir` (0 when it does not exist yet, or is a link, which the write then refuses:
+ * a link planted there had serve list a folder outside the root), read one entry at a time. */
 async function folderBytes(dir: string): Promise<number> {
   let total = 0;
   try {
+    if (!(await lstat(dir)).isDirectory()) return 0;
     for await (const entry of await opendir(dir)) {
       if (entry.isFile()) total += await stat(path.join(dir, entry.name)).then((s) => s.size, () => 0);
     }
@@ -444,8 +452,9 @@ async function folderBytes(dir: string): Promise<number> {
   return total;
 }
 
+/** Whether a name is taken: by anything, a dangling link included (it looked free, and the write then refused it). */
 async function exists(file: string): Promise<boolean> {
-  return access(file).then(
+  return lstat(file).then(
     () => true,
     () => false,
   );

@@ -2,7 +2,7 @@
 // and protobuf) must give, round by round, the verdicts `analyze` gives on the recorded file; hostile or broken
 // requests (malformed, wrong type, oversized, slow) are refused as OTLP says and lose nothing already received.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -259,6 +259,35 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     } finally {
       await server.stop();
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('a link planted in the recordings folder neither hides a run (was: a dangling one made the write fail) nor leads the budget outside the root', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'ai-live-elsewhere-'));
+    const logs: string[] = [];
+    const server = new LiveServer({ root: out, port: 0, maxStoredBytes: 1000, log: (level, message) => logs.push(`${level} ${message}`) });
+    try {
+      await server.start();
+      type Writer = { writeRun(id: string, records: { record: Record<string, unknown> }[]): Promise<void> };
+      const write = (id: string) => (server as unknown as Writer).writeRun(id, [{ record: { type: 'message', content: 'x' } }]);
+      const live = path.join(out, '.agent-immune/live');
+      mkdirSync(live, { recursive: true });
+      symlinkSync('/nowhere/x', path.join(live, 'planted.jsonl'));
+      await write('planted');
+      await write('CON');
+      assert.deepEqual(readdirSync(live).sort(), ['planted.2.jsonl', 'planted.jsonl', 'run_CON.jsonl'], 'a Windows device name gets a prefix');
+      // The recordings folder itself replaced by a link to a full folder outside: refused as a link, not measured.
+      rmSync(live, { recursive: true });
+      writeFileSync(path.join(elsewhere, 'big.bin'), Buffer.alloc(5000));
+      symlinkSync(elsewhere, live);
+      await assert.rejects(write('after'), /\.agent-immune\/live: it is a symbolic link/);
+      assert.ok(!logs.some((line) => /holds .* MiB/.test(line)), logs.join(' | '));
+      assert.deepEqual(readdirSync(elsewhere), ['big.bin']);
+    } finally {
+      await server.stop();
+      rmSync(out, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 
