@@ -1,6 +1,6 @@
 // Checks the files and folders a command is given before it starts, so a wrong path fails as one line that names it
 // and says what to do, instead of a raw ENOENT/EISDIR from deep inside.
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../core/errors';
 import { inline } from '../core/text/printable';
@@ -83,12 +83,32 @@ export async function outputFile(cwd: string, given: string | undefined, role: P
   for (const input of inputs) {
     if (await sameFile(input, abs)) throw badPath(`${named(role, given)} is an input file itself (${inline(path.relative(cwd, input) || input)}): writing it would replace it; write to another file`);
   }
+  // A repository can commit a link where a CI step writes its report (`integrity.sarif -> /home/ci/.bashrc`): an output
+  // is never written through one, nor through a linked folder between the current folder and it.
+  const linked = await linkOnTheWay(cwd, abs);
+  if (linked !== undefined) {
+    const shown = linked === abs ? given : path.relative(cwd, linked);
+    throw badPath(`${named(role, given)}: ${inline(shown)} is a symbolic link; Agent Immune does not write through one: remove it or write elsewhere`);
+  }
   for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const kind = await kindOf(dir);
     if (kind === 'folder') break;
     if (kind !== undefined) throw badPath(`${named(role, given)}: ${path.relative(cwd, dir) || dir} is a file, not a folder; choose another place to write`);
   }
   return abs;
+}
+
+/** The output path itself when it is a link (dangling too), else the first linked folder on its way down from `cwd`. */
+async function linkOnTheWay(cwd: string, abs: string): Promise<string | undefined> {
+  const isLink = (p: string) => lstat(p).then((info) => info.isSymbolicLink(), () => false);
+  if (await isLink(abs)) return abs;
+  if (!isInside(cwd, abs)) return undefined;
+  const steps = path.relative(cwd, path.dirname(abs)).split(path.sep).filter(Boolean);
+  for (let i = 1; i <= steps.length; i++) {
+    const dir = path.join(cwd, ...steps.slice(0, i));
+    if (await isLink(dir)) return dir;
+  }
+  return undefined;
 }
 
 /** A --lockfile value (relative to the root): a path that leads out of the root is a usage error, not a finding. */

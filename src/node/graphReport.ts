@@ -9,6 +9,7 @@ import { buildGraphViewPayload, runTitle } from '../core/graphview/payload';
 import { renderReportHtml } from '../core/graphview/reportHtml';
 import type { GraphViewPayload } from '../core/graphview/types';
 import type { Trace } from '../core/trace/types';
+import { NO_FOLLOW_WRITE } from './workspaceFs';
 
 /** The package root when running from dist/ (the bundles live in dist/, the stylesheet in media/). */
 export const PACKAGE_ROOT = path.resolve(__dirname, '..');
@@ -34,5 +35,5 @@ export async function writeGraphReport(file: string, trace: Trace, analysis: Ana
   const payload = buildGraphViewPayload(trace, analysis, { title: runTitle(analysis.source ?? path.basename(file), analysis.run) });
   const html = await reportHtmlFor(payload, root);
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, html, 'utf8');
+  await writeFile(file, html, { encoding: 'utf8', flag: NO_FOLLOW_WRITE });
 }

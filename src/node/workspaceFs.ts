@@ -6,6 +6,9 @@ import { lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type File
 import * as path from 'node:path';
 
 /** Why a workspace path was refused. */
+/** Flags for writing a report the user named: create or replace it, never through a link at its name. */
+export const NO_FOLLOW_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+
 export type UnsafePathReason = 'outside-root' | 'symlink' | 'not-a-file' | 'not-a-folder' | 'hard-link' | 'too-large';
 
 const REASON_TEXT: Record<UnsafePathReason, string> = {

@@ -1,5 +1,4 @@
 // `agent-immune convert <in> [--from FORMAT] [--episode N] -o out.jsonl`: writes any supported trace as agent-trace/v1.
-import { constants } from 'node:fs';
 import { lstat, mkdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { errorMessage, writingTo } from '../../core/errors';
@@ -8,12 +7,12 @@ import { FOREIGN_FORMATS, formatsHelp, parseFormatName } from '../../core/import
 const FOREIGN_FORMAT_NAMES = FOREIGN_FORMATS.map(([name]) => name).join(', ');
 import { serializeTrace } from '../../core/trace/parse';
 import { forEachRun } from '../../node/readAnyTrace';
+import { NO_FOLLOW_WRITE } from '../../node/workspaceFs';
 import type { Trace } from '../../core/trace/types';
 import { existingFile, sameFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 /** Open for writing, created or truncated, never through a symbolic link (one made after the check fails with ELOOP). */
-const NO_FOLLOW_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 /** A file-name-safe form of an episode id. */
 function safeName(id: string): string {

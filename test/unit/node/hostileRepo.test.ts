@@ -169,6 +169,25 @@ describe('hostile repository: nothing outside the root is read or written', func
     assert.deepEqual([report.status, report.findings[0].reason], ['corrupt-lockfile', 'unreadable']);
   });
 
+  it('a report is never written through a link the repository commits at its name or on its way (was: verify --sarif overwrote or created a file outside)', async () => {
+    write(root, 'AGENTS.md', '# agents\n');
+    write(outside, 'victim.txt', 'PRECIOUS\n');
+    assert.equal((await cli(root, 'lock', '--no-audit')).code, 0);
+    symlinkSync(path.join(outside, 'victim.txt'), path.join(root, 'integrity.sarif'));
+    symlinkSync(path.join(outside, 'new.sarif'), path.join(root, 'dangling.sarif'));
+    symlinkSync(outside, path.join(root, 'reports'));
+    for (const [report, shown] of [['integrity.sarif', 'integrity.sarif'], ['dangling.sarif', 'dangling.sarif'], ['reports/i.sarif', 'reports']]) {
+      const r = await cli(root, 'verify', '--no-audit', '--strict', '--sarif', report);
+      assert.equal(r.code, 2, report);
+      assert.equal(r.stderr, `agent-immune verify: --sarif ${report}: ${shown} is a symbolic link; Agent Immune does not write through one: remove it or write elsewhere\n`);
+    }
+    write(root, 'run.jsonl', readFileSync(path.join(__dirname, '../../fixtures/traces/small-attack.jsonl'), 'utf8'));
+    symlinkSync(path.join(outside, 'victim.txt'), path.join(root, 'report.html'));
+    assert.equal((await cli(root, 'analyze', 'run.jsonl', '--html', 'report.html')).code, 2);
+    assert.ok(!existsSync(path.join(outside, 'new.sarif')) && !existsSync(path.join(outside, 'i.sarif')), 'nothing created outside');
+    assert.equal(readFileSync(path.join(outside, 'victim.txt'), 'utf8'), 'PRECIOUS\n');
+  });
+
   it('a FIFO .gitignore, or a link to one, is read as empty instead of hanging lock and verify (both waited forever)', async () => {
     write(root, 'AGENTS.md', '# agents\n');
     execFileSync('mkfifo', [path.join(root, '.gitignore')]);
