@@ -4,6 +4,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../core/errors';
 import { inline } from '../core/text/printable';
+import { lockfilePathProblem } from '../core/integrity/scope';
 import { integrityRootOf, isSkillRepository } from '../node/integrity/root';
 import { isInside } from '../node/workspaceFs';
 import { UsageError } from './command';
@@ -116,6 +117,8 @@ export function lockfileFlag(root: string, given: string | undefined): string | 
   if (given !== undefined && !isInside(path.resolve(root), path.resolve(root, given))) {
     throw new UsageError(`--lockfile ${given} is outside the workspace root: give a path inside it (relative to the root)`);
   }
+  const problem = given === undefined ? undefined : lockfilePathProblem(path.relative(path.resolve(root), path.resolve(root, given)));
+  if (problem) throw new UsageError(`--lockfile: ${problem}`);
   return given;
 }
 

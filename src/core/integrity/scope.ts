@@ -39,6 +39,18 @@ const NEVER_ENTERED = ['.git/', '.agent-immune/'];
 /** Folders agents load skills and prompts from: a .gitignore does not hide what is under them (agents read it anyway). */
 const AGENT_FOLDERS: ReadonlySet<string> = new Set(['.claude', '.agents', '.codex', '.cursor', '.gemini', '.github', 'skills']);
 
+/**
+ * Why a lockfile path (relative to the root) cannot be one, or undefined: a repository's config chose where `lock`
+ * writes, and `.git/config`, the config itself, a README or a SKILL.md were overwritten. A lockfile's name ends in
+ * `.lock`, and it lies in no `.git` or `.agent-immune` folder (where the audit trail and its own lock live).
+ */
+export function lockfilePathProblem(lockfile: string): string | undefined {
+  const parts = lockfile.split(/[\\/]+/).filter((part) => part !== '' && part !== '.');
+  if (parts.some((part) => /^\.(?:git|agent-immune)$/i.test(part))) return `${JSON.stringify(lockfile)} is inside a .git or .agent-immune folder; keep the lockfile elsewhere in the project`;
+  if (!/\.lock$/i.test(parts.at(-1) ?? '')) return `${JSON.stringify(lockfile)} does not end in .lock; a lockfile is named NAME.lock (default ${DEFAULT_LOCKFILE})`;
+  return undefined;
+}
+
 /** Validates the raw `integrity` config section over the defaults; throws InputError('invalid-config'). */
 export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityConfig {
   const config: IntegrityConfig = { ...DEFAULT_INTEGRITY_CONFIG, skills: [...DEFAULT_INTEGRITY_CONFIG.skills], prompts: [...DEFAULT_INTEGRITY_CONFIG.prompts], exclude: [] };
@@ -48,6 +60,8 @@ export function resolveIntegrityConfig(raw: unknown, file?: string): IntegrityCo
     const field = `integrity.${key}`;
     if (key === 'lockfile') {
       if (typeof value !== 'string' || value.trim() === '') throw new InputError('invalid-config', `${field} must be a non-empty path`, file, undefined, field);
+      const problem = lockfilePathProblem(value);
+      if (problem) throw new InputError('invalid-config', `${field}: ${problem}`, file, undefined, field);
       config.lockfile = value;
     } else if (key === 'skills' || key === 'prompts' || key === 'exclude') {
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new InputError('invalid-config', `${field} must be an array of globs`, file, undefined, field);

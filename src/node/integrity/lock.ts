@@ -11,7 +11,7 @@ import { formatFinding } from '../../core/integrity/findings';
 import { buildLockfile, parseLockfile, pinOf, serializeLockfile, unsafeRelativePath } from '../../core/integrity/lockfile';
 import type { IntegrityConfig } from '../../core/integrity/scope';
 import { sriSha256 } from '../../core/integrity/sha256';
-import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
+import { DEFAULT_LOCKFILE, type FileDigest, type IntegrityFinding, type Lockfile } from '../../core/integrity/types';
 import { appendAuditEvents, type AuditWriter } from './auditLog';
 import { ignoredByGit, readTrackedFile } from './gitBlob';
 import { hashFile, isDigest, nodeSri } from './hashFile';
@@ -55,6 +55,11 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
       lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], rootSkillMarkers: [], findings,
     });
     if (gone.length > 0) return notWritten(gone);
+    // A broken lockfile at the default name is replaced (a merge left conflict markers); a file elsewhere that is no
+    // lockfile may be another tool's (`yarn.lock`, `Cargo.lock`) that a repository's config named: never written over.
+    if (previous.state === 'corrupt' && path.posix.normalize(ws.config.lockfile.replace(/\\/g, '/')) !== DEFAULT_LOCKFILE) {
+      throw new LockfileStateError('corrupt-lockfile', `${ws.config.lockfile} is not an Agent Immune lockfile (${previous.finding.reason}); lock does not write over it: if it is a broken lockfile, remove it and lock again`);
+    }
     const pins = previous.state === 'ok' ? previous.lock.files : {};
     const scan = await scanWorkspace(ws, undefined, pins);
     if (scan.findings.length > 0) return notWritten(scan.findings);

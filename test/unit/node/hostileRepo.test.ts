@@ -85,13 +85,13 @@ describe('hostile repository: nothing outside the root is read or written', func
   });
 
   it('lock refuses a configured lockfile path through a symlinked folder and leaves the outside file as it was', async () => {
-    write(outside, 'authorized_keys', 'ssh-ed25519 AAAA user\n');
+    write(outside, 'keys.lock', 'ssh-ed25519 AAAA user\n');
     symlinkSync(outside, path.join(root, 'sub'));
-    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'sub/authorized_keys' } }));
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'sub/keys.lock' } }));
     const r = await cli(root, 'lock');
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /lockfile path "sub\/authorized_keys" goes through a symlink/);
-    assert.equal(readFileSync(path.join(outside, 'authorized_keys'), 'utf8'), 'ssh-ed25519 AAAA user\n');
+    assert.match(r.stderr, /lockfile path "sub\/keys\.lock" goes through a symlink/);
+    assert.equal(readFileSync(path.join(outside, 'keys.lock'), 'utf8'), 'ssh-ed25519 AAAA user\n');
     const v = await cli(root, 'verify', '--json', '--no-audit');
     assert.equal(JSON.parse(v.stdout).findings[0].reason, 'outside-root');
   });
@@ -167,6 +167,37 @@ describe('hostile repository: nothing outside the root is read or written', func
     const r = await cli(root, 'verify', '--json', '--no-audit');
     const report = JSON.parse(r.stdout);
     assert.deepEqual([report.status, report.findings[0].reason], ['corrupt-lockfile', 'unreadable']);
+  });
+
+  it("a config's lockfile path cannot name another file for lock to overwrite (was: .git/config, the config, a README, a SKILL.md replaced)", async () => {
+    write(root, 'AGENTS.md', '# agents\n');
+    write(root, '.git/config', '[core]\n');
+    write(root, 'README.md', '# readme\n');
+    write(root, 'skills/pdf/SKILL.md', '# pdf\n');
+    write(root, 'yarn.lock', '# yarn lockfile v1\n');
+    const before = (file: string) => readFileSync(path.join(root, file), 'utf8');
+    const kept = Object.fromEntries(['.git/config', 'README.md', 'skills/pdf/SKILL.md', 'yarn.lock'].map((file) => [file, before(file)]));
+    for (const [lockfile, why] of [
+      ['.git/config', /is inside a \.git or \.agent-immune folder/],
+      ['.git/agent.lock', /is inside a \.git or \.agent-immune folder/],
+      ['.agent-immune/audit.ndjson', /is inside a \.git or \.agent-immune folder/],
+      ['agent-immune.config.json', /does not end in \.lock/],
+      ['README.md', /does not end in \.lock/],
+      ['skills/pdf/SKILL.md', /does not end in \.lock/],
+    ] as const) {
+      write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile } }));
+      const r = await cli(root, 'lock', '--no-audit');
+      assert.equal(r.code, 2, lockfile);
+      assert.match(r.stderr, why, lockfile);
+    }
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'yarn.lock' } }));
+    const yarn = await cli(root, 'lock', '--no-audit');
+    assert.equal(yarn.code, 2);
+    assert.match(yarn.stderr, /yarn\.lock is not an Agent Immune lockfile \(.*\); lock does not write over it/);
+    for (const [file, text] of Object.entries(kept)) assert.equal(before(file), text, file);
+    write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'security/team.lock' } }));
+    assert.equal((await cli(root, 'lock', '--no-audit')).code, 0, 'a lockfile elsewhere, named NAME.lock, is written');
+    assert.equal((await cli(root, 'verify', '--no-audit', '--lockfile', '.git/x.lock')).code, 2);
   });
 
   it('a report is never written through a link the repository commits at its name or on its way (was: verify --sarif overwrote or created a file outside)', async () => {
