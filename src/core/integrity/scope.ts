@@ -33,8 +33,9 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
   strict: false,
 });
 
-/** Folders the walker never enters, whatever the config says (and a `node_modules` outside a skill folder). */
-const NEVER_ENTERED = ['.git/', '.agent-immune/'];
+
+/** The tool's own folder at the root (audit trail, alert log, live recordings): never walked nor pinned. */
+const TOOL_FOLDER = '.agent-immune';
 
 /** Folders agents load skills and prompts from: a .gitignore does not hide what is under them (agents read it anyway). */
 const AGENT_FOLDERS: ReadonlySet<string> = new Set(['.claude', '.agents', '.codex', '.cursor', '.gemini', '.github', 'skills']);
@@ -91,7 +92,7 @@ export class ScopeMatcher {
 
   /** `gitignoreText` is the root .gitignore's content when the config honours it. */
   constructor(config: Pick<IntegrityConfig, 'skills' | 'prompts' | 'exclude' | 'lockfile'>, gitignoreText = '') {
-    this.forced = ignore({ allowRelativePaths: true }).add(config.exclude).add(NEVER_ENTERED);
+    this.forced = ignore({ allowRelativePaths: true }).add(config.exclude);
     if (gitignoreText) this.addGitignore('', gitignoreText);
     // Compiled once to plain regular expressions: testing 10,000 paths stays in the low milliseconds.
     this.skill = globMatcher(config.skills);
@@ -127,14 +128,23 @@ export class ScopeMatcher {
   }
 
   /**
-   * True for a path no .gitignore can bring back: never-entered folders, the config's excludes, the tool's folder, and
-   * what is under a `node_modules` folder, unless that folder is inside a skill folder (the skill's scripts load it).
+   * True for a path no .gitignore can bring back: the config's excludes, git's folders, the root's `.agent-immune` (the
+   * tool's own), and what is under a `node_modules` folder, unless it is inside an agents' folder or a skill folder
+   * (the skill's scripts load it). Only the root's tool folder is skipped: a `.agent-immune` or `node_modules` a
+   * repository puts in `.claude/skills/` held a whole new skill that verify never saw.
    */
   isForcedOut(path: string, isDir: boolean): boolean {
     if (this.forced.ignores(isDir ? path + '/' : path)) return true;
-    const modules = `/${path}/`.indexOf('/node_modules/');
+    const segments = path.split('/');
+    // A `.git` folder at any depth (a `.git` file, a submodule's pointer, is pinned like any other).
+    const gitFolder = segments.findIndex((segment) => segment === '.git');
+    if ((segments[0] === TOOL_FOLDER && (isDir || segments.length > 1)) || (gitFolder >= 0 && (isDir || gitFolder < segments.length - 1))) return true;
+    const modules = segments.indexOf('node_modules');
     if (modules < 0) return false;
-    const owner = path.slice(0, Math.max(0, modules - 1));
+    // In an agents' dot-folder, or the root's `skills/` (a plugin's): a package named `skills` keeps its dependencies out.
+    const above = segments.slice(0, modules);
+    if (above[0] === 'skills' || above.some((segment) => segment.startsWith('.') && AGENT_FOLDERS.has(segment))) return false;
+    const owner = above.join('/');
     return !(owner !== '' && (this.skillFolders.has(owner) || inSkillFolder(owner, this.skillFolders)));
   }
 

@@ -216,8 +216,14 @@ describe('integrity: scope', () => {
     assert.deepEqual([...pinned].sort(), files.filter((f) => !['README.md', 'src/index.ts', 'skills/README.md'].includes(f)).sort());
   });
   it('excludes node_modules, .git, .agent-immune and .gitignore patterns', () => {
-    for (const dir of ['node_modules', 'a/node_modules', '.git', '.agent-immune', 'ignored']) assert.ok(matcher.isExcluded(dir, true), dir);
+    for (const dir of ['node_modules', 'a/node_modules', '.git', 'a/b/.git', '.agent-immune', 'ignored']) assert.ok(matcher.isExcluded(dir, true), dir);
     assert.ok(!matcher.isExcluded('skills', true));
+  });
+  it('skips only the root\'s .agent-immune, and enters a node_modules in an agents\' folder (a whole new skill hid in each)', () => {
+    for (const dir of ['.claude/skills/node_modules', '.cursor/rules/node_modules', 'skills/a/.agent-immune', 'x/.agent-immune']) assert.ok(!matcher.isExcluded(dir, true), dir);
+    assert.ok(!matcher.isExcluded('skills/a/.git', false), 'a .git file (a submodule pointer) is pinned like any file');
+    assert.ok(!matcher.isExcluded('skills/node_modules', true), "the root's skills/, a plugin's");
+    assert.ok(matcher.isExcluded('packages/skills/node_modules', true), 'a JavaScript package named skills keeps its dependencies out');
   });
   it('a folder\'s .gitignore decides under it, deepest first; adding it again replaces its rules', () => {
     const nested = new ScopeMatcher(DEFAULT_INTEGRITY_CONFIG, '*.log\n');

