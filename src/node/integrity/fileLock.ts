@@ -76,13 +76,13 @@ async function tryCreate(lockPath: string): Promise<boolean> {
 }
 
 /** What is at the lock path: its owner (undefined when unreadable), identity and age; 'gone' when nothing is. */
-type HeldLock = { owner: LockOwner | undefined; text: string; ino: number; ageMs: number; regular: boolean };
+type HeldLock = { owner: LockOwner | undefined; text: string; ino: number; ageMs: number; mtimeMs: number; regular: boolean };
 
 async function readLock(lockPath: string): Promise<HeldLock | 'gone'> {
   const info = await lstat(lockPath).catch(() => undefined);
   if (!info) return 'gone';
   const ageMs = Date.now() - info.mtimeMs;
-  if (!info.isFile()) return { owner: undefined, text: '', ino: info.ino, ageMs, regular: false };
+  if (!info.isFile()) return { owner: undefined, text: '', ino: info.ino, ageMs, mtimeMs: info.mtimeMs, regular: false };
   let text = '';
   const handle = await open(lockPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
   if (handle) {
@@ -94,7 +94,7 @@ async function readLock(lockPath: string): Promise<HeldLock | 'gone'> {
       await handle.close();
     }
   }
-  return { owner: parseOwner(text), text, ino: info.ino, ageMs, regular: true };
+  return { owner: parseOwner(text), text, ino: info.ino, ageMs, mtimeMs: info.mtimeMs, regular: true };
 }
 
 function parseOwner(text: string): LockOwner | undefined {
@@ -113,6 +113,10 @@ function isStale(held: HeldLock): boolean {
   // A lock dated in the future (a file shipped with a 2030 mtime) is judged by how far off it is: it would never age.
   const age = Math.abs(held.ageMs);
   if (!held.owner) return age > UNREADABLE_STALE_MS;
+  // A writer writes its owner line as it creates the file: a lock whose time is not its file's (a lock committed to the
+  // repository, given the checkout's mtime) was written by no writer and is broken at once (it turned auditing off).
+  const written = Date.parse(held.owner.time);
+  if (!Number.isFinite(written) || Math.abs(held.mtimeMs - written) > OTHER_HOST_STALE_MS) return true;
   if (held.owner.host !== os.hostname()) return age > OTHER_HOST_STALE_MS;
   return !processRuns(held.owner.pid);
 }

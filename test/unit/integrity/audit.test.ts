@@ -245,7 +245,7 @@ describe('integrity: audit log on disk', function () {
     assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran');
     assert.ok(Date.now() - started < 4_000, 'did not wait for the timeout');
     assert.equal(existsSync(file + '.lock'), false);
-    writeFileSync(file + '.lock', JSON.stringify({ pid: process.pid, host: hostname(), time: '2026-01-01T00:00:00.000Z' }) + '\n');
+    writeFileSync(file + '.lock', JSON.stringify({ pid: process.pid, host: hostname(), time: new Date().toISOString() }) + '\n');
     await assert.rejects(withFileLock(file, async () => 'ran', 200), (e: unknown) => e instanceof FileLockTimeoutError && e.owner?.pid === process.pid && e.message.includes(`process ${process.pid}`));
     assert.ok(existsSync(file + '.lock'), "a running owner's lock is never removed");
     rmSync(file + '.lock');
@@ -256,13 +256,24 @@ describe('integrity: audit log on disk', function () {
 
   it('takes over a lock from another host dated in the future (it never aged), and says another host cannot be checked', async () => {
     const file = path.join(dir, 'target');
-    writeFileSync(file + '.lock', JSON.stringify({ pid: 1, host: 'other-host', time: 'x' }) + '\n');
-    await assert.rejects(withFileLock(file, async () => 'ran', 200), (e: unknown) => e instanceof FileLockTimeoutError && /on other-host \(since x\), which cannot be checked from this host/.test(e.message));
+    const now = new Date().toISOString();
+    writeFileSync(file + '.lock', JSON.stringify({ pid: 1, host: 'other-host', time: now }) + '\n');
+    await assert.rejects(withFileLock(file, async () => 'ran', 200), (e: unknown) => e instanceof FileLockTimeoutError && e.message.includes(`on other-host (since ${now}), which cannot be checked from this host`));
     const future = new Date(Date.UTC(2030, 0, 1));
     utimesSync(file + '.lock', future, future);
     const started = Date.now();
     assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran');
     assert.ok(Date.now() - started < 4_000, 'did not wait for the timeout');
+  });
+
+  it('breaks at once a lock its writer did not write: one committed to the repository, its time not its file\'s (was: auditing off for 60 s after each checkout)', async () => {
+    const file = path.join(dir, 'target');
+    for (const owner of [{ pid: 1, host: 'other-host', time: '2020-01-01T00:00:00Z' }, { pid: process.pid, host: hostname(), time: '2020-01-01T00:00:00Z' }, { pid: 1, host: 'other-host', time: 'x' }]) {
+      writeFileSync(file + '.lock', JSON.stringify(owner) + '\n');
+      const started = Date.now();
+      assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran', JSON.stringify(owner));
+      assert.ok(Date.now() - started < 4_000, 'did not wait for the timeout');
+    }
   });
 
   it('loses nothing and interleaves nothing when two processes append at once', async () => {
