@@ -72,6 +72,11 @@ export class LiveServer {
   private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
   private scheduled = false;
   private stopped = false;
+  /** Set once stop has waited for the requests bringing spans: what arrives later is refused (503). */
+  private spansClosed = false;
+  /** The requests bringing spans now, and what each one's handling settles (stop waits for them). */
+  private readonly receivingRequests = new Set<IncomingMessage>();
+  private readonly receiving = new Set<Promise<void>>();
   private rootReal: string | undefined;
   private writes: Promise<void> = Promise.resolve();
   /** Writes queued and not yet done (closed runs' recordings, alert appends). */
@@ -127,17 +132,19 @@ export class LiveServer {
     this.timer = undefined;
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
+    // Spans still arriving get a short grace to finish and are received before the runs are closed and written (they
+    // were answered 200 and dropped). A stalled upload would hold the close forever: past the grace its connection is
+    // cut unanswered, and a request that ends later is refused with 503, so the client sends it again elsewhere.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled(this.receiving), new Promise<void>((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
+    clearTimeout(grace);
+    this.spansClosed = true;
+    for (const req of this.receivingRequests) req.socket.destroy();
     await this.runs.closeAll();
     for (const stream of this.streams) stream.end();
     this.streams.clear();
-    this.server.closeIdleConnections();
     this.flushAlerts();
     await this.writes;
-    // A client still sending (a stalled upload) would hold the close forever: closing stops Node's request timeouts.
-    // It gets a short grace to finish, then its connection is cut.
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([closed, new Promise<void>((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
-    clearTimeout(grace);
     this.server.closeAllConnections();
     await closed;
   }
@@ -184,7 +191,15 @@ export class LiveServer {
       this.authorize(req);
       if (url.pathname === '/v1/traces') {
         if (req.method !== 'POST') return this.reply(res, 405, undefined, 'POST OTLP spans to /v1/traces', { Allow: 'POST' });
-        return await this.receive(req, res);
+        const receiving = this.receive(req, res);
+        this.receivingRequests.add(req);
+        this.receiving.add(receiving);
+        try {
+          return await receiving;
+        } finally {
+          this.receivingRequests.delete(req);
+          this.receiving.delete(receiving);
+        }
       }
       if (req.method !== 'GET') return this.reply(res, 405, undefined, `${url.pathname} answers GET only`, { Allow: 'GET' });
       if (url.pathname === '/v1/runs') return this.json(res, 200, { runs: this.runs.list() });
@@ -227,6 +242,7 @@ export class LiveServer {
       if (error instanceof PayloadError) return this.refuse(res, error.status, encoding, error.message, error.status === 413);
       throw error;
     }
+    if (this.spansClosed) return this.refuse(res, 503, encoding, 'the receiver is stopping; send the spans again to a running one', true);
     let result;
     try {
       result = this.runs.ingest(request, Date.now(), bytes);
@@ -391,7 +407,7 @@ class HttpError extends Error {
 }
 
 /** google.rpc.Code for the statuses the receiver answers. */
-const GRPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 405: 12, 413: 8, 415: 3, 500: 13 };
+const GRPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 405: 12, 413: 8, 415: 3, 500: 13, 503: 14 };
 
 /** Reads a request body, refusing past `maxBytes` (the rest is not read). */
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {

@@ -451,6 +451,27 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       await cut;
     });
 
+    it('receives and writes the spans of a request that ends while it stops (was: answered 200, then dropped)', async () => {
+      const out = mkdtempSync(path.join(tmpdir(), 'ai-live-out-'));
+      const stopping = new LiveServer({ root: out, port: 0 });
+      try {
+        const { port } = await stopping.start();
+        const body = Buffer.from(await recordCrewRun(RUN, 'late-run', EPOCH));
+        const head = `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+        const socket = connect(port, '127.0.0.1', () => socket.write(Buffer.concat([Buffer.from(head), body.subarray(0, 100)])));
+        let answer = '';
+        socket.on('data', (d) => (answer += d.toString()));
+        await waitFor('the request', () => (stopping.counters().requests > 0 ? true : undefined));
+        const stopped = stopping.stop();
+        setTimeout(() => socket.end(body.subarray(100)), 500);
+        await stopped;
+        assert.match(answer, /^HTTP\/1\.1 200/);
+        assert.deepEqual(readdirSync(path.join(out, '.agent-immune/live')), ['late-run.jsonl']);
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    });
+
     it('disconnects an event-stream reader that falls behind instead of holding spans back', async () => {
       const port = new URL(url).port;
       const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
