@@ -72,7 +72,8 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
     const number = (name: string, fallback: number, min: number) => {
       const raw = values[name as keyof typeof values];
       if (raw === undefined) return fallback;
-      const n = Number(raw);
+      // Decimal only: `--port ''` (an unset variable) read as 0, a free port; `0x10` as 16 and `1e3` as 1000.
+      const n = /^\s*\d+(?:\.\d+)?\s*$/.test(String(raw)) ? Number(raw) : NaN;
       if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} must be a number >= ${min}`);
       return n;
     };

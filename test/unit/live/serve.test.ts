@@ -472,6 +472,25 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       }
     });
 
+    it('serves at most 16 event-stream readers at once, refusing the next with 503 (was: 300 stalled readers held 2.9 GB)', async () => {
+      const port = new URL(url).port;
+      const open = (): Promise<{ socket: ReturnType<typeof connect>; head: string }> =>
+        new Promise((resolve) => {
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+          socket.once('data', (d) => resolve({ socket, head: d.toString() }));
+        });
+      const readers = [];
+      for (let i = 0; i < 16; i++) readers.push(await open());
+      assert.ok(readers.every((r) => /^HTTP\/1\.1 200/.test(r.head)));
+      const refused = await open();
+      assert.match(refused.head, /^HTTP\/1\.1 503/);
+      for (const r of [...readers, refused]) r.socket.destroy();
+      await waitFor('the readers gone', () => ((server as unknown as { streams: Set<unknown> }).streams.size === 0 ? true : undefined));
+      const again = await open();
+      assert.match(again.head, /^HTTP\/1\.1 200/, 'a place freed is served');
+      again.socket.destroy();
+    });
+
     it('disconnects an event-stream reader that falls behind instead of holding spans back', async () => {
       const port = new URL(url).port;
       const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
@@ -535,6 +554,8 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     const { url } = await server.start();
     assert.equal((await send(`${url}/v1/runs`, 'GET', {})).status, 401);
     assert.equal((await send(`${url}/v1/runs`, 'GET', { Authorization: 'Bearer s3cret' })).status, 200);
+    assert.equal((await send(`${url}/v1/runs`, 'GET', { Authorization: 'bearer s3cret' })).status, 200, 'the scheme is case-insensitive (was 401)');
+    for (const wrong of ['Bearer s3cre', 'Bearer s3cret2', 'Basic s3cret', 's3cret']) assert.equal((await send(`${url}/v1/runs`, 'GET', { Authorization: wrong })).status, 401, wrong);
     const provider = crewProvider(new BatchSpanProcessor(new ProtoExporter({ url: `${url}/v1/traces`, headers: { Authorization: 'Bearer s3cret' } })));
     await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-moons', EPOCH);
     await provider.shutdown();
