@@ -17,5 +17,23 @@ export const ALWAYS_ON_PROMPT_GLOBS: readonly string[] = Object.freeze([
   '**/.cursorrules',
   '**/.windsurfrules',
   '**/.clinerules',
+  '**/.clinerules/**/*.md',
+  '**/CLAUDE.local.md',
+  '**/.windsurf/rules/**/*.md',
+  '**/.roo/rules/**/*.md',
+  '**/.kiro/steering/**/*.md',
   '**/.github/workflows/*.md',
+]);
+
+/**
+ * Files that configure an agent rather than prompt it: hooks that run commands (`.claude/settings.json`), the MCP
+ * servers it starts, its slash commands. A pull request adding one changes what the agent does, so the integrity check
+ * pins them; harden and the monitor do not read them as prompts.
+ */
+export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze([
+  '**/.claude/settings.json',
+  '**/.claude/settings.local.json',
+  '**/.claude/commands/**/*.md',
+  '**/.mcp.json',
+  '**/.cursor/mcp.json',
 ]);

@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import { CONFIG_FILE_NAME } from '../config';
 import { InputError } from '../errors';
 import { globMatcher, globsRefused, globTooComplex } from '../globs';
-import { ALWAYS_ON_PROMPT_GLOBS } from '../promptFiles';
+import { AGENT_CONFIG_GLOBS, ALWAYS_ON_PROMPT_GLOBS } from '../promptFiles';
 import { DEFAULT_LOCKFILE } from './types';
 
 /** The `integrity` section of the project config. */
@@ -27,7 +27,7 @@ export interface IntegrityConfig {
 export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze({
   lockfile: DEFAULT_LOCKFILE,
   skills: ['**/SKILL.md'],
-  prompts: [...ALWAYS_ON_PROMPT_GLOBS],
+  prompts: [...ALWAYS_ON_PROMPT_GLOBS, ...AGENT_CONFIG_GLOBS],
   exclude: [],
   gitignore: true,
   strict: false,

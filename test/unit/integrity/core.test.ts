@@ -219,6 +219,11 @@ describe('integrity: scope', () => {
     for (const dir of ['node_modules', 'a/node_modules', '.git', 'a/b/.git', '.agent-immune', 'ignored']) assert.ok(matcher.isExcluded(dir, true), dir);
     assert.ok(!matcher.isExcluded('skills', true));
   });
+  it('pins what agents load or run from a pull request: Claude settings and commands, MCP configs, Cline, Windsurf, Roo and Kiro rules (were verified Clean)', () => {
+    const added = ['.claude/settings.json', '.claude/settings.local.json', '.claude/commands/deploy.md', '.mcp.json', '.cursor/mcp.json', 'CLAUDE.local.md', '.clinerules/01.md', '.windsurf/rules/style.md', '.roo/rules/a.md', '.kiro/steering/product.md'];
+    const { pinned } = selectPinned(added, matcher);
+    assert.deepEqual([...pinned].sort(), [...added].sort());
+  });
   it('skips only the root\'s .agent-immune, and enters a node_modules in an agents\' folder (a whole new skill hid in each)', () => {
     for (const dir of ['.claude/skills/node_modules', '.cursor/rules/node_modules', 'skills/a/.agent-immune', 'x/.agent-immune']) assert.ok(!matcher.isExcluded(dir, true), dir);
     assert.ok(!matcher.isExcluded('skills/a/.git', false), 'a .git file (a submodule pointer) is pinned like any file');

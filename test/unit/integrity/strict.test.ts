@@ -559,15 +559,16 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.ok(Date.now() - started < 5_000);
     assert.equal(auditLines(root).at(-1).event, 'drift');
     // This process is running: its lock is never broken; after 10 s verify says so and exits as it would have.
-    writeFileSync(path.join(root, '.agent-immune/audit.ndjson.lock'), JSON.stringify({ pid: process.pid, host: hostname(), time: '2026-01-01T00:00:00.000Z' }));
+    const held = new Date().toISOString();
+    writeFileSync(path.join(root, '.agent-immune/audit.ndjson.lock'), JSON.stringify({ pid: process.pid, host: hostname(), time: held }));
     writeFileSync(path.join(root, 'AGENTS.md'), 'changed again\n');
-    const held = await cli(root, env, 'verify', '--strict');
-    assert.equal(held.code, 1);
-    assert.match(held.stderr, new RegExp(`^agent-immune verify: could not record in the audit trail: .*audit\\.ndjson\\.lock is held by process ${process.pid} on .* \\(since 2026-01-01T00:00:00\\.000Z\\), which is still running; try again when it has finished\\n$`));
-    assert.match(held.stdout, /\nBlocked \(strict mode\): review the changes;/, 'not "recorded"');
+    const blocked = await cli(root, env, 'verify', '--strict');
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.stderr, new RegExp(`^agent-immune verify: could not record in the audit trail: .*audit\\.ndjson\\.lock is held by process ${process.pid} on .* \\(since ${held.replace(/\./g, '\\.')}\\), which is still running; try again when it has finished\\n$`));
+    assert.match(blocked.stdout, /\nBlocked \(strict mode\): review the changes;/, 'not "recorded"');
     // `lock` cannot go on without its lock: one line naming the holder, exit 2, the lockfile untouched.
     const before = readFileSync(path.join(root, 'agent-immune.lock'), 'utf8');
-    writeFileSync(path.join(root, 'agent-immune.lock.lock'), JSON.stringify({ pid: process.pid, host: hostname(), time: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(path.join(root, 'agent-immune.lock.lock'), JSON.stringify({ pid: process.pid, host: hostname(), time: held }));
     const locked = await cli(root, env, 'lock');
     assert.deepEqual([locked.code, locked.stdout], [2, '']);
     assert.match(locked.stderr, new RegExp(`^agent-immune lock: .*agent-immune\\.lock\\.lock is held by process ${process.pid} .*\\n$`));
