@@ -28,11 +28,11 @@ export const ALWAYS_ON_PROMPT_GLOBS: readonly string[] = Object.freeze([
 /**
  * Files that configure an agent rather than prompt it: hooks that run commands (`.claude/settings.json`), the MCP
  * servers it starts, its slash commands. A pull request adding one changes what the agent does, so the integrity check
- * pins them; harden and the monitor do not read them as prompts.
+ * pins them; harden and the monitor do not read them as prompts. Not `settings.local.json`: Claude Code writes it each
+ * time a user allows a tool, so a pin would drift all day.
  */
 export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze([
   '**/.claude/settings.json',
-  '**/.claude/settings.local.json',
   '**/.claude/commands/**/*.md',
   '**/.mcp.json',
   '**/.cursor/mcp.json',

