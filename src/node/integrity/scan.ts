@@ -49,6 +49,8 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
   const lockFile = ws.config.lockfile.split(path.sep).join('/');
   const { pinned, skillDirs } = selectPinned(walked.files.filter((file) => file !== lockFile), ws.matcher);
   const scopeDirs = new Set([...skillDirs, ...Object.keys(lock?.skills ?? {})]);
+  // A skill folder the lockfile pins stays one without its marker: renaming SKILL.md hid every file added beside it.
+  for (const file of walked.files) if (file !== lockFile && !pinned.has(file) && inSkillFolder(file, scopeDirs)) pinned.add(file);
   const pinnedFiles = Object.keys(lock?.files ?? {});
   const inScope = (file: string) => ws.matcher.isPrompt(file) || ws.matcher.isSkillMarker(file) || inSkillFolder(file, scopeDirs) || Boolean(lock?.files[file]);
   const seen = new Set(walked.files);
