@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { InputError } from '../core/errors';
 import { inline } from '../core/text/printable';
 import { lockfilePathProblem } from '../core/integrity/scope';
-import { integrityRootOf, isSkillRepository } from '../node/integrity/root';
+import { integrityRootOf, isSkillRepository, notAProject } from '../node/integrity/root';
 import { isInside } from '../node/workspaceFs';
 import { UsageError } from './command';
 
@@ -59,11 +59,18 @@ export async function existingFolder(cwd: string, given: string, role: PathRole)
 export async function workspaceRoot(cwd: string, given: string | undefined, role: PathRole, note: (line: string) => void): Promise<string> {
   if (given !== undefined) return existingFolder(cwd, given, role);
   const root = await integrityRootOf(cwd);
-  if (path.resolve(root) === path.resolve(cwd)) return root;
+  if (path.resolve(root) === path.resolve(cwd)) {
+    const why = await notAProject(root);
+    if (why) throw new NoProjectError(`the current folder is ${why}, not a project: run this in a project folder, or name one with ${role.flag}`);
+    return root;
+  }
   const why = (await isSkillRepository(root)) ? 'the repository that holds the skill folder you are in' : 'the nearest folder above with agent-immune.lock or agent-immune.config.json';
   note(`project root ${inline(path.relative(cwd, root))} (${why}; --root names another)`);
   return root;
 }
+
+/** Thrown by workspaceRoot where the current folder is no project (a usage error `audit key` can do without). */
+export class NoProjectError extends UsageError {}
 
 /** The absolute path of a file or folder argument that must exist. */
 export async function existingPath(cwd: string, given: string, role: PathRole): Promise<string> {

@@ -5,7 +5,7 @@ import { AUDIT_LOG, type ChainGuarantee } from '../../core/integrity/audit';
 import { auditVerifyText } from '../../core/integrity/messages';
 import { verifyAuditLog } from '../../node/integrity/auditLog';
 import { AUDIT_KEY_ENV, AUDIT_KEY_FILE_ENV, auditKeyFile, auditKeyHint, createAuditKeyFile, loadAuditKey } from '../../node/integrity/auditKey';
-import { existingFile, workspaceRoot } from '../args';
+import { existingFile, NoProjectError, workspaceRoot } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { closest } from '../suggest';
 
@@ -34,7 +34,11 @@ async function verify(args: string[], io: Parameters<Command['run']>[1]): Promis
 
 async function key(args: string[], io: Parameters<Command['run']>[1]): Promise<ExitCode> {
   const { values } = parseFlags(args, { root: { type: 'string' }, create: { type: 'boolean' }, json: { type: 'boolean' } }, false);
-  const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder the key must stay out of' }, (line) => io.stderr(`agent-immune audit: ${line}\n`));
+  // Run from the home folder (or another that is no project), there is no workspace for the key to stay out of.
+  const root = await workspaceRoot(io.cwd, values.root, { flag: '--root', hint: 'give the workspace folder the key must stay out of' }, (line) => io.stderr(`agent-immune audit: ${line}\n`)).catch((error: unknown) => {
+    if (error instanceof NoProjectError) return undefined;
+    throw error;
+  });
   const loaded = values.create ? await createAuditKeyFile(io.env, root) : await loadAuditKey(io.env, root);
   if (values.json) io.stdout(JSON.stringify({ schema: 'agent-immune/audit-key/v1', key: loaded ? { id: loaded.key.id, source: loaded.source } : null, file: auditKeyFile(io.env) ?? null }, null, 2) + '\n');
   else if (!loaded) io.stdout(`No audit key: records are unkeyed. Create one with "agent-immune audit key --create" (written to ${auditKeyFile(io.env) ?? `the file ${AUDIT_KEY_FILE_ENV} names`}), or set ${AUDIT_KEY_ENV}.\n`);

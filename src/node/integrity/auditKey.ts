@@ -45,11 +45,11 @@ function keyOfText(text: string, source: string): AuditKey {
 }
 
 /**
- * Loads the audit key, if one is set up; `workspace` is the root being worked on: a key file inside it is refused (an
+ * Loads the audit key, if one is set up; `workspace` is the root being worked on (none outside a project): a key file inside it is refused (an
  * agent that can edit the workspace could read it and forge records). Throws InputError('invalid-config') on a key
  * that is too short, a key file inside the workspace or readable by others, or a named key file that is missing.
  */
-export async function loadAuditKey(env: NodeJS.ProcessEnv, workspace: string): Promise<LoadedAuditKey | undefined> {
+export async function loadAuditKey(env: NodeJS.ProcessEnv, workspace: string | undefined): Promise<LoadedAuditKey | undefined> {
   if (env[AUDIT_KEY_ENV]) return { key: keyOfText(env[AUDIT_KEY_ENV], AUDIT_KEY_ENV), source: AUDIT_KEY_ENV };
   const file = auditKeyFile(env);
   if (!file) return undefined;
@@ -59,8 +59,8 @@ export async function loadAuditKey(env: NodeJS.ProcessEnv, workspace: string): P
     throw refuse(error.code === 'ENOENT' ? `does not exist: create it with "agent-immune audit key --create", or unset ${AUDIT_KEY_FILE_ENV}` : `cannot be read (${error.code})`);
   });
   if (real === undefined) return undefined;
-  const root = await realpath(workspace).catch(() => path.resolve(workspace));
-  if (isInside(root, real)) throw refuse('is inside the workspace, where an agent could read it; move it to your home folder');
+  const root = workspace === undefined ? undefined : await realpath(workspace).catch(() => path.resolve(workspace));
+  if (root !== undefined && isInside(root, real)) throw refuse('is inside the workspace, where an agent could read it; move it to your home folder');
   const info = await stat(real);
   if (!info.isFile()) throw refuse('is not a regular file');
   if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) throw refuse(`can be read or written by other users; run: chmod 600 ${file}`);
@@ -91,6 +91,6 @@ export async function writeAuditKeyFile(env: NodeJS.ProcessEnv, workspaces: read
 }
 
 /** Creates a new random key in the user-level key file (see writeAuditKeyFile); returns it. */
-export function createAuditKeyFile(env: NodeJS.ProcessEnv, workspace: string): Promise<LoadedAuditKey> {
-  return writeAuditKeyFile(env, [workspace], randomBytes(32).toString('base64url'));
+export function createAuditKeyFile(env: NodeJS.ProcessEnv, workspace: string | undefined): Promise<LoadedAuditKey> {
+  return writeAuditKeyFile(env, workspace === undefined ? [] : [workspace], randomBytes(32).toString('base64url'));
 }

@@ -45,6 +45,20 @@ export async function integrityRootOf(cwd: string): Promise<string> {
   }
 }
 
+/**
+ * Why a folder is no project to pin, or undefined: the home folder, a filesystem root, a folder others may write to
+ * (`/tmp`). The search above the current folder stops at each; run in one, `lock` pinned all of it (a stranger's
+ * files in /tmp), and `audit key` refused its own key in `~/.config` as inside the workspace.
+ */
+export async function notAProject(dir: string): Promise<string | undefined> {
+  const abs = path.resolve(dir);
+  if (path.dirname(abs) === abs) return 'a filesystem root';
+  const real = await realpath(abs).catch(() => abs);
+  if ((await homeFolders()).some((home) => home === abs || home === real)) return 'your home folder';
+  if (!(await isOwnFolder(abs, process.getuid?.()))) return 'a folder other users own or may write to';
+  return undefined;
+}
+
 /** Whether integrityRootOf chose `root` as a skill folder's repository: it holds neither the lockfile nor the config. */
 export async function isSkillRepository(root: string): Promise<boolean> {
   const isFile = (name: string) => stat(path.join(root, name)).then((info) => info.isFile(), () => false);

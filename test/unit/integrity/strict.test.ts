@@ -391,7 +391,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
       chmodSync(shared, 0o777);
       // Root's lockfile in the shared folder pins root's version of the skill.
       write(shared, 'proj/skills/x/SKILL.md', 'what root pinned\n');
-      assert.equal((await cli(shared, env, 'lock', '--no-audit')).code, 0);
+      assert.equal((await cli(shared, env, 'lock', '--no-audit', '--root', shared)).code, 0, 'a folder others may write to is a root only when named');
       rmSync(path.join(shared, 'proj'), { recursive: true });
       execFileSync('mkdir', ['-p', path.join(shared, 'proj')]);
       execFileSync('chown', ['65534:65534', path.join(shared, 'proj')]);

@@ -3,10 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { cli, write } from '../../support/cli';
+import { runCli } from '../../../src/cli/main';
 import { LlmCache } from '../../../src/node/llm/cache';
 import { appendWorkspaceFile, classifyWorkspacePath, UnsafePathError, writeWorkspaceFileAtomic } from '../../../src/node/workspaceFs';
 
@@ -223,6 +224,31 @@ describe('hostile repository: nothing outside the root is read or written', func
     const r = await cli(root, 'verify', '--no-audit', '--json');
     const found = (JSON.parse(r.stdout) as { findings: { code: string; path: string }[] }).findings.map((f) => `${f.code} ${f.path}`).sort();
     assert.deepEqual(found, ['missing skills/a/SKILL.md', 'skill-file-added skills/a/scripts/evil.sh', 'skill-file-added skills/a/skill.md']);
+  });
+
+  it('lock and verify refuse a current folder that is no project (home, others may write to); audit key works there (was: all of /tmp pinned; the key in ~/.config refused)', async () => {
+    const shared = path.join(outside, 'shared'); // no repository above
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    write(shared, 'SKILL.md', '# a stranger\'s skill\n');
+    for (const command of ['lock', 'verify']) {
+      const r = await cli(shared, command, '--no-audit');
+      assert.equal(r.code, 2, command);
+      assert.match(r.stderr, /the current folder is a folder other users own or may write to, not a project: run this in a project folder, or name one with --root/);
+    }
+    assert.ok(!existsSync(path.join(shared, 'agent-immune.lock')), 'nothing pinned');
+    const home = path.join(outside, 'home');
+    mkdirSync(home);
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      assert.match((await cli(home, 'lock', '--no-audit')).stderr, /the current folder is your home folder, not a project/);
+      const created = await runCli(['audit', 'key', '--create'], { stdout: () => undefined, stderr: () => undefined, cwd: home, env: { XDG_CONFIG_HOME: path.join(home, '.config') } });
+      assert.equal(created, 0);
+      assert.equal(await runCli(['audit', 'key'], { stdout: () => undefined, stderr: () => undefined, cwd: home, env: { XDG_CONFIG_HOME: path.join(home, '.config') } }), 0);
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 
   it('a report is never written through a link the repository commits at its name or on its way (was: verify --sarif overwrote or created a file outside)', async () => {
