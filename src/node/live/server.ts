@@ -211,7 +211,9 @@ export class LiveServer {
       if (url.pathname === '/v1/events') return this.stream(req, res);
       return this.reply(res, 404, undefined, `no such endpoint ${url.pathname.slice(0, 80)}; try /v1/traces, /v1/runs, /v1/events`);
     } catch (error) {
-      if (error instanceof HttpError) return this.reply(res, error.status, undefined, error.message, error.headers);
+      // A refusal of spans (401 before the body is read) answers in the request's encoding, as OTLP/HTTP prescribes.
+      const encoding = url.pathname === '/v1/traces' ? encodingOf(req.headers['content-type']) : undefined;
+      if (error instanceof HttpError) return this.reply(res, error.status, encoding, error.message, error.headers);
       this.log('error', `live: ${req.method} ${url.pathname}: ${errorMessage(error)}`);
       return this.reply(res, 500, undefined, 'internal error; see the receiver log');
     }

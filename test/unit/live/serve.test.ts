@@ -555,6 +555,8 @@ describe('agent-immune serve (live OTLP receiver)', function () {
     assert.equal((await send(`${url}/v1/runs`, 'GET', {})).status, 401);
     assert.equal((await send(`${url}/v1/runs`, 'GET', { Authorization: 'Bearer s3cret' })).status, 200);
     assert.equal((await send(`${url}/v1/runs`, 'GET', { Authorization: 'bearer s3cret' })).status, 200, 'the scheme is case-insensitive (was 401)');
+    const protobuf = await send(`${url}/v1/traces`, 'POST', { 'Content-Type': 'application/x-protobuf' }, Buffer.alloc(0));
+    assert.deepEqual([protobuf.status, protobuf.type], [401, 'application/x-protobuf'], 'a refused protobuf export is answered in protobuf (was JSON)');
     for (const wrong of ['Bearer s3cre', 'Bearer s3cret2', 'Basic s3cret', 's3cret']) assert.equal((await send(`${url}/v1/runs`, 'GET', { Authorization: wrong })).status, 401, wrong);
     const provider = crewProvider(new BatchSpanProcessor(new ProtoExporter({ url: `${url}/v1/traces`, headers: { Authorization: 'Bearer s3cret' } })));
     await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-moons', EPOCH);
