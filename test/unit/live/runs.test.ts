@@ -114,6 +114,33 @@ describe('live runs: waiting for parents, deadlines', () => {
     assert.deepEqual(closed, [hex(1, 32)], 'the least recently active trace was closed and handed out');
   });
 
+  it('reads a long trace fed a few spans per request again in proportion to its length, not per request (was: every request re-read every span), and decides the same rounds', async () => {
+    const runs = new LiveRuns({ limits: { parentWaitMs: 100, roundIdleMs: 2000 } });
+    const group = () => (runs as unknown as { traces: Map<string, { importer: { finish(): unknown } }> }).traces.get(TRACE)!;
+    let reads = 0;
+    let now = T0;
+    const cycles = 300;
+    const sent: Record<string, unknown>[] = [];
+    for (let c = 0; c < cycles; c++) {
+      const { workers, supervisor } = cycle(c);
+      sent.push(...workers, supervisor);
+      runs.ingest(request([...workers, supervisor]), now);
+      if (c === 0) {
+        // Count the reads of the trace's spans: each is a call of its importer's finish().
+        const importer = group().importer;
+        const finish = importer.finish.bind(importer);
+        importer.finish = () => (reads++, finish());
+      }
+      await runs.process(now);
+      now += 1; // a request a millisecond
+    }
+    assert.ok(reads < cycles / 3, `${reads} reads of ${cycles} requests`);
+    await runs.process(now + 5_000); // the last round closes: everything is read and decided
+    const live = runs.analysis(runs.list()[0].id)!;
+    const recorded = await analyzeTrace(importTraceText(JSON.stringify(request(sent)), { from: 'otlp' }));
+    assert.deepEqual(live.rounds.map((r) => r.agents), recorded.rounds.map((r) => r.agents));
+  });
+
   it('raises an alert once per signal and agent in a run: the same spread re-found a round later with longer evidence is no new one (was up to three records)', () => {
     const finding = (round: number, text: string): MonitorFinding => ({ signal: 'verbatimSpread', code: 'verbatim-spread', subject: 'bob', evidence: { text, start: 0, end: text.length, round }, markers: [], cooldownKey: 'verbatimSpread:bob' });
     const seen = new Set<string>();
