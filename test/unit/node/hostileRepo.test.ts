@@ -234,7 +234,7 @@ describe('hostile repository: nothing outside the root is read or written', func
     for (const command of ['lock', 'verify']) {
       const r = await cli(shared, command, '--no-audit');
       assert.equal(r.code, 2, command);
-      assert.match(r.stderr, /the current folder is a folder other users own or may write to, not a project: run this in a project folder, or name one with --root/);
+      assert.match(r.stderr, /the current folder is a folder other users may write to, not a project: run this in a project folder, or name one with --root/);
     }
     assert.ok(!existsSync(path.join(shared, 'agent-immune.lock')), 'nothing pinned');
     const home = path.join(outside, 'home');
