@@ -28,7 +28,8 @@ export async function loadProjectConfig(root: string, file?: string): Promise<Pr
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // A byte-order mark (Windows editors write one) is no JSON error: it was refused as "line 1: not JSON".
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     throw new InputError('invalid-config', `config is not valid JSON (${jsonErrorWhere(text)}); fix the file or remove it`, target);
   }

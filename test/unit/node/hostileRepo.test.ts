@@ -312,6 +312,12 @@ describe('hostile repository: nothing outside the root is read or written', func
     assert.ok(!r.stderr.includes('SECRET'));
   });
 
+  it('a config saved with a byte-order mark is read (was: "not valid JSON (line 1: not JSON)")', async () => {
+    write(root, 'agent-immune.config.json', '\uFEFF{ "integrity": { "strict": true } }\n');
+    const r = await cli(root, 'verify', '--no-audit', '--json');
+    assert.equal(JSON.parse(r.stdout).strict, true, r.stderr);
+  });
+
   it('the LLM reply cache never writes through a symlinked cache folder', async () => {
     mkdirSync(path.join(root, '.agent-immune'));
     symlinkSync(outside, path.join(root, '.agent-immune/cache'));
