@@ -113,12 +113,15 @@ function isStale(held: HeldLock): boolean {
   // A lock dated in the future (a file shipped with a 2030 mtime) is judged by how far off it is: it would never age.
   const age = Math.abs(held.ageMs);
   if (!held.owner) return age > UNREADABLE_STALE_MS;
-  // A writer writes its owner line as it creates the file: a lock whose time is not its file's (a lock committed to the
-  // repository, given the checkout's mtime) was written by no writer and is broken at once (it turned auditing off).
+  // This host's lock is judged by its process alone (a file system on another clock, NFS or a WSL mount, dates files
+  // apart from the time a writer records: breaking on that let two writers in at once).
+  if (held.owner.host === os.hostname()) return !processRuns(held.owner.pid);
+  // Another host's cannot be checked. A writer writes its owner line as it creates the file: one whose time is far
+  // from its file's (a lock committed to the repository, dated by the checkout) was written by no writer and is
+  // broken at once (it turned auditing off for each CI run); else it is stale once old.
   const written = Date.parse(held.owner.time);
   if (!Number.isFinite(written) || Math.abs(held.mtimeMs - written) > OTHER_HOST_STALE_MS) return true;
-  if (held.owner.host !== os.hostname()) return age > OTHER_HOST_STALE_MS;
-  return !processRuns(held.owner.pid);
+  return age > OTHER_HOST_STALE_MS;
 }
 
 function processRuns(pid: number): boolean {
