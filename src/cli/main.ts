@@ -103,16 +103,17 @@ function safeIo(io: CliIo): CliIo {
 if (require.main === module) {
   // A closed pipe (agent-immune analyze run.jsonl | head) ends the output, not the process with a stack trace; any other
   // failure to write it (a full disk: ENOSPC) is one line and exit 2, as a failed --html or -o write is.
-  // A receiver (`serve`, listening for SIGTERM) whose standard output closes stops as on Ctrl+C, writing the runs it
-  // holds (it exited at once, losing them); every later write to the closed pipe is dropped.
-  let stdoutClosed = false;
+  // A receiver (`serve`, listening for SIGTERM) whose standard output or error closes stops as on Ctrl+C, writing the
+  // runs it holds (it exited at once, losing them); every later write to a closed pipe is dropped.
+  const closed = new Set<NodeJS.WriteStream>();
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (stream === process.stdout && stdoutClosed) return;
-      if (error.code === 'EPIPE' && stream === process.stdout && process.listenerCount('SIGTERM') > 0) {
-        stdoutClosed = true;
-        process.stderr.write('agent-immune: standard output was closed; stopping\n');
-        process.emit('SIGTERM', 'SIGTERM');
+      if (closed.has(stream)) return;
+      // (Once one pipe closed, the receiver is stopping and has let go of SIGTERM: the other just closes too.)
+      if (error.code === 'EPIPE' && (closed.size > 0 || process.listenerCount('SIGTERM') > 0)) {
+        closed.add(stream);
+        if (!closed.has(process.stderr)) process.stderr.write(`agent-immune: standard ${stream === process.stdout ? 'output' : 'error'} was closed; stopping\n`);
+        if (closed.size === 1) process.emit('SIGTERM', 'SIGTERM');
         return;
       }
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -123,8 +124,8 @@ if (require.main === module) {
     });
   }
   const io: CliIo = {
-    stdout: (text) => stdoutClosed || process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (text) => closed.has(process.stdout) || process.stdout.write(text),
+    stderr: (text) => closed.has(process.stderr) || process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
   };

@@ -49,7 +49,10 @@ Options:
 
 Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stopped, 2 bad usage or the port is taken.`,
 
-  async run(args, io) {
+  async run(args, terminal) {
+    // After a hangup the terminal is gone: a write to it crashed the process (SIGSEGV) before the runs were written.
+    let hungUp = false;
+    const io = { ...terminal, stdout: (text: string) => hungUp || terminal.stdout(text), stderr: (text: string) => hungUp || terminal.stderr(text) };
     const { values, positionals } = parseFlags(
       args,
       {
@@ -108,7 +111,7 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
       throw error;
     }
     io.stderr(`agent-immune serve: listening on ${address.url} (POST ${address.url}/v1/traces; runs at ${address.url}/v1/runs)\n`);
-    await stopSignal();
+    hungUp = (await stopSignal()) === 'SIGHUP';
     const queued = server.pendingWrites();
     const behind = queued > 0 ? ` and ${queued} queued write(s) of closed runs and alerts` : '';
     io.stderr(`agent-immune serve: stopping; writing ${server.runs.size().traces} open trace(s)${behind} to .agent-immune (Ctrl+C again quits without them)\n`);
@@ -120,12 +123,12 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
 /** The signals that stop the receiver, writing what it holds: Ctrl+C, a kill, a closed terminal or ssh session. */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/** Resolves on the first stop signal. */
-function stopSignal(): Promise<void> {
+/** Resolves with the first stop signal. */
+function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const stop = () => {
-      for (const signal of STOP_SIGNALS) process.off(signal, stop);
-      resolve();
+    const stop = (signal: NodeJS.Signals) => {
+      for (const each of STOP_SIGNALS) process.off(each, stop);
+      resolve(signal);
     };
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });

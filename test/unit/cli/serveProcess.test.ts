@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { crewRun, recordCrewRun } from '../../support/otlpRuns';
@@ -38,6 +39,16 @@ function post(url: string, body: string): Promise<number> {
   });
 }
 
+/** A port no one listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
@@ -62,6 +73,17 @@ describe('agent-immune serve, the process', function () {
     const exit = exited(child);
     child.kill('SIGHUP');
     assert.equal(await exit, 0);
+    assert.deepEqual(recordings(), ['kept-run.jsonl']);
+  });
+
+  it('both outputs into one closed pipe (serve 2>&1 | head -1) stop it the same way (was: killed by its own notice on the closed pipe)', async () => {
+    const port = await freePort();
+    const pipeline = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" serve --port ${port} --json --root "${root}" 2>&1 | head -1 >/dev/null`], { stdio: 'ignore' });
+    const done = exited(pipeline);
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100 && !(await post(url, body).then(() => true, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await done;
+    for (let i = 0; i < 50 && recordings().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(recordings(), ['kept-run.jsonl']);
   });
 
