@@ -34,6 +34,9 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
 });
 
 
+/** Folders agents load skills, rules or steering from, at any depth (a path with slashes around it). */
+const LOADED_FOLDERS = /\/(?:\.(?:claude|agents|codex|gemini|github|cursor)\/skills|\.(?:cursor|roo|windsurf)\/rules|\.kiro\/steering|\.clinerules)\//;
+
 /** The tool's own folder at the root (audit trail, alert log, live recordings): never walked nor pinned. */
 const TOOL_FOLDER = '.agent-immune';
 
@@ -141,9 +144,11 @@ export class ScopeMatcher {
     if ((segments[0] === TOOL_FOLDER && (isDir || segments.length > 1)) || (gitFolder >= 0 && (isDir || gitFolder < segments.length - 1))) return true;
     const modules = segments.indexOf('node_modules');
     if (modules < 0) return false;
-    // In an agents' dot-folder, or the root's `skills/` (a plugin's): a package named `skills` keeps its dependencies out.
+    // In a folder agents load skills or rules from (`.claude/skills`, `.cursor/rules`, `.kiro/steering`, the root's
+    // `skills/`): walked. A JavaScript action's or a hook's dependencies elsewhere in `.github` or `.claude` (whose
+    // packages ship SKILL.md files of their own) and a package named `skills` keep theirs out.
     const above = segments.slice(0, modules);
-    if (above[0] === 'skills' || above.some((segment) => segment.startsWith('.') && AGENT_FOLDERS.has(segment))) return false;
+    if (above[0] === 'skills' || LOADED_FOLDERS.test(`/${above.join('/')}/`)) return false;
     const owner = above.join('/');
     return !(owner !== '' && (this.skillFolders.has(owner) || inSkillFolder(owner, this.skillFolders)));
   }
