@@ -5,7 +5,8 @@ import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { configWarnings } from '../../core/config';
 import { loadProjectConfig } from '../config';
-import { inSkillFolder, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
+import { inSkillFolder, lockfilePathProblem, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
+import { InputError } from '../../core/errors';
 import { pinOf, unsafeRelativePath } from '../../core/integrity/lockfile';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { hashFiles, hashLink, isDigest } from './hashFile';
@@ -26,6 +27,10 @@ export interface IntegrityWorkspace {
 /** Resolves the root's real path and loads the `integrity` config section (overrides win) and root .gitignore (the walk
  * adds the nested ones). */
 export async function openIntegrityWorkspace(root: string, overrides: Partial<IntegrityConfig> = {}): Promise<IntegrityWorkspace> {
+  // A lockfile named by a caller (the editor's agentImmune.integrity.lockfile, a committed .vscode/settings.json) obeys
+  // the config's rule: `.git/index.lock` or a CLAUDE.md was created there.
+  const problem = overrides.lockfile === undefined ? undefined : lockfilePathProblem(overrides.lockfile);
+  if (problem) throw new InputError('invalid-config', `the lockfile setting: ${problem}`, undefined, undefined, 'lockfile');
   const rootReal = await realpath(root);
   const project = await loadProjectConfig(rootReal);
   const own = resolveIntegrityConfig(project.sections.integrity, path.join(rootReal, 'agent-immune.config.json'));

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { cli, write } from '../../support/cli';
 import { runCli } from '../../../src/cli/main';
+import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { LlmCache } from '../../../src/node/llm/cache';
 import { appendWorkspaceFile, classifyWorkspacePath, UnsafePathError, writeWorkspaceFileAtomic } from '../../../src/node/workspaceFs';
 
@@ -199,6 +200,11 @@ describe('hostile repository: nothing outside the root is read or written', func
     write(root, 'agent-immune.config.json', JSON.stringify({ integrity: { lockfile: 'security/team.lock' } }));
     assert.equal((await cli(root, 'lock', '--no-audit')).code, 0, 'a lockfile elsewhere, named NAME.lock, is written');
     assert.equal((await cli(root, 'verify', '--no-audit', '--lockfile', '.git/x.lock')).code, 2);
+    // The editor's setting (a committed .vscode/settings.json) goes the library's way: the same rule (was: created).
+    for (const lockfile of ['.git/index.lock', 'CLAUDE.md', '.agent-immune/x.lock']) {
+      await assert.rejects(lockWorkspace(root, undefined, { lockfile }), /the lockfile setting: /, lockfile);
+      assert.ok(!existsSync(path.join(root, lockfile)), lockfile);
+    }
   });
 
   it('a new skill or file hidden in a node_modules or .agent-immune folder inside the agents\' folders is found (verify --strict said Clean)', async () => {
