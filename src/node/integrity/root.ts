@@ -52,12 +52,16 @@ export async function integrityRootOf(cwd: string): Promise<string> {
  */
 export async function notAProject(dir: string): Promise<string | undefined> {
   const abs = path.resolve(dir);
+  // A folder that holds the lockfile or the config was made a project on purpose.
+  const holds = (name: string) => stat(path.join(abs, name)).then((info) => info.isFile(), () => false);
+  if ((await holds(DEFAULT_LOCKFILE)) || (await holds(CONFIG_FILE_NAME))) return undefined;
   if (path.dirname(abs) === abs) return 'a filesystem root';
   const real = await realpath(abs).catch(() => abs);
   if ((await homeFolders()).some((home) => home === abs || home === real)) return 'your home folder';
-  // Not another user's folder: a CI job often runs as another user than the checkout's owner (a container's root).
+  // A shared folder as /tmp is (the sticky bit); not another user's, nor one every mode lets all write to (a CI container
+  // runs as another user than the checkout's owner; WSL's and FAT drives show every folder as 0777).
   const info = await stat(abs).catch(() => undefined);
-  if (process.getuid !== undefined && info !== undefined && (info.mode & (OTHERS_WRITE | STICKY)) !== 0) return 'a folder other users may write to';
+  if (process.getuid !== undefined && info !== undefined && (info.mode & STICKY) !== 0 && (info.mode & OTHERS_WRITE) !== 0) return 'a shared folder others may write to (as /tmp)';
   return undefined;
 }
 

@@ -240,9 +240,17 @@ describe('hostile repository: nothing outside the root is read or written', func
     for (const command of ['lock', 'verify']) {
       const r = await cli(shared, command, '--no-audit');
       assert.equal(r.code, 2, command);
-      assert.match(r.stderr, /the current folder is a folder other users may write to, not a project: run this in a project folder, or name one with --root/);
+      assert.match(r.stderr, /the current folder is a shared folder others may write to \(as \/tmp\), not a project: run this in a project folder, or name one with --root/);
     }
     assert.ok(!existsSync(path.join(shared, 'agent-immune.lock')), 'nothing pinned');
+    // A folder every mode lets all write to (WSL's /mnt/c, a FAT drive) is a project; so is one holding the config.
+    const drive = path.join(outside, 'drive');
+    mkdirSync(drive);
+    chmodSync(drive, 0o777);
+    write(drive, 'AGENTS.md', '# agents\n');
+    assert.equal((await cli(drive, 'lock', '--no-audit')).code, 0);
+    write(shared, 'agent-immune.config.json', '{}');
+    assert.equal((await cli(shared, 'lock', '--no-audit')).code, 0, 'a folder holding the config was made a project on purpose');
     const home = path.join(outside, 'home');
     mkdirSync(home);
     const saved = process.env.HOME;
