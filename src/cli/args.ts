@@ -106,14 +106,20 @@ export async function outputFile(cwd: string, given: string | undefined, role: P
   return abs;
 }
 
-/** The output path itself when it is a link (dangling too), else the first linked folder on its way down from `cwd`. */
-async function linkOnTheWay(cwd: string, abs: string): Promise<string | undefined> {
+/**
+ * The output path itself when it is a link (dangling too), else the first linked folder on its way down from the
+ * deepest folder it shares with `cwd` (`--root .. --sarif ../reports/x.sarif` from a subfolder passes through the
+ * project's `reports`); none above a shared filesystem root, where the system's own links are (/var on macOS).
+ */
+export async function linkOnTheWay(cwd: string, abs: string): Promise<string | undefined> {
   const isLink = (p: string) => lstat(p).then((info) => info.isSymbolicLink(), () => false);
   if (await isLink(abs)) return abs;
-  if (!isInside(cwd, abs)) return undefined;
-  const steps = path.relative(cwd, path.dirname(abs)).split(path.sep).filter(Boolean);
+  let base = path.resolve(cwd);
+  while (!isInside(base, abs)) base = path.dirname(base);
+  if (path.dirname(base) === base) return undefined;
+  const steps = path.relative(base, path.dirname(abs)).split(path.sep).filter(Boolean);
   for (let i = 1; i <= steps.length; i++) {
-    const dir = path.join(cwd, ...steps.slice(0, i));
+    const dir = path.join(base, ...steps.slice(0, i));
     if (await isLink(dir)) return dir;
   }
   return undefined;

@@ -9,7 +9,7 @@ import { serializeTrace } from '../../core/trace/parse';
 import { forEachRun } from '../../node/readAnyTrace';
 import { NO_FOLLOW_WRITE } from '../../node/workspaceFs';
 import type { Trace } from '../../core/trace/types';
-import { existingFile, sameFile } from '../args';
+import { existingFile, linkOnTheWay, sameFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
 /** Open for writing, created or truncated, never through a symbolic link (one made after the check fails with ELOOP). */
@@ -90,10 +90,12 @@ Exit codes: 0 converted, 2 bad input or usage.`,
       return ExitCode.Ok;
     }
     const out = path.resolve(io.cwd, values.out);
+    // Nothing is written through a linked folder on the way (mkdir and the write would follow it out).
+    const linked = await linkOnTheWay(io.cwd, out.replace(/[\\/]+$/, ''));
+    if (linked !== undefined) throw new UsageError(`-o ${values.out}: ${path.relative(io.cwd, linked) || linked} is a symbolic link; converting would write through it to where it leads. Remove it or write elsewhere`);
     // A path written as a folder (a trailing slash) or naming one takes one file per run, even for a single run.
     const toFolder = /[\\/]$/.test(values.out) || (await stat(out).catch(() => undefined))?.isDirectory() === true;
     if (chosen.length === 1 && !toFolder) {
-      await refuseLink(out, values.out);
       await mkdir(path.dirname(out), { recursive: true });
       await writeChosen(async (trace) => {
         await writingTo(out, () => writeFile(out, serializeTrace(trace), { flag: NO_FOLLOW_WRITE }));

@@ -125,6 +125,18 @@ describe('agent-immune convert / analyze on imported formats', () => {
     const single = await cli('convert', path.join(fixtures, 'otlp-genai.json'), '--episode', '1', '-o', path.join(out, '1-conv-b.jsonl'));
     assert.equal(single.code, 2);
     assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
+    // A linked folder on the way, to a file or a folder of runs (was: written outside through it).
+    const elsewhere = path.join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, path.join(dir, 'reports'));
+    for (const target of ['reports/c.jsonl', 'reports/', 'reports/sub/', path.join(dir, 'reports', 'd.jsonl')]) {
+      let stderr = '';
+      const argv = ['convert', path.join(fixtures, 'otlp-genai.json'), ...(target.endsWith('.jsonl') ? ['--episode', '1'] : []), '-o', target];
+      const code = await runCli(argv, { stdout: () => undefined, stderr: (t) => (stderr += t), cwd: dir, env: {} });
+      assert.equal(code, 2, target);
+      assert.match(stderr, /reports is a symbolic link; converting would write through it/, target);
+    }
+    assert.deepEqual(readdirSync(elsewhere), []);
   });
 
   it('refuses to squeeze several runs into one .jsonl file and names the two ways out', async () => {

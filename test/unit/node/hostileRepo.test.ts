@@ -277,10 +277,13 @@ describe('hostile repository: nothing outside the root is read or written', func
       assert.equal(r.code, 2, report);
       assert.equal(r.stderr, `agent-immune verify: --sarif ${report}: ${shown} is a symbolic link; Agent Immune does not write through one: remove it or write elsewhere\n`);
     }
+    // From a subfolder, through the project's linked folder (was: written outside).
+    mkdirSync(path.join(root, 'sub'));
+    for (const report of ['../reports/y.sarif', path.join(root, 'reports', 'z.sarif')]) assert.equal((await cli(path.join(root, 'sub'), 'verify', '--no-audit', '--root', '..', '--sarif', report)).code, 2, report);
     write(root, 'run.jsonl', readFileSync(path.join(__dirname, '../../fixtures/traces/small-attack.jsonl'), 'utf8'));
     symlinkSync(path.join(outside, 'victim.txt'), path.join(root, 'report.html'));
     assert.equal((await cli(root, 'analyze', 'run.jsonl', '--html', 'report.html')).code, 2);
-    assert.ok(!existsSync(path.join(outside, 'new.sarif')) && !existsSync(path.join(outside, 'i.sarif')), 'nothing created outside');
+    assert.ok(['new.sarif', 'i.sarif', 'y.sarif', 'z.sarif'].every((name) => !existsSync(path.join(outside, name))), 'nothing created outside');
     assert.equal(readFileSync(path.join(outside, 'victim.txt'), 'utf8'), 'PRECIOUS\n');
   });
 
