@@ -51,7 +51,7 @@ const AGENT_FOLDERS: ReadonlySet<string> = new Set(['.claude', '.agents', '.code
 export function lockfilePathProblem(lockfile: string): string | undefined {
   const parts = lockfile.split(/[\\/]+/).filter((part) => part !== '' && part !== '.');
   if (parts.some((part) => /^\.(?:git|agent-immune)$/i.test(part))) return `${JSON.stringify(lockfile)} is inside a .git or .agent-immune folder; keep the lockfile elsewhere in the project`;
-  if (!/\.lock$/i.test(parts.at(-1) ?? '')) return `${JSON.stringify(lockfile)} does not end in .lock; a lockfile is named NAME.lock (default ${DEFAULT_LOCKFILE})`;
+  if (!/\.lock$/i.test(parts.at(-1) ?? '')) return `${JSON.stringify(lockfile)} does not end in .lock; a lockfile is named NAME.lock (default ${DEFAULT_LOCKFILE}): rename the file and this setting together`;
   return undefined;
 }
 
