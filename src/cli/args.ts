@@ -92,7 +92,7 @@ export async function outputFile(cwd: string, given: string | undefined, role: P
     if (await sameFile(input, abs)) throw badPath(`${named(role, given)} is an input file itself (${inline(path.relative(cwd, input) || input)}): writing it would replace it; write to another file`);
   }
   // A repository can commit a link where a CI step writes its report (`integrity.sarif -> /home/ci/.bashrc`): an output
-  // is never written through one, nor through a linked folder between the current folder and it.
+  // is never written through one, nor through a linked folder on its way (linkOnTheWay).
   const linked = await linkOnTheWay(cwd, abs);
   if (linked !== undefined) {
     const shown = linked === abs ? given : path.relative(cwd, linked);
