@@ -1,6 +1,7 @@
 // Checks the files and folders a command is given before it starts, so a wrong path fails as one line that names it
 // and says what to do, instead of a raw ENOENT/EISDIR from deep inside.
 import { lstat, realpath, stat } from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { InputError } from '../core/errors';
 import { inline } from '../core/text/printable';
@@ -109,14 +110,15 @@ export async function outputFile(cwd: string, given: string | undefined, role: P
 /**
  * The output path itself when it is a link (dangling too), else the first linked folder on its way down from the
  * deepest folder it shares with `cwd` (`--root .. --sarif ../reports/x.sarif` from a subfolder passes through the
- * project's `reports`); none above a shared filesystem root, where the system's own links are (/var on macOS).
+ * project's `reports`). None where that folder is the home folder or above it: the user's own links are there
+ * (`~/Documents` on another drive), and the system's (/var on macOS).
  */
 export async function linkOnTheWay(cwd: string, abs: string): Promise<string | undefined> {
   const isLink = (p: string) => lstat(p).then((info) => info.isSymbolicLink(), () => false);
   if (await isLink(abs)) return abs;
   let base = path.resolve(cwd);
   while (!isInside(base, abs)) base = path.dirname(base);
-  if (path.dirname(base) === base) return undefined;
+  if (path.dirname(base) === base || isInside(base, os.homedir())) return undefined;
   const steps = path.relative(base, path.dirname(abs)).split(path.sep).filter(Boolean);
   for (let i = 1; i <= steps.length; i++) {
     const dir = path.join(base, ...steps.slice(0, i));

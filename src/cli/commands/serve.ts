@@ -111,7 +111,8 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
       throw error;
     }
     io.stderr(`agent-immune serve: listening on ${address.url} (POST ${address.url}/v1/traces; runs at ${address.url}/v1/runs)\n`);
-    hungUp = (await stopSignal()) === 'SIGHUP';
+    process.on('SIGHUP', () => (hungUp = true));
+    await stopSignal();
     const queued = server.pendingWrites();
     const behind = queued > 0 ? ` and ${queued} queued write(s) of closed runs and alerts` : '';
     io.stderr(`agent-immune serve: stopping; writing ${server.runs.size().traces} open trace(s)${behind} to .agent-immune (Ctrl+C again quits without them)\n`);
@@ -123,11 +124,14 @@ Stop with Ctrl+C: open runs are closed and written out first. Exit codes: 0 stop
 /** The signals that stop the receiver, writing what it holds: Ctrl+C, a kill, a closed terminal or ssh session. */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/** Resolves with the first stop signal. */
+/**
+ * Resolves with the first stop signal. Only a second Ctrl+C then quits at once: a closing terminal sends SIGHUP twice
+ * (the shell's, then the kernel's), and the second one killed the receiver while it wrote its runs.
+ */
 function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
-      for (const each of STOP_SIGNALS) process.off(each, stop);
+      process.off('SIGINT', stop);
       resolve(signal);
     };
     for (const signal of STOP_SIGNALS) process.on(signal, stop);

@@ -34,8 +34,8 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
 });
 
 
-/** Folders agents load skills, rules or steering from, at any depth (a path with slashes around it). */
-const LOADED_FOLDERS = /\/(?:\.(?:claude|agents|codex|gemini|github|cursor)\/skills|\.(?:cursor|roo|windsurf)\/rules|\.kiro\/steering|\.clinerules)\//;
+/** Folders agents load skills, commands, prompts, rules or steering from, at any depth (a path with slashes around it). */
+const LOADED_FOLDERS = /\/(?:\.(?:claude|agents|codex|gemini|github|cursor)\/skills|\.claude\/(?:commands|agents)|\.github\/(?:prompts|instructions|agents|chatmodes)|\.(?:cursor|roo|windsurf)\/rules|\.kiro\/steering|\.clinerules)\//;
 
 /** The tool's own folder at the root (audit trail, alert log, live recordings): never walked nor pinned. */
 const TOOL_FOLDER = '.agent-immune';

@@ -30,6 +30,8 @@ export class FileLockTimeoutError extends Error {
 const UNREADABLE_STALE_MS = 2_000;
 /** A lock held from another host (a shared folder) cannot be checked; it is stale after this long. */
 const OTHER_HOST_STALE_MS = 60_000;
+/** This host's writers hold a lock for seconds (hashing a 3 GB skill file: 13 s); one recorded longer ago is stale. */
+const LOCAL_HELD_MAX_MS = 10 * 60_000;
 /** The breaker lock is held for milliseconds; one older than this was left by a killed breaker. */
 const BREAKER_STALE_MS = 5_000;
 
@@ -115,7 +117,9 @@ function isStale(held: HeldLock): boolean {
   if (!held.owner) return age > UNREADABLE_STALE_MS;
   // This host's lock is judged by its process alone (a file system on another clock, NFS or a WSL mount, dates files
   // apart from the time a writer records: breaking on that let two writers in at once).
-  if (held.owner.host === os.hostname()) return !processRuns(held.owner.pid);
+  // Its time is this host's clock's: a writer holds a lock for seconds, so one dated far from now (a committed lock
+  // naming this host and pid 1, which always runs) was written by no writer here.
+  if (held.owner.host === os.hostname()) return !processRuns(held.owner.pid) || !(Math.abs(Date.now() - Date.parse(held.owner.time)) <= LOCAL_HELD_MAX_MS);
   // Another host's cannot be checked. A writer writes its owner line as it creates the file: one whose time is far
   // from its file's (a lock committed to the repository, dated by the checkout) was written by no writer and is
   // broken at once (it turned auditing off for each CI run); else it is stale once old.

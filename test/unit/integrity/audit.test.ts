@@ -274,10 +274,15 @@ describe('integrity: audit log on disk', function () {
       assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran', JSON.stringify(owner));
       assert.ok(Date.now() - started < 4_000, 'did not wait for the timeout');
     }
-    // This host's running writer is never broken, whatever its file's date (another clock: NFS, a WSL mount).
-    writeFileSync(file + '.lock', JSON.stringify({ pid: process.pid, host: hostname(), time: '2020-01-01T00:00:00Z' }) + '\n');
+    // This host's running writer is never broken, whatever its file's date (another clock: NFS, a WSL mount)...
+    writeFileSync(file + '.lock', JSON.stringify({ pid: process.pid, host: hostname(), time: new Date().toISOString() }) + '\n');
+    const skewed = new Date(Date.now() - 3_600_000);
+    utimesSync(file + '.lock', skewed, skewed);
     await assert.rejects(withFileLock(file, async () => 'ran', 200), FileLockTimeoutError);
     rmSync(file + '.lock');
+    // ...but a lock naming this host and a running pid, dated long ago, was written by no writer here.
+    writeFileSync(file + '.lock', JSON.stringify({ pid: 1, host: hostname(), time: '2020-01-01T00:00:00Z' }) + '\n');
+    assert.equal(await withFileLock(file, async () => 'ran', 5_000), 'ran');
   });
 
   it('loses nothing and interleaves nothing when two processes append at once', async () => {

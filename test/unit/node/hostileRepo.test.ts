@@ -280,6 +280,21 @@ describe('hostile repository: nothing outside the root is read or written', func
     // From a subfolder, through the project's linked folder (was: written outside).
     mkdirSync(path.join(root, 'sub'));
     for (const report of ['../reports/y.sarif', path.join(root, 'reports', 'z.sarif')]) assert.equal((await cli(path.join(root, 'sub'), 'verify', '--no-audit', '--root', '..', '--sarif', report)).code, 2, report);
+    // The user's own links from the home folder (a Documents folder on another drive) are theirs to write through.
+    const saved = process.env.HOME;
+    process.env.HOME = path.dirname(root);
+    try {
+      const mine = path.join(path.dirname(root), `ai-reports-${path.basename(root)}`);
+      symlinkSync(outside, mine);
+      try {
+        assert.equal((await cli(root, 'verify', '--no-audit', '--sarif', `../${path.basename(mine)}/mine.sarif`)).code, 0, 'a link above the project, in the home folder');
+      } finally {
+        rmSync(mine);
+        rmSync(path.join(outside, 'mine.sarif'), { force: true });
+      }
+    } finally {
+      process.env.HOME = saved;
+    }
     write(root, 'run.jsonl', readFileSync(path.join(__dirname, '../../fixtures/traces/small-attack.jsonl'), 'utf8'));
     symlinkSync(path.join(outside, 'victim.txt'), path.join(root, 'report.html'));
     assert.equal((await cli(root, 'analyze', 'run.jsonl', '--html', 'report.html')).code, 2);
