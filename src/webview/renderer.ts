@@ -27,12 +27,12 @@ export interface Emphasis {
  * highlighted (an active infection path, the selection, a list hover); below it every channel is an arrow. */
 const ARROW_LIMIT = 500;
 
-/** The graph's key of the agent at `index`. */
 /** The closest and farthest a focus zooms, and the room it leaves around the agents a focused agent talks with (camera ratio per unit of distance). */
 const FOCUS_MIN_RATIO = 0.15;
 const FOCUS_MAX_RATIO = 3;
 const FOCUS_MARGIN = 2.4;
 
+/** The graph's key of the agent at `index`. */
 function nodeKey(index: number): string {
   return String(index);
 }

@@ -140,13 +140,14 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
   };
   // What a rule read in the agent's own output: the sentence declaring it steers the others, the order an agent carried
   // out, the call that acted, the output that passed the target on.
+  // A head's flag, and the infection head's kept flags: the injected order or pass-it-on request the agent wrote.
+  const injected = (i: number) => manipulationIn(model, i, k);
   const readers: Partial<Record<RuleId, (i: number) => Evidence | undefined>> = {
-    'head-attacker': (i) => manipulationIn(model, i, k),
-    'attacker-overrides-infected': (i) => manipulationIn(model, i, k),
-    // An agent the infection head keeps flagged: the order or pass-it-on request it carries on, where it wrote one.
-    'kept-neighbour-flagged': (i) => manipulationIn(model, i, k),
-    'kept-near-attacker': (i) => manipulationIn(model, i, k),
-    'kept-rising-trend': (i) => manipulationIn(model, i, k),
+    'head-attacker': injected,
+    'attacker-overrides-infected': injected,
+    'kept-neighbour-flagged': injected,
+    'kept-near-attacker': injected,
+    'kept-rising-trend': injected,
     'declared-steering': (i) => declarations[i],
     'tool-order-obeyed': (i) => obeyedOrderOf(reading, i, k),
     'acted-on-attacker-target': callOnFlaggedOrder,

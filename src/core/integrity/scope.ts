@@ -33,7 +33,6 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
   strict: false,
 });
 
-
 /** Folders agents load skills, commands, prompts, rules or steering from, at any depth (a path with slashes around it). */
 const LOADED_FOLDERS = /\/(?:\.(?:claude|agents|codex|gemini|github|cursor)\/skills|\.claude\/(?:commands|agents)|\.github\/(?:prompts|instructions|agents|chatmodes)|\.(?:cursor|roo|windsurf)\/rules|\.kiro\/steering|\.clinerules)\//;
 
@@ -132,8 +131,8 @@ export class ScopeMatcher {
 
   /**
    * True for a path no .gitignore can bring back: the config's excludes, git's folders, the root's `.agent-immune` (the
-   * tool's own), and what is under a `node_modules` folder, unless it is inside an agents' folder or a skill folder
-   * (the skill's scripts load it). Only the root's tool folder is skipped: a `.agent-immune` or `node_modules` a
+   * tool's own), and what is under a `node_modules` folder, unless it is inside a folder agents load from
+   * (LOADED_FOLDERS) or a skill folder (the skill's scripts load it). Only the root's tool folder is skipped: a `.agent-immune` or `node_modules` a
    * repository puts in `.claude/skills/` held a whole new skill that verify never saw.
    */
   isForcedOut(path: string, isDir: boolean): boolean {

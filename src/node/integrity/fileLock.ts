@@ -115,10 +115,10 @@ function isStale(held: HeldLock): boolean {
   // A lock dated in the future (a file shipped with a 2030 mtime) is judged by how far off it is: it would never age.
   const age = Math.abs(held.ageMs);
   if (!held.owner) return age > UNREADABLE_STALE_MS;
-  // This host's lock is judged by its process alone (a file system on another clock, NFS or a WSL mount, dates files
-  // apart from the time a writer records: breaking on that let two writers in at once).
-  // Its time is this host's clock's: a writer holds a lock for seconds, so one dated far from now (a committed lock
-  // naming this host and pid 1, which always runs) was written by no writer here.
+  // This host's lock is judged by its process and by its recorded time on this host's own clock, never by its file's
+  // date (a file system on another clock, NFS or a WSL mount, dates files apart: that let two writers in at once). A
+  // writer holds a lock for seconds, so one dated far from now (a committed lock naming this host and pid 1, which
+  // always runs) was written by no writer here.
   if (held.owner.host === os.hostname()) return !processRuns(held.owner.pid) || !(Math.abs(Date.now() - Date.parse(held.owner.time)) <= LOCAL_HELD_MAX_MS);
   // Another host's cannot be checked. A writer writes its owner line as it creates the file: one whose time is far
   // from its file's (a lock committed to the repository, dated by the checkout) was written by no writer and is

@@ -46,15 +46,14 @@ export async function integrityRootOf(cwd: string): Promise<string> {
 }
 
 /**
- * Why a folder is no project to pin, or undefined: the home folder, a filesystem root, a folder others may write to
- * (`/tmp`). The search above the current folder stops at each; run in one, `lock` pinned all of it (a stranger's
+ * Why a folder is no project to pin, or undefined: the home folder, a filesystem root, a shared folder as `/tmp`,
+ * unless it holds the lockfile or the config. The search above the current folder stops at each; run in one, `lock` pinned all of it (a stranger's
  * files in /tmp), and `audit key` refused its own key in `~/.config` as inside the workspace.
  */
 export async function notAProject(dir: string): Promise<string | undefined> {
   const abs = path.resolve(dir);
   // A folder that holds the lockfile or the config was made a project on purpose.
-  const holds = (name: string) => stat(path.join(abs, name)).then((info) => info.isFile(), () => false);
-  if ((await holds(DEFAULT_LOCKFILE)) || (await holds(CONFIG_FILE_NAME))) return undefined;
+  if (await holdsLockfileOrConfig(abs)) return undefined;
   if (path.dirname(abs) === abs) return 'a filesystem root';
   const real = await realpath(abs).catch(() => abs);
   if ((await homeFolders()).some((home) => home === abs || home === real)) return 'your home folder';
@@ -67,8 +66,13 @@ export async function notAProject(dir: string): Promise<string | undefined> {
 
 /** Whether integrityRootOf chose `root` as a skill folder's repository: it holds neither the lockfile nor the config. */
 export async function isSkillRepository(root: string): Promise<boolean> {
-  const isFile = (name: string) => stat(path.join(root, name)).then((info) => info.isFile(), () => false);
-  return !(await isFile(DEFAULT_LOCKFILE)) && !(await isFile(CONFIG_FILE_NAME)) && !(await isTrackedByGit(root, DEFAULT_LOCKFILE));
+  return !(await holdsLockfileOrConfig(root)) && !(await isTrackedByGit(root, DEFAULT_LOCKFILE));
+}
+
+/** Whether a folder holds the lockfile or the project config as a file. */
+async function holdsLockfileOrConfig(dir: string): Promise<boolean> {
+  const isFile = (name: string) => stat(path.join(dir, name)).then((info) => info.isFile(), () => false);
+  return (await isFile(DEFAULT_LOCKFILE)) || (await isFile(CONFIG_FILE_NAME));
 }
 
 /** The home folder as named and as it really is (a symlinked HOME names another path than the folders walked). */
