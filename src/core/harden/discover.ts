@@ -3,6 +3,7 @@
 // interpolation into a prompt is checked for another agent's output. Names alone make a prompt only as a fallback
 // (a constant named like a system prompt holding prose), never to decide delegation on their own.
 import { errorMessage } from '../errors';
+import { COMMAND_LINE_AGENTS } from './commandLine';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
@@ -95,7 +96,7 @@ const SINK_WORDS = [
   'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent', 'generateText', 'streamText',
   'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'model_client', 'run_sync', 'run_streamed', 'update_system_message',
   'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner', 'ChatAgent',
-  'Signature', 'with_instructions',
+  'Signature', 'with_instructions', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
 ];
 const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
 const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|ai|sdk)$/;
@@ -515,6 +516,16 @@ class Discoverer {
     const add = (role: SinkRole, framework: string, key: string, value: Expr, group: boolean, style?: PlaceholderStyle, at: Loc = loc) => {
       hits.push({ role: this.contextMessages.has(call) ? 'message' : role, framework, anchor: `${name}(${key})`, value, loc: at, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
     };
+    this.resolver.begin();
+    const commandLine = this.resolver.commandLine(call, loc);
+    if (commandLine) {
+      const { agent } = commandLine;
+      for (const p of commandLine.prompts) add(p.role, agent.framework, `${agent.command} ${p.flag === agent.command ? '…' : p.flag}`, p.item.expr, false, undefined, p.item.loc);
+      // What is written to its stdin is the prompt when it answers once (`claude -p` reads it there).
+      const input = commandLine.once ? keywords.get('input') : undefined;
+      if (input) add('message', agent.framework, `${agent.command} (stdin)`, input.expr, false, undefined, input.loc);
+      return;
+    }
     for (const rule of rules) {
       if (rule.kind !== undefined && rule.kind !== 'argument') continue;
       if (rule.callee && !rule.callee.test(name)) continue;

@@ -3,6 +3,7 @@
 // them, and calls of project functions to what they return. Two questions are answered on top: which string literals
 // make up a prompt (with the interpolations inside them), and whether an expression carries another agent's output.
 // Every walk is bounded by a depth and a step budget, so hostile or cyclic code costs a fixed amount.
+import { PROCESS_CALLS, readCommandLine, type CommandLine } from './commandLine';
 import type { StringLiteral } from './lexer';
 import { isInsideBoundary } from './detect';
 import { blockGuards, describeGuard, inlineGuards, mayPass, type Guard } from './guards';
@@ -632,12 +633,15 @@ export class Resolver {
 
   /** Values assigned to `obj.key` / `obj["key"]` elsewhere in the file (matched by the object's text). */
   private itemValues(obj: Expr, key: string, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
+    return this.itemWrites(obj, key, loc).flatMap((w) => this.values(w.expr, w.loc, frames, depth + 1));
+  }
+
+  /** The values written to `obj[key]` in its file (`d["k"] = value`), each where it is written. */
+  private itemWrites(obj: Expr, key: string, loc: Loc): { expr: Expr; loc: Loc }[] {
     const module = this.project.module(loc.file);
     if (!module) return [];
     const text = module.text.slice(obj.start, obj.end);
-    return module.itemDefs
-      .filter((d) => d.key === key && module.text.slice(d.obj.start, d.obj.end) === text)
-      .flatMap((d) => this.values(d.value, { file: loc.file, scope: d.scope }, frames, depth + 1));
+    return module.itemDefs.filter((d) => d.key === key && module.text.slice(d.obj.start, d.obj.end) === text).map((d) => ({ expr: d.value, loc: { file: loc.file, scope: d.scope } }));
   }
 
   private indexValues(expr: Extract<Expr, { k: 'index' }>, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
@@ -1075,6 +1079,18 @@ export class Resolver {
           if (state !== undefined) return state === CLEAN ? undefined : state;
           // An item named for data about the content (`h["action"]["type"]`, `msg["id"]`) is no content, as a member is.
           if (namesMetadata(nameWords(key))) return undefined;
+          // An entry of a dict written out (`results["summary"]`) carries what that entry and writes to it carry, not
+          // what the dict's other entries do.
+          const objects = this.values(expr.obj, loc, frames, depth + 1);
+          if (objects.length > 0 && objects.every((v) => v.expr.k === 'dict' && v.expr.entries.every((e) => !e.spread))) {
+            const entries = objects.flatMap((o) => (o.expr.k === 'dict' ? o.expr.entries.filter((e) => e.key === key).map((e) => ({ expr: e.value, loc: o.loc, frames: o.frames })) : []));
+            const writes = this.itemWrites(expr.obj, key, loc).map((w) => ({ ...w, frames }));
+            for (const v of [...entries, ...writes]) {
+              const why = this.agentOutput(v.expr, v.loc, v.frames, depth + 1);
+              if (why) return why;
+            }
+            return undefined;
+          }
         }
         // A conversation's first message (`messages[0]`) is the user's request that opened it, not an agent's reply.
         if (text.slice(expr.index.start, expr.index.end).trim() === '0' && CONVERSATION.test(text.slice(expr.obj.start, expr.obj.end))) return undefined;
@@ -1161,6 +1177,8 @@ export class Resolver {
         if (state !== undefined) return state === CLEAN ? undefined : state;
       }
     }
+    const commandLine = this.commandLine(expr, loc, depth);
+    if (commandLine?.once) return `${REPLY_OF}${commandLine.agent.command} (run by ${chainText(expr.callee)})`;
     // A retrieval the project defines itself (MetaGPT's `DummyExpRetriever.retrieve` returns a fixed example) is what it returns.
     if (this.isModelCallExpr(expr, loc, depth, false) || (this.isModelCallExpr(expr, loc, depth) && !this.definedHere(expr.callee, loc, depth))) return `${REPLY_OF}${chainText(expr.callee).replace(/\.(\(\)|\[\])/g, '$1')}(...)`;
     if (expr.callee.k === 'name' || expr.callee.k === 'attr') {
@@ -1199,6 +1217,7 @@ export class Resolver {
    * agent SDK.
    */
   isModelCallExpr(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0, tools = true): boolean {
+    if (this.commandLine(expr, loc, depth)?.once) return true;
     const name = lastName(expr.callee) ?? '';
     const receiver = expr.callee.k === 'attr' ? chainText(expr.callee.obj) : '';
     if ((name === 'query' || name === 'run') && receiver === '') {
@@ -1216,6 +1235,32 @@ export class Resolver {
       const external = !this.values(v.expr.callee, v.loc, [], depth + 1).some((c) => c.classRef);
       return (agentMethod && AGENT_CONSTRUCTORS.test(ctor)) || (external && AGENT_ROLE_CLASSES.test(ctor));
     });
+  }
+
+  /** The agent CLI a process call starts (`subprocess.run(["claude", "-p", …])`), with its prompts; undefined for any other call. */
+  commandLine(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0): CommandLine<{ expr: Expr; loc: Loc }> | undefined {
+    const language = this.project.module(loc.file)?.language;
+    const name = lastName(expr.callee) ?? '';
+    const call = PROCESS_CALLS.find((p) => language !== undefined && p.languages.includes(language) && p.callee.test(name));
+    if (!call) return undefined;
+    const positional = expr.args.filter((a) => a.name === undefined && !a.spread).map((a) => a.value);
+    const listAt = (e: Expr | undefined) => {
+      const list = e && this.values(e, loc, [], depth + 1).find((v) => v.expr.k === 'list');
+      return list?.expr.k === 'list' ? list.expr.items.map((item) => ({ expr: item, loc: list.loc })) : [];
+    };
+    const argv =
+      call.argv === 'arguments' ? positional.map((e) => ({ expr: e, loc }))
+      : call.argv === 'list' ? listAt(positional[0] ?? expr.args.find((a) => a.name === 'args')?.value)
+      : positional.length > 0 ? [{ expr: positional[0], loc }, ...listAt(positional[1])] : [];
+    return readCommandLine(argv.map((item) => ({ literal: this.plainText(item.expr, item.loc, depth), item })));
+  }
+
+  /** The text of a string with no interpolation, written there or named (`CLAUDE = "claude"`). */
+  private plainText(expr: Expr, loc: Loc, depth: number): string | undefined {
+    if (expr.k === 'str') return expr.holes.length === 0 ? literalText(this.text(loc.file), expr.literal) : undefined;
+    if (expr.k !== 'name' && expr.k !== 'attr') return undefined;
+    const values = this.values(expr, loc, [], depth + 1);
+    return values.length === 1 && values[0].expr.k === 'str' ? this.plainText(values[0].expr, values[0].loc, depth) : undefined;
   }
 
   /**

@@ -1,6 +1,7 @@
 // Prompt sinks: the places in the agent and chat APIs people use where a string becomes a system prompt (or other
 // prompt text), and the calls whose result is another agent's output. Described once, here, as data: discovery reads
 // it, docs/hardening.md's table is checked against it, and each rule names the fixture that exercises it.
+import { COMMAND_LINE_AGENTS } from './commandLine';
 import type { CodeLanguage } from './lexer';
 
 /** What a prompt is for: `system` prompts need the immunity warning; `message` text is checked for delegation only. */
@@ -13,9 +14,10 @@ export type PlaceholderStyle = 'adk-state' | 'template' | 'jinja';
  * How a rule matches: a call's argument (the default), the `content` of a `{role, content}` dict or object, the second
  * item of a `("system", …)` pair in a list, the `content=` of a Python call that takes its role as a keyword, or the
  * value returned by a decorated function (`@agent.system_prompt`), or the docstring of a class that extends the
- * callee (`class Summarize(dspy.Signature): """…"""`).
+ * callee (`class Summarize(dspy.Signature): """…"""`), or an agent CLI's argument or stdin where a process call runs it
+ * (commandLine.ts).
  */
-export type SinkKind = 'argument' | 'role-dict' | 'role-tuple' | 'role-keyword' | 'decorator' | 'docstring';
+export type SinkKind = 'argument' | 'role-dict' | 'role-tuple' | 'role-keyword' | 'decorator' | 'docstring' | 'command-line';
 
 /** One sink of one framework. */
 export interface SinkRule {
@@ -138,6 +140,8 @@ export const SINK_RULES: readonly SinkRule[] = [
   // Pydantic AI, LlamaIndex, Mastra and others that take the same keywords
   { framework: 'Pydantic AI', form: 'Agent(system_prompt=…, instructions=…)', languages: PY, key: 'system_prompt', role: 'system', fixture: 'pydantic_ai.py' },
   { kind: 'decorator', framework: 'Pydantic AI', form: '@agent.system_prompt / @agent.instructions functions', languages: PY, callee: /^(?:system_prompt|instructions)$/, role: 'system', fixture: 'pydantic_ai.py' },
+  // Agent CLIs run by a process call (skills' helper scripts)
+  ...COMMAND_LINE_AGENTS.flatMap((agent) => agent.sinks.map((sink): SinkRule => ({ kind: 'command-line', framework: agent.framework, languages: BOTH, ...sink }))),
 ];
 
 /** A call whose result is a model's or an agent's output (a delegation source), and where it takes its prompt. */
