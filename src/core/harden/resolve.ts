@@ -641,7 +641,9 @@ export class Resolver {
     const module = this.project.module(loc.file);
     if (!module) return [];
     const text = module.text.slice(obj.start, obj.end);
-    return module.itemDefs.filter((d) => d.key === key && module.text.slice(d.obj.start, d.obj.end) === text).map((d) => ({ expr: d.value, loc: { file: loc.file, scope: d.scope } }));
+    return module.itemDefs
+      .filter((d) => d.key === key && module.text.slice(d.obj.start, d.obj.end) === text)
+      .map((d) => ({ expr: d.value, loc: { file: loc.file, scope: d.scope } }));
   }
 
   private indexValues(expr: Extract<Expr, { k: 'index' }>, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
