@@ -27,3 +27,40 @@ export function utf16Of(head: Uint8Array): Utf16 | undefined {
   // An ASCII character is its byte then a NUL in little-endian order, a NUL then its byte in big-endian.
   return { encoding: odd > even ? 'utf-16le' : 'utf-16be', marked: false };
 }
+
+/** Characters text in a script people write is made of: letters of the common scripts, digits, punctuation, spaces. */
+const TEXT_CHAR = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Georgian}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Thai}\p{Script=Devanagari}\p{M}\p{N}\p{P}\p{Zs}\t\n\r\u3000-\u303f\uff00-\uffef]/u;
+/** The share of such characters text has (random bytes read as UTF-16 reach about two thirds). */
+const TEXT_SHARE = 0.95;
+const SAMPLE_BYTES = 8192;
+
+/**
+ * Unmarked UTF-16 text with few or no ASCII characters (Cyrillic, CJK: no NULs to tell it by), decoded: when the
+ * bytes read as UTF-8 are mostly control bytes or invalid sequences, the byte order whose reading is text. Undefined
+ * otherwise (a Latin-1 file with a few accents stays UTF-8, with those bytes replaced).
+ */
+export function unmarkedUtf16Text(bytes: Uint8Array): string | undefined {
+  const sample = bytes.subarray(0, SAMPLE_BYTES);
+  if (sample.length < 32 || !garbledAsUtf8(sample)) return undefined;
+  const even = bytes.subarray(0, bytes.length - (bytes.length % 2));
+  const scored = (['utf-16le', 'utf-16be'] as const).map((encoding) => {
+    const text = new TextDecoder(encoding).decode(even.subarray(0, sample.length - (sample.length % 2)));
+    let textual = 0;
+    for (const ch of text) if (TEXT_CHAR.test(ch)) textual++;
+    return { encoding, share: textual / Math.max(1, [...text].length) };
+  });
+  const best = scored[0].share >= scored[1].share ? scored[0] : scored[1];
+  return best.share >= TEXT_SHARE ? new TextDecoder(best.encoding).decode(even) : undefined;
+}
+
+/** Whether more than a fifth of what the bytes decode to as UTF-8 is control characters or replaced bytes. */
+function garbledAsUtf8(sample: Uint8Array): boolean {
+  const text = new TextDecoder('utf-8').decode(sample).replace(/\uFFFD$/, '');
+  let bad = 0;
+  let all = 0;
+  for (const ch of text) {
+    all++;
+    if (ch === '\uFFFD' || /[\0-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f]/.test(ch)) bad++;
+  }
+  return bad * 5 > all;
+}

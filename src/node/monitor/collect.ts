@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { globMatcher } from '../../core/globs';
 import type { MonitorDocument } from '../../core/monitor/types';
-import { utf16Of } from '../utf16';
+import { unmarkedUtf16Text, utf16Of } from '../utf16';
 
 /** What a folder holds for the monitor, and the folders inside it that could not be listed. */
 export interface Collected {
@@ -132,13 +132,15 @@ export async function readDocuments(
 }
 
 /**
- * A persisted file's text as an agent loading it would read it: UTF-16 by its byte-order mark or its NULs (unmarked
- * UTF-16 was skipped as binary), else UTF-8 with stray bytes replaced and NULs read as spaces (one NUL byte or two bad
+ * A persisted file's text as an agent loading it would read it: UTF-16 by its byte-order mark, its NULs, or (with
+ * none, Cyrillic or CJK text) by which reading is text (unmarked UTF-16 was skipped as binary), else UTF-8 with stray bytes replaced and NULs read as spaces (one NUL byte or two bad
  * bytes hid a payload from the scan). Undefined for binary content: more than a tenth of the first 8 KiB control bytes.
  */
 function decodeText(bytes: Uint8Array): string | undefined {
   const utf16 = utf16Of(bytes.subarray(0, 128));
   if (utf16) return new TextDecoder(utf16.encoding).decode(bytes.subarray(utf16.marked ? 2 : 0));
+  const wide = unmarkedUtf16Text(bytes);
+  if (wide !== undefined) return wide;
   const head = bytes.subarray(0, 8192);
   let controls = 0;
   for (const b of head) if (b < 9 || (b > 13 && b < 32 && b !== 27)) controls++;
