@@ -133,8 +133,9 @@ export async function readDocuments(
 
 /**
  * A persisted file's text as an agent loading it would read it: UTF-16 by its byte-order mark, its NULs, or (with
- * none, Cyrillic or CJK text) by which reading is text (unmarked UTF-16 was skipped as binary), else UTF-8 with stray bytes replaced and NULs read as spaces (one NUL byte or two bad
- * bytes hid a payload from the scan). Undefined for binary content: more than a tenth of the first 8 KiB control bytes.
+ * none, Cyrillic or CJK text) by which reading is text (unmarked UTF-16 was skipped as binary), else UTF-8 with stray
+ * bytes replaced and NULs read as spaces (one NUL byte or two bad bytes hid a payload from the scan). Undefined for
+ * binary content: more than a tenth of the first 8 KiB control bytes.
  */
 function decodeText(bytes: Uint8Array): string | undefined {
   const utf16 = utf16Of(bytes.subarray(0, 128));
