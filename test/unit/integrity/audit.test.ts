@@ -57,6 +57,9 @@ describe('integrity: audit chain', () => {
     ['a line cut short', (l) => l.map((x, i) => (i === 3 ? x.slice(0, 40) : x)), 4, 'not-json'],
     ['a blank line inserted', (l) => [l[0], '', ...l.slice(1)], 2, 'not-json'],
     ['a foreign record', (l) => [l[0], '{"hello":1}', ...l.slice(1)], 2, 'bad-record'],
+    // 2^60 prints as 1152921504606846976 whatever the file says: no message could name the record as written.
+    ['a seq past 2^53', (l) => l.map((x, i) => (i === 1 ? x.replace('"seq":2', '"seq":1152921504606846977') : x)), 2, 'bad-record'],
+    ['a fractional seq', (l) => l.map((x, i) => (i === 1 ? x.replace('"seq":2', '"seq":2.5') : x)), 2, 'bad-record'],
     // A reader keeping the first of two values would see "warn" where the hash covers "block".
     ['a duplicate key', (l) => l.map((x, i) => (i === 4 ? x.replace('{', '{"decision":"warn",') : x)), 5, 'duplicate-key'],
     ['a record nested 10,000 deep', (l) => [l[0], '['.repeat(10_000) + ']'.repeat(10_000), ...l.slice(1)], 2, 'not-json'],
