@@ -70,6 +70,7 @@ export class LiveServer {
   private readonly server: Server;
   private readonly streams = new Set<ServerResponse>();
   private readonly maxBodyBytes: number;
+  private readonly requestTimeoutMs: number;
   private readonly log: NonNullable<LiveServerOptions['log']>;
   /** Wakes the receiver at the runs' next deadline (a parent given up on, an idle round or run). */
   private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
@@ -103,7 +104,8 @@ export class LiveServer {
     this.log = options.log ? (level, message) => options.log!(level, inline(message)) : () => undefined;
     this.runs = new LiveRuns({ config: options.config, limits: options.limits });
     this.runs.subscribe((event) => this.onEvent(event));
-    const requestTimeout = options.requestTimeoutMs ?? 30_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    const requestTimeout = this.requestTimeoutMs;
     // Node checks the timeouts every connectionsCheckingInterval: once a second, so a stalled request is answered 408
     // about when the docs say (at 15 s it came at up to 45 s).
     const timeouts = { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout / 2, 1_000) };
@@ -235,6 +237,7 @@ export class LiveServer {
 
   private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.stats.requests++;
+    const started = Date.now();
     const encoding = encodingOf(req.headers['content-type']);
     if (!encoding) return this.refuse(res, 415, undefined, `unsupported Content-Type "${String(req.headers['content-type'] ?? '').slice(0, 60)}"; send application/json or application/x-protobuf`);
     const declared = Number(req.headers['content-length']);
@@ -247,6 +250,9 @@ export class LiveServer {
       bytes = decoded.length;
       request = decodeRequest(decoded, encoding);
     } catch (error) {
+      // Node itself answers 408 to a body still arriving at the request timeout, and the request reads as aborted.
+      const timedOut = error instanceof PayloadError && req.destroyed && Date.now() - started >= this.requestTimeoutMs;
+      if (timedOut) return this.refuse(res, 408, encoding, `the body did not arrive within ${this.requestTimeoutMs / 1000} s`);
       if (error instanceof PayloadError) return this.refuse(res, error.status, encoding, error.message, error.status === 413);
       throw error;
     }
