@@ -9,7 +9,7 @@ import { isInsideBoundary } from './detect';
 import { blockGuards, describeGuard, inlineGuards, mayPass, type Guard } from './guards';
 import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, type ProjectModel } from './project';
-import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
+import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, NOT_AGENT_CONSTRUCTORS, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
 import type { Arg, Expr, Param } from './syntax';
 
 /** Where an expression is evaluated. */
@@ -1235,7 +1235,7 @@ export class Resolver {
       if (v.expr.k !== 'call' || v.classRef) return false;
       const ctor = lastName(v.expr.callee) ?? '';
       const external = !this.values(v.expr.callee, v.loc, [], depth + 1).some((c) => c.classRef);
-      return (agentMethod && AGENT_CONSTRUCTORS.test(ctor)) || (external && AGENT_ROLE_CLASSES.test(ctor));
+      return (agentMethod && AGENT_CONSTRUCTORS.test(ctor) && !NOT_AGENT_CONSTRUCTORS.test(ctor)) || (external && AGENT_ROLE_CLASSES.test(ctor));
     });
   }
 

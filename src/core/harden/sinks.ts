@@ -137,6 +137,9 @@ export const SINK_RULES: readonly SinkRule[] = [
   { kind: 'docstring', framework: 'DSPy', form: 'class X(dspy.Signature): """…""" — the docstring is its instructions', languages: PY, callee: /^Signature$/, module: /^dspy(?:\.|$)/, role: 'system', fixture: 'dspy.py' },
   { framework: 'DSPy', form: 'dspy.Signature(fields, instructions)', languages: PY, callee: /^Signature$/, module: /^dspy(?:\.|$)/, key: 'instructions', index: 1, role: 'system', fixture: 'dspy.py' },
   { framework: 'DSPy', form: 'signature.with_instructions(…)', languages: PY, callee: /^with_instructions$/, index: 0, role: 'system', fixture: 'dspy.py' },
+  // Haystack: a chat generator's messages (Jinja templates when a ChatPromptBuilder fills them)
+  { framework: 'Haystack', form: 'ChatMessage.from_system(…)', languages: PY, chain: /(?:^|\.)ChatMessage\.from_system$/, index: 0, key: 'text', role: 'system', placeholders: 'jinja', fixture: 'haystack.py' },
+  { framework: 'Haystack', form: 'ChatMessage.from_user(…)', languages: PY, chain: /(?:^|\.)ChatMessage\.from_user$/, index: 0, key: 'text', role: 'message', placeholders: 'jinja', fixture: 'haystack.py' },
   // Pydantic AI, LlamaIndex, Mastra and others that take the same keywords
   { framework: 'Pydantic AI', form: 'Agent(system_prompt=…, instructions=…)', languages: PY, key: 'system_prompt', role: 'system', fixture: 'pydantic_ai.py' },
   { kind: 'decorator', framework: 'Pydantic AI', form: '@agent.system_prompt / @agent.instructions functions', languages: PY, callee: /^(?:system_prompt|instructions)$/, role: 'system', fixture: 'pydantic_ai.py' },
@@ -156,7 +159,7 @@ export interface ModelCall {
   notReceiver?: RegExp;
 }
 
-const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|\w*_?agent|\w*Agent)$/i;
+const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|(?:chat_)?generator|\w*_?agent|\w*Agent)$/i;
 
 const TOOLISH = /(?:^|[._])(?:tavily\w*|exa\w*|serp\w*|serper\w*|brave\w*|duckduckgo\w*|ddgs|google_search|search\w*|web\w*|browser\w*|crawler\w*|scraper\w*|firecrawl\w*|retriever\w*|vectorstore\w*|vector_store\w*|index|\w*_tool|\w*Tool|\w*_client|client)$/i;
 
@@ -239,7 +242,10 @@ export function isAgentMethod(name: string): boolean {
 }
 
 /** Constructors whose instances are agents, models or teams (`roulette = Agent(...)`, `llm = ChatOpenAI(...)`). */
-export const AGENT_CONSTRUCTORS = /(?:Agent|Crew|Team|GroupChat|Runner|Swarm|Supervisor|Chat[A-Z]\w*|\w*LLM|LLM\w*|OpenAI|AsyncOpenAI|Anthropic|AsyncAnthropic|Client|Model|Kernel)$/;
+export const AGENT_CONSTRUCTORS = /(?:Agent|Crew|Team|GroupChat|Runner|Swarm|Supervisor|Chat[A-Z]\w*|ChatGenerator|OpenAIGenerator|\w*LLM|LLM\w*|OpenAI|AsyncOpenAI|Anthropic|AsyncAnthropic|Client|Model|Kernel)$/;
+
+/** Chat helpers that build or hold messages rather than answer them (Haystack's `ChatPromptBuilder`, `ChatMessageStore`). */
+export const NOT_AGENT_CONSTRUCTORS = /(?:Builder|Template|Messages?|History|Prompt|Parser|Formatter|Memory|Store)$/;
 
 /** Methods that configure or copy an agent rather than run it (`writer_agent.clone(tools=…)`, `agent.as_tool(…)`). */
 export const AGENT_BUILDER_METHODS = /^(?:clone|copy|model_copy|deepcopy|deep_copy|as_tool|as_tools|with_\w+|bind_\w+|to_\w+|from_\w+|set_\w+|add_\w+|register\w*)$/;
