@@ -321,7 +321,7 @@ export class LiveRuns {
         run = this.newRun(this.freeId(episode.id), group);
         group.runs.set(episode.id, run);
       }
-      run.episode = episode;
+      run.episode = asRecorded(episode);
       const all = (run.episodeRounds = roundsOf(episode));
       await this.decide(run, group, lastRoundClosed ? all : all - 1);
     }
@@ -458,6 +458,14 @@ function roundsOf(episode: Episode): number {
   let max = -1;
   for (const { record } of episode.records) if (record.type === 'message' && typeof record.round === 'number') max = Math.max(max, record.round);
   return max + 1;
+}
+
+/**
+ * An episode whose records are numbered by their lines in its recording (header first, a record a line), not by the
+ * request that brought their spans: an alert's or a warning's line is then the recording's, as `analyze` on it says.
+ */
+function asRecorded(episode: Episode): Episode {
+  return { ...episode, records: episode.records.map(({ record }, i) => ({ record, line: i + 1 })) };
 }
 
 /** The records of the rounds the run's analysis decided. */

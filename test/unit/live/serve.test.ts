@@ -103,6 +103,13 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       assert.deepEqual(listed.runs.map((r) => [r.id, r.attackers]), [['conv-moons', recorded.agents.filter((a) => a.category === 'attacker').map((a) => a.id)]]);
       const got = await send(`${url}/v1/runs/conv-moons`, 'GET', {});
       assert.equal((JSON.parse(got.body.toString()) as Analysis).schema, 'agent-immune/analysis/v1');
+      // An alert's line is the line of the recording that holds the output, as analyze on the recording says (was: the
+      // number of the request that brought the span).
+      const recording = path.join(root, `live-${encoding}.jsonl`);
+      writeFileSync(recording, (await send(`${url}/v1/runs/conv-moons/trace`, 'GET', {})).body);
+      const lines = (a: Analysis) => (a.alerts ?? []).map((alert) => [alert.code, alert.subject, alert.evidence.round, alert.evidence.line]);
+      assert.ok(lines(live).length > 0 && lines(live).every(([, , , line]) => line !== undefined), 'the run raises alerts with lines');
+      assert.deepEqual(lines(live), lines(await analyzeTrace(await readAnyTrace(recording))));
       await provider.shutdown();
       await server.stop();
     });
