@@ -58,9 +58,28 @@ export const DEFAULT_PERSISTED_GLOBS: readonly string[] = Object.freeze([
   '**/*.memory.md',
   '**/memory/**/*.{md,txt,json,jsonl,yaml,yml}',
   '**/memories/**/*.{md,txt,json,jsonl,yaml,yml}',
+  // Cline's and Roo's memory bank, read at the start of every task.
+  '**/memory-bank/**/*.md',
+  // The rest of an OpenClaw-style workspace, loaded into every session beside SOUL.md and MEMORY.md.
+  '**/IDENTITY.md',
+  '**/USER.md',
+  '**/TOOLS.md',
+  '**/HEARTBEAT.md',
+  '**/BOOTSTRAP.md',
+  // Claude Code's slash commands: a prompt each time one is run.
+  '**/.claude/commands/**/*.md',
   '**/.bashrc',
   '**/.zshrc',
 ]);
+
+/**
+ * The text a skill loads on demand besides its SKILL.md (references, examples, templates): read with the skill, so a
+ * file under a folder holding a SKILL.md the globs take is read when its name matches this.
+ */
+export const SKILL_TEXT = /\.(?:md|mdx|mdc|txt)$/i;
+
+/** The file name that makes a folder a skill. */
+export const SKILL_FILE = /^SKILL\.md$/i;
 
 /** The defaults (all signals on). */
 export function defaultMonitorSettings(): MonitorSettings {

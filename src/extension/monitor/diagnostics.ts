@@ -1,10 +1,11 @@
 // Propagation monitoring in the editor: Information diagnostics (advisory) on the files agents persist to
-// (monitor.globs: SKILL.md, SOUL.md, memory files...), for open documents as they change and for files on disk.
+// (monitor.globs: SKILL.md, SOUL.md, memory files...; and the text of a skill's folder), for open documents as they
+// change and for files on disk.
 import * as path from 'node:path';
 import { globMatcher } from '../../core/globs';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { resolveMonitorConfig, type MonitorConfig } from '../../core/monitor/config';
+import { resolveMonitorConfig, SKILL_FILE, SKILL_TEXT, type MonitorConfig } from '../../core/monitor/config';
 import { describeMonitorFinding, MONITOR_FINDINGS } from '../../core/monitor/findings';
 import { monitorLog } from '../../core/monitor/messages';
 import { propagationRequest } from '../../core/monitor/propagationRequest';
@@ -18,10 +19,14 @@ import { affects, setting } from '../settings';
 /** Most files read from disk on a workspace pass; open documents are always checked. */
 const MAX_FILES = 2000;
 
-/** A folder's monitor config and its glob matcher. */
+/** A folder's monitor config and its glob matchers. */
 interface FolderMonitor {
   config: MonitorConfig;
   matches(relative: string): boolean;
+  /** Whether a path is a skill's other text (SKILL_TEXT, not ignored): read when a folder above it holds a SKILL.md the globs take. */
+  maySkillText(relative: string): boolean;
+  /** Whether the globs take the SKILL.md of this folder. */
+  takesSkill(folderRelative: string): boolean;
 }
 
 /** The per-file signals (viralPersona, propagationRequest) over one text, as the core reports them. */
@@ -56,7 +61,10 @@ export class MonitorDiagnostics implements vscode.Disposable {
       watcher,
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d.uri, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document.uri, 300)),
-      watcher.onDidCreate((uri) => this.schedule(uri, 300)),
+      watcher.onDidCreate((uri) => {
+        this.schedule(uri, 300);
+        void this.scheduleSkillText(uri, 300);
+      }),
       watcher.onDidChange((uri) => this.schedule(uri, 300)),
       watcher.onDidDelete((uri) => this.checker.forget(uri)),
       vscode.workspace.onDidSaveTextDocument((d) => {
@@ -81,7 +89,10 @@ export class MonitorDiagnostics implements vscode.Disposable {
         // One search per glob: VS Code globs do not nest brace groups, and the defaults use them ("*.{md,txt}").
         const exclude = config.ignore.length ? new vscode.RelativePattern(folder, `{${config.ignore.join(',')}}`) : undefined;
         for (const glob of config.globs) {
-          for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES)) this.schedule(uri, 0);
+          for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES)) {
+            this.schedule(uri, 0);
+            await this.scheduleSkillText(uri, 0);
+          }
         }
       } catch (error) {
         this.output.error(monitorLog.cannotList(folder.name, errorMessage(error)));
@@ -107,11 +118,36 @@ export class MonitorDiagnostics implements vscode.Disposable {
         }
         const included = globMatcher(config.globs, { nocase: true });
         const ignored = globMatcher(config.ignore, { nocase: true });
-        return { config, matches: (relative: string) => included(relative) && !ignored(relative) };
+        return {
+          config,
+          matches: (relative: string) => included(relative) && !ignored(relative),
+          maySkillText: (relative: string) => SKILL_TEXT.test(relative) && !ignored(relative),
+          takesSkill: (folderRelative: string) => included(folderRelative ? `${folderRelative}/SKILL.md` : 'SKILL.md'),
+        };
       })();
       this.folders.set(key, entry);
     }
     return entry;
+  }
+
+  /** For a SKILL.md, checks the other text of its folder, which is read with it (the checks themselves apply the globs). */
+  private async scheduleSkillText(uri: vscode.Uri, delayMs: number): Promise<void> {
+    if (!SKILL_FILE.test(path.basename(uri.fsPath))) return;
+    const skillFolder = vscode.Uri.file(path.dirname(uri.fsPath));
+    for (const text of await vscode.workspace.findFiles(new vscode.RelativePattern(skillFolder, '**/*.{md,mdx,mdc,txt}'), undefined, MAX_FILES)) this.schedule(text, delayMs);
+  }
+
+  /** Whether a file is a skill's other text: a folder above it, in the workspace folder, holds a SKILL.md the globs take. */
+  private async inSkill(folder: vscode.WorkspaceFolder, relative: string, monitor: FolderMonitor): Promise<boolean> {
+    if (!monitor.maySkillText(relative)) return false;
+    for (let dir = path.posix.dirname(relative); ; dir = path.posix.dirname(dir)) {
+      const at = dir === '.' ? '' : dir;
+      if (monitor.takesSkill(at)) {
+        const found = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, at, 'SKILL.md')).then((s) => s.type === vscode.FileType.File, () => false);
+        if (found) return true;
+      }
+      if (at === '') return false;
+    }
   }
 
   private schedule(uri: vscode.Uri, delayMs: number): void {
@@ -123,7 +159,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
     if (!folder) return undefined;
     const monitor = await this.folderMonitor(folder);
     const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-    if (!setting('monitor.enabled', folder) || !monitor.matches(relative)) return undefined;
+    if (!setting('monitor.enabled', folder) || !(monitor.matches(relative) || (await this.inSkill(folder, relative, monitor)))) return undefined;
     const text = open ? open.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
     const findings = monitorText(relative, text, monitor.config);
     return { diagnostics: findings.map((f) => toDiagnostic(f, text)), value: findings };

@@ -1,11 +1,12 @@
-// Finds what `scan` reads under a folder: files agents persist to (monitor.globs) and trace files (monitor.traceGlobs),
-// skipping monitor.ignore; reads persisted files as text (UTF-8, or UTF-16 by its mark), skipping binary and oversized
+// Finds what `scan` reads under a folder: files agents persist to (monitor.globs, and the text of a skill's folder) and
+// trace files (monitor.traceGlobs), skipping monitor.ignore; reads persisted files as text (UTF-8, or UTF-16 by its mark), skipping binary and oversized
 // ones with a note.
 // A folder or file that cannot be read (EACCES, EPERM, gone meanwhile) is skipped with its reason; the rest is scanned.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { globMatcher } from '../../core/globs';
+import { SKILL_FILE, SKILL_TEXT } from '../../core/monitor/config';
 import type { MonitorDocument } from '../../core/monitor/types';
 import { unmarkedUtf16Text, utf16Of } from '../utf16';
 
@@ -33,7 +34,8 @@ export async function collectMonitored(root: string, globs: readonly string[], t
   const isTrace = (rel: string) => traceGlobsMatch(fromProject(rel));
   const isIgnored = globMatcher(ignore, { nocase: true });
   const result: Collected = { documents: [], traces: [], skipped: [], links: [], candidates: [] };
-  const walk = async (dir: string, rel: string): Promise<void> => {
+  // In a skill's folder (one holding a SKILL.md the globs take), the skill's other text is read too.
+  const walk = async (dir: string, rel: string, inSkill: boolean): Promise<void> => {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -43,25 +45,28 @@ export async function collectMonitored(root: string, globs: readonly string[], t
       result.skipped.push({ file: dir, reason: 'unreadable', detail: errorCode(error) });
       return;
     }
+    const childOf = (name: string) => (rel ? `${rel}/${name}` : name);
+    const skill = inSkill || entries.some((entry) => entry.isFile() && SKILL_FILE.test(entry.name) && isDocument(childOf(entry.name)));
+    const isRead = (childRel: string) => isDocument(childRel) || (skill && SKILL_TEXT.test(childRel));
     await Promise.all(
       entries.map(async (entry) => {
-        const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+        const childRel = childOf(entry.name);
         if (entry.isDirectory()) {
-          if (!isIgnored(`${childRel}/_`)) await walk(path.join(dir, entry.name), childRel);
+          if (!isIgnored(`${childRel}/_`)) await walk(path.join(dir, entry.name), childRel, skill);
         } else if (entry.isFile() && !isIgnored(childRel)) {
           if (isTrace(childRel)) result.traces.push(path.join(dir, entry.name));
-          else if (isDocument(childRel)) result.documents.push(path.join(dir, entry.name));
+          else if (isRead(childRel)) result.documents.push(path.join(dir, entry.name));
           else if (/\.jsonl?$/i.test(entry.name)) result.candidates.push(path.join(dir, entry.name));
-        } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isDocument(childRel))) {
+        } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isRead(childRel))) {
           result.links.push(path.join(dir, entry.name));
-        } else if (!entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isDocument(childRel))) {
+        } else if (!entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isRead(childRel))) {
           // A FIFO, socket or device the globs take: never opened (a FIFO would wait for a writer), and listed.
           result.skipped.push({ file: path.join(dir, entry.name), reason: 'not-a-file', detail: 'a FIFO, socket or device' });
         }
       }),
     );
   };
-  await walk(root, '');
+  await walk(root, '', false);
   result.documents.sort();
   result.traces.sort();
   result.links.sort();
