@@ -29,15 +29,23 @@ export function utf16Of(head: Uint8Array): Utf16 | undefined {
 }
 
 /** Characters text in a script people write is made of: letters of the common scripts, digits, punctuation, spaces. */
-const TEXT_CHAR = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Georgian}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Thai}\p{Script=Devanagari}\p{M}\p{N}\p{P}\p{Zs}\t\n\r\u3000-\u303f\uff00-\uffef]/u;
+const TEXT_CHAR = new RegExp(
+  `[${[
+    'Latin', 'Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo', 'Arabic', 'Hebrew', 'Syriac', 'Thaana',
+    'Thai', 'Lao', 'Khmer', 'Myanmar', 'Tibetan', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam',
+    'Sinhala', 'Ethiopic', 'Mongolian',
+  ].map((script) => `\\p{Script=${script}}`).join('')}\\p{M}\\p{N}\\p{P}\\p{S}\\p{Zs}\\t\\n\\r\\u3000-\\u303f\\uff00-\\uffef]`,
+  'u',
+);
 /** The share of such characters text has (random bytes read as UTF-16 reach about two thirds). */
 const TEXT_SHARE = 0.95;
 const SAMPLE_BYTES = 8192;
 
 /**
- * Unmarked UTF-16 text with few or no ASCII characters (Cyrillic, CJK: no NULs to tell it by), decoded: when the
- * bytes read as UTF-8 are mostly control bytes or invalid sequences, the byte order whose reading is text. Undefined
- * otherwise (a Latin-1 file with a few accents stays UTF-8, with those bytes replaced).
+ * Unmarked UTF-16 text with few or no ASCII characters (Cyrillic, CJK: no NULs to tell it by), decoded: when over a
+ * fifth of the bytes read as UTF-8 are control bytes or invalid sequences, the byte order whose reading is text.
+ * Undefined otherwise (a Latin-1 file with a few accents stays UTF-8, with those bytes replaced). A guess: UTF-8 with
+ * stray bytes, or Shift-JIS, can pass it, so a reader that must not miss text reads the bytes both ways.
  */
 export function unmarkedUtf16Text(bytes: Uint8Array): string | undefined {
   const sample = bytes.subarray(0, SAMPLE_BYTES);

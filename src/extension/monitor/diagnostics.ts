@@ -12,6 +12,7 @@ import { propagationRequest } from '../../core/monitor/propagationRequest';
 import type { MonitorFinding } from '../../core/monitor/types';
 import { viralPersona } from '../../core/monitor/viralPersona';
 import { loadProjectConfig } from '../../node/config';
+import { decodeText } from '../../node/monitor/collect';
 import { findingDiagnostic } from '../diagnostics';
 import { DocumentChecker } from '../documentChecker';
 import { affects, setting } from '../settings';
@@ -160,7 +161,9 @@ export class MonitorDiagnostics implements vscode.Disposable {
     const monitor = await this.folderMonitor(folder);
     const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
     if (!setting('monitor.enabled', folder) || !(monitor.matches(relative) || (await this.inSkill(folder, relative, monitor)))) return undefined;
-    const text = open ? open.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+    // A file on disk is read as scan reads it (UTF-16 too; binary is left alone).
+    const text = open ? open.getText() : decodeText(await vscode.workspace.fs.readFile(uri));
+    if (text === undefined) return undefined;
     const findings = monitorText(relative, text, monitor.config);
     return { diagnostics: findings.map((f) => toDiagnostic(f, text)), value: findings };
   }

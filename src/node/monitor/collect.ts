@@ -137,19 +137,21 @@ export async function readDocuments(
 }
 
 /**
- * A persisted file's text as an agent loading it would read it: UTF-16 by its byte-order mark, its NULs, or (with
- * none, Cyrillic or CJK text) by which reading is text (unmarked UTF-16 was skipped as binary), else UTF-8 with stray
- * bytes replaced and NULs read as spaces (one NUL byte or two bad bytes hid a payload from the scan). Undefined for
- * binary content: more than a tenth of the first 8 KiB control bytes.
+ * A persisted file's text as an agent loading it would read it: UTF-16 by its byte-order mark or its NULs, else UTF-8
+ * with stray bytes replaced and NULs read as spaces (one NUL byte or two bad bytes hid a payload from the scan).
+ * Unmarked UTF-16 with few ASCII characters (Cyrillic, CJK) is only guessed, and UTF-8 with stray bytes or Shift-JIS
+ * can pass for it: such a file is read both ways, the UTF-16 reading first, so no guess hides what either reading
+ * says. Undefined for binary content: more than a tenth of the first 8 KiB control bytes.
  */
-function decodeText(bytes: Uint8Array): string | undefined {
+export function decodeText(bytes: Uint8Array): string | undefined {
   const utf16 = utf16Of(bytes.subarray(0, 128));
   if (utf16) return new TextDecoder(utf16.encoding).decode(bytes.subarray(utf16.marked ? 2 : 0));
+  const asUtf8 = new TextDecoder('utf-8').decode(bytes).replace(/\0/g, ' ');
   const wide = unmarkedUtf16Text(bytes);
-  if (wide !== undefined) return wide;
+  if (wide !== undefined) return `${wide}\n${asUtf8.replace(/[\x01-\x08\x0e-\x1f\x7f]/g, ' ')}`;
   const head = bytes.subarray(0, 8192);
   let controls = 0;
   for (const b of head) if (b < 9 || (b > 13 && b < 32 && b !== 27)) controls++;
   if (controls * 10 > head.length) return undefined;
-  return new TextDecoder('utf-8').decode(bytes).replace(/\0/g, ' ');
+  return asUtf8;
 }

@@ -14,6 +14,9 @@ import type { ScanReport } from '../../../src/cli/commands/scan';
 const root = path.resolve(__dirname, '../../..');
 const bundledDemo = path.join(root, 'examples/mind-virus');
 
+/** A Japanese line in Shift-JIS with CRLF (「スキルの説明：このスキルは週次の報告書を作成し、チームのメモを集めて要約します。」). */
+const SHIFT_JIS_LINE = '8358834c838b82cc90e096be814682b182cc8358834c838b82cd8f548e9f82cc95f18d908f9182f08dec90ac82b581418360815b838082cc8381838282f08f5782df82c4977696f182b582dc82b781420d0a';
+
 describe('agent-immune scan', () => {
   let dir: string;
   let demo: string;
@@ -127,6 +130,9 @@ describe('agent-immune scan', () => {
       unmarked: Buffer.from(`# Helper\n${payload}\n`, 'utf16le').swap16(),
       cyrillic: Buffer.from(`${russian}${payload}\n`, 'utf16le'),
       cjk: Buffer.from(`${chinese.repeat(3)}${payload}\n`, 'utf16le').swap16(),
+      // Passes for unmarked UTF-16 (pairs of bytes read as Han), yet an agent reads it as UTF-8: read both ways.
+      strayPairs: Buffer.concat([Buffer.from('# Helper\n\n'), Buffer.from('\x80N'.repeat(200), 'latin1'), Buffer.from(`\n\n${payload}\n`)]),
+      shiftJis: Buffer.concat([Buffer.from(SHIFT_JIS_LINE.repeat(3), 'hex'), Buffer.from(`${payload}\r\n`)]),
     };
     for (const [name, bytes] of Object.entries(skills)) {
       mkdirSync(path.join(project, name), { recursive: true });
@@ -135,7 +141,7 @@ describe('agent-immune scan', () => {
     mkdirSync(path.join(project, 'image'));
     writeFileSync(path.join(project, 'image', 'SKILL.md'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256)));
     const report = JSON.parse((await cli('scan', project, '--json', '--no-log')).stdout) as ScanReport;
-    assert.deepEqual(report.alerts.filter((a) => a.code === 'propagation-request').map((a) => a.subject.split('/').slice(-2, -1)[0]).sort(), ['cjk', 'cyrillic', 'latin1', 'nul', 'stray', 'unmarked', 'utf16']);
+    assert.deepEqual(report.alerts.filter((a) => a.code === 'propagation-request').map((a) => a.subject.split('/').slice(-2, -1)[0]).sort(), ['cjk', 'cyrillic', 'latin1', 'nul', 'shiftJis', 'stray', 'strayPairs', 'unmarked', 'utf16']);
     assert.deepEqual(report.skipped.map((s) => [s.file.split('/').slice(-2).join('/'), s.reason]), [['image/SKILL.md', 'binary']]);
   });
 
