@@ -40,6 +40,7 @@ const MANUAL = {
   messageObject: (value: string) => `\`${value}\` reads as a message object handed whole to the agent, and wrapping it would make it a string`,
   multipart: (value: string, type: string) => `\`${value}\` is the content of a ${type}, which may hold images or other parts, and wrapping it would make it a string`,
   compound: (value: string) => `\`${value}\` is not a plain name or call, so wrapping it could change what it means`,
+  bytes: (value: string) => `\`${value}\` goes to the stdin of a process started without text=True, which takes bytes, and wrapping it would make it a str`,
   notebookLines: 'the edit would cross a line of the notebook cell\'s source',
   noLiteral: 'it sits in no string literal the fix can edit',
   yaml: 'no edit of this YAML scalar keeps its value',
@@ -249,6 +250,7 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
   // `ChatAgent(sys_msg)`: CAMEL's BaseMessage) would become a string: the finding stands, with no automatic fix. Where
   // the slot takes text (`"content": msg`), it is fixed.
   if (c.kind !== 'operand' && found.prompt.framework !== 'chat API' && MESSAGE_OBJECT.test(c.text.trim())) return fixOr([], MANUAL.messageObject(c.text.trim()));
+  if (found.prompt.bytes) return fixOr([], MANUAL.bytes(c.text.trim()));
   // The content of a multi-part message (`elif isinstance(m, MultiModalMessage): UserMessage(content=m.content)`) is a
   // list of text and images: `str(…)` would turn the images into their repr.
   const multipart = language === 'python' && c.kind !== 'operand' ? multipartGuard(text, c) : undefined;

@@ -11,12 +11,18 @@ export interface CommandLineAgent {
   command: string;
   /** What makes it answer once and exit, reading its prompt from a positional argument or stdin: a flag or a subcommand. */
   once: readonly string[];
-  /** Flags whose value is the prompt itself (Gemini CLI's `-p "…"`). */
+  /** Whether a positional prompt alone makes it answer once (Gemini CLI), rather than open an interactive session. */
+  positionalOnce: boolean;
+  /** Subcommand words that may follow a `once` subcommand and are no prompt (`codex exec resume`). */
+  subcommands: readonly string[];
+  /** Flags whose value is the prompt itself (Gemini CLI's `-p "…"`); `interactiveFlags` give one and keep the session open. */
   promptFlags: readonly string[];
+  interactiveFlags: readonly string[];
   /** Flags whose value is a system prompt. */
   systemFlags: readonly string[];
-  /** Flags that take one value that is no prompt; the variadic ones take every argument up to the next flag. */
+  /** Flags that take one value that is no prompt (optional values too, as the CLI's parser takes them). */
   valueFlags: readonly string[];
+  /** Flags that take every argument up to the next flag. */
   variadicFlags: readonly string[];
   /** Its rows of the sink table (docs/hardening.md), each with the fixture that exercises it. */
   sinks: readonly { role: SinkRole; form: string; fixture: string }[];
@@ -28,12 +34,15 @@ export const COMMAND_LINE_AGENTS: readonly CommandLineAgent[] = [
     framework: 'Claude Code CLI',
     command: 'claude',
     once: ['-p', '--print'],
+    positionalOnce: false,
+    subcommands: [],
     promptFlags: [],
+    interactiveFlags: [],
     systemFlags: ['--system-prompt', '--append-system-prompt'],
     valueFlags: [
       '--model', '--fallback-model', '--output-format', '--input-format', '--json-schema', '--max-turns', '--max-budget-usd', '--permission-mode',
       '--permission-prompt-tool', '--resume', '-r', '--session-id', '--setting-sources', '--settings', '--agents', '--agent', '--system-prompt-file',
-      '--append-system-prompt-file', '--betas',
+      '--append-system-prompt-file', '--betas', '--debug', '-d',
     ],
     variadicFlags: ['--allowedTools', '--allowed-tools', '--disallowedTools', '--disallowed-tools', '--tools', '--add-dir', '--mcp-config', '--plugin-dir'],
     sinks: [
@@ -45,19 +54,28 @@ export const COMMAND_LINE_AGENTS: readonly CommandLineAgent[] = [
     framework: 'Gemini CLI',
     command: 'gemini',
     once: ['-p', '--prompt'],
+    positionalOnce: true,
+    subcommands: [],
     promptFlags: ['-p', '--prompt'],
+    interactiveFlags: ['-i', '--prompt-interactive'],
     systemFlags: [],
     valueFlags: ['-m', '--model', '--approval-mode', '-o', '--output-format', '--include-directories', '-e', '--extensions', '--allowed-tools', '--allowed-mcp-server-names'],
     variadicFlags: [],
-    sinks: [{ role: 'message', form: 'subprocess.run(["gemini", "-p", prompt])', fixture: 'agent_cli.py' }],
+    sinks: [{ role: 'message', form: 'subprocess.run(["gemini", prompt]) / ["gemini", "-p", prompt]', fixture: 'agent_cli.py' }],
   },
   {
     framework: 'Codex CLI',
     command: 'codex',
     once: ['exec', 'e'],
+    positionalOnce: false,
+    subcommands: ['resume'],
     promptFlags: [],
+    interactiveFlags: [],
     systemFlags: [],
-    valueFlags: ['-m', '--model', '-c', '--config', '-s', '--sandbox', '-C', '--cd', '-p', '--profile', '-o', '--output-last-message', '--output-schema', '--color', '--add-dir'],
+    valueFlags: [
+      '-m', '--model', '-c', '--config', '-s', '--sandbox', '-C', '--cd', '-p', '--profile', '-o', '--output-last-message', '--output-schema', '--color',
+      '--add-dir', '-a', '--ask-for-approval',
+    ],
     variadicFlags: ['-i', '--image'],
     sinks: [{ role: 'message', form: 'subprocess.run(["codex", "exec", prompt])', fixture: 'agent_cli.py' }],
   },
@@ -71,20 +89,24 @@ export interface ProcessCall {
   callee: RegExp;
   languages: readonly CodeLanguage[];
   argv: ArgvShape;
-  /** The keyword (Python) or options property (TS/JS) holding text written to the process's stdin. */
+  /** The keyword (Python) or options property (TS/JS) holding text written to the process's stdin, where it takes one. */
   input?: string;
 }
 
 /** Calls that start a process with a command line given as a list (no shell). */
 export const PROCESS_CALLS: readonly ProcessCall[] = [
-  { callee: /^(?:run|Popen|call|check_call|check_output)$/, languages: ['python'], argv: 'list', input: 'input' },
+  { callee: /^(?:run|check_output)$/, languages: ['python'], argv: 'list', input: 'input' },
+  { callee: /^(?:Popen|call|check_call)$/, languages: ['python'], argv: 'list' },
   { callee: /^create_subprocess_exec$/, languages: ['python'], argv: 'arguments' },
-  { callee: /^(?:spawn|spawnSync|execFile|execFileSync|execa|execaSync)$/, languages: ['typescript'], argv: 'program-and-list', input: 'input' },
+  { callee: /^(?:spawnSync|execFileSync|execa|execaSync)$/, languages: ['typescript'], argv: 'program-and-list', input: 'input' },
+  { callee: /^(?:spawn|execFile)$/, languages: ['typescript'], argv: 'program-and-list' },
 ];
 
 /** One argument of a command line: its text where it is a plain string, and what it is in the code. */
 export interface ArgvItem<T> {
   literal: string | undefined;
+  /** An interpolated string's text before its first hole (`f"--model={m}"`: a flag with its value). */
+  lead?: string;
   item: T;
 }
 
@@ -100,6 +122,8 @@ export interface CommandLine<T> {
   agent: CommandLineAgent;
   once: boolean;
   prompts: CommandLinePrompt<T>[];
+  /** Where the call takes the text written to the process's stdin (ProcessCall.input), set by the caller. */
+  stdin?: string;
 }
 
 /** The agent CLI a command line starts, read as its parser would; undefined when it starts none. */
@@ -110,27 +134,31 @@ export function readCommandLine<T>(argv: readonly ArgvItem<T>[]): CommandLine<T>
   const prompts: CommandLinePrompt<T>[] = [];
   const positional: ArgvItem<T>[] = [];
   let once = false;
+  let interactive = false;
   for (let i = 1; i < argv.length; i++) {
-    const text = argv[i].literal;
+    // A flag written with its value (`--system-prompt=…`, `f"--model={m}"`) is a flag, not a prompt. Its value is not
+    // read: a warning inserted there would land in the flag's name.
+    const text = argv[i].literal ?? (argv[i].lead?.startsWith('-') ? argv[i].lead : undefined);
     if (text === '--') {
       positional.push(...argv.slice(i + 1));
       break;
     }
     if (text === undefined || !text.startsWith('-') || text === '-') {
-      if (positional.length === 0 && text !== undefined && agent.once.includes(text)) once = true;
-      else positional.push(argv[i]);
+      const word = positional.length === 0 && text !== undefined;
+      if (word && agent.once.includes(text)) once = true;
+      else if (!(word && once && agent.subcommands.includes(text))) positional.push(argv[i]);
       continue;
     }
     const [flag, inline] = text.includes('=') ? [text.slice(0, text.indexOf('=')), true] : [text, false];
     if (agent.once.includes(flag)) once = true;
-    const role: SinkRole | undefined = agent.systemFlags.includes(flag) ? 'system' : agent.promptFlags.includes(flag) ? 'message' : undefined;
+    if (agent.interactiveFlags.includes(flag)) interactive = true;
+    const role: SinkRole | undefined = agent.systemFlags.includes(flag) ? 'system' : agent.promptFlags.includes(flag) || agent.interactiveFlags.includes(flag) ? 'message' : undefined;
     if (role && !inline && i + 1 < argv.length) prompts.push({ role, flag, item: argv[++i].item });
     else if (agent.variadicFlags.includes(flag) && !inline) while (i + 1 < argv.length && !argv[i + 1].literal?.startsWith('-')) i++;
     else if (agent.valueFlags.includes(flag) && !inline) i++;
   }
   // A subcommand word is no prompt (`codex exec PROMPT`); neither is `-` (read stdin).
-  if (!prompts.some((p) => p.role === 'message')) {
-    for (const arg of positional) if (arg.literal !== '-') prompts.push({ role: 'message', flag: agent.command, item: arg.item });
-  }
-  return { agent, once, prompts };
+  const given = positional.filter((arg) => arg.literal !== '-');
+  if (!prompts.some((p) => p.role === 'message')) for (const arg of given) prompts.push({ role: 'message', flag: agent.command, item: arg.item });
+  return { agent, once: !interactive && (once || (agent.positionalOnce && given.length > 0)), prompts };
 }

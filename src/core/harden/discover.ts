@@ -26,6 +26,8 @@ export interface FoundPrompt {
   byName: boolean;
   candidates: Candidate[];
   placeholders?: PlaceholderStyle;
+  /** The sink takes bytes, not text (a Python process's stdin without text=True): a value put there is not wrapped. */
+  bytes?: boolean;
 }
 
 /** Another agent's output put into a prompt outside a boundary. */
@@ -84,6 +86,8 @@ interface Hit {
   placeholders?: PlaceholderStyle;
   /** Not reported as unread when its value cannot be followed (a prompt keyword on a call no rule names). */
   quiet?: boolean;
+  /** The sink takes bytes, not text (a Python process's stdin without text=True). */
+  bytes?: boolean;
 }
 
 /**
@@ -126,6 +130,8 @@ const EVENT_HANDLER = /^on(?:[A-Z]|_[a-z])/;
 const ROLE_OF: Record<string, SinkRole | undefined> = { system: 'system', developer: 'system', user: 'message', human: 'message' };
 const MODEL_PROMPT_KEYS = ['input', 'prompt', 'task', 'message', 'messages', 'contents', 'query', 'question'];
 const ADK_KEYS = new Set(['instruction', 'global_instruction', 'static_instruction']);
+/** Keywords that make a Python process's stdin and output text rather than bytes. */
+const TEXT_MODE_KEYS = ['text', 'universal_newlines', 'encoding', 'errors'];
 /** An argument named for an object that runs things (`kernel`, `self.client`, `ctx`), never a model call's prompt text. */
 const OBJECT_ARGUMENT = /^(?:self\.|this\.)?_?(?:kernel|client|llm|model|agent|session|ctx|context|config|settings|runtime|deps)$/i;
 /** Keys that make a dict or object an agent's config (beside a prompt key). */
@@ -521,9 +527,11 @@ class Discoverer {
     if (commandLine) {
       const { agent } = commandLine;
       for (const p of commandLine.prompts) add(p.role, agent.framework, `${agent.command} ${p.flag === agent.command ? '…' : p.flag}`, p.item.expr, false, undefined, p.item.loc);
-      // What is written to its stdin is the prompt when it answers once (`claude -p` reads it there).
-      const input = commandLine.once ? keywords.get('input') : undefined;
-      if (input) add('message', agent.framework, `${agent.command} (stdin)`, input.expr, false, undefined, input.loc);
+      // What is written to its stdin is the prompt when it answers once (`claude -p` reads it there). Python writes bytes
+      // there unless the call asks for text: such a prompt gets no automatic fix (wrapping it would make it a str).
+      const input = commandLine.once && commandLine.stdin ? keywords.get(commandLine.stdin) : undefined;
+      const bytes = module.language === 'python' && !TEXT_MODE_KEYS.some((key) => keywords.has(key));
+      if (input) hits.push({ role: 'message', framework: agent.framework, anchor: `${agent.command} (stdin)`, value: input.expr, loc: input.loc, frames: [], sinkStart: input.expr.start, byName: false, bytes });
       return;
     }
     for (const rule of rules) {
@@ -698,7 +706,7 @@ class Discoverer {
     if (value.k === 'list' || value.k === 'dict' || value.k === 'func' || value.k === 'str' || isHistory(text.slice(value.start, value.end))) return;
     const pseudo: FoundPrompt = {
       role: hit.role, framework: hit.framework, anchor: hit.anchor, sink: { file: hit.loc.file, start: hit.sinkStart },
-      pieces: [], primary: undefined as unknown as Piece, hardened: false, byName: false, candidates: [],
+      pieces: [], primary: undefined as unknown as Piece, hardened: false, byName: false, candidates: [], ...(hit.bytes ? { bytes: true } : {}),
     };
     this.resolver.begin();
     const callers = this.resolver.callerArguments(value, hit.loc);
@@ -743,6 +751,7 @@ class Discoverer {
       byName: group.every((h) => h.byName),
       candidates,
       placeholders: style,
+      ...(group.some((h) => h.bytes) ? { bytes: true } : {}),
     };
   }
 

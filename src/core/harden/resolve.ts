@@ -197,7 +197,15 @@ function namesMetadata(words: readonly string[]): boolean {
 }
 
 /** Last words of a name that say it holds data about content, not the content (a rating or score is a grade or a number). */
-const METADATA_WORDS = new Set(['date', 'time', 'timestamp', 'id', 'ids', 'count', 'type', 'name', 'names', 'index', 'key', 'language', 'lang', 'format', 'length', 'len', 'size', 'status', 'number', 'num', 'rating', 'score']);
+const METADATA_WORDS = new Set([
+  'date', 'time', 'timestamp', 'id', 'ids', 'count', 'type', 'name', 'names', 'index', 'key', 'language', 'lang', 'format', 'length', 'len', 'size', 'status',
+  'number', 'num', 'rating', 'score',
+  // A finished process's exit status, id and error stream (`r.returncode`, `p.pid`, `r.stderr`) are not what it answered.
+  'returncode', 'pid', 'stderr',
+]);
+
+/** How deep command-line lists are followed into the lists they splice in. */
+const MAX_ARGV_LEVELS = 4;
 
 /** The plain text of a literal in its file (escapes not undone). */
 function literalText(text: string, literal: StringLiteral): string {
@@ -1081,10 +1089,11 @@ export class Resolver {
           if (state !== undefined) return state === CLEAN ? undefined : state;
           // An item named for data about the content (`h["action"]["type"]`, `msg["id"]`) is no content, as a member is.
           if (namesMetadata(nameWords(key))) return undefined;
-          // An entry of a dict written out (`results["summary"]`) carries what that entry and writes to it carry, not
-          // what the dict's other entries do.
+          // An entry of a dict written out with literal keys (`results["summary"]`) carries what that entry and writes to
+          // it carry, not what the dict's other entries do. A computed key (`{role: reply(r) for role in ROLES}`,
+          // `{KEY: …}`, `{ [KEY]: … }`) may be any entry: the whole dict counts.
           const objects = this.values(expr.obj, loc, frames, depth + 1);
-          if (objects.length > 0 && objects.every((v) => v.expr.k === 'dict' && v.expr.entries.every((e) => !e.spread))) {
+          if (objects.length > 0 && objects.every((v) => v.expr.k === 'dict' && v.expr.entries.every((e) => !e.spread && e.key !== undefined))) {
             const entries = objects.flatMap((o) => (o.expr.k === 'dict' ? o.expr.entries.filter((e) => e.key === key).map((e) => ({ expr: e.value, loc: o.loc, frames: o.frames })) : []));
             const writes = this.itemWrites(expr.obj, key, loc).map((w) => ({ ...w, frames }));
             for (const v of [...entries, ...writes]) {
@@ -1246,15 +1255,31 @@ export class Resolver {
     const call = PROCESS_CALLS.find((p) => language !== undefined && p.languages.includes(language) && p.callee.test(name));
     if (!call) return undefined;
     const positional = expr.args.filter((a) => a.name === undefined && !a.spread).map((a) => a.value);
-    const listAt = (e: Expr | undefined) => {
-      const list = e && this.values(e, loc, [], depth + 1).find((v) => v.expr.k === 'list');
-      return list?.expr.k === 'list' ? list.expr.items.map((item) => ({ expr: item, loc: list.loc })) : [];
-    };
     const argv =
-      call.argv === 'arguments' ? positional.map((e) => ({ expr: e, loc }))
-      : call.argv === 'list' ? listAt(positional[0] ?? expr.args.find((a) => a.name === 'args')?.value)
-      : positional.length > 0 ? [{ expr: positional[0], loc }, ...listAt(positional[1])] : [];
-    return readCommandLine(argv.map((item) => ({ literal: this.plainText(item.expr, item.loc, depth), item })));
+      call.argv === 'arguments' ? positional.flatMap((e) => this.argvItems(e, loc, depth, false))
+      : call.argv === 'list' ? this.argvItems(positional[0] ?? expr.args.find((a) => a.name === 'args')?.value, loc, depth, true)
+      : positional.length > 0 ? [{ expr: positional[0], loc }, ...this.argvItems(positional[1], loc, depth, true)] : [];
+    const parsed = readCommandLine(argv.map((item) => ({ literal: this.plainText(item.expr, item.loc, depth), lead: this.leadText(item.expr, item.loc), item })));
+    return parsed && { ...parsed, stdin: call.input };
+  }
+
+  /**
+   * The arguments a command-line expression stands for: a list's items, lists joined with `+`, and a list spliced in
+   * (`[*BASE, q]`, `[...BASE, q]`, `BASE + [q]`) followed to its items; with `whole`, the expression must be such a list.
+   */
+  private argvItems(e: Expr | undefined, loc: Loc, depth: number, whole: boolean, level = 0): { expr: Expr; loc: Loc }[] {
+    if (!e || level > MAX_ARGV_LEVELS) return whole || !e ? [] : [{ expr: e, loc }];
+    if (e.k === 'str') return whole ? [] : [{ expr: e, loc }];
+    const list = this.values(e, loc, [], depth + 1).find((v) => (v.expr.k === 'list' && !v.expr.bindings) || v.expr.k === 'concat');
+    if (list?.expr.k === 'list') return list.expr.items.flatMap((item) => this.argvItems(item, list.loc, depth, false, level + 1));
+    if (list?.expr.k === 'concat') return list.expr.parts.flatMap((part) => this.argvItems(part, list.loc, depth, true, level + 1));
+    return whole ? [] : [{ expr: e, loc }];
+  }
+
+  /** The text an interpolated string opens with, before its first hole (`f"--system-prompt={SYS}"`: `--system-prompt=`). */
+  private leadText(expr: Expr, loc: Loc): string | undefined {
+    if (expr.k !== 'str' || expr.holes.length === 0) return undefined;
+    return this.text(loc.file).slice(expr.literal.contentStart, expr.holes[0].hole.start);
   }
 
   /** The text of a string with no interpolation, written there or named (`CLAUDE = "claude"`). */

@@ -159,7 +159,7 @@ export interface ModelCall {
   notReceiver?: RegExp;
 }
 
-const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|(?:chat_)?generator|\w*_?agent|\w*Agent)$/i;
+const AGENTISH = /(?:^|[._])(?:runner|agents?|team|crew|chat|group_?chat|swarm|assistant|llm|model|chain|graph|workflow|manager|orchestrator|supervisor|planner|researcher|writer|critic|reviewer|editor|coder|analyst|client|openai|anthropic|claude|gemini|engine|executor|query_engine|session|bot|\w*_?agent|\w*Agent)$/i;
 
 const TOOLISH = /(?:^|[._])(?:tavily\w*|exa\w*|serp\w*|serper\w*|brave\w*|duckduckgo\w*|ddgs|google_search|search\w*|web\w*|browser\w*|crawler\w*|scraper\w*|firecrawl\w*|retriever\w*|vectorstore\w*|vector_store\w*|index|\w*_tool|\w*Tool|\w*_client|client)$/i;
 
@@ -242,7 +242,7 @@ export function isAgentMethod(name: string): boolean {
 }
 
 /** Constructors whose instances are agents, models or teams (`roulette = Agent(...)`, `llm = ChatOpenAI(...)`). */
-export const AGENT_CONSTRUCTORS = /(?:Agent|Crew|Team|GroupChat|Runner|Swarm|Supervisor|Chat[A-Z]\w*|ChatGenerator|OpenAIGenerator|\w*LLM|LLM\w*|OpenAI|AsyncOpenAI|Anthropic|AsyncAnthropic|Client|Model|Kernel)$/;
+export const AGENT_CONSTRUCTORS = /(?:Agent|Crew|Team|GroupChat|Runner|Swarm|Supervisor|Chat[A-Z]\w*|OpenAIGenerator|\w*LLM|LLM\w*|OpenAI|AsyncOpenAI|Anthropic|AsyncAnthropic|Client|Model|Kernel)$/;
 
 /** Chat helpers that build or hold messages rather than answer them (Haystack's `ChatPromptBuilder`, `ChatMessageStore`). */
 export const NOT_AGENT_CONSTRUCTORS = /(?:Builder|Template|Messages?|History|Prompt|Parser|Formatter|Memory|Store)$/;

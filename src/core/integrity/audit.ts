@@ -177,7 +177,7 @@ export class AuditChainVerifier {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || record.schema !== AUDIT_SCHEMA || typeof record.hash !== 'string' || typeof record.seq !== 'number') {
       return fail('bad-record', `not an ${AUDIT_SCHEMA} record`);
     }
-    if (!Number.isSafeInteger(record.seq) || record.seq < 1) return fail('bad-record', 'its seq is not a whole number from 1 to 2^53');
+    if (!Number.isSafeInteger(record.seq) || record.seq < 1) return fail('bad-record', 'its seq is not a whole number from 1 to 2^53 - 1');
     if ((record.mac === undefined) !== (record.keyId === undefined) || (record.mac !== undefined && (typeof record.mac !== 'string' || typeof record.keyId !== 'string'))) {
       return fail('bad-record', `record ${record.seq} has a malformed keyId/mac pair`);
     }

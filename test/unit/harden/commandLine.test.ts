@@ -25,10 +25,21 @@ describe('agent command lines', () => {
     assert.deepEqual(read('claude', '$task'), { agent: 'claude', once: false, prompts: ['message $task'] });
   });
 
-  it('knows Gemini CLI takes its prompt as the value of -p, and Codex after exec', () => {
+  it('knows Gemini CLI takes its prompt as the value of -p or alone, and Codex after exec', () => {
     assert.deepEqual(read('gemini', '-m', 'gemini-2.5-pro', '-p', '$q'), { agent: 'gemini', once: true, prompts: ['message $q'] });
+    assert.deepEqual(read('gemini', '$q'), { agent: 'gemini', once: true, prompts: ['message $q'] });
+    assert.deepEqual(read('gemini', '-i', '$q'), { agent: 'gemini', once: false, prompts: ['message $q'] });
     assert.deepEqual(read('codex', 'exec', '--sandbox', 'read-only', '$q'), { agent: 'codex', once: true, prompts: ['message $q'] });
     assert.deepEqual(read('codex', 'exec', '-'), { agent: 'codex', once: true, prompts: [] });
+  });
+
+  it("reads flags as each CLI's parser does: global flags before a subcommand, optional values, flags written with their value", () => {
+    assert.deepEqual(read('codex', '-a', 'never', 'exec', '$q'), { agent: 'codex', once: true, prompts: ['message $q'] });
+    assert.deepEqual(read('codex', 'exec', 'resume', '--last', '$q'), { agent: 'codex', once: true, prompts: ['message $q'] });
+    assert.deepEqual(read('claude', '-p', '--debug', 'api', '$q'), { agent: 'claude', once: true, prompts: ['message $q'] });
+    assert.deepEqual(read('claude', '-p', '--append-system-prompt=Be brief.', '$q'), { agent: 'claude', once: true, prompts: ['message $q'] });
+    const interpolated = readCommandLine(['claude', '-p', '$flag', '$q'].map((arg) => ({ literal: arg.startsWith('$') ? undefined : arg, lead: arg === '$flag' ? '--system-prompt=' : undefined, item: arg })));
+    assert.deepEqual(interpolated?.prompts.map((p) => `${p.role} ${p.item}`), ['message $q']);
   });
 
   it('starts no agent for any other program', () => {

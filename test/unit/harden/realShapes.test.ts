@@ -1751,3 +1751,59 @@ def read_image(llm_api, image_path):
     ]);
   });
 });
+
+describe('harden on agent CLIs run from code (review of the first version)', () => {
+  it("leaves a bytes stdin to the user: wrapping would make it a str (was: input=\"…\" + str(draft) + \"…\", a TypeError)", async () => {
+    const source = [
+      'import subprocess',
+      '',
+      'draft = subprocess.run(["claude", "-p", "Draft a release note."], capture_output=True).stdout',
+      'review = subprocess.run(["claude", "-p"], input=draft, capture_output=True).stdout',
+      '',
+    ].join('\n');
+    const { details, after } = await harden({ 'notes.py': source }, true);
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.fixed, f.manual?.slice(0, 40)]), [[4, 'unbounded-delegation', false, '`draft` goes to the stdin of a process s']]);
+    assert.equal(after['notes.py'], source);
+  });
+
+  it('follows a command line spliced from a base list, and takes what it prints for a reply', async () => {
+    const source = [
+      'import subprocess',
+      '',
+      'BASE = ["claude", "-p", "--output-format", "text"]',
+      'plan = subprocess.run(BASE + ["Plan the migration."], capture_output=True, text=True).stdout',
+      'steps = subprocess.run([*BASE, f"Expand this plan into steps:\\n{plan}"], capture_output=True, text=True).stdout',
+      'subprocess.run(["gemini", f"Check these steps: {steps}"], capture_output=True, text=True)',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'plan.py': source });
+    assert.deepEqual(findings, ['plan.py:5 unbounded-delegation', 'plan.py:6 unbounded-delegation']);
+  });
+
+  it("takes no report generator's run, no exit status and no pid for an agent's reply, and no flag written with its value for a prompt", async () => {
+    const source = [
+      'import subprocess',
+      '',
+      'summary = report_generator.run(rows)',
+      'r = subprocess.run(["claude", "-p", "Summarise the logs."], capture_output=True, text=True)',
+      'subprocess.run(["claude", "-p", f"Last run: {summary}, exit {r.returncode}, pid {r.pid}. Suggest a fix.", f"--model={MODEL}"], text=True)',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'ops.py': source });
+    assert.deepEqual(findings, []);
+  });
+
+  it('reads an entry of a dict with computed keys as the dict, which holds replies (was: lost with the literal-key rule)', async () => {
+    const source = [
+      'from openai import OpenAI',
+      '',
+      'client = OpenAI()',
+      'ROLES = ["critic", "writer"]',
+      'answers = {role: client.responses.create(model="gpt-4o", input=f"As the {role}, review the plan.").output_text for role in ROLES}',
+      'final = client.responses.create(model="gpt-4o", input=f"Merge: {answers[\'critic\']}")',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'merge.py': source });
+    assert.deepEqual(findings, ['merge.py:6 unbounded-delegation']);
+  });
+});
