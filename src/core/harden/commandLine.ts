@@ -2,7 +2,7 @@
 // { input })`): which process calls start one, and which of their arguments is a prompt or a system prompt. Described
 // once, here, as data; discovery reads the prompts, resolution treats what such a call returns as the agent's reply.
 import type { CodeLanguage } from './lexer';
-import type { SinkRole } from './sinks';
+import type { SinkRole } from './types';
 
 /** An agent's command-line interface, as its documentation gives it. */
 export interface CommandLineAgent {

@@ -8,8 +8,9 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole, type SinkRule } from './sinks';
+import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
+import type { SinkRole } from './types';
 
 /** A prompt found in code: the literals it is made of, and where it meets its sink. */
 export interface FoundPrompt {

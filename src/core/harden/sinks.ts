@@ -3,9 +3,8 @@
 // it, docs/hardening.md's table is checked against it, and each rule names the fixture that exercises it.
 import { COMMAND_LINE_AGENTS } from './commandLine';
 import type { CodeLanguage } from './lexer';
+import type { SinkRole } from './types';
 
-/** What a prompt is for: `system` prompts need the immunity warning; `message` text is checked for delegation only. */
-export type SinkRole = 'system' | 'message';
 
 /** How placeholders in a sink's plain strings are filled at run time (`{name}`; `{{ name }}` for Jinja templates). */
 export type PlaceholderStyle = 'adk-state' | 'template' | 'jinja';

@@ -2,6 +2,9 @@
 // could not be read.
 import type { Severity } from '../findings';
 
+/** What a prompt is for: `system` prompts need the immunity warning; `message` text is checked for delegation only. */
+export type SinkRole = 'system' | 'message';
+
 /** The kinds of file prompts are found in. */
 export type PromptFileKind = 'markdown' | 'typescript' | 'python' | 'yaml' | 'notebook';
 

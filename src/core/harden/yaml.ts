@@ -6,7 +6,8 @@ import { errorMessage } from '../errors';
 import { isMap, isScalar, isSeq, parseAllDocuments, type Pair } from 'yaml';
 import { containsImmunityWarning, isInsideBoundary } from './detect';
 import { placeholders } from './resolve';
-import { SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRole } from './sinks';
+import { SYSTEM_KEYWORDS, type PlaceholderStyle } from './sinks';
+import type { SinkRole } from './types';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
 import type { TextEdit } from './types';
 
