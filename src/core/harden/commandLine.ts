@@ -20,8 +20,10 @@ export interface CommandLineAgent {
   interactiveFlags: readonly string[];
   /** Flags whose value is a system prompt. */
   systemFlags: readonly string[];
-  /** Flags that take one value that is no prompt (optional values too, as the CLI's parser takes them). */
+  /** Flags that take one value that is no prompt. */
   valueFlags: readonly string[];
+  /** Flags whose value is optional: they take the next argument unless it is a flag, as Commander parses them. */
+  optionalValueFlags: readonly string[];
   /** Flags that take every argument up to the next flag. */
   variadicFlags: readonly string[];
   /** Its rows of the sink table (docs/hardening.md), each with the fixture that exercises it. */
@@ -42,8 +44,9 @@ export const COMMAND_LINE_AGENTS: readonly CommandLineAgent[] = [
     valueFlags: [
       '--model', '--fallback-model', '--output-format', '--input-format', '--json-schema', '--max-turns', '--max-budget-usd', '--permission-mode',
       '--permission-prompt-tool', '--resume', '-r', '--session-id', '--setting-sources', '--settings', '--agents', '--agent', '--system-prompt-file',
-      '--append-system-prompt-file', '--betas', '--debug', '-d',
+      '--append-system-prompt-file', '--betas',
     ],
+    optionalValueFlags: ['--debug', '-d'],
     variadicFlags: ['--allowedTools', '--allowed-tools', '--disallowedTools', '--disallowed-tools', '--tools', '--add-dir', '--mcp-config', '--plugin-dir'],
     sinks: [
       { role: 'message', form: 'subprocess.run(["claude", "-p", prompt]) or input=prompt / execFileSync("claude", ["-p", prompt], { input }), spawn', fixture: 'agent_cli.py' },
@@ -60,6 +63,7 @@ export const COMMAND_LINE_AGENTS: readonly CommandLineAgent[] = [
     interactiveFlags: ['-i', '--prompt-interactive'],
     systemFlags: [],
     valueFlags: ['-m', '--model', '--approval-mode', '-o', '--output-format', '--include-directories', '-e', '--extensions', '--allowed-tools', '--allowed-mcp-server-names'],
+    optionalValueFlags: [],
     variadicFlags: [],
     sinks: [{ role: 'message', form: 'subprocess.run(["gemini", prompt]) / ["gemini", "-p", prompt]', fixture: 'agent_cli.py' }],
   },
@@ -76,6 +80,7 @@ export const COMMAND_LINE_AGENTS: readonly CommandLineAgent[] = [
       '-m', '--model', '-c', '--config', '-s', '--sandbox', '-C', '--cd', '-p', '--profile', '-o', '--output-last-message', '--output-schema', '--color',
       '--add-dir', '-a', '--ask-for-approval',
     ],
+    optionalValueFlags: [],
     variadicFlags: ['-i', '--image'],
     sinks: [{ role: 'message', form: 'subprocess.run(["codex", "exec", prompt])', fixture: 'agent_cli.py' }],
   },
@@ -156,6 +161,7 @@ export function readCommandLine<T>(argv: readonly ArgvItem<T>[]): CommandLine<T>
     if (role && !inline && i + 1 < argv.length) prompts.push({ role, flag, item: argv[++i].item });
     else if (agent.variadicFlags.includes(flag) && !inline) while (i + 1 < argv.length && !argv[i + 1].literal?.startsWith('-')) i++;
     else if (agent.valueFlags.includes(flag) && !inline) i++;
+    else if (agent.optionalValueFlags.includes(flag) && !inline && i + 1 < argv.length && !argv[i + 1].literal?.startsWith('-')) i++;
   }
   // A subcommand word is no prompt (`codex exec PROMPT`); neither is `-` (read stdin).
   const given = positional.filter((arg) => arg.literal !== '-');

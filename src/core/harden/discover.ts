@@ -531,7 +531,11 @@ class Discoverer {
       // What is written to its stdin is the prompt when it answers once (`claude -p` reads it there). Python writes bytes
       // there unless the call asks for text: such a prompt gets no automatic fix (wrapping it would make it a str).
       const input = commandLine.once && commandLine.stdin ? keywords.get(commandLine.stdin) : undefined;
-      const bytes = module.language === 'python' && !TEXT_MODE_KEYS.some((key) => keywords.has(key));
+      const textMode = (key: string) => {
+        const value = keywords.get(key)?.expr;
+        return value !== undefined && !/^(?:False|None)$/.test(module.text.slice(value.start, value.end).trim());
+      };
+      const bytes = module.language === 'python' && !TEXT_MODE_KEYS.some(textMode);
       if (input) hits.push({ role: 'message', framework: agent.framework, anchor: `${agent.command} (stdin)`, value: input.expr, loc: input.loc, frames: [], sinkStart: input.expr.start, byName: false, bytes });
       return;
     }

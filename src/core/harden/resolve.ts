@@ -1270,9 +1270,14 @@ export class Resolver {
   private argvItems(e: Expr | undefined, loc: Loc, depth: number, whole: boolean, level = 0): { expr: Expr; loc: Loc }[] {
     if (!e || level > MAX_ARGV_LEVELS) return whole || !e ? [] : [{ expr: e, loc }];
     if (e.k === 'str') return whole ? [] : [{ expr: e, loc }];
-    const list = this.values(e, loc, [], depth + 1).find((v) => (v.expr.k === 'list' && !v.expr.bindings) || v.expr.k === 'concat');
-    if (list?.expr.k === 'list') return list.expr.items.flatMap((item) => this.argvItems(item, list.loc, depth, false, level + 1));
-    if (list?.expr.k === 'concat') return list.expr.parts.flatMap((part) => this.argvItems(part, list.loc, depth, true, level + 1));
+    const isList = (v: Value) => v.expr.k === 'list' && !v.expr.bindings;
+    const value = this.values(e, loc, [], depth + 1).find((v) => isList(v) || v.expr.k === 'concat');
+    if (value?.expr.k === 'list') return value.expr.items.flatMap((item) => this.argvItems(item, value.loc, depth, false, level + 1));
+    // `+` joins lists or strings: only lists joined are arguments spliced in (`"Review: " + code` is one argument).
+    const parts = value?.expr.k === 'concat' ? value.expr.parts : [];
+    if (parts.some((part) => this.values(part, value!.loc, [], depth + 1).some(isList))) {
+      return parts.flatMap((part) => this.argvItems(part, value!.loc, depth, true, level + 1));
+    }
     return whole ? [] : [{ expr: e, loc }];
   }
 

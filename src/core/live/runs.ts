@@ -386,7 +386,7 @@ export class LiveRuns {
         restarted: restarted && k === from,
       });
     }
-    for (const alert of freshAlerts(run.alertKeys, analysis.alerts ?? [])) this.emit({ type: 'alert', run: run.id, alert });
+    for (const alert of freshAlerts(run.alertKeys, analysis.alerts ?? [])) this.emit({ type: 'alert', run: run.id, alert: withoutLine(alert) });
   }
 
   private async closeTrace(group: TraceGroup): Promise<void> {
@@ -462,10 +462,20 @@ function roundsOf(episode: Episode): number {
 
 /**
  * An episode whose records are numbered by their lines in its recording (header first, a record a line), not by the
- * request that brought their spans: an alert's or a warning's line is then the recording's, as `analyze` on it says.
+ * request that brought their spans: the run's analysis then names the recording's lines, as `analyze` on it does.
  */
 function asRecorded(episode: Episode): Episode {
   return { ...episode, records: episode.records.map(({ record }, i) => ({ record, line: i + 1 })) };
+}
+
+/**
+ * An alert as it is raised, once, while the run goes on: without a line, since spans arriving later (a parent after its
+ * children) move outputs down the recording. The run's analysis (`GET /v1/runs/{id}`) names the lines as they stand.
+ */
+function withoutLine(alert: MonitorFinding): MonitorFinding {
+  const evidence = { ...alert.evidence };
+  delete evidence.line;
+  return { ...alert, evidence };
 }
 
 /** The records of the rounds the run's analysis decided. */

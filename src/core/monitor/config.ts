@@ -74,12 +74,14 @@ export const DEFAULT_PERSISTED_GLOBS: readonly string[] = Object.freeze([
 
 /**
  * The text a skill loads on demand besides its SKILL.md (references, examples, templates): read with the skill, so a
- * file under a folder holding a SKILL.md the globs take is read when its name matches this.
+ * file under a folder holding a SKILL.md the globs take is read when its name matches SKILL_TEXT (SKILL_TEXT_GLOB).
  */
-export const SKILL_TEXT = /\.(?:md|mdx|mdc|txt)$/i;
+const SKILL_TEXT_EXTENSIONS = ['md', 'mdx', 'mdc', 'markdown', 'txt', 'rst'];
+export const SKILL_TEXT = new RegExp(`\\.(?:${SKILL_TEXT_EXTENSIONS.join('|')})$`, 'i');
+export const SKILL_TEXT_GLOB = `**/*.{${SKILL_TEXT_EXTENSIONS.join(',')}}`;
 
-/** The file name that makes a folder a skill. */
-export const SKILL_FILE = /^SKILL\.md$/i;
+/** The file name that makes a folder a skill (as agents look for it: exactly `SKILL.md`). */
+export const SKILL_FILE = /^SKILL\.md$/;
 
 /** The defaults (all signals on). */
 export function defaultMonitorSettings(): MonitorSettings {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { globMatcher } from '../../core/globs';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { resolveMonitorConfig, SKILL_FILE, SKILL_TEXT, type MonitorConfig } from '../../core/monitor/config';
+import { resolveMonitorConfig, SKILL_FILE, SKILL_TEXT, SKILL_TEXT_GLOB, type MonitorConfig } from '../../core/monitor/config';
 import { describeMonitorFinding, MONITOR_FINDINGS } from '../../core/monitor/findings';
 import { monitorLog } from '../../core/monitor/messages';
 import { propagationRequest } from '../../core/monitor/propagationRequest';
@@ -67,7 +67,11 @@ export class MonitorDiagnostics implements vscode.Disposable {
         void this.scheduleSkillText(uri, 300);
       }),
       watcher.onDidChange((uri) => this.schedule(uri, 300)),
-      watcher.onDidDelete((uri) => this.checker.forget(uri)),
+      watcher.onDidDelete((uri) => {
+        this.checker.forget(uri);
+        // A skill's other text is no longer read once its SKILL.md is gone: check it again.
+        void this.scheduleSkillText(uri, 300);
+      }),
       vscode.workspace.onDidSaveTextDocument((d) => {
         if (path.basename(d.uri.fsPath) === 'agent-immune.config.json') void this.reset();
       }),
@@ -90,10 +94,9 @@ export class MonitorDiagnostics implements vscode.Disposable {
         // One search per glob: VS Code globs do not nest brace groups, and the defaults use them ("*.{md,txt}").
         const exclude = config.ignore.length ? new vscode.RelativePattern(folder, `{${config.ignore.join(',')}}`) : undefined;
         for (const glob of config.globs) {
-          for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES)) {
-            this.schedule(uri, 0);
-            await this.scheduleSkillText(uri, 0);
-          }
+          const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES);
+          for (const uri of found) this.schedule(uri, 0);
+          await Promise.all(found.map((uri) => this.scheduleSkillText(uri, 0)));
         }
       } catch (error) {
         this.output.error(monitorLog.cannotList(folder.name, errorMessage(error)));
@@ -131,11 +134,14 @@ export class MonitorDiagnostics implements vscode.Disposable {
     return entry;
   }
 
-  /** For a SKILL.md, checks the other text of its folder, which is read with it (the checks themselves apply the globs). */
+  /** For a SKILL.md, checks the other text of its folder, which is read with it (the check itself applies the globs). */
   private async scheduleSkillText(uri: vscode.Uri, delayMs: number): Promise<void> {
-    if (!SKILL_FILE.test(path.basename(uri.fsPath))) return;
-    const skillFolder = vscode.Uri.file(path.dirname(uri.fsPath));
-    for (const text of await vscode.workspace.findFiles(new vscode.RelativePattern(skillFolder, '**/*.{md,mdx,mdc,txt}'), undefined, MAX_FILES)) this.schedule(text, delayMs);
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder || !SKILL_FILE.test(path.basename(uri.fsPath))) return;
+    const { config } = await this.folderMonitor(folder);
+    const exclude = config.ignore.length ? new vscode.RelativePattern(folder, `{${config.ignore.join(',')}}`) : undefined;
+    const skillFolder = vscode.Uri.joinPath(uri, '..');
+    for (const text of await vscode.workspace.findFiles(new vscode.RelativePattern(skillFolder, SKILL_TEXT_GLOB), exclude, MAX_FILES)) this.schedule(text, delayMs);
   }
 
   /** Whether a file is a skill's other text: a folder above it, in the workspace folder, holds a SKILL.md the globs take. */
@@ -144,7 +150,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
     for (let dir = path.posix.dirname(relative); ; dir = path.posix.dirname(dir)) {
       const at = dir === '.' ? '' : dir;
       if (monitor.takesSkill(at)) {
-        const found = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, at, 'SKILL.md')).then((s) => s.type === vscode.FileType.File, () => false);
+        const found = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, at, 'SKILL.md')).then((s) => (s.type & vscode.FileType.File) !== 0, () => false);
         if (found) return true;
       }
       if (at === '') return false;

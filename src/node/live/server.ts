@@ -237,8 +237,11 @@ export class LiveServer {
 
   private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.stats.requests++;
-    // What Node has written on this connection so far: it answers a request past the timeout itself (408).
-    const written = req.socket.bytesWritten;
+    // Node answers a request still arriving at the request timeout itself (408, timed from its first byte, headers too)
+    // and destroys the socket with ERR_HTTP_REQUEST_TIMEOUT; the request then reads as aborted.
+    let timedOut = false;
+    const onSocketError = (error: NodeJS.ErrnoException) => void (timedOut ||= error.code === 'ERR_HTTP_REQUEST_TIMEOUT');
+    req.socket.on('error', onSocketError);
     const encoding = encodingOf(req.headers['content-type']);
     if (!encoding) return this.refuse(res, 415, undefined, `unsupported Content-Type "${String(req.headers['content-type'] ?? '').slice(0, 60)}"; send application/json or application/x-protobuf`);
     const declared = Number(req.headers['content-length']);
@@ -251,12 +254,11 @@ export class LiveServer {
       bytes = decoded.length;
       request = decodeRequest(decoded, encoding);
     } catch (error) {
-      // Node itself answers 408 to a request still arriving at the request timeout (timed from its first byte, headers
-      // too), and the request reads as aborted: Node wrote that answer, where this receiver wrote nothing yet.
-      const timedOut = error instanceof PayloadError && !res.headersSent && req.socket.bytesWritten > written;
       if (timedOut) return this.refuse(res, 408, encoding, `the request did not arrive in full within ${this.requestTimeoutMs / 1000} s`);
       if (error instanceof PayloadError) return this.refuse(res, error.status, encoding, error.message, error.status === 413);
       throw error;
+    } finally {
+      req.socket.off('error', onSocketError);
     }
     if (this.spansClosed) return this.refuse(res, 503, encoding, 'the receiver is stopping; send the spans again to a running one', true);
     let result;

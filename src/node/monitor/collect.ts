@@ -1,6 +1,6 @@
 // Finds what `scan` reads under a folder: files agents persist to (monitor.globs, and the text of a skill's folder) and
-// trace files (monitor.traceGlobs), skipping monitor.ignore; reads persisted files as text (UTF-8, or UTF-16 by its mark), skipping binary and oversized
-// ones with a note.
+// trace files (monitor.traceGlobs), skipping monitor.ignore; reads persisted files as text (UTF-8, and UTF-16 where its
+// mark or its bytes suggest it), skipping binary and oversized ones with a note.
 // A folder or file that cannot be read (EACCES, EPERM, gone meanwhile) is skipped with its reason; the rest is scanned.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -46,7 +46,8 @@ export async function collectMonitored(root: string, globs: readonly string[], t
       return;
     }
     const childOf = (name: string) => (rel ? `${rel}/${name}` : name);
-    const skill = inSkill || entries.some((entry) => entry.isFile() && SKILL_FILE.test(entry.name) && isDocument(childOf(entry.name)));
+    // A linked SKILL.md still makes a skill (the link itself is listed as not followed, as any link is).
+    const skill = inSkill || entries.some((entry) => (entry.isFile() || entry.isSymbolicLink()) && SKILL_FILE.test(entry.name) && isDocument(childOf(entry.name)));
     const isRead = (childRel: string) => isDocument(childRel) || (skill && SKILL_TEXT.test(childRel));
     await Promise.all(
       entries.map(async (entry) => {
@@ -57,7 +58,8 @@ export async function collectMonitored(root: string, globs: readonly string[], t
           if (isTrace(childRel)) result.traces.push(path.join(dir, entry.name));
           else if (isRead(childRel)) result.documents.push(path.join(dir, entry.name));
           else if (/\.jsonl?$/i.test(entry.name)) result.candidates.push(path.join(dir, entry.name));
-        } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isRead(childRel))) {
+        } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isRead(childRel) || skill)) {
+          // In a skill, a linked folder too (`references -> …`): its text would be loaded with the skill.
           result.links.push(path.join(dir, entry.name));
         } else if (!entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isRead(childRel))) {
           // A FIFO, socket or device the globs take: never opened (a FIFO would wait for a writer), and listed.
@@ -137,17 +139,18 @@ export async function readDocuments(
 }
 
 /**
- * A persisted file's text as an agent loading it would read it: UTF-16 by its byte-order mark or its NULs, else UTF-8
- * with stray bytes replaced and NULs read as spaces (one NUL byte or two bad bytes hid a payload from the scan).
- * Unmarked UTF-16 with few ASCII characters (Cyrillic, CJK) is only guessed, and UTF-8 with stray bytes or Shift-JIS
- * can pass for it: such a file is read both ways, the UTF-16 reading first, so no guess hides what either reading
- * says. Undefined for binary content: more than a tenth of the first 8 KiB control bytes.
+ * A persisted file's text as the agents loading it may read it: UTF-8 with stray bytes replaced and NULs read as spaces
+ * (one NUL byte or two bad bytes hid a payload from the scan). A file that looks like UTF-16 (its byte-order mark, NULs
+ * beside its first characters, or, with few ASCII characters, a byte order that reads as text) is read both ways, the
+ * UTF-16 reading first: a reader that takes it for UTF-8 sees what follows a UTF-16 opening, and UTF-8 with stray
+ * bytes or Shift-JIS can pass for UTF-16, so no guess hides what either reading says (evidence found only in the
+ * second reading points past the first). Undefined for binary content: more than a tenth of the first 8 KiB control
+ * bytes.
  */
 export function decodeText(bytes: Uint8Array): string | undefined {
-  const utf16 = utf16Of(bytes.subarray(0, 128));
-  if (utf16) return new TextDecoder(utf16.encoding).decode(bytes.subarray(utf16.marked ? 2 : 0));
   const asUtf8 = new TextDecoder('utf-8').decode(bytes).replace(/\0/g, ' ');
-  const wide = unmarkedUtf16Text(bytes);
+  const utf16 = utf16Of(bytes.subarray(0, 128));
+  const wide = utf16 ? new TextDecoder(utf16.encoding).decode(bytes.subarray(utf16.marked ? 2 : 0)) : unmarkedUtf16Text(bytes);
   if (wide !== undefined) return `${wide}\n${asUtf8.replace(/[\x01-\x08\x0e-\x1f\x7f]/g, ' ')}`;
   const head = bytes.subarray(0, 8192);
   let controls = 0;

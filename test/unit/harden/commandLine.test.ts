@@ -37,6 +37,7 @@ describe('agent command lines', () => {
     assert.deepEqual(read('codex', '-a', 'never', 'exec', '$q'), { agent: 'codex', once: true, prompts: ['message $q'] });
     assert.deepEqual(read('codex', 'exec', 'resume', '--last', '$q'), { agent: 'codex', once: true, prompts: ['message $q'] });
     assert.deepEqual(read('claude', '-p', '--debug', 'api', '$q'), { agent: 'claude', once: true, prompts: ['message $q'] });
+    assert.deepEqual(read('claude', '--debug', '-p', '$q'), { agent: 'claude', once: true, prompts: ['message $q'] });
     assert.deepEqual(read('claude', '-p', '--append-system-prompt=Be brief.', '$q'), { agent: 'claude', once: true, prompts: ['message $q'] });
     const interpolated = readCommandLine(['claude', '-p', '$flag', '$q'].map((arg) => ({ literal: arg.startsWith('$') ? undefined : arg, lead: arg === '$flag' ? '--system-prompt=' : undefined, item: arg })));
     assert.deepEqual(interpolated?.prompts.map((p) => `${p.role} ${p.item}`), ['message $q']);

@@ -1793,6 +1793,26 @@ describe('harden on agent CLIs run from code (review of the first version)', () 
     assert.deepEqual(findings, []);
   });
 
+  it("reads a prompt joined with + as one argument, and --debug before -p as Commander does (re-review: both were lost)", async () => {
+    const source = [
+      'import subprocess',
+      '',
+      'code = subprocess.run(["claude", "-p", "Write a date parser."], capture_output=True, text=True).stdout',
+      'subprocess.run(["claude", "-p", "Review this draft:\\n" + code], text=True)',
+      'subprocess.run(["claude", "--debug", "-p"], input=f"Test this draft:\\n{code}", text=True)',
+      'subprocess.run(["claude", "--debug", "--append-system-prompt", "You review code for security bugs.", "-p", "Go."], text=True)',
+      'subprocess.run(["claude", "-p"], input=code, capture_output=True, text=False)',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'review.py': source });
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.fixable]), [
+      [4, 'unbounded-delegation', true],
+      [5, 'unbounded-delegation', true],
+      [6, 'missing-immunity-warning', true],
+      [7, 'unbounded-delegation', false],
+    ]);
+  });
+
   it('reads an entry of a dict with computed keys as the dict, which holds replies (was: lost with the literal-key rule)', async () => {
     const source = [
       'from openai import OpenAI',

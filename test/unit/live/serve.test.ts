@@ -83,6 +83,8 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       const { url } = await server.start();
       const rounds: Extract<LiveEvent, { type: 'round' }>[] = [];
       server.runs.subscribe((e) => void (e.type === 'round' && rounds.push(e)));
+      const raised: Extract<LiveEvent, { type: 'alert' }>[] = [];
+      server.runs.subscribe((e) => void (e.type === 'alert' && raised.push(e)));
       const provider = crewProvider(new BatchSpanProcessor(new Exporter({ url: `${url}/v1/traces` }), { maxExportBatchSize: 4, scheduledDelayMillis: 5 }));
       await emitCrewRun(provider.getTracer('crew'), RUN, 'conv-moons', EPOCH);
       await provider.forceFlush();
@@ -103,13 +105,15 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       assert.deepEqual(listed.runs.map((r) => [r.id, r.attackers]), [['conv-moons', recorded.agents.filter((a) => a.category === 'attacker').map((a) => a.id)]]);
       const got = await send(`${url}/v1/runs/conv-moons`, 'GET', {});
       assert.equal((JSON.parse(got.body.toString()) as Analysis).schema, 'agent-immune/analysis/v1');
-      // An alert's line is the line of the recording that holds the output, as analyze on the recording says (was: the
-      // number of the request that brought the span).
+      // The run's analysis names the lines of its recording, as analyze on the recording does (was: the numbers of the
+      // requests that brought the spans); an alert raised while the run goes on names none, since later spans may move
+      // outputs down the recording.
       const recording = path.join(root, `live-${encoding}.jsonl`);
       writeFileSync(recording, (await send(`${url}/v1/runs/conv-moons/trace`, 'GET', {})).body);
       const lines = (a: Analysis) => (a.alerts ?? []).map((alert) => [alert.code, alert.subject, alert.evidence.round, alert.evidence.line]);
       assert.ok(lines(live).length > 0 && lines(live).every(([, , , line]) => line !== undefined), 'the run raises alerts with lines');
       assert.deepEqual(lines(live), lines(await analyzeTrace(await readAnyTrace(recording))));
+      assert.ok(raised.length > 0 && raised.every((e) => e.alert.evidence.line === undefined), JSON.stringify(raised.map((e) => e.alert.evidence)));
       await provider.shutdown();
       await server.stop();
     });
@@ -465,6 +469,30 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       await waitFor('the refusal logged', () => (logs.length > 0 ? true : undefined));
       await quick.stop();
       assert.deepEqual(logs.filter((l) => l.includes('refused')), ['warn live: refused a request (408): the request did not arrive in full within 1 s']);
+    });
+
+    it('logs a broken pipelined request as what it is, not as a timeout (re-review: the answer to the one before it read as a 408)', async () => {
+      const logs: string[] = [];
+      const pipelined = new LiveServer({ root, port: 0, log: (level, message) => logs.push(`${level} ${message}`) });
+      const { port } = await pipelined.start();
+      const spans = Array.from({ length: 2000 }, (_, i) => ({ traceId: 'a'.repeat(32), spanId: i.toString(16).padStart(16, '0'), name: 'x', startTimeUnixNano: '1', endTimeUnixNano: '2' }));
+      const post = (body: string) => `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      const broken = post('{"resourceSpans": [');
+      const answers = await new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(post(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] })) + broken.slice(0, -5));
+          setTimeout(() => socket.write(broken.slice(-5)), 200);
+        });
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('error', () => undefined);
+        setTimeout(() => (socket.destroy(), resolve(text)), 1500);
+      });
+      await pipelined.stop();
+      assert.deepEqual(answers.split('\r\n').filter((l) => l.startsWith('HTTP/')), ['HTTP/1.1 200 OK', 'HTTP/1.1 400 Bad Request']);
+      const refused = logs.filter((l) => l.includes('refused'));
+      assert.equal(refused.length, 1, refused.join(' | '));
+      assert.match(refused[0], /^warn live: refused a request \(400\): the body is not valid JSON/);
     });
 
     it('stops while a client stalls mid-body (was: Ctrl-C never returned, since closing stops the request timeouts)', async () => {

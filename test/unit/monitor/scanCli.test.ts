@@ -2,7 +2,7 @@
 // and analyze's JSON lists the verbatim spread of the demo trace.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -101,9 +101,16 @@ describe('agent-immune scan', () => {
       mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
       writeFileSync(path.join(project, file), text);
     }
+    // A linked SKILL.md still makes a skill; a linked folder in a skill is listed as not followed.
+    mkdirSync(path.join(project, 'skills/linked/references'), { recursive: true });
+    symlinkSync('../helper/SKILL.md', path.join(project, 'skills/linked/SKILL.md'));
+    writeFileSync(path.join(project, 'skills/linked/references/guide.md'), payload);
+    symlinkSync(tmpdir(), path.join(project, 'skills/helper/shared'));
     const report = JSON.parse((await cli('scan', project, '--json', '--no-log')).stdout) as ScanReport;
-    const alerting = report.alerts.filter((a) => a.code === 'propagation-request').map((a) => path.relative(project, path.resolve(dir, a.subject)).split(path.sep).join('/')).sort();
-    assert.deepEqual(alerting, ['.claude/commands/deploy.md', 'memory-bank/activeContext.md', 'skills/helper/examples/deep/example.txt', 'skills/helper/references/notes.md', 'workspace/IDENTITY.md']);
+    const relative = (file: string) => path.relative(project, path.resolve(dir, file)).split(path.sep).join('/');
+    const alerting = report.alerts.filter((a) => a.code === 'propagation-request').map((a) => relative(a.subject)).sort();
+    assert.deepEqual(alerting, ['.claude/commands/deploy.md', 'memory-bank/activeContext.md', 'skills/helper/examples/deep/example.txt', 'skills/helper/references/notes.md', 'skills/linked/references/guide.md', 'workspace/IDENTITY.md']);
+    assert.deepEqual(report.skipped.map((s) => [relative(s.file), s.reason]).sort(), [['skills/helper/shared', 'symlink'], ['skills/linked/SKILL.md', 'symlink']]);
     const ignoring = JSON.parse((await cli('scan', project, '--json', '--no-log', '--glob', '**/memory-bank/**/*.md')).stdout) as ScanReport;
     assert.equal(ignoring.files, 1, 'a skill folder is read only when the globs take its SKILL.md');
   });
@@ -132,6 +139,9 @@ describe('agent-immune scan', () => {
       cjk: Buffer.from(`${chinese.repeat(3)}${payload}\n`, 'utf16le').swap16(),
       // Passes for unmarked UTF-16 (pairs of bytes read as Han), yet an agent reads it as UTF-8: read both ways.
       strayPairs: Buffer.concat([Buffer.from('# Helper\n\n'), Buffer.from('\x80N'.repeat(200), 'latin1'), Buffer.from(`\n\n${payload}\n`)]),
+      // Opens as UTF-16 (its mark, or NULs beside its first characters) and goes on in UTF-8: a UTF-8 reader sees the payload.
+      markThenUtf8: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`# Helper\n\n${payload}\n`)]),
+      wideThenUtf8: Buffer.concat([Buffer.from('# Helper notes for the team, kept short and plain.\n'.repeat(3), 'utf16le'), Buffer.from(`\n${payload}\n`)]),
       shiftJis: Buffer.concat([Buffer.from(SHIFT_JIS_LINE.repeat(3), 'hex'), Buffer.from(`${payload}\r\n`)]),
     };
     for (const [name, bytes] of Object.entries(skills)) {
@@ -141,7 +151,7 @@ describe('agent-immune scan', () => {
     mkdirSync(path.join(project, 'image'));
     writeFileSync(path.join(project, 'image', 'SKILL.md'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256)));
     const report = JSON.parse((await cli('scan', project, '--json', '--no-log')).stdout) as ScanReport;
-    assert.deepEqual(report.alerts.filter((a) => a.code === 'propagation-request').map((a) => a.subject.split('/').slice(-2, -1)[0]).sort(), ['cjk', 'cyrillic', 'latin1', 'nul', 'shiftJis', 'stray', 'strayPairs', 'unmarked', 'utf16']);
+    assert.deepEqual(report.alerts.filter((a) => a.code === 'propagation-request').map((a) => a.subject.split('/').slice(-2, -1)[0]).sort(), ['cjk', 'cyrillic', 'latin1', 'markThenUtf8', 'nul', 'shiftJis', 'stray', 'strayPairs', 'unmarked', 'utf16', 'wideThenUtf8']);
     assert.deepEqual(report.skipped.map((s) => [s.file.split('/').slice(-2).join('/'), s.reason]), [['image/SKILL.md', 'binary']]);
   });
 
