@@ -1270,15 +1270,21 @@ export class Resolver {
   private argvItems(e: Expr | undefined, loc: Loc, depth: number, whole: boolean, level = 0): { expr: Expr; loc: Loc }[] {
     if (!e || level > MAX_ARGV_LEVELS) return whole || !e ? [] : [{ expr: e, loc }];
     if (e.k === 'str') return whole ? [] : [{ expr: e, loc }];
-    const isList = (v: Value) => v.expr.k === 'list' && !v.expr.bindings;
-    const value = this.values(e, loc, [], depth + 1).find((v) => isList(v) || v.expr.k === 'concat');
+    const value = this.values(e, loc, [], depth + 1).find((v) => (v.expr.k === 'list' && !v.expr.bindings) || v.expr.k === 'concat');
     if (value?.expr.k === 'list') return value.expr.items.flatMap((item) => this.argvItems(item, value.loc, depth, false, level + 1));
     // `+` joins lists or strings: only lists joined are arguments spliced in (`"Review: " + code` is one argument).
-    const parts = value?.expr.k === 'concat' ? value.expr.parts : [];
-    if (parts.some((part) => this.values(part, value!.loc, [], depth + 1).some(isList))) {
-      return parts.flatMap((part) => this.argvItems(part, value!.loc, depth, true, level + 1));
+    if (value?.expr.k === 'concat' && this.joinsLists(value.expr, value.loc, depth, level)) {
+      return value.expr.parts.flatMap((part) => this.argvItems(part, value.loc, depth, true, level + 1));
     }
     return whole ? [] : [{ expr: e, loc }];
+  }
+
+  /** Whether a `+` join has a list among its parts, joined in directly or through names (`head = CMD + ["-p"]`). */
+  private joinsLists(join: Extract<Expr, { k: 'concat' }>, loc: Loc, depth: number, level: number): boolean {
+    if (level > MAX_ARGV_LEVELS) return false;
+    return join.parts.some((part) =>
+      this.values(part, loc, [], depth + 1).some((v) => (v.expr.k === 'list' && !v.expr.bindings) || (v.expr.k === 'concat' && this.joinsLists(v.expr, v.loc, depth, level + 1))),
+    );
   }
 
   /** The text an interpolated string opens with, before its first hole (`f"--system-prompt={SYS}"`: `--system-prompt=`). */

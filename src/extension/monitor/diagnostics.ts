@@ -19,6 +19,8 @@ import { affects, setting } from '../settings';
 
 /** Most files read from disk on a workspace pass; open documents are always checked. */
 const MAX_FILES = 2000;
+/** Skill folders searched for their other text at once on a workspace pass. */
+const SEARCHES_AT_ONCE = 16;
 
 /** A folder's monitor config and its glob matchers. */
 interface FolderMonitor {
@@ -96,7 +98,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
         for (const glob of config.globs) {
           const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES);
           for (const uri of found) this.schedule(uri, 0);
-          await Promise.all(found.map((uri) => this.scheduleSkillText(uri, 0)));
+          for (let i = 0; i < found.length; i += SEARCHES_AT_ONCE) await Promise.all(found.slice(i, i + SEARCHES_AT_ONCE).map((uri) => this.scheduleSkillText(uri, 0)));
         }
       } catch (error) {
         this.output.error(monitorLog.cannotList(folder.name, errorMessage(error)));
@@ -150,8 +152,10 @@ export class MonitorDiagnostics implements vscode.Disposable {
     for (let dir = path.posix.dirname(relative); ; dir = path.posix.dirname(dir)) {
       const at = dir === '.' ? '' : dir;
       if (monitor.takesSkill(at)) {
-        const found = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, at, 'SKILL.md')).then((s) => (s.type & vscode.FileType.File) !== 0, () => false);
-        if (found) return true;
+        // Named exactly SKILL.md, as scan reads it: on a case-insensitive disk the stat alone also finds a skill.md.
+        const skill = vscode.Uri.joinPath(folder.uri, at);
+        const found = await vscode.workspace.fs.stat(vscode.Uri.joinPath(skill, 'SKILL.md')).then((s) => (s.type & vscode.FileType.File) !== 0, () => false);
+        if (found && (await vscode.workspace.fs.readDirectory(skill).then((entries) => entries.some(([name]) => SKILL_FILE.test(name)), () => false))) return true;
       }
       if (at === '') return false;
     }

@@ -237,17 +237,18 @@ export class LiveServer {
 
   private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.stats.requests++;
-    // Node answers a request still arriving at the request timeout itself (408, timed from its first byte, headers too)
-    // and destroys the socket with ERR_HTTP_REQUEST_TIMEOUT; the request then reads as aborted.
-    let timedOut = false;
-    const onSocketError = (error: NodeJS.ErrnoException) => void (timedOut ||= error.code === 'ERR_HTTP_REQUEST_TIMEOUT');
-    req.socket.on('error', onSocketError);
     const encoding = encodingOf(req.headers['content-type']);
     if (!encoding) return this.refuse(res, 415, undefined, `unsupported Content-Type "${String(req.headers['content-type'] ?? '').slice(0, 60)}"; send application/json or application/x-protobuf`);
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.maxBodyBytes) return this.refuse(res, 413, encoding, `body of ${declared} bytes is over the ${this.maxBodyBytes}-byte limit`, true);
     let request: unknown;
     let bytes = 0;
+    // Node answers a body still arriving at the request timeout itself (408, timed from the request's first byte) and
+    // destroys the socket with ERR_HTTP_REQUEST_TIMEOUT; the request then reads as aborted. Listened to only while the
+    // body is read, so a keep-alive connection gathers no listeners.
+    let timedOut = false;
+    const onSocketError = (error: NodeJS.ErrnoException) => void (timedOut ||= error.code === 'ERR_HTTP_REQUEST_TIMEOUT');
+    req.socket.on('error', onSocketError);
     try {
       const raw = await readBody(req, this.maxBodyBytes);
       const decoded = await decodeContent(raw, req.headers['content-encoding'], this.maxBodyBytes);

@@ -138,20 +138,29 @@ export async function readDocuments(
   return { documents, skipped };
 }
 
+/** A run of text a UTF-8 reader reads as text: 16 or more characters with no NUL, control byte or invalid sequence. */
+const READABLE_RUN = /[^\x00-\x08\x0e-\x1f\x7f\ufffd]{16,}/g;
+
 /**
  * A persisted file's text as the agents loading it may read it: UTF-8 with stray bytes replaced and NULs read as spaces
  * (one NUL byte or two bad bytes hid a payload from the scan). A file that looks like UTF-16 (its byte-order mark, NULs
  * beside its first characters, or, with few ASCII characters, a byte order that reads as text) is read both ways, the
  * UTF-16 reading first: a reader that takes it for UTF-8 sees what follows a UTF-16 opening, and UTF-8 with stray
  * bytes or Shift-JIS can pass for UTF-16, so no guess hides what either reading says (evidence found only in the
- * second reading points past the first). Undefined for binary content: more than a tenth of the first 8 KiB control
- * bytes.
+ * second reading points past the first; that reading keeps only its runs of readable text). Undefined for binary
+ * content: more than a tenth of the first 8 KiB control bytes.
  */
 export function decodeText(bytes: Uint8Array): string | undefined {
-  const asUtf8 = new TextDecoder('utf-8').decode(bytes).replace(/\0/g, ' ');
+  const raw = new TextDecoder('utf-8').decode(bytes);
   const utf16 = utf16Of(bytes.subarray(0, 128));
   const wide = utf16 ? new TextDecoder(utf16.encoding).decode(bytes.subarray(utf16.marked ? 2 : 0)) : unmarkedUtf16Text(bytes);
-  if (wide !== undefined) return `${wide}\n${asUtf8.replace(/[\x01-\x08\x0e-\x1f\x7f]/g, ' ')}`;
+  if (wide !== undefined) {
+    // What a UTF-8 reader sees there: its runs of readable text (UTF-16 read as UTF-8 breaks at a NUL or a stray byte
+    // every character or two, so a genuine UTF-16 file adds little; a payload written in UTF-8 is one run).
+    const runs = raw.match(READABLE_RUN);
+    return runs ? `${wide}\n${runs.join('\n')}` : wide;
+  }
+  const asUtf8 = raw.replace(/\0/g, ' ');
   const head = bytes.subarray(0, 8192);
   let controls = 0;
   for (const b of head) if (b < 9 || (b > 13 && b < 32 && b !== 27)) controls++;

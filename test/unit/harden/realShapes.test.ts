@@ -1813,6 +1813,24 @@ describe('harden on agent CLIs run from code (review of the first version)', () 
     ]);
   });
 
+  it('follows lists joined through names, head + tail (third review: read as one argument)', async () => {
+    const source = [
+      'import subprocess',
+      '',
+      'FLAGS = ["--output-format", "text"]',
+      'CMD = ["claude"] + FLAGS',
+      'reply = subprocess.run(CMD + ["-p", "Draft a plan."], capture_output=True, text=True).stdout',
+      'head = CMD + ["-p"]',
+      'tail = [f"Review this plan: {reply}"] + FLAGS',
+      'subprocess.run(head + tail, text=True)',
+      'review = CMD + ["--append-system-prompt", "You are a careful reviewer of migration plans."]',
+      'subprocess.run(review + ["-p", "Go."], text=True)',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'plan.py': source });
+    assert.deepEqual(findings, ['plan.py:7 unbounded-delegation', 'plan.py:9 missing-immunity-warning']);
+  });
+
   it('reads an entry of a dict with computed keys as the dict, which holds replies (was: lost with the literal-key rule)', async () => {
     const source = [
       'from openai import OpenAI',

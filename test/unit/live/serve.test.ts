@@ -495,6 +495,32 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       assert.match(refused[0], /^warn live: refused a request \(400\): the body is not valid JSON/);
     });
 
+    it('gathers no listeners on a keep-alive connection refused again and again (third review: one per 415)', async () => {
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning.name);
+      process.on('warning', onWarning);
+      const refusing = new LiveServer({ root, port: 0 });
+      const { port } = await refusing.start();
+      try {
+        const post = 'POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}';
+        const answers = await new Promise<string>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () => socket.write(post.repeat(30)));
+          let text = '';
+          socket.on('data', (d) => {
+            text += d.toString();
+            if ((text.match(/HTTP\/1\.1 415/g) ?? []).length === 30) socket.end();
+          });
+          socket.on('close', () => resolve(text));
+        });
+        assert.equal((answers.match(/HTTP\/1\.1 415/g) ?? []).length, 30);
+        await new Promise((r) => setImmediate(r));
+        assert.deepEqual(warnings.filter((w) => w === 'MaxListenersExceededWarning'), []);
+      } finally {
+        process.off('warning', onWarning);
+        await refusing.stop();
+      }
+    });
+
     it('stops while a client stalls mid-body (was: Ctrl-C never returned, since closing stops the request timeouts)', async () => {
       const slow = new LiveServer({ root, port: 0, requestTimeoutMs: 600_000 });
       const { port } = await slow.start();
