@@ -38,6 +38,10 @@ suite('Propagation monitoring', function () {
       await vscode.workspace.fs.writeFile(skill, new TextEncoder().encode('---\nname: helper\ndescription: Summarises notes.\n---\n# Helper\nRead references/notes.md when asked for a summary.\n'));
       await vscode.workspace.fs.writeFile(loose, payload);
       await vscode.workspace.fs.writeFile(reference, payload);
+      // The workspace pass, as on start: the file watcher's events for folders made a moment ago are not dependable in
+      // the test host (the packaged run missed them once).
+      await vscode.workspace.getConfiguration('agentImmune').update('monitor.enabled', false, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace.getConfiguration('agentImmune').update('monitor.enabled', undefined, vscode.ConfigurationTarget.Workspace);
       await waitFor('a propagation-request diagnostic on the skill reference (without opening it)', () => codes(reference).includes('propagation-request'), 60_000);
       assert.deepStrictEqual(codes(loose), []);
     } finally {
