@@ -25,15 +25,13 @@ export const ALWAYS_ON_PROMPT_GLOBS: readonly string[] = Object.freeze([
   '**/.github/workflows/*.md',
 ]);
 
+/** Claude Code's slash commands: a prompt each time one is run (the monitor reads them; harden does not, no system prompt). */
+export const SLASH_COMMAND_GLOB = '**/.claude/commands/**/*.md';
+
 /**
- * Files that configure an agent rather than prompt it: hooks that run commands (`.claude/settings.json`), the MCP
- * servers it starts, its slash commands. A pull request adding one changes what the agent does, so the integrity check
- * pins them; harden and the monitor do not read them as prompts. Not `settings.local.json`: Claude Code writes it each
- * time a user allows a tool, so a pin would drift all day.
+ * Files that configure an agent rather than prompt it every session: hooks that run commands (`.claude/settings.json`),
+ * the MCP servers it starts, its slash commands. A pull request adding one changes what the agent does, so the
+ * integrity check pins them; harden does not read them as prompts. Not `settings.local.json`: Claude Code writes it
+ * each time a user allows a tool, so a pin would drift all day.
  */
-export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze([
-  '**/.claude/settings.json',
-  '**/.claude/commands/**/*.md',
-  '**/.mcp.json',
-  '**/.cursor/mcp.json',
-]);
+export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze(['**/.claude/settings.json', SLASH_COMMAND_GLOB, '**/.mcp.json', '**/.cursor/mcp.json']);

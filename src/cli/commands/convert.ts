@@ -12,8 +12,6 @@ import type { Trace } from '../../core/trace/types';
 import { existingFile, linkOnTheWay, sameFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 
-/** Open for writing, created or truncated, never through a symbolic link (one made after the check fails with ELOOP). */
-
 /** A file-name-safe form of an episode id. */
 function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'episode';

@@ -132,8 +132,8 @@ export class ScopeMatcher {
   /**
    * True for a path no .gitignore can bring back: the config's excludes, git's folders, the root's `.agent-immune` (the
    * tool's own), and what is under a `node_modules` folder, unless it is inside a folder agents load from
-   * (LOADED_FOLDERS) or a skill folder (the skill's scripts load it). Only the root's tool folder is skipped: a `.agent-immune` or `node_modules` a
-   * repository puts in `.claude/skills/` held a whole new skill that verify never saw.
+   * (LOADED_FOLDERS) or a skill folder (the skill's scripts load it). Only the root's tool folder is skipped: a
+   * `.agent-immune` or `node_modules` a repository puts in `.claude/skills/` held a whole new skill that verify never saw.
    */
   isForcedOut(path: string, isDir: boolean): boolean {
     if (this.forced.ignores(isDir ? path + '/' : path)) return true;

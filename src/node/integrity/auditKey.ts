@@ -45,8 +45,8 @@ function keyOfText(text: string, source: string): AuditKey {
 }
 
 /**
- * Loads the audit key, if one is set up; `workspace` is the root being worked on (none outside a project): a key file inside it is refused (an
- * agent that can edit the workspace could read it and forge records). Throws InputError('invalid-config') on a key
+ * Loads the audit key, if one is set up; `workspace` is the root being worked on (none outside a project): a key file
+ * inside it is refused (an agent that can edit the workspace could read it and forge records). Throws InputError('invalid-config') on a key
  * that is too short, a key file inside the workspace or readable by others, or a named key file that is missing.
  */
 export async function loadAuditKey(env: NodeJS.ProcessEnv, workspace: string | undefined): Promise<LoadedAuditKey | undefined> {

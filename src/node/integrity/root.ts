@@ -47,8 +47,9 @@ export async function integrityRootOf(cwd: string): Promise<string> {
 
 /**
  * Why a folder is no project to pin, or undefined: the home folder, a filesystem root, a shared folder as `/tmp`,
- * unless it holds the lockfile or the config. The search above the current folder stops at each; run in one, `lock` pinned all of it (a stranger's
- * files in /tmp), and `audit key` refused its own key in `~/.config` as inside the workspace.
+ * unless it holds the lockfile or the config. The search above the current folder stops at each; run in one, `lock`
+ * pinned all of it (a stranger's files in /tmp), and `audit key` refused its own key in `~/.config` as inside the
+ * workspace.
  */
 export async function notAProject(dir: string): Promise<string | undefined> {
   const abs = path.resolve(dir);

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -52,6 +52,26 @@ function send(url: string, method: string, headers: Record<string, string | numb
     req.end(body);
   });
 }
+
+/**
+ * Talks HTTP to the receiver over a raw socket (requests `fetch` will not send: stalled, pipelined, malformed): `talk`
+ * writes, and everything answered until the connection closes is returned; `enough` ends it from this side.
+ */
+function exchange(port: number | string, talk: (socket: Socket) => void, enough: (answer: string) => boolean = () => false): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => talk(socket));
+    let answer = '';
+    socket.on('data', (d) => {
+      answer += d.toString();
+      if (enough(answer)) socket.end();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(answer));
+  });
+}
+
+/** The status lines of the answers a raw exchange got. */
+const statusLines = (answer: string) => answer.split('\r\n').filter((line) => line.startsWith('HTTP/'));
 
 async function waitFor<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
@@ -410,12 +430,7 @@ describe('agent-immune serve (live OTLP receiver)', function () {
 
     it('answers 400 to a request target that is not a URL, and to a run id that is not valid percent-encoding (one crashed the receiver)', async () => {
       const port = new URL(url).port;
-      const answer = await new Promise<string>((resolve) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET http://[ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
-        let text = '';
-        socket.on('data', (d) => (text += d.toString()));
-        socket.on('close', () => resolve(text));
-      });
+      const answer = await exchange(port, (socket) => socket.write('GET http://[ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
       assert.match(answer, /^HTTP\/1\.1 400/);
       assert.equal((await send(`${url}/v1/runs/%E0%A4%A`, 'GET', {})).status, 400);
       assert.equal((await send(`${url}/v1/runs`, 'GET', {})).status, 200, 'the receiver is still serving');
@@ -442,12 +457,7 @@ describe('agent-immune serve (live OTLP receiver)', function () {
 
     it('closes a client that stalls mid-body and keeps serving the others meanwhile', async () => {
       const port = new URL(url).port;
-      const closed = new Promise<string>((resolve) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.write(`POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"resourceSpans":`));
-        let answer = '';
-        socket.on('data', (d) => (answer += d.toString()));
-        socket.on('close', () => resolve(answer));
-      });
+      const closed = exchange(port, (socket) => socket.write(`POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"resourceSpans":`));
       assert.equal((await send(`${url}/v1/runs`, 'GET', {})).status, 200, 'others are served while it stalls');
       assert.match(await closed, /^HTTP\/1\.1 408/);
     });
@@ -456,14 +466,9 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       const logs: string[] = [];
       const quick = new LiveServer({ root, port: 0, requestTimeoutMs: 1_000, log: (level, message) => logs.push(`${level} ${message}`) });
       const { port } = await quick.start();
-      const closed = new Promise<string>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => {
-          socket.write('POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-          setTimeout(() => socket.write('Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"resourceSpans":'), 700);
-        });
-        let answer = '';
-        socket.on('data', (d) => (answer += d.toString()));
-        socket.on('close', () => resolve(answer));
+      const closed = exchange(port, (socket) => {
+        socket.write('POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        setTimeout(() => socket.write('Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"resourceSpans":'), 700);
       });
       assert.match(await closed, /^HTTP\/1\.1 408/);
       await waitFor('the refusal logged', () => (logs.length > 0 ? true : undefined));
@@ -478,18 +483,16 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       const spans = Array.from({ length: 2000 }, (_, i) => ({ traceId: 'a'.repeat(32), spanId: i.toString(16).padStart(16, '0'), name: 'x', startTimeUnixNano: '1', endTimeUnixNano: '2' }));
       const post = (body: string) => `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
       const broken = post('{"resourceSpans": [');
-      const answers = await new Promise<string>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => {
+      const answers = await exchange(
+        port,
+        (socket) => {
           socket.write(post(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] })) + broken.slice(0, -5));
           setTimeout(() => socket.write(broken.slice(-5)), 200);
-        });
-        let text = '';
-        socket.on('data', (d) => (text += d.toString()));
-        socket.on('error', () => undefined);
-        setTimeout(() => (socket.destroy(), resolve(text)), 1500);
-      });
+        },
+        (answer) => statusLines(answer).length === 2,
+      );
       await pipelined.stop();
-      assert.deepEqual(answers.split('\r\n').filter((l) => l.startsWith('HTTP/')), ['HTTP/1.1 200 OK', 'HTTP/1.1 400 Bad Request']);
+      assert.deepEqual(statusLines(answers), ['HTTP/1.1 200 OK', 'HTTP/1.1 400 Bad Request']);
       const refused = logs.filter((l) => l.includes('refused'));
       assert.equal(refused.length, 1, refused.join(' | '));
       assert.match(refused[0], /^warn live: refused a request \(400\): the body is not valid JSON/);
@@ -503,16 +506,9 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       const { port } = await refusing.start();
       try {
         const post = 'POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}';
-        const answers = await new Promise<string>((resolve) => {
-          const socket = connect(port, '127.0.0.1', () => socket.write(post.repeat(30)));
-          let text = '';
-          socket.on('data', (d) => {
-            text += d.toString();
-            if ((text.match(/HTTP\/1\.1 415/g) ?? []).length === 30) socket.end();
-          });
-          socket.on('close', () => resolve(text));
-        });
-        assert.equal((answers.match(/HTTP\/1\.1 415/g) ?? []).length, 30);
+        const answers = await exchange(port, (socket) => socket.write(post.repeat(30)), (answer) => statusLines(answer).length === 30);
+        assert.deepEqual(new Set(statusLines(answers)), new Set(['HTTP/1.1 415 Unsupported Media Type']));
+        assert.equal(statusLines(answers).length, 30);
         await new Promise((r) => setImmediate(r));
         assert.deepEqual(warnings.filter((w) => w === 'MaxListenersExceededWarning'), []);
       } finally {
