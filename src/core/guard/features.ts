@@ -9,6 +9,7 @@ import { addressOf, identifiersOf, injectedOrderSpans, isRecipient, orderNaming,
 import { extractAnswer, FreeFormAnswers, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
+import { slab } from '../text/slab';
 import { handsOverContentOrders } from '../text/delegation';
 import { evidenceAround, steeringDeclaration } from '../text/intent';
 import type { Evidence, RunModel } from './types';
@@ -200,9 +201,11 @@ function measurer(model: RunModel, answerPatterns: readonly RegExp[], choices: C
   const measure = model.agents.length * model.rounds > MEMO_LIMIT ? (text: string) => factsOf(text, answerPatterns, choices) : memoFor(answerPatterns, choices);
   const question = oneLine(model.task?.question ?? '', Infinity);
   if (question.length < 20) return measure;
+  // A text without the question's longest word cannot hold the question: no need to flatten it.
+  const longestWord = question.split(' ').reduce((a, b) => (b.length > a.length ? b : a));
   return (text) => {
     const facts = measure(text);
-    if (facts.answer === undefined || text.length < question.length) return facts;
+    if (facts.answer === undefined || text.length < question.length || !text.includes(longestWord)) return facts;
     const flat = oneLine(text, Infinity);
     return flat.includes(question) ? { ...facts, answer: measure(flat.replace(question, ' ').trim()).answer } : facts;
   };
@@ -821,12 +824,15 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
   const scores = cueScores(text, hits);
   const reportedWeight = hits.filter((h) => h.reported).reduce((sum, h) => sum + h.weight, 0);
   const { embedding, wordHashes } = embedLower(reply === text ? lower : reply.toLowerCase());
-  const hashes = new Uint32Array(Math.max(0, wordHashes.length - SHINGLE + 1));
-  for (let s = 0; s < hashes.length; s++) hashes[s] = shingleHash(wordHashes, s);
+  const count = Math.max(0, wordHashes.length - SHINGLE + 1);
+  if (shingleScratch.length < count) shingleScratch = new Uint32Array(Math.max(count, shingleScratch.length * 2));
+  const hashes = shingleScratch.subarray(0, count);
+  for (let s = 0; s < count; s++) hashes[s] = shingleHash(wordHashes, s);
   hashes.sort();
   let distinct = 0;
-  for (let s = 0; s < hashes.length; s++) if (s === 0 || hashes[s] !== hashes[s - 1]) hashes[distinct++] = hashes[s];
-  const shingles = hashes.subarray(0, distinct);
+  for (let s = 0; s < count; s++) if (s === 0 || hashes[s] !== hashes[s - 1]) hashes[distinct++] = hashes[s];
+  const shingles = shingleArray(distinct);
+  shingles.set(hashes.subarray(0, distinct));
   return {
     mal: 1 - (1 - scores.injection) * (1 - scores.persuasion) * (1 - scores.propagation),
     injection: scores.injection,
@@ -856,6 +862,11 @@ export function replyOf(output: string): string {
   const reply = close < 0 ? '' : output.slice(close + end.length).trim();
   return reply === '' ? output : reply;
 }
+
+// An output's shingle hashes before sorting and de-duplication, in a buffer kept between outputs (allocating one an
+// output cost as much as hashing).
+let shingleScratch = new Uint32Array(1024);
+const shingleArray = slab((length) => new Uint32Array(length));
 
 /** Hash of the SHINGLE words from `start`, combined from per-word hashes (each word is hashed once per output). */
 function shingleHash(wordHashes: Uint32Array, start: number): number {

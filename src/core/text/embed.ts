@@ -1,4 +1,5 @@
 // The embedded text representation: hashed word unigrams and bigrams in a fixed-size, L2-normalised vector.
+import { slab } from './slab';
 import { hash32, hash32From, lowerWords, stem, STEM_SUFFIXES, words } from './tokens';
 
 /** Dimension of the embedded representation. */
@@ -42,8 +43,8 @@ export function embedLower(lower: string): { embedding: Float32Array; wordHashes
     for (let t = 0; t < tokens.length; t++) wordHashes[t] = hash32(tokens[t]);
     return { embedding: embedWords(tokens, wordHashes), wordHashes };
   }
-  const vector = new Float32Array(EMBED_DIM);
-  const hashes = new Uint32Array((lower.length + 1) >> 1);
+  const vector = floats(EMBED_DIM);
+  const hashes = scratchFor((lower.length + 1) >> 1);
   let count = 0;
   // FNV-1a prefix hashes (as int32) of the current word, and of "previous stem + space + word", by length mod 8: a stem
   // is the word less a suffix of at most 6 characters, so its hash is one of the last 7 prefixes.
@@ -80,10 +81,25 @@ export function embedLower(lower: string): { embedding: Float32Array; wordHashes
     }
     previous = token;
   }
-  return { embedding: normalize(vector), wordHashes: hashes.slice(0, count) };
+  const wordHashes = words32(count);
+  wordHashes.set(hashes.subarray(0, count));
+  return { embedding: normalize(vector), wordHashes };
 }
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+// Embeddings and word hashes are kept (an output's facts hold them), so they come from slabs, not the scratch buffer.
+const floats = slab((length) => new Float32Array(length));
+const words32 = slab((length) => new Uint32Array(length));
+
+// The word hashes of the text being embedded, in a buffer kept between calls (a fresh one a text cost more than the embedding).
+let scratch = new Uint32Array(1024);
+
+/** The shared scratch buffer, grown to hold at least `length` hashes. */
+function scratchFor(length: number): Uint32Array {
+  if (scratch.length < length) scratch = new Uint32Array(Math.max(length, scratch.length * 2));
+  return scratch;
+}
 const BUCKET = EMBED_DIM - 1;
 
 // WORD on ASCII: a word starts with a letter or digit (\p{L}\p{N}) and goes on with those, an apostrophe, _ or -.

@@ -56,4 +56,11 @@ describe('embedLower', () => {
     assert.deepEqual(Array.from(embedLower(lower).wordHashes), ['les', 'résumés', 'étaient', 'prêts', 'naïve', 'café', '東京', 'emoji', 'ok'].map(hash32));
     assert.deepEqual(embedLower(lower), wordByWord(lower));
   });
+
+  it('keeps each result its own: embedding thousands of texts later leaves the first results as they were', () => {
+    const texts = corpus().map((t) => t.toLowerCase());
+    const kept = texts.map((lower) => embedLower(lower));
+    for (let round = 0; round < 3; round++) for (const lower of texts) embedLower(lower + ' more words after it');
+    texts.forEach((lower, t) => assert.deepEqual(kept[t], wordByWord(lower), lower.slice(0, 120)));
+  });
 });
