@@ -29,9 +29,52 @@ export const ALWAYS_ON_PROMPT_GLOBS: readonly string[] = Object.freeze([
 export const SLASH_COMMAND_GLOB = '**/.claude/commands/**/*.md';
 
 /**
+ * A Claude Code plugin is a folder holding this manifest. Claude Code loads the Markdown under its `commands/` (slash
+ * commands) and `agents/` (subagents, each a system prompt) folders, and runs the commands its `hooks/hooks.json` names.
+ */
+export const PLUGIN_MANIFEST = '.claude-plugin/plugin.json';
+
+/** A plugin's prompt files, from its folder: slash commands and subagents, at any depth. */
+export const PLUGIN_PROMPT_FOLDERS: readonly string[] = Object.freeze(['commands', 'agents']);
+export const PLUGIN_PROMPT_FILE = /\.md$/i;
+
+/** A plugin's hooks, from its folder: commands Claude Code runs on its events (pinned with the plugin's prompts). */
+export const PLUGIN_HOOKS = 'hooks/hooks.json';
+
+/** The folder of the plugin whose manifest is at `manifest` (a POSIX path from the root; '' for the root's own), or undefined for another path. */
+export function pluginFolderOf(manifest: string): string | undefined {
+  if (manifest === PLUGIN_MANIFEST) return '';
+  return manifest.endsWith(`/${PLUGIN_MANIFEST}`) ? manifest.slice(0, -PLUGIN_MANIFEST.length - 1) : undefined;
+}
+
+/**
+ * The folders (POSIX paths from the root, '' for the root) that would make `file` a plugin's prompt file if they held a
+ * plugin manifest: a Markdown file under a `commands/` or `agents/` folder, the folder above that one.
+ */
+export function pluginFoldersAbove(file: string): string[] {
+  if (!PLUGIN_PROMPT_FILE.test(file)) return [];
+  const folders: string[] = [];
+  for (const folder of PLUGIN_PROMPT_FOLDERS) {
+    for (let at = file.indexOf(`${folder}/`); at >= 0; at = file.indexOf(`${folder}/`, at + 1)) {
+      if (at === 0) folders.push('');
+      else if (file[at - 1] === '/') folders.push(file.slice(0, at - 1));
+    }
+  }
+  return folders;
+}
+
+/** Whether `file` (a POSIX path from the root) is loaded by one of `plugins` (plugin folders, '' for the root): a prompt file of it, or its hooks. */
+export function isPluginFile(file: string, plugins: ReadonlySet<string>): boolean {
+  if (plugins.size === 0) return false;
+  if (file === PLUGIN_HOOKS) return plugins.has('');
+  if (file.endsWith(`/${PLUGIN_HOOKS}`) && plugins.has(file.slice(0, -PLUGIN_HOOKS.length - 1))) return true;
+  return pluginFoldersAbove(file).some((folder) => plugins.has(folder));
+}
+
+/**
  * Files that configure an agent rather than prompt it every session: hooks that run commands (`.claude/settings.json`),
- * the MCP servers it starts, its slash commands. A pull request adding one changes what the agent does, so the
- * integrity check pins them; harden does not read them as prompts. Not `settings.local.json`: Claude Code writes it
+ * the MCP servers it starts, its slash commands, a plugin's manifest (with it, the plugin's prompts and hooks). A pull
+ * request adding one changes what the agent does, so the integrity check pins them; harden does not read them as prompts. Not `settings.local.json`: Claude Code writes it
  * each time a user allows a tool, so a pin would drift all day.
  */
-export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze(['**/.claude/settings.json', SLASH_COMMAND_GLOB, '**/.mcp.json', '**/.cursor/mcp.json']);
+export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze(['**/.claude/settings.json', SLASH_COMMAND_GLOB, '**/.mcp.json', '**/.cursor/mcp.json', `**/${PLUGIN_MANIFEST}`]);

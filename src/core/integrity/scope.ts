@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import { CONFIG_FILE_NAME } from '../config';
 import { InputError } from '../errors';
 import { globMatcher, globsRefused, globTooComplex } from '../globs';
-import { AGENT_CONFIG_GLOBS, ALWAYS_ON_PROMPT_GLOBS } from '../promptFiles';
+import { AGENT_CONFIG_GLOBS, ALWAYS_ON_PROMPT_GLOBS, isPluginFile, pluginFolderOf } from '../promptFiles';
 import { DEFAULT_LOCKFILE } from './types';
 
 /** The `integrity` section of the project config. */
@@ -178,17 +178,23 @@ export class ScopeMatcher {
   }
 }
 
-/** Picks the pinned files and skill folders out of the workspace's (non-excluded) file paths. */
-export function selectPinned(paths: Iterable<string>, matcher: ScopeMatcher): { pinned: Set<string>; skillDirs: Set<string> } {
+/**
+ * Picks the pinned files, skill folders and plugin folders out of the workspace's (non-excluded) file paths: a plugin's
+ * prompts and hooks are pinned with its manifest when the scope takes that.
+ */
+export function selectPinned(paths: Iterable<string>, matcher: ScopeMatcher): { pinned: Set<string>; skillDirs: Set<string>; plugins: Set<string> } {
   const all = [...paths];
   const skillDirs = new Set<string>();
+  const plugins = new Set<string>();
   for (const path of all) {
     const slash = path.lastIndexOf('/');
     if (slash > 0 && matcher.isSkillMarker(path)) skillDirs.add(path.slice(0, slash));
+    const plugin = pluginFolderOf(path);
+    if (plugin !== undefined && matcher.isPrompt(path)) plugins.add(plugin);
   }
   const pinned = new Set<string>();
-  for (const path of all) if (matcher.isPrompt(path) || inSkillFolder(path, skillDirs)) pinned.add(path);
-  return { pinned, skillDirs };
+  for (const path of all) if (matcher.isPrompt(path) || inSkillFolder(path, skillDirs) || isPluginFile(path, plugins)) pinned.add(path);
+  return { pinned, skillDirs, plugins };
 }
 
 /** True when some ancestor folder of `path` is a skill folder. */

@@ -2,7 +2,7 @@
 // globs of files agents persist to. Validated here; a bad threshold is clamped, never allowed to disable a signal.
 import { InputError } from '../errors';
 import { globsRefused } from '../globs';
-import { ALWAYS_ON_PROMPT_GLOBS, SLASH_COMMAND_GLOB } from '../promptFiles';
+import { ALWAYS_ON_PROMPT_GLOBS, PLUGIN_MANIFEST, SLASH_COMMAND_GLOB } from '../promptFiles';
 import { SIGNALS, type SignalName } from './types';
 import { compileVocabulary, DEFAULT_VOCABULARY, type MarkerSpec, type Vocabulary } from './vocabulary';
 
@@ -67,6 +67,8 @@ export const DEFAULT_PERSISTED_GLOBS: readonly string[] = Object.freeze([
   '**/HEARTBEAT.md',
   '**/BOOTSTRAP.md',
   SLASH_COMMAND_GLOB,
+  // A Claude Code plugin's manifest: with it, the Markdown of the plugin's commands/ and agents/ folders is read.
+  `**/${PLUGIN_MANIFEST}`,
   '**/.bashrc',
   '**/.zshrc',
 ]);

@@ -1,6 +1,6 @@
 // Propagation monitoring in the editor: Information diagnostics (advisory) on the files agents persist to
-// (monitor.globs: SKILL.md, SOUL.md, memory files...; and the text of a skill's folder), for open documents as they
-// change and for files on disk.
+// (monitor.globs: SKILL.md, SOUL.md, memory files...; the text of a skill's folder; a plugin's commands and agents), for
+// open documents as they change and for files on disk.
 import * as path from 'node:path';
 import { globMatcher } from '../../core/globs';
 import * as vscode from 'vscode';
@@ -11,6 +11,7 @@ import { monitorLog } from '../../core/monitor/messages';
 import { propagationRequest } from '../../core/monitor/propagationRequest';
 import type { MonitorFinding } from '../../core/monitor/types';
 import { viralPersona } from '../../core/monitor/viralPersona';
+import { PLUGIN_MANIFEST, PLUGIN_PROMPT_FILE, PLUGIN_PROMPT_FOLDERS, pluginFolderOf, pluginFoldersAbove } from '../../core/promptFiles';
 import { loadProjectConfig } from '../../node/config';
 import { decodeText } from '../../node/monitor/collect';
 import { findingDiagnostic } from '../diagnostics';
@@ -19,7 +20,9 @@ import { affects, setting } from '../settings';
 
 /** Most files read from disk on a workspace pass; open documents are always checked. */
 const MAX_FILES = 2000;
-/** Skill folders searched for their other text at once on a workspace pass. */
+/** A plugin's prompt files, from its folder. */
+const PLUGIN_PROMPT_GLOB = `{${PLUGIN_PROMPT_FOLDERS.join(',')}}/**/*.md`;
+/** Skill and plugin folders searched for the files loaded with them at once on a workspace pass. */
 const SEARCHES_AT_ONCE = 16;
 
 /** A folder's monitor config and its glob matchers. */
@@ -30,6 +33,8 @@ interface FolderMonitor {
   maySkillText(relative: string): boolean;
   /** Whether the globs take the SKILL.md of this folder. */
   takesSkill(folderRelative: string): boolean;
+  /** Whether a path may be a plugin's prompt (Markdown, not ignored): read when the folder above its commands/ or agents/ holds a manifest the globs take. */
+  mayPluginPrompt(relative: string): boolean;
 }
 
 /** The per-file signals (viralPersona, propagationRequest) over one text, as the core reports them. */
@@ -66,13 +71,13 @@ export class MonitorDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document.uri, 300)),
       watcher.onDidCreate((uri) => {
         this.schedule(uri, 300);
-        void this.scheduleSkillText(uri, 300);
+        void this.scheduleLoadedWith(uri, 300);
       }),
       watcher.onDidChange((uri) => this.schedule(uri, 300)),
       watcher.onDidDelete((uri) => {
         this.checker.forget(uri);
-        // A skill's other text is no longer read once its SKILL.md is gone: check it again.
-        void this.scheduleSkillText(uri, 300);
+        // A skill's other text (a plugin's prompts) is no longer read once its SKILL.md (manifest) is gone: check it again.
+        void this.scheduleLoadedWith(uri, 300);
       }),
       vscode.workspace.onDidSaveTextDocument((d) => {
         if (path.basename(d.uri.fsPath) === 'agent-immune.config.json') void this.reset();
@@ -98,7 +103,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
         for (const glob of config.globs) {
           const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), exclude, MAX_FILES);
           for (const uri of found) this.schedule(uri, 0);
-          for (let i = 0; i < found.length; i += SEARCHES_AT_ONCE) await Promise.all(found.slice(i, i + SEARCHES_AT_ONCE).map((uri) => this.scheduleSkillText(uri, 0)));
+          for (let i = 0; i < found.length; i += SEARCHES_AT_ONCE) await Promise.all(found.slice(i, i + SEARCHES_AT_ONCE).map((uri) => this.scheduleLoadedWith(uri, 0)));
         }
       } catch (error) {
         this.output.error(monitorLog.cannotList(folder.name, errorMessage(error)));
@@ -129,6 +134,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
           matches: (relative: string) => included(relative) && !ignored(relative),
           maySkillText: (relative: string) => SKILL_TEXT.test(relative) && !ignored(relative),
           takesSkill: (folderRelative: string) => included(folderRelative ? `${folderRelative}/SKILL.md` : 'SKILL.md'),
+          mayPluginPrompt: (relative: string) => PLUGIN_PROMPT_FILE.test(relative) && !ignored(relative),
         };
       })();
       this.folders.set(key, entry);
@@ -136,14 +142,31 @@ export class MonitorDiagnostics implements vscode.Disposable {
     return entry;
   }
 
-  /** For a SKILL.md, checks the other text of its folder, which is read with it (the check itself applies the globs). */
-  private async scheduleSkillText(uri: vscode.Uri, delayMs: number): Promise<void> {
+  /**
+   * For a SKILL.md or a plugin manifest, checks the files loaded with it: the other text of the skill's folder, the
+   * plugin's commands and agents (the check itself applies the globs).
+   */
+  private async scheduleLoadedWith(uri: vscode.Uri, delayMs: number): Promise<void> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder || !SKILL_FILE.test(path.basename(uri.fsPath))) return;
+    if (!folder) return;
+    const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+    const skill = SKILL_FILE.test(path.basename(uri.fsPath));
+    if (!skill && pluginFolderOf(relative) === undefined) return;
     const { config } = await this.folderMonitor(folder);
     const exclude = config.ignore.length ? new vscode.RelativePattern(folder, `{${config.ignore.join(',')}}`) : undefined;
-    const skillFolder = vscode.Uri.joinPath(uri, '..');
-    for (const text of await vscode.workspace.findFiles(new vscode.RelativePattern(skillFolder, SKILL_TEXT_GLOB), exclude, MAX_FILES)) this.schedule(text, delayMs);
+    const loaded = skill ? new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), SKILL_TEXT_GLOB) : new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..', '..'), PLUGIN_PROMPT_GLOB);
+    for (const text of await vscode.workspace.findFiles(loaded, exclude, MAX_FILES)) this.schedule(text, delayMs);
+  }
+
+  /** Whether a file is a plugin's prompt: the folder above its commands/ or agents/ holds a manifest the globs take. */
+  private async inPlugin(folder: vscode.WorkspaceFolder, relative: string, monitor: FolderMonitor): Promise<boolean> {
+    if (!monitor.mayPluginPrompt(relative)) return false;
+    for (const plugin of pluginFoldersAbove(relative)) {
+      const manifest = plugin ? `${plugin}/${PLUGIN_MANIFEST}` : PLUGIN_MANIFEST;
+      if (!monitor.matches(manifest)) continue;
+      if (await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, manifest)).then((s) => (s.type & vscode.FileType.File) !== 0, () => false)) return true;
+    }
+    return false;
   }
 
   /** Whether a file is a skill's other text: a folder above it, in the workspace folder, holds a SKILL.md the globs take. */
@@ -170,7 +193,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
     if (!folder) return undefined;
     const monitor = await this.folderMonitor(folder);
     const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-    if (!setting('monitor.enabled', folder) || !(monitor.matches(relative) || (await this.inSkill(folder, relative, monitor)))) return undefined;
+    if (!setting('monitor.enabled', folder) || !(monitor.matches(relative) || (await this.inSkill(folder, relative, monitor)) || (await this.inPlugin(folder, relative, monitor)))) return undefined;
     // A file on disk is read as scan reads it (UTF-16 too; binary is left alone).
     const text = open ? open.getText() : decodeText(await vscode.workspace.fs.readFile(uri));
     if (text === undefined) return undefined;

@@ -8,6 +8,7 @@ import { loadProjectConfig } from '../config';
 import { inSkillFolder, lockfilePathProblem, resolveIntegrityConfig, ScopeMatcher, selectPinned, type IntegrityConfig } from '../../core/integrity/scope';
 import { InputError } from '../../core/errors';
 import { pinOf, unsafeRelativePath } from '../../core/integrity/lockfile';
+import { isPluginFile } from '../../core/promptFiles';
 import type { FileDigest, IntegrityFinding, Lockfile } from '../../core/integrity/types';
 import { hashFiles, hashLink, isDigest } from './hashFile';
 import { classifyWorkspacePath } from '../workspaceFs';
@@ -39,11 +40,12 @@ export async function openIntegrityWorkspace(root: string, overrides: Partial<In
   return { root: rootReal, config, projectStrict: own.strict, matcher: new ScopeMatcher(config, gitignore), configWarnings: configWarnings(project) };
 }
 
-/** Result of a scan: digests of every existing file in scope or pinned, the skill folders, and the findings of what
- * could not be pinned (symlink-outside-root, unpinnable). */
+/** Result of a scan: digests of every existing file in scope or pinned, the skill and plugin folders, and the findings
+ * of what could not be pinned (symlink-outside-root, unpinnable). */
 export interface ScanResult {
   digests: Map<string, FileDigest>;
   skillDirs: Set<string>;
+  plugins: Set<string>;
   findings: IntegrityFinding[];
 }
 
@@ -52,12 +54,13 @@ export interface ScanResult {
 export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | undefined, pins: Lockfile['files'] = lock?.files ?? {}): Promise<ScanResult> {
   const walked = await walkWorkspace(ws.root, ws.matcher, ws.config.gitignore);
   const lockFile = ws.config.lockfile.split(path.sep).join('/');
-  const { pinned, skillDirs } = selectPinned(walked.files.filter((file) => file !== lockFile), ws.matcher);
+  const { pinned, skillDirs, plugins } = selectPinned(walked.files.filter((file) => file !== lockFile), ws.matcher);
   const scopeDirs = new Set([...skillDirs, ...Object.keys(lock?.skills ?? {})]);
   // A skill folder the lockfile pins stays one without its marker: renaming SKILL.md hid every file added beside it.
   for (const file of walked.files) if (file !== lockFile && !pinned.has(file) && inSkillFolder(file, scopeDirs)) pinned.add(file);
   const pinnedFiles = Object.keys(lock?.files ?? {});
-  const inScope = (file: string) => ws.matcher.isPrompt(file) || ws.matcher.isSkillMarker(file) || inSkillFolder(file, scopeDirs) || Boolean(lock?.files[file]);
+  const inScope = (file: string) =>
+    ws.matcher.isPrompt(file) || ws.matcher.isSkillMarker(file) || inSkillFolder(file, scopeDirs) || isPluginFile(file, plugins) || Boolean(lock?.files[file]);
   const seen = new Set(walked.files);
   const outside = new Set(walked.outside);
   const findings: IntegrityFinding[] = [];
@@ -104,7 +107,7 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
     if (isDigest(outcome)) digests.set(file, i < files.length ? outcome : { ...outcome, link: links[i - files.length].target });
     else if (outcome) findings.push({ code: 'unpinnable', path: file, reason: outcome.reason, detail: outcome.detail });
   });
-  return { digests, skillDirs, findings };
+  return { digests, skillDirs, plugins, findings };
 }
 
 /** True when a folder the walk could not enter is in the scope: any unreadable folder, a skill folder or inside one, a

@@ -8,6 +8,7 @@ import type { FileDigest, IntegrityFinding, IntegrityStatus, LockfileAdoption, L
 import { CONFIG_FILE_NAME } from '../../core/config';
 import { pinOf, unsafeRelativePath } from '../../core/integrity/lockfile';
 import { inSkillFolder } from '../../core/integrity/scope';
+import { isPluginFile, pluginFolderOf } from '../../core/promptFiles';
 import { isTrackedByGit } from './gitBlob';
 import { hashFile, isDigest } from './hashFile';
 import { readLockfile } from './lockfileIo';
@@ -38,6 +39,8 @@ export interface VerifyState {
   comparison?: LockComparison;
   /** Skill folders, pinned or found on disk. */
   skillDirs: Set<string>;
+  /** Plugin folders whose manifest the scope takes, found on disk. */
+  plugins: Set<string>;
 }
 
 /** How verify was asked: `lockfileNamed` when the caller named the lockfile (`verify --lockfile`), so that its absence is a finding. */
@@ -70,7 +73,7 @@ export async function missingLockfileFindings(ws: IntegrityWorkspace, lockfile: 
 export async function verifyOpened(ws: IntegrityWorkspace, options: VerifyOptions = {}): Promise<VerifyState> {
   const read = await readLockfile(ws.root, ws.config.lockfile);
   const base = { schema: VERIFY_SCHEMA, strict: ws.config.strict, lockfile: read.path } as const;
-  const empty = { ws, lock: undefined, digests: new Map(), scanFindings: [], skillDirs: new Set<string>() };
+  const empty = { ws, lock: undefined, digests: new Map(), scanFindings: [], skillDirs: new Set<string>(), plugins: new Set<string>() };
   if (read.state === 'absent') return { ...empty, report: { ...base, status: 'no-lockfile', findings: await missingLockfileFindings(ws, read.path, options.lockfileNamed) } };
   if (read.state === 'corrupt') return { ...empty, report: { ...base, status: 'corrupt-lockfile', findings: [read.finding] } };
   const scan = await scanWorkspace(ws, read.lock);
@@ -81,6 +84,7 @@ export async function verifyOpened(ws: IntegrityWorkspace, options: VerifyOption
     scanFindings: scan.findings,
     comparison: new LockComparison(read.lock, scan.digests, { lockfile: read.path, skillDirs: scan.skillDirs }),
     skillDirs: new Set([...Object.keys(read.lock.skills), ...scan.skillDirs]),
+    plugins: scan.plugins,
     report: { ...base, status: 'clean', findings: [] },
   };
   return recompare(state);
@@ -96,20 +100,22 @@ function recompare(state: VerifyState): VerifyState {
   return state;
 }
 
-/** True when a change to `file` can change the scope or the lockfile itself, so only a full verify is correct. */
+/** True when a change to `file` can change the scope (a skill marker, a plugin manifest) or the lockfile itself, so only a full verify is correct. */
 export function needsFullVerify(ws: IntegrityWorkspace, file: string): boolean {
-  return file === ws.config.lockfile || file === CONFIG_FILE_NAME || file === '.gitignore' || file.endsWith('/.gitignore') || ws.matcher.isSkillMarker(file);
+  return file === ws.config.lockfile || file === CONFIG_FILE_NAME || file === '.gitignore' || file.endsWith('/.gitignore') || ws.matcher.isSkillMarker(file) || pluginFolderOf(file) !== undefined;
 }
 
 /** True when `file` is in the pinned scope or pinned by the lockfile (others never change the findings). */
 export function inScope(state: VerifyState, file: string): boolean {
-  return Boolean(state.lock?.files[file]) || state.ws.matcher.isPrompt(file) || inSkillFolder(file, state.skillDirs) || state.digests.has(file);
+  const { lock, ws, skillDirs, plugins, digests } = state;
+  return Boolean(lock?.files[file]) || ws.matcher.isPrompt(file) || inSkillFolder(file, skillDirs) || isPluginFile(file, plugins) || digests.has(file);
 }
 
 /**
  * Re-verifies after some files changed: rehashes only those in scope and recompares (milliseconds); falls back to a
- * full verify when a change can move the scope (a skill marker, the lockfile, the config, any .gitignore) or a changed
- * path is no longer a plain file or a symlink (a FIFO, a folder: the walk decides how to report it). Without a valid
+ * full verify when a change can move the scope (a skill marker, a plugin manifest, the lockfile, the config, any
+ * .gitignore) or a changed path is no longer a plain file or a symlink (a FIFO, a folder: the walk decides how to report
+ * it). Without a valid
  * lockfile, other changes leave the result as it is.
  */
 export async function reverifyPaths(state: VerifyState, files: Iterable<string>): Promise<VerifyState> {

@@ -1,13 +1,14 @@
-// Finds what `scan` reads under a folder: files agents persist to (monitor.globs, and the text of a skill's folder) and
-// trace files (monitor.traceGlobs), skipping monitor.ignore; reads persisted files as text (UTF-8, and UTF-16 where its
-// mark or its bytes suggest it), skipping binary and oversized ones with a note.
+// Finds what `scan` reads under a folder: files agents persist to (monitor.globs, the text of a skill's folder, a Claude
+// Code plugin's commands and agents) and trace files (monitor.traceGlobs), skipping monitor.ignore; reads persisted files
+// as text (UTF-8, and UTF-16 where its mark or its bytes suggest it), skipping binary and oversized ones with a note.
 // A folder or file that cannot be read (EACCES, EPERM, gone meanwhile) is skipped with its reason; the rest is scanned.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { globMatcher } from '../../core/globs';
 import { SKILL_FILE, SKILL_TEXT } from '../../core/monitor/config';
 import type { MonitorDocument } from '../../core/monitor/types';
+import { PLUGIN_MANIFEST, PLUGIN_PROMPT_FILE, PLUGIN_PROMPT_FOLDERS } from '../../core/promptFiles';
 import { unmarkedUtf16Text, utf16Of } from '../utf16';
 
 /** What a folder holds for the monitor, and the folders inside it that could not be listed. */
@@ -34,8 +35,9 @@ export async function collectMonitored(root: string, globs: readonly string[], t
   const isTrace = (rel: string) => traceGlobsMatch(fromProject(rel));
   const isIgnored = globMatcher(ignore, { nocase: true });
   const result: Collected = { documents: [], traces: [], skipped: [], links: [], candidates: [] };
-  // In a skill's folder (one holding a SKILL.md the globs take), the skill's other text is read too.
-  const walk = async (dir: string, rel: string, inSkill: boolean): Promise<void> => {
+  // Besides what the globs take, the text loaded with a file they take: a skill's other text (in a folder holding a
+  // SKILL.md the globs take) and a plugin's commands and agents (beside a plugin manifest the globs take).
+  const walk = async (dir: string, rel: string, alsoRead: RegExp | undefined): Promise<void> => {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -47,19 +49,23 @@ export async function collectMonitored(root: string, globs: readonly string[], t
     }
     const childOf = (name: string) => (rel ? `${rel}/${name}` : name);
     // A linked SKILL.md still makes a skill (the link itself is listed as not followed, as any link is).
-    const skill = inSkill || entries.some((entry) => (entry.isFile() || entry.isSymbolicLink()) && SKILL_FILE.test(entry.name) && isDocument(childOf(entry.name)));
-    const isRead = (childRel: string) => isDocument(childRel) || (skill && SKILL_TEXT.test(childRel));
+    const skill = entries.some((entry) => (entry.isFile() || entry.isSymbolicLink()) && SKILL_FILE.test(entry.name) && isDocument(childOf(entry.name)));
+    const here = skill ? SKILL_TEXT : alsoRead;
+    const manifestFolder = entries.some((entry) => entry.isDirectory() && entry.name === PLUGIN_MANIFEST_FOLDER);
+    const plugin = manifestFolder && isDocument(childOf(PLUGIN_MANIFEST)) && (await holdsFile(path.join(dir, PLUGIN_MANIFEST)));
+    const pluginPrompts = (name: string) => plugin && PLUGIN_PROMPT_FOLDERS.includes(name);
+    const isRead = (childRel: string) => isDocument(childRel) || (here?.test(childRel) ?? false);
     await Promise.all(
       entries.map(async (entry) => {
         const childRel = childOf(entry.name);
         if (entry.isDirectory()) {
-          if (!isIgnored(`${childRel}/_`)) await walk(path.join(dir, entry.name), childRel, skill);
+          if (!isIgnored(`${childRel}/_`)) await walk(path.join(dir, entry.name), childRel, here ?? (pluginPrompts(entry.name) ? PLUGIN_PROMPT_FILE : undefined));
         } else if (entry.isFile() && !isIgnored(childRel)) {
           if (isTrace(childRel)) result.traces.push(path.join(dir, entry.name));
           else if (isRead(childRel)) result.documents.push(path.join(dir, entry.name));
           else if (/\.jsonl?$/i.test(entry.name)) result.candidates.push(path.join(dir, entry.name));
-        } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isRead(childRel) || skill)) {
-          // In a skill, a linked folder too (`references -> …`): its text would be loaded with the skill.
+        } else if (entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isRead(childRel) || here || pluginPrompts(entry.name))) {
+          // In a skill or a plugin's prompt folder, a linked folder too (`references -> …`): its text would be loaded.
           result.links.push(path.join(dir, entry.name));
         } else if (!entry.isSymbolicLink() && !isIgnored(childRel) && (isTrace(childRel) || isRead(childRel))) {
           // A FIFO, socket or device the globs take: never opened (a FIFO would wait for a writer), and listed.
@@ -68,13 +74,20 @@ export async function collectMonitored(root: string, globs: readonly string[], t
       }),
     );
   };
-  await walk(root, '', false);
+  await walk(root, '', undefined);
   result.documents.sort();
   result.traces.sort();
   result.links.sort();
   result.candidates.sort();
   result.skipped.sort((a, b) => a.file.localeCompare(b.file));
   return result;
+}
+
+const PLUGIN_MANIFEST_FOLDER = PLUGIN_MANIFEST.split('/')[0];
+
+/** Whether a file (or a link, never followed) is at `file`. */
+async function holdsFile(file: string): Promise<boolean> {
+  return lstat(file).then((info) => info.isFile() || info.isSymbolicLink(), () => false);
 }
 
 /** True for a failed system call (EACCES, EPERM, EISDIR, ENOENT...), as opposed to a bug or bad content. */

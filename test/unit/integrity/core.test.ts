@@ -224,6 +224,13 @@ describe('integrity: scope', () => {
     const { pinned } = selectPinned(added, matcher);
     assert.deepEqual([...pinned].sort(), [...added].sort());
   });
+  it("pins a Claude Code plugin's manifest, commands, subagents and hooks; not its other files, nor the same folders without a plugin.json (were verified Clean)", () => {
+    const plugin = ['sales/.claude-plugin/plugin.json', 'sales/commands/call-prep.md', 'sales/commands/deep/x.md', 'sales/agents/researcher.md', 'sales/hooks/hooks.json', '.claude-plugin/plugin.json', 'commands/release.md'];
+    const other = ['sales/README.md', 'sales/scripts/run.sh', 'sales/hooks/notes.md', 'docs/agents/overview.md', 'market/.claude-plugin/marketplace.json', 'market/agents/guide.md', 'sales/commands/data.json'];
+    const { pinned, plugins } = selectPinned([...plugin, ...other], matcher);
+    assert.deepEqual([...plugins].sort(), ['', 'sales']);
+    assert.deepEqual([...pinned].sort(), [...plugin].sort());
+  });
   it('skips only the root\'s .agent-immune, and enters a node_modules in an agents\' folder (a whole new skill hid in each)', () => {
     for (const dir of ['.claude/skills/node_modules', '.cursor/rules/node_modules', '.roo/rules/node_modules', '.clinerules/node_modules', '.windsurf/rules/node_modules', '.kiro/steering/node_modules', '.claude/commands/node_modules', '.github/prompts/node_modules', '.github/instructions/node_modules', 'skills/a/.agent-immune', 'x/.agent-immune']) assert.ok(!matcher.isExcluded(dir, true), dir);
     // A JavaScript action's or a hook's dependencies (playwright-core ships SKILL.md files) stay out, as before.
