@@ -63,12 +63,16 @@ export function pluginFoldersAbove(file: string): string[] {
   return folders;
 }
 
+/** The folders that would make `file` one a plugin loads (a prompt file of it, or its hooks) if they held a manifest. */
+export function pluginFoldersOf(file: string): string[] {
+  if (file === PLUGIN_HOOKS) return [''];
+  if (file.endsWith(`/${PLUGIN_HOOKS}`)) return [file.slice(0, -PLUGIN_HOOKS.length - 1)];
+  return pluginFoldersAbove(file);
+}
+
 /** Whether `file` (a POSIX path from the root) is loaded by one of `plugins` (plugin folders, '' for the root): a prompt file of it, or its hooks. */
 export function isPluginFile(file: string, plugins: ReadonlySet<string>): boolean {
-  if (plugins.size === 0) return false;
-  if (file === PLUGIN_HOOKS) return plugins.has('');
-  if (file.endsWith(`/${PLUGIN_HOOKS}`) && plugins.has(file.slice(0, -PLUGIN_HOOKS.length - 1))) return true;
-  return pluginFoldersAbove(file).some((folder) => plugins.has(folder));
+  return plugins.size > 0 && pluginFoldersOf(file).some((folder) => plugins.has(folder));
 }
 
 /**

@@ -9,7 +9,6 @@ import { addressOf, identifiersOf, injectedOrderSpans, isRecipient, orderNaming,
 import { extractAnswer, FreeFormAnswers, parseChoices, type Choices } from '../text/answer';
 import { cueScores, findCues } from '../text/cues';
 import { cosine, embedLower, EMBED_DIM } from '../text/embed';
-import { slab } from '../text/slab';
 import { handsOverContentOrders } from '../text/delegation';
 import { evidenceAround, steeringDeclaration } from '../text/intent';
 import type { Evidence, RunModel } from './types';
@@ -831,8 +830,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
   hashes.sort();
   let distinct = 0;
   for (let s = 0; s < count; s++) if (s === 0 || hashes[s] !== hashes[s - 1]) hashes[distinct++] = hashes[s];
-  const shingles = shingleArray(distinct);
-  shingles.set(hashes.subarray(0, distinct));
+  const shingles = hashes.slice(0, distinct);
   return {
     mal: 1 - (1 - scores.injection) * (1 - scores.persuasion) * (1 - scores.propagation),
     injection: scores.injection,
@@ -866,7 +864,6 @@ export function replyOf(output: string): string {
 // An output's shingle hashes before sorting and de-duplication, in a buffer kept between outputs (allocating one an
 // output cost as much as hashing).
 let shingleScratch = new Uint32Array(1024);
-const shingleArray = slab((length) => new Uint32Array(length));
 
 /** Hash of the SHINGLE words from `start`, combined from per-word hashes (each word is hashed once per output). */
 function shingleHash(wordHashes: Uint32Array, start: number): number {

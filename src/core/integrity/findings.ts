@@ -158,12 +158,12 @@ function lockfileMissingMessage(file: string, adopted: LockfileAdoption): string
   return `${file} is not there, but the project config sets integrity.strict; if it was deleted, restore it from where it was kept to check the files against what was pinned; for a first pin, or to pin the files as they are, run "agent-immune lock --anew" (Pin Anyway in the editor).`;
 }
 
-/** What an unpinned path is: a file of a new skill, the project config, a link to a skill folder, or a prompt file. */
+/** What an unpinned path is: a file of a new skill, the project config, a link to a skill folder, or a prompt or agent config file. */
 function unpinnedWhat(f: Extract<IntegrityFinding, { code: 'unpinned-skill' }>): string {
   if (f.skill !== undefined) return `${f.path} belongs to the skill ${f.skill}, which is not pinned`;
   if (f.path === CONFIG_FILE_NAME) return `${f.path}, the project config that decides what is pinned, is not pinned`;
   if (f.link !== undefined) return `${f.path} is a link to the skill folder ${f.link} that is not pinned`;
-  return `${f.path} is a prompt file that is not pinned`;
+  return `${f.path} is a prompt or agent config file that is not pinned`;
 }
 
 /** "2 drift, 1 unpinned-skill". */

@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import { CONFIG_FILE_NAME } from '../config';
 import { InputError } from '../errors';
 import { globMatcher, globsRefused, globTooComplex } from '../globs';
-import { AGENT_CONFIG_GLOBS, ALWAYS_ON_PROMPT_GLOBS, isPluginFile, pluginFolderOf } from '../promptFiles';
+import { AGENT_CONFIG_GLOBS, ALWAYS_ON_PROMPT_GLOBS, isPluginFile, pluginFolderOf, pluginFoldersOf } from '../promptFiles';
 import { DEFAULT_LOCKFILE } from './types';
 
 /** The `integrity` section of the project config. */
@@ -123,7 +123,8 @@ export class ScopeMatcher {
   isExcluded(path: string, isDir: boolean): boolean {
     if (this.isForcedOut(path, isDir)) return true;
     if (!this.isGitignored(path, isDir)) return false;
-    if (!isDir && (this.isPrompt(path) || this.isSkillMarker(path))) return false;
+    // A file a plugin would load (its manifest decides whether it is pinned) is listed too.
+    if (!isDir && (this.isPrompt(path) || this.isSkillMarker(path) || pluginFoldersOf(path).length > 0)) return false;
     const segments = path.split('/');
     if (segments.some((segment) => AGENT_FOLDERS.has(segment))) return false;
     return !inSkillFolder(path, this.skillFolders) && !this.skillFolders.has(path);

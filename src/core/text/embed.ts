@@ -1,5 +1,4 @@
 // The embedded text representation: hashed word unigrams and bigrams in a fixed-size, L2-normalised vector.
-import { slab } from './slab';
 import { hash32, hash32From, lowerWords, stem, STEM_SUFFIXES, words } from './tokens';
 
 /** Dimension of the embedded representation. */
@@ -43,7 +42,7 @@ export function embedLower(lower: string): { embedding: Float32Array; wordHashes
     for (let t = 0; t < tokens.length; t++) wordHashes[t] = hash32(tokens[t]);
     return { embedding: embedWords(tokens, wordHashes), wordHashes };
   }
-  const vector = floats(EMBED_DIM);
+  const vector = scratchVector.fill(0);
   const hashes = scratchFor((lower.length + 1) >> 1);
   let count = 0;
   // FNV-1a prefix hashes (as int32) of the current word, and of "previous stem + space + word", by length mod 8: a stem
@@ -81,18 +80,20 @@ export function embedLower(lower: string): { embedding: Float32Array; wordHashes
     }
     previous = token;
   }
-  const wordHashes = words32(count);
+  // The results share one buffer of their own (one allocation, nothing kept alive with another output's).
+  const buffer = new ArrayBuffer((EMBED_DIM + count) * 4);
+  const embedding = new Float32Array(buffer, 0, EMBED_DIM);
+  embedding.set(normalize(vector));
+  const wordHashes = new Uint32Array(buffer, EMBED_DIM * 4, count);
   wordHashes.set(hashes.subarray(0, count));
-  return { embedding: normalize(vector), wordHashes };
+  return { embedding, wordHashes };
 }
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
-// Embeddings and word hashes are kept (an output's facts hold them), so they come from slabs, not the scratch buffer.
-const floats = slab((length) => new Float32Array(length));
-const words32 = slab((length) => new Uint32Array(length));
-
-// The word hashes of the text being embedded, in a buffer kept between calls (a fresh one a text cost more than the embedding).
+// The vector and word hashes of the text being embedded, in buffers kept between calls (fresh ones a text cost more than
+// the embedding); the results are copied out of them.
+const scratchVector = new Float32Array(EMBED_DIM);
 let scratch = new Uint32Array(1024);
 
 /** The shared scratch buffer, grown to hold at least `length` hashes. */

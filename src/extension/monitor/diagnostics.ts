@@ -35,6 +35,8 @@ interface FolderMonitor {
   takesSkill(folderRelative: string): boolean;
   /** Whether a path may be a plugin's prompt (Markdown, not ignored): read when the folder above its commands/ or agents/ holds a manifest the globs take. */
   mayPluginPrompt(relative: string): boolean;
+  /** Whether the globs take the plugin manifest of this folder. */
+  takesPlugin(folderRelative: string): boolean;
 }
 
 /** The per-file signals (viralPersona, propagationRequest) over one text, as the core reports them. */
@@ -135,6 +137,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
           maySkillText: (relative: string) => SKILL_TEXT.test(relative) && !ignored(relative),
           takesSkill: (folderRelative: string) => included(folderRelative ? `${folderRelative}/SKILL.md` : 'SKILL.md'),
           mayPluginPrompt: (relative: string) => PLUGIN_PROMPT_FILE.test(relative) && !ignored(relative),
+          takesPlugin: (folderRelative: string) => included(folderRelative ? `${folderRelative}/${PLUGIN_MANIFEST}` : PLUGIN_MANIFEST),
         };
       })();
       this.folders.set(key, entry);
@@ -162,9 +165,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
   private async inPlugin(folder: vscode.WorkspaceFolder, relative: string, monitor: FolderMonitor): Promise<boolean> {
     if (!monitor.mayPluginPrompt(relative)) return false;
     for (const plugin of pluginFoldersAbove(relative)) {
-      const manifest = plugin ? `${plugin}/${PLUGIN_MANIFEST}` : PLUGIN_MANIFEST;
-      if (!monitor.matches(manifest)) continue;
-      if (await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, manifest)).then((s) => (s.type & vscode.FileType.File) !== 0, () => false)) return true;
+      if (monitor.takesPlugin(plugin) && (await holdsManifest(vscode.Uri.joinPath(folder.uri, plugin)))) return true;
     }
     return false;
   }
@@ -200,6 +201,18 @@ export class MonitorDiagnostics implements vscode.Disposable {
     const findings = monitorText(relative, text, monitor.config);
     return { diagnostics: findings.map((f) => toDiagnostic(f, text)), value: findings };
   }
+}
+
+/**
+ * Whether a folder holds a plugin manifest named exactly as scan reads it (on a case-insensitive disk a stat alone also
+ * finds `.Claude-Plugin`); a link named so counts, never followed.
+ */
+async function holdsManifest(plugin: vscode.Uri): Promise<boolean> {
+  const [folderName, fileName] = PLUGIN_MANIFEST.split('/');
+  const named = (uri: vscode.Uri, name: string, type: vscode.FileType) =>
+    vscode.workspace.fs.readDirectory(uri).then((entries) => entries.some(([entry, kind]) => entry === name && (kind & type) !== 0), () => false);
+  const manifestFolder = vscode.Uri.joinPath(plugin, folderName);
+  return (await named(plugin, folderName, vscode.FileType.Directory)) && named(manifestFolder, fileName, vscode.FileType.File | vscode.FileType.SymbolicLink);
 }
 
 /** A diagnostic over the evidence span. */

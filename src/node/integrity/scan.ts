@@ -72,7 +72,7 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
   const linkPaths = new Set(links.map((entry) => entry.path));
   for (const entry of walked.unpinnable) {
     if (linkPaths.has(entry.path)) continue;
-    if (entry.isDir ? dirInScope(entry, scopeDirs, pinnedFiles) : inScope(entry.path)) findings.push({ code: 'unpinnable', path: entry.path, reason: entry.reason, detail: entry.detail });
+    if (entry.isDir ? dirInScope(entry, scopeDirs, plugins, pinnedFiles) : inScope(entry.path)) findings.push({ code: 'unpinnable', path: entry.path, reason: entry.reason, detail: entry.detail });
   }
   const reported = new Set(findings.map((f) => f.path));
   // Pinned files the walk did not list (now excluded, or inside a folder that is no longer a skill) are still checked.
@@ -111,11 +111,13 @@ export async function scanWorkspace(ws: IntegrityWorkspace, lock: Lockfile | und
 }
 
 /** True when a folder the walk could not enter is in the scope: any unreadable folder, a skill folder or inside one, a
- * folder symlink to a skill or prompt, or a folder holding pinned files. */
-function dirInScope(entry: WalkedUnpinnable, scopeDirs: ReadonlySet<string>, pinnedFiles: readonly string[]): boolean {
+ * plugin's prompt folder or inside one, a folder symlink to a skill or prompt, or a folder holding pinned files. */
+function dirInScope(entry: WalkedUnpinnable, scopeDirs: ReadonlySet<string>, plugins: ReadonlySet<string>, pinnedFiles: readonly string[]): boolean {
   // A folder that cannot be read is in scope wherever it is, like a folder link out of the root: whether it holds a
   // skill (a SKILL.md behind chmod 000) cannot be known without reading it.
   if (entry.reason === 'unreadable' || entry.markers || scopeDirs.has(entry.path) || inSkillFolder(entry.path, scopeDirs)) return true;
+  // Whatever a linked `agents/` or `commands/` of a plugin holds would be loaded as the plugin's prompts.
+  if (isPluginFile(`${entry.path}/_.md`, plugins)) return true;
   const prefix = entry.path + '/';
   return pinnedFiles.some((file) => file.startsWith(prefix));
 }
