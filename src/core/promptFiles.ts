@@ -34,8 +34,10 @@ export const SLASH_COMMAND_GLOB = '**/.claude/commands/**/*.md';
  */
 export const PLUGIN_MANIFEST = '.claude-plugin/plugin.json';
 
+/** A plugin's subagents, from its folder: each a system prompt, as `.claude/agents/*.md` is (harden reads them). */
+export const PLUGIN_SUBAGENT_FOLDER = 'agents';
 /** A plugin's prompt files, from its folder: slash commands and subagents, at any depth. */
-export const PLUGIN_PROMPT_FOLDERS: readonly string[] = Object.freeze(['commands', 'agents']);
+export const PLUGIN_PROMPT_FOLDERS: readonly string[] = Object.freeze(['commands', PLUGIN_SUBAGENT_FOLDER]);
 export const PLUGIN_PROMPT_FILE = /\.md$/i;
 
 /** A plugin's hooks, from its folder: commands Claude Code runs on its events (pinned with the plugin's prompts). */
@@ -49,12 +51,12 @@ export function pluginFolderOf(manifest: string): string | undefined {
 
 /**
  * The folders (POSIX paths from the root, '' for the root) that would make `file` a plugin's prompt file if they held a
- * plugin manifest: a Markdown file under a `commands/` or `agents/` folder, the folder above that one.
+ * plugin manifest: a Markdown file under a `commands/` or `agents/` folder (one of `within`), the folder above that one.
  */
-export function pluginFoldersAbove(file: string): string[] {
+export function pluginFoldersAbove(file: string, within: readonly string[] = PLUGIN_PROMPT_FOLDERS): string[] {
   if (!PLUGIN_PROMPT_FILE.test(file)) return [];
   const folders: string[] = [];
-  for (const folder of PLUGIN_PROMPT_FOLDERS) {
+  for (const folder of within) {
     for (let at = file.indexOf(`${folder}/`); at >= 0; at = file.indexOf(`${folder}/`, at + 1)) {
       if (at === 0) folders.push('');
       else if (file[at - 1] === '/') folders.push(file.slice(0, at - 1));

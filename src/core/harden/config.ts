@@ -1,7 +1,7 @@
 // The "harden" section of agent-immune.config.json: which files hold prompts, which names mark a prompt in code,
 // and the severity of each finding code. Validated here, merged over the defaults.
 import { globMatcher, globsRefused } from '../globs';
-import { ALWAYS_ON_PROMPT_GLOBS } from '../promptFiles';
+import { ALWAYS_ON_PROMPT_GLOBS, PLUGIN_SUBAGENT_FOLDER, pluginFoldersAbove } from '../promptFiles';
 import { regexRefused } from '../regexSafety';
 import { errorMessage, InputError } from '../errors';
 import { SEVERITIES, type Severity } from '../findings';
@@ -110,10 +110,14 @@ export function fileKindOf(path: string): PromptFileKind | undefined {
   return undefined;
 }
 
-/** Decides from the include/exclude globs whether a POSIX relative path is scanned, and as which kind. */
+/**
+ * Decides from the include/exclude globs whether a POSIX relative path is scanned, and as which kind; the subagents of
+ * the Claude Code plugins a walk found are scanned too (the exclude globs still apply).
+ */
 export class PromptFileMatcher {
   private readonly included: (path: string) => boolean;
   private readonly excluded: (path: string) => boolean;
+  private readonly plugins = new Set<string>();
 
   constructor(config: Pick<HardenConfig, 'include' | 'exclude'>) {
     this.included = globMatcher(config.include);
@@ -123,6 +127,11 @@ export class PromptFileMatcher {
   /** True for a folder the walker must not enter (tested with a trailing `/x` so `dir/**` globs match). */
   skipsFolder(path: string): boolean {
     return this.excluded(path) || this.excluded(`${path}/x`);
+  }
+
+  /** Records a plugin folder (one holding a plugin manifest) the walk found: its subagents are prompt files from now on. */
+  addPlugin(folder: string): void {
+    this.plugins.add(folder);
   }
 
   /** True for a file the exclude globs leave out. */
@@ -135,7 +144,8 @@ export class PromptFileMatcher {
    * file: `.txt`, a Jinja template, or a name without an extension such as `.cursorrules`).
    */
   kindOf(path: string): PromptFileKind | undefined {
-    if (this.excluded(path) || !this.included(path)) return undefined;
+    if (this.excluded(path)) return undefined;
+    if (!this.included(path)) return pluginFoldersAbove(path, [PLUGIN_SUBAGENT_FOLDER]).some((folder) => this.plugins.has(folder)) ? 'markdown' : undefined;
     const plainText = PLAIN_TEXT_FILE.test(path) || !/.\./.test(path.slice(path.lastIndexOf('/') + 1));
     return fileKindOf(path) ?? (plainText ? 'markdown' : undefined);
   }

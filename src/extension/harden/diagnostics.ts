@@ -12,6 +12,8 @@ import { DocumentChecker } from '../documentChecker';
 import { affects, setting } from '../settings';
 import { FolderSources } from './folderSources';
 import { documentKind, hardenConfigFor } from './settings';
+import { PLUGIN_SUBAGENT_FOLDER, pluginFoldersAbove } from '../../core/promptFiles';
+import { holdsPluginManifest } from '../pluginManifest';
 
 /** A document's findings at the version they were computed for, and the prompts found in it. */
 export interface DocumentFindings {
@@ -119,9 +121,14 @@ export class HardenDiagnostics implements vscode.Disposable {
     if (!document) return undefined;
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const { config, matcher } = await this.configFor(uri);
-    const kind = documentKind(document, folder, matcher);
-    if (!kind || !folder || !setting('harden.enabled', folder)) return undefined;
+    if (!folder || !setting('harden.enabled', folder)) return undefined;
     const sources = await this.sourcesFor(folder);
+    // A plugin's subagent is a prompt file: its plugin, made since the folder was walked perhaps, is looked for on disk.
+    for (const plugin of pluginFoldersAbove(sources.pathOf(uri), [PLUGIN_SUBAGENT_FOLDER])) {
+      if (await holdsPluginManifest(vscode.Uri.joinPath(folder.uri, plugin))) matcher.addPlugin(plugin);
+    }
+    const kind = documentKind(document, folder, matcher);
+    if (!kind) return undefined;
     const rel = sources.pathOf(uri);
     const analysis = analyzeProject(await sources.files(), config, (p) => p === rel, sources.cache)[0];
     const findings = analysis?.findings ?? [];

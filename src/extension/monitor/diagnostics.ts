@@ -15,6 +15,7 @@ import { PLUGIN_MANIFEST, PLUGIN_PROMPT_FILE, PLUGIN_PROMPT_FOLDERS, pluginFolde
 import { loadProjectConfig } from '../../node/config';
 import { decodeText } from '../../node/monitor/collect';
 import { findingDiagnostic } from '../diagnostics';
+import { holdsPluginManifest } from '../pluginManifest';
 import { DocumentChecker } from '../documentChecker';
 import { affects, setting } from '../settings';
 
@@ -165,7 +166,7 @@ export class MonitorDiagnostics implements vscode.Disposable {
   private async inPlugin(folder: vscode.WorkspaceFolder, relative: string, monitor: FolderMonitor): Promise<boolean> {
     if (!monitor.mayPluginPrompt(relative)) return false;
     for (const plugin of pluginFoldersAbove(relative)) {
-      if (monitor.takesPlugin(plugin) && (await holdsManifest(vscode.Uri.joinPath(folder.uri, plugin)))) return true;
+      if (monitor.takesPlugin(plugin) && (await holdsPluginManifest(vscode.Uri.joinPath(folder.uri, plugin)))) return true;
     }
     return false;
   }
@@ -201,18 +202,6 @@ export class MonitorDiagnostics implements vscode.Disposable {
     const findings = monitorText(relative, text, monitor.config);
     return { diagnostics: findings.map((f) => toDiagnostic(f, text)), value: findings };
   }
-}
-
-/**
- * Whether a folder holds a plugin manifest named exactly as scan reads it (on a case-insensitive disk a stat alone also
- * finds `.Claude-Plugin`); a link named so counts, never followed.
- */
-async function holdsManifest(plugin: vscode.Uri): Promise<boolean> {
-  const [folderName, fileName] = PLUGIN_MANIFEST.split('/');
-  const named = (uri: vscode.Uri, name: string, type: vscode.FileType) =>
-    vscode.workspace.fs.readDirectory(uri).then((entries) => entries.some(([entry, kind]) => entry === name && (kind & type) !== 0), () => false);
-  const manifestFolder = vscode.Uri.joinPath(plugin, folderName);
-  return (await named(plugin, folderName, vscode.FileType.Directory)) && named(manifestFolder, fileName, vscode.FileType.File | vscode.FileType.SymbolicLink);
 }
 
 /** A diagnostic over the evidence span. */

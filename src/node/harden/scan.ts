@@ -14,6 +14,7 @@ import { pinnableHashes } from '../integrity/hashFile';
 import { repinFile, type RepinResult } from '../integrity/lock';
 import { readLockfile } from '../integrity/lockfileIo';
 import { openIntegrityWorkspace } from '../integrity/scan';
+import { isPluginFolder } from '../pluginFolder';
 import { findProjectRoot } from '../projectRoot';
 import { classifyWorkspacePath, isInside, readWorkspaceFile, rewriteWorkspaceFile, UnsafePathError } from '../workspaceFs';
 
@@ -90,6 +91,7 @@ export class UnsupportedFileError extends Error {
 
 const NEVER_DESCEND = new Set(['node_modules', '.git']);
 
+
 function posix(from: string, to: string): string {
   return path.relative(from, to).split(path.sep).join('/') || '.';
 }
@@ -127,6 +129,11 @@ async function walk(dir: string, base: string, matcher: PromptFileMatcher, skipp
     } catch (error) {
       skipped.push({ path: posix(cwd, current), reason: readFailure(error) });
       continue;
+    }
+    // A Claude Code plugin: its subagents are prompt files (the folder is met before the ones it holds).
+    if (await isPluginFolder(current, entries)) {
+      const rel = posix(base, current);
+      matcher.addPlugin(rel === '.' ? '' : rel);
     }
     for (const entry of entries) {
       const abs = path.join(current, entry.name);

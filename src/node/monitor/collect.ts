@@ -3,12 +3,13 @@
 // as text (UTF-8, and UTF-16 where its mark or its bytes suggest it), skipping binary and oversized ones with a note.
 // A folder or file that cannot be read (EACCES, EPERM, gone meanwhile) is skipped with its reason; the rest is scanned.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { globMatcher } from '../../core/globs';
 import { SKILL_FILE, SKILL_TEXT } from '../../core/monitor/config';
 import type { MonitorDocument } from '../../core/monitor/types';
 import { PLUGIN_MANIFEST, PLUGIN_PROMPT_FILE, PLUGIN_PROMPT_FOLDERS } from '../../core/promptFiles';
+import { isPluginFolder } from '../pluginFolder';
 import { unmarkedUtf16Text, utf16Of } from '../utf16';
 
 /** What a folder holds for the monitor, and the folders inside it that could not be listed. */
@@ -51,8 +52,7 @@ export async function collectMonitored(root: string, globs: readonly string[], t
     // A linked SKILL.md still makes a skill (the link itself is listed as not followed, as any link is).
     const skill = entries.some((entry) => (entry.isFile() || entry.isSymbolicLink()) && SKILL_FILE.test(entry.name) && isDocument(childOf(entry.name)));
     const here = skill ? SKILL_TEXT : alsoRead;
-    const manifestFolder = entries.some((entry) => entry.isDirectory() && entry.name === PLUGIN_MANIFEST_FOLDER);
-    const plugin = manifestFolder && isDocument(childOf(PLUGIN_MANIFEST)) && (await holdsFile(path.join(dir, PLUGIN_MANIFEST)));
+    const plugin = isDocument(childOf(PLUGIN_MANIFEST)) && (await isPluginFolder(dir, entries));
     const pluginPrompts = (name: string) => plugin && PLUGIN_PROMPT_FOLDERS.includes(name);
     const isRead = (childRel: string) => isDocument(childRel) || (here?.test(childRel) ?? false);
     await Promise.all(
@@ -81,13 +81,6 @@ export async function collectMonitored(root: string, globs: readonly string[], t
   result.candidates.sort();
   result.skipped.sort((a, b) => a.file.localeCompare(b.file));
   return result;
-}
-
-const PLUGIN_MANIFEST_FOLDER = PLUGIN_MANIFEST.split('/')[0];
-
-/** Whether a file (or a link, never followed) is at `file`. */
-async function holdsFile(file: string): Promise<boolean> {
-  return lstat(file).then((info) => info.isFile() || info.isSymbolicLink(), () => false);
 }
 
 /** True for a failed system call (EACCES, EPERM, EISDIR, ENOENT...), as opposed to a bug or bad content. */

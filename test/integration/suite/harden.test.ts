@@ -63,6 +63,24 @@ suite('Prompt hardening', function () {
     assert.match(document.getText(), /<delegated_task>\\n\{agent_output\}\\n<\/delegated_task>/);
   });
 
+  test("flags a Claude Code plugin's subagent made while the editor is open, and not an agents folder of no plugin (was: a plugin's subagents were not read)", async () => {
+    const subagent = workspaceFile('market/sales/agents/researcher.md');
+    const loose = workspaceFile('market/docs/agents/overview.md');
+    const text = new TextEncoder().encode('---\nname: researcher\ndescription: Researches an account.\n---\nYou are a research assistant. Summarise the account for the sales team.\n');
+    try {
+      await vscode.workspace.fs.writeFile(workspaceFile('market/sales/.claude-plugin/plugin.json'), new TextEncoder().encode('{ "name": "sales" }\n'));
+      await vscode.workspace.fs.writeFile(subagent, text);
+      await vscode.workspace.fs.writeFile(loose, text);
+      await vscode.window.showTextDocument(loose);
+      await vscode.window.showTextDocument(subagent);
+      await waitFor("the immunity-warning diagnostic on the plugin's subagent", () => codes(subagent).includes('missing-immunity-warning'), 30_000);
+      assert.deepStrictEqual(codes(loose), []);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(workspaceFile('market'), { recursive: true });
+    }
+  });
+
   test('a Jinja prompt template gets the diagnostics and both quick fixes', async () => {
     const uri = workspaceFile('prompts/system_prompt.j2');
     await vscode.window.showTextDocument(uri);

@@ -103,6 +103,27 @@ describe('agent-immune harden', () => {
     assert.ok(!(await cli(dir, 'harden', 'agents/researcher.py')).stdout.includes('  prompt  '), 'listed only when asked');
   });
 
+  it("reads a Claude Code plugin's subagents as system prompts, as .claude/agents/*.md; not its commands, nor an agents folder of no plugin (was: none read)", async () => {
+    const project = path.join(dir, 'market');
+    const subagent = '---\nname: researcher\ndescription: Researches an account.\n---\nYou are a research assistant. Summarise the account for the sales team.\n';
+    for (const [file, text] of Object.entries({
+      'sales/.claude-plugin/plugin.json': '{ "name": "sales" }\n',
+      'sales/agents/researcher.md': subagent,
+      'sales/commands/prep.md': subagent,
+      'docs/agents/overview.md': subagent,
+    })) {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), text);
+    }
+    writeFileSync(path.join(project, 'agent-immune.config.json'), '{}\n');
+    const report = JSON.parse((await cli(project, 'harden', '--check', '--json')).stdout) as { findings: { path: string; code: string }[] };
+    assert.deepEqual([...new Set(report.findings.map((f) => f.path))], ['sales/agents/researcher.md']);
+    assert.equal((await cli(path.join(project, 'sales'), 'harden', 'agents', '--check')).code, 1, 'run inside the plugin, on its agents folder');
+    assert.equal((await cli(project, 'harden', '--write')).code, 0);
+    assert.match(readFileSync(path.join(project, 'sales/agents/researcher.md'), 'utf8'), /mind virus/i);
+    assert.equal((await cli(project, 'harden', '--check')).code, 0);
+  });
+
   it('scans only the paths given, and a file named explicitly', async () => {
     const { code, stdout } = await cli(dir, 'harden', 'agents/planner.ts', '--json');
     assert.equal(code, 1);
