@@ -6,6 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { lstat, opendir, realpath, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import * as path from 'node:path';
 import { errorMessage, InputError } from '../../core/errors';
 import type { ProjectConfig } from '../../core/config';
@@ -112,6 +113,30 @@ export class LiveServer {
     // handle() answers every error itself; a failure to answer (the socket gone) must not end the receiver.
     this.server = createServer(timeouts, (req, res) => void this.handle(req, res).catch((error) => this.log('error', `live: ${errorMessage(error)}`)));
     this.server.keepAliveTimeout = 5_000;
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => this.onClientError(error, socket));
+  }
+
+  /**
+   * An HTTP error on a connection, answered as Node answers it without a listener (408 at the request timeout, 431 for
+   * oversized headers, 400 for a malformed request; nothing once a response has begun) and logged: a request still in
+   * its headers at the timeout, or malformed, never reached handle(). A body cut off by the timeout is logged by
+   * receive(), which the socket's error tells.
+   */
+  private onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    const inBody = [...this.receivingRequests].some((req) => req.socket === socket);
+    const answering = [...this.streams].some((res) => res.socket === socket);
+    if (error.code !== 'ECONNRESET' && socket.writable && !answering) {
+      const [status, reason, message] =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', `the request did not arrive in full within ${this.requestTimeoutMs / 1000} s`]
+        : error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'the request headers are too large']
+        : [400, 'Bad Request', `a malformed HTTP request (${error.code ?? 'parse error'})`];
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n\r\n`);
+      if (!inBody) {
+        this.stats.refused++;
+        this.log('warn', `live: refused a request (${status}): ${message}`);
+      }
+    }
+    socket.destroy(error);
   }
 
   /** Starts listening; resolves with the bound address (port 0 picks a free one). */

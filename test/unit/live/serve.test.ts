@@ -476,6 +476,21 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       assert.deepEqual(logs.filter((l) => l.includes('refused')), ['warn live: refused a request (408): the request did not arrive in full within 1 s']);
     });
 
+    it('logs a request still in its headers at the timeout as a 408, and a malformed one as a 400 (was: answered by Node, never logged)', async () => {
+      const logs: string[] = [];
+      const quick = new LiveServer({ root, port: 0, requestTimeoutMs: 1_000, log: (level, message) => logs.push(`${level} ${message}`) });
+      const { port } = await quick.start();
+      const stalled = exchange(port, (socket) => socket.write('POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+      const malformed = exchange(port, (socket) => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      assert.match(await stalled, /^HTTP\/1\.1 408 Request Timeout/);
+      assert.match(await malformed, /^HTTP\/1\.1 400 Bad Request/);
+      await quick.stop();
+      assert.deepEqual(logs.filter((l) => l.includes('refused')).sort(), [
+        'warn live: refused a request (400): a malformed HTTP request (HPE_INVALID_METHOD)',
+        'warn live: refused a request (408): the request did not arrive in full within 1 s',
+      ]);
+    });
+
     it('logs a broken pipelined request as what it is, not as a timeout (re-review: the answer to the one before it read as a 408)', async () => {
       const logs: string[] = [];
       const pipelined = new LiveServer({ root, port: 0, log: (level, message) => logs.push(`${level} ${message}`) });
