@@ -23,10 +23,45 @@ export const ALWAYS_ON_PROMPT_GLOBS: readonly string[] = Object.freeze([
   '**/.roo/rules/**/*.md',
   '**/.kiro/steering/**/*.md',
   '**/.github/workflows/*.md',
+  // Codex's override of AGENTS.md, Qwen Code, Charm Crush, Zed, JetBrains Junie, Amazon Q Developer, Kilo Code,
+  // Continue, Augment and Trae rules: loaded into every session.
+  '**/AGENTS.override.md',
+  '**/QWEN.md',
+  '**/CRUSH.md',
+  '**/CRUSH.local.md',
+  '**/.rules',
+  '**/.junie/guidelines.md',
+  '**/AmazonQ.md',
+  '**/.amazonq/rules/**/*.md',
+  '**/.kilocode/rules/**/*.md',
+  '**/.continue/rules/**/*.md',
+  '**/.augment-guidelines',
+  '**/.augment/guidelines.md',
+  '**/.augment/rules/**/*.md',
+  '**/.trae/rules/**/*.md',
+  // OpenCode's agents (each file's body is an agent's system prompt) and Claude Code's output styles (part of the
+  // system prompt while selected).
+  '**/.opencode/agent/**/*.md',
+  '**/.opencode/agents/**/*.md',
+  '**/.claude/output-styles/*.md',
 ]);
 
-/** Claude Code's slash commands: a prompt each time one is run (the monitor reads them; harden does not, no system prompt). */
-export const SLASH_COMMAND_GLOB = '**/.claude/commands/**/*.md';
+/**
+ * Custom commands and workflows the user runs by name (Claude Code's slash commands, and those of OpenCode, Cursor,
+ * Windsurf, Gemini CLI, Kilo Code, Augment and Qwen Code): a prompt each time one is run. The monitor reads them and the
+ * integrity check pins them; harden does not (no system prompt).
+ */
+export const SLASH_COMMAND_GLOBS: readonly string[] = Object.freeze([
+  '**/.claude/commands/**/*.md',
+  '**/.opencode/command/**/*.md',
+  '**/.opencode/commands/**/*.md',
+  '**/.cursor/commands/**/*.md',
+  '**/.windsurf/workflows/**/*.md',
+  '**/.gemini/commands/**/*.toml',
+  '**/.kilocode/workflows/**/*.md',
+  '**/.augment/commands/**/*.md',
+  '**/.qwen/commands/**/*.md',
+]);
 
 /**
  * A Claude Code plugin is a folder holding this manifest. Claude Code loads the Markdown under its `commands/` (slash
@@ -83,4 +118,4 @@ export function isPluginFile(file: string, plugins: ReadonlySet<string>): boolea
  * request adding one changes what the agent does, so the integrity check pins them; harden does not read them as prompts. Not `settings.local.json`: Claude Code writes it
  * each time a user allows a tool, so a pin would drift all day.
  */
-export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze(['**/.claude/settings.json', SLASH_COMMAND_GLOB, '**/.mcp.json', '**/.cursor/mcp.json', `**/${PLUGIN_MANIFEST}`]);
+export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze(['**/.claude/settings.json', ...SLASH_COMMAND_GLOBS, '**/.mcp.json', '**/.cursor/mcp.json', `**/${PLUGIN_MANIFEST}`]);

@@ -2,7 +2,7 @@
 // globs of files agents persist to. Validated here; a bad threshold is clamped, never allowed to disable a signal.
 import { InputError } from '../errors';
 import { globsRefused } from '../globs';
-import { ALWAYS_ON_PROMPT_GLOBS, PLUGIN_MANIFEST, SLASH_COMMAND_GLOB } from '../promptFiles';
+import { ALWAYS_ON_PROMPT_GLOBS, PLUGIN_MANIFEST, SLASH_COMMAND_GLOBS } from '../promptFiles';
 import { SIGNALS, type SignalName } from './types';
 import { compileVocabulary, DEFAULT_VOCABULARY, type MarkerSpec, type Vocabulary } from './vocabulary';
 
@@ -66,7 +66,7 @@ export const DEFAULT_PERSISTED_GLOBS: readonly string[] = Object.freeze([
   '**/TOOLS.md',
   '**/HEARTBEAT.md',
   '**/BOOTSTRAP.md',
-  SLASH_COMMAND_GLOB,
+  ...SLASH_COMMAND_GLOBS,
   // A Claude Code plugin's manifest: with it, the Markdown of the plugin's commands/ and agents/ folders is read.
   `**/${PLUGIN_MANIFEST}`,
   '**/.bashrc',

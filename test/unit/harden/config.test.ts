@@ -50,6 +50,17 @@ describe('harden: config', () => {
     ['agents/CSharpExpert.agent.md', 'markdown'],
     ['.github/workflows/pr-review.md', 'markdown'],
     ['.github/workflows/ci.yml', undefined],
+    // Other assistants' rules and agent definitions, read every session (were not read).
+    ['.amazonq/rules/memory-bank/product.md', 'markdown'],
+    ['.junie/guidelines.md', 'markdown'],
+    ['QWEN.md', 'markdown'],
+    ['.rules', 'markdown'],
+    ['.augment-guidelines', 'markdown'],
+    ['.opencode/agent/review.md', 'markdown'],
+    ['pkg/AGENTS.override.md', 'markdown'],
+    // A command the user runs by name is no system prompt.
+    ['.opencode/command/commit.md', undefined],
+    ['.windsurf/workflows/deploy.md', undefined],
     // A skill's sub-agent prompts (anthropics/skills' skill-creator/agents/grader.md), not its other Markdown.
     ['skills/skill-creator/agents/grader.md', 'markdown'],
     ['.claude/skills/review/agents/critic.md', 'markdown'],

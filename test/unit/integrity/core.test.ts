@@ -220,7 +220,13 @@ describe('integrity: scope', () => {
     assert.ok(!matcher.isExcluded('skills', true));
   });
   it('pins what agents load or run from a pull request: Claude settings and commands, MCP configs, Cline, Windsurf, Roo and Kiro rules (were verified Clean)', () => {
-    const added = ['.claude/settings.json', '.claude/commands/deploy.md', '.mcp.json', '.cursor/mcp.json', 'CLAUDE.local.md', '.clinerules/01.md', '.windsurf/rules/style.md', '.roo/rules/a.md', '.kiro/steering/product.md'];
+    const added = [
+      '.claude/settings.json', '.claude/commands/deploy.md', '.mcp.json', '.cursor/mcp.json', 'CLAUDE.local.md', '.clinerules/01.md', '.windsurf/rules/style.md', '.roo/rules/a.md', '.kiro/steering/product.md',
+      // Other assistants' rules, agents, commands and workflows (were verified Clean).
+      'AGENTS.override.md', 'QWEN.md', 'CRUSH.md', '.rules', '.junie/guidelines.md', 'AmazonQ.md', '.amazonq/rules/memory-bank/product.md', '.kilocode/rules/a.md', '.continue/rules/b.md',
+      '.augment-guidelines', '.augment/rules/c.md', '.trae/rules/project_rules.md', '.opencode/agent/review.md', '.opencode/command/commit.md', '.cursor/commands/fix.md',
+      '.windsurf/workflows/deploy.md', '.gemini/commands/git/commit.toml', '.kilocode/workflows/plan.md', '.claude/output-styles/concise.md',
+    ];
     const { pinned } = selectPinned(added, matcher);
     assert.deepEqual([...pinned].sort(), [...added].sort());
   });

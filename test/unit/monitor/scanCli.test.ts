@@ -94,6 +94,8 @@ describe('agent-immune scan', () => {
       'memory-bank/activeContext.md': payload,
       'workspace/IDENTITY.md': payload,
       '.claude/commands/deploy.md': payload,
+      '.amazonq/rules/memory-bank/context.md': payload,
+      '.opencode/command/commit.md': payload,
       'notes/notes.md': payload,
       'references/notes.md': payload,
     };
@@ -109,10 +111,10 @@ describe('agent-immune scan', () => {
     const report = JSON.parse((await cli('scan', project, '--json', '--no-log')).stdout) as ScanReport;
     const relative = (file: string) => path.relative(project, path.resolve(dir, file)).split(path.sep).join('/');
     const alerting = report.alerts.filter((a) => a.code === 'propagation-request').map((a) => relative(a.subject)).sort();
-    assert.deepEqual(alerting, ['.claude/commands/deploy.md', 'memory-bank/activeContext.md', 'skills/helper/examples/deep/example.txt', 'skills/helper/references/notes.md', 'skills/linked/references/guide.md', 'workspace/IDENTITY.md']);
+    assert.deepEqual(alerting, ['.amazonq/rules/memory-bank/context.md', '.claude/commands/deploy.md', '.opencode/command/commit.md', 'memory-bank/activeContext.md', 'skills/helper/examples/deep/example.txt', 'skills/helper/references/notes.md', 'skills/linked/references/guide.md', 'workspace/IDENTITY.md']);
     assert.deepEqual(report.skipped.map((s) => [relative(s.file), s.reason]).sort(), [['skills/helper/shared', 'symlink'], ['skills/linked/SKILL.md', 'symlink']]);
     const ignoring = JSON.parse((await cli('scan', project, '--json', '--no-log', '--glob', '**/memory-bank/**/*.md')).stdout) as ScanReport;
-    assert.equal(ignoring.files, 1, 'a skill folder is read only when the globs take its SKILL.md');
+    assert.equal(ignoring.files, 2, 'a skill folder is read only when the globs take its SKILL.md');
   });
 
   it("reads a Claude Code plugin's commands and agents beside its manifest; the same folders without a plugin.json are not read (was: none of a plugin's prompts read)", async () => {
