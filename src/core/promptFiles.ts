@@ -29,6 +29,10 @@ export const ALWAYS_ON_PROMPT_GLOBS: readonly string[] = Object.freeze([
   '**/QWEN.md',
   '**/CRUSH.md',
   '**/CRUSH.local.md',
+  '**/Crush.md',
+  '**/Crush.local.md',
+  '**/crush.md',
+  '**/crush.local.md',
   '**/.rules',
   '**/.junie/guidelines.md',
   '**/AmazonQ.md',
@@ -61,6 +65,7 @@ export const SLASH_COMMAND_GLOBS: readonly string[] = Object.freeze([
   '**/.kilocode/workflows/**/*.md',
   '**/.augment/commands/**/*.md',
   '**/.qwen/commands/**/*.md',
+  '**/.qwen/commands/**/*.toml',
 ]);
 
 /**

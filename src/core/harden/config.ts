@@ -134,6 +134,11 @@ export class PromptFileMatcher {
     this.plugins.add(folder);
   }
 
+  /** Forgets the plugins recorded, before a new walk of the folder finds those still there. */
+  forgetPlugins(): void {
+    this.plugins.clear();
+  }
+
   /** True for a file the exclude globs leave out. */
   excludes(path: string): boolean {
     return this.excluded(path);

@@ -34,13 +34,17 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
 });
 
 /** Folders agents load skills, commands, prompts, rules or steering from, at any depth (a path with slashes around it). */
-const LOADED_FOLDERS = /\/(?:\.(?:claude|agents|codex|gemini|github|cursor)\/skills|\.claude\/(?:commands|agents)|\.github\/(?:prompts|instructions|agents|chatmodes)|\.(?:cursor|roo|windsurf)\/rules|\.kiro\/steering|\.clinerules)\//;
+const LOADED_FOLDERS =
+  /\/(?:\.(?:claude|agents|codex|gemini|github|cursor)\/skills|\.claude\/(?:commands|agents|output-styles)|\.github\/(?:prompts|instructions|agents|chatmodes)|\.(?:cursor|roo|windsurf|amazonq|kilocode|continue|augment|trae)\/rules|\.kiro\/steering|\.clinerules|\.opencode\/(?:agents?|commands?)|\.(?:cursor|gemini|qwen|augment)\/commands|\.(?:windsurf|kilocode)\/workflows)\//;
 
 /** The tool's own folder at the root (audit trail, alert log, live recordings): never walked nor pinned. */
 const TOOL_FOLDER = '.agent-immune';
 
 /** Folders agents load skills and prompts from: a .gitignore does not hide what is under them (agents read it anyway). */
-const AGENT_FOLDERS: ReadonlySet<string> = new Set(['.claude', '.agents', '.codex', '.cursor', '.gemini', '.github', 'skills']);
+const AGENT_FOLDERS: ReadonlySet<string> = new Set([
+  '.claude', '.agents', '.codex', '.cursor', '.gemini', '.github', 'skills',
+  '.amazonq', '.kilocode', '.continue', '.augment', '.trae', '.opencode', '.windsurf', '.qwen', '.junie', '.roo', '.kiro', '.clinerules',
+]);
 
 /**
  * Why a lockfile path (relative to the root) cannot be one, or undefined: a repository's config chose where `lock`

@@ -91,7 +91,6 @@ export class UnsupportedFileError extends Error {
 
 const NEVER_DESCEND = new Set(['node_modules', '.git']);
 
-
 function posix(from: string, to: string): string {
   return path.relative(from, to).split(path.sep).join('/') || '.';
 }
@@ -195,6 +194,8 @@ export async function readPromptFile(rootReal: string, abs: string): Promise<Pro
 interface RootScan {
   root: string;
   config: HardenConfig;
+  /** The matcher the project's walk used: it knows the plugins that walk found. */
+  matcher: PromptFileMatcher;
   /** Every file of the project the matcher takes (context), absolute path -> kind. */
   context: Map<string, PromptFileKind>;
   /** The project's symbolic links the walk did not follow. */
@@ -228,16 +229,17 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
     let scan = roots.get(root);
     if (!scan) {
       const config = await configFor(root);
-      const walked = await walk(root, root, new PromptFileMatcher(config), skipped, cwd);
-      scan = { root, config, context: walked.files, links: walked.links, others: walked.others, report: new Set(), reportOthers: new Set() };
+      const matcher = new PromptFileMatcher(config);
+      const walked = await walk(root, root, matcher, skipped, cwd);
+      scan = { root, config, matcher, context: walked.files, links: walked.links, others: walked.others, report: new Set(), reportOthers: new Set() };
       roots.set(root, scan);
     }
-    const matcher = new PromptFileMatcher(scan.config);
+    const matcher = scan.matcher;
     if (info.isDirectory()) {
       // A folder named explicitly is walked even when it sits under an excluded one (`harden tests/fixtures/crew`):
-      // the globs then apply below it.
+      // the globs then apply below it (with a matcher of its own: the plugins it finds are known from that folder).
       const relTarget = posix(root, target);
-      const named = relTarget !== '.' && matcher.skipsFolder(relTarget) ? await walk(target, target, matcher, skipped, cwd) : undefined;
+      const named = relTarget !== '.' && matcher.skipsFolder(relTarget) ? await walk(target, target, new PromptFileMatcher(scan.config), skipped, cwd) : undefined;
       for (const [file, kind] of named?.files ?? []) scan.context.set(file, kind);
       const prefix = target.endsWith(path.sep) ? target : target + path.sep;
       const under = (file: string) => file === target || file.startsWith(prefix) || target === root;
@@ -412,6 +414,8 @@ export async function repinHardened(root: string, files: readonly HardenedPin[],
  */
 export async function listPromptFiles(root: string, matcher: PromptFileMatcher): Promise<{ files: { file: string; kind: PromptFileKind }[]; skipped: SkippedPath[] }> {
   const skipped: SkippedPath[] = [];
+  // A plugin whose manifest is gone no longer makes prompt files of its subagents (the editor keeps one matcher).
+  matcher.forgetPlugins();
   const found = await walk(root, root, matcher, skipped, root);
   for (const link of found.links) if (await leadsOutToRead(root, link, matcher)) skipped.push({ path: posix(root, link), reason: LINK_NOT_FOLLOWED });
   return { files: [...found.files].sort(([a], [b]) => a.localeCompare(b)).map(([file, kind]) => ({ file, kind })), skipped };

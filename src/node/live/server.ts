@@ -5,8 +5,7 @@ import { inline } from '../../core/text/printable';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { lstat, opendir, realpath, stat } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
 import { errorMessage, InputError } from '../../core/errors';
 import type { ProjectConfig } from '../../core/config';
@@ -72,6 +71,7 @@ export class LiveServer {
   private readonly streams = new Set<ServerResponse>();
   private readonly maxBodyBytes: number;
   private readonly requestTimeoutMs: number;
+  private readonly headersTimeoutMs: number;
   private readonly log: NonNullable<LiveServerOptions['log']>;
   /** Wakes the receiver at the runs' next deadline (a parent given up on, an idle round or run). */
   private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
@@ -109,29 +109,30 @@ export class LiveServer {
     const requestTimeout = this.requestTimeoutMs;
     // Node checks the timeouts every connectionsCheckingInterval: once a second, so a stalled request is answered 408
     // about when the docs say (at 15 s it came at up to 45 s).
-    const timeouts = { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout / 2, 1_000) };
+    this.headersTimeoutMs = Math.min(requestTimeout, 10_000);
+    const timeouts = { requestTimeout, headersTimeout: this.headersTimeoutMs, connectionsCheckingInterval: Math.min(requestTimeout / 2, 1_000) };
     // handle() answers every error itself; a failure to answer (the socket gone) must not end the receiver.
     this.server = createServer(timeouts, (req, res) => void this.handle(req, res).catch((error) => this.log('error', `live: ${errorMessage(error)}`)));
     this.server.keepAliveTimeout = 5_000;
-    this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => this.onClientError(error, socket));
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => this.onClientError(error, socket));
   }
 
   /**
    * An HTTP error on a connection, answered as Node answers it without a listener (408 at the request timeout, 431 for
-   * oversized headers, 400 for a malformed request; nothing once a response has begun) and logged: a request still in
-   * its headers at the timeout, or malformed, never reached handle(). A body cut off by the timeout is logged by
-   * receive(), which the socket's error tells.
+   * oversized headers, 400 for a malformed request; nothing on an event stream) and logged: a request still in its
+   * headers at the timeout, or malformed, never reached handle(). A body cut off by the timeout is logged by receive(),
+   * which the socket's error tells; a connection that sent nothing (a browser's preconnect) is closed unlogged.
    */
-  private onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-    const inBody = [...this.receivingRequests].some((req) => req.socket === socket);
+  private onClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+    const inBody = [...this.receivingRequests].some((req) => req.socket === socket && !req.complete);
     const answering = [...this.streams].some((res) => res.socket === socket);
     if (error.code !== 'ECONNRESET' && socket.writable && !answering) {
       const [status, reason, message] =
-        error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', `the request did not arrive in full within ${this.requestTimeoutMs / 1000} s`]
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', `the request headers did not arrive in full within ${this.headersTimeoutMs / 1000} s`]
         : error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'the request headers are too large']
         : [400, 'Bad Request', `a malformed HTTP request (${error.code ?? 'parse error'})`];
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n\r\n`);
-      if (!inBody) {
+      if (!inBody && socket.bytesRead > 0) {
         this.stats.refused++;
         this.log('warn', `live: refused a request (${status}): ${message}`);
       }

@@ -8,7 +8,7 @@ import { SEVERITIES } from '../../../src/core/findings';
 import { HARDEN_CODES, HARDEN_FINDINGS } from '../../../src/core/harden/findings';
 import { DEFAULT_HARDEN_CONFIG } from '../../../src/core/harden/config';
 import { DEFAULT_INTEGRITY_CONFIG } from '../../../src/core/integrity/scope';
-import { ALWAYS_ON_PROMPT_GLOBS } from '../../../src/core/promptFiles';
+import { ALWAYS_ON_PROMPT_GLOBS, SLASH_COMMAND_GLOBS } from '../../../src/core/promptFiles';
 import { SETTINGS_SECTION, severitySetting, type SettingId } from '../../../src/extension/ids';
 import manifest from '../../../package.json';
 
@@ -57,7 +57,7 @@ describe('settings and commands: package.json and the typed ids', () => {
   });
 
   it('activate on every always-on prompt file that integrity pins and harden reads (one list)', () => {
-    assert.deepEqual(ALWAYS_ON_PROMPT_GLOBS.filter((glob) => !manifest.activationEvents.includes(`workspaceContains:${glob}`)), []);
+    assert.deepEqual([...ALWAYS_ON_PROMPT_GLOBS, ...SLASH_COMMAND_GLOBS].filter((glob) => !manifest.activationEvents.includes(`workspaceContains:${glob}`)), []);
     assert.deepEqual(ALWAYS_ON_PROMPT_GLOBS.filter((glob) => !DEFAULT_INTEGRITY_CONFIG.prompts.includes(glob) || !DEFAULT_HARDEN_CONFIG.include.includes(glob)), []);
   });
 

@@ -11,6 +11,8 @@ import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
 import { verifyWorkspace } from '../../../src/node/integrity/verify';
 import { MIND_VIRUS_IMMUNITY_WARNING } from '../../../src/core/harden/texts';
+import { PromptFileMatcher, resolveHardenConfig } from '../../../src/core/harden/config';
+import { listPromptFiles } from '../../../src/node/harden/scan';
 
 const examples = path.resolve(__dirname, '../../../examples/prompts');
 
@@ -116,12 +118,22 @@ describe('agent-immune harden', () => {
       writeFileSync(path.join(project, file), text);
     }
     writeFileSync(path.join(project, 'agent-immune.config.json'), '{}\n');
-    const report = JSON.parse((await cli(project, 'harden', '--check', '--json')).stdout) as { findings: { path: string; code: string }[] };
+    writeFileSync(path.join(dir, 'outside.md'), subagent);
+    symlinkSync(path.join(dir, 'outside.md'), path.join(project, 'sales/agents/linked.md'));
+    const report = JSON.parse((await cli(project, 'harden', '--check', '--json')).stdout) as { findings: { path: string; code: string }[]; skipped: { path: string }[] };
     assert.deepEqual([...new Set(report.findings.map((f) => f.path))], ['sales/agents/researcher.md']);
+    assert.deepEqual(report.skipped.map((s) => s.path), ['sales/agents/linked.md'], 'a linked subagent leading out of the project is listed as not read');
+    rmSync(path.join(project, 'sales/agents/linked.md'));
     assert.equal((await cli(path.join(project, 'sales'), 'harden', 'agents', '--check')).code, 1, 'run inside the plugin, on its agents folder');
     assert.equal((await cli(project, 'harden', '--write')).code, 0);
     assert.match(readFileSync(path.join(project, 'sales/agents/researcher.md'), 'utf8'), /mind virus/i);
     assert.equal((await cli(project, 'harden', '--check')).code, 0);
+    // The editor's listing, with the one matcher it keeps: a plugin whose manifest is deleted is one no longer.
+    const matcher = new PromptFileMatcher(resolveHardenConfig(undefined));
+    const listed = async () => (await listPromptFiles(project, matcher)).files.map(({ file }) => path.relative(project, file).split(path.sep).join('/'));
+    assert.deepEqual(await listed(), ['sales/agents/researcher.md']);
+    rmSync(path.join(project, 'sales/.claude-plugin'), { recursive: true });
+    assert.deepEqual(await listed(), []);
   });
 
   it('scans only the paths given, and a file named explicitly', async () => {

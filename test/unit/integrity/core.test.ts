@@ -238,7 +238,9 @@ describe('integrity: scope', () => {
     assert.deepEqual([...pinned].sort(), [...plugin].sort());
   });
   it('skips only the root\'s .agent-immune, and enters a node_modules in an agents\' folder (a whole new skill hid in each)', () => {
-    for (const dir of ['.claude/skills/node_modules', '.cursor/rules/node_modules', '.roo/rules/node_modules', '.clinerules/node_modules', '.windsurf/rules/node_modules', '.kiro/steering/node_modules', '.claude/commands/node_modules', '.github/prompts/node_modules', '.github/instructions/node_modules', 'skills/a/.agent-immune', 'x/.agent-immune']) assert.ok(!matcher.isExcluded(dir, true), dir);
+    for (const dir of ['.claude/skills/node_modules', '.cursor/rules/node_modules', '.roo/rules/node_modules', '.clinerules/node_modules', '.windsurf/rules/node_modules', '.kiro/steering/node_modules', '.claude/commands/node_modules', '.github/prompts/node_modules', '.github/instructions/node_modules', 'skills/a/.agent-immune', 'x/.agent-immune',
+      // The other assistants' rule, agent and command folders (their globs take Markdown at any depth).
+      '.amazonq/rules/node_modules', '.cursor/commands/node_modules', '.opencode/agent/node_modules', '.windsurf/workflows/node_modules', '.claude/output-styles/node_modules']) assert.ok(!matcher.isExcluded(dir, true), dir);
     // A JavaScript action's or a hook's dependencies (playwright-core ships SKILL.md files) stay out, as before.
     for (const dir of ['.github/actions/x/node_modules', '.claude/hooks/node_modules']) assert.ok(matcher.isExcluded(dir, true), dir);
     assert.ok(!matcher.isExcluded('skills/a/.git', false), 'a .git file (a submodule pointer) is pinned like any file');

@@ -476,18 +476,25 @@ describe('agent-immune serve (live OTLP receiver)', function () {
       assert.deepEqual(logs.filter((l) => l.includes('refused')), ['warn live: refused a request (408): the request did not arrive in full within 1 s']);
     });
 
-    it('logs a request still in its headers at the timeout as a 408, and a malformed one as a 400 (was: answered by Node, never logged)', async () => {
+    it('logs a request still in its headers at the timeout as a 408, and a malformed one as a 400, alone or behind a complete request; not a connection that sent nothing (was: answered by Node, never logged)', async () => {
       const logs: string[] = [];
       const quick = new LiveServer({ root, port: 0, requestTimeoutMs: 1_000, log: (level, message) => logs.push(`${level} ${message}`) });
       const { port } = await quick.start();
+      const body = JSON.stringify({ resourceSpans: [] });
       const stalled = exchange(port, (socket) => socket.write('POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
       const malformed = exchange(port, (socket) => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      const behind = exchange(port, (socket) => socket.write(`POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}GARBAGE\r\n\r\n`));
+      const silent = exchange(port, () => undefined);
       assert.match(await stalled, /^HTTP\/1\.1 408 Request Timeout/);
       assert.match(await malformed, /^HTTP\/1\.1 400 Bad Request/);
+      // Node answers the garbage before the request ahead of it is answered, and closes the connection.
+      assert.equal(statusLines(await behind).at(-1), 'HTTP/1.1 400 Bad Request');
+      await silent;
       await quick.stop();
       assert.deepEqual(logs.filter((l) => l.includes('refused')).sort(), [
         'warn live: refused a request (400): a malformed HTTP request (HPE_INVALID_METHOD)',
-        'warn live: refused a request (408): the request did not arrive in full within 1 s',
+        'warn live: refused a request (400): a malformed HTTP request (HPE_INVALID_METHOD)',
+        'warn live: refused a request (408): the request headers did not arrive in full within 1 s',
       ]);
     });
 
