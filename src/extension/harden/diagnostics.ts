@@ -12,7 +12,7 @@ import { DocumentChecker } from '../documentChecker';
 import { affects, setting } from '../settings';
 import { FolderSources } from './folderSources';
 import { documentKind, hardenConfigFor } from './settings';
-import { PLUGIN_SUBAGENT_FOLDER, pluginFoldersAbove } from '../../core/promptFiles';
+import { PLUGIN_MANIFEST, PLUGIN_SUBAGENT_FOLDER, pluginFoldersAbove } from '../../core/promptFiles';
 import { holdsPluginManifest } from '../pluginManifest';
 
 /** A document's findings at the version they were computed for, and the prompts found in it. */
@@ -56,8 +56,18 @@ export class HardenDiagnostics implements vscode.Disposable {
 
   /** Subscribes to document and configuration events and checks the documents already open. */
   register(subscriptions: vscode.Disposable[]): void {
+    // A plugin manifest made or deleted (or its folder, which deletes it in one event) makes or unmakes prompt files of
+    // the plugin's subagents: start afresh.
+    const [manifestFolder] = PLUGIN_MANIFEST.split('/');
+    const manifests = vscode.workspace.createFileSystemWatcher(`**/${PLUGIN_MANIFEST}`);
+    const manifestFolders = vscode.workspace.createFileSystemWatcher(`**/${manifestFolder}`, true, true, false);
     subscriptions.push(
       this,
+      manifests,
+      manifestFolders,
+      manifests.onDidCreate(() => this.reset()),
+      manifests.onDidDelete(() => this.reset()),
+      manifestFolders.onDidDelete(() => this.reset()),
       vscode.workspace.onDidOpenTextDocument((d) => this.checker.schedule(d.uri, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => this.checker.schedule(e.document.uri, 300)),
       vscode.workspace.onDidCloseTextDocument((d) => this.checker.forget(d.uri)),

@@ -63,18 +63,24 @@ suite('Prompt hardening', function () {
     assert.match(document.getText(), /<delegated_task>\\n\{agent_output\}\\n<\/delegated_task>/);
   });
 
-  test("flags a Claude Code plugin's subagent made while the editor is open, and not an agents folder of no plugin (was: a plugin's subagents were not read)", async () => {
+  test("flags a Claude Code plugin's subagent made while the editor is open, and not an agents folder of no plugin; its manifest made or deleted while the subagent is open counts (was: a plugin's subagents were not read)", async () => {
     const subagent = workspaceFile('market/sales/agents/researcher.md');
     const loose = workspaceFile('market/docs/agents/overview.md');
+    const manifest = workspaceFile('market/sales/.claude-plugin/plugin.json');
     const text = new TextEncoder().encode('---\nname: researcher\ndescription: Researches an account.\n---\nYou are a research assistant. Summarise the account for the sales team.\n');
     try {
-      await vscode.workspace.fs.writeFile(workspaceFile('market/sales/.claude-plugin/plugin.json'), new TextEncoder().encode('{ "name": "sales" }\n'));
       await vscode.workspace.fs.writeFile(subagent, text);
       await vscode.workspace.fs.writeFile(loose, text);
+      // The manifest's folder first: the test host's watcher is not dependable for a file in a folder made a moment before.
+      await vscode.workspace.fs.createDirectory(workspaceFile('market/sales/.claude-plugin'));
       await vscode.window.showTextDocument(loose);
       await vscode.window.showTextDocument(subagent);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await vscode.workspace.fs.writeFile(manifest, new TextEncoder().encode('{ "name": "sales" }\n'));
       await waitFor("the immunity-warning diagnostic on the plugin's subagent", () => codes(subagent).includes('missing-immunity-warning'), 30_000);
       assert.deepStrictEqual(codes(loose), []);
+      await vscode.workspace.fs.delete(manifest);
+      await waitFor('no diagnostic once the manifest is gone', () => codes(subagent).length === 0, 30_000);
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.workspace.fs.delete(workspaceFile('market'), { recursive: true });
