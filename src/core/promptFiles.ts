@@ -78,6 +78,7 @@ export const PLUGIN_MANIFEST = '.claude-plugin/plugin.json';
 export const PLUGIN_SUBAGENT_FOLDER = 'agents';
 /** A plugin's prompt files, from its folder: slash commands and subagents, at any depth. */
 export const PLUGIN_PROMPT_FOLDERS: readonly string[] = Object.freeze(['commands', PLUGIN_SUBAGENT_FOLDER]);
+/** The name of a plugin's prompt file: Markdown. */
 export const PLUGIN_PROMPT_FILE = /\.md$/i;
 
 /** A plugin's hooks, from its folder: commands Claude Code runs on its events (pinned with the plugin's prompts). */
