@@ -498,6 +498,20 @@ class Discoverer {
    * Whether a call configures a tool, not an agent (`@tool(instructions=…)`, `Toolkit(…)`, `super().__init__(…)` in a
    * class that extends a toolkit): agno appends each tool's instructions to the system prompt of the agent using it.
    */
+  /**
+   * Whether a Python process call writes bytes to the process's stdin: unless it asks for text (text=True,
+   * encoding=...), a prompt there gets no automatic fix (wrapping it would make it a str).
+   */
+  private writesBytes(call: Extract<Expr, { k: 'call' }>, loc: Loc, module: ModuleSummary): boolean {
+    if (module.language !== 'python') return false;
+    const keywords = this.keywords(call, loc, module);
+    const textMode = (key: string) => {
+      const value = keywords.get(key)?.expr;
+      return value !== undefined && !/^(?:False|None)$/.test(module.text.slice(value.start, value.end).trim());
+    };
+    return !TEXT_MODE_KEYS.some(textMode);
+  }
+
   private configuresTool(name: string, loc: Loc, module: ModuleSummary): boolean {
     if (TOOL_CONFIG_CALLEES.test(name)) return true;
     if (name !== '__init__') return false;
@@ -528,15 +542,22 @@ class Discoverer {
     if (commandLine) {
       const { agent } = commandLine;
       for (const p of commandLine.prompts) add(p.role, agent.framework, `${agent.command} ${p.flag === agent.command ? '…' : p.flag}`, p.item.expr, false, undefined, p.item.loc);
-      // What is written to its stdin is the prompt when it answers once (`claude -p` reads it there). Python writes bytes
-      // there unless the call asks for text: such a prompt gets no automatic fix (wrapping it would make it a str).
+      // What is written to its stdin is the prompt when it answers once (`claude -p` reads it there).
       const input = commandLine.once && commandLine.stdin ? keywords.get(commandLine.stdin) : undefined;
-      const textMode = (key: string) => {
-        const value = keywords.get(key)?.expr;
-        return value !== undefined && !/^(?:False|None)$/.test(module.text.slice(value.start, value.end).trim());
-      };
-      const bytes = module.language === 'python' && !TEXT_MODE_KEYS.some(textMode);
-      if (input) hits.push({ role: 'message', framework: agent.framework, anchor: `${agent.command} (stdin)`, value: input.expr, loc: input.loc, frames: [], sinkStart: input.expr.start, byName: false, bytes });
+      if (input) hits.push({ role: 'message', framework: agent.framework, anchor: `${agent.command} (stdin)`, value: input.expr, loc: input.loc, frames: [], sinkStart: input.expr.start, byName: false, bytes: this.writesBytes(call, loc, module) });
+      return;
+    }
+    // `proc.communicate(text)` writes to the stdin of the agent CLI that `proc = subprocess.Popen([...])` runs.
+    const communicated = this.resolver.communicatedTo(call, loc);
+    if (communicated) {
+      const { commandLine, started } = communicated;
+      const input = keywords.get('input') ?? (positional[0] ? { expr: positional[0], loc } : undefined);
+      const startedIn = this.project.module(communicated.loc.file);
+      // Where the Popen call is not known, the text is taken for bytes: the finding then comes with no automatic fix.
+      const bytes = startedIn ? this.writesBytes(started, communicated.loc, startedIn) : true;
+      if (commandLine.once && input) {
+        hits.push({ role: 'message', framework: commandLine.agent.framework, anchor: `${commandLine.agent.command} (stdin)`, value: input.expr, loc: input.loc, frames: [], sinkStart: input.expr.start, byName: false, bytes });
+      }
       return;
     }
     for (const rule of rules) {

@@ -1188,7 +1188,7 @@ export class Resolver {
         if (state !== undefined) return state === CLEAN ? undefined : state;
       }
     }
-    const commandLine = this.commandLine(expr, loc, depth);
+    const commandLine = this.commandLine(expr, loc, depth) ?? this.communicatedTo(expr, loc, depth)?.commandLine;
     if (commandLine?.once) return `${REPLY_OF}${commandLine.agent.command} (run by ${chainText(expr.callee)})`;
     // A retrieval the project defines itself (MetaGPT's `DummyExpRetriever.retrieve` returns a fixed example) is what it returns.
     if (this.isModelCallExpr(expr, loc, depth, false) || (this.isModelCallExpr(expr, loc, depth) && !this.definedHere(expr.callee, loc, depth))) return `${REPLY_OF}${chainText(expr.callee).replace(/\.(\(\)|\[\])/g, '$1')}(...)`;
@@ -1228,7 +1228,7 @@ export class Resolver {
    * agent SDK.
    */
   isModelCallExpr(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0, tools = true): boolean {
-    if (this.commandLine(expr, loc, depth)?.once) return true;
+    if (this.commandLine(expr, loc, depth)?.once || this.communicatedTo(expr, loc, depth)?.commandLine.once) return true;
     const name = lastName(expr.callee) ?? '';
     const receiver = expr.callee.k === 'attr' ? chainText(expr.callee.obj) : '';
     if ((name === 'query' || name === 'run') && receiver === '') {
@@ -1261,6 +1261,19 @@ export class Resolver {
       : positional.length > 0 ? [{ expr: positional[0], loc }, ...this.argvItems(positional[1], loc, depth, true)] : [];
     const parsed = readCommandLine(argv.map((item) => ({ literal: this.plainText(item.expr, item.loc, depth), lead: this.leadText(item.expr, item.loc), item })));
     return parsed && { ...parsed, stdin: call.input };
+  }
+
+  /**
+   * The agent CLI process a Python `proc.communicate(text)` writes to (`proc = subprocess.Popen(["claude", "-p"], …)`),
+   * with the call that started it; undefined for any other call.
+   */
+  communicatedTo(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0): { commandLine: CommandLine<{ expr: Expr; loc: Loc }>; started: Extract<Expr, { k: 'call' }>; loc: Loc } | undefined {
+    if (expr.callee.k !== 'attr' || expr.callee.name !== 'communicate' || this.project.module(loc.file)?.language !== 'python') return undefined;
+    for (const v of this.values(expr.callee.obj, loc, [], depth + 1)) {
+      const commandLine = v.expr.k === 'call' ? this.commandLine(v.expr, v.loc, depth + 1) : undefined;
+      if (commandLine && v.expr.k === 'call') return { commandLine, started: v.expr, loc: v.loc };
+    }
+    return undefined;
   }
 
   /**
