@@ -49,7 +49,7 @@ export const COMMAND_LINE_AGENTS: readonly CommandLineAgent[] = [
     optionalValueFlags: ['--debug', '-d'],
     variadicFlags: ['--allowedTools', '--allowed-tools', '--disallowedTools', '--disallowed-tools', '--tools', '--add-dir', '--mcp-config', '--plugin-dir'],
     sinks: [
-      { role: 'message', form: 'subprocess.run(["claude", "-p", prompt]) or input=prompt, Popen([...]).communicate(prompt) / execFileSync("claude", ["-p", prompt], { input }), spawn', fixture: 'agent_cli.py' },
+      { role: 'message', form: 'subprocess.run(["claude", "-p", prompt]) or input=prompt, Popen([...]).communicate(prompt) / execFileSync("claude", ["-p", prompt], { input }), spawn, child.stdin.write(prompt)', fixture: 'agent_cli.py' },
       { role: 'system', form: '["claude", "-p", "--system-prompt" | "--append-system-prompt", text]', fixture: 'agent_cli.ts' },
     ],
   },

@@ -547,8 +547,9 @@ class Discoverer {
       if (input) hits.push({ role: 'message', framework: agent.framework, anchor: `${agent.command} (stdin)`, value: input.expr, loc: input.loc, frames: [], sinkStart: input.expr.start, byName: false, bytes: this.writesBytes(call, loc, module) });
       return;
     }
-    // `proc.communicate(text)` writes to the stdin of the agent CLI that `proc = subprocess.Popen([...])` runs.
-    const communicated = this.resolver.communicatedTo(call, loc);
+    // `proc.communicate(text)` writes to the stdin of the agent CLI that `proc = subprocess.Popen([...])` runs, and
+    // `child.stdin.write(text)` to the one `child = spawn(...)` runs.
+    const communicated = this.resolver.communicatedTo(call, loc) ?? this.resolver.stdinWrittenTo(call, loc);
     if (communicated) {
       const { commandLine, started } = communicated;
       const input = keywords.get('input') ?? (positional[0] ? { expr: positional[0], loc } : undefined);

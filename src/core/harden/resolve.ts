@@ -1269,7 +1269,20 @@ export class Resolver {
    */
   communicatedTo(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0): { commandLine: CommandLine<{ expr: Expr; loc: Loc }>; started: Extract<Expr, { k: 'call' }>; loc: Loc } | undefined {
     if (expr.callee.k !== 'attr' || expr.callee.name !== 'communicate' || this.project.module(loc.file)?.language !== 'python') return undefined;
-    for (const v of this.values(expr.callee.obj, loc, [], depth + 1)) {
+    return this.startedProcess(expr.callee.obj, loc, depth);
+  }
+
+  /** The agent CLI process a Node `child.stdin.write(text)` (or `.end(text)`) writes to (`child = spawn("claude", ["-p"])`); undefined for any other call. */
+  stdinWrittenTo(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0): { commandLine: CommandLine<{ expr: Expr; loc: Loc }>; started: Extract<Expr, { k: 'call' }>; loc: Loc } | undefined {
+    const { callee } = expr;
+    if (callee.k !== 'attr' || (callee.name !== 'write' && callee.name !== 'end') || callee.obj.k !== 'attr' || callee.obj.name !== 'stdin') return undefined;
+    if (this.project.module(loc.file)?.language !== 'typescript') return undefined;
+    return this.startedProcess(callee.obj.obj, loc, depth);
+  }
+
+  /** The process call (one that starts an agent CLI) an expression holds, with its command line. */
+  private startedProcess(expr: Expr, loc: Loc, depth: number): { commandLine: CommandLine<{ expr: Expr; loc: Loc }>; started: Extract<Expr, { k: 'call' }>; loc: Loc } | undefined {
+    for (const v of this.values(expr, loc, [], depth + 1)) {
       const commandLine = v.expr.k === 'call' ? this.commandLine(v.expr, v.loc, depth + 1) : undefined;
       if (commandLine && v.expr.k === 'call') return { commandLine, started: v.expr, loc: v.loc };
     }

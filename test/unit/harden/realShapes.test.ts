@@ -1844,4 +1844,17 @@ describe('harden on agent CLIs run from code (review of the first version)', () 
     const { findings } = await harden({ 'merge.py': source });
     assert.deepEqual(findings, ['merge.py:6 unbounded-delegation']);
   });
+
+  it("names a prompt written to a spawned agent CLI's stdin as that CLI's (was: taken for another call's prompt)", async () => {
+    const code = [
+      "import { execFileSync, spawn } from 'node:child_process';",
+      "const notes = execFileSync('claude', ['-p', 'List three sources.'], { encoding: 'utf8' });",
+      "const child = spawn('claude', ['-p', '--output-format', 'text']);",
+      'child.stdin.write(`Critique these notes:\\n${notes}`);',
+      'child.stdin.end();',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'critique.ts': code });
+    assert.deepEqual(details.map((f) => [f.line, f.code, (f.prompt as { anchor?: string }).anchor]), [[4, 'unbounded-delegation', 'claude (stdin)']]);
+  });
 });
