@@ -115,8 +115,7 @@ export function inScope(state: VerifyState, file: string): boolean {
  * Re-verifies after some files changed: rehashes only those in scope and recompares (milliseconds); falls back to a
  * full verify when a change can move the scope (a skill marker, a plugin manifest, the lockfile, the config, any
  * .gitignore) or a changed path is no longer a plain file or a symlink (a FIFO, a folder: the walk decides how to report
- * it). Without a valid
- * lockfile, other changes leave the result as it is.
+ * it). Without a valid lockfile, other changes leave the result as it is.
  */
 export async function reverifyPaths(state: VerifyState, files: Iterable<string>): Promise<VerifyState> {
   const changed = [...new Set(files)];
