@@ -28,7 +28,7 @@ const FULL_VERIFY_ABOVE = 256;
 export class FolderIntegrity implements vscode.Disposable {
   state: VerifyState | undefined;
   private watcher: FSWatcher | undefined;
-  private ignoredFolders: vscode.FileSystemWatcher | undefined;
+  private editorWatcher: vscode.FileSystemWatcher | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
   /** The folders holding verified files, for the latest result (holdsPinned). */
   private pinnedFolders: Set<string> | undefined;
@@ -62,23 +62,27 @@ export class FolderIntegrity implements vscode.Disposable {
     const onEvent = (file: string) => this.queue(relative(file));
     this.watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent);
     // chokidar does not enter git-ignored folders (a .venv would cost thousands of watches), yet a prompt file or a skill
-    // there is pinned: the editor's own watcher, which watches the workspace anyway, reports what changes in them.
-    this.ignoredFolders = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root.uri, '**/*'));
+    // there is pinned: the editor's own watcher, which watches the workspace anyway, reports what changes in them. It
+    // also reports deletions everywhere: chokidar never lists a file created while it was scanning the folder at start
+    // (after a settings change restarts it), so that file's deletion would leave its finding shown.
+    this.editorWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root.uri, '**/*'));
     // A folder created or deleted with what it holds may be one event: a full verify walks it, once the events of a
     // burst (pip install, a build) have settled; a file's own event is re-verified as any other.
-    const inIgnoredFolder = async (uri: vscode.Uri, change: 'created' | 'changed' | 'deleted') => {
+    const fromEditor = async (uri: vscode.Uri, change: 'created' | 'changed' | 'deleted') => {
       const rel = path.relative(this.root.uri.fsPath, uri.fsPath).split(path.sep).join('/');
       const matcher = this.state?.ws.matcher;
       if (!matcher || rel === '' || rel.startsWith('..')) return;
       const folders = rel.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'));
       // Nothing under a folder the walk never enters (node_modules, .git) is pinned, the folder itself included.
-      if (folders.concat(rel).some((folder) => matcher.isForcedOut(folder, true)) || !folders.concat(rel).some((folder) => excluded(folder, true))) return;
+      if (folders.concat(rel).some((folder) => matcher.isForcedOut(folder, true))) return;
+      const ignored = folders.concat(rel).some((folder) => excluded(folder, true));
+      if (!ignored && change !== 'deleted') return;
       if (inScope(this.state!, rel) || matcher.isSkillMarker(rel)) this.queue(rel);
-      else if (change === 'deleted' ? this.holdsPinned(rel) : change === 'created' && (await stat(uri.fsPath).then((info) => info.isDirectory(), () => false))) this.settleThenVerifyAll();
+      else if (change === 'deleted' ? this.holdsPinned(rel) : ignored && change === 'created' && (await stat(uri.fsPath).then((info) => info.isDirectory(), () => false))) this.settleThenVerifyAll();
     };
-    this.ignoredFolders.onDidCreate((uri) => void inIgnoredFolder(uri, 'created'));
-    this.ignoredFolders.onDidChange((uri) => void inIgnoredFolder(uri, 'changed'));
-    this.ignoredFolders.onDidDelete((uri) => void inIgnoredFolder(uri, 'deleted'));
+    this.editorWatcher.onDidCreate((uri) => void fromEditor(uri, 'created'));
+    this.editorWatcher.onDidChange((uri) => void fromEditor(uri, 'changed'));
+    this.editorWatcher.onDidDelete((uri) => void fromEditor(uri, 'deleted'));
     // Changes made while chokidar was still setting up its watches are caught by one more full verify when it is ready.
     this.watcher.on('ready', () => void this.verifyNow(true));
     this.watcher.on('error', (error) => this.output.warn(integrityLog.watcherError(this.root.name, String(error))));
@@ -171,6 +175,6 @@ export class FolderIntegrity implements vscode.Disposable {
     if (this.timer) clearTimeout(this.timer);
     if (this.settleTimer) clearTimeout(this.settleTimer);
     void this.watcher?.close();
-    this.ignoredFolders?.dispose();
+    this.editorWatcher?.dispose();
   }
 }
