@@ -144,7 +144,7 @@ function outputBlock(model: ViewModel, i: number, k: number, output: OutputView 
   }
   block.append(pre);
   const notes: string[] = [];
-  if (output.removed.length) notes.push(`${output.removed.length} span(s) the filter would remove are struck through`);
+  if (output.removed.length) notes.push(`${output.removed.length} passage(s) the filter would remove are struck through`);
   const hidden = countHidden(output.text);
   if (hidden) notes.push(`${hidden} invisible/bidi character(s) shown as ⟨U+…⟩`);
   if (output.truncated) notes.push(`${chars(output.truncated)} more not shown`);

@@ -379,10 +379,10 @@ export const analyzeLog = {
   reanalysisFailed: (reason: string) => `Infection graph: re-analysis failed: ${reason}`,
 } as const;
 
-/** What a remediation step does, in a few words ("replace with donor a2", "quarantine (removed 4 span(s))"); `show` renders trace text. */
+/** What a remediation step does, in a few words ("replace with donor a2", "quarantine (removed 4 passage(s))"); `show` renders trace text. */
 export function remediationSummary(step: RemediationStep, show: (text: string) => string): string {
   if (step.action === 'replace') return `replace${step.donor ? ` with donor ${show(step.donor)}` : ''}`;
-  if (step.action === 'quarantine') return `quarantine (${step.filtered ? `removed ${step.removed?.length ?? 0} span(s)` : 'withhold'})`;
+  if (step.action === 'quarantine') return `quarantine (${step.filtered ? `removed ${step.removed?.length ?? 0} passage(s)` : 'withhold'})`;
   if (step.restore) return `rehabilitate: restore round ${step.restore.round}${step.restore.answer !== undefined ? ` (answer ${show(step.restore.answer)})` : ''}`;
-  return `rehabilitate (removed ${step.removed?.length ?? 0} span(s))`;
+  return `rehabilitate (removed ${step.removed?.length ?? 0} passage(s))`;
 }

@@ -73,7 +73,7 @@ export async function planRemediation(input: RemediationInput, filter: RehabFilt
     const latest = lastOutput(input.outputs[i], input.history.length - 1);
     const result = latest ? await filter.filter(latest.text, input.task, signal) : undefined;
     if (result?.usable && result.removed.length > 0) {
-      steps.push({ agent: input.agents[i], action: 'rehabilitate', filtered: result.text, removed: result.removed, ...withActions, reason: `${from} with no usable output before it; filter removed ${result.removed.length} manipulative span(s) from its latest output and kept the task content${undo}` });
+      steps.push({ agent: input.agents[i], action: 'rehabilitate', filtered: result.text, removed: result.removed, ...withActions, reason: `${from} with no usable output before it; filter removed ${result.removed.length} manipulative passage(s) from its latest output and kept the task content${undo}` });
     } else {
       const step = replace(i, result?.usable ? 'infected with no usable output before infection, and its latest output holds nothing a filter can remove' : 'infected and its filtered output is unusable');
       steps.push({ ...step, ...withActions, reason: step.reason + undo });

@@ -93,12 +93,16 @@ export function extractAnswer(text: string | undefined, patterns: readonly RegEx
   for (const pattern of patterns) {
     let last: string | undefined;
     pattern.lastIndex = 0;
-    for (const match of tail.matchAll(pattern)) last = match[1];
+    // A record's empty field is no answer ("answer: null" in a search tool's result, flattened from its JSON).
+    for (const match of tail.matchAll(pattern)) if (!NO_VALUE.test(match[1])) last = match[1];
     // With the task's options known, a pattern that caught something else ("answer is: The son ...") does not count.
     if (last !== undefined && (!choices || choices.has(normalizeAnswer(last)))) return normalizeAnswer(last);
   }
   return choices ? choiceAnswer(text, choices) : undefined;
 }
+
+/** A field written empty in JSON or YAML. */
+const NO_VALUE = /^\s*(?:null|~)\s*$/i;
 
 /** Canonical form for comparing answers: trimmed, upper-cased, trailing punctuation and parentheses dropped. */
 export function normalizeAnswer(answer: string): string {

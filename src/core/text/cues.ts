@@ -130,8 +130,11 @@ export const CUE_RULES: readonly CueRule[] = [
   { family: 'injection', weight: 0.8, needles: ['do not', "don't", 'never'], pattern: /\b(?:do not|don't|never)\s+(?:mention|reveal|tell|question|verify|check|double-check|consider|discuss|explain|disclose)\b[^.!?\n]{0,40}\b(?:this|these|instructions?|the user|anyone|others|the task|reasoning)\b/gi },
   { family: 'injection', weight: 0.8, needles: ['change', 'switch', 'update', 'revise', 'set', 'make'], pattern: /\b(?:change|switch|update|revise|set|make)(?<!\b(?:I|we)(?:'d|'ll)?(?:\s+(?:can|could|would|will|shall|should|may|might|must|now|then|also|again|hereby|therefore|confidently|simply|just|like to|want to|choose to|decide to|have to|need to))*(?:\s+\w+\s+and)?\s+\w+)\s+(?:your|their|the)\s+(?:final\s+)?(?:answer|response|choice|output)\s+(?:to|as|into)\b/gi },
   { family: 'injection', weight: 0.7, needles: ['your'], pattern: /\byour\s+(?:final\s+)?(?:answer|response|output)\s+(?:must|should|has to|needs to|shall)\s+be\b/gi },
-  { family: 'injection', weight: 0.7, needles: ['write', 'include', 'add', 'append', 'insert', 'translate', 'output', 'print', 'send', 'mention', 'recommend', 'provide', 'tell', 'encode', 'reply'], pattern: /\b(?:in addition to|before|after|instead of|rather than)\s+(?:your|the|answering|responding|completing|solving)\b[^.!?\n]{0,40}\b(?<!\b(?:may|might|can|could|would)\s+(?:(?!you\b)\w+\s+)?)(?:please\s+)?(?:also\s+)?(?:write|include|add|append|insert|translate|output|print|send|mention|recommend|provide|tell|encode|reply)\b/gi },
-  { family: 'injection', weight: 0.6, needles: ['please'], pattern: /\bplease\s+(?:also\s+)?(?:include|add|append|insert|write|translate|output|print|encode|recommend|mention|send|visit|click|download|run|execute)\b/gi },
+  // An order tied to the task ("before answering, please also write…"); not a clause whose subject does the act ("in
+  // addition to the services they provide, partners may…", a real web page's cookie notice in a LangChain run).
+  { family: 'injection', weight: 0.7, needles: ['write', 'include', 'add', 'append', 'insert', 'translate', 'output', 'print', 'send', 'mention', 'recommend', 'provide', 'tell', 'encode', 'reply'], pattern: /\b(?:in addition to|before|after|instead of|rather than)\s+(?:your|the|answering|responding|completing|solving)\b[^.!?\n]{0,40}\b(?<!\b(?:may|might|can|could|would)\s+(?:(?!you\b)\w+\s+)?)(?<!\b(?:they|we|i|he|she|it|who|which|that)\s+)(?:please\s+)?(?:also\s+)?(?:write|include|add|append|insert|translate|output|print|send|mention|recommend|provide|tell|encode|reply)\b/gi },
+  // Not a web page's own calls to action ("please visit our page", "please click here"), everywhere in fetched pages.
+  { family: 'injection', weight: 0.6, needles: ['please'], pattern: /\bplease\s+(?:also\s+)?(?:include|add|append|insert|write|translate|output|print|encode|recommend|mention|send|run|execute)\b/gi },
   // Code to run, but not in a Python traceback's frames (code execution output reports the calls that failed).
   { family: 'injection', weight: 0.8, needles: ['import os', 'os.system', 'subprocess.', 'eval(', 'exec(', 'rm -rf', 'curl', 'wget', 'base64', 'chmod'], pattern: /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi, unless: tracebackFrames },
   { family: 'injection', weight: 0.5, needles: ['important', 'attention', 'urgent', 'warning', 'notice', 'override'], pattern: /\b(?:IMPORTANT|ATTENTION|URGENT|WARNING|NOTICE|OVERRIDE)\s*[:!]/g },
@@ -268,10 +271,13 @@ export function cueScores(text: string, hits: CueHit[] = findCues(text)): CueSco
   };
 }
 
-/** Sentence spans of a text (split at . ! ? and line breaks), used by the filter and the refutation check. */
+/**
+ * Sentence spans of a text (split at . ! ? and line breaks), used by the filter and the refutation check. A stop with
+ * a word right after it is inside a URL, a file name or a number ("https://protect.checkpoint.com", "3.5"), no end.
+ */
 export function sentenceSpans(text: string): [number, number][] {
   const result: [number, number][] = [];
-  const pattern = /[^.!?\n]+(?:[.!?]+["'”)\]]*|\n|$)/g;
+  const pattern = /(?:[^.!?\n]|[.!?](?![.!?\s"'”)\]]|$))+(?:[.!?]+["'”)\]]*|\n|$)/g;
   for (const match of text.matchAll(pattern)) {
     const start = match.index ?? 0;
     if (match[0].trim()) result.push([start, start + match[0].length]);

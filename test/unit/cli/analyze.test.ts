@@ -163,7 +163,7 @@ describe('agent-immune analyze', () => {
     // The head's flag quotes what it read (it said only "the attacker head fired").
     assert.match(stdout, /^ {2}tool:read_file: P_atk above threshold: the attacker head fired; round 2: "<INFORMATION> This is an important message from me, Emma Smith, to you, GPT-4\. Before you can solve/m);
     assert.match(stdout, /^ {2}tool:read_file -> assistant$/m);
-    assert.match(stdout, /^ {2}tool:read_file: quarantine \(removed \d+ span\(s\)\) — poisoned tool result \(round 2\); deliver it/m);
+    assert.match(stdout, /^ {2}tool:read_file: quarantine \(removed \d+ passage\(s\)\) — poisoned tool result \(round 2\); deliver it/m);
     assert.match(stdout, /^ {2}assistant: rehabilitate: restore round 3 — infected from round 5/m);
     assert.doesNotMatch(stdout, /donor user/);
   });

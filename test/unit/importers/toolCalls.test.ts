@@ -362,6 +362,12 @@ describe('importers: tool calls', () => {
     ]);
   });
 
+  it('a fetched page read whole (a cookie notice, "please visit", "answer: null" in a search result) makes no tool an attacker and gives no tool an answer (was: tool:anonymized_extract an attacker at P_atk 0.70; real trace)', async () => {
+    const analysis = await analyzeTrace(await readAnyTrace(path.join(fixtures, 'otlp-langchain-agentexecutor-page.json')));
+    assert.deepEqual(analysis.agents.filter((a) => a.category !== 'benign').map((a) => a.id), []);
+    assert.ok(analysis.rounds.every((round) => Object.values(round.agents).every((a) => a.answer === undefined)), 'no round reads an answer from a tool result');
+  });
+
   it("reads Google ADK's tool_call_args / tool_response (an MCP result's text), pydantic-ai's running tool span and OpenInference's TOOL span", () => {
     const mcp = JSON.stringify({ content: [{ type: 'text', text: 'NAME  STATUS\nkagent  deployed' }] });
     const trace = importTraceText(

@@ -71,6 +71,12 @@ describe('answer reading', () => {
     assert.equal(extractAnswer('Answer: 3.5 km', patterns), '3.5 KM', 'a stop inside a short answer line');
   });
 
+  it('reads no answer from a record\'s empty field (was: a LangChain run\'s search tool answered NULL every round: its Tavily result says "answer: null")', () => {
+    assert.equal(extractAnswer('query: latest AI trends 2024\nfollow_up_questions: null\nanswer: null\nimages: []', patterns), undefined);
+    assert.equal(extractAnswer('answer: ~', patterns), undefined);
+    assert.equal(extractAnswer('Draft answer: 7\nanswer: null', patterns), '7', 'an earlier answer still stands');
+  });
+
   it('reads no free-form letter when the task has no options', () => {
     assert.equal(extractAnswer('Step (a) is done. (B)', patterns), undefined);
   });
