@@ -39,6 +39,11 @@ export const ALWAYS_ON_PROMPT_GLOBS: readonly string[] = Object.freeze([
   '**/.amazonq/rules/**/*.md',
   '**/.kilocode/rules/**/*.md',
   '**/.continue/rules/**/*.md',
+  // Continue also loads its prompts folder as rules (a prompt not marked `invokable` joins the system message), the
+  // workspace's `.continuerules`, and `AGENT.md` beside AGENTS.md and CLAUDE.md (core/config/markdown/loadMarkdownRules.ts).
+  '**/.continue/prompts/**/*.md',
+  '**/.continuerules',
+  '**/AGENT.md',
   '**/.augment-guidelines',
   '**/.augment/guidelines.md',
   '**/.augment/rules/**/*.md',
@@ -66,6 +71,11 @@ export const SLASH_COMMAND_GLOBS: readonly string[] = Object.freeze([
   '**/.augment/commands/**/*.md',
   '**/.qwen/commands/**/*.md',
   '**/.qwen/commands/**/*.toml',
+  // Continue's legacy `.prompt` files, run by name as slash commands; the review agents and checks its CLI runs on a
+  // pull request (`cn review`, extensions/cli/src/commands/review/resolveReviews.ts).
+  '**/.continue/prompts/**/*.prompt',
+  '**/.continue/agents/**/*.md',
+  '**/.continue/checks/**/*.md',
 ]);
 
 /**
@@ -124,4 +134,13 @@ export function isPluginFile(file: string, plugins: ReadonlySet<string>): boolea
  * request adding one changes what the agent does, so the integrity check pins them; harden does not read them as prompts. Not `settings.local.json`: Claude Code writes it
  * each time a user allows a tool, so a pin would drift all day.
  */
-export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze(['**/.claude/settings.json', ...SLASH_COMMAND_GLOBS, '**/.mcp.json', '**/.cursor/mcp.json', `**/${PLUGIN_MANIFEST}`]);
+export const AGENT_CONFIG_GLOBS: readonly string[] = Object.freeze([
+  '**/.claude/settings.json',
+  ...SLASH_COMMAND_GLOBS,
+  '**/.mcp.json',
+  '**/.cursor/mcp.json',
+  `**/${PLUGIN_MANIFEST}`,
+  // Continue's workspace agents, configs and rule blocks written as YAML, and the MCP servers it starts.
+  '**/.continue/**/*.{yaml,yml}',
+  '**/.continue/mcpServers/**/*.json',
+]);

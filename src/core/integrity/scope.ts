@@ -35,7 +35,7 @@ export const DEFAULT_INTEGRITY_CONFIG: Readonly<IntegrityConfig> = Object.freeze
 
 /** Folders agents load skills, commands, prompts, rules or steering from, at any depth (a path with slashes around it). */
 const LOADED_FOLDERS =
-  /\/(?:\.(?:claude|agents|codex|gemini|github|cursor)\/skills|\.claude\/(?:commands|agents|output-styles)|\.github\/(?:prompts|instructions|agents|chatmodes)|\.(?:cursor|roo|windsurf|amazonq|kilocode|continue|augment|trae)\/rules|\.kiro\/steering|\.clinerules|\.opencode\/(?:agents?|commands?)|\.(?:cursor|gemini|qwen|augment)\/commands|\.(?:windsurf|kilocode)\/workflows)\//;
+  /\/(?:\.(?:claude|agents|codex|gemini|github|cursor)\/skills|\.claude\/(?:commands|agents|output-styles)|\.github\/(?:prompts|instructions|agents|chatmodes)|\.(?:cursor|roo|windsurf|amazonq|kilocode|continue|augment|trae)\/rules|\.kiro\/steering|\.continue\/(?:prompts|agents|checks)|\.clinerules|\.opencode\/(?:agents?|commands?)|\.(?:cursor|gemini|qwen|augment)\/commands|\.(?:windsurf|kilocode)\/workflows)\//;
 
 /** The tool's own folder at the root (audit trail, alert log, live recordings): never walked nor pinned. */
 const TOOL_FOLDER = '.agent-immune';

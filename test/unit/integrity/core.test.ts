@@ -226,6 +226,9 @@ describe('integrity: scope', () => {
       'AGENTS.override.md', 'QWEN.md', 'CRUSH.md', '.rules', '.junie/guidelines.md', 'AmazonQ.md', '.amazonq/rules/memory-bank/product.md', '.kilocode/rules/a.md', '.continue/rules/b.md',
       '.augment-guidelines', '.augment/rules/c.md', '.trae/rules/project_rules.md', '.opencode/agent/review.md', '.opencode/command/commit.md', '.cursor/commands/fix.md',
       '.windsurf/workflows/deploy.md', '.gemini/commands/git/commit.toml', '.kilocode/workflows/plan.md', '.claude/output-styles/concise.md',
+      // Continue's prompts (rules unless invokable), `.continuerules`, AGENT.md, legacy .prompt files, review agents and checks, and its YAML agents,
+      // rule blocks and MCP servers (as Continue's core/config loads them).
+      '.continue/prompts/review.md', '.continuerules', 'AGENT.md', '.continue/prompts/old.prompt', '.continue/agents/security.md', '.continue/checks/anti-slop.md', '.continue/agents/reviewer.yaml', '.continue/rules/style.yaml', '.continue/mcpServers/db.json',
     ];
     const { pinned } = selectPinned(added, matcher);
     assert.deepEqual([...pinned].sort(), [...added].sort());
@@ -240,7 +243,7 @@ describe('integrity: scope', () => {
   it('skips only the root\'s .agent-immune, and enters a node_modules in an agents\' folder (a whole new skill hid in each)', () => {
     for (const dir of ['.claude/skills/node_modules', '.cursor/rules/node_modules', '.roo/rules/node_modules', '.clinerules/node_modules', '.windsurf/rules/node_modules', '.kiro/steering/node_modules', '.claude/commands/node_modules', '.github/prompts/node_modules', '.github/instructions/node_modules', 'skills/a/.agent-immune', 'x/.agent-immune',
       // The other assistants' rule, agent and command folders (their globs take Markdown at any depth).
-      '.amazonq/rules/node_modules', '.cursor/commands/node_modules', '.opencode/agent/node_modules', '.windsurf/workflows/node_modules', '.claude/output-styles/node_modules']) assert.ok(!matcher.isExcluded(dir, true), dir);
+      '.amazonq/rules/node_modules', '.cursor/commands/node_modules', '.opencode/agent/node_modules', '.windsurf/workflows/node_modules', '.claude/output-styles/node_modules', '.continue/prompts/node_modules']) assert.ok(!matcher.isExcluded(dir, true), dir);
     // A JavaScript action's or a hook's dependencies (playwright-core ships SKILL.md files) stay out, as before.
     for (const dir of ['.github/actions/x/node_modules', '.claude/hooks/node_modules']) assert.ok(matcher.isExcluded(dir, true), dir);
     assert.ok(!matcher.isExcluded('skills/a/.git', false), 'a .git file (a submodule pointer) is pinned like any file');

@@ -96,6 +96,7 @@ describe('agent-immune scan', () => {
       '.claude/commands/deploy.md': payload,
       '.amazonq/rules/memory-bank/context.md': payload,
       '.opencode/command/commit.md': payload,
+      '.continue/prompts/triage.md': payload,
       'notes/notes.md': payload,
       'references/notes.md': payload,
     };
@@ -111,7 +112,7 @@ describe('agent-immune scan', () => {
     const report = JSON.parse((await cli('scan', project, '--json', '--no-log')).stdout) as ScanReport;
     const relative = (file: string) => path.relative(project, path.resolve(dir, file)).split(path.sep).join('/');
     const alerting = report.alerts.filter((a) => a.code === 'propagation-request').map((a) => relative(a.subject)).sort();
-    assert.deepEqual(alerting, ['.amazonq/rules/memory-bank/context.md', '.claude/commands/deploy.md', '.opencode/command/commit.md', 'memory-bank/activeContext.md', 'skills/helper/examples/deep/example.txt', 'skills/helper/references/notes.md', 'skills/linked/references/guide.md', 'workspace/IDENTITY.md']);
+    assert.deepEqual(alerting, ['.amazonq/rules/memory-bank/context.md', '.claude/commands/deploy.md', '.continue/prompts/triage.md', '.opencode/command/commit.md', 'memory-bank/activeContext.md', 'skills/helper/examples/deep/example.txt', 'skills/helper/references/notes.md', 'skills/linked/references/guide.md', 'workspace/IDENTITY.md']);
     assert.deepEqual(report.skipped.map((s) => [relative(s.file), s.reason]).sort(), [['skills/helper/shared', 'symlink'], ['skills/linked/SKILL.md', 'symlink']]);
     const ignoring = JSON.parse((await cli('scan', project, '--json', '--no-log', '--glob', '**/memory-bank/**/*.md')).stdout) as ScanReport;
     assert.equal(ignoring.files, 2, 'a skill folder is read only when the globs take its SKILL.md');
