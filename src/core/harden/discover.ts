@@ -574,6 +574,8 @@ class Discoverer {
         for (const found of this.atPath(keywords, rule.path)) add(rule.role, framework, rule.path.join('.'), found.expr, false, rule.placeholders, found.loc);
         continue;
       }
+      // An argument an earlier rule took as part of one prompt (Agno's `instructions=`) is not a prompt of its own too.
+      if (rule.key && claimed.has(rule.key)) continue;
       let found = rule.key ? keywords.get(rule.key) : undefined;
       let label = rule.key ? `${rule.key}=` : '';
       if (!found && rule.index !== undefined) {

@@ -61,8 +61,16 @@ export const SYSTEM_KEYWORDS: readonly string[] = [
   'system_msgs',
 ];
 
+/**
+ * What an Agno Agent's or Team's system message is built from (unless it is given whole as `system_message`): one
+ * prompt, whose warning goes into the first of these the call passes.
+ */
+const AGNO_PROMPT_PARTS = ['instructions', 'description', 'role', 'expected_output', 'additional_context'];
+
 /** The sink table. */
 export const SINK_RULES: readonly SinkRule[] = [
+  // Agno: a member a team delegates to often has only a `role=` or a `description=`, and each is part of the prompt.
+  ...AGNO_PROMPT_PARTS.map((key): SinkRule => ({ framework: 'Agno', form: `Agent / Team(${key}=…): one prompt with ${AGNO_PROMPT_PARTS.filter((part) => part !== key).join(', ')}`, languages: PY, callee: /^(?:Agent|Team)$/, module: /^agno(?:\.|$)/, key, role: 'system', requires: AGNO_PROMPT_PARTS, fixture: 'agno.py' })),
   // OpenAI Agents SDK
   { framework: 'OpenAI Agents SDK', form: 'Agent(instructions=…) — a string or a function returning one', languages: PY, callee: /^(?:Agent|RealtimeAgent|clone)$/, key: 'instructions', role: 'system', fixture: 'openai_agents.py' },
   { framework: 'OpenAI Agents SDK', form: 'prompt_with_handoff_instructions(…)', languages: PY, callee: /^prompt_with_handoff_instructions$/, index: 0, role: 'system', fixture: 'openai_agents.py' },
