@@ -117,6 +117,8 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
 
     const found: { alert: MonitorFinding; source: string; scoped: boolean }[] = [];
     const { documents, skipped } = await readDocuments(documentFiles, display, maxFileMb * 1024 * 1024);
+    // The one file named: what a folder's walk lists as skipped is this command's input refused.
+    if (!info.isDirectory() && skipped.length > 0) throw new InputError(skipped[0].reason === 'binary' ? 'binary' : 'bad-path', `${positionals[0]}: ${namedFileRefused(skipped[0], maxFileMb)}`);
     for (const alert of monitorDocuments(documents, monitor)) found.push({ alert, source: alert.signal === 'propagation' ? display(target) : alert.subject, scoped: false });
     const badTraces: ScanReport['skipped'] = [];
     let runCount = 0;
@@ -176,6 +178,20 @@ Exit codes: 0 done (alerts are advisory), 1 alerts fired under --fail-on-alert, 
     return values['fail-on-alert'] && records.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
 };
+
+/** Why the one file named cannot be scanned, and what to do. */
+function namedFileRefused(skipped: Skipped, maxFileMb: number): string {
+  switch (skipped.reason) {
+    case 'too-large':
+      return `larger than --max-file-mb (${maxFileMb} MiB); raise --max-file-mb to scan it`;
+    case 'binary':
+      return 'a binary file, neither a text document nor a trace';
+    case 'not-a-file':
+      return 'not a regular file (a FIFO, socket or device)';
+    case 'unreadable':
+      return `cannot be read (${skipped.detail ?? 'unknown error'})`;
+  }
+}
 
 /** True when a named JSON or JSON Lines file is a trace; another (an agent's memory, a post dump) or an empty one is a document. */
 async function isTrace(file: string): Promise<boolean> {

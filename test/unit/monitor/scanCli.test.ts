@@ -316,6 +316,19 @@ describe('agent-immune scan', () => {
   ];
   for (const [name, argv] of bad) it(`exits 2 on ${name}`, async () => assert.equal((await cli(...argv)).code, 2));
 
+  it('refuses a named file it cannot scan, saying why, with exit 2 (was: exit 0, "Nothing to scan here … name a file", then "skipped: too-large")', async () => {
+    writeFileSync(path.join(dir, 'big.txt'), 'x'.repeat(1024 * 1024 + 1));
+    const big = await cli('scan', 'big.txt', '--no-log', '--max-file-mb', '1');
+    assert.equal(big.code, 2);
+    assert.match(big.stderr, /big\.txt: larger than --max-file-mb \(1 MiB\); raise --max-file-mb to scan it/);
+    assert.equal(big.stdout, '');
+    writeFileSync(path.join(dir, 'blob.bin'), Buffer.from([0, 1, 2, 0, 255, 0, 7, 0]));
+    const binary = await cli('scan', 'blob.bin', '--no-log');
+    assert.equal(binary.code, 2);
+    assert.match(binary.stderr, /blob\.bin: a binary file/);
+    assert.equal((await cli('scan', 'big.txt', '--no-log', '--max-file-mb', '2')).code, 0, 'scanned under a higher limit');
+  });
+
   it('exits 2 on a broken trace given directly, and on an invalid monitor config', async () => {
     writeFileSync(path.join(dir, 'broken.jsonl'), '{"type":"message"\n');
     assert.equal((await cli('scan', 'broken.jsonl')).code, 2);
