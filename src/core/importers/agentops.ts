@@ -5,7 +5,7 @@
 // event lists as events) with AgentOps's span kinds said in the GenAI conventions (`agentops.span.kind` agent, llm,
 // tool), and read by the OTLP importer, so what it reads of a trace holds here too.
 import { InputError } from '../errors';
-import { asObject, asString, selectRuns } from './common';
+import { asObject, asString, isoNanos, selectRuns } from './common';
 import { otlpRewriter } from './otlp';
 import type { FormatSpec } from './types';
 
@@ -58,17 +58,6 @@ export function dottedAttributes(nested: unknown, budget: KeyBudget = { keys: 0,
     }
   }
   return out;
-}
-
-const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/;
-
-/** An ISO time with up to nanoseconds (AgentOps writes microseconds) as OTLP's nanoseconds since the epoch, as text. */
-function isoNanos(value: unknown): string | undefined {
-  const match = typeof value === 'string' ? ISO.exec(value) : null;
-  if (!match) return undefined;
-  const ms = Date.parse(`${match[1]}${match[3] ?? 'Z'}`);
-  if (!Number.isFinite(ms)) return undefined;
-  return String(BigInt(ms) * 1_000_000n + BigInt((match[2] ?? '').padEnd(9, '0')));
 }
 
 /**

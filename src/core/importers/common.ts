@@ -50,7 +50,14 @@ export function messageText(message: unknown, depth = 0): string | undefined {
   const m = asObject(message);
   // A message wrapped in kwargs or data a few levels deep is real; thousands of levels are an attack on the stack.
   if (!m || depth > MAX_MESSAGE_NESTING) return undefined;
-  return contentText(m.parts) ?? contentText(m.content) ?? messageText(asObject(m.kwargs), depth + 1) ?? messageText(asObject(m.data), depth + 1) ?? asString(m.text);
+  const text = contentText(m.parts) ?? contentText(m.content) ?? messageText(asObject(m.kwargs), depth + 1) ?? messageText(asObject(m.data), depth + 1);
+  return text ?? asString(m.text) ?? recordsText(m.content);
+}
+
+/** A content list of plain records (a LangChain tool message's search results: `[{"url", "title"}]`), laid out; not media parts. */
+function recordsText(content: unknown): string | undefined {
+  const records = Array.isArray(content) && content.length > 0 && content.every((part) => asObject(part) !== undefined && asObject(part)!.type === undefined);
+  return records ? dataText(content) : undefined;
 }
 
 /** How deep `kwargs` / `data` wrappers of one message are followed. */
@@ -103,6 +110,64 @@ export function valueText(value: unknown, depth = 0): string | undefined {
   if (keys.length === 0) return undefined;
   if (keys.length === 1) return valueText(o[keys[0]], depth + 1);
   return JSON.stringify(value);
+}
+
+/**
+ * A JSON value too large or deep to lay out, as one `key: value` line per scalar in document order (a string's line
+ * breaks kept), walked without recursion: its strings still read as text, however the result was padded.
+ */
+function leafLines(value: unknown): string[] {
+  const lines: string[] = [];
+  const pending: [string, unknown][] = [['-', value]];
+  while (pending.length > 0) {
+    const [key, item] = pending.pop()!;
+    if (item === null || typeof item !== 'object') lines.push(`${key}: ${String(item)}`);
+    else {
+      const entries = Array.isArray(item) ? item.map((child): [string, unknown] => ['-', child]) : Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) pending.push(entries[i]);
+    }
+  }
+  return lines;
+}
+
+/**
+ * A JSON value (within LAYOUT_LIMITS) as YAML-like lines (`key: value`, `- item`, a string's own line breaks kept), as
+ * AgentDojo's tools print their results: every field kept, and the strings read as the text they are rather than as
+ * escaped JSON (an instruction inside `{"result": "…"}` reads as one).
+ */
+function laidOut(value: unknown): string[] {
+  if (value === null || typeof value !== 'object') return String(value).split('\n');
+  const entries: [string | undefined, unknown][] = Array.isArray(value) ? value.map((item) => [undefined, item]) : Object.entries(value);
+  if (entries.length === 0) return [Array.isArray(value) ? '[]' : '{}'];
+  const lines: string[] = [];
+  for (const [key, item] of entries) {
+    const inner = laidOut(item);
+    const nested = item !== null && typeof item === 'object' && inner.length > 1;
+    const first = key === undefined ? `- ${inner[0]}` : nested ? `${key}:` : `${key}: ${inner[0]}`;
+    lines.push(first);
+    for (let i = nested && key !== undefined ? 0 : 1; i < inner.length; i++) lines.push(`  ${inner[i]}`);
+  }
+  return lines;
+}
+
+
+/** The largest JSON result laid out as lines (depth, values); a deeper or larger one is read as its scalars' lines. */
+const LAYOUT_LIMITS = { depth: 16, values: 10_000 };
+
+/** Whether `value` is within LAYOUT_LIMITS, walked without recursion (a hostile result can nest thousands deep). */
+function layoutFits(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let seen = 0; pending.length > 0; seen++) {
+    const [item, depth] = pending.pop()!;
+    if (seen > LAYOUT_LIMITS.values || depth > LAYOUT_LIMITS.depth) return false;
+    if (item !== null && typeof item === 'object') for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/** A JSON record or list as the lines a model is shown (laid out within LAYOUT_LIMITS, else one line per scalar). */
+export function dataText(value: unknown): string {
+  return (layoutFits(value) ? laidOut(value) : leafLines(value)).join('\n');
 }
 
 /** One delivered output before rounds are known: `from` sent `content` to `to` at `time`. */
@@ -260,6 +325,17 @@ export function toMillis(value: unknown): number {
   const iso = value.includes('T') ? value : value.replace(' ', 'T');
   const hasZone = /(Z|[+-]\d\d:?\d\d)$/.test(iso);
   return Date.parse(hasZone ? iso : iso + 'Z');
+}
+
+const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** An ISO time with up to nanoseconds (AgentOps writes microseconds) as OTLP's nanoseconds since the epoch, as text. */
+export function isoNanos(value: unknown): string | undefined {
+  const match = typeof value === 'string' ? ISO.exec(value) : null;
+  if (!match) return undefined;
+  const ms = Date.parse(`${match[1]}${match[3] ?? 'Z'}`);
+  if (!Number.isFinite(ms)) return undefined;
+  return String(BigInt(ms) * 1_000_000n + BigInt((match[2] ?? '').padEnd(9, '0')));
 }
 
 /** The document layout's selection for files of runs: the top-level object, or each item of a top-level array. */

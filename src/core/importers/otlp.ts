@@ -4,7 +4,7 @@ import { InputError } from '../errors';
 import { TRACE_LIMITS } from '../trace/parse';
 import type { TraceWarning } from '../trace/types';
 import { holds, replaceEvery } from '../text/occurrences';
-import { AgentRegistry, assignCausalRounds, inTimeOrder as deliveryOrder, asObject, asString, buildEpisode, contentText, lastMessageText, maybeJson, messageText, mentioned, toMillis, valueText, type Delivery } from './common';
+import { AgentRegistry, assignCausalRounds, inTimeOrder as deliveryOrder, asObject, asString, buildEpisode, contentText, dataText, lastMessageText, maybeJson, messageText, mentioned, toMillis, valueText, type Delivery } from './common';
 import { graphEpisodes, graphPlace, nodeOutput, type RunInfo } from './langsmith';
 import { callText, toolAgentId } from './toolChat';
 import type { Episode, FormatSpec, Importer, JsonPath } from './types';
@@ -246,60 +246,9 @@ function toolResultText(value: unknown): string | undefined {
   // Bedrock Converse content blocks, as Strands Agents records a result: `[{"text": "…"}]`.
   if (Array.isArray(inner) && inner.length > 0 && inner.every(isTextBlock)) return contentText(inner) ?? text;
   if (typeof inner !== 'object' || inner === null) return text;
-  return (layoutFits(inner) ? laidOut(inner) : leafLines(inner)).join('\n');
+  return dataText(inner);
 }
 
-/** The largest JSON result laid out as lines (depth, values); a deeper or larger one is read as its scalars' lines. */
-const LAYOUT_LIMITS = { depth: 16, values: 10_000 };
-
-/** Whether `value` is within LAYOUT_LIMITS, walked without recursion (a hostile result can nest thousands deep). */
-function layoutFits(value: unknown): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  for (let seen = 0; pending.length > 0; seen++) {
-    const [item, depth] = pending.pop()!;
-    if (seen > LAYOUT_LIMITS.values || depth > LAYOUT_LIMITS.depth) return false;
-    if (item !== null && typeof item === 'object') for (const child of Object.values(item)) pending.push([child, depth + 1]);
-  }
-  return true;
-}
-
-/**
- * A JSON value too large or deep to lay out, as one `key: value` line per scalar in document order (a string's line
- * breaks kept), walked without recursion: its strings still read as text, however the result was padded.
- */
-function leafLines(value: unknown): string[] {
-  const lines: string[] = [];
-  const pending: [string, unknown][] = [['-', value]];
-  while (pending.length > 0) {
-    const [key, item] = pending.pop()!;
-    if (item === null || typeof item !== 'object') lines.push(`${key}: ${String(item)}`);
-    else {
-      const entries = Array.isArray(item) ? item.map((child): [string, unknown] => ['-', child]) : Object.entries(item);
-      for (let i = entries.length - 1; i >= 0; i--) pending.push(entries[i]);
-    }
-  }
-  return lines;
-}
-
-/**
- * A JSON value (within LAYOUT_LIMITS) as YAML-like lines (`key: value`, `- item`, a string's own line breaks kept), as
- * AgentDojo's tools print their results: every field kept, and the strings read as the text they are rather than as
- * escaped JSON (an instruction inside `{"result": "…"}` reads as one).
- */
-function laidOut(value: unknown): string[] {
-  if (value === null || typeof value !== 'object') return String(value).split('\n');
-  const entries: [string | undefined, unknown][] = Array.isArray(value) ? value.map((item) => [undefined, item]) : Object.entries(value);
-  if (entries.length === 0) return [Array.isArray(value) ? '[]' : '{}'];
-  const lines: string[] = [];
-  for (const [key, item] of entries) {
-    const inner = laidOut(item);
-    const nested = item !== null && typeof item === 'object' && inner.length > 1;
-    const first = key === undefined ? `- ${inner[0]}` : nested ? `${key}:` : `${key}: ${inner[0]}`;
-    lines.push(first);
-    for (let i = nested && key !== undefined ? 0 : 1; i < inner.length; i++) lines.push(`  ${inner[i]}`);
-  }
-  return lines;
-}
 
 /** An MCP content part that is text (a result with a resource, an image or anything else is read whole). */
 const isTextPart = (part: unknown) => asObject(part)?.type === 'text' && typeof asObject(part)?.text === 'string';

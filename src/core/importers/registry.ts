@@ -8,6 +8,7 @@ import { debateFormat } from './debate';
 import { groupChatFormat } from './groupChat';
 import { infaGuardFormat } from './infaGuard';
 import { jaegerFormat } from './jaeger';
+import { langfuseFormat } from './langfuse';
 import { langsmithFormat } from './langsmith';
 import { otlpFormat, phoenixFormat } from './otlp';
 import { tauBenchFormat } from './tauBench';
@@ -20,6 +21,8 @@ export const FORMATS = {
   agentops: agentOpsFormat,
   phoenix: phoenixFormat,
   jaeger: jaegerFormat,
+  // Before LangSmith: a Langfuse trace of a LangGraph app keeps `langgraph_node` in its observations' metadata.
+  langfuse: langfuseFormat,
   'infa-guard': infaGuardFormat,
   agentdojo: agentDojoFormat,
   debate: debateFormat,
