@@ -40,6 +40,30 @@ export interface RunInfo {
   ts?: string;
 }
 
+/** A batch as the LangSmith SDK sends it (`{"post": [...], "patch": [...]}`): runs created, and runs updated with their outputs. */
+function isBatch(o: Record<string, unknown>): boolean {
+  const isRun = (value: unknown) => asObject(value)?.run_type !== undefined || asObject(value)?.dotted_order !== undefined;
+  return o.id === undefined && [o.post, o.patch].some((list) => Array.isArray(list) && list.some(isRun));
+}
+
+/** A batch's runs, each patch laid over the run it updates (its outputs, end time, error); a patch of a run posted earlier stands alone. */
+function batchRuns(batch: Record<string, unknown>): unknown[] {
+  const runs: unknown[] = [];
+  const byId = new Map<string, number>();
+  for (const raw of [...(Array.isArray(batch.post) ? batch.post : []), ...(Array.isArray(batch.patch) ? batch.patch : [])]) {
+    const run = asObject(raw);
+    const at = run && asString(run.id) !== undefined ? byId.get(run.id as string) : undefined;
+    if (run && at !== undefined) {
+      // Field by field as data: a key "__proto__" in a hostile batch stays a key.
+      runs[at] = Object.fromEntries([...Object.entries(runs[at] as object), ...Object.entries(run).filter(([, value]) => value !== null && value !== undefined)]);
+      continue;
+    }
+    if (run && asString(run.id) !== undefined) byId.set(run.id as string, runs.length);
+    runs.push(raw);
+  }
+  return runs;
+}
+
 class LangsmithImporter implements Importer {
   private readonly runs = new Map<string, RunInfo>();
   private seq = 0;
@@ -51,6 +75,10 @@ class LangsmithImporter implements Importer {
     if (!o) throw new InputError('invalid-field', 'expected a LangSmith run object', this.file, line);
     if (Array.isArray(o.runs) && o.id === undefined) {
       for (const run of o.runs) this.addRun(run, line, undefined);
+      return;
+    }
+    if (isBatch(o)) {
+      for (const run of batchRuns(o)) this.addRun(run, line, undefined);
       return;
     }
     this.addRun(o, line, undefined);
@@ -86,7 +114,7 @@ class LangsmithImporter implements Importer {
   }
 
   finish(): Episode[] {
-    if (this.runs.size === 0) throw new InputError('empty', 'no runs found; expected LangSmith runs (a JSON array, JSON Lines, or {"runs": [...]})', this.file);
+    if (this.runs.size === 0) throw new InputError('empty', 'no runs found; expected LangSmith runs (a JSON array, JSON Lines, {"runs": [...]}, or the SDK\'s {"post": [...], "patch": [...]})', this.file);
     return graphEpisodes(this.runs, this.file);
   }
 }
@@ -458,7 +486,7 @@ export const langsmithFormat: FormatSpec = {
   title: 'LangSmith / LangGraph runs',
   aliases: ['langgraph'],
   detect: {
-    record: (o) => 'run_type' in o || 'dotted_order' in o || 'parent_run_id' in o || asObject(asObject(o.extra)?.metadata)?.langgraph_node !== undefined || Array.isArray(o.runs),
+    record: (o) => 'run_type' in o || 'dotted_order' in o || 'parent_run_id' in o || asObject(asObject(o.extra)?.metadata)?.langgraph_node !== undefined || Array.isArray(o.runs) || isBatch(o),
     keys: 'run_type, parent_run_id, extra.metadata.langgraph_node',
     signature: /"(run_type|dotted_order|parent_run_id|langgraph_node)"\s*:/,
     loneObjectIsDocument: true,

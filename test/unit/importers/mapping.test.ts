@@ -289,6 +289,18 @@ describe('importers: mapping', () => {
       assert.deepEqual(flow(lines), flow(array));
     });
 
+    it('reads the runs as the LangSmith SDK sends them, a batch of posts and the patches that add their outputs (was: "run without id")', async () => {
+      const runs = JSON.parse(readFileSync(at('langsmith-runs.json'), 'utf8')) as Record<string, unknown>[];
+      const batch = {
+        post: runs.map(({ outputs: _outputs, end_time: _end, error: _error, ...created }) => created),
+        patch: runs.map((run) => ({ id: run.id, trace_id: run.trace_id, dotted_order: run.dotted_order, outputs: run.outputs, end_time: run.end_time, error: run.error ?? null })),
+      };
+      // A hostile patch's "__proto__" is laid over its run as a field, not as the merged object's prototype.
+      const text = JSON.stringify(batch).replace('"patch":[{', '"patch":[{"__proto__":{"polluted":true},');
+      assert.deepEqual(flow(importTraceText(text)), flow(await readAnyTrace(at('langsmith-runs.json'))));
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
+
     it("reads a supervisor's graph: a subgraph's nodes are its agent's work, and a node's reply is not the hand-off after it (was: the inner ReAct nodes were agents and research_expert said 'Successfully transferred back to supervisor')", () => {
       const lc = (kind: string, content: string, extra: Record<string, unknown> = {}) => ({ lc: 1, type: 'constructor', id: ['langchain_core', 'messages', kind], kwargs: { content, ...extra } });
       const place = (node: string, step: number, ns: string) => ({ metadata: { langgraph_node: node, langgraph_step: step, langgraph_checkpoint_ns: ns } });
