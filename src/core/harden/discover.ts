@@ -864,9 +864,9 @@ class Discoverer {
     return { candidate, why, prompt, context: context ?? { start: candidate.start, end: candidate.end } };
   }
 
-  /** The text a boundary around the candidate would sit in: its literal's content, or the prompt's pieces in its file. */
+  /** The text a boundary around the candidate would sit in: its literal's content (the string it is joined into), or the prompt's pieces in its file. */
   private contextOf(candidate: Candidate, prompt: FoundPrompt): { start: number; end: number } | undefined {
-    if (candidate.literal) return { start: candidate.literal.contentStart, end: candidate.literal.contentEnd };
+    if (candidate.literal) return candidate.joined ?? { start: candidate.literal.contentStart, end: candidate.literal.contentEnd };
     const inFile = prompt.pieces.filter((p) => p.file === candidate.file);
     if (inFile.length === 0) return undefined;
     return { start: Math.min(candidate.start, ...inFile.map((p) => p.literal.start)), end: Math.max(candidate.end, ...inFile.map((p) => p.literal.end)) };

@@ -60,6 +60,8 @@ export interface Candidate {
   loc: Loc;
   frames: readonly Frame[];
   literal?: StringLiteral;
+  /** The concatenation the hole's literal is joined into, when it is (one string with the literals beside it). */
+  joined?: { start: number; end: number };
   /** The placeholder's name (placeholders only). */
   name?: string;
   text: string;
@@ -864,8 +866,12 @@ export class Resolver {
         const stringy = e.parts.some((part) => part.k === 'str');
         const whole = text.slice(e.start, e.end);
         for (const part of e.parts) {
-          if (part.k === 'str') this.collectValue({ ...v, expr: part }, acc, depth, nested);
-          else {
+          if (part.k === 'str') {
+            // Literals joined into one string (`f"{a}\n" f"{b}"`, `"x" + f"{a}"`): a boundary in one is in that string.
+            const before = acc.candidates.length;
+            this.collectValue({ ...v, expr: part }, acc, depth, nested);
+            for (const c of acc.candidates.slice(before)) if (c.kind === 'hole' && c.literal === part.literal) c.joined = { start: e.start, end: e.end };
+          } else {
             // An operand already inside a boundary (`"<delegated_task>\n" + str(x) + "\n</delegated_task>"`) is bounded with all it holds.
             const bounded = isInsideBoundary(whole, part.start - e.start, part.end - e.start);
             const sub: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };

@@ -539,10 +539,11 @@ class OtlpImporter implements Importer {
   private seq = 0;
   private values = 0;
 
-  /** `captureAdvice`: how to make the exporter record message content, said when none was. */
+  /** `captureAdvice`: how to make the exporter record message content, said when none was; `refusal`: what a value holding no span is told. */
   constructor(
     private readonly file?: string,
     private readonly captureAdvice = OTEL_CAPTURE_ADVICE,
+    private readonly refusal = 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes',
   ) {}
 
   add(value: unknown, line: number): void {
@@ -561,7 +562,7 @@ class OtlpImporter implements Importer {
     } else if (o.spanId !== undefined || o.span_id !== undefined || asObject(o.context)?.span_id !== undefined || o['context.span_id'] !== undefined) this.addSpan(o, line);
     // A page of Phoenix's REST API (`{"data": [...]}`) on a line of its own.
     else if (Array.isArray(o.data) && o.data.some(isPhoenixSpan)) for (const span of o.data) this.addSpan(span, line);
-    else throw new InputError('missing-field', 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes', this.file, line, 'resourceSpans');
+    else throw new InputError('missing-field', this.refusal, this.file, line, 'resourceSpans');
   }
 
   private addSpan(raw: unknown, line: number): void {
@@ -949,5 +950,6 @@ export const phoenixFormat: FormatSpec = {
   },
   expects: 'a JSON array of spans (or {"data": [...]}) with context.trace_id, context.span_id, span_kind and OpenInference attributes',
   select: (path) => (path.length === 1 && typeof path[0] === 'number') || (path.length === 2 && path[0] === 'data' && typeof path[1] === 'number'),
-  create: (file) => new OtlpImporter(file),
+  // Said in Phoenix's words: a value that holds no span is no Phoenix span (not an OTLP document lacking resourceSpans).
+  create: (file) => new OtlpImporter(file, undefined, 'expected Arize Phoenix spans: a JSON array of spans (or its REST API\'s {"data": [...]}) with context.span_id and span_kind'),
 };

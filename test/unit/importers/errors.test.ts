@@ -121,6 +121,13 @@ describe('importers: bad input', () => {
     });
   }
 
+  it('says what a Phoenix or Langfuse file holds when another file is read as one (was: "missing resourceSpans; expected OTLP JSON" for --from phoenix)', async () => {
+    const phoenix = await failure(at('jaeger-kagent-helm.json'), { from: 'phoenix' });
+    assert.match(phoenix.message, /expected Arize Phoenix spans/);
+    assert.doesNotMatch(phoenix.message, /resourceSpans/);
+    assert.match((await failure(at('jaeger-kagent-helm.json'), { from: 'langfuse' })).message, /expected a Langfuse trace with its observations/);
+  });
+
   it('says a run past the last round of its own, not of a "round" field the log does not have (a review: a Who&When history of a million messages)', async () => {
     const chat = JSON.parse(readFileSync(at('who-and-when.json'), 'utf8')) as { history: unknown[] };
     const long = { ...chat, history: Array.from({ length: 20_000 }, (_, i) => chat.history[i % chat.history.length]) };
