@@ -3,7 +3,7 @@
 // as text (UTF-8, and UTF-16 where its mark or its bytes suggest it), skipping binary and oversized ones with a note.
 // A folder or file that cannot be read (EACCES, EPERM, gone meanwhile) is skipped with its reason; the rest is scanned.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { globMatcher } from '../../core/globs';
 import { SKILL_FILE, SKILL_TEXT } from '../../core/monitor/config';
@@ -17,7 +17,10 @@ export interface Collected {
   documents: string[];
   traces: string[];
   skipped: Skipped[];
-  /** Symbolic links the globs take: never followed (they can lead outside the folder), so listed as not read. */
+  /**
+   * Symbolic links the globs take: never followed (they can lead outside the folder), so listed as not read; not one
+   * whose target is a file read anyway (`CLAUDE.md -> AGENTS.md` beside it, a common set-up), whose text is scanned there.
+   */
   links: string[];
   /** JSON and JSON Lines files neither glob takes: traces when their content is in a format `convert` reads. */
   candidates: string[];
@@ -75,12 +78,20 @@ export async function collectMonitored(root: string, globs: readonly string[], t
     );
   };
   await walk(root, '', undefined);
+  const read = new Set([...result.documents, ...result.traces]);
+  result.links = (await Promise.all(result.links.map(async (link) => ((await readsFileRead(link, read)) ? undefined : link)))).filter((link) => link !== undefined);
   result.documents.sort();
   result.traces.sort();
   result.links.sort();
   result.candidates.sort();
   result.skipped.sort((a, b) => a.file.localeCompare(b.file));
   return result;
+}
+
+/** Whether a link names, without following anything, a file the walk reads anyway (its target read as text, not resolved). */
+async function readsFileRead(link: string, read: ReadonlySet<string>): Promise<boolean> {
+  const target = await readlink(link).catch(() => undefined);
+  return target !== undefined && read.has(path.resolve(path.dirname(link), target));
 }
 
 /** True for a failed system call (EACCES, EPERM, EISDIR, ENOENT...), as opposed to a bug or bad content. */

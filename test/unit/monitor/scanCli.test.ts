@@ -109,11 +109,16 @@ describe('agent-immune scan', () => {
     symlinkSync('../helper/SKILL.md', path.join(project, 'skills/linked/SKILL.md'));
     writeFileSync(path.join(project, 'skills/linked/references/guide.md'), payload);
     symlinkSync(tmpdir(), path.join(project, 'skills/helper/shared'));
+    // CLAUDE.md linked to the AGENTS.md beside it (a common set-up): read there, so not listed (was one "skipped" line
+    // per link, nine in pydantic-ai); a link out of the folder still is.
+    writeFileSync(path.join(project, 'AGENTS.md'), 'Run the tests before committing.\n');
+    symlinkSync('AGENTS.md', path.join(project, 'CLAUDE.md'));
+    symlinkSync(path.join(tmpdir(), 'AGENTS.md'), path.join(project, 'GEMINI.md'));
     const report = JSON.parse((await cli('scan', project, '--json', '--no-log')).stdout) as ScanReport;
     const relative = (file: string) => path.relative(project, path.resolve(dir, file)).split(path.sep).join('/');
     const alerting = report.alerts.filter((a) => a.code === 'propagation-request').map((a) => relative(a.subject)).sort();
     assert.deepEqual(alerting, ['.amazonq/rules/memory-bank/context.md', '.claude/commands/deploy.md', '.continue/prompts/triage.md', '.opencode/command/commit.md', 'memory-bank/activeContext.md', 'skills/helper/examples/deep/example.txt', 'skills/helper/references/notes.md', 'skills/linked/references/guide.md', 'workspace/IDENTITY.md']);
-    assert.deepEqual(report.skipped.map((s) => [relative(s.file), s.reason]).sort(), [['skills/helper/shared', 'symlink'], ['skills/linked/SKILL.md', 'symlink']]);
+    assert.deepEqual(report.skipped.map((s) => [relative(s.file), s.reason]).sort(), [['GEMINI.md', 'symlink'], ['skills/helper/shared', 'symlink']]);
     const ignoring = JSON.parse((await cli('scan', project, '--json', '--no-log', '--glob', '**/memory-bank/**/*.md')).stdout) as ScanReport;
     assert.equal(ignoring.files, 2, 'a skill folder is read only when the globs take its SKILL.md');
   });
