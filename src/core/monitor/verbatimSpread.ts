@@ -1,7 +1,7 @@
 // Signal verbatimSpread: the same long span (>= verbatimMinTokens shared word tokens) reappearing in the outputs of
 // agents round after round along the run's edges (the guard's RunModel), a copy spreading hop by hop.
 import type { RunModel } from '../guard/types';
-import { hash32, wordSpans } from '../text/tokens';
+import { wordHashes, wordSpans } from '../text/tokens';
 import { evidenceOf } from './evidence';
 import { cooldownKey, FINDING_CODE, type ChainHop, type MonitorFinding } from './types';
 
@@ -172,11 +172,6 @@ function intersectInto(a: Float64Array, b: Float64Array, into: Set<number>, excl
       y++;
     }
   }
-}
-
-/** The hash of each word of a text, in the order wordSpans gives them. */
-function wordHashes(text: string): number[] {
-  return wordSpans(text).map((span) => hash32(span.word));
 }
 
 /** The hash of every run of n consecutive words, by start position. */

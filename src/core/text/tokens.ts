@@ -22,6 +22,22 @@ export function wordSpans(text: string): { word: string; start: number; end: num
   return result;
 }
 
+/** The hash32 of each word token, lower-cased as `wordSpans` gives them, without building a span per word. */
+export function wordHashes(text: string): Uint32Array {
+  let out = new Uint32Array(256);
+  let count = 0;
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match; match = WORD.exec(text)) {
+    if (count === out.length) {
+      const grown = new Uint32Array(count * 2);
+      grown.set(out);
+      out = grown;
+    }
+    out[count++] = hash32(match[0].toLowerCase());
+  }
+  return out.slice(0, count);
+}
+
 /** The inflections stem() strips, longest first: the longest one that ends a word goes. */
 export const STEM_SUFFIXES = ['ations', 'ingly', 'ances', 'ences', 'ation', 'ings', 'edly', 'ance', 'ence', 'ing', 'ers', 'er', 'ed', 'es', 'ly', 's'];
 // At the leftmost position where one matches to the end, so the longest.

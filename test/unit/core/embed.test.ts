@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { simulate } from '../../../src/core/sim/simulate';
 import { embedLower, embedWords } from '../../../src/core/text/embed';
-import { hash32, lowerWords } from '../../../src/core/text/tokens';
+import { hash32, lowerWords, wordHashes, wordSpans } from '../../../src/core/text/tokens';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const REAL_AGENTDOJO = path.join(ROOT, '..', 'shared', 'data', 'real', 'agentdojo');
@@ -62,5 +62,13 @@ describe('embedLower', () => {
     const kept = texts.map((lower) => embedLower(lower));
     for (let round = 0; round < 3; round++) for (const lower of texts) embedLower(lower + ' more words after it');
     texts.forEach((lower, t) => assert.deepEqual(kept[t], wordByWord(lower), lower.slice(0, 120)));
+  });
+});
+
+describe('wordHashes', () => {
+  it("gives each word's hash as wordSpans lower-cases it, without a span per word (scan of a 50 MB output: 1.1 GB -> 0.33 GB)", () => {
+    for (const text of ['', 'İstanbul DON\'T re-run step 3.5 — ΣΊΣΥΦΟΣ', 'a'.repeat(300) + ' b'.repeat(700), simulate({ seed: 3, topology: 'chain', agents: 3, attackers: 1, rounds: 2, family: 'injection', split: 'train' }).trace().messages[0].content]) {
+      assert.deepEqual([...wordHashes(text)], wordSpans(text).map((span) => hash32(span.word)));
+    }
   });
 });
