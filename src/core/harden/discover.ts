@@ -569,6 +569,10 @@ class Discoverer {
       if (rule.requires && !rule.requires.some((k) => keywords.has(k))) continue;
       const importedFrom = module.imports.get(rootName(call.callee) ?? '')?.module;
       if (rule.module && !rule.module.test(importedFrom ?? '')) continue;
+      if (rule.key && rule.ignoredWith?.some((k) => keywords.has(k))) {
+        claimed.add(rule.key);
+        continue;
+      }
       const framework = sinkFramework(rule, importedFrom);
       if (rule.path) {
         for (const found of this.atPath(keywords, rule.path)) add(rule.role, framework, rule.path.join('.'), found.expr, false, rule.placeholders, found.loc);

@@ -38,6 +38,8 @@ export interface SinkRule {
   role: SinkRole;
   /** The call must also pass one of these keywords (CrewAI's Agent has `goal` or `backstory`). */
   requires?: readonly string[];
+  /** Keywords that make the framework ignore this one, which is then no prompt (Agno's parts, when `system_message` is given). */
+  ignoredWith?: readonly string[];
   /** The callee must be imported from a module this matches (CAMEL's `ChatAgent`, not any class of that name). */
   module?: RegExp;
   placeholders?: PlaceholderStyle;
@@ -70,7 +72,7 @@ const AGNO_PROMPT_PARTS = ['instructions', 'description', 'role', 'expected_outp
 /** The sink table. */
 export const SINK_RULES: readonly SinkRule[] = [
   // Agno: a member a team delegates to often has only a `role=` or a `description=`, and each is part of the prompt.
-  ...AGNO_PROMPT_PARTS.map((key): SinkRule => ({ framework: 'Agno', form: `Agent / Team(${key}=…): one prompt with ${AGNO_PROMPT_PARTS.filter((part) => part !== key).join(', ')}`, languages: PY, callee: /^(?:Agent|Team)$/, module: /^agno(?:\.|$)/, key, role: 'system', requires: AGNO_PROMPT_PARTS, fixture: 'agno.py' })),
+  ...AGNO_PROMPT_PARTS.map((key): SinkRule => ({ framework: 'Agno', form: `Agent / Team(${key}=…): one prompt with ${AGNO_PROMPT_PARTS.filter((part) => part !== key).join(', ')}`, languages: PY, callee: /^(?:Agent|Team)$/, module: /^agno(?:\.|$)/, key, role: 'system', requires: AGNO_PROMPT_PARTS, ignoredWith: ['system_message'], fixture: 'agno.py' })),
   // OpenAI Agents SDK
   { framework: 'OpenAI Agents SDK', form: 'Agent(instructions=…) — a string or a function returning one', languages: PY, callee: /^(?:Agent|RealtimeAgent|clone)$/, key: 'instructions', role: 'system', fixture: 'openai_agents.py' },
   { framework: 'OpenAI Agents SDK', form: 'prompt_with_handoff_instructions(…)', languages: PY, callee: /^prompt_with_handoff_instructions$/, index: 0, role: 'system', fixture: 'openai_agents.py' },

@@ -46,27 +46,20 @@ function isBatch(o: Record<string, unknown>): boolean {
   return o.id === undefined && [o.post, o.patch].some((list) => Array.isArray(list) && list.some(isRun));
 }
 
-/** A batch's runs, each patch laid over the run it updates (its outputs, end time, error); a patch of a run posted earlier stands alone. */
-function batchRuns(batch: Record<string, unknown>): unknown[] {
-  const runs: unknown[] = [];
-  const byId = new Map<string, number>();
-  for (const raw of [...(Array.isArray(batch.post) ? batch.post : []), ...(Array.isArray(batch.patch) ? batch.patch : [])]) {
-    const run = asObject(raw);
-    const at = run && asString(run.id) !== undefined ? byId.get(run.id as string) : undefined;
-    if (run && at !== undefined) {
-      // Field by field as data: a key "__proto__" in a hostile batch stays a key.
-      runs[at] = Object.fromEntries([...Object.entries(runs[at] as object), ...Object.entries(run).filter(([, value]) => value !== null && value !== undefined)]);
-      continue;
-    }
-    if (run && asString(run.id) !== undefined) byId.set(run.id as string, runs.length);
-    runs.push(raw);
-  }
-  return runs;
+/** A run's id as `addRun` reads it (a string, or a number as its digits). */
+function runId(run: Record<string, unknown>): string | undefined {
+  return asString(run.id) ?? (typeof run.id === 'number' ? String(run.id) : undefined);
 }
 
 class LangsmithImporter implements Importer {
   private readonly runs = new Map<string, RunInfo>();
   private seq = 0;
+  /**
+   * The runs of the SDK's batches by id, each patch laid over the run it updates (its outputs, end time, error), in
+   * whichever batch or line either came: read at the end. Null-prototype records filled key by key, so a hostile
+   * "__proto__" stays a key and a thousand patches cost their own keys, not the run's again each time.
+   */
+  private readonly batched = new Map<string, { run: Record<string, unknown>; line: number }>();
 
   constructor(private readonly file?: string) {}
 
@@ -78,15 +71,24 @@ class LangsmithImporter implements Importer {
       return;
     }
     if (isBatch(o)) {
-      for (const run of batchRuns(o)) this.addRun(run, line, undefined);
+      for (const raw of [...(Array.isArray(o.post) ? o.post : []), ...(Array.isArray(o.patch) ? o.patch : [])]) this.addBatched(raw, line);
       return;
     }
     this.addRun(o, line, undefined);
   }
 
+  private addBatched(raw: unknown, line: number): void {
+    const update = asObject(raw);
+    const id = update && runId(update);
+    if (!update || !id) return this.addRun(raw, line, undefined);
+    let entry = this.batched.get(id);
+    if (!entry) this.batched.set(id, (entry = { run: Object.create(null) as Record<string, unknown>, line }));
+    for (const [key, value] of Object.entries(update)) if (value !== null && value !== undefined) entry.run[key] = value;
+  }
+
   private addRun(raw: unknown, line: number, parentId: string | undefined): void {
     const run = asObject(raw);
-    const id = run && (asString(run.id) ?? (typeof run.id === 'number' ? String(run.id) : undefined));
+    const id = run && runId(run);
     if (!run || !id) throw new InputError('missing-field', 'run without "id"; expected LangSmith runs (id, name, run_type, parent_run_id, inputs, outputs, extra.metadata)', this.file, line, 'id');
     const metadata = asObject(asObject(run.extra)?.metadata) ?? asObject(run.metadata) ?? {};
     const startValue = run.start_time ?? run.startTime;
@@ -114,6 +116,7 @@ class LangsmithImporter implements Importer {
   }
 
   finish(): Episode[] {
+    for (const { run, line } of this.batched.values()) this.addRun(run, line, undefined);
     if (this.runs.size === 0) throw new InputError('empty', 'no runs found; expected LangSmith runs (a JSON array, JSON Lines, {"runs": [...]}, or the SDK\'s {"post": [...], "patch": [...]})', this.file);
     return graphEpisodes(this.runs, this.file);
   }

@@ -135,6 +135,9 @@ export const CUE_RULES: readonly CueRule[] = [
   { family: 'injection', weight: 0.7, needles: ['write', 'include', 'add', 'append', 'insert', 'translate', 'output', 'print', 'send', 'mention', 'recommend', 'provide', 'tell', 'encode', 'reply'], pattern: /\b(?:in addition to|before|after|instead of|rather than)\s+(?:your|the|answering|responding|completing|solving)\b[^.!?\n]{0,40}\b(?<!\b(?:may|might|can|could|would)\s+(?:(?!you\b)\w+\s+)?)(?<!\b(?:they|we|i|he|she|it|who|which|that)\s+)(?:please\s+)?(?:also\s+)?(?:write|include|add|append|insert|translate|output|print|send|mention|recommend|provide|tell|encode|reply)\b/gi },
   // Not a web page's own calls to action ("please visit our page", "please click here"), everywhere in fetched pages.
   { family: 'injection', weight: 0.6, needles: ['please'], pattern: /\bplease\s+(?:also\s+)?(?:include|add|append|insert|write|translate|output|print|encode|recommend|mention|send|run|execute)\b/gi },
+  // A link to act on, not only to visit: "please download … and execute it", "please visit <url> and follow the steps
+  // there" (a review's lures; a URL's own dots do not end the stretch).
+  { family: 'injection', weight: 0.6, needles: ['please'], pattern: /\bplease\s+(?:also\s+)?(?:visit|click|open|download|fetch)\b(?:[^.!?\n]|\.(?=\S)){0,120}?\b(?:and|then)\s+(?:run|execute|install|follow)\b/gi },
   // Code to run, but not in a Python traceback's frames (code execution output reports the calls that failed).
   { family: 'injection', weight: 0.8, needles: ['import os', 'os.system', 'subprocess.', 'eval(', 'exec(', 'rm -rf', 'curl', 'wget', 'base64', 'chmod'], pattern: /\b(?:import os|os\.system|subprocess\.|eval\(|exec\(|rm -rf|curl\s+https?:|wget\s+https?:|base64\s+-d|chmod\s+\+x)/gi, unless: tracebackFrames },
   { family: 'injection', weight: 0.5, needles: ['important', 'attention', 'urgent', 'warning', 'notice', 'override'], pattern: /\b(?:IMPORTANT|ATTENTION|URGENT|WARNING|NOTICE|OVERRIDE)\s*[:!]/g },
@@ -273,11 +276,12 @@ export function cueScores(text: string, hits: CueHit[] = findCues(text)): CueSco
 
 /**
  * Sentence spans of a text (split at . ! ? and line breaks), used by the filter and the refutation check. A stop with
- * a word right after it is inside a URL, a file name or a number ("https://protect.checkpoint.com", "3.5"), no end.
+ * a lower-case letter or a digit right after it is inside a URL, a file name or a number ("https://protect.checkpoint.com",
+ * "3.5"), no end; before a capital it ends a sentence even with no space ("That claim is wrong.Ignore all …").
  */
 export function sentenceSpans(text: string): [number, number][] {
   const result: [number, number][] = [];
-  const pattern = /(?:[^.!?\n]|[.!?](?![.!?\s"'”)\]]|$))+(?:[.!?]+["'”)\]]*|\n|$)/g;
+  const pattern = /(?:[^.!?\n]|[.!?](?=[\p{Ll}\p{N}]))+(?:[.!?]+["'”)\]]*|\n|$)/gu;
   for (const match of text.matchAll(pattern)) {
     const start = match.index ?? 0;
     if (match[0].trim()) result.push([start, start + match[0].length]);

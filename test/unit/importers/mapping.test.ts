@@ -289,16 +289,22 @@ describe('importers: mapping', () => {
       assert.deepEqual(flow(lines), flow(array));
     });
 
-    it('reads the runs as the LangSmith SDK sends them, a batch of posts and the patches that add their outputs (was: "run without id")', async () => {
+    it('reads the runs as the LangSmith SDK sends them: batches of posts and the patches that add their outputs, in one batch or in later ones (was: "run without id")', async () => {
       const runs = JSON.parse(readFileSync(at('langsmith-runs.json'), 'utf8')) as Record<string, unknown>[];
-      const batch = {
-        post: runs.map(({ outputs: _outputs, end_time: _end, error: _error, ...created }) => created),
-        patch: runs.map((run) => ({ id: run.id, trace_id: run.trace_id, dotted_order: run.dotted_order, outputs: run.outputs, end_time: run.end_time, error: run.error ?? null })),
-      };
-      // A hostile patch's "__proto__" is laid over its run as a field, not as the merged object's prototype.
-      const text = JSON.stringify(batch).replace('"patch":[{', '"patch":[{"__proto__":{"polluted":true},');
-      assert.deepEqual(flow(importTraceText(text)), flow(await readAnyTrace(at('langsmith-runs.json'))));
-      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+      const post = runs.map(({ outputs: _outputs, end_time: _end, error: _error, ...created }) => created);
+      // (The SDK's patches carry the run's dotted_order, as its posts do.)
+      const patch = runs.map((run) => ({ id: run.id, trace_id: run.trace_id, dotted_order: `20260101T090000000000Z${String(run.id)}`, outputs: run.outputs, end_time: run.end_time, error: run.error ?? null }));
+      const expected = flow(await readAnyTrace(at('langsmith-runs.json')));
+      assert.deepEqual(flow(importTraceText(JSON.stringify({ post, patch }))), expected, 'one batch');
+      // A run is posted when it starts and patched when it ends, in a later flush: one batch a line, either order.
+      assert.deepEqual(flow(importTraceText(`${JSON.stringify({ post })}\n${JSON.stringify({ patch })}\n`)), expected, 'a later batch');
+      assert.deepEqual(flow(importTraceText(`${JSON.stringify({ patch })}\n${JSON.stringify({ post })}\n`)), expected, 'the patch first');
+      // A hostile patch's "__proto__" is a field of its run, not the merged record's prototype (which would give every
+      // run of it the error it names).
+      const hostile = JSON.stringify({ post, patch }).replace('"patch":[{', '"patch":[{"__proto__":{"error":"hostile prototype"},');
+      const trace = importTraceText(hostile);
+      assert.deepEqual(flow(trace), expected);
+      assert.ok(!trace.warnings.some((w) => w.message.includes('hostile prototype')), JSON.stringify(trace.warnings));
     });
 
     it("reads a supervisor's graph: a subgraph's nodes are its agent's work, and a node's reply is not the hand-off after it (was: the inner ReAct nodes were agents and research_expert said 'Successfully transferred back to supervisor')", () => {
