@@ -150,7 +150,6 @@ function laidOut(value: unknown): string[] {
   return lines;
 }
 
-
 /** The largest JSON result laid out as lines (depth, values); a deeper or larger one is read as its scalars' lines. */
 const LAYOUT_LIMITS = { depth: 16, values: 10_000 };
 
