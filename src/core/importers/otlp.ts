@@ -534,16 +534,25 @@ const OTEL_CAPTURE_ADVICE =
   'so spans carry gen_ai.input.messages / gen_ai.output.messages (or input.value / output.value)';
 
 /** OTLP importer: collects compact spans, then builds one episode per conversation (also of `otlpRewriter`'s spans). */
+/** What the OTLP importer tells a value, and a file, that hold no span. */
+const OTLP_REFUSALS = {
+  value: 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes',
+  file: 'no spans found; expected OTLP JSON with resourceSpans[].scopeSpans[].spans[]',
+};
+
 class OtlpImporter implements Importer {
   private readonly spans: SpanInfo[] = [];
   private seq = 0;
   private values = 0;
 
-  /** `captureAdvice`: how to make the exporter record message content, said when none was; `refusal`: what a value holding no span is told. */
+  /**
+   * `captureAdvice`: how to make the exporter record message content, said when none was; `refusals`: what a value
+   * holding no span, and a file holding none, are told (in the words of the format read: OTLP's, or Phoenix's).
+   */
   constructor(
     private readonly file?: string,
     private readonly captureAdvice = OTEL_CAPTURE_ADVICE,
-    private readonly refusal = 'missing "resourceSpans"; expected OTLP JSON (ExportTraceServiceRequest) as the OTel file exporter writes',
+    private readonly refusals = OTLP_REFUSALS,
   ) {}
 
   add(value: unknown, line: number): void {
@@ -562,7 +571,7 @@ class OtlpImporter implements Importer {
     } else if (o.spanId !== undefined || o.span_id !== undefined || asObject(o.context)?.span_id !== undefined || o['context.span_id'] !== undefined) this.addSpan(o, line);
     // A page of Phoenix's REST API (`{"data": [...]}`) on a line of its own.
     else if (Array.isArray(o.data) && o.data.some(isPhoenixSpan)) for (const span of o.data) this.addSpan(span, line);
-    else throw new InputError('missing-field', this.refusal, this.file, line, 'resourceSpans');
+    else throw new InputError('missing-field', this.refusals.value, this.file, line, 'resourceSpans');
   }
 
   private addSpan(raw: unknown, line: number): void {
@@ -573,7 +582,7 @@ class OtlpImporter implements Importer {
   }
 
   finish(): Episode[] {
-    if (this.values === 0 || this.spans.length === 0) throw new InputError('empty', 'no spans found; expected OTLP JSON with resourceSpans[].scopeSpans[].spans[]', this.file);
+    if (this.values === 0 || this.spans.length === 0) throw new InputError('empty', this.refusals.file, this.file);
     // A LangGraph app traced by OpenInference's LangChain instrumentation marks no span as an agent: its graph nodes are.
     if (!this.spans.some((s) => s.declaredAgent || s.agentName) && this.spans.some((s) => s.graph)) return graphEpisodes(asGraphRuns(this.spans), this.file);
     const above = decideAgents(this.spans);
@@ -939,6 +948,8 @@ function isPhoenixSpan(value: unknown): boolean {
   return o !== undefined && typeof o.span_kind === 'string' && (asObject(o.context)?.span_id !== undefined || o['context.span_id'] !== undefined);
 }
 
+const PHOENIX_SPANS = 'a JSON array of spans (or its REST API\'s {"data": [...]}) with context.span_id and span_kind';
+
 export const phoenixFormat: FormatSpec = {
   title: 'Arize Phoenix spans (a JSON array, or its REST API\'s {"data": [...]})',
   aliases: ['arize-phoenix'],
@@ -951,5 +962,5 @@ export const phoenixFormat: FormatSpec = {
   expects: 'a JSON array of spans (or {"data": [...]}) with context.trace_id, context.span_id, span_kind and OpenInference attributes',
   select: (path) => (path.length === 1 && typeof path[0] === 'number') || (path.length === 2 && path[0] === 'data' && typeof path[1] === 'number'),
   // Said in Phoenix's words: a value that holds no span is no Phoenix span (not an OTLP document lacking resourceSpans).
-  create: (file) => new OtlpImporter(file, undefined, 'expected Arize Phoenix spans: a JSON array of spans (or its REST API\'s {"data": [...]}) with context.span_id and span_kind'),
+  create: (file) => new OtlpImporter(file, undefined, { value: `expected Arize Phoenix spans: ${PHOENIX_SPANS}`, file: `no spans found; expected Arize Phoenix spans: ${PHOENIX_SPANS}` }),
 };

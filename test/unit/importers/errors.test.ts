@@ -125,6 +125,7 @@ describe('importers: bad input', () => {
     const phoenix = await failure(at('jaeger-kagent-helm.json'), { from: 'phoenix' });
     assert.match(phoenix.message, /expected Arize Phoenix spans/);
     assert.doesNotMatch(phoenix.message, /resourceSpans/);
+    assert.throws(() => importTraceText('[]', { from: 'phoenix' }), (error: unknown) => error instanceof InputError && /^no spans found; expected Arize Phoenix spans/.test(error.message));
     assert.match((await failure(at('jaeger-kagent-helm.json'), { from: 'langfuse' })).message, /expected a Langfuse trace with its observations/);
   });
 
