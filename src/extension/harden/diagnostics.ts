@@ -45,9 +45,19 @@ function notCheckedDiagnostics(document: vscode.TextDocument, analysis: FileAnal
 }
 
 /** Owns the hardening checker and the per-folder configs. */
+/** How often the plugin manifests the open documents' checks looked for are looked for again. */
+const MANIFEST_POLL_MS = 2_000;
+
 export class HardenDiagnostics implements vscode.Disposable {
   private readonly configs = new Map<string, Promise<{ config: HardenConfig; matcher: PromptFileMatcher }>>();
   private readonly sources = new Map<string, Promise<FolderSources>>();
+  /**
+   * Whether each plugin folder an open document's check looked in held its manifest then. The watcher's event for a
+   * manifest made or deleted is not dependable (the test host let a deletion pass unreported in two CI runs of ten), so
+   * they are looked for again every MANIFEST_POLL_MS, and a change re-checks.
+   */
+  private readonly manifests = new Map<string, boolean>();
+  private manifestPoll: ReturnType<typeof setInterval> | undefined;
   private readonly checker: DocumentChecker<DocumentFindings>;
 
   constructor(private readonly output: vscode.LogOutputChannel) {
@@ -68,6 +78,7 @@ export class HardenDiagnostics implements vscode.Disposable {
       manifests.onDidCreate(() => this.reset()),
       manifests.onDidDelete(() => this.reset()),
       manifestFolders.onDidDelete(() => this.reset()),
+      { dispose: () => clearInterval(this.manifestPoll) },
       vscode.workspace.onDidOpenTextDocument((d) => this.checker.schedule(d.uri, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => this.checker.schedule(e.document.uri, 300)),
       vscode.workspace.onDidCloseTextDocument((d) => this.checker.forget(d.uri)),
@@ -79,6 +90,14 @@ export class HardenDiagnostics implements vscode.Disposable {
       }),
     );
     this.reset();
+    this.manifestPoll = setInterval(() => void this.pollManifests(), MANIFEST_POLL_MS);
+  }
+
+  /** Re-checks every open document when a plugin manifest a check looked for was made or deleted since. */
+  private async pollManifests(): Promise<void> {
+    for (const [plugin, held] of this.manifests) {
+      if ((await holdsPluginManifest(vscode.Uri.parse(plugin))) !== held) return this.reset();
+    }
   }
 
   /** The config and matcher for the folder of `uri` (cached until settings or the config file change). */
@@ -121,6 +140,7 @@ export class HardenDiagnostics implements vscode.Disposable {
   /** Drops cached configs and re-checks every open document. */
   reset(): void {
     this.configs.clear();
+    this.manifests.clear();
     for (const entry of this.sources.values()) void entry.then((s) => s.dispose());
     this.sources.clear();
     this.checker.clear();
@@ -135,7 +155,10 @@ export class HardenDiagnostics implements vscode.Disposable {
     const sources = await this.sourcesFor(folder);
     // A plugin's subagent is a prompt file: its plugin, made since the folder was walked perhaps, is looked for on disk.
     for (const plugin of pluginFoldersAbove(sources.pathOf(uri), [PLUGIN_SUBAGENT_FOLDER])) {
-      if (await holdsPluginManifest(vscode.Uri.joinPath(folder.uri, plugin))) matcher.addPlugin(plugin);
+      const pluginUri = vscode.Uri.joinPath(folder.uri, plugin);
+      const held = await holdsPluginManifest(pluginUri);
+      this.manifests.set(pluginUri.toString(), held);
+      if (held) matcher.addPlugin(plugin);
     }
     const kind = documentKind(document, folder, matcher);
     if (!kind) return undefined;
