@@ -44,10 +44,10 @@ function notCheckedDiagnostics(document: vscode.TextDocument, analysis: FileAnal
   });
 }
 
-/** Owns the hardening checker and the per-folder configs. */
 /** How often the plugin manifests the open documents' checks looked for are looked for again. */
 const MANIFEST_POLL_MS = 2_000;
 
+/** Owns the hardening checker and the per-folder configs. */
 export class HardenDiagnostics implements vscode.Disposable {
   private readonly configs = new Map<string, Promise<{ config: HardenConfig; matcher: PromptFileMatcher }>>();
   private readonly sources = new Map<string, Promise<FolderSources>>();
