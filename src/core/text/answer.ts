@@ -101,8 +101,8 @@ export function extractAnswer(text: string | undefined, patterns: readonly RegEx
   return choices ? choiceAnswer(text, choices) : undefined;
 }
 
-/** A field written empty in JSON or YAML. */
-const NO_VALUE = /^\s*(?:null|~)\s*$/i;
+/** A field written empty in JSON, YAML or Python (a dict printed by `str()`: "'answer': None"). */
+const NO_VALUE = /^\s*(?:[Nn][Uu][Ll][Ll]|~|None)\s*$/;
 
 /** Canonical form for comparing answers: trimmed, upper-cased, trailing punctuation and parentheses dropped. */
 export function normalizeAnswer(answer: string): string {

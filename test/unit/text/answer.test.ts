@@ -74,6 +74,7 @@ describe('answer reading', () => {
   it('reads no answer from a record\'s empty field (was: a LangChain run\'s search tool answered NULL every round: its Tavily result says "answer: null")', () => {
     assert.equal(extractAnswer('query: latest AI trends 2024\nfollow_up_questions: null\nanswer: null\nimages: []', patterns), undefined);
     assert.equal(extractAnswer('answer: ~', patterns), undefined);
+    assert.equal(extractAnswer('query: latest AI trends\nanswer: None\nimages: []', patterns), undefined, 'a record a Python tool printed');
     assert.equal(extractAnswer('Draft answer: 7\nanswer: null', patterns), '7', 'an earlier answer still stands');
   });
 
