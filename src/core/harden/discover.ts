@@ -81,7 +81,7 @@ interface Hit {
   loc: Loc;
   frames: readonly Frame[];
   sinkStart: number;
-  /** Hits of one call with the same group form one prompt (CrewAI's role, goal and backstory). */
+  /** System hits with the same group form one prompt: one agent's parts (CrewAI's role, goal and backstory; Pydantic AI's `instructions=` and `@agent.instructions`). */
   group?: Expr;
   byName: boolean;
   placeholders?: PlaceholderStyle;
@@ -314,6 +314,16 @@ class Discoverer {
     return out;
   }
 
+  /**
+   * The call that made the agent a decorator names (`support = Agent(instructions=…)` for `@support.instructions`):
+   * Pydantic AI adds the function's text to that call's prompt, so the two are one prompt.
+   */
+  private agentCall(agent: Expr, loc: Loc): Expr | undefined {
+    this.resolver.begin();
+    const calls = this.resolver.values(agent, loc, []).filter((v) => v.expr.k === 'call');
+    return calls.length === 1 ? calls[0].expr : undefined;
+  }
+
   /** Groups hits into prompts: hits of one call sharing a group are one prompt; others stand alone. */
   private groups(hits: Hit[]): Hit[][] {
     const grouped = new Map<Expr, Hit[]>();
@@ -363,7 +373,9 @@ class Discoverer {
         const rule = rules.find((r) => r.kind === 'decorator' && target.k === 'attr' && r.callee?.test(target.name));
         if (!rule || !scope.name) continue;
         const fnExpr: Expr = { k: 'func', start: scope.start, end: scope.start, fn: { params: scope.params, body: { from: 0, to: 0, tokens: [] }, name: scope.name, scope: scope.id } };
-        hits.push({ role: rule.role, framework: rule.framework, anchor: `@${chainText(target)} ${scope.name}`, value: fnExpr, loc: { file, scope: scope.parent }, frames: [], sinkStart: decorator.start, byName: false });
+        const loc: Loc = { file, scope: scope.parent };
+        const group = target.k === 'attr' ? this.agentCall(target.obj, loc) : undefined;
+        hits.push({ role: rule.role, framework: rule.framework, anchor: `@${chainText(target)} ${scope.name}`, value: fnExpr, loc, frames: [], sinkStart: decorator.start, group, byName: false });
       }
     }
     for (const rule of rules) if (rule.kind === 'docstring') this.docstringHits(file, module, rule, hits);
@@ -590,7 +602,7 @@ class Discoverer {
       if (!found) continue;
       if (rule.key) claimed.add(rule.key);
       if (rule.role === 'message') messageByRule = true;
-      add(rule.role, framework, label, found.expr, rule.requires !== undefined, rule.placeholders, found.loc);
+      add(rule.role, framework, label, found.expr, true, rule.placeholders, found.loc);
     }
     // A message built with its role as a keyword (`ChatMessageContent(role=AuthorRole.SYSTEM, content=…)`): a system
     // or developer role makes its content a system prompt, a user role message text.
@@ -614,7 +626,9 @@ class Discoverer {
       // A log record's field (browser-use's `HistoryItem(system_message='Agent initialized')`) is a status line, not a prompt.
       if (!AGENTISH_CALLEE.test(name) && found.expr.k === 'str' && statusLine(textOutsideHoles(module.text, found.expr.literal))) continue;
       // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
-      hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
+      // Two prompt keywords of one agent (Pydantic AI's `system_prompt=` and `instructions=`) are one prompt, warned once;
+      // ADK's `global_instruction` is every sub-agent's too, so it is warned on its own.
+      hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, group: ADK_KEYS.has(key) ? undefined : call, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
     }
     for (const [key, found] of keywords) {
       if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.matchesPromptNames(key)) continue;

@@ -151,7 +151,7 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Haystack', form: 'ChatMessage.from_user(…)', languages: PY, chain: /(?:^|\.)ChatMessage\.from_user$/, index: 0, key: 'text', role: 'message', placeholders: 'jinja', fixture: 'haystack.py' },
   // Pydantic AI, LlamaIndex, Mastra and others that take the same keywords
   { framework: 'Pydantic AI', form: 'Agent(system_prompt=…, instructions=…)', languages: PY, key: 'system_prompt', role: 'system', fixture: 'pydantic_ai.py' },
-  { kind: 'decorator', framework: 'Pydantic AI', form: '@agent.system_prompt / @agent.instructions functions', languages: PY, callee: /^(?:system_prompt|instructions)$/, role: 'system', fixture: 'pydantic_ai.py' },
+  { kind: 'decorator', framework: 'Pydantic AI', form: '@agent.system_prompt / @agent.instructions functions (one prompt with the agent\'s own)', languages: PY, callee: /^(?:system_prompt|instructions)$/, role: 'system', fixture: 'pydantic_ai.py' },
   // Agent CLIs run by a process call (skills' helper scripts)
   ...COMMAND_LINE_AGENTS.flatMap((agent) => agent.sinks.map((sink): SinkRule => ({ kind: 'command-line', framework: agent.framework, languages: BOTH, ...sink }))),
 ];

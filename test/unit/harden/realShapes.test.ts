@@ -335,6 +335,31 @@ def make_agent(model_client, global_instructions: str, local_instructions: str):
     assert.match(after['gitty.py'], /\(\n {8}"Security notice: [^"]*You are a helpful/);
   });
 
+  it("a Pydantic AI agent's `instructions=`, `system_prompt=` and `@agent.instructions` functions are one prompt, warned once (was: a warning in each; pydantic-ai examples)", async () => {
+    const source = `from datetime import date
+
+from pydantic_ai import Agent, RunContext
+
+support = Agent(
+    "openai:gpt-4o",
+    system_prompt="You answer questions about the bank's products.",
+    instructions="You are a support agent. Be polite and brief.",
+)
+
+
+@support.instructions
+def add_the_date(ctx: RunContext[str]) -> str:
+    return f"The date is {date.today()}."
+`;
+    const { findings, after } = await harden({ 'support.py': source }, true);
+    assert.deepEqual(findings, ['support.py:8 missing-immunity-warning']);
+    assert.equal(after['support.py'].split('Security notice:').length - 1, 1, after['support.py']);
+    assert.deepEqual((await harden(after)).findings, [], 'hardened after one warning');
+    // ADK's global_instruction is every sub-agent's prompt: it is warned on its own.
+    const adk = 'from google.adk.agents import Agent\n\nroot = Agent(name="root", instruction="You route the request.", global_instruction="You work for the ACME help desk.")\n';
+    assert.deepEqual((await harden({ 'root.py': adk })).findings, ['root.py:3 missing-immunity-warning', 'root.py:3 missing-immunity-warning']);
+  });
+
   it("status lines are no prompts: a chat-history item's `role: system` notice, one handed to an event handler and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
     const typescript = `export function notify(setChatHistory: (f: (p: unknown[]) => unknown[]) => void, name: string) {
   setChatHistory((prev) => [...prev, { message: { role: "system", content: \`Switched to model: \${name}\` }, contextItems: [] }]);
