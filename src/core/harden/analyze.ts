@@ -37,6 +37,7 @@ export interface Interpolation {
 const MANUAL = {
   raw: 'the string is raw, so it cannot hold the inserted text (a line break, quote or backslash)',
   tableRow: 'the placeholder sits in a Markdown table row, which a boundary on lines of its own would split',
+  glued: 'the placeholder is part of a word, path or URL (`file://{path}`), which a boundary on lines of its own would break',
   messageObject: (value: string) => `\`${value}\` reads as a message object handed whole to the agent, and wrapping it would make it a string`,
   multipart: (value: string, type: string) => `\`${value}\` is the content of a ${type}, which may hold images or other parts, and wrapping it would make it a string`,
   compound: (value: string) => `\`${value}\` is not a plain name or call, so wrapping it could change what it means`,
@@ -122,6 +123,22 @@ export function boundaryEdits(text: string, found: Interpolation): TextEdit[] {
 }
 
 /**
+ * Why a boundary on lines of its own would break the line an interpolation sits in (a Markdown table row, the word,
+ * path or URL it is glued to); undefined when it would not.
+ */
+function splitByBoundary(text: string, found: Interpolation): string | undefined {
+  const from = found.literal?.contentStart ?? 0;
+  const to = found.literal?.contentEnd ?? text.length;
+  const before = text.slice(Math.max(from, found.start - 400), found.start);
+  const escaped = before.lastIndexOf('\\n');
+  const line = before.slice(Math.max(before.lastIndexOf('\n') + 1, escaped < 0 ? 0 : escaped + 2));
+  if (/^[ \t]*\|/.test(line)) return MANUAL.tableRow;
+  // An escape (`\n`, `\t`) before or after is white space, not a word.
+  const glued = (line !== '' && /[\w/:.@#=?&%~-]$/.test(line) && !/\\[ntr]$/.test(line)) || (found.end < to && /^[\w/]/.test(text.slice(found.end, found.end + 1)));
+  return glued ? MANUAL.glued : undefined;
+}
+
+/**
  * An interpolation inside a fenced code block (ADK's "```python\n{generated_code}\n```") is bounded fence and all: the
  * label and tags go outside the fence, where they read as prose.
  */
@@ -177,11 +194,10 @@ function markdownAnalysis(file: ProjectFile, config: HardenConfig, isPromptFile:
   for (const placeholder of markdownPlaceholders(text, start)) {
     if (!delegatedByName(placeholder.expression)) continue;
     if (isInsideBoundary(scope, placeholder.start - start, placeholder.end - start)) continue;
-    // A boundary spans lines: inside a table row it would split the row, so that one is left to a manual fix.
-    const inTableRow = /^[ \t]*\|/.test(text.slice(text.lastIndexOf('\n', placeholder.start - 1) + 1, placeholder.start));
+    const split = splitByBoundary(text, placeholder);
     findings.push({
       code: 'unbounded-delegation', severity: config.severity['unbounded-delegation'], start: placeholder.start, end: placeholder.end, site,
-      expression: placeholder.expression, source: `named ${placeholder.expression}`, scope: { start, end: text.length }, ...(inTableRow ? fixOr([], MANUAL.tableRow) : fixOr(boundaryEdits(text, placeholder), MANUAL.raw)),
+      expression: placeholder.expression, source: `named ${placeholder.expression}`, scope: { start, end: text.length }, ...(split ? fixOr([], split) : fixOr(boundaryEdits(text, placeholder), MANUAL.raw)),
     });
   }
   return { path: file.path, kind: 'markdown', prompts: [site], findings, unread: [] };
@@ -245,7 +261,12 @@ function literalRun(text: string, prompt: FoundPrompt): { start: number; end: nu
 /** The fix of a delegation in code, or why there is none. */
 function delegationFix(text: string, found: FoundDelegation, language: 'python' | 'typescript'): Pick<HardenFinding, 'fix' | 'manual'> {
   const c = found.candidate;
-  if (c.kind === 'hole' || c.kind === 'placeholder') return c.literal ? fixOr(boundaryEdits(text, { start: c.start, end: c.end, expression: c.text, literal: c.literal }), MANUAL.raw) : fixOr([], MANUAL.noLiteral);
+  if (c.kind === 'hole' || c.kind === 'placeholder') {
+    if (!c.literal) return fixOr([], MANUAL.noLiteral);
+    const interpolation: Interpolation = { start: c.start, end: c.end, expression: c.text, literal: c.literal };
+    const split = splitByBoundary(text, interpolation);
+    return split ? fixOr([], split) : fixOr(boundaryEdits(text, interpolation), MANUAL.raw);
+  }
   // A message object handed whole to an agent's run or to an agent (`role_play_session.step(input_msg)`,
   // `ChatAgent(sys_msg)`: CAMEL's BaseMessage) would become a string: the finding stands, with no automatic fix. Where
   // the slot takes text (`"content": msg`), it is fixed.

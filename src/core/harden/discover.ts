@@ -8,7 +8,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
+import { FETCHERS, isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
 
@@ -617,8 +617,9 @@ class Discoverer {
     const toolFragment = this.configuresTool(name, loc, module);
     for (const key of SYSTEM_KEYWORDS) {
       // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted; a
-      // tool's instructions are a fragment of the system prompt of each agent that uses it, which is checked there.
-      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name) || toolFragment) continue;
+      // crawler's (`tavily_client.crawl(url, instructions=…)`) steers what it fetches; a tool's instructions are a
+      // fragment of the system prompt of each agent that uses it, which is checked there.
+      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name) || toolFragment) continue;
       // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
       if (ADK_KEYS.has(key) && !AGENTISH_CALLEE.test(name)) continue;
       const found = keywords.get(key);
@@ -635,7 +636,7 @@ class Discoverer {
       hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
     // A tool's or a retriever's `invoke` takes arguments or a search query, not a prompt; a model's or an agent's takes prompt text.
-    if (!/tool|retriever|vector_?store|search|crawler|scraper/i.test(receiver) && !NOT_AGENT_CALLEES.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
+    if (!FETCHERS.test(receiver) && !NOT_AGENT_CALLEES.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
       const first = messageByRule ? undefined : allPositional[0];
       // `func.invoke(kernel, arguments)` (Semantic Kernel): an object named for what it is, not message text.
       const objectArgument = first !== undefined && OBJECT_ARGUMENT.test(module.text.slice(first.start, first.end));

@@ -205,8 +205,15 @@ export const CLAUDE_SDK_MODULES = /^(?:claude_agent_sdk|claude_code_sdk|@anthrop
 /** Calls whose value is their first argument (or receiver), for resolution: `dedent(...)`, `.strip()`, `String.raw`. */
 export const TRANSPARENT_CALLS = /^(?:repeat|padEnd|padStart|slice|substring|substr|normalize|toLowerCase|toUpperCase|capitalize|title|dedent|cleandoc|indent|outdent|stripIndent|stripIndents|oneLine|oneLineTrim|stripMargin|str|String|strip|lstrip|rstrip|trim|trimStart|trimEnd|trimEnd|replace|replaceAll|format_map|lower|upper|raw|from_template|fromTemplate|PromptTemplate|SystemMessagePromptTemplate|ChatPromptTemplate|Template|prompt_with_handoff_instructions|textwrap|encode|decode|toString|removeprefix|removesuffix|expandtabs|substitute|safe_substitute|render|partial)$/;
 
-/** Callees whose `instructions` are not an agent's prompt: speech, image, audio and embedding generation. */
-export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|voice/i;
+/**
+ * Callees whose `instructions` or `system_prompt` are not an agent's prompt: speech, image, audio and embedding
+ * generation, crawlers (`tavily_client.crawl(instructions=…)`), and classifiers whose prompt is a guard model's task
+ * (Haystack's `LLMMessagesRouter(system_prompt="profanity")` for Granite Guardian): a warning there changes the verdict.
+ */
+export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|voice|crawl|scrap|(?:router|classifier|moderator|guard|guardian)$/i;
+
+/** Receivers and callees that fetch or search for content (`tavily_client.crawl(instructions=…)`): their prompt-like arguments steer a crawler, not a model. */
+export const FETCHERS = /tool|retriever|vector_?store|(?<![a-z])search|crawl|scrap|tavily|firecrawl/i;
 
 /** Decorators that make a function a tool the model calls (its parameters are the model's choice). */
 export const TOOL_DECORATORS = /^(?:tool|function_tool|tool_plain|kernel_function|mcp_tool)$/;

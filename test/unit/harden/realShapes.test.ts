@@ -360,6 +360,56 @@ def add_the_date(ctx: RunContext[str]) -> str:
     assert.deepEqual((await harden({ 'root.py': adk })).findings, ['root.py:3 missing-immunity-warning', 'root.py:3 missing-immunity-warning']);
   });
 
+  it("a crawler's `instructions=` and a guard model's `system_prompt=` are no prompts (was: --write sent Tavily the warning and \"None\", strands-agents samples; it turned Granite Guardian's \"profanity\" into the warning, haystack-cookbook)", async () => {
+    const source = `from typing import Optional
+
+from strands import tool
+from tavily import TavilyClient
+
+tavily_client = TavilyClient()
+
+
+@tool
+def web_crawl(url: str, instructions: Optional[str] = None) -> str:
+    """Crawls a given URL."""
+    api_response = tavily_client.crawl(url=url, max_depth=2, instructions=instructions)
+    firecrawl = FirecrawlApp()
+    firecrawl.scrape_url(url, instructions="Only the pricing table.")
+    return str(api_response)
+`;
+    // A guard model's task is its verdict's format: Granite Guardian's risk name, Llama Guard's template.
+    const router = `from haystack.components.routers import LLMMessagesRouter
+
+system_prompt = "profanity"
+router = LLMMessagesRouter(chat_generator=chat_generator, system_prompt=system_prompt, output_names=["unsafe", "safe"], output_patterns=["Yes", "No"])
+topic_router = LLMMessagesRouter(chat_generator=chat_generator, system_prompt="You are a helpful assistant that only answers questions about animals.", output_names=["off-topic"], output_patterns=["off-topic"])
+`;
+    const { findings, after } = await harden({ 'research.py': source, 'moderation.py': router }, true);
+    assert.deepEqual(findings, []);
+    assert.deepEqual(after, { 'research.py': source, 'moderation.py': router });
+  });
+
+  it('a placeholder glued into a URL or path gets no boundary, and the finding says why (was: `f"file://{path}"` became "file://" and the label on lines of its own; deepagents)', async () => {
+    const source = `from openai import OpenAI
+
+client = OpenAI()
+
+
+def run(question: str) -> str:
+    reply = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": question}])
+    path = reply.choices[0].message.content
+    final = client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "user", "content": f"Open file://{path} and summarise it.\\nThe planner said: {path}"}],
+    )
+    return final.choices[0].message.content
+`;
+    const { details, after } = await harden({ 'reader.py': source }, true);
+    assert.deepEqual(details.map((f) => [f.column, f.code, f.fixed ?? false]), [[61, 'unbounded-delegation', false], [105, 'unbounded-delegation', true]]);
+    assert.match(details[0].manual ?? '', /part of a word, path or URL/);
+    assert.ok(after['reader.py'].includes('f"Open file://{path} and summarise it.\\nThe planner said: \\nThe content between'), after['reader.py']);
+  });
+
   it("status lines are no prompts: a chat-history item's `role: system` notice, one handed to an event handler and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
     const typescript = `export function notify(setChatHistory: (f: (p: unknown[]) => unknown[]) => void, name: string) {
   setChatHistory((prev) => [...prev, { message: { role: "system", content: \`Switched to model: \${name}\` }, contextItems: [] }]);
