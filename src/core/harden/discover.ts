@@ -8,7 +8,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { FETCHERS, isAgentMethod, isModelCall, NOT_AGENT_CALLEES, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
+import { FETCHERS, isAgentMethod, isModelCall, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
 
@@ -629,14 +629,14 @@ class Discoverer {
       // A prompt keyword on a call no rule names: a sink by its keyword, so it is reported only where a value is found.
       // Two prompt keywords of one agent (Pydantic AI's `system_prompt=` and `instructions=`) are one prompt, warned once;
       // ADK's `global_instruction` is every sub-agent's too, so it is warned on its own.
-      hits.push({ role: 'system', framework: 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, group: ADK_KEYS.has(key) ? undefined : call, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
+      hits.push({ role: 'system', framework: sdkNamed(module.imports.get(rootName(call.callee) ?? '')?.module) ?? 'any framework', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, group: ADK_KEYS.has(key) ? undefined : call, byName: false, placeholders: ADK_KEYS.has(key) ? 'adk-state' : undefined, quiet: !AGENTISH_CALLEE.test(name) });
     }
     for (const [key, found] of keywords) {
       if (claimed.has(key) || SYSTEM_KEYWORDS.includes(key) || !this.matchesPromptNames(key)) continue;
       hits.push({ role: 'system', framework: 'by name', anchor: `${name}(${key}=)`, value: found.expr, loc: found.loc, frames: [], sinkStart: found.expr.start, byName: true });
     }
     // A tool's or a retriever's `invoke` takes arguments or a search query, not a prompt; a model's or an agent's takes prompt text.
-    if (!FETCHERS.test(receiver) && !NOT_AGENT_CALLEES.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)))) {
+    if (!FETCHERS.test(receiver) && !NOT_AGENT_CALLEES.test(receiver) && (isModelCall(name, receiver, false) || (isAgentMethod(name) || name === 'query' || name === 'run') && (this.resolver.begin(), this.resolver.isModelCallExpr(call, loc, 0, false)) || (this.resolver.begin(), this.resolver.callsAgent(call, loc)))) {
       const first = messageByRule ? undefined : allPositional[0];
       // `func.invoke(kernel, arguments)` (Semantic Kernel): an object named for what it is, not message text.
       const objectArgument = first !== undefined && OBJECT_ARGUMENT.test(module.text.slice(first.start, first.end));
@@ -739,8 +739,9 @@ class Discoverer {
       this.result.unresolved.push({ file: first.loc.file, start: first.sinkStart, anchor: first.anchor, reasons, reads: unread.flatMap((t) => t.reads) });
     }
     if (prompts.length > 0) return prompts;
-    // A name alone does not make a value that is no text written here a prompt (`const systemMessage = message as SystemMessage`).
-    if (!wrapped && !first.byName) this.valueDelegations(first);
+    // A name alone does not make a value that is no text written here a prompt (`const systemMessage = message as SystemMessage`),
+    // nor does a prompt keyword on a call that is no agent's (`build_row(system_prompt=sys_prompt)` logs it).
+    if (!wrapped && !first.byName && !first.quiet) this.valueDelegations(first);
     return [];
   }
 

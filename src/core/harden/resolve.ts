@@ -8,8 +8,8 @@ import type { StringLiteral } from './lexer';
 import { isInsideBoundary } from './detect';
 import { blockGuards, describeGuard, inlineGuards, mayPass, type Guard } from './guards';
 import { defKey, walk, type Def, type Scope } from './module';
-import { chainText, lastName, type ProjectModel } from './project';
-import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, NOT_AGENT_CONSTRUCTORS, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
+import { chainText, lastName, rootName, type ProjectModel } from './project';
+import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CALLABLE_AGENT_SDKS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, NOT_AGENT_CONSTRUCTORS, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
 import type { Arg, Expr, Param } from './syntax';
 
 /** Where an expression is evaluated. */
@@ -1241,7 +1241,7 @@ export class Resolver {
       const binding = this.project.module(loc.file)?.imports.get(name);
       return binding !== undefined && (name === 'query' ? /claude/ : /^(?:@openai\/agents|agents)(?:$|[/.])/).test(binding.module);
     }
-    if (isModelCall(name, receiver, tools)) return true;
+    if (isModelCall(name, receiver, tools) || this.callsAgent(expr, loc, depth)) return true;
     if (expr.callee.k !== 'attr' || name.startsWith('_') || AGENT_BUILDER_METHODS.test(name)) return false;
     const agentMethod = isAgentMethod(name);
     // The receiver is constructed as an agent or a model: one of their run methods, or any method of a class
@@ -1251,6 +1251,17 @@ export class Resolver {
       const ctor = lastName(v.expr.callee) ?? '';
       const external = !this.values(v.expr.callee, v.loc, [], depth + 1).some((c) => c.classRef);
       return (agentMethod && AGENT_CONSTRUCTORS.test(ctor) && !NOT_AGENT_CONSTRUCTORS.test(ctor)) || (external && AGENT_ROLE_CLASSES.test(ctor));
+    });
+  }
+
+  /** Whether a call runs an agent called like a function (`rewriter(f"…")`, `self.agent(task)`: a Strands `Agent`), in a file that imports its SDK. */
+  callsAgent(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0): boolean {
+    const module = this.project.module(loc.file);
+    if (!module || ![...module.imports.values()].some((binding) => CALLABLE_AGENT_SDKS.test(binding.module))) return false;
+    return this.values(expr.callee, loc, [], depth + 1).some((v) => {
+      if (v.expr.k !== 'call' || v.classRef || !/Agent$/.test(lastName(v.expr.callee) ?? '')) return false;
+      const from = this.project.module(v.loc.file)?.imports.get(rootName(v.expr.callee) ?? '')?.module;
+      return from !== undefined && CALLABLE_AGENT_SDKS.test(from);
     });
   }
 

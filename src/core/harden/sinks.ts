@@ -195,9 +195,17 @@ const SAME_SHAPE_SDKS: readonly [RegExp, string][] = [
 
 /** The framework a sink rule names, or the SDK its callee is imported from where another SDK shares the rule's shape. */
 export function sinkFramework(rule: SinkRule, importedFrom: string | undefined): string {
-  if (rule.framework !== 'OpenAI Agents SDK' || importedFrom === undefined) return rule.framework;
-  return SAME_SHAPE_SDKS.find(([module]) => module.test(importedFrom))?.[1] ?? rule.framework;
+  if (rule.framework !== 'OpenAI Agents SDK') return rule.framework;
+  return sdkNamed(importedFrom) ?? rule.framework;
 }
+
+/** The agent SDK a module belongs to (`strands.agent` → "Strands Agents"), among those that share the `Agent(instructions=…)` shape. */
+export function sdkNamed(module: string | undefined): string | undefined {
+  return module === undefined ? undefined : SAME_SHAPE_SDKS.find(([sdk]) => sdk.test(module))?.[1];
+}
+
+/** SDKs whose agents are called like functions (`analyzer(f"…")`, `self.agent(task)` runs a Strands agent). */
+export const CALLABLE_AGENT_SDKS = /^strands(?:\.|$)/;
 
 /** Module names whose bare `query` function is the Claude Agent SDK's (an agent run). */
 export const CLAUDE_SDK_MODULES = /^(?:claude_agent_sdk|claude_code_sdk|@anthropic-ai\/claude-agent-sdk|@anthropic-ai\/claude-code)$/;

@@ -410,6 +410,36 @@ def run(question: str) -> str:
     assert.ok(after['reader.py'].includes('f"Open file://{path} and summarise it.\\nThe planner said: \\nThe content between'), after['reader.py']);
   });
 
+  it('a Strands agent called like a function is a delegation site and a source (was: no finding for `rewriter_agent(rewriter_input)` or `self.agent(f"…{task}")`; strands-agents samples)', async () => {
+    const source = `from strands import Agent, tool
+
+analyzer_agent = Agent(system_prompt="You analyse SQL execution plans and name the bottlenecks.")
+rewriter_agent = Agent(system_prompt="You rewrite SQL queries to remove the bottlenecks you are given.")
+
+
+def optimise(query: str) -> str:
+    analysis = analyzer_agent(f"Analyse this query: {query}")
+    rewriter_input = f"Query: {query}\\nAnalysis: {analysis}"
+    result = rewriter_agent(rewriter_input)
+    log_row(system_prompt=str(result))
+    return str(result)
+
+
+class Assistant:
+    def __init__(self):
+        self.agent = Agent(system_prompt="You complete coding tasks.")
+
+    @tool
+    def complete(self, task: str) -> str:
+        """Completes a coding task."""
+        return str(self.agent(f"Complete the task: {task}"))
+`;
+    const { findings, details, after } = await harden({ 'pipeline.py': source }, true);
+    assert.deepEqual(findings.filter((f) => f.endsWith('unbounded-delegation')), ['pipeline.py:9 unbounded-delegation', 'pipeline.py:22 unbounded-delegation']);
+    assert.ok(details.every((f) => f.prompt.framework !== 'any framework'), 'Strands agents are named');
+    assert.deepEqual((await harden(after)).findings, []);
+  });
+
   it("status lines are no prompts: a chat-history item's `role: system` notice, one handed to an event handler and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
     const typescript = `export function notify(setChatHistory: (f: (p: unknown[]) => unknown[]) => void, name: string) {
   setChatHistory((prev) => [...prev, { message: { role: "system", content: \`Switched to model: \${name}\` }, contextItems: [] }]);
