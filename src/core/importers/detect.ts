@@ -2,7 +2,7 @@
 // and layout it is, so "Analyze Trace" and `analyze` open any supported file directly.
 import { InputError } from '../errors';
 import { asObject } from './common';
-import { FOREIGN_FORMATS, FORMATS as FORMATS_BY_NAME, NATIVE_FORMAT, type ImportFormat } from './registry';
+import { FOREIGN_FORMATS, FORMATS as FORMATS_BY_NAME, type ImportFormat } from './registry';
 import type { Layout } from './types';
 
 /** A detected format and how to read it. */
@@ -17,8 +17,6 @@ const BANNER_LINES = 20;
 /** How many bytes of the file detection needs. */
 export const DETECT_HEAD_BYTES = 64 * 1024;
 
-/** The list of what we read, for "expected ..." messages: each format's title and the keys that give it away. */
-export const SUPPORTED_FORMATS_TEXT = [NATIVE_FORMAT.title, ...FOREIGN_FORMATS.map(([, spec]) => `${spec.title} (${spec.detect.keys})`)].join(', ');
 
 /** Classifies one parsed JSON record by the fields that only its format has. */
 export function classifyRecord(value: unknown): ImportFormat | undefined {
@@ -77,7 +75,8 @@ export function unknownFormatError(file?: string, head = ''): InputError {
   }
   const known = KNOWN_UNREAD.find(([keys]) => keys.every((key) => key.test(head)));
   if (known) return new InputError('unknown-format', `this looks like ${known[1]}, which is not read: export the run as OTLP JSON (an OTLP exporter to agent-immune serve, or the OpenTelemetry Collector's file exporter), or pass --from FORMAT`, file, 1);
-  return new InputError('unknown-format', `cannot tell the trace format from the content; expected ${SUPPORTED_FORMATS_TEXT} (or pass --from FORMAT)`, file, 1);
+  // One line: the formats and how each is told are in `analyze --help` and docs/importers.md (listing them here made 1,500 characters).
+  return new InputError('unknown-format', `cannot tell the trace format from the content: it is none of the ${FOREIGN_FORMATS.length + 1} formats read (\`agent-immune analyze --help\` lists them and the keys each is detected by); pass --from FORMAT to name one`, file, 1);
 }
 
 /** Trace exports users have that no importer reads, told by keys in their first bytes (each a plain search, run in

@@ -49,7 +49,8 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = ['agent-trace', ...FOREIG
 
 /** The --from help: one line per format (name, title, aliases), indented. */
 export function formatsHelp(indent: string): string {
-  const rows: [string, string, readonly string[]][] = [['agent-trace', NATIVE_FORMAT.title, NATIVE_FORMAT.aliases], ...FOREIGN_FORMATS.map(([name, spec]): [string, string, readonly string[]] => [name, spec.title, spec.aliases])];
+  const rows: [string, string, readonly string[], string?][] = [['agent-trace', NATIVE_FORMAT.title, NATIVE_FORMAT.aliases], ...FOREIGN_FORMATS.map(([name, spec]): [string, string, readonly string[], string] => [name, spec.title, spec.aliases, spec.detect.keys])];
   const width = Math.max(...rows.map(([name]) => name.length));
-  return rows.map(([name, title, aliases]) => `${indent}${name.padEnd(width)}  ${title}${aliases.length ? `; also ${aliases.join(', ')}` : ''}`).join('\n');
+  const told = (keys: string | undefined) => (keys ? `\n${indent}${' '.repeat(width)}  detected by ${keys}` : '');
+  return rows.map(([name, title, aliases, keys]) => `${indent}${name.padEnd(width)}  ${title}${aliases.length ? `; also ${aliases.join(', ')}` : ''}${told(keys)}`).join('\n');
 }

@@ -41,7 +41,7 @@ export interface Importer {
 export interface FormatDetection {
   /** True for a parsed JSON record only this format has (by its distinguishing fields). */
   record(o: Record<string, unknown>): boolean;
-  /** The keys that give it away, for "expected ..." messages: "resourceSpans". */
+  /** The keys that give it away, for the --from help: "resourceSpans". */
   keys: string;
   /** Matches the head of a document too large to parse from its first kilobytes. */
   signature: RegExp;
