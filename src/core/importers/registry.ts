@@ -8,6 +8,7 @@ import { debateFormat } from './debate';
 import { groupChatFormat } from './groupChat';
 import { infaGuardFormat } from './infaGuard';
 import { jaegerFormat } from './jaeger';
+import { langchainMessagesFormat } from './langchainMessages';
 import { langfuseFormat } from './langfuse';
 import { langsmithFormat } from './langsmith';
 import { otlpFormat, phoenixFormat } from './otlp';
@@ -30,6 +31,7 @@ export const FORMATS = {
   langsmith: langsmithFormat,
   'who-and-when': groupChatFormat,
   'tau-bench': tauBenchFormat,
+  langchain: langchainMessagesFormat,
 } satisfies Record<string, FormatSpec>;
 
 /** A foreign format, read through an importer. */

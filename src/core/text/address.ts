@@ -82,11 +82,40 @@ export function identifiersOf(text: string): Set<string> {
 const CODE_FENCE = /^ {0,3}```[^\n]*\n[\s\S]*?^ {0,3}```/gm;
 
 /**
- * The text with its fenced code blocks blanked out (same length, so offsets hold): code is written for a machine, not
- * the reader. A block that names the model ("to you, GPT-4") is kept: an order to the model does not hide in a fence.
+ * The text with its fenced code blocks and source listings blanked out (same length, so offsets hold): code is written
+ * for a machine, not the reader. A block that names the model ("to you, GPT-4") is kept: an order to the model does
+ * not hide in a fence.
  */
 function proseOf(text: string): string {
-  return text.includes('```') ? text.replace(CODE_FENCE, (block) => (namesModel(block) ? block : ' '.repeat(block.length))) : text;
+  const unfenced = text.includes('```') ? text.replace(CODE_FENCE, (block) => (namesModel(block) ? block : ' '.repeat(block.length))) : text;
+  return LISTING_LINE.test(unfenced) ? withoutListings(unfenced) : unfenced;
+}
+
+// A line of a source listing as coding agents' read tools return files (`cat -n`: "   581\t    return len(messages)").
+const LISTING_LINE = /^ *\d+\t/m;
+/** How many numbered lines in a row make a listing (a table of two numbered rows is none). */
+const LISTING_RUN = 3;
+/** Lines kept after a listing line that names the model: a comment's order to "the AI agent" may wrap onto them. */
+const KEPT_AFTER_NAMING = 2;
+
+/**
+ * The text with each line of its source listings blanked (a file a coding agent read: "return len(messages)" is code,
+ * not an order), except a line that names the model and the lines right after it, where an order to the model in a
+ * comment stays readable.
+ */
+function withoutListings(text: string): string {
+  const lines = text.split('\n');
+  const numbered = lines.map((line) => /^ *\d+\t/.test(line));
+  let keep = 0;
+  return lines
+    .map((line, i) => {
+      let run = 0;
+      for (let j = i - LISTING_RUN + 1; j <= i + LISTING_RUN - 1 && run < LISTING_RUN; j++) run = numbered[j] ? run + 1 : 0;
+      if (!numbered[i] || run < LISTING_RUN) return line;
+      if (namesModel(line)) keep = KEPT_AFTER_NAMING + 1;
+      return keep-- > 0 ? line : ' '.repeat(line.length);
+    })
+    .join('\n');
 }
 
 /** Reads what a text says to its reader: instructions in its prose (not in its fenced code), identifiers anywhere. */
