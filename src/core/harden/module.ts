@@ -648,7 +648,7 @@ class ModuleScanner {
     }
     if (kw === 'type' && p.tokens[i + 1]?.type === 'name' && (p.is('=', i + 2) || p.is('<', i + 2))) {
       let j = i + 2;
-      if (p.is('<', j)) j = p.skipType(j + 1) + 1;
+      if (p.is('<', j)) j = p.skipTypeParams(j + 1);
       return p.skipType(j + 1);
     }
     if ((kw === 'namespace' || kw === 'module') && p.tokens[i + 1]?.type !== 'punct') {
@@ -988,7 +988,7 @@ class ModuleScanner {
       }
       let j = i + 1;
       if (p.is('?', j) || p.is('!', j)) j++;
-      if (p.is('<', j)) j = p.skipType(j + 1) + 1;
+      if (p.is('<', j)) j = p.skipTypeParams(j + 1);
       if (p.is('(', j)) {
         const params = p.paramList(j);
         let k = p.after(j);

@@ -358,6 +358,25 @@ export class ExprParser {
   }
 
   /**
+   * Skips a type parameter list from `i` (just after its `<`) and returns the index after its `>`: defaults and
+   * constraints included (`<P extends Record<string, unknown> = Payload>`), which a type annotation stops at.
+   */
+  skipTypeParams(i: number): number {
+    let depth = 1;
+    while (i < this.tokens.length) {
+      const t = this.tokens[i];
+      if (t.type === 'punct' && (t.value === '(' || t.value === '[' || t.value === '{')) {
+        i = this.after(i);
+        continue;
+      }
+      if (t.type === 'punct' && t.value === '<') depth++;
+      if (t.type === 'punct' && t.value === '>' && --depth === 0) return i + 1;
+      i++;
+    }
+    return i;
+  }
+
+  /**
    * Skips a type annotation from `i` and returns the index after it: stops at `=`, `,`, `;`, a close bracket, a `{`
    * that follows a complete type, and with `stopAtArrow` at a top-level `=>` (else it belongs to a function type).
    */
@@ -828,7 +847,7 @@ export class ExprParser {
       return;
     }
     if (this.is('(') || this.is('<')) {
-      if (this.is('<')) this.pos = this.skipType(this.pos + 1) + 1;
+      if (this.is('<')) this.pos = this.skipTypeParams(this.pos + 1);
       const paramsAt = this.pos;
       const params = this.paramList(paramsAt);
       this.pos = this.after(paramsAt);
@@ -860,7 +879,7 @@ export class ExprParser {
       name = t.value;
       this.pos++;
     }
-    if (this.is('<')) this.pos = this.skipType(this.pos + 1) + 1;
+    if (this.is('<')) this.pos = this.skipTypeParams(this.pos + 1);
     if (!this.is('(')) return { k: 'other', start, end: this.endOf(this.pos), parts: [] };
     const paramsAt = this.pos;
     const params = this.paramList(paramsAt);

@@ -440,6 +440,28 @@ class Assistant:
     assert.deepEqual((await harden(after)).findings, []);
   });
 
+  it('reads the body of a TypeScript function whose type parameters have defaults (was: no prompt found after `<P extends X = Y>(…): Def<P>`, five VoltAgent scorers)', async () => {
+    const agent = (what: string) => `new Agent({ name: "${what}", instructions: "You evaluate if the ${what} was useful for the answer." })`;
+    const source = `import { Agent } from "@voltagent/core";
+
+type Scorer<P = Payload> = { run(payload: P): Promise<number> };
+
+export function createScorer<Payload extends Record<string, unknown> = ContextPayload>({ id = "x" }: Options<Payload>): Definition<Payload> {
+  return buildScorer<Payload, Params>({ id }).score(async () => ${agent('context')});
+}
+
+export class Judge {
+  rate<P = Payload>(payload: P): Rating<P> {
+    return ${agent('rating')};
+  }
+}
+
+const after = ${agent('answer')};
+`;
+    const { findings } = await harden({ 'scorer.ts': source });
+    assert.deepEqual(findings, ['scorer.ts:6 missing-immunity-warning', 'scorer.ts:11 missing-immunity-warning', 'scorer.ts:15 missing-immunity-warning']);
+  });
+
   it("status lines are no prompts: a chat-history item's `role: system` notice, one handed to an event handler and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
     const typescript = `export function notify(setChatHistory: (f: (p: unknown[]) => unknown[]) => void, name: string) {
   setChatHistory((prev) => [...prev, { message: { role: "system", content: \`Switched to model: \${name}\` }, contextItems: [] }]);
