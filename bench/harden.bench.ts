@@ -57,7 +57,7 @@ async function discovery(): Promise<{ section: BenchSection; sets: LabelledSet[]
   const corpus = emptyScore();
   const rows: BenchSection['rows'] = [];
   for (const set of sets) {
-    const run = await hardenPaths(set.dir, [set.dir], config, false);
+    const run = await hardenPaths(set.dir, [set.dir], config, 'check');
     const score = emptyScore();
     for (const file of run.files) scoreFile(score, file.path, file.text, file.analysis, set.labels(file.path, file.text));
     add(total, score);
@@ -109,7 +109,7 @@ async function writeSafety(sets: LabelledSet[]): Promise<BenchSection> {
     try {
       cpSync(set.dir, dir, { recursive: true });
       const before = new Map(listFiles(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]));
-      const check = await hardenPaths(dir, [dir], config, false);
+      const check = await hardenPaths(dir, [dir], config, 'check');
       // A fix away from every label edits a string that is not a prompt (or a delegation that is not one).
       const score = emptyScore();
       for (const file of check.files) {
@@ -117,10 +117,10 @@ async function writeSafety(sets: LabelledSet[]): Promise<BenchSection> {
         scoreFile(score, file.path, file.text, fixable, set.labels(file.path, file.text));
       }
       const stray = score.extras.length;
-      await hardenPaths(dir, [dir], config, true);
+      await hardenPaths(dir, [dir], config, 'write');
       const changed = listFiles(dir).filter((f) => readFileSync(path.join(dir, f), 'utf8') !== before.get(f));
       const unparsable = changed.filter((f) => parseErrors(path.join(dir, f)).length > 0 && parseErrors(path.join(set.dir, f)).length === 0);
-      const second = await hardenPaths(dir, [dir], config, true);
+      const second = await hardenPaths(dir, [dir], config, 'write');
       const again = second.files.filter((f) => f.changed).length;
       broken += unparsable.length;
       strayEdits += stray;
@@ -149,7 +149,7 @@ async function speed(count: number): Promise<BenchSection> {
     const bytes = writeSyntheticRepo(dir, count);
     const files = listFiles(dir).length;
     const started = performance.now();
-    const run = await hardenPaths(dir, [dir], config, false);
+    const run = await hardenPaths(dir, [dir], config, 'check');
     const seconds = (performance.now() - started) / 1000;
     const prompts = run.files.reduce((n, f) => n + f.analysis.prompts.length, 0);
     return {

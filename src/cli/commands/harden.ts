@@ -1,7 +1,9 @@
 // `agent-immune harden [PATHS...]`: lists prompts lacking the immunity warning or a delegation boundary (--check),
-// or inserts them (--write, idempotent); re-pins hardened files that the integrity lockfile pins when asked.
+// or inserts them (--write, idempotent), or prints that fix as a patch (--diff); re-pins hardened files that the
+// integrity lockfile pins when asked.
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { countHardenFindings, describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
@@ -73,7 +75,7 @@ function unreadJson(files: readonly HardenedFile[]) {
 export const hardenCommand: Command = {
   name: 'harden',
   summary: 'find prompts lacking the immunity warning or a delegation boundary, and insert them',
-  usage: `Usage: agent-immune harden [PATHS...] [--check | --write] [--json] [--sarif FILE]
+  usage: `Usage: agent-immune harden [PATHS...] [--check | --write | --diff] [--json] [--sarif FILE]
 
 Finds the prompts of agent code by where they go (the system/instructions parameters of the OpenAI
 Agents SDK, OpenAI and Anthropic APIs, LangChain/LangGraph, AutoGen/AG2, CrewAI, Google ADK, Claude
@@ -90,6 +92,8 @@ kind harden does not read is an error.
 Options:
   --check            list the findings (the default)
   --write            insert the warning and boundaries in place; a second run changes nothing
+  --diff             print what --write would change as a unified diff (git apply / patch -p1 apply it),
+                     and write nothing
   --repin            with --write: re-pin hardened files that the lockfile pins, recorded in the audit trail
   --prompts          also list every prompt found, where it goes and whether it has the warning
                      (--json always lists them, as promptSites)
@@ -98,20 +102,22 @@ Options:
   --config FILE      config for every path (default: each project root's agent-immune.config.json)
   -h, --help         show this help
 
-Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check), findings left unfixed (--write) or
-files that could not be read, 2 bad input or usage.`,
+Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check, --diff), findings left unfixed
+(--write) or files that could not be read, 2 bad input or usage.`,
 
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       check: { type: 'boolean' },
       write: { type: 'boolean' },
+      diff: { type: 'boolean' },
       repin: { type: 'boolean' },
       prompts: { type: 'boolean' },
       json: { type: 'boolean' },
       sarif: { type: 'string' },
       config: { type: 'string' },
     });
-    if (values.check && values.write) throw new UsageError('--check and --write are exclusive');
+    if ([values.check, values.write, values.diff].filter(Boolean).length > 1) throw new UsageError('--check, --write and --diff are exclusive');
+    if (values.diff && (values.json || values.prompts)) throw new UsageError('--diff prints a patch: not with --json or --prompts');
     if (values.repin && !values.write) throw new UsageError('--repin needs --write');
     const cwd = io.cwd;
     const explicit = values.config && (await existingFile(cwd, values.config, { flag: '--config' }));
@@ -133,7 +139,7 @@ files that could not be read, 2 bad input or usage.`,
     const write = values.write === true;
     let run;
     try {
-      run = await hardenPaths(cwd, targets, configFor, write);
+      run = await hardenPaths(cwd, targets, configFor, write ? 'write' : values.diff ? 'diff' : 'check');
     } catch (error) {
       if (error instanceof UnsupportedFileError) throw new UsageError(error.message);
       throw error;
@@ -170,6 +176,11 @@ files that could not be read, 2 bad input or usage.`,
       await writeSarifFile(sarif, hardenSarifRules(severity), results);
     }
 
+    if (values.diff) {
+      io.stdout(changed.map((f) => createTwoFilesPatch(`a/${f.path}`, `b/${f.path}`, f.text, f.fixed!, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY })).join(''));
+      for (const { path: skippedPath, reason } of skipped) io.stderr(`agent-immune harden: skipped ${inline(skippedPath)}: ${inline(reason)}\n`);
+      return entries.length > 0 || skipped.length > 0 ? ExitCode.Findings : ExitCode.Ok;
+    }
     const prompts = files.flatMap((f) => f.analysis.prompts);
     const pinnedPaths = pins.pinned.map((p) => displayOf(changed, p.root, p.rel));
     if (values.json) {

@@ -54,10 +54,14 @@ export interface HardenedFile {
   /** The hashes a pin of the bytes read may hold (pinnableHashes): a re-pin approves only harden's own edit on top of them. */
   hashes: string[];
   analysis: FileAnalysis;
-  /** After write: findings left (no safe edit), and whether the file was rewritten. */
+  /** After a write or a diff: findings left (no safe edit), whether the fix changes the file, and its text after the fix. */
   unfixed?: HardenFinding[];
   changed?: boolean;
+  fixed?: string;
 }
+
+/** What a run does: list the findings, fix the files in place, or work out the fix without writing (for a diff). */
+export type HardenMode = 'check' | 'write' | 'diff';
 
 /** A file or folder that could not be read, and why. */
 export interface SkippedPath {
@@ -211,7 +215,7 @@ interface RootScan {
  * Hardens the files under `targets` (absolute paths): `configFor(root)` gives the config of each project root.
  * A named file of a kind harden does not read throws UnsupportedFileError; a missing path throws as `stat` does.
  */
-export async function hardenPaths(workingDir: string, targets: readonly string[], configFor: (root: string) => Promise<HardenConfig>, write: boolean): Promise<HardenRun> {
+export async function hardenPaths(workingDir: string, targets: readonly string[], configFor: (root: string) => Promise<HardenConfig>, mode: HardenMode): Promise<HardenRun> {
   const skipped: SkippedPath[] = [];
   const roots = new Map<string, RootScan>();
   // Real paths throughout, so a root reached through a symlink (macOS /tmp) still contains its files.
@@ -258,7 +262,7 @@ export async function hardenPaths(workingDir: string, targets: readonly string[]
   const files: HardenedFile[] = [];
   const otherLanguages: Record<string, number> = {};
   for (const scan of roots.values()) {
-    files.push(...(await hardenRoot(scan, cwd, skipped, write)));
+    files.push(...(await hardenRoot(scan, cwd, skipped, mode)));
     for (const [language, n] of Object.entries(await promptMentions(scan.root, [...scan.reportOthers]))) otherLanguages[language] = (otherLanguages[language] ?? 0) + n;
   }
   files.sort((a, b) => a.path.localeCompare(b.path));
@@ -286,7 +290,7 @@ async function promptMentions(root: string, others: readonly string[]): Promise<
   return counts;
 }
 
-async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], write: boolean): Promise<HardenedFile[]> {
+async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], mode: HardenMode): Promise<HardenedFile[]> {
   const texts = new Map<string, PromptFileText>();
   const sources: ProjectFile[] = [];
   const byRel = new Map<string, string>();
@@ -312,7 +316,7 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], w
     const read = texts.get(analysis.path)!;
     results.push({ path: posix(cwd, abs), root: scan.root, rel: analysis.path, kind: analysis.kind, text: read.text, hashes: read.hashes, analysis });
   }
-  if (!write) return results;
+  if (mode === 'check') return results;
 
   // Fix, re-analyse the project with the fixed texts, and repeat while a pass still changes something.
   let current = new Map([...texts].map(([rel, read]) => [rel, read.text]));
@@ -337,7 +341,8 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], w
     const fixed = current.get(result.rel)!;
     result.unfixed = finalByPath.get(result.rel)?.findings ?? [];
     result.changed = fixed !== result.text;
-    if (result.changed) {
+    result.fixed = fixed;
+    if (result.changed && mode === 'write') {
       const abs = byRel.get(result.rel)!;
       await rewriteWorkspaceFile(scan.root, abs, (texts.get(result.rel)!.bom ? '\uFEFF' : '') + fixed);
     }

@@ -6,6 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
+import { applyPatch, parsePatch } from 'diff';
 import { runCli } from '../../../src/cli/main';
 import { auditWriter } from '../../../src/node/integrity/auditLog';
 import { lockWorkspace } from '../../../src/node/integrity/lock';
@@ -391,8 +392,25 @@ describe('agent-immune harden', () => {
     assert.notEqual(bytes[3], 0xef, 'the mark was doubled');
   });
 
-  it('rejects --check with --write, --repin without --write, and a missing path (exit 2)', async () => {
+  it('--diff prints the patch --write would apply and writes nothing; the patch applied gives what --write writes (was: no preview)', async () => {
+    const before = Object.fromEntries(EXPECTED_FILES.map((file) => [file, readFileSync(path.join(dir, file), 'utf8')]));
+    const diff = await cli(dir, 'harden', '--diff');
+    assert.equal(diff.code, 1);
+    assert.deepEqual(Object.fromEntries(EXPECTED_FILES.map((file) => [file, readFileSync(path.join(dir, file), 'utf8')])), before, 'nothing written');
+    assert.match(diff.stdout, /^--- a\/\.cursor\/rules\/agents\.mdc\n\+\+\+ b\/\.cursor\/rules\/agents\.mdc\n@@ /);
+    const patches = parsePatch(diff.stdout);
+    assert.ok(patches.length >= 5, `${patches.length} files in the patch`);
+    const patched = Object.fromEntries(patches.map((p) => [p.newFileName!.slice(2), applyPatch(before[p.newFileName!.slice(2)], p)]));
+    assert.equal((await cli(dir, 'harden', '--write')).code, 0);
+    for (const file of EXPECTED_FILES) assert.equal(patched[file] ?? before[file], readFileSync(path.join(dir, file), 'utf8'), file);
+    const after = await cli(dir, 'harden', '--diff');
+    assert.deepEqual([after.code, after.stdout], [0, ''], 'nothing left to change');
+  });
+
+  it('rejects --check with --write, --diff with --write or --json, --repin without --write, and a missing path (exit 2)', async () => {
     assert.equal((await cli(dir, 'harden', '--check', '--write')).code, 2);
+    assert.equal((await cli(dir, 'harden', '--diff', '--write')).code, 2);
+    assert.equal((await cli(dir, 'harden', '--diff', '--json')).code, 2);
     assert.equal((await cli(dir, 'harden', '--repin')).code, 2);
     assert.equal((await cli(dir, 'harden', 'no/such/dir')).code, 2);
   });

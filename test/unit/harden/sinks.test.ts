@@ -42,7 +42,7 @@ describe('harden sinks', () => {
       labelled.set(file.split(path.sep).join('/'), text);
       writeFileSync(full, text.replace(MARKER_LINE, ''));
     }
-    const run = await hardenPaths(unlabelled, [unlabelled], async () => resolveHardenConfig(undefined), false);
+    const run = await hardenPaths(unlabelled, [unlabelled], async () => resolveHardenConfig(undefined), 'check');
     rmSync(unlabelled, { recursive: true, force: true });
     assert.deepEqual(run.skipped, []);
     const score = emptyScore();
