@@ -1,9 +1,11 @@
 // `agent-immune harden [PATHS...]`: lists prompts lacking the immunity warning or a delegation boundary (--check),
-// or inserts them (--write, idempotent), or prints that fix as a patch (--diff); re-pins hardened files that the
-// integrity lockfile pins when asked.
+// or inserts them (--write, idempotent), or shows that fix as a diff (--diff) or writes it as a patch (--patch FILE);
+// re-pins hardened files that the integrity lockfile pins when asked.
 import { stat } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { writingTo } from '../../core/errors';
 import { resolveHardenConfig } from '../../core/harden/config';
 import { countHardenFindings, describeFinding, hardenSarifRules } from '../../core/harden/findings';
 import type { HardenFinding } from '../../core/harden/types';
@@ -16,6 +18,7 @@ import { inline, shellWord } from '../../core/text/printable';
 import { existingFile, existingPath, outputFile, refuseScannedFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
+import { NO_FOLLOW_WRITE } from '../../node/workspaceFs';
 
 /** Schema id of the --json output (a contract: docs/hardening.md). */
 export const HARDEN_SCHEMA = 'agent-immune/harden/v1';
@@ -75,7 +78,7 @@ function unreadJson(files: readonly HardenedFile[]) {
 export const hardenCommand: Command = {
   name: 'harden',
   summary: 'find prompts lacking the immunity warning or a delegation boundary, and insert them',
-  usage: `Usage: agent-immune harden [PATHS...] [--check | --write | --diff] [--json] [--sarif FILE]
+  usage: `Usage: agent-immune harden [PATHS...] [--check | --write | --diff | --patch FILE] [--json] [--sarif FILE]
 
 Finds the prompts of agent code by where they go (the system/instructions parameters of the OpenAI
 Agents SDK, OpenAI and Anthropic APIs, LangChain/LangGraph, AutoGen/AG2, CrewAI, Google ADK, Claude
@@ -92,8 +95,10 @@ kind harden does not read is an error.
 Options:
   --check            list the findings (the default)
   --write            insert the warning and boundaries in place; a second run changes nothing
-  --diff             print what --write would change as a unified diff (git apply / patch -p1 apply it),
-                     and write nothing
+  --diff             print what --write would change as a unified diff, and write nothing (control
+                     characters, carriage returns too, are shown escaped: to apply it, use --patch)
+  --patch FILE       write what --write would change as a patch to FILE, byte for byte (git apply and
+                     patch -p1 apply it), and write nothing else
   --repin            with --write: re-pin hardened files that the lockfile pins, recorded in the audit trail
   --prompts          also list every prompt found, where it goes and whether it has the warning
                      (--json always lists them, as promptSites)
@@ -102,7 +107,7 @@ Options:
   --config FILE      config for every path (default: each project root's agent-immune.config.json)
   -h, --help         show this help
 
-Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check, --diff), findings left unfixed
+Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check, --diff, --patch), findings left unfixed
 (--write) or files that could not be read, 2 bad input or usage.`,
 
   async run(args, io) {
@@ -110,14 +115,16 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check, --diff), fi
       check: { type: 'boolean' },
       write: { type: 'boolean' },
       diff: { type: 'boolean' },
+      patch: { type: 'string' },
       repin: { type: 'boolean' },
       prompts: { type: 'boolean' },
       json: { type: 'boolean' },
       sarif: { type: 'string' },
       config: { type: 'string' },
     });
-    if ([values.check, values.write, values.diff].filter(Boolean).length > 1) throw new UsageError('--check, --write and --diff are exclusive');
-    if (values.diff && (values.json || values.prompts)) throw new UsageError('--diff prints a patch: not with --json or --prompts');
+    const preview = values.diff === true || values.patch !== undefined;
+    if ([values.check, values.write, values.diff, values.patch !== undefined].filter(Boolean).length > 1) throw new UsageError('--check, --write, --diff and --patch are exclusive');
+    if (preview && (values.json || values.prompts)) throw new UsageError('--diff and --patch show a patch: not with --json or --prompts');
     if (values.repin && !values.write) throw new UsageError('--repin needs --write');
     const cwd = io.cwd;
     const explicit = values.config && (await existingFile(cwd, values.config, { flag: '--config' }));
@@ -136,10 +143,12 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check, --diff), fi
     const targets = await Promise.all(typed.map((p) => existingPath(cwd, p, {})));
     const sarif = await outputFile(cwd, values.sarif, { flag: '--sarif' }, [...targets, ...(explicit ? [explicit] : [])]);
     await refuseScannedFile(cwd, values.sarif, { flag: '--sarif' }, await foldersAmong(targets));
+    const patchFile = await outputFile(cwd, values.patch, { flag: '--patch' }, [...targets, ...(explicit ? [explicit] : [])]);
+    await refuseScannedFile(cwd, values.patch, { flag: '--patch' }, await foldersAmong(targets));
     const write = values.write === true;
     let run;
     try {
-      run = await hardenPaths(cwd, targets, configFor, write ? 'write' : values.diff ? 'diff' : 'check');
+      run = await hardenPaths(cwd, targets, configFor, write ? 'write' : preview ? 'diff' : 'check');
     } catch (error) {
       if (error instanceof UnsupportedFileError) throw new UsageError(error.message);
       throw error;
@@ -176,8 +185,11 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check, --diff), fi
       await writeSarifFile(sarif, hardenSarifRules(severity), results);
     }
 
-    if (values.diff) {
-      io.stdout(changed.map((f) => createTwoFilesPatch(`a/${f.path}`, `b/${f.path}`, f.text, f.fixed!, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY })).join(''));
+    if (preview) {
+      const { patch, left } = patchOf(changed);
+      if (patchFile) await writingTo(patchFile, () => writeFile(patchFile, patch, { flag: NO_FOLLOW_WRITE }));
+      else io.stdout(patch);
+      for (const file of left) io.stderr(`agent-immune harden: not in the patch: ${inline(file.path)}: its path cannot be written in a patch's header (outside the current folder, or a control character in it)\n`);
       for (const { path: skippedPath, reason } of skipped) io.stderr(`agent-immune harden: skipped ${inline(skippedPath)}: ${inline(reason)}\n`);
       return entries.length > 0 || skipped.length > 0 ? ExitCode.Findings : ExitCode.Ok;
     }
@@ -209,6 +221,20 @@ Exit codes: 0 nothing to harden (or all fixed), 1 findings (--check, --diff), fi
     return unfixed > 0 || skipped.length > 0 || drifted.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
 };
+
+/**
+ * The unified diff of the changed files as they are on disk (a byte-order mark and carriage returns kept), `a/` and
+ * `b/` before paths relative to the current folder; a file outside it, or named with a control character, is left out.
+ */
+function patchOf(changed: readonly HardenedFile[]): { patch: string; left: HardenedFile[] } {
+  const writable = (file: HardenedFile) => !file.path.startsWith('../') && !path.isAbsolute(file.path) && inline(file.path) === file.path;
+  const bom = (file: HardenedFile) => (file.bom ? '\uFEFF' : '');
+  const patch = changed
+    .filter(writable)
+    .map((f) => createTwoFilesPatch(`a/${f.path}`, `b/${f.path}`, bom(f) + f.text, bom(f) + f.fixed!, '', '', { headerOptions: FILE_HEADERS_ONLY }))
+    .join('');
+  return { patch, left: changed.filter((file) => !writable(file)) };
+}
 
 /** The display path of a changed file given its root and root-relative path. */
 function displayOf(changed: readonly HardenedFile[], root: string, rel: string): string {

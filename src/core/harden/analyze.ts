@@ -399,9 +399,16 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     const left = sink.reasons.filter((reason) => !checked.has(reason));
     if (left.length === 0) continue;
     const unreadFile = sink.reads.some((read) => readReason(read.path) === left[0]);
+    const entry = ensure(sink.file);
+    for (const read of sink.reads) {
+      if (checkedThere(read)) continue;
+      // `./x.md` is beside the reading file; a bare relative path may be from either folder.
+      const candidates = read.path.startsWith('./') ? [joinPath(dirOf(read.from), read.path)] : [joinPath(dirOf(read.from), read.path), joinPath('', read.path)];
+      for (const candidate of candidates) if (candidate !== undefined && !(entry.readsPromptsFrom ??= []).includes(candidate)) entry.readsPromptsFrom.push(candidate);
+    }
     const unread = { start: sink.start, anchor: sink.anchor, reason: left[0] + (unreadFile ? ' (not a prompt file of the project that harden reads)' : '') };
     // One sink reached twice (a kwargs dict passed to two calls) is listed once.
-    const list = ensure(sink.file).unread;
+    const list = entry.unread;
     if (!list.some((u) => u.start === unread.start && u.anchor === unread.anchor && u.reason === unread.reason)) list.push(unread);
   }
   for (const [path, message] of code.failed) if (report(path)) ensure(path).error = `could not be analysed: ${message}`;

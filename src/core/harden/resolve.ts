@@ -93,6 +93,9 @@ export function meaningful(text: string, piece: Piece): boolean {
   return /\p{L}{2}/u.test(textOutsideHoles(text, piece.literal));
 }
 
+/** The folder of the file the code is in, as Python and Node write it (spaces removed). */
+const HERE_FOLDER = /^(?:(?:pathlib\.)?Path\(__file__\)(?:\.(?:resolve|absolute)\(\))?\.parent|os\.path\.dirname\((?:os\.path\.(?:abspath|realpath)\()?__file__\)?\)|__dirname|import\.meta\.dirname)$/;
+
 /** Calls that read a file's text: what a name holding one carries is the file's, not another agent's. */
 const FILE_READS = /^(?:readFileSync|readFile|readTextFile|read_text|read_file)$/;
 
@@ -962,6 +965,34 @@ export class Resolver {
     mergeText(acc, sub, true);
   }
 
+  /**
+   * A file path built on the folder of the file that reads it, as `./name` (`Path(__file__).parent / "x.md"`,
+   * `os.path.join(os.path.dirname(__file__), "x.md")`, `path.join(__dirname, "x.md")`, through names bound to either);
+   * undefined for any other path.
+   */
+  private pathBesideFile(e: Expr | undefined, loc: Loc, depth: number): string | undefined {
+    if (!e || depth > MAX_DEPTH) return undefined;
+    const text = this.text(loc.file);
+    if (HERE_FOLDER.test(text.slice(e.start, e.end).replace(/\s+/g, ''))) return '.';
+    const plain = (x: Expr | undefined) => (x?.k === 'str' && x.holes.length === 0 ? literalText(text, x.literal) : undefined);
+    const join = (base: Expr | undefined, rest: (Expr | undefined)[]) => {
+      const tail = rest.map(plain);
+      const folder = this.pathBesideFile(base, loc, depth + 1);
+      return folder === undefined || tail.length === 0 || tail.some((t) => t === undefined) ? undefined : [folder, ...tail].join('/');
+    };
+    if (e.k === 'other' && e.parts.length === 2 && text.slice(e.parts[0].end, e.parts[1].start).trim() === '/') return join(e.parts[0], [e.parts[1]]);
+    if (e.k === 'call' && /\bpath\.(?:join|resolve)$/.test(chainText(e.callee))) {
+      const [base, ...rest] = e.args.filter((a) => !a.spread).map((a) => a.value);
+      return join(base, rest);
+    }
+    if (e.k === 'call' && lastName(e.callee) === 'Path' && e.args.length === 1) return this.pathBesideFile(e.args[0].value, loc, depth + 1);
+    if (e.k === 'call' && lastName(e.callee) === 'open' && e.args.length > 0) return this.pathBesideFile(e.args[0].value, loc, depth + 1);
+    // A name bound once in this file (`prompt_dir = Path(__file__).parent`, `with open(…) as f`).
+    const found = e.k === 'name' ? this.lookup(e.id, loc) : undefined;
+    if (found?.kind !== 'defs' || found.defs.length !== 1) return undefined;
+    return this.pathBesideFile(found.defs[0].value, { file: loc.file, scope: found.defs[0].scope }, depth + 1);
+  }
+
   private collectCall(e: Extract<Expr, { k: 'call' }>, v: Value, acc: PromptText, depth: number, nested: boolean): void {
     const name = lastName(e.callee) ?? '';
     const first = e.args.find((a) => a.name === undefined && !a.spread)?.value;
@@ -989,7 +1020,8 @@ export class Resolver {
       const method = (name === 'read' || name === 'read_text') && receiver !== undefined;
       const pathArg = method && receiver.k === 'call' ? receiver.args[0]?.value : first;
       const literal = pathArg?.k === 'str' && pathArg.holes.length === 0 ? literalText(text, pathArg.literal) : undefined;
-      const path = literal !== undefined && (!method || receiver.k === 'call' || /[./]/.test(literal)) ? literal : undefined;
+      // A path joined onto the reading file's folder (`(Path(__file__).parent / "system_prompt.md").read_text()`).
+      const path = literal !== undefined && (!method || receiver.k === 'call' || /[./]/.test(literal)) ? literal : this.pathBesideFile(method ? receiver : first, v.loc, depth);
       if (path) acc.reads.push({ from: v.loc.file, path });
       acc.reasons.push(path ? readReason(path) : `read from a file at run time (\`${withOpenedParentheses(text.slice(e.start, Math.min(e.end, e.start + 60)))}\`)`);
       return;

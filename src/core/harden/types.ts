@@ -75,6 +75,11 @@ export interface FileAnalysis {
   prompts: PromptSite[];
   findings: HardenFinding[];
   unread: UnreadSink[];
+  /**
+   * Files of the project this file's code reads into a system prompt at run time that were not read as prompt files
+   * (`(Path(__file__).parent / "system_prompt.md").read_text()`): root-relative paths, each a candidate to read as one.
+   */
+  readsPromptsFrom?: string[];
   /** Set when the file could not be analysed (invalid YAML, not a notebook); nothing else is then reported. */
   error?: string;
 }

@@ -93,29 +93,49 @@ function proseOf(text: string): string {
 
 // A line of a source listing as coding agents' read tools return files (`cat -n`: "   581\t    return len(messages)").
 const LISTING_LINE = /^ *\d+\t/m;
+const NUMBERED = /^ *\d+\t/;
 /** How many numbered lines in a row make a listing (a table of two numbered rows is none). */
 const LISTING_RUN = 3;
-/** Lines kept after a listing line that names the model: a comment's order to "the AI agent" may wrap onto them. */
-const KEPT_AFTER_NAMING = 2;
+// A statement of code: a line that opens with a lower-case keyword, assigns, or ends as code does (a call, a bracket,
+// a semicolon). Prose ends on a word, a stop, a colon or a comma, and is kept, whatever file it is listed from.
+const CODE_KEYWORD = /^(?:return|yield|raise|throw|import|from\s+\S+\s+import|def|class|async|await|const|let|var|function|export|if|elif|else|for|while|try|except|finally|with|pass|break|continue)\b/;
+const CODE_ASSIGNMENT = /^[\w.[\]'"]+\s*(?::\s*[\w.[\], |]+)?\s*[-+*/%|&]?=(?!=)/;
+const CODE_ENDING = /[{}[\]();]$|=>$/;
+// A comment: like a fence, it is code's, unless its block speaks to the model.
+const COMMENT = /^(?:#|\/\/|\/\*|\*|<!--)/;
 
 /**
- * The text with each line of its source listings blanked (a file a coding agent read: "return len(messages)" is code,
- * not an order), except a line that names the model and the lines right after it, where an order to the model in a
- * comment stays readable.
+ * The text with the code of its source listings blanked (a file a coding agent read: "return len(messages)" and "#
+ * Keep the most recent N messages" are code, not orders): statements always, a block of comment lines unless it
+ * names the model. Prose lines are kept (a README read with line numbers is prose), and so is a statement that names
+ * the model (a prompt string in code).
  */
 function withoutListings(text: string): string {
   const lines = text.split('\n');
-  const numbered = lines.map((line) => /^ *\d+\t/.test(line));
-  let keep = 0;
-  return lines
-    .map((line, i) => {
-      let run = 0;
-      for (let j = i - LISTING_RUN + 1; j <= i + LISTING_RUN - 1 && run < LISTING_RUN; j++) run = numbered[j] ? run + 1 : 0;
-      if (!numbered[i] || run < LISTING_RUN) return line;
-      if (namesModel(line)) keep = KEPT_AFTER_NAMING + 1;
-      return keep-- > 0 ? line : ' '.repeat(line.length);
-    })
-    .join('\n');
+  const numbered = lines.map((line) => NUMBERED.test(line));
+  const content = lines.map((line, i) => (numbered[i] ? line.replace(NUMBERED, '').trim() : ''));
+  const inListing = lines.map((_, i) => {
+    let run = 0;
+    for (let j = i - LISTING_RUN + 1; j <= i + LISTING_RUN - 1 && run < LISTING_RUN; j++) run = numbered[j] ? run + 1 : 0;
+    return numbered[i] && run >= LISTING_RUN;
+  });
+  const comment = content.map((c, i) => inListing[i] && COMMENT.test(c));
+  const blank = new Array<boolean>(lines.length).fill(false);
+  for (let i = 0; i < lines.length; i++) {
+    if (!inListing[i]) continue;
+    if (comment[i]) {
+      // The whole block of comment lines around this one: kept when any line of it names the model.
+      let end = i;
+      while (end + 1 < lines.length && comment[end + 1]) end++;
+      const named = content.slice(i, end + 1).some(namesModel);
+      for (let j = i; j <= end; j++) blank[j] = !named;
+      i = end;
+    } else {
+      const c = content[i];
+      blank[i] = (CODE_KEYWORD.test(c) || CODE_ASSIGNMENT.test(c) || CODE_ENDING.test(c.replace(/\s+#.*$|\s+\/\/.*$/, ''))) && !namesModel(c);
+    }
+  }
+  return lines.map((line, i) => (blank[i] ? ' '.repeat(line.length) : line)).join('\n');
 }
 
 /** Reads what a text says to its reader: instructions in its prose (not in its fenced code), identifiers anywhere. */

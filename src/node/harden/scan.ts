@@ -49,8 +49,9 @@ export interface HardenedFile {
   root: string;
   rel: string;
   kind: PromptFileKind;
-  /** The text as read (before any fix), without a byte-order mark. */
+  /** The text as read (before any fix), without a byte-order mark; `bom`: the file opens with one. */
   text: string;
+  bom: boolean;
   /** The hashes a pin of the bytes read may hold (pinnableHashes): a re-pin approves only harden's own edit on top of them. */
   hashes: string[];
   analysis: FileAnalysis;
@@ -308,13 +309,25 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], m
     sources.push({ path: rel, kind, text: read.text });
   }
   const reported = (rel: string) => scan.report.has(byRel.get(rel) ?? '');
-  const analyses = analyzeProject(sources, scan.config, reported);
+  let analyses = analyzeProject(sources, scan.config, reported);
+  // A file the code reads into a system prompt at run time (`system_prompt.md` beside the agent) is a prompt file:
+  // read it as one, reported with the code that reads it, and analyse the project again.
+  const readAtRunTime = await runtimePromptFiles(scan, analyses, byRel);
+  if (readAtRunTime.length > 0) {
+    for (const { rel, abs, read, reportedWith } of readAtRunTime) {
+      texts.set(rel, read);
+      byRel.set(rel, abs);
+      sources.push({ path: rel, kind: 'markdown', text: read.text });
+      if (reportedWith) scan.report.add(abs);
+    }
+    analyses = analyzeProject(sources, scan.config, reported);
+  }
   const results: HardenedFile[] = [];
   for (const analysis of analyses) {
     const abs = byRel.get(analysis.path)!;
     if (analysis.error) skipped.push({ path: posix(cwd, abs), reason: analysis.error });
     const read = texts.get(analysis.path)!;
-    results.push({ path: posix(cwd, abs), root: scan.root, rel: analysis.path, kind: analysis.kind, text: read.text, hashes: read.hashes, analysis });
+    results.push({ path: posix(cwd, abs), root: scan.root, rel: analysis.path, kind: analysis.kind, text: read.text, bom: read.bom, hashes: read.hashes, analysis });
   }
   if (mode === 'check') return results;
 
@@ -344,10 +357,39 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], m
     result.fixed = fixed;
     if (result.changed && mode === 'write') {
       const abs = byRel.get(result.rel)!;
-      await rewriteWorkspaceFile(scan.root, abs, (texts.get(result.rel)!.bom ? '\uFEFF' : '') + fixed);
+      await rewriteWorkspaceFile(scan.root, abs, (result.bom ? '\uFEFF' : '') + fixed);
     }
   }
   return results;
+}
+
+/** What a prompt file read at run time may be named: Markdown, plain text, a Jinja template, a `.prompt` file. */
+const RUNTIME_PROMPT_FILE = /\.(?:md|mdc|markdown|txt|j2|jinja2?|prompt)$/i;
+
+/** A prompt file the code reads at run time, read; `reportedWith`: the code that reads it is reported on. */
+interface RuntimePromptFile {
+  rel: string;
+  abs: string;
+  read: PromptFileText;
+  reportedWith: boolean;
+}
+
+/** The project files an analysis says its code reads into system prompts and the walk did not read: readable ones, text. */
+async function runtimePromptFiles(scan: RootScan, analyses: readonly FileAnalysis[], byRel: ReadonlyMap<string, string>): Promise<RuntimePromptFile[]> {
+  const wanted = new Map<string, boolean>();
+  for (const analysis of analyses) {
+    const reportedWith = scan.report.has(byRel.get(analysis.path) ?? '');
+    for (const rel of analysis.readsPromptsFrom ?? []) {
+      if (byRel.has(rel) || !RUNTIME_PROMPT_FILE.test(rel) || scan.matcher.excludes(rel)) continue;
+      wanted.set(rel, (wanted.get(rel) ?? false) || reportedWith);
+    }
+  }
+  const found = await mapLimit([...wanted], READ_CONCURRENCY, async ([rel, reportedWith]) => {
+    const abs = path.join(scan.root, ...rel.split('/'));
+    const read = (await stat(abs).catch(() => undefined))?.isFile() ? await readPromptFile(scan.root, abs) : undefined;
+    return read && !('reason' in read) ? { rel, abs, read, reportedWith } : undefined;
+  });
+  return found.filter((file) => file !== undefined);
 }
 
 /** Which of `files` (POSIX, relative to root) are pinned in the integrity lockfile; `corrupt` when the lockfile cannot be read. */

@@ -248,6 +248,42 @@ describe('agent-immune harden', () => {
     }
   });
 
+  it("a file the code reads into a system prompt beside itself is hardened as a prompt file, whatever its name (was: \"not a prompt file of the project\"; deepagents' system_prompt.md, a strands sample's instructions.txt)", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-reads-'));
+    try {
+      mkdirSync(path.join(project, 'pkg'));
+      writeFileSync(path.join(project, 'pkg/system_prompt.md'), 'You write the report about {topic}.\n');
+      writeFileSync(path.join(project, 'pkg/critic.txt'), 'You criticise the report.\n');
+      writeFileSync(path.join(project, 'pkg/data.json'), '{"prompt": "You are a helpful agent."}\n');
+      writeFileSync(path.join(project, 'pkg/agent.py'), [
+        'import json, os',
+        'from pathlib import Path',
+        'from agents import Agent',
+        'prompt_dir = Path(__file__).parent',
+        'writer = Agent(name="w", instructions=(prompt_dir / "system_prompt.md").read_text().format(topic="x"))',
+        'HERE = os.path.dirname(os.path.abspath(__file__))',
+        'with open(os.path.join(HERE, "critic.txt")) as f:',
+        '    critic = Agent(name="c", instructions=f.read())',
+        'other = Agent(name="o", instructions=(prompt_dir / "missing.md").read_text())',
+        'data = Agent(name="d", instructions=(prompt_dir / "data.json").read_text())',
+        '',
+      ].join('\n'));
+      const before = await cli(project, 'harden', '--check', '--json');
+      const report = JSON.parse(before.stdout) as { findings: { path: string; code: string }[]; unread: { line: number; reason: string }[] };
+      assert.deepEqual(report.findings.map((f) => `${f.path} ${f.code}`), ['pkg/critic.txt missing-immunity-warning', 'pkg/system_prompt.md missing-immunity-warning']);
+      assert.deepEqual(report.unread.map((u) => [u.line, u.reason]), [
+        [9, 'read from ./missing.md at run time (not a prompt file of the project that harden reads)'],
+        [10, 'read from ./data.json at run time (not a prompt file of the project that harden reads)'],
+      ]);
+      assert.equal((await cli(project, 'harden', '--write')).code, 0);
+      assert.match(readFileSync(path.join(project, 'pkg/system_prompt.md'), 'utf8'), /^Security notice: [^\n]+\n\nYou write the report about \{topic\}\.\n$/);
+      // Named alone, the agent's file brings the files it reads.
+      assert.deepEqual(JSON.parse((await cli(project, 'harden', '--check', '--json', 'pkg/agent.py')).stdout).findings, []);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('says which agent sources in languages it does not read mention prompts (was: "Hardened" with Java agents never read)', async () => {
     const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-other-'));
     try {
@@ -392,17 +428,29 @@ describe('agent-immune harden', () => {
     assert.notEqual(bytes[3], 0xef, 'the mark was doubled');
   });
 
-  it('--diff prints the patch --write would apply and writes nothing; the patch applied gives what --write writes (was: no preview)', async () => {
-    const before = Object.fromEntries(EXPECTED_FILES.map((file) => [file, readFileSync(path.join(dir, file), 'utf8')]));
+  it('--diff shows and --patch FILE writes what --write would change, writing nothing else; the patch applied to the files byte for byte gives what --write writes, CRLF and BOM kept (was: no preview)', async () => {
+    // A CRLF file with a byte-order mark, as Windows editors save prompt files.
+    writeFileSync(path.join(dir, '.github/instructions/windows.instructions.md'), '\uFEFFYou review pull requests.\r\nBe brief.\r\n');
+    const files = [...EXPECTED_FILES, '.github/instructions/windows.instructions.md'];
+    const bytes = () => Object.fromEntries(files.map((file) => [file, readFileSync(path.join(dir, file), 'latin1')]));
+    const before = bytes();
     const diff = await cli(dir, 'harden', '--diff');
     assert.equal(diff.code, 1);
-    assert.deepEqual(Object.fromEntries(EXPECTED_FILES.map((file) => [file, readFileSync(path.join(dir, file), 'utf8')])), before, 'nothing written');
-    assert.match(diff.stdout, /^--- a\/\.cursor\/rules\/agents\.mdc\n\+\+\+ b\/\.cursor\/rules\/agents\.mdc\n@@ /);
-    const patches = parsePatch(diff.stdout);
-    assert.ok(patches.length >= 5, `${patches.length} files in the patch`);
-    const patched = Object.fromEntries(patches.map((p) => [p.newFileName!.slice(2), applyPatch(before[p.newFileName!.slice(2)], p)]));
-    assert.equal((await cli(dir, 'harden', '--write')).code, 0);
-    for (const file of EXPECTED_FILES) assert.equal(patched[file] ?? before[file], readFileSync(path.join(dir, file), 'utf8'), file);
+    assert.match(diff.stdout, /^--- a\/\.cursor\/rules\/agents\.mdc\t\n\+\+\+ b\/\.cursor\/rules\/agents\.mdc\t\n@@ /);
+    assert.ok(diff.stdout.includes('Be brief.\\u000d'), 'carriage returns shown escaped on the terminal');
+    const patchFile = path.join(tmpdir(), `ai-harden-${process.pid}.patch`);
+    try {
+      assert.equal((await cli(dir, 'harden', '--patch', patchFile)).code, 1);
+      assert.deepEqual(bytes(), before, 'nothing written to the project');
+      const patches = parsePatch(readFileSync(patchFile, 'utf8'));
+      assert.ok(patches.some((p) => p.newFileName === 'b/.github/instructions/windows.instructions.md'));
+      const text = (file: string) => Buffer.from(before[file], 'latin1').toString('utf8');
+      const patched = Object.fromEntries(patches.map((p) => [p.newFileName!.slice(2), applyPatch(text(p.newFileName!.slice(2)), p)]));
+      assert.equal((await cli(dir, 'harden', '--write')).code, 0);
+      for (const file of files) assert.equal(patched[file] ?? text(file), readFileSync(path.join(dir, file), 'utf8'), file);
+    } finally {
+      rmSync(patchFile, { force: true });
+    }
     const after = await cli(dir, 'harden', '--diff');
     assert.deepEqual([after.code, after.stdout], [0, ''], 'nothing left to change');
   });
@@ -411,6 +459,7 @@ describe('agent-immune harden', () => {
     assert.equal((await cli(dir, 'harden', '--check', '--write')).code, 2);
     assert.equal((await cli(dir, 'harden', '--diff', '--write')).code, 2);
     assert.equal((await cli(dir, 'harden', '--diff', '--json')).code, 2);
+    assert.equal((await cli(dir, 'harden', '--patch', 'agents/researcher.py')).code, 2, 'a patch over a file it reads');
     assert.equal((await cli(dir, 'harden', '--repin')).code, 2);
     assert.equal((await cli(dir, 'harden', 'no/such/dir')).code, 2);
   });
