@@ -25,9 +25,29 @@ export const HARDEN_SCHEMA = 'agent-immune/harden/v1';
 
 /** 1-based line and column of an offset. */
 function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
+  const starts = lineStarts(text);
+  // The last line that starts at or before the offset (a file of 6,000 findings was split 6,000 times).
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid] <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return { line: low + 1, column: offset - starts[low] + 1 };
+}
+
+let lastText: string | undefined;
+let lastStarts: number[] = [];
+
+/** The offsets where the lines of a text start, for the text asked last (findings come file by file). */
+function lineStarts(text: string): number[] {
+  if (text !== lastText) {
+    lastStarts = [0];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lastStarts.push(i + 1);
+    lastText = text;
+  }
+  return lastStarts;
 }
 
 function findingJson(file: HardenedFile, finding: HardenFinding, fixed: boolean | undefined) {

@@ -122,6 +122,9 @@ export function boundaryEdits(text: string, found: Interpolation): TextEdit[] {
   ];
 }
 
+/** How far back the line of an interpolation is looked for. */
+const LINE_LOOKBACK = 8192;
+
 /**
  * Why a boundary on lines of its own would break the line an interpolation sits in (a Markdown table row, the word,
  * path or URL it is glued to); undefined when it would not.
@@ -129,7 +132,8 @@ export function boundaryEdits(text: string, found: Interpolation): TextEdit[] {
 function splitByBoundary(text: string, found: Interpolation): string | undefined {
   const from = found.literal?.contentStart ?? 0;
   const to = found.literal?.contentEnd ?? text.length;
-  const before = text.slice(Math.max(from, found.start - 400), found.start);
+  // The line back to its start (a table row's cells may run long), within a bound a hostile one-line file cannot stretch.
+  const before = text.slice(Math.max(from, found.start - LINE_LOOKBACK), found.start);
   const escaped = before.lastIndexOf('\\n');
   const line = before.slice(Math.max(before.lastIndexOf('\n') + 1, escaped < 0 ? 0 : escaped + 2));
   if (/^[ \t]*\|/.test(line)) return MANUAL.tableRow;

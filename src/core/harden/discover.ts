@@ -8,7 +8,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { FETCHERS, isAgentMethod, isModelCall, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
+import { CLASSIFIER_CLASSES, FETCHERS, isAgentMethod, isModelCall, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
 
@@ -324,8 +324,17 @@ class Discoverer {
     return calls.length === 1 ? calls[0].expr : undefined;
   }
 
-  /** Groups hits into prompts: hits of one call sharing a group are one prompt; others stand alone. */
+  /**
+   * Groups hits into prompts: hits of one call sharing a group are one prompt; others stand alone. In a group, the
+   * `instructions` come first, so the warning goes there: Pydantic AI sends them every turn, its `system_prompt` not
+   * when a run is handed a message history.
+   */
   private groups(hits: Hit[]): Hit[][] {
+    const everyTurn = (hit: Hit) => Number(SENT_EVERY_TURN.test(hit.anchor));
+    return this.groupedHits(hits).map((group) => (group.length > 1 ? [...group].sort((a, b) => everyTurn(b) - everyTurn(a)) : group));
+  }
+
+  private groupedHits(hits: Hit[]): Hit[][] {
     const grouped = new Map<Expr, Hit[]>();
     const out: Hit[][] = [];
     for (const hit of hits) {
@@ -615,11 +624,12 @@ class Discoverer {
       add(messageRole, rule.framework, `role=, ${rule.key}=`, content.expr, false, undefined, content.loc);
     }
     const toolFragment = this.configuresTool(name, loc, module);
+    // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted; a
+    // crawler's (`tavily_client.crawl(url, instructions=…)`) steers what it fetches, a classifier's is its task; a
+    // tool's instructions are a fragment of the system prompt of each agent that uses it, which is checked there.
+    const notAgents = NOT_AGENT_CALLEES.test(name) || CLASSIFIER_CLASSES.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name);
     for (const key of SYSTEM_KEYWORDS) {
-      // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted; a
-      // crawler's (`tavily_client.crawl(url, instructions=…)`) steers what it fetches; a tool's instructions are a
-      // fragment of the system prompt of each agent that uses it, which is checked there.
-      if (claimed.has(key) || NOT_AGENT_CALLEES.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name) || toolFragment) continue;
+      if (claimed.has(key) || notAgents || toolFragment) continue;
       // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
       if (ADK_KEYS.has(key) && !AGENTISH_CALLEE.test(name)) continue;
       const found = keywords.get(key);
@@ -719,8 +729,15 @@ class Discoverer {
 
   // ------------------------------------------------------------------ prompts
 
-  /** The prompts of a group of hits: one per alternative value of a single hit; one for a group (CrewAI's fields). */
+  /**
+   * The prompts of a group of hits: one per alternative value of a single hit; one for a group (CrewAI's fields), unless
+   * a part of it has alternatives (`instructions=(A if mode else B)`): each part is then a prompt of its own, so that
+   * every alternative gets the warning.
+   */
   private promptsOf(group: Hit[]): FoundPrompt[] {
+    if (group.length > 1 && group.some((hit) => (this.resolver.begin(), this.resolver.promptAlternatives(hit.value, hit.loc, hit.frames)).length > 1)) {
+      return group.flatMap((hit) => this.promptsOf([hit]));
+    }
     const first = group[0];
     const alternatives: PromptText[][] = group.length === 1
       ? (this.resolver.begin(), this.resolver.promptAlternatives(first.value, first.loc, first.frames)).map((t) => [t])
@@ -740,8 +757,8 @@ class Discoverer {
     }
     if (prompts.length > 0) return prompts;
     // A name alone does not make a value that is no text written here a prompt (`const systemMessage = message as SystemMessage`),
-    // nor does a prompt keyword on a call that is no agent's (`build_row(system_prompt=sys_prompt)` logs it).
-    if (!wrapped && !first.byName && !first.quiet) this.valueDelegations(first);
+    // nor does a prompt keyword on a call that records it (`build_whatsapp_row(system_prompt=sys_prompt)` logs it).
+    if (!wrapped && !first.byName && !(first.quiet && RECORDING_CALL.test(first.anchor.slice(0, first.anchor.indexOf('('))))) this.valueDelegations(first);
     return [];
   }
 
@@ -952,6 +969,12 @@ function deferredCall(call: Extract<Expr, { k: 'call' }>): Extract<Expr, { k: 'c
 
 /** A count or a sum spliced into a prompt (`{len(content) - MAX_LIVE_TOOL_RESULT_CHARS}`, `{attempt + 1}`): a number, not another agent's text. */
 const NUMERIC = /^\s*(?:len\(|[^"'`]*?[\w)\]]\s*(?:-|\*|\/\/?|%)\s*[\w(][^"'`]*$|[\w.]+\s*\+\s*\d+(?:\.\d+)?\s*$|\d+(?:\.\d+)?\s*\+\s*[\w.]+\s*$)/;
+
+/** A call that stores or logs what it is given (a row, a record, an event), never prompting with it. */
+const RECORDING_CALL = /(?:^|_)(?:row|record|log|entry|event|item|payload|metadata)s?$|^(?:log|save|store|insert|persist|record|put)(?:_|[A-Z]|$)/;
+
+/** A sink a framework sends on every turn (`Agent(instructions=)`, `@agent.instructions`): where a group's warning goes. */
+const SENT_EVERY_TURN = /\(instructions=\)$|^@\S+\.instructions /;
 
 /** The longest name tried against harden.systemPromptNames. */
 const MAX_PROMPT_NAME = 200;

@@ -55,6 +55,8 @@ export class ProjectModel {
   /** Imports resolved so far, by importing file and specifier. */
   private readonly resolved = new Map<string, string | undefined>();
   private readonly callIndex = new Map<string, CallSite[]>();
+  /** Each file's calls by the callee's last name, built once per file (a file of 6,000 functions was walked 6,000 times). */
+  private readonly fileCalls = new Map<string, Map<string, CallSite[]>>();
 
   constructor(
     sources: Iterable<CodeSource>,
@@ -241,18 +243,30 @@ export class ProjectModel {
   callsNamed(name: string): CallSite[] {
     let sites = this.callIndex.get(name);
     if (!sites) {
-      sites = [];
-      for (const path of this.filesContaining(name)) {
-        const module = this.module(path)!;
-        for (const root of module.roots) {
-          walk(root.expr, (e) => {
-            if (e.k === 'call' && lastName(e.callee) === name) sites!.push({ file: path, scope: root.scope, call: e });
-          });
-        }
-      }
+      sites = [...this.filesContaining(name)].flatMap((path) => this.callsIn(path).get(name) ?? []);
       this.callIndex.set(name, sites);
     }
     return sites;
+  }
+
+  /** The calls of one file by the callee's last name. */
+  private callsIn(path: string): Map<string, CallSite[]> {
+    let calls = this.fileCalls.get(path);
+    if (!calls) {
+      const found = new Map<string, CallSite[]>();
+      for (const root of this.module(path)!.roots) {
+        walk(root.expr, (e) => {
+          const callee = e.k === 'call' ? lastName(e.callee) : undefined;
+          if (callee === undefined) return;
+          const list = found.get(callee);
+          if (list) list.push({ file: path, scope: root.scope, call: e as Extract<Expr, { k: 'call' }> });
+          else found.set(callee, [{ file: path, scope: root.scope, call: e as Extract<Expr, { k: 'call' }> }]);
+        });
+      }
+      this.fileCalls.set(path, found);
+      calls = found;
+    }
+    return calls;
   }
 
   /** The scope object of a file. */

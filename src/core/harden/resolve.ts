@@ -236,6 +236,8 @@ export class Resolver {
   private ruledOut: string | undefined;
   /** The same per expression whose memoised answer is empty, so that a later question that reads the memo says it too. */
   private readonly ruledOutMemo = new WeakMap<Expr, string>();
+  /** Calls known to run a callable agent (asked again for every question that passes the call). */
+  private readonly callsAgentMemo = new WeakMap<Expr, true>();
 
   constructor(
     readonly project: ProjectModel,
@@ -1288,13 +1290,21 @@ export class Resolver {
 
   /** Whether a call runs an agent called like a function (`rewriter(f"…")`, `self.agent(task)`: a Strands `Agent`), in a file that imports its SDK. */
   callsAgent(expr: Extract<Expr, { k: 'call' }>, loc: Loc, depth = 0): boolean {
+    if (this.callsAgentMemo.has(expr)) return true;
     const module = this.project.module(loc.file);
-    if (!module || ![...module.imports.values()].some((binding) => CALLABLE_AGENT_SDKS.test(binding.module))) return false;
-    return this.values(expr.callee, loc, [], depth + 1).some((v) => {
+    // A name bound here only to functions or to other calls than an agent's (`helper(x)`, `str(x)`) is no agent: only
+    // a name that may hold one, or an attribute (`self.agent`), is followed.
+    const found = expr.callee.k === 'name' ? this.lookup(expr.callee.id, loc) : undefined;
+    const mayBeAgent = found?.kind !== 'defs' || found.defs.some((def) => def.value.k !== 'func' && (def.value.k !== 'call' || /Agent$/.test(lastName(def.value.callee) ?? '')));
+    const importsSdk = module !== undefined && [...module.imports.values()].some((binding) => CALLABLE_AGENT_SDKS.test(binding.module));
+    const calls = mayBeAgent && importsSdk && this.values(expr.callee, loc, [], depth + 1).some((v) => {
       if (v.expr.k !== 'call' || v.classRef || !/Agent$/.test(lastName(v.expr.callee) ?? '')) return false;
       const from = this.project.module(v.loc.file)?.imports.get(rootName(v.expr.callee) ?? '')?.module;
       return from !== undefined && CALLABLE_AGENT_SDKS.test(from);
     });
+    // Only a yes is kept: a no may come from a question's spent budget, which another question has left.
+    if (calls) this.callsAgentMemo.set(expr, true);
+    return calls;
   }
 
   /** The agent CLI a process call starts (`subprocess.run(["claude", "-p", …])`), with its prompts; undefined for any other call. */

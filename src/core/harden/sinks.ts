@@ -214,11 +214,17 @@ export const CLAUDE_SDK_MODULES = /^(?:claude_agent_sdk|claude_code_sdk|@anthrop
 export const TRANSPARENT_CALLS = /^(?:repeat|padEnd|padStart|slice|substring|substr|normalize|toLowerCase|toUpperCase|capitalize|title|dedent|cleandoc|indent|outdent|stripIndent|stripIndents|oneLine|oneLineTrim|stripMargin|str|String|strip|lstrip|rstrip|trim|trimStart|trimEnd|trimEnd|replace|replaceAll|format_map|lower|upper|raw|from_template|fromTemplate|PromptTemplate|SystemMessagePromptTemplate|ChatPromptTemplate|Template|prompt_with_handoff_instructions|textwrap|encode|decode|toString|removeprefix|removesuffix|expandtabs|substitute|safe_substitute|render|partial)$/;
 
 /**
- * Callees whose `instructions` or `system_prompt` are not an agent's prompt: speech, image, audio and embedding
- * generation, crawlers (`tavily_client.crawl(instructions=…)`), and classifiers whose prompt is a guard model's task
- * (Haystack's `LLMMessagesRouter(system_prompt="profanity")` for Granite Guardian): a warning there changes the verdict.
+ * Callees whose `instructions` are not an agent's prompt: speech, image, audio and embedding generation, and crawlers
+ * (`tavily_client.crawl(instructions=…)` steers what it fetches).
  */
-export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|voice|crawl|scrap|(?:router|classifier|moderator|guard|guardian)$/i;
+export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|voice|crawl|scrap/i;
+
+/**
+ * Classes whose prompt keyword is a classifier's task, answered with a label, not acted on (Haystack's
+ * `LLMMessagesRouter(system_prompt="profanity")` for Granite Guardian, a Llama Guard template): a warning in front
+ * changes the verdict. A variable named `router` or `moderator` is no such class: its calls stay model calls.
+ */
+export const CLASSIFIER_CLASSES = /(?:Router|Classifier|Guard|Guardian)$/;
 
 /** Receivers and callees that fetch or search for content (`tavily_client.crawl(instructions=…)`): their prompt-like arguments steer a crawler, not a model. */
 export const FETCHERS = /tool|retriever|vector_?store|(?<![a-z])search|crawl|scrap|tavily|firecrawl/i;

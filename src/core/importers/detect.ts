@@ -76,7 +76,7 @@ export function unknownFormatError(file?: string, head = ''): InputError {
   const known = KNOWN_UNREAD.find(([keys]) => keys.every((key) => key.test(head)));
   if (known) return new InputError('unknown-format', `this looks like ${known[1]}, which is not read: export the run as OTLP JSON (an OTLP exporter to agent-immune serve, or the OpenTelemetry Collector's file exporter), or pass --from FORMAT`, file, 1);
   // One line: the formats and how each is told are in `analyze --help` and docs/importers.md (listing them here made 1,500 characters).
-  return new InputError('unknown-format', `cannot tell the trace format from the content: it is none of the ${FOREIGN_FORMATS.length + 1} formats read (\`agent-immune analyze --help\` lists them and the keys each is detected by); pass --from FORMAT to name one`, file, 1);
+  return new InputError('unknown-format', `cannot tell the trace format from the content: it is none of the ${FOREIGN_FORMATS.length + 1} formats read (\`--help\` lists them and the keys each is detected by); pass --from FORMAT to name one`, file, 1);
 }
 
 /** Trace exports users have that no importer reads, told by keys in their first bytes (each a plain search, run in

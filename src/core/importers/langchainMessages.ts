@@ -3,7 +3,7 @@
 // (`{"type": "ai", "data": {...}}`), as a JSON array or one a line. A file is one run: the user, the assistant and one
 // agent per tool, as toolChat maps a chat.
 import { InputError } from '../errors';
-import { asObject, asString, assignCausalRounds, buildEpisode, messageRole, messageText } from './common';
+import { asObject, asString, assignCausalRounds, buildEpisode, messageText } from './common';
 import { toolChat } from './toolChat';
 import type { FormatSpec } from './types';
 
@@ -11,15 +11,25 @@ type Json = Record<string, unknown>;
 
 const EXPECTED = 'expected LangChain messages: a JSON array (or JSON Lines) of dumpd records {"lc": 1, "id": [..., "HumanMessage"], "kwargs"} or messages_to_dict records {"type": "human", "data"}';
 
-/** The message classes and `messages_to_dict` types a chat holds. */
-const MESSAGE_CLASS = /^(?:Human|AI|Tool|System|Function|Chat)Message(?:Chunk)?$/;
-const MESSAGE_TYPES = new Set(['human', 'ai', 'tool', 'system', 'function', 'chat', 'AIMessageChunk', 'HumanMessageChunk']);
+/** The chat role of each message class (a streamed `…Chunk` is its class) and `messages_to_dict` type; a ChatMessage names its own. */
+const ROLES: Record<string, string | undefined> = {
+  HumanMessage: 'user', AIMessage: 'assistant', ToolMessage: 'tool', FunctionMessage: 'tool', SystemMessage: 'system', ChatMessage: undefined,
+  human: 'user', ai: 'assistant', tool: 'tool', function: 'tool', system: 'system', chat: undefined,
+};
+
+/** A message's class or type, `…Chunk` dropped: `AIMessageChunk` → `AIMessage`. */
+function classOf(o: Json): string | undefined {
+  const name = o.lc === 1 && Array.isArray(o.id) ? o.id[o.id.length - 1] : o.type;
+  return typeof name === 'string' ? name.replace(/(?<=Message)Chunk$/, '') : undefined;
+}
 
 /** A message's fields: `kwargs` of a dumpd record, `data` of a messages_to_dict one. */
 function fieldsOf(o: Json): Json | undefined {
-  if (o.lc === 1 && Array.isArray(o.id) && MESSAGE_CLASS.test(String(o.id[o.id.length - 1]))) return asObject(o.kwargs);
+  const name = classOf(o);
+  if (name === undefined || !Object.hasOwn(ROLES, name)) return undefined;
+  if (o.lc === 1) return asObject(o.kwargs);
   const data = asObject(o.data);
-  return typeof o.type === 'string' && MESSAGE_TYPES.has(o.type) && data && 'content' in data ? data : undefined;
+  return data && 'content' in data ? data : undefined;
 }
 
 /** Tool calls as toolChat reads them: LangChain's `tool_calls` ({name, args, id}), else OpenAI's in `additional_kwargs`. */
@@ -35,10 +45,9 @@ function toolCallsOf(fields: Json): unknown[] | undefined {
 function chatMessage(record: Json): Json | undefined {
   const fields = fieldsOf(record);
   if (!fields) return undefined;
-  // A ChatMessage names its role; a function message is a tool's result.
-  const role = asString(fields.role) ?? messageRole(record);
+  const role = ROLES[classOf(record)!] ?? asString(fields.role);
   return {
-    role: role === 'function' ? 'tool' : role,
+    role,
     content: messageText(fields) ?? '',
     tool_calls: toolCallsOf(fields),
     name: asString(fields.name),

@@ -387,6 +387,19 @@ topic_router = LLMMessagesRouter(chat_generator=chat_generator, system_prompt="Y
     const { findings, after } = await harden({ 'research.py': source, 'moderation.py': router }, true);
     assert.deepEqual(findings, []);
     assert.deepEqual(after, { 'research.py': source, 'moderation.py': router });
+    // A model named `router`, and a moderator agent, stay what they are (a review found them dropped for a while).
+    const named = `from langchain_openai import ChatOpenAI
+
+writer = ChatOpenAI(model="gpt-4o")
+router = ChatOpenAI(model="gpt-4o-mini")
+moderator = DebateModerator(system_prompt="You moderate a debate between two agents and sum up their positions.")
+
+
+def step(question: str) -> str:
+    draft = writer.invoke(f"Write an answer to: {question}").content
+    return router.invoke(f"Decide whether this draft needs review.\\n{draft}").content
+`;
+    assert.deepEqual((await harden({ 'step.py': named })).findings, ['step.py:5 missing-immunity-warning', 'step.py:10 unbounded-delegation']);
   });
 
   it('a placeholder glued into a URL or path gets no boundary, and the finding says why (was: `f"file://{path}"` became "file://" and the label on lines of its own; deepagents)', async () => {
@@ -437,6 +450,9 @@ class Assistant:
     const { findings, details, after } = await harden({ 'pipeline.py': source }, true);
     assert.deepEqual(findings.filter((f) => f.endsWith('unbounded-delegation')), ['pipeline.py:9 unbounded-delegation', 'pipeline.py:22 unbounded-delegation']);
     assert.ok(details.every((f) => f.prompt.framework !== 'any framework'), 'Strands agents are named');
+    // A helper that is no recorder, given another model's reply as its system prompt, is a delegation site still.
+    const helper = 'from openai import OpenAI\nfrom mylib import ask\n\nclient = OpenAI()\n\n\ndef pipeline(task):\n    planner = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": task}])\n    plan = planner.choices[0].message.content\n    return ask(system_prompt=plan, question=task)\n';
+    assert.deepEqual((await harden({ 'q.py': helper })).findings, ['q.py:10 unbounded-delegation']);
     assert.deepEqual((await harden(after)).findings, []);
   });
 
@@ -814,7 +830,8 @@ export const spawn = createTool({
   });
 
   it('prose in double braces is no placeholder, and a placeholder in a table row gets no edit that would split the row', async () => {
-    const agent = '---\nname: triage\n---\nTriage the issues.\n\n| issue | notes |\n|---|---|\n| {{title}} | {{in deep mode: thread deps + upstream-schema evidence}} |\n| x | {{upstream_result}} |\n\nReport: {{upstream_result}}\n';
+    // The second row's first cell is long: the row starts 420 characters before the placeholder (was split for a while).
+    const agent = `---\nname: triage\n---\nTriage the issues.\n\n| issue | notes |\n|---|---|\n| {{title}} | {{in deep mode: thread deps + upstream-schema evidence}} |\n| ${'x'.repeat(420)} | {{upstream_result}} |\n\nReport: {{upstream_result}}\n`;
     const checked = await harden({ 'triage.agent.md': agent });
     assert.deepEqual(checked.findings, ['triage.agent.md:4 missing-immunity-warning', 'triage.agent.md:9 unbounded-delegation', 'triage.agent.md:11 unbounded-delegation']);
     // The finding left to the user says why (was: "need a manual fix" with no reason anywhere).
@@ -824,7 +841,7 @@ export const spawn = createTool({
     assert.match(row.message, /No automatic fix: the placeholder sits in a Markdown table row, which a boundary on lines of its own would split; edit it by hand\.$/);
     assert.equal(checked.details[2].manual, undefined, 'a fixable finding has no reason');
     const after = (await harden({ 'triage.agent.md': agent }, true)).after['triage.agent.md'];
-    assert.ok(after.includes('| x | {{upstream_result}} |\n'), 'the table row is whole');
+    assert.ok(after.includes(`| ${'x'.repeat(420)} | {{upstream_result}} |\n`), 'the table row is whole');
     assert.match(after, /Report: \n[^\n]+\n<delegated_task>\n\{\{upstream_result\}\}\n<\/delegated_task>/);
   });
 

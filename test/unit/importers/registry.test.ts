@@ -22,7 +22,7 @@ describe('importer registry', () => {
     assert.deepEqual(help.map((line) => line.trim().split(/\s+/)[0]), [...IMPORT_FORMATS]);
     for (const [, spec] of FOREIGN_FORMATS) assert.ok(formatsHelp('  ').includes(`detected by ${spec.detect.keys}`), spec.title);
     const unknown = unknownFormatError('run.json', '{"lc": 1}').message;
-    assert.ok(unknown.length < 300 && unknown.includes(`none of the ${IMPORT_FORMATS.length} formats read`) && unknown.includes('analyze --help'), unknown);
+    assert.ok(unknown.length < 300 && unknown.includes(`none of the ${IMPORT_FORMATS.length} formats read`) && unknown.includes('`--help` lists them'), unknown);
     assert.throws(() => parseFormatName('csv'), (error: unknown) => error instanceof InputError && error.kind === 'unknown-format' && IMPORT_FORMATS.every((name) => error.message.includes(name)));
   });
 });
