@@ -355,6 +355,15 @@ def add_the_date(ctx: RunContext[str]) -> str:
     assert.deepEqual(findings, ['support.py:8 missing-immunity-warning']);
     assert.equal(after['support.py'].split('Security notice:').length - 1, 1, after['support.py']);
     assert.deepEqual((await harden(after)).findings, [], 'hardened after one warning');
+    // The warning goes into the part sent every turn: Pydantic AI sends no system_prompt when a run is handed a history.
+    const decorated = 'from pydantic_ai import Agent\n\nbank = Agent("openai:gpt-4o", system_prompt="You are a support agent for the bank.")\n\n\n@bank.instructions\ndef extra() -> str:\n    return "Answer only questions about the bank\'s products."\n';
+    const fixed = (await harden({ 'bank.py': decorated }, true)).after['bank.py'];
+    assert.match(fixed, /return "Security notice: [^"]+Answer only/);
+    assert.match(fixed, /system_prompt="You are a support agent/);
+    // A part with alternatives: each alternative is warned (was: only the first branch, and "Hardened" after).
+    const branches = 'from pydantic_ai import Agent\n\nmode = True\nsupport = Agent("openai:gpt-4o", instructions=("You answer questions about savings." if mode else "You answer questions about loans."), system_prompt="Be polite and brief.")\n';
+    const branched = (await harden({ 'branches.py': branches }, true)).after['branches.py'];
+    assert.match(branched, /\("Security notice: [^"]+You answer questions about savings\." if mode else "Security notice: [^"]+You answer questions about loans\."\)/);
     // ADK's global_instruction is every sub-agent's prompt: it is warned on its own.
     const adk = 'from google.adk.agents import Agent\n\nroot = Agent(name="root", instruction="You route the request.", global_instruction="You work for the ACME help desk.")\n';
     assert.deepEqual((await harden({ 'root.py': adk })).findings, ['root.py:3 missing-immunity-warning', 'root.py:3 missing-immunity-warning']);
