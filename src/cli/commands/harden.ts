@@ -15,6 +15,7 @@ import { hardenPaths, pinnedAmong, repinHardened, UnsupportedFileError, type Har
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { auditWriter } from '../../node/integrity/auditLog';
 import { inline, shellWord } from '../../core/text/printable';
+import { lineLocator } from '../../core/text/lineIndex';
 import { existingFile, existingPath, outputFile, refuseScannedFile } from '../args';
 import { ExitCode, parseFlags, UsageError, type Command } from '../command';
 import { writeSarifFile } from '../sarif';
@@ -25,30 +26,13 @@ export const HARDEN_SCHEMA = 'agent-immune/harden/v1';
 
 /** 1-based line and column of an offset. */
 function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const starts = lineStarts(text);
-  // The last line that starts at or before the offset (a file of 6,000 findings was split 6,000 times).
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid] <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return { line: low + 1, column: offset - starts[low] + 1 };
+  // One index for the text asked last: findings come file by file (a file of 6,000 findings was split 6,000 times).
+  if (text !== located.text) Object.assign(located, { text, locate: lineLocator(text) });
+  const at = located.locate(offset);
+  return { line: at.line + 1, column: at.column + 1 };
 }
 
-let lastText: string | undefined;
-let lastStarts: number[] = [];
-
-/** The offsets where the lines of a text start, for the text asked last (findings come file by file). */
-function lineStarts(text: string): number[] {
-  if (text !== lastText) {
-    lastStarts = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lastStarts.push(i + 1);
-    lastText = text;
-  }
-  return lastStarts;
-}
+const located = { text: undefined as string | undefined, locate: lineLocator('') };
 
 function findingJson(file: HardenedFile, finding: HardenFinding, fixed: boolean | undefined) {
   const start = lineColumn(file.text, finding.start);

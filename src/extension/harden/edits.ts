@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { lineLocator } from '../../core/text/lineIndex';
 import { errorMessage } from '../../core/errors';
 import { hardenLog, hardenNotice } from '../../core/harden/messages';
 import type { TextEdit } from '../../core/harden/types';
@@ -14,17 +15,10 @@ import type { BaseServices } from '../services';
 
 /** Position lookup for a text that may not be open in an editor. */
 export function positionsOf(text: string): (offset: number) => vscode.Position {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  const locate = lineLocator(text);
   return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return new vscode.Position(lo, offset - starts[lo]);
+    const { line, column } = locate(offset);
+    return new vscode.Position(line, column);
   };
 }
 
