@@ -2,7 +2,7 @@
 // writes nothing (exit 1) when a path in the scope cannot be pinned, naming each one, nor (exit 2) where the adopted
 // lockfile is gone, unless --anew. `--restore` puts back a deleted lockfile from git instead, so the files are checked
 // against what was pinned rather than pinned as they are.
-import { ignoredByGitText, lockMissingText, rootSkillMarkersText, lockRefusedText, lockRestoredText } from '../../core/integrity/messages';
+import { ignoredByGitText, lockfileIgnoredText, lockMissingText, rootSkillMarkersText, lockRefusedText, lockRestoredText } from '../../core/integrity/messages';
 import { auditWriter } from '../../node/integrity/auditLog';
 import { loadAuditKey } from '../../node/integrity/auditKey';
 import { lockWorkspace, restoreLockfile, type LockResult } from '../../node/integrity/lock';
@@ -82,7 +82,7 @@ function lockText(result: LockResult): string {
   const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const others = result.files - result.skillFiles;
   const parts = [result.skills > 0 ? `${result.skillFiles} in ${counted(result.skills, 'skill folder')}` : '', others > 0 ? `${others} ${result.skills > 0 ? 'other ' : ''}prompt and config file(s)` : ''];
-  const notInClones = result.ignoredByGit.length > 0 ? `${ignoredByGitText(result.ignoredByGit)}\n` : '';
+  const notInClones = (result.ignoredByGit.length > 0 ? `${ignoredByGitText(result.ignoredByGit)}\n` : '') + (result.lockfileIgnored ? `${lockfileIgnoredText(result.lockfile)}\n` : '');
   const rootMarkers = result.rootSkillMarkers.length > 0 ? `${rootSkillMarkersText(result.rootSkillMarkers)}\n` : '';
   return `Pinned ${counted(result.files, 'file')} to ${result.lockfile}: ${parts.filter(Boolean).join(', ') || 'nothing in the scope'}.\n${repinned}${notInClones}${rootMarkers}`;
 }

@@ -92,6 +92,11 @@ export function ignoredByGitText(files: readonly string[]): string {
   return `${files.length} pinned file(s) are ignored by git, so a clone will not have them and verify there reports them missing: ${shown}. Delete them and lock again, or leave them out with integrity.exclude.`;
 }
 
+/** What `lock` says of a lockfile git ignores: it would never be committed, so clones and CI have nothing to verify against. */
+export function lockfileIgnoredText(lockfile: string): string {
+  return `${inline(lockfile)} is ignored by git (a .gitignore rule such as *.lock), so it will not be committed: clones and CI have no pins to verify. Add !${inline(lockfile)} to .gitignore, or commit it with git add -f.`;
+}
+
 /** What `lock` says of a skill marker at the workspace root: pinned alone, it leaves the skill's other files unpinned. */
 export function rootSkillMarkersText(markers: readonly string[]): string {
   return `${markers.map(inline).join(', ')} at the workspace root is pinned as a file of its own, not as a skill folder: the scripts and files beside it are not pinned. Pin from the folder that holds the skill folder, or keep the skill in a folder of its own.`;

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { ignoredByGitText, integrityLog, rootSkillMarkersText, integrityNotice, lockRestoredText, verifySkillsSummary } from '../../core/integrity/messages';
+import { ignoredByGitText, integrityLog, lockfileIgnoredText, rootSkillMarkersText, integrityNotice, lockRestoredText, verifySkillsSummary } from '../../core/integrity/messages';
 import { readGitBlob } from '../../node/integrity/gitBlob';
 import { lockWorkspace, repinFile, restoreLockfile, type LockResult, type RepinResult, type RestoreResult } from '../../node/integrity/lock';
 import type { VerifyReport } from '../../node/integrity/verify';
@@ -104,6 +104,10 @@ async function pinSkills(services: BaseServices, controller: IntegrityController
     if (ignored.length > 0) {
       services.output.warn(ignoredByGitText(ignored));
       void showWarning(ignoredByGitText(ignored));
+    }
+    for (const result of results.filter((r) => r.lockfileIgnored)) {
+      services.output.warn(lockfileIgnoredText(result.lockfile));
+      void showWarning(lockfileIgnoredText(result.lockfile));
     }
     const rootMarkers = results.flatMap((r) => r.rootSkillMarkers);
     if (rootMarkers.length > 0) {

@@ -33,6 +33,8 @@ export interface LockResult {
   repinned: string[];
   /** Pinned files git ignores and does not track (a `__pycache__` in a skill folder): a clone will not have them. */
   ignoredByGit: string[];
+  /** The lockfile itself is ignored by git and not tracked (a `*.lock` rule): it will not be committed, so clones have no pins. */
+  lockfileIgnored: boolean;
   /** Skill markers at the root: pinned as files alone, so the files beside them are no skill folder's. */
   rootSkillMarkers: string[];
   /** What stopped the write: paths in the scope that cannot be pinned (symlink-outside-root, unpinnable), or the
@@ -52,7 +54,7 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     const previous = await readLockfile(ws.root, ws.config.lockfile);
     const gone = previous.state === 'absent' && !options.anew ? await missingLockfileFindings(ws, previous.path) : [];
     const notWritten = (findings: IntegrityFinding[]): LockResult => ({
-      lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], rootSkillMarkers: [], findings,
+      lockfile: previous.path, written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], lockfileIgnored: false, rootSkillMarkers: [], findings,
     });
     if (gone.length > 0) return notWritten(gone);
     // A broken lockfile at the default name is replaced (a merge left conflict markers); a file elsewhere that is no
@@ -83,9 +85,10 @@ export async function lockWorkspace(root: string, writer: AuditWriter | undefine
     const skillDirs = Object.keys(lock.skills);
     const skillFiles = Object.keys(lock.files).filter((file) => skillDirs.some((dir) => file.startsWith(`${dir}/`))).length;
     const ignored = await ignoredByGit(ws.root, Object.keys(lock.files));
+    const lockfileIgnored = (await ignoredByGit(ws.root, [path.posix.normalize(ws.config.lockfile.replace(/\\/g, '/'))])).length > 0;
     const rootSkillMarkers = Object.keys(lock.files).filter((file) => !file.includes('/') && ws.matcher.isSkillMarker(file));
     const files = Object.keys(lock.files).length;
-    return { lockfile, written: true, files, skills: skillDirs.length, skillFiles, repinned, ignoredByGit: ignored, rootSkillMarkers, findings: [] };
+    return { lockfile, written: true, files, skills: skillDirs.length, skillFiles, repinned, ignoredByGit: ignored, lockfileIgnored, rootSkillMarkers, findings: [] };
   });
 }
 

@@ -187,7 +187,7 @@ describe('integrity: strict mode blocks what a worm would do', function () {
 
     const json = await cli(root, env, 'lock', '--json');
     assert.equal(json.code, 2);
-    assert.deepEqual(json.json(), { schema: 'agent-immune/lock/v1', lockfile: 'agent-immune.lock', written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], rootSkillMarkers: [], findings: [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }] });
+    assert.deepEqual(json.json(), { schema: 'agent-immune/lock/v1', lockfile: 'agent-immune.lock', written: false, files: 0, skills: 0, skillFiles: 0, repinned: [], ignoredByGit: [], lockfileIgnored: false, rootSkillMarkers: [], findings: [{ code: 'lockfile-missing', path: 'agent-immune.lock', adopted: 'git' }] });
     assert.match(json.stderr, /^agent-immune lock: nothing written: agent-immune\.lock is gone/);
     assert.equal(existsSync(lockPath), false);
 
@@ -295,6 +295,18 @@ describe('integrity: strict mode blocks what a worm would do', function () {
     assert.deepEqual((await cli(root, env, 'verify', '--strict', '--json', '--no-audit')).json().findings, []);
     const named = await cli(inside, env, 'verify', '--root', '.', '--json', '--no-audit');
     assert.deepEqual([named.json().status, named.stderr], ['no-lockfile', '']);
+  });
+
+  it('lock says when git ignores the lockfile itself, which would then never be committed (was: "Pinned 16 files" and nothing else, with *.lock in gpt-researcher\'s .gitignore)', async () => {
+    const git = gitIn(root);
+    git('init', '-q');
+    write(root, '.gitignore', '*.lock\n');
+    const locked = await cli(root, env, 'lock', '--no-audit');
+    assert.equal(locked.code, 0);
+    assert.match(locked.stdout, /\nagent-immune\.lock is ignored by git \(a \.gitignore rule such as \*\.lock\), so it will not be committed: clones and CI have no pins to verify\. Add !agent-immune\.lock to \.gitignore, or commit it with git add -f\.\n$/);
+    assert.equal((await cli(root, env, 'lock', '--no-audit', '--json')).json().lockfileIgnored, true);
+    git('add', '-f', 'agent-immune.lock');
+    assert.doesNotMatch((await cli(root, env, 'lock', '--no-audit')).stdout, /ignored by git/, 'a tracked lockfile is committed, ignored or not');
   });
 
   it('lock says which pinned files git ignores, since a clone will not have them (was: a __pycache__ pinned silently, then "missing" in CI)', async () => {
