@@ -12,6 +12,7 @@ import { langchainMessagesFormat } from './langchainMessages';
 import { langfuseFormat } from './langfuse';
 import { langsmithFormat } from './langsmith';
 import { otlpFormat, phoenixFormat } from './otlp';
+import { sweAgentFormat } from './sweAgent';
 import { tauBenchFormat } from './tauBench';
 import type { FormatSpec } from './types';
 
@@ -29,6 +30,8 @@ export const FORMATS = {
   debate: debateFormat,
   autogen: autogenFormat,
   langsmith: langsmithFormat,
+  // Before Who&When: a trajectory's `history` is a list of chat messages too.
+  'swe-agent': sweAgentFormat,
   'who-and-when': groupChatFormat,
   'tau-bench': tauBenchFormat,
   langchain: langchainMessagesFormat,

@@ -91,9 +91,10 @@ function proseOf(text: string): string {
   return LISTING_LINE.test(unfenced) ? withoutListings(unfenced) : unfenced;
 }
 
-// A line of a source listing as coding agents' read tools return files (`cat -n`: "   581\t    return len(messages)").
-const LISTING_LINE = /^ *\d+\t/m;
-const NUMBERED = /^ *\d+\t/;
+// A line of a source listing as coding agents' read tools return files (`cat -n`: "   581\t    return len(messages)";
+// SWE-agent's editor: "1458:            self.HOURS,").
+const LISTING_LINE = /^ *\d+(?:\t|:)/m;
+const NUMBERED = /^ *\d+(?:\t|:)/;
 /** How many numbered lines in a row make a listing (a table of two numbered rows is none). */
 const LISTING_RUN = 3;
 // A statement of code: a line that opens with a lower-case keyword, assigns, or ends as code does (a call, a bracket,

@@ -35,8 +35,8 @@ export interface PresentOptions {
 /** Presents one analysis of `target`: strict-mode gate, progress/cancel, report, diagnostics and the graph panel. */
 export type PresentTrace = (target: vscode.Uri, analyse: ViewAnalyser, options: PresentOptions) => Promise<Analysis | undefined>;
 
-/** File extensions of traces: agent-trace/v1 and framework exports, plus AG2 runtime logs (runtime.log). */
-const TRACE_EXTENSIONS = ['jsonl', 'json', 'ndjson', 'log'];
+/** File extensions of traces: agent-trace/v1 and framework exports, AG2 runtime logs (runtime.log), SWE-agent trajectories. */
+const TRACE_EXTENSIONS = ['jsonl', 'json', 'ndjson', 'log', 'traj'];
 
 /** Resolves the trace to analyse: the argument, else the active trace editor, else a file picker. */
 export async function pickTrace(openLabel: string, uri?: vscode.Uri): Promise<vscode.Uri | undefined> {
