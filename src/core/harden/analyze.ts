@@ -479,7 +479,15 @@ export function fixEdits(findings: readonly HardenFinding[]): TextEdit[] {
   const sharesLabel = (f: HardenFinding) => f.scope !== undefined && labelled.some((l) => l.start === f.scope!.start && l.end === f.scope!.end && l.at < f.start);
   const boundaries = findings.filter((f) => f.code === 'unbounded-delegation' && f.fix.length > 0).sort((a, b) => a.start - b.start);
   const trimmed = new Map<HardenFinding, TextEdit[]>();
+  // Two placeholders in one fenced block are bounded fence and all, by the same edits: the block is wrapped once.
+  const spans = new Set<string>();
   for (const f of boundaries) {
+    const span = `${f.fix[0].start}:${f.fix[f.fix.length - 1].end}`;
+    if (spans.has(span)) {
+      trimmed.set(f, []);
+      continue;
+    }
+    spans.add(span);
     if (sharesLabel(f) && LABEL_IN_EDIT.test(f.fix[0].newText)) trimmed.set(f, [{ ...f.fix[0], newText: f.fix[0].newText.replace(LABEL_IN_EDIT, '') }, ...f.fix.slice(1)]);
     else if (f.scope && LABEL_IN_EDIT.test(f.fix[0].newText)) labelled.push({ ...f.scope, at: f.start });
   }

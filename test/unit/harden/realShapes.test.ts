@@ -487,6 +487,31 @@ const after = ${agent('answer')};
     assert.deepEqual(findings, ['scorer.ts:6 missing-immunity-warning', 'scorer.ts:11 missing-immunity-warning', 'scorer.ts:15 missing-immunity-warning']);
   });
 
+  it('two delegated placeholders in one fenced block are bounded once, fence and all (was: nested <delegated_task> tags; gpt-researcher\'s SimpleQA grader)', async () => {
+    const source = `from openai import OpenAI
+
+client = OpenAI()
+
+TEMPLATE = """Grade the answer.
+\`\`\`
+Question: {question}
+Predicted answer: {predicted_answer}
+\`\`\`
+Reply with A or B."""
+
+
+def grade(task: str) -> str:
+    draft = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": task}]).choices[0].message.content
+    answer = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": draft}]).choices[0].message.content
+    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": TEMPLATE.format(question=draft, predicted_answer=answer)}]).choices[0].message.content
+`;
+    const { findings, after } = await harden({ 'grader.py': source }, true);
+    assert.equal(findings.filter((f) => f.endsWith('unbounded-delegation')).length, 3);
+    assert.equal(after['grader.py'].split('<delegated_task>').length - 1, 2, after['grader.py']);
+    assert.match(after['grader.py'], /<delegated_task>\n`{3}\nQuestion: \{question\}\nPredicted answer: \{predicted_answer\}\n`{3}\n<\/delegated_task>/);
+    assert.deepEqual((await harden(after)).findings, []);
+  });
+
   it("status lines are no prompts: a chat-history item's `role: system` notice, one handed to an event handler and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
     const typescript = `export function notify(setChatHistory: (f: (p: unknown[]) => unknown[]) => void, name: string) {
   setChatHistory((prev) => [...prev, { message: { role: "system", content: \`Switched to model: \${name}\` }, contextItems: [] }]);
