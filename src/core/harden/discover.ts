@@ -151,6 +151,9 @@ const UI_CALLS = /^(?:on[A-Z]\w*|emit|notify\w*|display\w*|show[A-Z]?\w*|print\w
 const MEMORY_WRITE = /^(?:a?add|add_memory|save|store|upsert)$/;
 const MEMORY_KEYS = ['user_id', 'agent_id', 'run_id', 'userId', 'agentId', 'runId'];
 
+/** Keys of a recorded agent step (SWE-agent's trajectory), beside which a `messages` list is history. */
+const RECORDED_STEP_KEYS = new Set(['thought', 'action', 'observation', 'response']);
+
 /** A short line that speaks to nobody (`Switched to model: …`, `Chat history compacted successfully.`). */
 function statusLine(text: string): boolean {
   return text.length <= 200 && (text.match(/[\p{L}\p{N}]+/gu) ?? []).length <= 6 && !/\byou(?:r|rs|rself)?\b/i.test(text);
@@ -367,6 +370,10 @@ class Discoverer {
         else if (e.k === 'dict') {
           const item = e.entries.length > 1 ? e.entries.find((entry) => entry.key === 'message' && entry.value.k === 'dict') : undefined;
           if (item) this.historyMessages.add(item.value);
+          // A recorded step's messages (`{thought, action, observation, messages: [{role: "system", …}]}`, a trajectory
+          // viewer's) are history too.
+          const recorded = e.entries.some((entry) => entry.key !== undefined && RECORDED_STEP_KEYS.has(entry.key)) ? e.entries.find((entry) => entry.key === 'messages')?.value : undefined;
+          if (recorded?.k === 'list') for (const message of recorded.items) if (message.k === 'dict') this.historyMessages.add(message);
           // An API's documented example (FastAPI's `responses={200: {... "examples": {...}}}`) shows messages, sends none.
           for (const entry of e.entries) if (entry.key === 'examples' || entry.key === 'example') walk(entry.value, (x) => void (x.k === 'dict' && this.exampleDicts.add(x)));
           this.roleDictHit(e, loc, module, hits);

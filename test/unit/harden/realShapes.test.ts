@@ -512,6 +512,14 @@ def grade(task: str) -> str:
     assert.deepEqual((await harden(after)).findings, []);
   });
 
+  it("a recorded step's status line is no prompt (was: a trajectory viewer's \"Problem Statement placeholder\" given the warning; SWE-agent's inspector)", async () => {
+    const source = `def add_problem_statement(content, problem_statement):
+    content["trajectory"].insert(0, {"thought": "", "action": "", "observation": problem_statement, "messages": [{"role": "system", "content": "Problem Statement placeholder"}]})
+    return content
+`;
+    assert.deepEqual((await harden({ 'server.py': source })).findings, []);
+  });
+
   it("status lines are no prompts: a chat-history item's `role: system` notice, one handed to an event handler and a log record's `system_message` (was: continue's TUI and browser-use's history)", async () => {
     const typescript = `export function notify(setChatHistory: (f: (p: unknown[]) => unknown[]) => void, name: string) {
   setChatHistory((prev) => [...prev, { message: { role: "system", content: \`Switched to model: \${name}\` }, contextItems: [] }]);
