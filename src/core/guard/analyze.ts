@@ -82,9 +82,6 @@ export function startProgress(model: RunModel, reading: FeatureContext): GuardPr
   return { ema: new Array(model.agents.length).fill(undefined), answers: [], choices: reading.choices, grouping: reading.grouping, categories: [], scores: [], rounds: [] };
 }
 
-/** The head scores of the run's user: never a suspect. */
-const PRINCIPAL_SCORES: HeadScores = { pAtk: 0, pInf: 0 };
-
 /**
  * The guard's per-round step: the next round's head scores -> EMA -> topological constraints, appended to `progress`;
  * `reading` is the features of `model`, whose answers, instructions and identifiers the rules read.
@@ -95,9 +92,7 @@ export function decideRound(model: RunModel, progress: GuardProgress, headScores
   // keeps last round's scores (a crew's closing round, where only the orchestrator speaks, does not clear a debater).
   // Elsewhere a silent agent is scored afresh: what its neighbours did since may say more about what it said.
   const keep = (i: number) => progress.choices !== undefined && k > 0 && model.outputs[i][k] === undefined;
-  // The user gives the task: its instructions are the task, not an injection (a SWE-agent run's instance template,
-  // a CTF brief full of "you must"), and content spreading between agents does not start with the principal.
-  const roundScores = headScores.map((s, i) => (model.roles[i] === 'user' ? PRINCIPAL_SCORES : keep(i) ? progress.scores[k - 1][i] : s));
+  const roundScores = headScores.map((s, i) => (keep(i) ? progress.scores[k - 1][i] : s));
   // The features read each output's answer once (a silent agent keeps its last one), against the task's options.
   progress.answers.push(reading.facts.map((row) => row[k].answer));
   const distanceThreshold = model.topologyKind === 'chain' ? guard.chainDistanceThreshold : guard.distanceThreshold;

@@ -151,7 +151,7 @@ const UI_CALLS = /^(?:on[A-Z]\w*|emit|notify\w*|display\w*|show[A-Z]?\w*|print\w
 const MEMORY_WRITE = /^(?:a?add|add_memory|save|store|upsert)$/;
 const MEMORY_KEYS = ['user_id', 'agent_id', 'run_id', 'userId', 'agentId', 'runId'];
 
-/** Keys of a recorded agent step (SWE-agent's trajectory), beside which a `messages` list is history. */
+/** Keys of a recorded agent step (SWE-agent's trajectory), two of which beside a `messages` list make it history. */
 const RECORDED_STEP_KEYS = new Set(['thought', 'action', 'observation', 'response']);
 
 /** A short line that speaks to nobody (`Switched to model: …`, `Chat history compacted successfully.`). */
@@ -372,7 +372,8 @@ class Discoverer {
           if (item) this.historyMessages.add(item.value);
           // A recorded step's messages (`{thought, action, observation, messages: [{role: "system", …}]}`, a trajectory
           // viewer's) are history too.
-          const recorded = e.entries.some((entry) => entry.key !== undefined && RECORDED_STEP_KEYS.has(entry.key)) ? e.entries.find((entry) => entry.key === 'messages')?.value : undefined;
+          const stepKeys = e.entries.filter((entry) => entry.key !== undefined && RECORDED_STEP_KEYS.has(entry.key)).length;
+          const recorded = stepKeys >= 2 ? e.entries.find((entry) => entry.key === 'messages')?.value : undefined;
           if (recorded?.k === 'list') for (const message of recorded.items) if (message.k === 'dict') this.historyMessages.add(message);
           // An API's documented example (FastAPI's `responses={200: {... "examples": {...}}}`) shows messages, sends none.
           for (const entry of e.entries) if (entry.key === 'examples' || entry.key === 'example') walk(entry.value, (x) => void (x.k === 'dict' && this.exampleDicts.add(x)));

@@ -1,7 +1,8 @@
 // Reads SWE-agent trajectories (`*.traj`: `{environment, trajectory, history, info}`): one model working through a
 // shell and its tools. The harness's system prompt is the assistant's, not an agent; the first task message is the
-// user's; each observation comes from the command (or, with function calling, the tool) the assistant ran. Messages
-// marked `is_demo` are demonstrations copied into the context, not this run's.
+// user's, but for the harness's own instructions after it (`INSTRUCTIONS:`), which are the assistant's prompt too; each
+// observation comes from the command (or, with function calling, the tool) the assistant ran. Messages marked `is_demo`
+// are demonstrations copied into the context, not this run's.
 import { InputError } from '../errors';
 import { asObject, asString, assignCausalRounds, buildEpisode, maybeJson, perRunImporter, selectRuns } from './common';
 import { toolChat } from './toolChat';
@@ -16,30 +17,41 @@ function commandOf(action: string): string {
   return /^\s*([\w.-]+)/.exec(action)?.[1] ?? 'shell';
 }
 
+/** Where the harness's instructions start in the task message (SWE-agent's instance templates: "INSTRUCTIONS:"). */
+const HARNESS_INSTRUCTIONS = /\n[ \t]*INSTRUCTIONS:[ \t]*\n/;
+
 /** The history in toolChat's shape: observations as the results of the commands (or tool calls) the assistant made. */
 function chatOf(history: readonly unknown[]): Json[] {
   const messages: Json[] = [];
+  let system: Json | undefined;
   let asked = false;
   let lastCall: string | undefined;
   for (const [i, raw] of history.entries()) {
     const m = asObject(raw);
     if (!m || m.is_demo === true) continue;
     const role = asString(m.role);
-    if (role === 'system') messages.push({ role: 'system', content: m.content });
-    else if (role === 'assistant') {
+    if (role === 'system') {
+      system = { role: 'system', content: asString(m.content) ?? '' };
+      messages.push(system);
+    } else if (role === 'assistant') {
       const calls = maybeJson(m.tool_calls);
-      const action = asString(m.action);
-      // Without function calling the action is a command line written in the reply: its observation is its result.
-      lastCall = Array.isArray(calls) && calls.length > 0 ? undefined : action?.trim() ? `action-${i}` : undefined;
-      messages.push({ role: 'assistant', content: m.content, tool_calls: Array.isArray(calls) && calls.length > 0 ? calls : lastCall ? [{ id: lastCall, function: commandOf(action!) }] : undefined });
+      // Without function calling the action is a command line written in the reply: its observation is its result
+      // (a reply that names no action ran the shell).
+      lastCall = Array.isArray(calls) && calls.length > 0 ? undefined : `action-${i}`;
+      messages.push({ role: 'assistant', content: m.content, tool_calls: lastCall ? [{ id: lastCall, function: commandOf(asString(m.action) ?? '') }] : calls });
     } else if (role === 'tool') {
       const ids = maybeJson(m.tool_call_ids);
       messages.push({ role: 'tool', content: m.content, tool_call_id: Array.isArray(ids) ? asString(ids[0]) : asString(m.tool_call_id), name: asString(m.name) });
-    } else if (role === 'user') {
-      // The first is the task (the issue); later ones, the observations of the commands run.
-      if (!asked || !lastCall) messages.push({ role: 'user', content: m.content });
-      else messages.push({ role: 'tool', content: m.content, tool_call_id: lastCall });
+    } else if (role === 'user' && !asked) {
+      // The task: the issue (anyone's words, scored as the user's) before the harness's instructions (its prompt).
+      const text = asString(m.content) ?? '';
+      const at = text.search(HARNESS_INSTRUCTIONS);
+      if (at > 0 && system) system.content = `${String(system.content)}\n\n${text.slice(at).trim()}`;
+      messages.push({ role: 'user', content: at > 0 && system ? text.slice(0, at) : m.content });
       asked = true;
+    } else if (role === 'user') {
+      // Later ones are the observations of the commands run.
+      messages.push(lastCall ? { role: 'tool', content: m.content, tool_call_id: lastCall } : { role: 'user', content: m.content });
     }
   }
   return messages;

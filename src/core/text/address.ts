@@ -91,16 +91,18 @@ function proseOf(text: string): string {
   return LISTING_LINE.test(unfenced) ? withoutListings(unfenced) : unfenced;
 }
 
-// A line of a source listing as coding agents' read tools return files (`cat -n`: "   581\t    return len(messages)";
-// SWE-agent's editor: "1458:            self.HOURS,").
-const LISTING_LINE = /^ *\d+(?:\t|:)/m;
-const NUMBERED = /^ *\d+(?:\t|:)/;
+// A line of a source listing as coding agents' read tools return files (`cat -n`: "   581\t    return len(messages)").
+// Not "1: …" or "09:00 …": a numbered list or a schedule is prose.
+const LISTING_LINE = /^ *\d+\t/m;
+const NUMBERED = /^ *\d+\t/;
+/** The longest line read as a statement of code; a longer one is prose (and no pattern runs long on it). */
+const MAX_CODE_LINE = 240;
 /** How many numbered lines in a row make a listing (a table of two numbered rows is none). */
 const LISTING_RUN = 3;
 // A statement of code: a line that opens with a lower-case keyword, assigns, or ends as code does (a call, a bracket,
 // a semicolon). Prose ends on a word, a stop, a colon or a comma, and is kept, whatever file it is listed from.
 const CODE_KEYWORD = /^(?:return|yield|raise|throw|import|from\s+\S+\s+import|def|class|async|await|const|let|var|function|export|if|elif|else|for|while|try|except|finally|with|pass|break|continue)\b/;
-const CODE_ASSIGNMENT = /^[\w.[\]'"]+\s*(?::\s*[\w.[\], |]+)?\s*[-+*/%|&]?=(?!=)/;
+const CODE_ASSIGNMENT = /^[\w.[\]'"]+ ?(?:: ?[\w.[\],|]+(?: [\w.[\],|]+)*)? ?[-+*/%|&]?=(?!=)/;
 const CODE_ENDING = /[{}[\]();]$|=>$/;
 // A comment: like a fence, it is code's, unless its block speaks to the model.
 const COMMENT = /^(?:#|\/\/|\/\*|\*|<!--)/;
@@ -133,7 +135,7 @@ function withoutListings(text: string): string {
       i = end;
     } else {
       const c = content[i];
-      blank[i] = (CODE_KEYWORD.test(c) || CODE_ASSIGNMENT.test(c) || CODE_ENDING.test(c.replace(/\s+#.*$|\s+\/\/.*$/, ''))) && !namesModel(c);
+      blank[i] = c.length <= MAX_CODE_LINE && (CODE_KEYWORD.test(c) || CODE_ASSIGNMENT.test(c) || CODE_ENDING.test(c.replace(/\s+#.*$|\s+\/\/.*$/, ''))) && !namesModel(c);
     }
   }
   return lines.map((line, i) => (blank[i] ? ' '.repeat(line.length) : line)).join('\n');
