@@ -386,7 +386,8 @@ async function runtimePromptFiles(scan: RootScan, analyses: readonly FileAnalysi
   }
   const found = await mapLimit([...wanted], READ_CONCURRENCY, async ([rel, reportedWith]) => {
     const abs = path.join(scan.root, ...rel.split('/'));
-    const read = (await stat(abs).catch(() => undefined))?.isFile() ? await readPromptFile(scan.root, abs) : undefined;
+    // A link is not followed, as the walk follows none (and --write would refuse to write through it).
+    const read = (await lstat(abs).catch(() => undefined))?.isFile() ? await readPromptFile(scan.root, abs) : undefined;
     return read && !('reason' in read) ? { rel, abs, read, reportedWith } : undefined;
   });
   return found.filter((file) => file !== undefined);

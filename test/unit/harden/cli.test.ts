@@ -266,14 +266,18 @@ describe('agent-immune harden', () => {
         '    critic = Agent(name="c", instructions=f.read())',
         'other = Agent(name="o", instructions=(prompt_dir / "missing.md").read_text())',
         'data = Agent(name="d", instructions=(prompt_dir / "data.json").read_text())',
+        'linked = Agent(name="l", instructions=(prompt_dir / "linked.md").read_text())',
         '',
       ].join('\n'));
+      // A link is not followed, as the walk follows none (was: reported as fixable, then refused by --write).
+      symlinkSync('critic.txt', path.join(project, 'pkg/linked.md'));
       const before = await cli(project, 'harden', '--check', '--json');
       const report = JSON.parse(before.stdout) as { findings: { path: string; code: string }[]; unread: { line: number; reason: string }[] };
       assert.deepEqual(report.findings.map((f) => `${f.path} ${f.code}`), ['pkg/critic.txt missing-immunity-warning', 'pkg/system_prompt.md missing-immunity-warning']);
       assert.deepEqual(report.unread.map((u) => [u.line, u.reason]), [
         [9, 'read from ./missing.md at run time (not a prompt file of the project that harden reads)'],
         [10, 'read from ./data.json at run time (not a prompt file of the project that harden reads)'],
+        [11, 'read from ./linked.md at run time (not a prompt file of the project that harden reads)'],
       ]);
       assert.equal((await cli(project, 'harden', '--write')).code, 0);
       assert.match(readFileSync(path.join(project, 'pkg/system_prompt.md'), 'utf8'), /^Security notice: [^\n]+\n\nYou write the report about \{topic\}\.\n$/);
