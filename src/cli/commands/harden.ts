@@ -1,8 +1,7 @@
 // `agent-immune harden [PATHS...]`: lists prompts lacking the immunity warning or a delegation boundary (--check),
 // or inserts them (--write, idempotent), or shows that fix as a diff (--diff) or writes it as a patch (--patch FILE);
 // re-pins hardened files that the integrity lockfile pins when asked.
-import { stat } from 'node:fs/promises';
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { writingTo } from '../../core/errors';

@@ -257,10 +257,11 @@ export class ProjectModel {
       for (const root of this.module(path)!.roots) {
         walk(root.expr, (e) => {
           const callee = e.k === 'call' ? lastName(e.callee) : undefined;
-          if (callee === undefined) return;
+          if (e.k !== 'call' || callee === undefined) return;
+          const site = { file: path, scope: root.scope, call: e };
           const list = found.get(callee);
-          if (list) list.push({ file: path, scope: root.scope, call: e as Extract<Expr, { k: 'call' }> });
-          else found.set(callee, [{ file: path, scope: root.scope, call: e as Extract<Expr, { k: 'call' }> }]);
+          if (list) list.push(site);
+          else found.set(callee, [site]);
         });
       }
       this.fileCalls.set(path, found);

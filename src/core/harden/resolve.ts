@@ -94,7 +94,7 @@ export function meaningful(text: string, piece: Piece): boolean {
 }
 
 /** The folder of the file the code is in, as Python and Node write it (spaces removed). */
-const HERE_FOLDER = /^(?:(?:pathlib\.)?Path\(__file__\)(?:\.(?:resolve|absolute)\(\))?\.parent|os\.path\.dirname\((?:os\.path\.(?:abspath|realpath)\()?__file__\)?\)|__dirname|import\.meta\.dirname)$/;
+const HERE_FOLDER = /^(?:(?:pathlib\.)?Path\(__file__\)(?:\.(?:resolve|absolute)\(\))?\.parent|os\.path\.dirname\((?:__file__|os\.path\.(?:abspath|realpath)\(__file__\))\)|__dirname|import\.meta\.dirname)$/;
 
 /** Calls that read a file's text: what a name holding one carries is the file's, not another agent's. */
 const FILE_READS = /^(?:readFileSync|readFile|readTextFile|read_text|read_file)$/;

@@ -226,7 +226,7 @@ export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|vo
  */
 export const CLASSIFIER_CLASSES = /(?:Router|Classifier|Guard|Guardian)$/;
 
-/** Receivers and callees that fetch or search for content (`tavily_client.crawl(instructions=…)`): their prompt-like arguments steer a crawler, not a model. */
+/** Receivers that fetch or search for content (`tavily_client.crawl(instructions=…)`): their calls' prompt-like arguments steer a crawler, not a model. */
 export const FETCHERS = /tool|retriever|vector_?store|(?<![a-z])search|crawl|scrap|tavily|firecrawl/i;
 
 /** Decorators that make a function a tool the model calls (its parameters are the model's choice). */

@@ -4,7 +4,8 @@ import type { AgentInfo, TaskInfo, TraceWarning } from '../trace/types';
 import { InputError } from '../errors';
 import type { Episode, Importer, JsonPath, SourcedRecord } from './types';
 
-type Json = Record<string, unknown>;
+/** A parsed JSON object. */
+export type Json = Record<string, unknown>;
 
 /** A JSON object, or undefined. */
 export function asObject(value: unknown): Json | undefined {

@@ -3,11 +3,9 @@
 // (`{"type": "ai", "data": {...}}`), as a JSON array or one a line. A file is one run: the user, the assistant and one
 // agent per tool, as toolChat maps a chat.
 import { InputError } from '../errors';
-import { asObject, asString, assignCausalRounds, buildEpisode, messageText } from './common';
+import { asObject, asString, assignCausalRounds, buildEpisode, messageText, type Json } from './common';
 import { toolChat } from './toolChat';
 import type { FormatSpec } from './types';
-
-type Json = Record<string, unknown>;
 
 const EXPECTED = 'expected LangChain messages: a JSON array (or JSON Lines) of dumpd records {"lc": 1, "id": [..., "HumanMessage"], "kwargs"} or messages_to_dict records {"type": "human", "data"}';
 

@@ -4,13 +4,11 @@
 // observation comes from the command (or, with function calling, the tool) the assistant ran. Messages marked `is_demo`
 // are demonstrations copied into the context, not this run's.
 import { InputError } from '../errors';
-import { asObject, asString, assignCausalRounds, buildEpisode, maybeJson, perRunImporter, selectRuns } from './common';
+import { asObject, asString, assignCausalRounds, buildEpisode, maybeJson, perRunImporter, selectRuns, type Json } from './common';
 import { toolChat } from './toolChat';
 import type { Episode, FormatSpec } from './types';
 
 const EXPECTED = 'expected a SWE-agent trajectory: {history: [{role, content, agent}], trajectory, info}';
-
-type Json = Record<string, unknown>;
 
 /** The command an action runs, as a tool's name: `open server.py` → `open`. */
 function commandOf(action: string): string {
