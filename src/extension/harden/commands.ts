@@ -110,14 +110,19 @@ async function hardenAllPrompts(services: Services, diagnostics: HardenDiagnosti
     const { config, matcher } = await diagnostics.configFor(folder.uri);
     const sources = await diagnostics.sourcesFor(folder);
     const unreadable = await sources.resync();
-    const files = await sources.files();
+    const walked = await sources.files();
+    const firstPass = analyzeProject(walked, config, () => true, sources.cache);
+    // The prompt files the code reads at run time are hardened too, as the CLI hardens them.
+    const readAtRunTime = await sources.readAtRunTime(walked, firstPass);
+    const files = [...walked, ...readAtRunTime];
+    const analyses = readAtRunTime.length > 0 ? analyzeProject(files, config, () => true, sources.cache) : firstPass;
     const texts = new Map(files.map((f) => [f.path, f.text]));
     for (const { path: rel, reason } of unreadable) {
       const at = vscode.workspace.asRelativePath(vscode.Uri.joinPath(folder.uri, rel));
       result.notRead.push(at);
       services.output.warn(hardenLog.notRead(at, reason));
     }
-    for (const analysis of analyzeProject(files, config, () => true, sources.cache)) {
+    for (const analysis of analyses) {
       result.files++;
       for (const prompt of analysis.prompts) result.prompts[prompt.role === 'system' ? 'system' : 'other']++;
       const text = texts.get(analysis.path)!;

@@ -14,6 +14,7 @@ import { FolderSources } from './folderSources';
 import { documentKind, hardenConfigFor } from './settings';
 import { PLUGIN_MANIFEST, PLUGIN_SUBAGENT_FOLDER, pluginFoldersAbove } from '../../core/promptFiles';
 import { holdsPluginManifest } from '../pluginManifest';
+import { mayBeReadAtRunTime } from '../../node/harden/scan';
 
 /** A document's findings at the version they were computed for, and the prompts found in it. */
 export interface DocumentFindings {
@@ -43,6 +44,31 @@ function notCheckedDiagnostics(document: vscode.TextDocument, analysis: FileAnal
     return at(new vscode.Range(start, document.lineAt(start.line).range.end), hardenNotice.sinkNotChecked(u.anchor, u.reason));
   });
 }
+
+/**
+ * The analysis of one document (`rel`) with the rest of its folder, and with the prompt files the code reads at run
+ * time, as the CLI reads them. A document the globs leave out (`kind` undefined) is a Markdown prompt file when the
+ * code reads it into a system prompt (`system_prompt.md` beside its agent): only the files that name it are analysed
+ * to know. Undefined when the document is no prompt file.
+ */
+async function analyseDocument(sources: FolderSources, config: HardenConfig, rel: string, kind: PromptFileKind | undefined): Promise<{ kind: PromptFileKind; analysis: FileAnalysis | undefined } | undefined> {
+  const files = await sources.files();
+  let analyses: FileAnalysis[];
+  if (kind) analyses = analyzeProject(files, config, (p) => p === rel, sources.cache);
+  else {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    const readers = new Set(files.filter((f) => CODE_KINDS.has(f.kind) && f.text.includes(name)).map((f) => f.path));
+    if (!mayBeReadAtRunTime(rel) || readers.size === 0) return undefined;
+    analyses = analyzeProject(files, config, (p) => readers.has(p), sources.cache);
+  }
+  const extra = await sources.readAtRunTime(files, analyses);
+  if (!kind && !extra.some((f) => f.path === rel)) return undefined;
+  const final = extra.length > 0 ? analyzeProject([...files, ...extra], config, (p) => p === rel, sources.cache) : analyses;
+  return { kind: kind ?? 'markdown', analysis: final.find((a) => a.path === rel) };
+}
+
+/** The kinds of file whose code may read a prompt file at run time. */
+const CODE_KINDS: ReadonlySet<PromptFileKind> = new Set(['python', 'typescript', 'notebook']);
 
 /** How often the plugin manifests the open documents' checks looked for are looked for again. */
 const MANIFEST_POLL_MS = 2_000;
@@ -160,10 +186,9 @@ export class HardenDiagnostics implements vscode.Disposable {
       this.manifests.set(pluginUri.toString(), held);
       if (held) matcher.addPlugin(plugin);
     }
-    const kind = documentKind(document, folder, matcher);
-    if (!kind) return undefined;
-    const rel = sources.pathOf(uri);
-    const analysis = analyzeProject(await sources.files(), config, (p) => p === rel, sources.cache)[0];
+    const checked = await analyseDocument(sources, config, sources.pathOf(uri), documentKind(document, folder, matcher));
+    if (!checked) return undefined;
+    const { kind, analysis } = checked;
     const findings = analysis?.findings ?? [];
     const diagnostics = [...findings.map((finding) => toDiagnostic(document, finding)), ...(analysis ? notCheckedDiagnostics(document, analysis) : [])];
     return { diagnostics, value: { kind, findings, prompts: analysis?.prompts ?? [] } };

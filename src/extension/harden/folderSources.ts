@@ -6,9 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProjectFile } from '../../core/harden/analyze';
 import { PROMPT_FILE_WATCH_GLOB, type PromptFileMatcher } from '../../core/harden/config';
-import type { PromptFileKind } from '../../core/harden/types';
+import type { FileAnalysis, PromptFileKind } from '../../core/harden/types';
 import type { ModuleCache } from '../../core/harden/project';
-import { listPromptFiles, readPromptFile, type SkippedPath } from '../../node/harden/scan';
+import { listPromptFiles, promptFilesReadAtRunTime, readPromptFile, type SkippedPath } from '../../node/harden/scan';
 
 const exists = (abs: string) => lstat(abs).then(() => true, () => false);
 
@@ -93,16 +93,36 @@ export class FolderSources implements vscode.Disposable {
    */
   async files(): Promise<ProjectFile[]> {
     const map = await this.load();
-    const open = new Map<string, string>();
-    for (const document of vscode.workspace.textDocuments) {
-      if (document.uri.scheme === 'file' && this.holds(document.uri)) open.set(this.relative(document.uri), document.getText());
-    }
+    const open = this.openTexts();
     const files = [...map.values()].map((f) => (open.has(f.path) ? { ...f, text: open.get(f.path)! } : f));
     for (const [rel, text] of open) {
       const kind = this.matcher.kindOf(rel);
       if (kind && !map.has(rel) && (await this.readable(rel))) files.push({ path: rel, kind, text });
     }
     return files;
+  }
+
+  /**
+   * The prompt files the code of `files` reads into system prompts at run time (`analyses` say which) that `files` lacks,
+   * as Markdown prompt files: an open document's current text, else the file on disk (never through a link), as the CLI
+   * reads them.
+   */
+  async readAtRunTime(files: readonly ProjectFile[], analyses: readonly FileAnalysis[]): Promise<ProjectFile[]> {
+    const root = await realpath(this.folder.uri.fsPath).catch(() => undefined);
+    if (root === undefined) return [];
+    const known = new Set(files.map((f) => f.path));
+    const open = this.openTexts();
+    const found = await promptFilesReadAtRunTime(root, this.matcher, analyses, (rel) => known.has(rel));
+    return found.map(({ rel, read }) => ({ path: rel, kind: 'markdown', text: open.get(rel) ?? read.text }));
+  }
+
+  /** The current text of the folder's open documents, by folder-relative path. */
+  private openTexts(): Map<string, string> {
+    const open = new Map<string, string>();
+    for (const document of vscode.workspace.textDocuments) {
+      if (document.uri.scheme === 'file' && this.holds(document.uri)) open.set(this.relative(document.uri), document.getText());
+    }
+    return open;
   }
 
   /** Reads one listed prompt file into `map`, or records why it could not be read. */

@@ -312,13 +312,13 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], m
   let analyses = analyzeProject(sources, scan.config, reported);
   // A file the code reads into a system prompt at run time (`system_prompt.md` beside the agent) is a prompt file:
   // read it as one, reported with the code that reads it, and analyse the project again.
-  const readAtRunTime = await runtimePromptFiles(scan, analyses, byRel);
+  const readAtRunTime = await promptFilesReadAtRunTime(scan.root, scan.matcher, analyses, (rel) => byRel.has(rel));
   if (readAtRunTime.length > 0) {
-    for (const { rel, abs, read, reportedWith } of readAtRunTime) {
+    for (const { rel, abs, read, readers } of readAtRunTime) {
       texts.set(rel, read);
       byRel.set(rel, abs);
       sources.push({ path: rel, kind: 'markdown', text: read.text });
-      if (reportedWith) scan.report.add(abs);
+      if (readers.some((reader) => scan.report.has(byRel.get(reader) ?? ''))) scan.report.add(abs);
     }
     analyses = analyzeProject(sources, scan.config, reported);
   }
@@ -366,29 +366,34 @@ async function hardenRoot(scan: RootScan, cwd: string, skipped: SkippedPath[], m
 /** What a prompt file read at run time may be named: Markdown, plain text, a Jinja template, a `.prompt` file. */
 const RUNTIME_PROMPT_FILE = /\.(?:md|mdc|markdown|txt|j2|jinja2?|prompt)$/i;
 
-/** A prompt file the code reads at run time, read; `reportedWith`: the code that reads it is reported on. */
-interface RuntimePromptFile {
+/** Whether a file so named (POSIX, relative to the root) may be a prompt file the code reads at run time. */
+export const mayBeReadAtRunTime = (rel: string) => RUNTIME_PROMPT_FILE.test(rel);
+
+/** A prompt file the code reads at run time, read; `readers`: the analysed files whose code reads it. */
+export interface RuntimePromptFile {
   rel: string;
   abs: string;
   read: PromptFileText;
-  reportedWith: boolean;
+  readers: string[];
 }
 
-/** The project files an analysis says its code reads into system prompts and the walk did not read: readable ones, text. */
-async function runtimePromptFiles(scan: RootScan, analyses: readonly FileAnalysis[], byRel: ReadonlyMap<string, string>): Promise<RuntimePromptFile[]> {
-  const wanted = new Map<string, boolean>();
+/**
+ * The files of the project (under `root`, real) that `analyses` say their code reads into system prompts and `known`
+ * does not hold: regular files the globs do not exclude, read as prompt files. The CLI and the editor both read them so.
+ */
+export async function promptFilesReadAtRunTime(root: string, matcher: PromptFileMatcher, analyses: readonly FileAnalysis[], known: (rel: string) => boolean): Promise<RuntimePromptFile[]> {
+  const wanted = new Map<string, string[]>();
   for (const analysis of analyses) {
-    const reportedWith = scan.report.has(byRel.get(analysis.path) ?? '');
     for (const rel of analysis.readsPromptsFrom ?? []) {
-      if (byRel.has(rel) || !RUNTIME_PROMPT_FILE.test(rel) || scan.matcher.excludes(rel)) continue;
-      wanted.set(rel, (wanted.get(rel) ?? false) || reportedWith);
+      if (known(rel) || !mayBeReadAtRunTime(rel) || matcher.excludes(rel)) continue;
+      wanted.set(rel, [...(wanted.get(rel) ?? []), analysis.path]);
     }
   }
-  const found = await mapLimit([...wanted], READ_CONCURRENCY, async ([rel, reportedWith]) => {
-    const abs = path.join(scan.root, ...rel.split('/'));
+  const found = await mapLimit([...wanted], READ_CONCURRENCY, async ([rel, readers]) => {
+    const abs = path.join(root, ...rel.split('/'));
     // A link is not followed, as the walk follows none (and --write would refuse to write through it).
-    const read = (await lstat(abs).catch(() => undefined))?.isFile() ? await readPromptFile(scan.root, abs) : undefined;
-    return read && !('reason' in read) ? { rel, abs, read, reportedWith } : undefined;
+    const read = (await lstat(abs).catch(() => undefined))?.isFile() ? await readPromptFile(root, abs) : undefined;
+    return read && !('reason' in read) ? { rel, abs, read, readers } : undefined;
   });
   return found.filter((file) => file !== undefined);
 }

@@ -1,7 +1,7 @@
 // Prompt hardening inside the real editor: diagnostics on prompt files, the quick fixes, Insert Delegation Boundary,
 // and Harden All Prompts with the pinned SKILL.md re-pinned in the same step.
 import * as assert from 'assert';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -215,6 +215,44 @@ suite('Prompt hardening', function () {
       rmSync(roleplay.fsPath, { force: true });
       rmSync(link.fsPath, { force: true });
       rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test("a Markdown file the code reads into a system prompt at run time gets the diagnostic and its quick fix, and Harden All Prompts hardens it, as the CLI does (was: CLI only; the editor said the agent's prompt was not checked)", async () => {
+    const folder = workspaceFile('writer');
+    mkdirSync(folder.fsPath, { recursive: true });
+    const agent = workspaceFile('writer/agent.py');
+    const promptFile = workspaceFile('writer/system_prompt.md');
+    const notes = workspaceFile('writer/notes.md');
+    writeFileSync(promptFile.fsPath, 'You write the report about {topic}.\n');
+    writeFileSync(notes.fsPath, 'You can read these notes; no code reads them.\n');
+    writeFileSync(agent.fsPath, [
+      'from pathlib import Path',
+      'from agents import Agent',
+      '',
+      'writer = Agent(name="w", instructions=(Path(__file__).parent / "system_prompt.md").read_text().format(topic="x"))',
+      'critic = Agent(name="c", instructions="You criticise the report.")',
+      '',
+    ].join('\n'));
+    try {
+      // The agent is opened first: a file made in a new folder while the editor runs reaches the folder's files through
+      // the file watcher, whose event may come late.
+      await vscode.workspace.openTextDocument(agent);
+      await waitFor("the critic's warning diagnostic on agent.py", () => codes(agent).join() === 'missing-immunity-warning', 30_000);
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(promptFile));
+      await vscode.workspace.openTextDocument(notes);
+      await waitFor('the warning diagnostic on system_prompt.md', () => codes(promptFile).join() === 'missing-immunity-warning', 30_000);
+      assert.deepStrictEqual(vscode.languages.getDiagnostics(agent).filter((d) => ourCode(d) === NOT_CHECKED_CODE).map((d) => d.message), []);
+      assert.deepStrictEqual(codes(notes), []);
+      const result = await vscode.commands.executeCommand<HardenAllResult>(CommandId.HardenAllPrompts, { preview: false, repin: 'never' });
+      assert.ok(result.changed.includes('writer/system_prompt.md'), JSON.stringify(result));
+      assert.ok(!result.changed.includes('writer/notes.md'), JSON.stringify(result));
+      await vscode.commands.executeCommand('workbench.action.files.saveAll');
+      assert.ok(containsImmunityWarning(readFileSync(promptFile.fsPath, 'utf8')), readFileSync(promptFile.fsPath, 'utf8'));
+      await waitFor('no diagnostic on system_prompt.md', () => codes(promptFile).length === 0, 30_000);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      rmSync(folder.fsPath, { recursive: true, force: true });
     }
   });
 
