@@ -94,6 +94,8 @@ export function meaningful(text: string, piece: Piece): boolean {
 }
 
 /** The folder of the file the code is in, as Python and Node write it (spaces removed). */
+/** A path that names where it is from the file-system root, a drive or the home folder, not from the reading file. */
+const ABSOLUTE_PATH = /^(?:[\\/~]|[A-Za-z]:)/;
 const HERE_FOLDER = /^(?:(?:pathlib\.)?Path\(__file__\)(?:\.(?:resolve|absolute)\(\))?\.parent|os\.path\.dirname\((?:__file__|os\.path\.(?:abspath|realpath)\(__file__\))\)|__dirname|import\.meta\.dirname)$/;
 
 /** Calls that read a file's text: what a name holding one carries is the file's, not another agent's. */
@@ -979,8 +981,10 @@ export class Resolver {
     const plain = (x: Expr | undefined) => (x?.k === 'str' && x.holes.length === 0 ? literalText(text, x.literal) : undefined);
     const join = (base: Expr | undefined, rest: (Expr | undefined)[]) => {
       const tail = rest.map(plain);
+      // An absolute name (`/srv/p.md`, `C:\\p.md`, `~/p.md`) is no file beside the code: Python's joins start over at it.
+      if (tail.length === 0 || tail.some((t) => t === undefined || ABSOLUTE_PATH.test(t))) return undefined;
       const folder = this.pathBesideFile(base, loc, depth + 1);
-      return folder === undefined || tail.length === 0 || tail.some((t) => t === undefined) ? undefined : [folder, ...tail].join('/');
+      return folder === undefined ? undefined : [folder, ...tail].join('/');
     };
     if (e.k === 'other' && e.parts.length === 2 && text.slice(e.parts[0].end, e.parts[1].start).trim() === '/') return join(e.parts[0], [e.parts[1]]);
     if (e.k === 'call' && /\bpath\.(?:join|resolve)$/.test(chainText(e.callee))) {

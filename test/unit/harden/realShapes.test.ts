@@ -2048,3 +2048,20 @@ describe('harden on agent CLIs run from code (review of the first version)', () 
     assert.deepEqual(details.map((f) => [f.line, f.code, (f.prompt as { anchor?: string }).anchor]), [[4, 'unbounded-delegation', 'claude (stdin)']]);
   });
 });
+
+describe('harden: a prompt file joined onto the reading file\'s folder', () => {
+  it('an absolute name joined on is not a file beside the code (was: `Path(__file__).parent / "/srv/p.md"` read the project\'s srv/p.md)', async () => {
+    const agent = [
+      'import os',
+      'from pathlib import Path',
+      'from agents import Agent',
+      'a = Agent(name="a", instructions=(Path(__file__).parent / "/srv/p.md").read_text())',
+      'b = Agent(name="b", instructions=open(os.path.join(os.path.dirname(__file__), "/srv/p.md")).read())',
+      'c = Agent(name="c", instructions=(Path(__file__).parent / "p.md").read_text())',
+      '',
+    ].join('\n');
+    const { findings, unread } = await harden({ 'pkg/agent.py': agent, 'pkg/srv/p.md': 'You answer questions.\n', 'pkg/p.md': 'You review answers.\n' });
+    assert.deepEqual(findings, ['pkg/p.md:1 missing-immunity-warning']);
+    assert.deepEqual(unread.map((u) => `${u.path}:${u.line}`), ['pkg/agent.py:4', 'pkg/agent.py:5']);
+  });
+});
