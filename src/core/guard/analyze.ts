@@ -1,14 +1,14 @@
 // The guard pipeline, one straight line: features -> dual-head scores -> EMA -> topological constraints ->
 // sources and infection paths -> remediation plan -> metrics.
 import { defaultConfig, type GuardConfig, type ProjectConfig } from '../config';
-import { compileAnswerPatterns, extractAnswer, normalizeAnswer, type Choices, type FreeFormAnswers } from '../text/answer';
+import { compileAnswerPatterns, normalizeAnswer, type Choices, type FreeFormAnswers } from '../text/answer';
 import { evidenceAround } from '../text/intent';
 import { englishShare, NOT_ENGLISH, readsAsNotEnglish } from '../text/language';
 import type { Category, Trace } from '../trace/types';
 import type { MonitorFinding } from '../monitor/types';
 import { emaStep } from './ema';
 import { EmbeddedScorer, embeddedWeights, type DualHeadWeights } from './embeddedScorer';
-import { actedForModelAddressers, calledForInjectors, callForInjector, obeyedOrderOf, obeyedToolsOf, prepareFeatures, relayOf, relaysOfCalls, replyOf, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
+import { actedForModelAddressers, answerIn, calledForInjectors, callForInjector, obeyedOrderOf, obeyedToolsOf, prepareFeatures, relayOf, relaysOfCalls, steeringDeclaredBy, sharedWordHashes, type FeatureContext } from './features';
 import { EmbeddedFilter, filterManipulation } from './filter';
 import { attackSuccessRate, evaluate, majorityDefended } from './metrics';
 import { buildRunModel } from './model';
@@ -254,7 +254,7 @@ export async function concludeAnalysis(model: RunModel, progress: GuardProgress,
       decided: categories,
       pAtk: finalScores.map((s) => s.pAtk),
       outputs: model.outputs.map((row) => row.slice(0, last + 1)),
-      answerOf: (text) => extractAnswer(replyOf(text), patterns, progress.choices),
+      answerOf: (text) => answerIn(text, patterns, progress.choices),
       donorMaxPAtk: config.guard.donorMaxPAtk,
       task: model.task,
     },

@@ -838,7 +838,7 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
     propagation: scores.propagation,
     reported: 1 - Math.exp(-reportedWeight),
     refutes: REFUTES.test(text),
-    answer: extractAnswer(reply, answerPatterns, choices),
+    answer: answerIn(text, answerPatterns, choices),
     embedding,
     shingles,
     wordHashes: NON_ASCII.test(reply) ? undefined : wordHashes,
@@ -847,18 +847,32 @@ function factsOf(text: string, answerPatterns: readonly RegExp[], choices: Choic
   };
 }
 
+/** A reasoning model's opening `<think>` (Claude's `<thinking>`) tag, its name in group 1. */
+const THINKING_OPENS = /^\s*<(think(?:ing)?)>/;
+
 /**
  * An output without the `<think>…</think>` (or Claude's `<thinking>…</thinking>`) block a reasoning model opens it
  * with: the reply. A block never closed, or one with nothing after it, leaves the output whole (a truncated reply still
  * says something); one further on is part of the reply.
  */
 export function replyOf(output: string): string {
-  const opening = /^\s*<(think(?:ing)?)>/.exec(output);
+  const opening = THINKING_OPENS.exec(output);
   if (!opening) return output;
   const end = `</${opening[1]}>`;
   const close = output.indexOf(end, opening[0].length);
   const reply = close < 0 ? '' : output.slice(close + end.length).trim();
   return reply === '' ? output : reply;
+}
+
+/**
+ * The answer an output gives, read in its reply (`replyOf`). An output that opens a `<think>` block and never closes it
+ * gives none: the model stopped while weighing the options (a truncated Qwen3 debate reply was read as answering "D"
+ * from "the options given are A) 0.9800, …, D) 0.9850", and its agent called an attacker).
+ */
+export function answerIn(output: string, patterns: readonly RegExp[], choices: Choices | undefined): string | undefined {
+  const opening = THINKING_OPENS.exec(output);
+  if (opening && !output.includes(`</${opening[1]}>`, opening[0].length)) return undefined;
+  return extractAnswer(replyOf(output), patterns, choices);
 }
 
 // An output's shingle hashes before sorting and de-duplication, in a buffer kept between outputs (allocating one an
