@@ -101,10 +101,10 @@ const SINK_WORDS = [
   'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent', 'generateText', 'streamText',
   'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'model_client', 'run_sync', 'run_streamed', 'update_system_message',
   'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner', 'ChatAgent',
-  'Signature', 'with_instructions', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
+  'Signature', 'with_instructions', 'sys_prompt', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
 ];
 const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
-const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|ai|sdk)$/;
+const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|agentscope|ai|sdk)$/;
 /** A role name written as a string (`"system"`, `'user'`), or a role taken from a name (a message helper): the files with role dicts and message tuples. */
 const ROLE_LITERAL = /["'](?:system|developer|user|human)["']|["']role["']\s*:\s*[A-Za-z_]/;
 
@@ -623,9 +623,12 @@ class Discoverer {
     }
     // A message built with its role as a keyword (`ChatMessageContent(role=AuthorRole.SYSTEM, content=…)`): a system
     // or developer role makes its content a system prompt, a user role message text.
-    const role = keywords.get('role');
+    const importedFrom = module.imports.get(rootName(call.callee) ?? '')?.module ?? '';
+    const at = (index: number | undefined) => (index !== undefined && positional[index] ? { expr: positional[index], loc } : undefined);
     for (const rule of rules) {
-      const content = rule.kind === 'role-keyword' && rule.key && !claimed.has(rule.key) ? keywords.get(rule.key) : undefined;
+      if (rule.kind !== 'role-keyword' || !rule.key || claimed.has(rule.key) || (rule.callee && !rule.callee.test(name)) || (rule.module && !rule.module.test(importedFrom))) continue;
+      const content = keywords.get(rule.key) ?? at(rule.index);
+      const role = keywords.get('role') ?? at(rule.roleIndex);
       const messageRole = role && content ? ROLE_OF[roleNamed(role.expr, module.text) ?? ''] : undefined;
       if (!content || !messageRole) continue;
       claimed.add(rule.key!);

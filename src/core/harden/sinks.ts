@@ -33,6 +33,8 @@ export interface SinkRule {
   key?: string;
   /** Positional argument holding the prompt (when no keyword is given). */
   index?: number;
+  /** A role-keyword rule's positional argument holding the role, when no `role=` is given (AgentScope's `Msg(name, content, role)`). */
+  roleIndex?: number;
   /** Path of properties under the argument object (`options.systemPrompt`; `*` for any key). */
   path?: readonly string[];
   role: SinkRole;
@@ -139,6 +141,9 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Semantic Kernel', form: 'ChatCompletionAgent(instructions=…) / ChatHistory(system_message=…)', languages: PY, key: 'instructions', role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_system_message(…)', languages: PY, callee: /^add_(?:system|developer)_message$/, index: 0, role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_user_message(…)', languages: PY, callee: /^add_user_message$/, index: 0, role: 'message', fixture: 'semantic_kernel.py' },
+  // AgentScope: every agent class takes `sys_prompt` (second after `name`); a `Msg` carries its role third.
+  { framework: 'AgentScope', form: 'ReActAgent / DialogAgent / …Agent(name, sys_prompt=…)', languages: PY, callee: /Agent$/, module: /^agentscope(?:\.|$)/, key: 'sys_prompt', index: 1, role: 'system', fixture: 'agentscope.py' },
+  { kind: 'role-keyword', framework: 'AgentScope', form: 'Msg(name, content, role="system")', languages: PY, callee: /^Msg$/, module: /^agentscope(?:\.|$)/, key: 'content', index: 1, roleIndex: 2, role: 'system', fixture: 'agentscope.py' },
   { kind: 'role-keyword', framework: 'Semantic Kernel / LlamaIndex', form: 'ChatMessageContent(role=AuthorRole.SYSTEM, content=…) / ChatMessage(role=MessageRole.SYSTEM, content=…) (any call, role "system" / "developer")', languages: PY, key: 'content', role: 'system', fixture: 'semantic_kernel.py' },
   // CAMEL
   { framework: 'CAMEL', form: 'ChatAgent(system_message) — a string or BaseMessage.make_assistant_message(content=…)', languages: PY, callee: /^ChatAgent$/, module: /^camel(?:\.|$)/, key: 'system_message', index: 0, role: 'system', fixture: 'camel.py' },
@@ -204,8 +209,8 @@ export function sdkNamed(module: string | undefined): string | undefined {
   return module === undefined ? undefined : SAME_SHAPE_SDKS.find(([sdk]) => sdk.test(module))?.[1];
 }
 
-/** SDKs whose agents are called like functions (`analyzer(f"…")`, `self.agent(task)` runs a Strands agent). */
-export const CALLABLE_AGENT_SDKS = /^strands(?:\.|$)/;
+/** SDKs whose agents are called like functions (`analyzer(f"…")`, `self.agent(task)` runs a Strands agent; `await critic(msg)` an AgentScope one). */
+export const CALLABLE_AGENT_SDKS = /^(?:strands|agentscope)(?:\.|$)/;
 
 /** Module names whose bare `query` function is the Claude Agent SDK's (an agent run). */
 export const CLAUDE_SDK_MODULES = /^(?:claude_agent_sdk|claude_code_sdk|@anthropic-ai\/claude-agent-sdk|@anthropic-ai\/claude-code)$/;
