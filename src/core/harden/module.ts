@@ -28,6 +28,8 @@ export interface Def {
   start: number;
   /** `x += value`: the value is appended to the earlier ones. */
   augment?: boolean;
+  /** A comprehension's loop name: bound only inside the comprehension (its start and end offsets), as in Python 3. */
+  within?: readonly [number, number];
 }
 
 /** A name bound by an import: a whole module (`name` undefined) or one name from it. */
@@ -186,8 +188,8 @@ class ModuleScanner {
     this.summary.roots.push({ expr, scope });
     walk(expr, (e) => {
       if (e.k === 'func' && e.fn.scope === undefined) this.registerFunc(e, scope, parser);
-      // Comprehension names are local to it in Python 3; bound in the enclosing scope here (names rarely collide).
-      if (e.k === 'list' && e.bindings) for (const b of e.bindings) this.bindLoop(b.names, b.iter, scope);
+      // Comprehension names are local to it in Python 3: bound in the enclosing scope, seen only inside the comprehension.
+      if (e.k === 'list' && e.bindings) for (const b of e.bindings) this.bindLoop(b.names, b.iter, scope, [e.start, e.end]);
     });
   }
 
@@ -256,7 +258,7 @@ class ModuleScanner {
    * Binds the targets of a `for` loop to elements of what it iterates; the index of `enumerate(xs)` / `xs.entries()`
    * and the key of `Object.entries(o)` / `d.items()` are numbers and keys, not elements.
    */
-  private bindLoop(names: { id: string; start: number }[], iter: Expr, scope: number): void {
+  private bindLoop(names: { id: string; start: number }[], iter: Expr, scope: number, within?: readonly [number, number]): void {
     let source = iter;
     let skipFirst = false;
     if (iter.k === 'call') {
@@ -270,7 +272,7 @@ class ModuleScanner {
     }
     names.forEach((n, i) => {
       const value: Expr = skipFirst && i === 0 ? { k: 'other', start: n.start, end: n.start, parts: [] } : { k: 'elem', start: source.start, end: source.end, of: source };
-      this.addDef(scope, n.id, { value, scope, start: n.start });
+      this.addDef(scope, n.id, { value, scope, start: n.start, ...(within ? { within } : {}) });
     });
   }
 

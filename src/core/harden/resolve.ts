@@ -312,7 +312,7 @@ export class Resolver {
   private valuesByKind(expr: Expr, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
     switch (expr.k) {
       case 'name':
-        return this.guarded(expr, loc.file, this.nameValues(expr.id, loc, frames, depth));
+        return this.guarded(expr, loc.file, this.nameValues(expr.id, loc, frames, depth, expr.start));
       case 'attr':
         return this.attrValues(expr, loc, frames, depth);
       case 'index':
@@ -361,7 +361,7 @@ export class Resolver {
     if (this.project.module(loc.file)?.language !== 'python') return false;
     const guards = this.guardsOn(expr, loc.file);
     if (guards.length === 0) return false;
-    const all = this.nameValues(expr.id, loc, frames, depth + 1);
+    const all = this.nameValues(expr.id, loc, frames, depth + 1, expr.start);
     const ruledOut = this.ruledOut;
     const passing = this.passing(guards, all);
     this.ruledOut = ruledOut;
@@ -386,7 +386,8 @@ export class Resolver {
     return inline.length > 0 ? [...inline, ...block] : block;
   }
 
-  private lookup(name: string, loc: Loc):
+  /** What `name` is bound to where `loc` reads it; `at`, the offset of the reference, sees a comprehension's names only inside it. */
+  private lookup(name: string, loc: Loc, at?: number):
     | { kind: 'defs'; defs: Def[] }
     | { kind: 'param'; scope: number; index: number; param: Param; field?: string }
     | { kind: 'class'; scope: number }
@@ -406,8 +407,8 @@ export class Resolver {
             return { kind: 'param', scope: s.id, index, param, field: param.name === name ? undefined : name };
           }
         }
-        const defs = module.defs.get(defKey(s.id, name));
-        if (defs) return { kind: 'defs', defs };
+        const defs = module.defs.get(defKey(s.id, name))?.filter((def) => !def.within || at === undefined || (def.within[0] <= at && at < def.within[1]));
+        if (defs?.length) return { kind: 'defs', defs };
       }
       s = s.parent >= 0 ? module.scopes[s.parent] : undefined!;
       first = false;
@@ -423,8 +424,8 @@ export class Resolver {
     return { kind: 'none' };
   }
 
-  private nameValues(name: string, loc: Loc, frames: readonly Frame[], depth: number): Value[] {
-    const found = this.lookup(name, loc);
+  private nameValues(name: string, loc: Loc, frames: readonly Frame[], depth: number, at?: number): Value[] {
+    const found = this.lookup(name, loc, at);
     switch (found.kind) {
       case 'defs':
         // `x = x.strip()` gives x no value it did not have.
@@ -809,7 +810,7 @@ export class Resolver {
    * passes none), each where it is evaluated; empty when one of them is not a parameter.
    */
   callerArgumentRows(exprs: readonly Expr[], loc: Loc, limit = MAX_CALLERS): ({ expr: Expr; loc: Loc } | undefined)[][] {
-    const params = exprs.map((expr) => (expr.k === 'name' ? this.lookup(expr.id, loc) : undefined));
+    const params = exprs.map((expr) => (expr.k === 'name' ? this.lookup(expr.id, loc, expr.start) : undefined));
     const first = params[0];
     if (first?.kind !== 'param' || params.some((p) => p?.kind !== 'param' || p.field !== undefined || p.scope !== first.scope)) return [];
     const scope = this.project.scope(loc.file, first.scope);
@@ -844,7 +845,7 @@ export class Resolver {
 
   private missReason(expr: Expr, loc: Loc, text: string): string {
     if (expr.k === 'name') {
-      const found = this.lookup(expr.id, loc);
+      const found = this.lookup(expr.id, loc, expr.start);
       if (found.kind === 'import') return `\`${text}\` comes from ${found.module}, outside the scanned files`;
       if (found.kind === 'param') return `\`${text}\` is a parameter no scanned caller passes`;
     }
@@ -994,7 +995,7 @@ export class Resolver {
     if (e.k === 'call' && lastName(e.callee) === 'Path' && e.args.length === 1) return this.pathBesideFile(e.args[0].value, loc, depth + 1);
     if (e.k === 'call' && lastName(e.callee) === 'open' && e.args.length > 0) return this.pathBesideFile(e.args[0].value, loc, depth + 1);
     // A name bound once in this file (`prompt_dir = Path(__file__).parent`, `with open(…) as f`).
-    const found = e.k === 'name' ? this.lookup(e.id, loc) : undefined;
+    const found = e.k === 'name' ? this.lookup(e.id, loc, e.start) : undefined;
     if (found?.kind !== 'defs' || found.defs.length !== 1) return undefined;
     return this.pathBesideFile(found.defs[0].value, { file: loc.file, scope: found.defs[0].scope }, depth + 1);
   }
@@ -1073,7 +1074,7 @@ export class Resolver {
       case 'name': {
         const narrowed = this.narrowedOutput(expr, loc, frames, depth);
         if (narrowed !== false) return narrowed;
-        const found = this.lookup(expr.id, loc);
+        const found = this.lookup(expr.id, loc, expr.start);
         if (found.kind === 'defs') {
           for (const def of found.defs) {
             const key = `${loc.file}:${def.scope}:${def.start}`;
@@ -1298,7 +1299,7 @@ export class Resolver {
     const module = this.project.module(loc.file);
     // A name bound here only to functions or to other calls than an agent's (`helper(x)`, `str(x)`) is no agent: only
     // a name that may hold one, or an attribute (`self.agent`), is followed.
-    const found = expr.callee.k === 'name' ? this.lookup(expr.callee.id, loc) : undefined;
+    const found = expr.callee.k === 'name' ? this.lookup(expr.callee.id, loc, expr.callee.start) : undefined;
     const mayBeAgent = found?.kind !== 'defs' || found.defs.some((def) => def.value.k !== 'func' && (def.value.k !== 'call' || /Agent$/.test(lastName(def.value.callee) ?? '')));
     const importsSdk = module !== undefined && [...module.imports.values()].some((binding) => CALLABLE_AGENT_SDKS.test(binding.module));
     const calls = mayBeAgent && importsSdk && this.values(expr.callee, loc, [], depth + 1).some((v) => {

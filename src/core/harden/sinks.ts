@@ -282,8 +282,11 @@ export const AGENT_CONSTRUCTORS = /(?:Agent|Crew|Team|GroupChat|Runner|Swarm|Sup
 /** Chat helpers that build or hold messages rather than answer them (Haystack's `ChatPromptBuilder`, `ChatMessageStore`). */
 export const NOT_AGENT_CONSTRUCTORS = /(?:Builder|Template|Messages?|History|Prompt|Parser|Formatter|Memory|Store)$/;
 
-/** Methods that configure or copy an agent rather than run it (`writer_agent.clone(tools=…)`, `agent.as_tool(…)`). */
-export const AGENT_BUILDER_METHODS = /^(?:clone|copy|model_copy|deepcopy|deep_copy|as_tool|as_tools|with_\w+|bind_\w+|to_\w+|from_\w+|set_\w+|add_\w+|register\w*)$/;
+/**
+ * Methods that configure or copy an agent rather than run it (`writer_agent.clone(tools=…)`, `agent.as_tool(…)`), or
+ * build its input or settings (Atomic Agents' `agent.input_schema(chat_message=…)` makes the message it is then run on).
+ */
+export const AGENT_BUILDER_METHODS = /^(?:clone|copy|model_copy|deepcopy|deep_copy|as_tool|as_tools|with_\w+|bind_\w+|to_\w+|from_\w+|set_\w+|add_\w+|register\w*|\w*schema|\w*config)$/;
 
 /** Classes named for an agent's role (`GPTResearcher`, `ReportWriter`): outside the project, any method of theirs returns its work. */
 export const AGENT_ROLE_CLASSES = /(?:Agent|Researcher|Writer|Reviewer|Editor|Planner|Critic|Analyst|Summari[sz]er|Assistant)$/;

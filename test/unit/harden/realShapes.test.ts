@@ -2065,3 +2065,41 @@ describe('harden: a prompt file joined onto the reading file\'s folder', () => {
     assert.deepEqual(unread.map((u) => `${u.path}:${u.line}`), ['pkg/agent.py:4', 'pkg/agent.py:5']);
   });
 });
+
+describe('harden: shapes from agentscope, griptape and atomic-agents (2026-12-08)', () => {
+  it("an agent's input schema built from what the user typed is no agent's reply (was: wrapped in str(), which Atomic Agents' run() refuses)", async () => {
+    const code = [
+      'import openai',
+      'from atomic_agents import AtomicAgent, AgentConfig, BasicChatInputSchema, BasicChatOutputSchema',
+      'agent = AtomicAgent[BasicChatInputSchema, BasicChatOutputSchema](config=AgentConfig(client=openai.OpenAI(), model="gpt-4o-mini"))',
+      'while True:',
+      '    user_input = input("You: ")',
+      '    response = agent.run(agent.input_schema(chat_message=user_input))',
+      '    print(response.chat_message)',
+      '',
+    ].join('\n');
+    const { findings, after } = await harden({ 'chat.py': code }, true);
+    assert.deepEqual(findings, []);
+    assert.equal(after['chat.py'], code);
+  });
+});
+
+describe('harden: a comprehension\'s loop name', () => {
+  it("is not the name of the same spelling outside it (was: griptape's user request, `content`, taken for the assistant's reply that a later comprehension's `content` held, and wrapped as untrusted)", async () => {
+    const code = [
+      'from openai import OpenAI',
+      'client = OpenAI()',
+      '',
+      'def create_run(thread_id, *args):',
+      '    content = "\\n".join(arg.value for arg in args)',
+      '    client.beta.threads.messages.create(thread_id=thread_id, role="user", content=content)',
+      '    with client.beta.threads.runs.stream(thread_id=thread_id) as stream:',
+      '        last_messages = stream.get_final_messages()',
+      '        return ["".join(content.text.value for content in message.content) for message in last_messages]',
+      '',
+    ].join('\n');
+    const { findings, after } = await harden({ 'driver.py': code }, true);
+    assert.deepEqual(findings, []);
+    assert.equal(after['driver.py'], code);
+  });
+});
