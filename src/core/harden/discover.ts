@@ -3,12 +3,13 @@
 // interpolation into a prompt is checked for another agent's output. Names alone make a prompt only as a fallback
 // (a constant named like a system prompt holding prose), never to decide delegation on their own.
 import { errorMessage } from '../errors';
+import { escapeRegExp } from '../regexSafety';
 import { COMMAND_LINE_AGENTS } from './commandLine';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { CLASSIFIER_CLASSES, FETCHERS, isAgentMethod, isModelCall, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
+import { CLASSIFIER_CLASSES, FETCHERS, IO_RECORDS, isAgentMethod, isModelCall, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
 
@@ -239,6 +240,27 @@ class Discoverer {
    * Whether a name matches harden.systemPromptNames. The pattern may come from a repository's config: names longer
    * than any prompt's are not tried, so one that backtracks polynomially stays short.
    */
+  /**
+   * Whether a constant named like a prompt is only ever part of another text: every use of it in the project appends
+   * it (`system_message += DONE_INSTRUCTION`, `base + ADDITION`) or describes a schema's field
+   * (`Field(description=WORKER_INSTRUCTION)`, structured output, not a prompt). The prompt it joins has its own warning:
+   * langroid's SQL agent would have carried the warning four times, one per appended instruction.
+   */
+  private onlyAPart(name: string, file: string, defStart: number): boolean {
+    let parts = 0;
+    const use = new RegExp(`(?<![\\w.$'"])${escapeRegExp(name)}(?![\\w$'"])`, 'g');
+    for (const path of this.project.filesContaining(name)) {
+      const text = this.project.source(path)?.text ?? '';
+      for (const match of text.matchAll(use)) {
+        if (path === file && match.index === defStart) continue;
+        const before = text.slice(Math.max(0, match.index - 400), match.index);
+        if (APPENDED_OR_DESCRIBED.test(before)) parts++;
+        else if (!IMPORTED.test(before)) return false;
+      }
+    }
+    return parts > 0;
+  }
+
   private matchesPromptNames(name: string): boolean {
     if (name.length > MAX_PROMPT_NAME) return false;
     return ![PREDICATE_NAME, TOOL_TEXT_NAME, ADDENDUM_NAME, SPEECH_NAME].some((notPrompt) => notPrompt.test(name)) && this.namePattern.test(name);
@@ -410,7 +432,7 @@ class Discoverer {
       const local = (scope: number) => module.scopes[scope]?.kind === 'function' && !/system_?(?:prompt|message)/i.test(name);
       for (const def of defs) {
         // A list or dict named like a prompt is data (test cases, payloads, a config), not a prompt.
-        if (def.value.k === 'func' || def.value.k === 'list' || def.value.k === 'dict' || local(def.scope)) continue;
+        if (def.value.k === 'func' || def.value.k === 'list' || def.value.k === 'dict' || local(def.scope) || this.onlyAPart(name, file, def.start)) continue;
         hits.push({ role: 'system', framework: 'by name', anchor: name, value: def.value, loc: { file, scope: def.scope }, frames: [], sinkStart: def.start, byName: true });
       }
     }
@@ -638,7 +660,7 @@ class Discoverer {
     // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted; a
     // crawler's (`tavily_client.crawl(url, instructions=…)`) steers what it fetches, a classifier's is its task; a
     // tool's instructions are a fragment of the system prompt of each agent that uses it, which is checked there.
-    const notAgents = NOT_AGENT_CALLEES.test(name) || CLASSIFIER_CLASSES.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name);
+    const notAgents = NOT_AGENT_CALLEES.test(name) || CLASSIFIER_CLASSES.test(name) || IO_RECORDS.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name);
     for (const key of SYSTEM_KEYWORDS) {
       if (claimed.has(key) || notAgents || toolFragment) continue;
       // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
@@ -998,6 +1020,11 @@ const PREDICATE_NAME = /^(?:has|is|was|should|can|use|uses|include|includes|enab
  * as the user's input, OpenAI's runs append it to the assistant's instructions; never the start the warning goes at.
  */
 const ADDENDUM_NAME = /^(?:additional|extra)_/i;
+
+/** What comes before a name that is appended to a text (`+= NAME`, `+ NAME`) or describes a schema's field (`description=NAME`). */
+const APPENDED_OR_DESCRIBED = /(?:\+=?|\bdescription\s*[=:])[\s\\(]*$/;
+/** What comes before a name an import statement brings in (`from m import A, NAME`, `import { NAME } from`, in brackets over lines). */
+const IMPORTED = /\bimport\b(?:[ \t]+[\w., \t]*|[ \t]*[({][\w\s,]*)$/;
 
 /** A name for how a text-to-speech model reads text aloud (`DEFAULT_TTS_INSTRUCTIONS`, `ttsInstructions`): no agent's prompt. */
 const SPEECH_NAME = /(?:^|_)(?:tts|TTS)_|^tts[A-Z]|[a-z](?:Tts|TTS)[A-Z]/;

@@ -231,6 +231,12 @@ export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|vo
  */
 export const CLASSIFIER_CLASSES = /(?:Router|Classifier|Guard|Guardian)$/;
 
+/**
+ * Records of an agent's input or output (Atomic Agents' `QueryAgentInputSchema(instruction=…)`, whose `instruction` is
+ * the user's request): data the agent is run on or returns, not its configuration.
+ */
+export const IO_RECORDS = /(?:Input|Output|Schema)$/;
+
 /** Receivers that fetch or search for content (`tavily_client.crawl(instructions=…)`): their calls' prompt-like arguments steer a crawler, not a model. */
 export const FETCHERS = /tool|retriever|vector_?store|(?<![a-z])search|crawl|scrap|tavily|firecrawl/i;
 

@@ -2084,6 +2084,20 @@ describe('harden: shapes from agentscope, griptape and atomic-agents (2026-12-08
   });
 });
 
+describe('harden: a record of an agent\'s input', () => {
+  it("is no agent's call: its instruction= is the user's request (was: Atomic Agents' QueryAgentInputSchema(instruction=…) got the warning, changing the query)", async () => {
+    const code = [
+      'from atomic_agents import AtomicAgent',
+      'from web_search_agent.tools.query_agent import QueryAgentInputSchema, query_agent',
+      'instruction = "Tell me about the Atomic Agents AI agent framework."',
+      'queries = query_agent.run(QueryAgentInputSchema(instruction=instruction, num_queries=3))',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'main.py': code });
+    assert.deepEqual(findings, []);
+  });
+});
+
 describe('harden: a comprehension\'s loop name', () => {
   it("is not the name of the same spelling outside it (was: griptape's user request, `content`, taken for the assistant's reply that a later comprehension's `content` held, and wrapped as untrusted)", async () => {
     const code = [
@@ -2101,5 +2115,43 @@ describe('harden: a comprehension\'s loop name', () => {
     const { findings, after } = await harden({ 'driver.py': code }, true);
     assert.deepEqual(findings, []);
     assert.equal(after['driver.py'], code);
+  });
+});
+
+describe('harden: a constant named like a prompt that is only ever part of another text', () => {
+  it("gets no warning of its own when every use appends it or describes a schema field (was: langroid's SQL agent's system message would carry the warning once per appended instruction; agentscope's Field(description=…) edited)", async () => {
+    const files = {
+      'agents/sql.py': [
+        'from langroid import ChatAgent, ChatAgentConfig',
+        'from .texts import DONE_INSTRUCTION',
+        'ADDRESSING_INSTRUCTION = """Address the user as {name}."""',
+        'config = ChatAgentConfig(system_message="You answer questions about the database.")',
+        'config.system_message += ADDRESSING_INSTRUCTION.format(name="Sam")',
+        'config.system_message += (',
+        '    DONE_INSTRUCTION',
+        ')',
+        'agent = ChatAgent(config)',
+        '',
+      ].join('\n'),
+      'agents/texts.py': 'DONE_INSTRUCTION = """Say DONE when you have the answer."""\n',
+      'agents/plan.py': [
+        'from pydantic import BaseModel, Field',
+        'WORKER_NEXT_STEP_INSTRUCTION = "What the worker should do next, in one sentence."',
+        'class Step(BaseModel):',
+        '    next_step: str = Field(description=WORKER_NEXT_STEP_INSTRUCTION)',
+        '',
+      ].join('\n'),
+      'agents/review.py': [
+        'from agents import Agent',
+        'REVIEW_INSTRUCTIONS = "You review the plan."',
+        'reviewer = Agent(name="r", instructions=REVIEW_INSTRUCTIONS + " Be brief.")',
+        'STYLE_INSTRUCTIONS = "You write in plain English."',
+        'print(STYLE_INSTRUCTIONS)',
+        'other = "Be kind. " + STYLE_INSTRUCTIONS',
+        '',
+      ].join('\n'),
+    };
+    const { findings } = await harden(files);
+    assert.deepEqual(findings.sort(), ['agents/review.py:2 missing-immunity-warning', 'agents/review.py:4 missing-immunity-warning', 'agents/sql.py:4 missing-immunity-warning']);
   });
 });
