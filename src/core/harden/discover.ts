@@ -9,7 +9,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { CLASSIFIER_CLASSES, FETCHERS, IO_RECORDS, isAgentMethod, isModelCall, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
+import { CLASSIFIER_CLASSES, FETCHERS, IO_RECORDS, isAgentMethod, isModelCall, MODEL_CALL_FRAMEWORK, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
 
@@ -683,11 +683,11 @@ class Discoverer {
       const first = messageByRule ? undefined : allPositional[0];
       // `func.invoke(kernel, arguments)` (Semantic Kernel): an object named for what it is, not message text.
       const objectArgument = first !== undefined && OBJECT_ARGUMENT.test(module.text.slice(first.start, first.end));
-      if (first && first.k !== 'list' && first.k !== 'dict' && !objectArgument) add('message', 'model call', '…', first, false);
+      if (first && first.k !== 'list' && first.k !== 'dict' && !objectArgument) add('message', MODEL_CALL_FRAMEWORK, '…', first, false);
       for (const key of MODEL_PROMPT_KEYS) {
         if (claimed.has(key)) continue;
         const found = keywords.get(key);
-        if (found && found.expr.k !== 'list') add('message', 'model call', `${key}=`, found.expr, false, undefined, found.loc);
+        if (found && found.expr.k !== 'list') add('message', MODEL_CALL_FRAMEWORK, `${key}=`, found.expr, false, undefined, found.loc);
       }
     }
   }

@@ -161,6 +161,9 @@ export const SINK_RULES: readonly SinkRule[] = [
   ...COMMAND_LINE_AGENTS.flatMap((agent) => agent.sinks.map((sink): SinkRule => ({ kind: 'command-line', framework: agent.framework, languages: BOTH, ...sink }))),
 ];
 
+/** The framework named for a prompt found only as a model call's argument (`agent.run(task)`, no rule of the table). */
+export const MODEL_CALL_FRAMEWORK = 'model call';
+
 /** A call whose result is a model's or an agent's output (a delegation source), and where it takes its prompt. */
 export interface ModelCall {
   /** The callee's last name. */

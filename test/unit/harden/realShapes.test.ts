@@ -2155,3 +2155,22 @@ describe('harden: a constant named like a prompt that is only ever part of anoth
     assert.deepEqual(findings.sort(), ['agents/review.py:2 missing-immunity-warning', 'agents/review.py:4 missing-immunity-warning', 'agents/sql.py:4 missing-immunity-warning']);
   });
 });
+
+describe('harden: a value handed whole to a call known only as a model call', () => {
+  it("is reported with no automatic fix, since it may be a dict (was: Upsonic's step.invoke(result) wrapped in str(), and every chain raised TypeError)", async () => {
+    const code = [
+      'from langchain_core.runnables import Runnable',
+      '',
+      'class Sequence(Runnable):',
+      '    def invoke(self, input, config=None):',
+      '        result = input',
+      '        for step in self.steps:',
+      '            result = step.invoke(result, config)',
+      '        return result',
+      '',
+    ].join('\n');
+    const { details, after } = await harden({ 'sequence.py': code }, true);
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.manual]), [[7, 'unbounded-delegation', '`result` is the whole input of a runnable, which may take a dict, and wrapping it would make it a string']]);
+    assert.equal(after['sequence.py'], code);
+  });
+});
