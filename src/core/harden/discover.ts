@@ -356,7 +356,10 @@ class Discoverer {
    */
   private groups(hits: Hit[]): Hit[][] {
     const everyTurn = (hit: Hit) => Number(SENT_EVERY_TURN.test(hit.anchor));
-    return this.groupedHits(hits).map((group) => (group.length > 1 ? [...group].sort((a, b) => everyTurn(b) - everyTurn(a)) : group));
+    // A value serialised whole (`content: JSON.stringify(sessionState)`) is data stored or sent as a message, parsed
+    // back later: text inserted into it breaks the parse (praisonai-ts saved its session so).
+    const serialised = (hit: Hit) => hit.value.k === 'call' && SERIALISERS.test(lastName(hit.value.callee) ?? '');
+    return this.groupedHits(hits.filter((hit) => !serialised(hit))).map((group) => (group.length > 1 ? [...group].sort((a, b) => everyTurn(b) - everyTurn(a)) : group));
   }
 
   private groupedHits(hits: Hit[]): Hit[][] {
@@ -660,7 +663,8 @@ class Discoverer {
     // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted; a
     // crawler's (`tavily_client.crawl(url, instructions=…)`) steers what it fetches, a classifier's is its task; a
     // tool's instructions are a fragment of the system prompt of each agent that uses it, which is checked there.
-    const notAgents = NOT_AGENT_CALLEES.test(name) || CLASSIFIER_CLASSES.test(name) || IO_RECORDS.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name);
+    const notAgents =
+      NOT_AGENT_CALLEES.test(name) || CLASSIFIER_CLASSES.test(name) || IO_RECORDS.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name);
     for (const key of SYSTEM_KEYWORDS) {
       if (claimed.has(key) || notAgents || toolFragment) continue;
       // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
@@ -1036,6 +1040,8 @@ const TOOL_TEXT_NAME = /^tools?_|^tools?[A-Z]/;
 const LIST_METHOD_CALL = /^[\w.$?[\]'"]+\.(?:map|filter|slice|concat|flatMap|toReversed|toSorted)\(/;
 
 /** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
+/** Calls that serialise a value (`JSON.stringify`, `json.dumps`, pydantic's `model_dump_json`). */
+const SERIALISERS = /^(?:stringify|dumps|model_dump_json|to_json|toJSON|safe_dump)$/;
 const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;
 
 /**

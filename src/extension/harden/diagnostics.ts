@@ -51,7 +51,12 @@ function notCheckedDiagnostics(document: vscode.TextDocument, analysis: FileAnal
  * code reads it into a system prompt (`system_prompt.md` beside its agent): only the files that name it are analysed
  * to know. Undefined when the document is no prompt file.
  */
-async function analyseDocument(sources: FolderSources, config: HardenConfig, rel: string, kind: PromptFileKind | undefined): Promise<{ kind: PromptFileKind; analysis: FileAnalysis | undefined } | undefined> {
+async function analyseDocument(
+  sources: FolderSources,
+  config: HardenConfig,
+  rel: string,
+  kind: PromptFileKind | undefined,
+): Promise<{ kind: PromptFileKind; analysis: FileAnalysis | undefined } | undefined> {
   const files = await sources.files();
   let analyses: FileAnalysis[];
   if (kind) analyses = analyzeProject(files, config, (p) => p === rel, sources.cache);

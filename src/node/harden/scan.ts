@@ -381,7 +381,12 @@ export interface RuntimePromptFile {
  * The files of the project (under `root`, real) that `analyses` say their code reads into system prompts and `known`
  * does not hold: regular files the globs do not exclude, read as prompt files. The CLI and the editor both read them so.
  */
-export async function promptFilesReadAtRunTime(root: string, matcher: PromptFileMatcher, analyses: readonly FileAnalysis[], known: (rel: string) => boolean): Promise<RuntimePromptFile[]> {
+export async function promptFilesReadAtRunTime(
+  root: string,
+  matcher: PromptFileMatcher,
+  analyses: readonly FileAnalysis[],
+  known: (rel: string) => boolean,
+): Promise<RuntimePromptFile[]> {
   const wanted = new Map<string, string[]>();
   for (const analysis of analyses) {
     for (const rel of analysis.readsPromptsFrom ?? []) {

@@ -2174,3 +2174,19 @@ describe('harden: a value handed whole to a call known only as a model call', ()
     assert.equal(after['sequence.py'], code);
   });
 });
+
+describe('harden: a value serialised whole', () => {
+  it("is data, not a prompt (was: praisonai-ts's saved session, a system message of JSON.stringify(state), got the warning and a boundary, and loading it failed to parse)", async () => {
+    const code = [
+      "import OpenAI from 'openai';",
+      'export async function save(db: { saveMessage(m: object): Promise<void> }, id: string, state: object, agent: { chat(t: string): Promise<string> }) {',
+      "  const reply = await agent.chat('Summarise the session.');",
+      "  await db.saveMessage({ id, role: 'system', content: JSON.stringify({ state, reply }) });",
+      '}',
+      '',
+    ].join('\n');
+    const { findings, after } = await harden({ 'session.ts': code }, true);
+    assert.deepEqual(findings, []);
+    assert.equal(after['session.ts'], code);
+  });
+});
