@@ -13,6 +13,7 @@ import { langfuseFormat } from './langfuse';
 import { langsmithFormat } from './langsmith';
 import { otlpFormat, phoenixFormat } from './otlp';
 import { sweAgentFormat } from './sweAgent';
+import { tau2BenchFormat } from './tau2Bench';
 import { tauBenchFormat } from './tauBench';
 import type { FormatSpec } from './types';
 
@@ -34,6 +35,7 @@ export const FORMATS = {
   'swe-agent': sweAgentFormat,
   'who-and-when': groupChatFormat,
   'tau-bench': tauBenchFormat,
+  tau2: tau2BenchFormat,
   langchain: langchainMessagesFormat,
 } satisfies Record<string, FormatSpec>;
 

@@ -7,8 +7,16 @@ import type { Episode, FormatSpec } from './types';
 
 const EXPECTED = 'expected a tau-bench result: {task_id, trial, traj: [chat messages]}';
 
+/** tau2-bench's results (`simulations`) or one of its simulations (`messages`, `termination_reason`), not tau-bench's. */
+function isTau2(run: Record<string, unknown>): boolean {
+  return Array.isArray(run.simulations) || (Array.isArray(run.messages) && 'termination_reason' in run);
+}
+
 /** One trajectory: the user, the assistant and its tools, as toolChat maps a chat. */
 function readTrajectory(run: Record<string, unknown>, index: number, line: number, file?: string): Episode {
+  if (!Array.isArray(run.traj) && isTau2(run)) {
+    throw new InputError('missing-field', 'this is tau2-bench output (simulations of messages), not a tau-bench result: read it with --from tau2, or without --from', file, line, 'traj');
+  }
   if (!Array.isArray(run.traj)) throw new InputError('missing-field', `run ${index}: missing "traj" (an array of chat messages); ${EXPECTED}`, file, line, 'traj');
   const chat = toolChat(run.traj, line);
   if (chat.deliveries.length === 0) throw new InputError('no-content', `run ${index}: "traj" holds no user, assistant or tool message`, file, line, 'traj');

@@ -1,6 +1,6 @@
-// A chat with tools (OpenAI-style or AgentDojo messages: system, user, assistant with tool calls, tool results) as
-// agents and deliveries: the user, the assistant, and one agent per tool function, so a poisoned tool result is a
-// node of its own and the assistant's calls carry the arguments it chose.
+// A chat with tools (OpenAI-style, AgentDojo or tau2-bench messages: system, user, assistant with tool calls, tool
+// results) as agents and deliveries: the user, the assistant, and one agent per tool function, so a poisoned tool result
+// is a node of its own and the calls carry the arguments the caller chose (the assistant's; in tau2-bench the user's too).
 import type { AgentInfo } from '../trace/types';
 import { asObject, asString, contentText, maybeJson, type Delivery } from './common';
 
@@ -21,6 +21,12 @@ export interface ToolChat {
   question?: string;
 }
 
+/** A tau2-bench tool result's `requestor`: who called the tool, and so who reads its result. */
+const REQUESTORS: ReadonlyMap<unknown, string> = new Map([
+  ['user', USER_AGENT],
+  ['assistant', ASSISTANT_AGENT],
+]);
+
 interface ToolCall {
   id?: string;
   name: string;
@@ -34,6 +40,8 @@ export function toolChat(messages: readonly unknown[], line: number, assistantRo
     [ASSISTANT_AGENT, { id: ASSISTANT_AGENT, role: assistantRole ?? 'assistant' }],
   ]);
   const callNames = new Map<string, string>();
+  /** Call id -> the agent that made the call (tau2-bench's simulated user has tools of its own). */
+  const callers = new Map<string, string>();
   const deliveries: Delivery[] = [];
   let question: string | undefined;
   const deliver = (from: string, to: string[], content: string) => deliveries.push({ from, to, content, time: deliveries.length, seq: deliveries.length, line });
@@ -45,30 +53,35 @@ export function toolChat(messages: readonly unknown[], line: number, assistantRo
     const text = contentText(m.content) ?? '';
     if (role === 'system') {
       agents.get(ASSISTANT_AGENT)!.systemPrompt ??= text || undefined;
-    } else if (role === 'user') {
-      question ??= text || undefined;
-      deliver(USER_AGENT, [ASSISTANT_AGENT], text);
-    } else if (role === 'assistant') {
+    } else if (role === 'user' || role === 'assistant') {
+      const from = role === 'user' ? USER_AGENT : ASSISTANT_AGENT;
+      if (from === USER_AGENT) question ??= text || undefined;
       const calls = toolCalls(m.tool_calls);
       for (const call of calls) {
-        if (call.id) callNames.set(call.id, call.name);
+        if (call.id) {
+          callNames.set(call.id, call.name);
+          callers.set(call.id, from);
+        }
         agents.set(toolAgentId(call.name), { id: toolAgentId(call.name), role: 'tool' });
       }
       const content = [text, ...calls.map((call) => callText(call.name, call.args))].filter((part) => part !== '').join('\n');
-      deliver(ASSISTANT_AGENT, calls.length > 0 ? [...new Set(calls.map((c) => toolAgentId(c.name)))] : [USER_AGENT], content);
+      deliver(from, calls.length > 0 ? [...new Set(calls.map((c) => toolAgentId(c.name)))] : [from === USER_AGENT ? ASSISTANT_AGENT : USER_AGENT], content);
     } else if (role === 'tool') {
       const call = asObject(m.tool_call);
-      const name = asString(m.name) ?? asString(call?.function) ?? callNames.get(asString(m.tool_call_id) ?? '') ?? 'unknown';
+      // tau2-bench names the call a result answers by `id`, and who made it by `requestor`.
+      const callId = asString(m.tool_call_id) ?? asString(m.id) ?? '';
+      const name = asString(m.name) ?? asString(call?.function) ?? callNames.get(callId) ?? 'unknown';
       const id = toolAgentId(name);
       if (!agents.has(id)) agents.set(id, { id, role: 'tool' });
+      const caller = REQUESTORS.get(m.requestor) ?? callers.get(callId) ?? ASSISTANT_AGENT;
       const error = asString(m.error);
-      deliver(id, [ASSISTANT_AGENT], error && text === '' ? `error: ${error}` : text);
+      deliver(id, [caller], error && text === '' ? `error: ${error}` : text);
     }
   }
   return { agents: [...agents.values()], deliveries, question };
 }
 
-/** Tool calls in AgentDojo ({function, args}) or OpenAI ({function: {name, arguments}}) shape. */
+/** Tool calls in AgentDojo ({function, args}), OpenAI ({function: {name, arguments}}) or tau2-bench ({name, arguments}) shape. */
 function toolCalls(value: unknown): ToolCall[] {
   if (!Array.isArray(value)) return [];
   const calls: ToolCall[] = [];
@@ -76,9 +89,9 @@ function toolCalls(value: unknown): ToolCall[] {
     const c = asObject(item);
     if (!c) continue;
     const fn = asObject(c.function);
-    const name = asString(c.function) ?? asString(fn?.name);
+    const name = asString(c.function) ?? asString(fn?.name) ?? asString(c.name);
     if (!name) continue;
-    calls.push({ id: asString(c.id), name, args: c.args ?? maybeJson(fn?.arguments) ?? {} });
+    calls.push({ id: asString(c.id), name, args: c.args ?? maybeJson(fn?.arguments ?? c.arguments) ?? {} });
   }
   return calls;
 }

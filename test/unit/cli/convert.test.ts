@@ -42,6 +42,7 @@ const formats: [string, string][] = [
   ['debate-du.json', 'debate'],
   ['who-and-when.json', 'who-and-when'],
   ['tau-bench.json', 'tau-bench'],
+  ['tau2-bench-airline.json', 'tau2'],
 ];
 
 describe('agent-immune convert / analyze on imported formats', () => {

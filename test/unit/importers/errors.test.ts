@@ -40,6 +40,7 @@ describe('importers: detection', () => {
     ['agentdojo-runs.jsonl', 'agentdojo', 'lines'],
     ['debate-rows.jsonl', 'debate', 'lines'],
     ['debate-du.json', 'debate', 'document'],
+    ['tau2-bench-airline.json', 'tau2', 'document'],
   ];
   for (const [name, format, layout] of table) {
     it(`detects ${name} as ${format} (${layout}) even under a neutral file name`, async () => {
