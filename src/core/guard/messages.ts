@@ -145,7 +145,7 @@ export function formatAnalysisText(analysis: Analysis): string {
   }
   out.push('');
   // An attack flagged only in earlier rounds is still one; with no attacker left in the verdict, the line says where it was.
-  const earlierAttack = attackers === 0 && flaggedAttack ? ' (the attack was flagged in an earlier round)' : '';
+  const earlierAttack = attackers === 0 && flaggedAttack ? ' (an attacker was flagged in an earlier round)' : '';
   const majority = analysis.mdsr === null ? earlierAttack : attacked ? `; majority ${analysis.mdsr ? 'defended' : 'NOT defended'} at the last round${earlierAttack}` : `; no attacker, and the majority ${analysis.mdsr ? 'right' : 'wrong'} at the last round`;
   out.push(`Verdict: ${attackers} attacker(s), ${infected} infected, ${analysis.agents.length - attackers - infected} benign${majority}`);
   const last = analysis.rounds[rounds - 1];
@@ -167,7 +167,7 @@ export function formatAnalysisText(analysis: Analysis): string {
     }
   }
   const earlier = flaggedEarlier(analysis);
-  if (earlier.length) out.push(`Flagged in earlier rounds, benign in the last: ${earlier.join(', ')}`);
+  if (earlier.length) out.push(`Flagged in earlier rounds, benign in the last: ${earlier.join(', ')}`, ...earlierReasons(analysis));
   if (analysis.sources.length) out.push(`Sources: ${analysis.sources.map(inline).join(', ')}`);
   if (analysis.infectionPaths.length) {
     out.push('Infection paths:');
@@ -197,6 +197,16 @@ function earlierEvidence(analysis: Analysis, id: string): string {
 /** Agents flagged in some round but benign in the last, with the rounds and what they were flagged as. */
 function flaggedEarlier(analysis: Analysis): string[] {
   return earlierFlags(analysis).map(({ id, flags }) => `${inline(id)} (${flags.join(', ')})`);
+}
+
+/** Why each agent flagged only in earlier rounds was flagged, in the latest such round: the rule and the words it read. */
+function earlierReasons(analysis: Analysis): string[] {
+  return earlierFlags(analysis).map(({ id }) => {
+    const round = [...analysis.rounds].reverse().find((r) => r.agents[id].category !== 'benign')!;
+    const { rule, evidence } = round.agents[id];
+    const quoted = evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : '';
+    return `  ${inline(id)}, round ${round.round}: ${RULE_TEXT[rule]}${quoted}`;
+  });
 }
 
 /** The agents benign in the last round that an earlier round flagged, with those flags (`infected in round 1`). */
