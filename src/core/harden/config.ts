@@ -30,6 +30,7 @@ export const TEST_GLOBS: readonly string[] = [
 export const DEFAULT_HARDEN_CONFIG: Readonly<HardenConfig> = Object.freeze<HardenConfig>({
   include: [
     '**/SKILL.md', ...ALWAYS_ON_PROMPT_GLOBS, '**/skills/*/agents/*.md', '**/prompts/**/*.{md,txt,j2,jinja,jinja2}',
+    '**/{system,system_prompt,system_message}.{j2,jinja,jinja2}',
     '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}', '**/*.{yaml,yml}', '**/*.ipynb',
   ],
   exclude: [

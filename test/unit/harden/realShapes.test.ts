@@ -2190,3 +2190,15 @@ describe('harden: a value serialised whole', () => {
     assert.equal(after['session.ts'], code);
   });
 });
+
+describe('harden: a Jinja template named as a whole system prompt', () => {
+  it("is a prompt file wherever it lies (was: griptape's templates/**/system.j2 unread, and refused when named: \"not a file harden reads\")", async () => {
+    const files = {
+      'griptape/templates/engines/summary/system.j2': 'You are an expert in text summarization.\n{% if rulesets %}\n{{ rulesets }}\n{% endif %}\n',
+      'griptape/templates/engines/summary/user.j2': 'Text: {{ text }}\n',
+      'web/templates/page.jinja': '<html>{{ body }}</html>\n',
+    };
+    const { findings } = await harden(files);
+    assert.deepEqual(findings, ['griptape/templates/engines/summary/system.j2:1 missing-immunity-warning']);
+  });
+});
