@@ -104,8 +104,8 @@ const SINK_WORDS = [
   'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner', 'ChatAgent',
   'Signature', 'with_instructions', 'sys_prompt', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
 ];
-const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
-const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|agentscope|ai|sdk)$/;
+const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'do', 'print_do', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
+const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|agentscope|upsonic|ai|sdk)$/;
 /** A role name written as a string (`"system"`, `'user'`), or a role taken from a name (a message helper): the files with role dicts and message tuples. */
 const ROLE_LITERAL = /["'](?:system|developer|user|human)["']|["']role["']\s*:\s*[A-Za-z_]/;
 

@@ -141,6 +141,8 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Semantic Kernel', form: 'ChatCompletionAgent(instructions=…) / ChatHistory(system_message=…)', languages: PY, key: 'instructions', role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_system_message(…)', languages: PY, callee: /^add_(?:system|developer)_message$/, index: 0, role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_user_message(…)', languages: PY, callee: /^add_user_message$/, index: 0, role: 'message', fixture: 'semantic_kernel.py' },
+  // Upsonic: a Task's description is what the agent is asked (`agent.do(task)` runs it and returns the reply)
+  { framework: 'Upsonic', form: 'Task(description=…) / Task("…"), run by agent.do(task)', languages: PY, callee: /^Task$/, module: /^upsonic(?:\.|$)/, key: 'description', index: 0, role: 'message', fixture: 'upsonic.py' },
   // AgentScope: every agent class takes `sys_prompt` (second after `name`); a `Msg` carries its role third.
   { framework: 'AgentScope', form: 'ReActAgent / DialogAgent / …Agent(name, sys_prompt=…)', languages: PY, callee: /Agent$/, module: /^agentscope(?:\.|$)/, key: 'sys_prompt', index: 1, role: 'system', fixture: 'agentscope.py' },
   { kind: 'role-keyword', framework: 'AgentScope', form: 'Msg(name, content, role="system")', languages: PY, callee: /^Msg$/, module: /^agentscope(?:\.|$)/, key: 'content', index: 1, roleIndex: 2, role: 'system', fixture: 'agentscope.py' },
@@ -189,7 +191,7 @@ export const MODEL_CALLS: readonly ModelCall[] = [
   // Not a factory (`create_model(...)`, pydantic's, `get_llm()`): `create` / `get` / `make` / `fetch` name output only with
   // a completion or a response.
   { callee: /^(?:(?:a?sync|openai|llm|model|gpt|azure|litellm|text|chat)_)?(?:chat_)?completions?$|^(?:call|run|send|ask|query|invoke)_\w*?(?:completion|llm|model|gpt|chat|claude|gemini|openai|anthropic)(?:_response|_reply|_answer)?$|^(?:create|get|make|fetch)_\w*?(?:completion(?:_response|_reply|_answer)?|(?:llm|model|gpt|chat|claude|gemini|openai|anthropic)_(?:response|reply|answer|output))$|^(?:call|ask|query|prompt)(?:Llm|LLM|Model|Gpt|GPT|Claude|Gemini|OpenAI)$/ },
-  { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|stream_chat|astream_chat|step|send_message)$/, receiver: AGENTISH },
+  { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|stream_chat|astream_chat|step|send_message|do|do_async|print_do|print_do_async)$/, receiver: AGENTISH },
   // A query or statement on a database's session, engine, client, graph or connection is no prompt (camel's NebulaGraph).
   { callee: /^(?:query|aquery|execute)$/, receiver: AGENTISH, notReceiver: /(?:^|[._])(?:session|client|graph|db|database|conn|connection|cursor|store)$|(?:^|\.)(?:\w*(?:db|sql)_)?engine$/i },
   // Tools that bring outside content in (web search, fetch, retrieval): what they return is as untrusted as a peer's reply.
