@@ -71,6 +71,9 @@ export const SYSTEM_KEYWORDS: readonly string[] = [
  */
 const AGNO_PROMPT_PARTS = ['instructions', 'description', 'role', 'expected_output', 'additional_context'];
 
+/** What an Atomic Agents `SystemPromptGenerator` builds the system prompt from, in its order: one prompt, warned in the first. */
+const ATOMIC_PROMPT_PARTS = ['background', 'steps', 'output_instructions'];
+
 /** The sink table. */
 export const SINK_RULES: readonly SinkRule[] = [
   // Agno: a member a team delegates to often has only a `role=` or a `description=`, and each is part of the prompt.
@@ -141,6 +144,8 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Semantic Kernel', form: 'ChatCompletionAgent(instructions=…) / ChatHistory(system_message=…)', languages: PY, key: 'instructions', role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_system_message(…)', languages: PY, callee: /^add_(?:system|developer)_message$/, index: 0, role: 'system', fixture: 'semantic_kernel.py' },
   { framework: 'Semantic Kernel', form: 'chat_history.add_user_message(…)', languages: PY, callee: /^add_user_message$/, index: 0, role: 'message', fixture: 'semantic_kernel.py' },
+  // Atomic Agents: the system prompt is generated from lists of lines
+  ...ATOMIC_PROMPT_PARTS.map((key): SinkRule => ({ framework: 'Atomic Agents', form: `SystemPromptGenerator(${key}=[…]): one prompt with ${ATOMIC_PROMPT_PARTS.filter((part) => part !== key).join(', ')}`, languages: PY, callee: /^SystemPromptGenerator$/, module: /^atomic_agents(?:\.|$)/, key, role: 'system', fixture: 'atomic_agents.py' })),
   // Upsonic: a Task's description is what the agent is asked (`agent.do(task)` runs it and returns the reply)
   { framework: 'Upsonic', form: 'Task(description=…) / Task("…"), run by agent.do(task)', languages: PY, callee: /^Task$/, module: /^upsonic(?:\.|$)/, key: 'description', index: 0, role: 'message', fixture: 'upsonic.py' },
   // AgentScope: every agent class takes `sys_prompt` (second after `name`); a `Msg` carries its role third.
