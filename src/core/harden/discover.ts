@@ -8,8 +8,8 @@ import { COMMAND_LINE_AGENTS } from './commandLine';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
-import { delegatedByName, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { CLASSIFIER_CLASSES, FETCHERS, IO_RECORDS, isAgentMethod, isModelCall, MODEL_CALL_FRAMEWORK, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
+import { delegatedByName, jinjaPlaceholders, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { CLASSIFIER_CLASSES, FETCHERS, GRIPTAPE_PARENT_OUTPUTS, IO_RECORDS, isAgentMethod, isModelCall, MODEL_CALL_FRAMEWORK, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
 
@@ -102,10 +102,10 @@ const SINK_WORDS = [
   'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent', 'generateText', 'streamText',
   'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'model_client', 'run_sync', 'run_streamed', 'update_system_message',
   'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner', 'ChatAgent',
-  'Signature', 'with_instructions', 'sys_prompt', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
+  'Signature', 'with_instructions', 'sys_prompt', 'PromptTask', 'SystemPromptGenerator', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
 ];
 const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'do', 'print_do', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
-const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|agentscope|upsonic|ai|sdk)$/;
+const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|agentscope|upsonic|griptape|ai|sdk)$/;
 /** A role name written as a string (`"system"`, `'user'`), or a role taken from a name (a message helper): the files with role dicts and message tuples. */
 const ROLE_LITERAL = /["'](?:system|developer|user|human)["']|["']role["']\s*:\s*[A-Za-z_]/;
 
@@ -865,10 +865,12 @@ class Discoverer {
     for (const piece of pieces) {
       if (piece.literal.template) continue;
       const text = this.resolver.text(piece.file);
-      for (const ph of placeholders(text, piece.literal)) {
+      for (const ph of style === 'griptape' ? jinjaPlaceholders(text, piece.literal) : placeholders(text, piece.literal)) {
         if (!/^[A-Za-z_]/.test(ph.name)) continue;
         const base: Candidate = { kind: 'placeholder', file: piece.file, start: ph.start, end: ph.end, loc: { file: piece.file, scope: piece.scope }, frames: [], literal: piece.literal, name: ph.name, text: ph.name };
-        const found = style === 'adk-state' ? [base] : (this.templateFills(piece.file).get(ph.name) ?? []).map((fill) => ({ ...base, expr: fill.expr, loc: fill.loc }));
+        // ADK's state and griptape's parent outputs are filled by the framework; other placeholders by a template call here.
+        const byFramework = style === 'adk-state' || style === 'griptape';
+        const found = byFramework ? [base] : (this.templateFills(piece.file).get(ph.name) ?? []).map((fill) => ({ ...base, expr: fill.expr, loc: fill.loc }));
         for (const candidate of found) if (insideQuotes(text, ph.start, ph.end)) quotedAt.add(candidate);
         out.push(...found);
       }
@@ -928,7 +930,13 @@ class Discoverer {
     let why: string | undefined;
     if (candidate.kind === 'placeholder' && !candidate.expr) {
       const writer = this.resolver.stateWriter(candidate.name!, candidate.file);
-      why = writer ? `state key "${candidate.name}" ${writer}` : delegatedByName(candidate.name!) ? `named ${candidate.name}` : undefined;
+      why = writer
+        ? `state key "${candidate.name}" ${writer}`
+        : prompt.placeholders === 'griptape' && GRIPTAPE_PARENT_OUTPUTS.test(candidate.name!)
+          ? `griptape's ${candidate.name}, the output of the task before`
+          : delegatedByName(candidate.name!)
+            ? `named ${candidate.name}`
+            : undefined;
     } else if (candidate.expr) {
       this.resolver.begin();
       why = this.resolver.agentOutput(candidate.expr, candidate.loc, candidate.frames);

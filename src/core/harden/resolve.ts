@@ -1560,6 +1560,15 @@ export function placeholders(text: string, literal: StringLiteral): { name: stri
   return found;
 }
 
+/** `{{ name }}` placeholders of a Jinja template in a literal (`{{ parent_outputs["id"] }}` by its variable), with their ranges. */
+export function jinjaPlaceholders(text: string, literal: Pick<StringLiteral, 'contentStart' | 'contentEnd'>): { name: string; start: number; end: number }[] {
+  const content = text.slice(literal.contentStart, literal.contentEnd);
+  return [...content.matchAll(/\{\{-?\s*([A-Za-z_]\w*)[^{}]{0,200}?-?\}\}/g)].map((m) => {
+    const start = literal.contentStart + (m.index ?? 0);
+    return { name: m[1], start, end: start + m[0].length };
+  });
+}
+
 /**
  * The name of the call an object literal around `pos` is handed to (`createTool` in `createTool({ name, execute: … })`),
  * read back over at most 20,000 characters; undefined when the object is not a call's argument or is too far back.

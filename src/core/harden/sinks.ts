@@ -6,8 +6,11 @@ import type { CodeLanguage } from './lexer';
 import type { SinkRole } from './types';
 
 
-/** How placeholders in a sink's plain strings are filled at run time (`{name}`; `{{ name }}` for Jinja templates). */
-export type PlaceholderStyle = 'adk-state' | 'template' | 'jinja';
+/**
+ * How placeholders in a sink's plain strings are filled at run time (`{name}`; `{{ name }}` for Jinja templates;
+ * griptape's `{{ parent_output }}`, filled by the framework with the output of the task before).
+ */
+export type PlaceholderStyle = 'adk-state' | 'template' | 'jinja' | 'griptape';
 
 /**
  * How a rule matches: a call's argument (the default), the `content` of a `{role, content}` dict or object, the second
@@ -17,6 +20,9 @@ export type PlaceholderStyle = 'adk-state' | 'template' | 'jinja';
  * (commandLine.ts).
  */
 export type SinkKind = 'argument' | 'role-dict' | 'role-tuple' | 'role-keyword' | 'decorator' | 'docstring' | 'command-line';
+
+/** What griptape fills a task's `{{ parent_output }}`, `{{ parent_outputs[…] }}`, `{{ parents_output_text }}` with: the tasks before it's output. */
+export const GRIPTAPE_PARENT_OUTPUTS = /^parents?_outputs?(?:_text)?$/;
 
 /** One sink of one framework. */
 export interface SinkRule {
@@ -146,6 +152,8 @@ export const SINK_RULES: readonly SinkRule[] = [
   { framework: 'Semantic Kernel', form: 'chat_history.add_user_message(…)', languages: PY, callee: /^add_user_message$/, index: 0, role: 'message', fixture: 'semantic_kernel.py' },
   // Atomic Agents: the system prompt is generated from lists of lines
   ...ATOMIC_PROMPT_PARTS.map((key): SinkRule => ({ framework: 'Atomic Agents', form: `SystemPromptGenerator(${key}=[…]): one prompt with ${ATOMIC_PROMPT_PARTS.filter((part) => part !== key).join(', ')}`, languages: PY, callee: /^SystemPromptGenerator$/, module: /^atomic_agents(?:\.|$)/, key, role: 'system', fixture: 'atomic_agents.py' })),
+  // griptape: a PromptTask's input is a Jinja template; `{{ parent_output }}` is the task before it's output
+  { framework: 'griptape', form: 'PromptTask("…{{ parent_output }}") / PromptTask(input=…)', languages: PY, callee: /^(?:PromptTask|ToolkitTask|ToolTask)$/, module: /^griptape(?:\.|$)/, key: 'input', index: 0, role: 'message', placeholders: 'griptape', fixture: 'griptape.py' },
   // Upsonic: a Task's description is what the agent is asked (`agent.do(task)` runs it and returns the reply)
   { framework: 'Upsonic', form: 'Task(description=…) / Task("…"), run by agent.do(task)', languages: PY, callee: /^Task$/, module: /^upsonic(?:\.|$)/, key: 'description', index: 0, role: 'message', fixture: 'upsonic.py' },
   // AgentScope: every agent class takes `sys_prompt` (second after `name`); a `Msg` carries its role third.

@@ -5,7 +5,7 @@
 import { errorMessage } from '../errors';
 import { isMap, isScalar, isSeq, parseAllDocuments, type Pair } from 'yaml';
 import { containsImmunityWarning, isInsideBoundary } from './detect';
-import { placeholders } from './resolve';
+import { jinjaPlaceholders, placeholders } from './resolve';
 import { SYSTEM_KEYWORDS, type PlaceholderStyle } from './sinks';
 import type { SinkRole } from './types';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
@@ -234,9 +234,7 @@ export function yamlBoundaryEdits(text: string, scalar: YamlScalar, start: numbe
 export function yamlPlaceholders(text: string, scalar: YamlScalar, style?: PlaceholderStyle): { name: string; start: number; end: number }[] {
   const literal = { contentStart: scalar.start, contentEnd: scalar.end } as Parameters<typeof placeholders>[1];
   const source = text.slice(scalar.start, scalar.end);
-  const found = style === 'jinja'
-    ? [...source.matchAll(/\{\{\s*([A-Za-z_]\w*)\s*\}\}/g)].map((m) => ({ name: m[1], start: scalar.start + (m.index ?? 0), end: scalar.start + (m.index ?? 0) + m[0].length }))
-    : placeholders(text, literal);
+  const found = style === 'jinja' ? jinjaPlaceholders(text, literal) : placeholders(text, literal);
   return found.filter((p) => /^[A-Za-z_]/.test(p.name) && !isInsideBoundary(source, p.start - scalar.start, p.end - scalar.start));
 }
 
