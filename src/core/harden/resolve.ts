@@ -1216,7 +1216,11 @@ export class Resolver {
    */
   private isTool(file: string, scope: Scope): boolean {
     const source = this.project.source(file);
-    if (scope.name === 'execute' && source?.language === 'typescript') return /tool/i.test(objectCallee(source.text, scope.start) ?? 'tool');
+    // A tool's `execute` property (`tool({ execute })`, an object of tools); a module's own `function execute(args)` (a
+    // CLI command's) is called by the program, with what the user typed.
+    if (scope.name === 'execute' && source?.language === 'typescript') {
+      return !DECLARED_FUNCTION.test(source.text.slice(Math.max(0, scope.start - 40), scope.start + 40)) && /tool/i.test(objectCallee(source.text, scope.start) ?? 'tool');
+    }
     if (!scope.decorators.some((d) => TOOL_DECORATORS.test(lastName(d.k === 'call' ? d.callee : d) ?? ''))) return false;
     // A Semantic Kernel process step's kernel functions are called by the process with its events, not by the model.
     const owner = scope.classScope === undefined ? undefined : this.project.module(file)?.scopes[scope.classScope];
@@ -1559,6 +1563,9 @@ export function placeholders(text: string, literal: StringLiteral): { name: stri
   }
   return found;
 }
+
+/** A function declared by the `function` keyword under the name `execute` (not an object's property or method). */
+const DECLARED_FUNCTION = /\bfunction\s*\*?\s*execute\s*[<(]/;
 
 /** `{{ name }}` placeholders of a Jinja template in a literal (`{{ parent_outputs["id"] }}` by its variable), with their ranges. */
 export function jinjaPlaceholders(text: string, literal: Pick<StringLiteral, 'contentStart' | 'contentEnd'>): { name: string; start: number; end: number }[] {

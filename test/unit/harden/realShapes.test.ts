@@ -2202,3 +2202,20 @@ describe('harden: a Jinja template named as a whole system prompt', () => {
     assert.deepEqual(findings, ['griptape/templates/engines/summary/system.j2:1 missing-immunity-warning']);
   });
 });
+
+describe("harden: a TypeScript module's own function named execute", () => {
+  it("is no tool: its arguments are what the user typed (was: praisonai-ts's chat command, `execute(args)`, took the user's prompt for an argument the model chose, and wrapped it as untrusted)", async () => {
+    const code = [
+      "import OpenAI from 'openai';",
+      'const client = new OpenAI();',
+      'export async function execute(args: string[]): Promise<void> {',
+      '  const prompt = args[0];',
+      "  const reply = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: prompt }] });",
+      '  console.log(reply.choices[0].message.content);',
+      '}',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'chat.ts': code });
+    assert.deepEqual(findings, []);
+  });
+});
