@@ -355,11 +355,13 @@ class Discoverer {
    * when a run is handed a message history.
    */
   private groups(hits: Hit[]): Hit[][] {
-    const everyTurn = (hit: Hit) => Number(SENT_EVERY_TURN.test(hit.anchor));
+    // The warning goes first into what is sent every turn, then into a whole system prompt (`system_prompt=` beside a
+    // CrewAI-style `role=`/`goal=`: Upsonic's agent put it in the goal).
+    const rank = (hit: Hit) => (SENT_EVERY_TURN.test(hit.anchor) ? 2 : SYSTEM_KEYWORDS.includes(/\((\w+)=\)$/.exec(hit.anchor)?.[1] ?? '') ? 1 : 0);
     // A value serialised whole (`content: JSON.stringify(sessionState)`) is data stored or sent as a message, parsed
     // back later: text inserted into it breaks the parse (praisonai-ts saved its session so).
     const serialised = (hit: Hit) => hit.value.k === 'call' && SERIALISERS.test(lastName(hit.value.callee) ?? '');
-    return this.groupedHits(hits.filter((hit) => !serialised(hit))).map((group) => (group.length > 1 ? [...group].sort((a, b) => everyTurn(b) - everyTurn(a)) : group));
+    return this.groupedHits(hits.filter((hit) => !serialised(hit))).map((group) => (group.length > 1 ? [...group].sort((a, b) => rank(b) - rank(a)) : group));
   }
 
   private groupedHits(hits: Hit[]): Hit[][] {

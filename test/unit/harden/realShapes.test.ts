@@ -2219,3 +2219,11 @@ describe("harden: a TypeScript module's own function named execute", () => {
     assert.deepEqual(findings, []);
   });
 });
+
+describe('harden: an agent given a whole system prompt beside CrewAI-style parts', () => {
+  it("is warned in its system prompt (was: Upsonic's Agent(role=, goal=, system_prompt=) got the warning in its goal)", async () => {
+    const code = 'from upsonic import Agent\n\nagent = Agent(name="Analyst", role="Stock analyst", goal="Find undervalued stocks", system_prompt="You analyse stocks for a fund.")\n';
+    const { after } = await harden({ 'a.py': code }, true);
+    assert.match(after['a.py'], /goal="Find undervalued stocks", system_prompt="Security notice: [^"]+\\n\\nYou analyse stocks for a fund\."\)/);
+  });
+});
