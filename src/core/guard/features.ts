@@ -856,11 +856,8 @@ const THINKING_OPENS = /^\s*<(think(?:ing)?)>/;
  * says something); one further on is part of the reply.
  */
 export function replyOf(output: string): string {
-  const opening = THINKING_OPENS.exec(output);
-  if (!opening) return output;
-  const end = `</${opening[1]}>`;
-  const close = output.indexOf(end, opening[0].length);
-  const reply = close < 0 ? '' : output.slice(close + end.length).trim();
+  const thinking = thinkingOf(output);
+  const reply = thinking === undefined ? output : thinking.close < 0 ? '' : output.slice(thinking.end).trim();
   return reply === '' ? output : reply;
 }
 
@@ -870,9 +867,17 @@ export function replyOf(output: string): string {
  * from "the options given are A) 0.9800, …, D) 0.9850", and its agent called an attacker).
  */
 export function answerIn(output: string, patterns: readonly RegExp[], choices: Choices | undefined): string | undefined {
+  const thinking = thinkingOf(output);
+  return thinking?.close === -1 ? undefined : extractAnswer(replyOf(output), patterns, choices);
+}
+
+/** Where an output's opening `<think>` block ends (`close`: the index of its closing tag, -1 when never closed; `end` past it). */
+function thinkingOf(output: string): { close: number; end: number } | undefined {
   const opening = THINKING_OPENS.exec(output);
-  if (opening && !output.includes(`</${opening[1]}>`, opening[0].length)) return undefined;
-  return extractAnswer(replyOf(output), patterns, choices);
+  if (!opening) return undefined;
+  const tag = `</${opening[1]}>`;
+  const close = output.indexOf(tag, opening[0].length);
+  return { close, end: close + tag.length };
 }
 
 // An output's shingle hashes before sorting and de-duplication, in a buffer kept between outputs (allocating one an

@@ -201,22 +201,25 @@ function flaggedEarlier(analysis: Analysis): string[] {
 
 /** Why each agent flagged only in earlier rounds was flagged, in the latest such round: the rule and the words it read. */
 function earlierReasons(analysis: Analysis): string[] {
-  return earlierFlags(analysis).map(({ id }) => {
-    const round = [...analysis.rounds].reverse().find((r) => r.agents[id].category !== 'benign')!;
-    const { rule, evidence } = round.agents[id];
+  return earlierFlags(analysis).map(({ id, latest }) => {
+    const { rule, evidence } = analysis.rounds[latest].agents[id];
     const quoted = evidence !== undefined ? `; round ${evidence.round}: "${inline(evidence.text)}"` : '';
-    return `  ${inline(id)}, round ${round.round}: ${RULE_TEXT[rule]}${quoted}`;
+    return `  ${inline(id)}, round ${analysis.rounds[latest].round}: ${RULE_TEXT[rule]}${quoted}`;
   });
 }
 
-/** The agents benign in the last round that an earlier round flagged, with those flags (`infected in round 1`). */
-function earlierFlags(analysis: Analysis): { id: string; flags: string[] }[] {
+/**
+ * The agents benign in the last round that an earlier round flagged, with those flags (`infected in round 1`) and the
+ * index of the latest round that flagged them.
+ */
+function earlierFlags(analysis: Analysis): { id: string; flags: string[]; latest: number }[] {
   const last = analysis.rounds.at(-1);
   if (!last) return [];
   return analysis.agents.flatMap((agent) => {
     if (last.agents[agent.id].category !== 'benign') return [];
-    const flags = analysis.rounds.filter((r) => r.agents[agent.id].category !== 'benign').map((r) => `${r.agents[agent.id].category} in round ${r.round}`);
-    return flags.length ? [{ id: agent.id, flags }] : [];
+    const flagged = analysis.rounds.flatMap((r, index) => (r.agents[agent.id].category !== 'benign' ? [index] : []));
+    const flags = flagged.map((index) => `${analysis.rounds[index].agents[agent.id].category} in round ${analysis.rounds[index].round}`);
+    return flagged.length ? [{ id: agent.id, flags, latest: flagged[flagged.length - 1] }] : [];
   });
 }
 

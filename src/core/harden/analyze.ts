@@ -14,7 +14,6 @@ import { dirOf, joinPath, ProjectModel, type CodeSource, type ModuleCache } from
 import { delegatedByName, nameWords, readReason } from './resolve';
 import { escapeRegExp } from '../regexSafety';
 import { DELEGATION_BOUNDARY_LABEL, DELEGATION_CLOSE_TAG, DELEGATION_OPEN_TAG, MIND_VIRUS_IMMUNITY_WARNING } from './texts';
-import { MODEL_CALL_FRAMEWORK } from './sinks';
 import type { FileAnalysis, HardenFinding, PromptFileKind, PromptSite, TextEdit } from './types';
 import { discoverYaml, mayHoldPrompts, yamlBoundaryEdits, yamlPlaceholders, yamlWarningEdit, type YamlDiscovery } from './yaml';
 
@@ -39,6 +38,7 @@ const MANUAL = {
   raw: 'the string is raw, so it cannot hold the inserted text (a line break, quote or backslash)',
   tableRow: 'the placeholder sits in a Markdown table row, which a boundary on lines of its own would split',
   glued: 'the placeholder is part of a word, path or URL (`file://{path}`), which a boundary on lines of its own would break',
+  appended: 'the prompt opens with a value computed at run time, and this text is appended to it (`+=`): the warning belongs where that value is written',
   wholeInput: (value: string) => `\`${value}\` is the whole input of a runnable, which may take a dict, and wrapping it would make it a string`,
   messageObject: (value: string) => `\`${value}\` reads as a message object handed whole to the agent, and wrapping it would make it a string`,
   multipart: (value: string, type: string) => `\`${value}\` is the content of a ${type}, which may hold images or other parts, and wrapping it would make it a string`,
@@ -156,12 +156,6 @@ function aroundFence(text: string, interpolation: Interpolation): Interpolation 
 
 const BOUNDARY_PREFIX = `${DELEGATION_BOUNDARY_LABEL}\\n${DELEGATION_OPEN_TAG}\\n`;
 const BOUNDARY_SUFFIX = `\\n${DELEGATION_CLOSE_TAG}`;
-
-/** The input of a LangChain-style runnable (`invoke`, `batch`, `stream` and their async forms), which may be a dict. */
-const RUNNABLE_INPUT = /^a?(?:invoke|batch|stream)\(/;
-
-/** Text read off a reply or a message (`reply.content`, `result.final_output`, `str(x)`): a string, whatever holds it. */
-const TEXT_OF_REPLY = /(?:\.(?:content|text|output|final_output|raw|result|answer|message)|^str\(.*\))$/;
 
 /** A value its name says is a message object, not text (`input_msg`, `response.msg`). */
 const MESSAGE_OBJECT = /(?:^|[._])msg$/i;
@@ -283,12 +277,9 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
   // `ChatAgent(sys_msg)`: CAMEL's BaseMessage) would become a string: the finding stands, with no automatic fix. Where
   // the slot takes text (`"content": msg`), it is fixed.
   if (c.kind !== 'operand' && found.prompt.framework !== 'chat API' && MESSAGE_OBJECT.test(c.text.trim())) return fixOr([], MANUAL.messageObject(c.text.trim()));
-  // A value handed whole to a runnable known only as a model call (`step.invoke(result)` in a pipeline of steps) may be
-  // a dict the step reads as such: wrapping it would make it a string (Upsonic's chains then raised TypeError). Text
-  // read off a reply (`reply.content`) is wrapped.
-  if (c.kind === 'value' && found.prompt.framework === MODEL_CALL_FRAMEWORK && RUNNABLE_INPUT.test(found.prompt.anchor) && !TEXT_OF_REPLY.test(c.text.trim())) {
-    return fixOr([], MANUAL.wholeInput(c.text.trim()));
-  }
+  // A value handed whole to a runnable known only as a model call (`step.invoke(result)` in a pipeline of steps) that
+  // may be a dict the step reads as such: wrapping it would make it a string (Upsonic's chains then raised TypeError).
+  if (found.wholeInput) return fixOr([], MANUAL.wholeInput(c.text.trim()));
   if (found.prompt.bytes) return fixOr([], MANUAL.bytes(c.text.trim()));
   // The content of a multi-part message (`elif isinstance(m, MultiModalMessage): UserMessage(content=m.content)`) is a
   // list of text and images: `str(…)` would turn the images into their repr.
@@ -384,8 +375,9 @@ export function analyzeProject(files: readonly ProjectFile[], config: HardenConf
     const site = codeSite(prompt, entry.kind, project.source(path)!.text);
     entry.prompts.push(site);
     if (prompt.role === 'system' && !prompt.hardened) {
-      const edit = literalWarningEdit(project.source(path)!.text, prompt.primary.literal);
-      entry.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: site.start, end: site.end, site, ...fixOr(edit ? [edit] : [], MANUAL.raw) });
+      const edit = prompt.primary.appended ? undefined : literalWarningEdit(project.source(path)!.text, prompt.primary.literal);
+      const why = prompt.primary.appended ? MANUAL.appended : MANUAL.raw;
+      entry.findings.push({ code: 'missing-immunity-warning', severity: config.severity['missing-immunity-warning'], start: site.start, end: site.end, site, ...fixOr(edit ? [edit] : [], why) });
     }
   }
   for (const found of code.delegations) {

@@ -9,7 +9,7 @@ import { containsImmunityWarning, detectionWords, isInsideBoundary } from './det
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
 import { delegatedByName, jinjaPlaceholders, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
-import { CLASSIFIER_CLASSES, FETCHERS, GRIPTAPE_PARENT_OUTPUTS, IO_RECORDS, isAgentMethod, isModelCall, MODEL_CALL_FRAMEWORK, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
+import { CLASSIFIER_CLASSES, FETCHERS, GRIPTAPE_PARENT_OUTPUTS, IO_SCHEMAS, isAgentMethod, isModelCall, MODEL_CALL_FRAMEWORK, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
 
@@ -40,6 +40,8 @@ export interface FoundDelegation {
   prompt: FoundPrompt;
   /** The text the boundary check looks in (the literal, or the concatenation) and where it starts in the file. */
   context: { start: number; end: number };
+  /** Handed whole to a runnable known only as a model call, and maybe not text (a pipeline step's dict): no str() around it. */
+  wholeInput?: true;
 }
 
 /** A system-prompt sink whose value could not be read (so it is neither hardened nor a finding). */
@@ -237,30 +239,34 @@ class Discoverer {
   }
 
   /**
-   * Whether a name matches harden.systemPromptNames. The pattern may come from a repository's config: names longer
-   * than any prompt's are not tried, so one that backtracks polynomially stays short.
-   */
-  /**
-   * Whether a constant named like a prompt is only ever part of another text: every use of it in the project appends
-   * it (`system_message += DONE_INSTRUCTION`, `base + ADDITION`) or describes a schema's field
+   * Whether a constant named like a prompt is only ever appended to another prompt: every use of it in the project adds
+   * it to a text already built (`system_message += DONE_INSTRUCTION`) or describes a schema's field
    * (`Field(description=WORKER_INSTRUCTION)`, structured output, not a prompt). The prompt it joins has its own warning:
-   * langroid's SQL agent would have carried the warning four times, one per appended instruction.
+   * langroid's SQL agent would have carried the warning four times, one per appended instruction. Any other use (`x +
+   * NAME` may open a prompt the constant is the whole of; `module.NAME`; an import under another name) keeps it a prompt.
    */
   private onlyAPart(name: string, file: string, defStart: number): boolean {
     let parts = 0;
-    const use = new RegExp(`(?<![\\w.$'"])${escapeRegExp(name)}(?![\\w$'"])`, 'g');
+    const use = new RegExp(`(?<![\\w$'"])${escapeRegExp(name)}(?![\\w$'"])`, 'g');
     for (const path of this.project.filesContaining(name)) {
       const text = this.project.source(path)?.text ?? '';
       for (const match of text.matchAll(use)) {
         if (path === file && match.index === defStart) continue;
         const before = text.slice(Math.max(0, match.index - 400), match.index);
+        const after = text.slice(match.index + name.length, match.index + name.length + 40);
+        // Another module's constant of the same name (langroid's SQL, Neo4j and ArangoDB agents each define one).
+        if (DEFINED.test(after) && /(?:^|\n)[ \t]*$/.test(before)) continue;
         if (APPENDED_OR_DESCRIBED.test(before)) parts++;
-        else if (!IMPORTED.test(before)) return false;
+        else if (!IMPORTED.test(before) || RENAMED.test(after)) return false;
       }
     }
     return parts > 0;
   }
 
+  /**
+   * Whether a name matches harden.systemPromptNames. The pattern may come from a repository's config: names longer
+   * than any prompt's are not tried, so one that backtracks polynomially stays short.
+   */
   private matchesPromptNames(name: string): boolean {
     if (name.length > MAX_PROMPT_NAME) return false;
     return ![PREDICATE_NAME, TOOL_TEXT_NAME, ADDENDUM_NAME, SPEECH_NAME].some((notPrompt) => notPrompt.test(name)) && this.namePattern.test(name);
@@ -358,9 +364,15 @@ class Discoverer {
     // The warning goes first into what is sent every turn, then into a whole system prompt (`system_prompt=` beside a
     // CrewAI-style `role=`/`goal=`: Upsonic's agent put it in the goal).
     const rank = (hit: Hit) => (SENT_EVERY_TURN.test(hit.anchor) ? 2 : SYSTEM_KEYWORDS.includes(/\((\w+)=\)$/.exec(hit.anchor)?.[1] ?? '') ? 1 : 0);
-    // A value serialised whole (`content: JSON.stringify(sessionState)`) is data stored or sent as a message, parsed
-    // back later: text inserted into it breaks the parse (praisonai-ts saved its session so).
-    const serialised = (hit: Hit) => hit.value.k === 'call' && SERIALISERS.test(lastName(hit.value.callee) ?? '');
+    // A system message whose whole content is a value serialised (`content: JSON.stringify(sessionState)`, or a name
+    // bound to one) is data stored as a message and parsed back: text inserted into it breaks the parse (praisonai-ts
+    // saved its session so). A user turn of JSON stays a prompt: what it carries is checked.
+    const serialised = (hit: Hit) => {
+      if (hit.role !== 'system') return false;
+      this.resolver.begin();
+      const values = hit.value.k === 'name' ? this.resolver.values(hit.value, hit.loc, hit.frames) : [{ expr: hit.value }];
+      return values.length > 0 && values.every((v) => v.expr.k === 'call' && SERIALISERS.test(lastName(v.expr.callee) ?? ''));
+    };
     return this.groupedHits(hits.filter((hit) => !serialised(hit))).map((group) => (group.length > 1 ? [...group].sort((a, b) => rank(b) - rank(a)) : group));
   }
 
@@ -666,7 +678,7 @@ class Discoverer {
     // crawler's (`tavily_client.crawl(url, instructions=…)`) steers what it fetches, a classifier's is its task; a
     // tool's instructions are a fragment of the system prompt of each agent that uses it, which is checked there.
     const notAgents =
-      NOT_AGENT_CALLEES.test(name) || CLASSIFIER_CLASSES.test(name) || IO_RECORDS.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name);
+      NOT_AGENT_CALLEES.test(name) || CLASSIFIER_CLASSES.test(name) || IO_SCHEMAS.test(name) || FETCHERS.test(receiver) || TEMPLATE_FILLS.test(name) || EVENT_HANDLER.test(name);
     for (const key of SYSTEM_KEYWORDS) {
       if (claimed.has(key) || notAgents || toolFragment) continue;
       // ADK's `instruction` is a common word (`ActionNode(instruction=…)`, `page.extract({ instruction })`): an agent's only on an agent's call.
@@ -825,8 +837,20 @@ class Discoverer {
       if (this.resolver.values(place.expr, place.loc, []).some((v) => v.expr.k === 'dict' || v.expr.k === 'list' || LIST_METHOD_CALL.test(this.resolver.text(v.loc.file).slice(v.expr.start, v.expr.end)))) continue;
       const candidate: Candidate = { kind: 'value', file: place.loc.file, start: place.expr.start, end: place.expr.end, expr: place.expr, loc: place.loc, frames: place === places[0] && callers.length === 0 ? hit.frames : [], text: placeText };
       const found = this.delegation(pseudo, candidate);
+      if (found && hit.framework === MODEL_CALL_FRAMEWORK && RUNNABLE_INPUT.test(hit.anchor) && !this.alwaysText(place.expr, place.loc)) found.wholeInput = true;
       if (found) this.result.delegations.push(found);
     }
+  }
+
+  /**
+   * Whether an expression is text as written: a string, text read off a reply (`reply.content`), `str(…)`; a name, when
+   * every assignment to it is (one hop: a parameter or an import is not known to be).
+   */
+  private alwaysText(expr: Expr, loc: Loc): boolean {
+    const text = (v: Expr) => v.k === 'str' || v.k === 'concat' || v.k === 'format' || (v.k === 'attr' && TEXT_ATTRIBUTES.test(v.name)) || (v.k === 'call' && TEXT_CALLS.test(lastName(v.callee) ?? ''));
+    if (expr.k !== 'name') return text(expr);
+    const assigned = this.resolver.assignedValues(expr, loc);
+    return assigned !== undefined && assigned.length > 0 && assigned.every(text);
   }
 
   private promptOf(group: Hit[], texts: PromptText[]): FoundPrompt | undefined {
@@ -1035,8 +1059,12 @@ const PREDICATE_NAME = /^(?:has|is|was|should|can|use|uses|include|includes|enab
  */
 const ADDENDUM_NAME = /^(?:additional|extra)_/i;
 
-/** What comes before a name that is appended to a text (`+= NAME`, `+ NAME`) or describes a schema's field (`description=NAME`). */
-const APPENDED_OR_DESCRIBED = /(?:\+=?|\bdescription\s*[=:])[\s\\(]*$/;
+/** What comes before a name that is appended to a text already built (`+= NAME`) or describes a schema's field (`description=NAME`). */
+const APPENDED_OR_DESCRIBED = /(?:\+=|\bdescription\s*[=:])[\s\\(]*$/;
+/** What follows a name a statement defines (`NAME = …`, `NAME: str = …`). */
+const DEFINED = /^[ \t]*(?::[^=\n]*)?=(?!=)/;
+/** What follows a name an import renames (`import { NAME as other }`, `from m import NAME as other`). */
+const RENAMED = /^\s+as\s+\w/;
 /** What comes before a name an import statement brings in (`from m import A, NAME`, `import { NAME } from`, in brackets over lines). */
 const IMPORTED = /\bimport\b(?:[ \t]+[\w., \t]*|[ \t]*[({][\w\s,]*)$/;
 
@@ -1049,9 +1077,16 @@ const TOOL_TEXT_NAME = /^tools?_|^tools?[A-Z]/;
 /** A list method's result (`message.content.filter(…)`): an array, which a text boundary would turn into "[object Object]". */
 const LIST_METHOD_CALL = /^[\w.$?[\]'"]+\.(?:map|filter|slice|concat|flatMap|toReversed|toSorted)\(/;
 
-/** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
+/** The input of a LangChain-style runnable (`invoke`, `batch`, `stream` and their async forms), which may be a dict. */
+const RUNNABLE_INPUT = /^a?(?:invoke|batch|stream)\(/;
+/** Attributes that hold a reply's or a message's text (`reply.content`, `result.final_output`). */
+const TEXT_ATTRIBUTES = /^(?:content|text|output|final_output|raw|result|answer|message)$/;
+/** Calls that make text (`str(x)`, `"…".format(…)`, `"\n".join(…)`, `dedent(…)`). */
+const TEXT_CALLS = /^(?:str|String|format|join|strip|dedent|render|toString)$/;
+
 /** Calls that serialise a value (`JSON.stringify`, `json.dumps`, pydantic's `model_dump_json`). */
 const SERIALISERS = /^(?:stringify|dumps|model_dump_json|to_json|toJSON|safe_dump)$/;
+/** Values that are structures an agent is handed (its state, config, inputs), not prompt text. */
 const STRUCTURED = /(?:state|config|context|inputs?|kwargs|options|params|payload)$/i;
 
 /**

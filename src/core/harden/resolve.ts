@@ -9,7 +9,7 @@ import { isInsideBoundary } from './detect';
 import { blockGuards, describeGuard, inlineGuards, mayPass, type Guard } from './guards';
 import { defKey, walk, type Def, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
-import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CALLABLE_AGENT_SDKS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, isAgentMethod, isModelCall, NOT_AGENT_CONSTRUCTORS, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
+import { AGENT_BUILDER_METHODS, AGENT_CONSTRUCTORS, AGENT_ROLE_CLASSES, BOUNDARY_CALLS, CALLABLE_AGENT_SDKS, CONTENT_WORDS, DELEGATION_WORDS, HARDENING_CALLS, HUMAN_AGENTS, isAgentMethod, isModelCall, NOT_AGENT_CONSTRUCTORS, SOURCE_WORDS, TOOL_DECORATORS, TRANSPARENT_CALLS } from './sinks';
 import type { Arg, Expr, Param } from './syntax';
 
 /** Where an expression is evaluated. */
@@ -47,6 +47,8 @@ export interface Piece {
   scope: number;
   /** Reached through an interpolation of another piece (a constant spliced into a template). */
   nested: boolean;
+  /** Appended (`prompt += "…"`) to a start harden cannot read (`prompt = str(task.scenario)`): the prompt does not open here. */
+  appended?: true;
 }
 
 /** A place where a value is put into a prompt: a `${}`/`{}` interpolation, a `.format` placeholder, a `+` operand. */
@@ -93,9 +95,9 @@ export function meaningful(text: string, piece: Piece): boolean {
   return /\p{L}{2}/u.test(textOutsideHoles(text, piece.literal));
 }
 
+/** A path that names where it is from the file-system root or a drive, not from the reading file. */
+const ABSOLUTE_PATH = /^(?:[\\/]|[A-Za-z]:)/;
 /** The folder of the file the code is in, as Python and Node write it (spaces removed). */
-/** A path that names where it is from the file-system root, a drive or the home folder, not from the reading file. */
-const ABSOLUTE_PATH = /^(?:[\\/~]|[A-Za-z]:)/;
 const HERE_FOLDER = /^(?:(?:pathlib\.)?Path\(__file__\)(?:\.(?:resolve|absolute)\(\))?\.parent|os\.path\.dirname\((?:__file__|os\.path\.(?:abspath|realpath)\(__file__\))\)|__dirname|import\.meta\.dirname)$/;
 
 /** Calls that read a file's text: what a name holding one carries is the file's, not another agent's. */
@@ -767,7 +769,10 @@ export class Resolver {
     const appended = bases.length > 0 ? expanded.filter((v) => v.augment) : [];
     return (bases.length > 0 ? bases : expanded).slice(0, MAX_ALTERNATIVES).map((v) => {
       const acc: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
-      for (const part of [v, ...appended]) this.collectValue(part, acc, 1, false);
+      this.collectValue(v, acc, 1, false);
+      const opensHere = acc.pieces.length > 0;
+      for (const part of appended) this.collectValue(part, acc, 1, false);
+      if (!opensHere) acc.pieces = acc.pieces.map((piece) => ({ ...piece, appended: true }));
       return acc;
     });
   }
@@ -791,6 +796,12 @@ export class Resolver {
       const args = (v.expr as Extract<Expr, { k: 'call' }>).args;
       return alternatives.map((alt) => ({ ...alt, ...(formats ? { formatWith: { args, at: v } } : {}), ...(v.augment ? { augment: true } : {}) }));
     });
+  }
+
+  /** What a name is assigned where `loc` reads it (one hop, as written); undefined for a parameter, an import or a class. */
+  assignedValues(name: Extract<Expr, { k: 'name' }>, loc: Loc): Expr[] | undefined {
+    const found = this.lookup(name.id, loc, name.start);
+    return found.kind === 'defs' ? found.defs.map((def) => def.value) : undefined;
   }
 
   /** The dict or object literals a name is assigned in its scope chain (one hop: `const config = { ... }`). */
@@ -980,17 +991,19 @@ export class Resolver {
     const text = this.text(loc.file);
     if (HERE_FOLDER.test(text.slice(e.start, e.end).replace(/\s+/g, ''))) return '.';
     const plain = (x: Expr | undefined) => (x?.k === 'str' && x.holes.length === 0 ? literalText(text, x.literal) : undefined);
-    const join = (base: Expr | undefined, rest: (Expr | undefined)[]) => {
+    // `restarts`: an absolute name (`/srv/p.md`, `C:\\p.md`) starts the path over, so it is no file beside the code
+    // (pathlib's `/`, `os.path.join`, Node's `path.resolve`); Node's `path.join` appends it.
+    const join = (base: Expr | undefined, rest: (Expr | undefined)[], restarts: boolean) => {
       const tail = rest.map(plain);
-      // An absolute name (`/srv/p.md`, `C:\\p.md`, `~/p.md`) is no file beside the code: Python's joins start over at it.
-      if (tail.length === 0 || tail.some((t) => t === undefined || ABSOLUTE_PATH.test(t))) return undefined;
+      if (tail.length === 0 || tail.some((t) => t === undefined || (restarts && ABSOLUTE_PATH.test(t)))) return undefined;
       const folder = this.pathBesideFile(base, loc, depth + 1);
       return folder === undefined ? undefined : [folder, ...tail].join('/');
     };
-    if (e.k === 'other' && e.parts.length === 2 && text.slice(e.parts[0].end, e.parts[1].start).trim() === '/') return join(e.parts[0], [e.parts[1]]);
-    if (e.k === 'call' && /\bpath\.(?:join|resolve)$/.test(chainText(e.callee))) {
+    if (e.k === 'other' && e.parts.length === 2 && text.slice(e.parts[0].end, e.parts[1].start).trim() === '/') return join(e.parts[0], [e.parts[1]], true);
+    const joiner = e.k === 'call' ? /\bpath\.(join|resolve)$/.exec(chainText(e.callee)) : null;
+    if (e.k === 'call' && joiner) {
       const [base, ...rest] = e.args.filter((a) => !a.spread).map((a) => a.value);
-      return join(base, rest);
+      return join(base, rest, joiner[1] === 'resolve' || this.project.module(loc.file)?.language === 'python');
     }
     if (e.k === 'call' && lastName(e.callee) === 'Path' && e.args.length === 1) return this.pathBesideFile(e.args[0].value, loc, depth + 1);
     if (e.k === 'call' && lastName(e.callee) === 'open' && e.args.length > 0) return this.pathBesideFile(e.args[0].value, loc, depth + 1);
@@ -1029,7 +1042,8 @@ export class Resolver {
       const literal = pathArg?.k === 'str' && pathArg.holes.length === 0 ? literalText(text, pathArg.literal) : undefined;
       // A path joined onto the reading file's folder (`(Path(__file__).parent / "system_prompt.md").read_text()`).
       const path = literal !== undefined && (!method || receiver.k === 'call' || /[./]/.test(literal)) ? literal : this.pathBesideFile(method ? receiver : first, v.loc, depth);
-      if (path) acc.reads.push({ from: v.loc.file, path });
+      // An absolute path names no file of the project (`open("/srv/p.md")` reads the machine's, not the project's srv/p.md).
+      if (path && !ABSOLUTE_PATH.test(path)) acc.reads.push({ from: v.loc.file, path });
       acc.reasons.push(path ? readReason(path) : `read from a file at run time (\`${withOpenedParentheses(text.slice(e.start, Math.min(e.end, e.start + 60)))}\`)`);
       return;
     }
@@ -1307,7 +1321,8 @@ export class Resolver {
     const mayBeAgent = found?.kind !== 'defs' || found.defs.some((def) => def.value.k !== 'func' && (def.value.k !== 'call' || /Agent$/.test(lastName(def.value.callee) ?? '')));
     const importsSdk = module !== undefined && [...module.imports.values()].some((binding) => CALLABLE_AGENT_SDKS.test(binding.module));
     const calls = mayBeAgent && importsSdk && this.values(expr.callee, loc, [], depth + 1).some((v) => {
-      if (v.expr.k !== 'call' || v.classRef || !/Agent$/.test(lastName(v.expr.callee) ?? '')) return false;
+      const ctor = v.expr.k === 'call' ? lastName(v.expr.callee) ?? '' : '';
+      if (v.expr.k !== 'call' || v.classRef || !/Agent$/.test(ctor) || HUMAN_AGENTS.test(ctor)) return false;
       const from = this.project.module(v.loc.file)?.imports.get(rootName(v.expr.callee) ?? '')?.module;
       return from !== undefined && CALLABLE_AGENT_SDKS.test(from);
     });

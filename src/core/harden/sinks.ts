@@ -68,7 +68,7 @@ const BOTH: readonly CodeLanguage[] = ['python', 'typescript'];
 export const SYSTEM_KEYWORDS: readonly string[] = [
   'instructions', 'instruction', 'global_instruction', 'static_instruction', 'system_instruction', 'systemInstruction', 'system_prompt', 'systemPrompt',
   'system_message', 'systemMessage', 'append_system_prompt', 'appendSystemPrompt', 'developer_prompt', 'developerPrompt', 'selector_prompt',
-  'system_msgs',
+  'system_msgs', 'sys_prompt',
 ];
 
 /**
@@ -227,6 +227,9 @@ export function sdkNamed(module: string | undefined): string | undefined {
   return module === undefined ? undefined : SAME_SHAPE_SDKS.find(([sdk]) => sdk.test(module))?.[1];
 }
 
+/** Agent classes that stand for a person (AgentScope's `UserAgent`): what calling one returns is what the person typed. */
+export const HUMAN_AGENTS = /^(?:User|Human)\w*Agent$/;
+
 /** SDKs whose agents are called like functions (`analyzer(f"…")`, `self.agent(task)` runs a Strands agent; `await critic(msg)` an AgentScope one). */
 export const CALLABLE_AGENT_SDKS = /^(?:strands|agentscope)(?:\.|$)/;
 
@@ -250,10 +253,11 @@ export const NOT_AGENT_CALLEES = /speech|tts|audio|image|transcri|video|embed|vo
 export const CLASSIFIER_CLASSES = /(?:Router|Classifier|Guard|Guardian)$/;
 
 /**
- * Records of an agent's input or output (Atomic Agents' `QueryAgentInputSchema(instruction=…)`, whose `instruction` is
- * the user's request): data the agent is run on or returns, not its configuration.
+ * Schemas of an agent's input or output (Atomic Agents' `QueryAgentInputSchema(instruction=…)`, whose `instruction` is
+ * the user's request): data the agent is run on or returns, not its configuration. An agent's spec sent elsewhere
+ * (swarms' `AgentInput(system_prompt=…)`, an `AgentSchema`) is one.
  */
-export const IO_RECORDS = /(?:Input|Output|Schema)$/;
+export const IO_SCHEMAS = /(?:Input|Output)Schema$/;
 
 /** Receivers that fetch or search for content (`tavily_client.crawl(instructions=…)`): their calls' prompt-like arguments steer a crawler, not a model. */
 export const FETCHERS = /tool|retriever|vector_?store|(?<![a-z])search|crawl|scrap|tavily|firecrawl/i;
@@ -310,7 +314,7 @@ export const NOT_AGENT_CONSTRUCTORS = /(?:Builder|Template|Messages?|History|Pro
  * Methods that configure or copy an agent rather than run it (`writer_agent.clone(tools=…)`, `agent.as_tool(…)`), or
  * build its input or settings (Atomic Agents' `agent.input_schema(chat_message=…)` makes the message it is then run on).
  */
-export const AGENT_BUILDER_METHODS = /^(?:clone|copy|model_copy|deepcopy|deep_copy|as_tool|as_tools|with_\w+|bind_\w+|to_\w+|from_\w+|set_\w+|add_\w+|register\w*|\w*schema|\w*config)$/;
+export const AGENT_BUILDER_METHODS = /^(?:clone|copy|model_copy|deepcopy|deep_copy|as_tool|as_tools|with_\w+|bind_\w+|to_\w+|from_\w+|set_\w+|add_\w+|register\w*|\w*[sS]chema|\w*[cC]onfig)$/;
 
 /** Classes named for an agent's role (`GPTResearcher`, `ReportWriter`): outside the project, any method of theirs returns its work. */
 export const AGENT_ROLE_CLASSES = /(?:Agent|Researcher|Writer|Reviewer|Editor|Planner|Critic|Analyst|Summari[sz]er|Assistant)$/;

@@ -45,6 +45,9 @@ function notCheckedDiagnostics(document: vscode.TextDocument, analysis: FileAnal
   });
 }
 
+/** The kinds of file whose code may read a prompt file at run time. */
+const CODE_KINDS: ReadonlySet<PromptFileKind> = new Set(['python', 'typescript', 'notebook']);
+
 /**
  * The analysis of one document (`rel`) with the rest of its folder, and with the prompt files the code reads at run
  * time, as the CLI reads them. A document the globs leave out (`kind` undefined) is a Markdown prompt file when the
@@ -57,13 +60,15 @@ async function analyseDocument(
   rel: string,
   kind: PromptFileKind | undefined,
 ): Promise<{ kind: PromptFileKind; analysis: FileAnalysis | undefined } | undefined> {
+  // Any other document (a JSON or CSS file) is no prompt file: the folder is not even read for it.
+  if (!kind && !mayBeReadAtRunTime(rel)) return undefined;
   const files = await sources.files();
   let analyses: FileAnalysis[];
   if (kind) analyses = analyzeProject(files, config, (p) => p === rel, sources.cache);
   else {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     const readers = new Set(files.filter((f) => CODE_KINDS.has(f.kind) && f.text.includes(name)).map((f) => f.path));
-    if (!mayBeReadAtRunTime(rel) || readers.size === 0) return undefined;
+    if (readers.size === 0) return undefined;
     analyses = analyzeProject(files, config, (p) => readers.has(p), sources.cache);
   }
   const extra = await sources.readAtRunTime(files, analyses);
@@ -71,9 +76,6 @@ async function analyseDocument(
   const final = extra.length > 0 ? analyzeProject([...files, ...extra], config, (p) => p === rel, sources.cache) : analyses;
   return { kind: kind ?? 'markdown', analysis: final.find((a) => a.path === rel) };
 }
-
-/** The kinds of file whose code may read a prompt file at run time. */
-const CODE_KINDS: ReadonlySet<PromptFileKind> = new Set(['python', 'typescript', 'notebook']);
 
 /** How often the plugin manifests the open documents' checks looked for are looked for again. */
 const MANIFEST_POLL_MS = 2_000;

@@ -396,8 +396,10 @@ export async function promptFilesReadAtRunTime(
   }
   const found = await mapLimit([...wanted], READ_CONCURRENCY, async ([rel, readers]) => {
     const abs = path.join(root, ...rel.split('/'));
-    // A link is not followed, as the walk follows none (and --write would refuse to write through it).
-    const read = (await lstat(abs).catch(() => undefined))?.isFile() ? await readPromptFile(root, abs) : undefined;
+    // A link is not followed, nor a linked folder on the way (`linked/system_prompt.md` into an excluded `vendor/`), as
+    // the walk follows none: the file must be where its path says.
+    const isFile = (await lstat(abs).catch(() => undefined))?.isFile() && (await realpath(abs).catch(() => undefined)) === abs;
+    const read = isFile ? await readPromptFile(root, abs) : undefined;
     return read && !('reason' in read) ? { rel, abs, read, readers } : undefined;
   });
   return found.filter((file) => file !== undefined);

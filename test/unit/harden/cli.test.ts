@@ -287,6 +287,20 @@ describe('agent-immune harden', () => {
       rmSync(project, { recursive: true, force: true });
     }
   });
+  it("does not read a runtime prompt file through a linked folder of the project into a folder the excludes leave out (a review's repro: --write edited vendor/lib/system_prompt.md)", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-linked-dir-'));
+    try {
+      mkdirSync(path.join(project, 'vendor/lib'), { recursive: true });
+      writeFileSync(path.join(project, 'vendor/lib/system_prompt.md'), 'You write the report.\n');
+      symlinkSync('vendor/lib', path.join(project, 'linked'));
+      writeFileSync(path.join(project, 'agent.py'), 'from pathlib import Path\nfrom agents import Agent\nw = Agent(name="w", instructions=(Path(__file__).parent / "linked/system_prompt.md").read_text())\n');
+      writeFileSync(path.join(project, 'agent-immune.config.json'), JSON.stringify({ harden: { exclude: ['vendor/**'] } }));
+      await cli(project, 'harden', '--write');
+      assert.equal(readFileSync(path.join(project, 'vendor/lib/system_prompt.md'), 'utf8'), 'You write the report.\n');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
 
   it('says which agent sources in languages it does not read mention prompts (was: "Hardened" with Java agents never read)', async () => {
     const project = mkdtempSync(path.join(tmpdir(), 'ai-harden-other-'));

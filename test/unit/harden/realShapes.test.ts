@@ -2064,6 +2064,19 @@ describe('harden: a prompt file joined onto the reading file\'s folder', () => {
     assert.deepEqual(findings, ['pkg/p.md:1 missing-immunity-warning']);
     assert.deepEqual(unread.map((u) => `${u.path}:${u.line}`), ['pkg/agent.py:4', 'pkg/agent.py:5']);
   });
+  it("is read where Node's path.join appends it, and an absolute path read as is names no file of the project (a review's repros)", async () => {
+    const agent = [
+      "import { readFileSync } from 'node:fs';",
+      "import path from 'node:path';",
+      "import { Agent } from '@openai/agents';",
+      "export const a = new Agent({ name: 'a', instructions: readFileSync(path.join(__dirname, '/system_prompt.md'), 'utf8') });",
+      '',
+    ].join('\n');
+    const reader = 'from pathlib import Path\nfrom agents import Agent\nb = Agent(name="b", instructions=open("/srv/p.md").read())\nc = Agent(name="c", instructions=Path("/srv/p.md").read_text())\n';
+    const { findings, unread } = await harden({ 'src/agent.ts': agent, 'src/system_prompt.md': 'You answer questions.\n', 'reader.py': reader, 'srv/p.md': 'You review answers.\n' });
+    assert.deepEqual(findings, ['src/system_prompt.md:1 missing-immunity-warning']);
+    assert.deepEqual(unread.map((u) => `${u.path}:${u.line} ${u.reason}`), ['reader.py:3 read from /srv/p.md at run time', 'reader.py:4 read from /srv/p.md at run time']);
+  });
 });
 
 describe('harden: shapes from agentscope, griptape and atomic-agents (2026-12-08)', () => {
@@ -2081,6 +2094,27 @@ describe('harden: shapes from agentscope, griptape and atomic-agents (2026-12-08
     const { findings, after } = await harden({ 'chat.py': code }, true);
     assert.deepEqual(findings, []);
     assert.equal(after['chat.py'], code);
+  });
+});
+
+describe('harden: AgentScope agents', () => {
+  it("reads a project's own agent class built on AgentScope's, and a UserAgent's reply is what the person typed (a review's repros)", async () => {
+    const code = [
+      'from agentscope.agent import ReActAgent, UserAgent',
+      'class Researcher(ReActAgent):',
+      '    def __init__(self, name, sys_prompt, **kwargs):',
+      '        super().__init__(name=name, sys_prompt=sys_prompt, **kwargs)',
+      'agent = Researcher(name="F", sys_prompt="You are a research assistant. Cite a source for every claim.")',
+      'user = UserAgent("Bob")',
+      'async def main():',
+      '    msg = None',
+      '    while True:',
+      '        msg = await user(msg)',
+      '        msg = await agent(msg)',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'main.py': code });
+    assert.deepEqual(findings, ['main.py:5 missing-immunity-warning']);
   });
 });
 
@@ -2154,6 +2188,33 @@ describe('harden: a constant named like a prompt that is only ever part of anoth
     const { findings } = await harden(files);
     assert.deepEqual(findings.sort(), ['agents/review.py:2 missing-immunity-warning', 'agents/review.py:4 missing-immunity-warning', 'agents/sql.py:4 missing-immunity-warning']);
   });
+  it("is a prompt when any use may open a prompt, is read through its module or is imported under another name (a review's repros), and each module's own is judged by its uses (langroid's three agents define one each)", async () => {
+    const files = {
+      'bot.py': [
+        'from mylib import Bot',
+        'SYSTEM_PROMPT = """You are the support agent of Acme. You answer questions about orders."""',
+        'def persona(c):',
+        '    header = f"Today you talk to {c}.\\n"',
+        '    return header + SYSTEM_PROMPT',
+        'bot = Bot(persona=persona("Sam"))',
+        '',
+      ].join('\n'),
+      'prompts.py': 'PLANNER_SYSTEM_PROMPT = """You plan the work of the team."""\n',
+      'main.py': 'import prompts\nfrom mylib import Bot\nbot = Bot(persona=prompts.PLANNER_SYSTEM_PROMPT)\n',
+      'texts.py': 'CRITIC_SYSTEM_PROMPT = """You criticise plans."""\n',
+      'critic.py': 'from texts import CRITIC_SYSTEM_PROMPT as CRITIC\nfrom mylib import Bot\nconfig = Bot(persona="")\nconfig.persona += CRITIC_SYSTEM_PROMPT\nprint(CRITIC)\n',
+      'neo4j/agent.py': 'DONE_INSTRUCTION = """Say DONE when you are done."""\nfrom langroid import ChatAgentConfig\nconfig = ChatAgentConfig(system_message="You query the graph.")\nconfig.system_message += DONE_INSTRUCTION\n',
+      'sql/agent.py': 'DONE_INSTRUCTION = """Say DONE when you are finished."""\nfrom langroid import ChatAgentConfig\nconfig = ChatAgentConfig(system_message="You query the database.")\nconfig.system_message += DONE_INSTRUCTION\n',
+    };
+    const { findings } = await harden(files);
+    assert.deepEqual(findings.sort(), [
+      'bot.py:2 missing-immunity-warning',
+      'neo4j/agent.py:3 missing-immunity-warning',
+      'prompts.py:1 missing-immunity-warning',
+      'sql/agent.py:3 missing-immunity-warning',
+      'texts.py:1 missing-immunity-warning',
+    ]);
+  });
 });
 
 describe('harden: a value handed whole to a call known only as a model call', () => {
@@ -2173,6 +2234,18 @@ describe('harden: a value handed whole to a call known only as a model call', ()
     assert.deepEqual(details.map((f) => [f.line, f.code, f.manual]), [[7, 'unbounded-delegation', '`result` is the whole input of a runnable, which may take a dict, and wrapping it would make it a string']]);
     assert.equal(after['sequence.py'], code);
   });
+  it("is wrapped when every value it may hold is text (a review's repro: `llm.invoke(draft)`, draft a reply's content, lost its fix)", async () => {
+    const code = [
+      'from langchain_openai import ChatOpenAI',
+      'llm = ChatOpenAI(model="gpt-4o")',
+      'def write(topic):',
+      '    draft = llm.invoke(f"Write about {topic}.").content',
+      '    return llm.invoke(draft)',
+      '',
+    ].join('\n');
+    const { details } = await harden({ 'review.py': code });
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.fixable]), [[5, 'unbounded-delegation', true]]);
+  });
 });
 
 describe('harden: a value serialised whole', () => {
@@ -2188,6 +2261,28 @@ describe('harden: a value serialised whole', () => {
     const { findings, after } = await harden({ 'session.ts': code }, true);
     assert.deepEqual(findings, []);
     assert.equal(after['session.ts'], code);
+  });
+  it("is data in a system message also when bound to a name first, and a user turn of JSON keeps its delegation (a review's repros)", async () => {
+    const session = [
+      'export async function save(db: { saveMessage(m: object): Promise<void> }, id: string, state: object, agent: { chat(t: string): Promise<string> }) {',
+      "  const reply = await agent.chat('Summarise the session.');",
+      '  const saved = JSON.stringify({ state, reply });',
+      "  await db.saveMessage({ id, role: 'system', content: saved });",
+      '}',
+      '',
+    ].join('\n');
+    const research = [
+      'import json',
+      'from openai import OpenAI',
+      'client = OpenAI()',
+      'def research(topic):',
+      '    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": f"Research {topic}."}]).choices[0].message.content',
+      'def review(topic):',
+      '    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": json.dumps({"topic": topic, "findings": research(topic)})}])',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'session.ts': session, 'review.py': research });
+    assert.deepEqual(findings, ['review.py:7 unbounded-delegation']);
   });
 });
 
@@ -2225,5 +2320,22 @@ describe('harden: an agent given a whole system prompt beside CrewAI-style parts
     const code = 'from upsonic import Agent\n\nagent = Agent(name="Analyst", role="Stock analyst", goal="Find undervalued stocks", system_prompt="You analyse stocks for a fund.")\n';
     const { after } = await harden({ 'a.py': code }, true);
     assert.match(after['a.py'], /goal="Find undervalued stocks", system_prompt="Security notice: [^"]+\\n\\nYou analyse stocks for a fund\."\)/);
+  });
+});
+
+describe('harden: text appended to a prompt whose start is computed at run time', () => {
+  it("gets no warning inserted mid-prompt: the finding names where it belongs (was: tau2-bench's retry-only feedback got the warning)", async () => {
+    const code = [
+      'from agents import Agent',
+      'def build(task, feedback=None):',
+      '    instructions = str(task.user_scenario)',
+      '    if feedback:',
+      '        instructions += f"\\n\\nIMPORTANT: avoid these errors: {feedback}"',
+      '    return Agent(name="user", instructions=instructions)',
+      '',
+    ].join('\n');
+    const { details, after } = await harden({ 'build.py': code }, true);
+    assert.deepEqual(details.map((f) => [f.line, f.code, f.manual]), [[5, 'missing-immunity-warning', 'the prompt opens with a value computed at run time, and this text is appended to it (`+=`): the warning belongs where that value is written']]);
+    assert.equal(after['build.py'], code);
   });
 });
