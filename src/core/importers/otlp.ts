@@ -50,6 +50,8 @@ interface SpanInfo {
   genAi: boolean;
   /** A tool's execution (an `execute_tool` span, an OpenInference TOOL span): its own input and output are these. */
   tool?: ToolRun;
+  /** On a span none of whose content was read: attributes that hold text under names no reading here knows. */
+  unread?: string[];
 }
 
 /** What a tool span records: the tool's name, the arguments it was called with, what it returned to the model. */
@@ -392,6 +394,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     adk.output;
   const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
   const modelCall = oiKind === 'LLM' || (op !== undefined && CHAT_OPERATIONS.has(op));
+  const read = input !== undefined || output !== undefined || tool?.args !== undefined || tool?.result !== undefined;
   return {
     traceId,
     spanId,
@@ -416,7 +419,31 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     systemPrompt: typeof instructions === 'string' ? instructions : contentText(instructions),
     genAi: op !== undefined || oiKind !== undefined || [...attrs.keys()].some((k) => k.startsWith('gen_ai.')),
     tool,
+    unread: read ? undefined : unreadContent(attrs),
   };
+}
+
+/** The attributes the readings above take content from (a name, or a prefix before a dot). */
+const READ_CONTENT =
+  /^(?:gen_ai\.(?:input\.messages|output\.messages|prompt|completion|system_instructions|tool\.call\.arguments|tool\.call\.result)|llm\.(?:input|output)_messages|input\.value|output\.value|mastra\.agent_run\.(?:input|output)|final_result|gcp\.vertex\.agent|tool_arguments|tool_response|metadata)(?:\.|$)/;
+/** A name that says what was said, asked or returned (`traceloop.entity.output`, `ai.prompt.messages`). */
+const CONTENT_NAME = /(?:^|[._])(?:inputs?|outputs?|prompts?|completions?|messages?|contents?|response|request|args|arguments|results?|query|answer|text)(?:$|[._])/i;
+/** A name of what describes a call (an id, a model, a count, a type), or of a convention that records no words. */
+const METADATA_NAME =
+  /(?:^|\.)(?:name|id|ids|type|types|model|description|kind|status|version|count|tokens|length|size|role|finish_reasons?|mime_type|format|encoding|method|url)$|^(?:gen_ai\.(?:request|response|usage|token)|exception|http|url|server|client|net|network|rpc|db|process|host|os|code|thread|telemetry|service|user_agent|messaging)\./i;
+
+/**
+ * Attributes of a span that hold text under a name no reading here takes content from (at most 5): said when a file
+ * yields no content, so that a file whose content was captured, under names this importer does not read, is not told
+ * to switch capture on.
+ */
+function unreadContent(attrs: Map<string, unknown>): string[] | undefined {
+  const keys: string[] = [];
+  for (const [key, value] of attrs) {
+    if (keys.length === 5) break;
+    if ((typeof value === 'string' || typeof value === 'object') && !READ_CONTENT.test(key) && CONTENT_NAME.test(key) && !METADATA_NAME.test(key) && recorded(value) !== undefined) keys.push(key);
+  }
+  return keys.length > 0 ? keys : undefined;
 }
 
 /**
@@ -648,8 +675,12 @@ class OtlpImporter implements Importer {
     }
     const episodes: Episode[] = [];
     const empty: string[] = [];
+    let requestOnly = false;
     for (const [id, c] of [...conversations.entries()].sort((a, b) => a[1].first - b[1].first)) {
-      if (c.deliveries.length === 0 && c.calls.size === 0) {
+      const { messages, cut } = withinTraceLimits(c);
+      // (The user's first request is the task, no message: a run of that alone holds nothing to analyse.)
+      if (messages.length === 0) {
+        requestOnly ||= c.question !== undefined;
         empty.push(id);
         continue;
       }
@@ -658,24 +689,51 @@ class OtlpImporter implements Importer {
         const names = [...new Set(c.unheard)];
         warnings.push({ code: 'skipped-line', line: 0, message: `${c.unheard.length} invocation(s) with an output but no input this importer reads (${names.slice(0, 3).join(', ')}): what they were handed, and so the rounds around them, are missing` });
       }
-      const { messages, cut } = withinTraceLimits(c);
       if (cut) warnings.push({ code: 'skipped-line', line: 0, message: cut });
       const ids = mentioned(messages);
       episodes.push(buildEpisode(id, { run: id, task: c.question ? { question: c.question } : undefined, agents: registry.only(ids) }, messages, [], warnings));
     }
-    if (episodes.length === 0) {
-      throw new InputError(
+    if (episodes.length === 0) throw this.noContent(agentSpans.length, above, requestOnly);
+    if (empty.length > 0) {
+      episodes[0].warnings.push({ code: 'skipped-line', line: 0, message: `${empty.length} conversation(s) without captured message content skipped: ${empty.slice(0, 3).join(', ')}` });
+    }
+    return episodes;
+  }
+
+  /**
+   * Why agent invocations gave no message, said by what the spans hold: content in spans under no agent invocation
+   * (their parent not exported), else text under attributes no reading here knows (captured, so no opt-in is missing),
+   * else how to make the exporter capture content (`requestOnly`: all that was read is the user's request, the task).
+   */
+  private noContent(agents: number, above: Map<SpanInfo, Above>, requestOnly: boolean): InputError {
+    const found = `found ${agents} agent invocation span(s)`;
+    const stray = this.spans.filter((s) => !s.isAgent && !above.get(s)!.agent && (s.input ?? s.output ?? s.tool?.args ?? s.tool?.result) !== undefined);
+    if (stray.length > 0) {
+      const ids = new Set(this.spans.map((s) => `${s.traceId}/${s.spanId}`));
+      const absent = stray.find((s) => s.parentId !== undefined && !ids.has(`${s.traceId}/${s.parentId}`));
+      const names = [...new Set(stray.map((s) => `"${s.name}" (line ${s.line})`))].slice(0, 3).join(', ');
+      return new InputError(
         'no-content',
-        `found ${agentSpans.length} agent invocation span(s) but no message content: ${this.captureAdvice}`,
+        `${found} but no message content under them: ${stray.length} span(s) that carry content (${names}) lie under no agent invocation span` +
+          `${absent ? ` (the parent span they name, ${absent.parentId}, is not in the file)` : ''}; export the whole trace, with the spans between them and the agent's`,
+        this.file,
+        undefined,
+        'parentSpanId',
+      );
+    }
+    const unread = [...new Set(this.spans.flatMap((s) => s.unread ?? []))];
+    if (unread.length > 0) {
+      return new InputError(
+        'no-content',
+        `${found} but no message content this importer reads: the spans hold text under ${unread.slice(0, 5).join(', ')}, attributes of no convention it reads ` +
+          '(the content was captured: no opt-in is missing); export with the GenAI semantic conventions (gen_ai.input.messages / gen_ai.output.messages) or OpenInference (input.value / output.value)',
         this.file,
         undefined,
         'gen_ai.output.messages',
       );
     }
-    if (empty.length > 0) {
-      episodes[0].warnings.push({ code: 'skipped-line', line: 0, message: `${empty.length} conversation(s) without captured message content skipped: ${empty.slice(0, 3).join(', ')}` });
-    }
-    return episodes;
+    const read = requestOnly ? "only the user's request (the task), no reply, tool call or tool result" : 'no message content';
+    return new InputError('no-content', `${found} but ${read}: ${this.captureAdvice}`, this.file, undefined, 'gen_ai.output.messages');
   }
 }
 

@@ -6,9 +6,21 @@ import * as path from 'node:path';
 import { InputError } from '../../../src/core/errors';
 import { detectFormat, importTraceText, parseFormatName } from '../../../src/core/importers';
 import { detectFileFormat, readAnyTrace, type ReadAnyTraceOptions } from '../../../src/node/readAnyTrace';
+import { consoleLines, loadAgentTrace } from './anyAgentSpans';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/importers');
 const at = (name: string) => path.join(fixtures, name);
+
+/** The InputError reading `text` held in memory fails with. */
+function refusal(text: string): InputError {
+  try {
+    importTraceText(text);
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  return assert.fail('expected a rejection');
+}
 
 async function failure(file: string, options: ReadAnyTraceOptions = {}) {
   try {
@@ -208,6 +220,47 @@ describe('importers: bad input', () => {
     const error = await failure(at('otlp-no-content.json'));
     assert.match(error.message, /OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true/);
     assert.match(error.message, /Microsoft Agent Framework: enable_sensitive_data=True/);
+  });
+
+  it('names the attributes that hold text it does not read, not the opt-in (was: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT advice for content that was captured)', () => {
+    // OpenLLMetry's entity attributes: content captured under names no convention read here uses.
+    const span = {
+      traceId: 't1', spanId: 's1', name: 'invoke_agent writer', startTimeUnixNano: '1000000', endTimeUnixNano: '2000000',
+      attributes: [
+        { key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } },
+        { key: 'gen_ai.agent.name', value: { stringValue: 'writer' } },
+        { key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o' } },
+        { key: 'traceloop.entity.input', value: { stringValue: '{"inputs": {"topic": "the tides"}}' } },
+        { key: 'traceloop.entity.output', value: { stringValue: '{"outputs": "High tide comes twice a day."}' } },
+      ],
+    };
+    assert.throws(
+      () => importTraceText(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] })),
+      (error: unknown) =>
+        error instanceof InputError &&
+        error.kind === 'no-content' &&
+        /no message content this importer reads: the spans hold text under traceloop\.entity\.input, traceloop\.entity\.output, attributes of no convention it reads/.test(error.message) &&
+        !/OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT|gen_ai\.request\.model/.test(error.message),
+    );
+  });
+
+  it('says which spans carry content outside every agent invocation, not to switch capture on (was: the opt-in advice for any-agent\'s Google ADK run as console spans)', () => {
+    const error = refusal(consoleLines(loadAgentTrace(at('any-agent-google-adk.json'))));
+    assert.equal(error.kind, 'no-content');
+    assert.equal(error.field, 'parentSpanId');
+    assert.match(error.message, /^found 1 agent invocation span\(s\) but no message content under them: \d+ span\(s\) that carry content \("call_llm mistral\/mistral-small-latest" \(line 1\).* lie under no agent invocation span \(the parent span they name, 0x[0-9a-f]{16}, is not in the file\)/);
+    assert.doesNotMatch(error.message, /OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT/);
+  });
+
+  it('says in its own words that only the user\'s request was read (was: agent-trace/v1\'s "the trace has no \\"message\\" lines")', () => {
+    // any-agent's OpenAI Agents run as console spans, without its outputs and arguments: the first model call's input is left.
+    const run = loadAgentTrace(at('any-agent-openai-agents.json'));
+    for (const span of run.spans) for (const key of ['gen_ai.output', 'gen_ai.tool.args']) delete span.attributes[key];
+    const error = refusal(consoleLines(run));
+    assert.equal(error.kind, 'no-content');
+    assert.equal(error.field, 'gen_ai.output.messages');
+    assert.match(error.message, /^found 1 agent invocation span\(s\) but only the user's request \(the task\), no reply, tool call or tool result: GenAI instrumentations record content only on opt-in/);
+    assert.doesNotMatch(error.message, /"message" lines/);
   });
 
   it('rejects a log cut mid-line, and with lenient skips that line with a warning', async () => {
