@@ -181,8 +181,8 @@ function crewTaskCall(name: string, input: unknown): { role?: string; context?: 
 /** Keys under which a call's arguments carry the request itself (LangChain's AgentExecutor: `{"input": …, "chat_history": []}`). */
 const INPUT_KEYS = ['input', 'query', 'question', 'task', 'message', 'prompt', 'messages'];
 
-/** Operations of model calls (GenAI conventions). */
-const CHAT_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
+/** Operations of model calls (GenAI conventions; any-agent's and TinyAgent's `call_llm`). */
+const CHAT_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content', 'call_llm']);
 
 /** The request in a call's arguments as JSON: the text under `input`, `message`, `query`… (AgentExecutor, Agno's `Agent.run`). */
 function requestOf(value: unknown): string | undefined {
@@ -220,6 +220,19 @@ function adkContent(attrs: Map<string, unknown>): { input?: string; output?: str
   const contents = Array.isArray(request?.contents) ? request.contents : [];
   const lastUser = [...contents].reverse().find((c) => asString(asObject(c)?.role) === 'user');
   return { input: partsText(lastUser), output: partsText(response?.content) };
+}
+
+/**
+ * What any-agent records as a model call's `gen_ai.output` (also the run's final output, which the any-agent reader
+ * puts there on the agent's span): the reply's text; a structured output (JSON) laid out as `dataText` lays out a tool
+ * result, every field kept; none for a turn that only called tools (`[{"tool.name", "tool.args"}]`: the calls are read
+ * from the `execute_tool` spans that ran them, with the arguments the tool was given).
+ */
+function anyAgentOutput(value: unknown): string | undefined {
+  const text = recorded(value);
+  const parsed = text === undefined ? undefined : maybeJson(text);
+  if (Array.isArray(parsed) && parsed.every((call) => asObject(call)?.['tool.name'] !== undefined)) return undefined;
+  return parsed !== null && typeof parsed === 'object' ? dataText(parsed) : text;
 }
 
 /** Text that records nothing: absent, blank, or an empty JSON value (what Phoenix and ADK write when content is off). */
@@ -267,8 +280,8 @@ const MCP_RESULT_KEYS = new Set(['content', 'isError', '_meta']);
 /**
  * The tool a span executes, if it is a tool span: GenAI's `execute_tool` (arguments and result opt-in as
  * `gen_ai.tool.call.arguments` / `.result`; Google ADK's `gcp.vertex.agent.tool_call_args` / `tool_response`;
- * pydantic-ai's earlier `tool_arguments` / `tool_response` on its `running tool` span), or OpenInference's TOOL span
- * (`tool.name`, `input.value`, `output.value`).
+ * pydantic-ai's earlier `tool_arguments` / `tool_response` on its `running tool` span; any-agent's `gen_ai.tool.args` /
+ * `gen_ai.output`), or OpenInference's TOOL span (`tool.name`, `input.value`, `output.value`).
  */
 function toolRun(attrs: Map<string, unknown>, op: string | undefined, oiKind: string | undefined, name: string): ToolRun | undefined {
   // (A name an exporter wrote as a number is still the tool's name.)
@@ -277,8 +290,8 @@ function toolRun(attrs: Map<string, unknown>, op: string | undefined, oiKind: st
   if (op !== 'execute_tool' && oiKind !== 'TOOL' && !(op === undefined && oiKind === undefined && declared !== undefined)) return undefined;
   return {
     name: declared ?? (name.replace(/^execute_tool\s+/, '') || 'unknown'),
-    args: recorded(attrs.get('gen_ai.tool.call.arguments') ?? attrs.get('gcp.vertex.agent.tool_call_args') ?? attrs.get('tool_arguments') ?? attrs.get('input.value')),
-    result: toolResultText(attrs.get('gen_ai.tool.call.result') ?? attrs.get('gcp.vertex.agent.tool_response') ?? attrs.get('tool_response') ?? attrs.get('output.value')),
+    args: recorded(attrs.get('gen_ai.tool.call.arguments') ?? attrs.get('gcp.vertex.agent.tool_call_args') ?? attrs.get('tool_arguments') ?? attrs.get('input.value') ?? attrs.get('gen_ai.tool.args')),
+    result: toolResultText(attrs.get('gen_ai.tool.call.result') ?? attrs.get('gcp.vertex.agent.tool_response') ?? attrs.get('tool_response') ?? attrs.get('output.value') ?? attrs.get('gen_ai.output')),
   };
 }
 
@@ -325,12 +338,23 @@ function contentBlocks(content: unknown): unknown {
   return Array.isArray(parsed) ? parsed : content;
 }
 
+/**
+ * A span or trace id under `context`: the text ConsoleSpanExporter writes ("0x…"), or the integer any-agent's AgentSpan
+ * keeps (pydantic writes it as a JSON number), as hex of `width` digits. Integers past 2^53 arrive rounded to the
+ * nearest double: distinct random 64-bit ids meet only when within 2,048 of each other (a chance of about 2^-52 per
+ * pair), and a parent's id is rounded as its children's references to it are.
+ */
+function idText(value: unknown, width: number): string | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? BigInt(value).toString(16).padStart(width, '0') : undefined;
+  return asString(value);
+}
+
 function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
   // Python's ConsoleSpanExporter writes the ids under `context` and the parent as `parent_id`; a Phoenix spans
   // dataframe written with pandas' to_json flattens them (`context.span_id`).
   const context = asObject(span.context);
-  const traceId = asString(span.traceId) ?? asString(span.trace_id) ?? asString(context?.trace_id) ?? asString(span['context.trace_id']);
-  const spanId = asString(span.spanId) ?? asString(span.span_id) ?? asString(context?.span_id) ?? asString(span['context.span_id']);
+  const traceId = asString(span.traceId) ?? asString(span.trace_id) ?? idText(context?.trace_id, 32) ?? asString(span['context.trace_id']);
+  const spanId = asString(span.spanId) ?? asString(span.span_id) ?? idText(context?.span_id, 16) ?? asString(span['context.span_id']);
   if (!traceId || !spanId) return undefined;
   const attrs = new Map(attributeEntries(span.attributes ?? prefixedAttributes(span)));
   // Content recorded on span events: gen_ai.client.inference.operation.details, or the older
@@ -391,14 +415,15 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
     ioValue(attrs.get('mastra.agent_run.output')) ??
     // pydantic-ai's agent run span: its result, text or structured output (a `final_result` tool call's arguments).
     ioValue(attrs.get('final_result')) ??
-    adk.output;
+    adk.output ??
+    anyAgentOutput(attrs.get('gen_ai.output'));
   const instructions = maybeJson(attrs.get('gen_ai.system_instructions'));
   const modelCall = oiKind === 'LLM' || (op !== undefined && CHAT_OPERATIONS.has(op));
   const read = input !== undefined || output !== undefined || tool?.args !== undefined || tool?.result !== undefined;
   return {
     traceId,
     spanId,
-    parentId: asString(span.parentSpanId) ?? asString(span.parent_span_id) ?? asString(span.parent_id) ?? undefined,
+    parentId: asString(span.parentSpanId) ?? asString(span.parent_span_id) ?? asString(span.parent_id) ?? idText(asObject(span.parent)?.span_id, 16),
     start: toMillis(span.startTimeUnixNano ?? span.start_time),
     end: toMillis(span.endTimeUnixNano ?? span.end_time),
     line,
@@ -425,7 +450,7 @@ function readSpan(span: Json, line: number, seq: number): SpanInfo | undefined {
 
 /** The attributes the readings above take content from (a name, or a prefix before a dot). */
 const READ_CONTENT =
-  /^(?:gen_ai\.(?:input\.messages|output\.messages|prompt|completion|system_instructions|tool\.call\.arguments|tool\.call\.result)|llm\.(?:input|output)_messages|input\.value|output\.value|mastra\.agent_run\.(?:input|output)|final_result|gcp\.vertex\.agent|tool_arguments|tool_response|metadata)(?:\.|$)/;
+  /^(?:gen_ai\.(?:input\.messages|output\.messages|output|prompt|completion|system_instructions|tool\.call\.arguments|tool\.call\.result|tool\.args)|llm\.(?:input|output)_messages|input\.value|output\.value|mastra\.agent_run\.(?:input|output)|final_result|gcp\.vertex\.agent|tool_arguments|tool_response|metadata)(?:\.|$)/;
 /** A name that says what was said, asked or returned (`traceloop.entity.output`, `ai.prompt.messages`). */
 const CONTENT_NAME = /(?:^|[._])(?:inputs?|outputs?|prompts?|completions?|messages?|contents?|response|request|args|arguments|results?|query|answer|text)(?:$|[._])/i;
 /** A name of what describes a call (an id, a model, a count, a type), or of a convention that records no words. */

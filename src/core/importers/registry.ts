@@ -2,6 +2,7 @@
 // how to read it). The format union, --from names, detection order and help texts all derive from this list.
 // Add an importer: its file with its FormatSpec, one line here, and docs/importers.md.
 import { agentDojoFormat } from './agentdojo';
+import { anyAgentFormat } from './anyAgent';
 import { agentOpsFormat } from './agentops';
 import { autogenFormat } from './autogen';
 import { debateFormat } from './debate';
@@ -20,6 +21,7 @@ import type { FormatSpec } from './types';
 /** The foreign formats by name, in detection order (most specific first). */
 export const FORMATS = {
   otlp: otlpFormat,
+  'any-agent': anyAgentFormat,
   // Before Phoenix: an array of AgentOps exports holds `span_kind` too (and `span_attributes`, which Phoenix's spans do not).
   agentops: agentOpsFormat,
   phoenix: phoenixFormat,

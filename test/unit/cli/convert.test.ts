@@ -43,6 +43,7 @@ const formats: [string, string][] = [
   ['who-and-when.json', 'who-and-when'],
   ['tau-bench.json', 'tau-bench'],
   ['tau2-bench-airline.json', 'tau2'],
+  ['any-agent-google-adk.json', 'any-agent'],
 ];
 
 describe('agent-immune convert / analyze on imported formats', () => {

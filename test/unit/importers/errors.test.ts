@@ -53,6 +53,7 @@ describe('importers: detection', () => {
     ['debate-rows.jsonl', 'debate', 'lines'],
     ['debate-du.json', 'debate', 'document'],
     ['tau2-bench-airline.json', 'tau2', 'document'],
+    ['any-agent-google-adk.json', 'any-agent', 'document'],
   ];
   for (const [name, format, layout] of table) {
     it(`detects ${name} as ${format} (${layout}) even under a neutral file name`, async () => {
