@@ -106,7 +106,7 @@ const SINK_WORDS = [
   'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner', 'ChatAgent',
   'Signature', 'with_instructions', 'sys_prompt', 'PromptTask', 'SystemPromptGenerator', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
 ];
-const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'do', 'print_do', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
+const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'do', 'do_async', 'print_do', 'print_do_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
 const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|agentscope|upsonic|griptape|ai|sdk)$/;
 /** A role name written as a string (`"system"`, `'user'`), or a role taken from a name (a message helper): the files with role dicts and message tuples. */
 const ROLE_LITERAL = /["'](?:system|developer|user|human)["']|["']role["']\s*:\s*[A-Za-z_]/;
@@ -782,12 +782,15 @@ class Discoverer {
 
   /**
    * The prompts of a group of hits: one per alternative value of a single hit; one for a group (CrewAI's fields), unless
-   * a part of it has alternatives (`instructions=(A if mode else B)`): each part is then a prompt of its own, so that
-   * every alternative gets the warning.
+   * a part of it has alternatives (`instructions=(A if mode else B)`): the first part, where the warning goes, is then a
+   * prompt of its own, so that every alternative of it gets the warning, and the other parts are checked for
+   * delegation only (Atomic Agents' `background`, `steps` and `output_instructions` lists, each set in an if and an
+   * else, had a warning each).
    */
   private promptsOf(group: Hit[]): FoundPrompt[] {
     if (group.length > 1 && group.some((hit) => (this.resolver.begin(), this.resolver.promptAlternatives(hit.value, hit.loc, hit.frames)).length > 1)) {
-      return group.flatMap((hit) => this.promptsOf([hit]));
+      const [first, ...parts] = group;
+      return [...this.promptsOf([first]), ...parts.flatMap((hit) => this.promptsOf([{ ...hit, role: 'message' }]))];
     }
     const first = group[0];
     const alternatives: PromptText[][] = group.length === 1

@@ -183,7 +183,7 @@ export const MODEL_CALL_FRAMEWORK = 'model call';
 export interface ModelCall {
   /** The callee's last name. */
   callee: RegExp;
-  /** A tool that brings outside content in: its result is untrusted, but what it is given is not a prompt. */
+  /** Its result is untrusted, but what it is given is not a prompt (a tool that brings outside content in; an Upsonic Task run). */
   tool?: boolean;
   /** Words one of which the receiver chain must contain (`agent.run`, not `subprocess.run`); undefined: any receiver. */
   receiver?: RegExp;
@@ -204,7 +204,9 @@ export const MODEL_CALLS: readonly ModelCall[] = [
   // Not a factory (`create_model(...)`, pydantic's, `get_llm()`): `create` / `get` / `make` / `fetch` name output only with
   // a completion or a response.
   { callee: /^(?:(?:a?sync|openai|llm|model|gpt|azure|litellm|text|chat)_)?(?:chat_)?completions?$|^(?:call|run|send|ask|query|invoke)_\w*?(?:completion|llm|model|gpt|chat|claude|gemini|openai|anthropic)(?:_response|_reply|_answer)?$|^(?:create|get|make|fetch)_\w*?(?:completion(?:_response|_reply|_answer)?|(?:llm|model|gpt|chat|claude|gemini|openai|anthropic)_(?:response|reply|answer|output))$|^(?:call|ask|query|prompt)(?:Llm|LLM|Model|Gpt|GPT|Claude|Gemini|OpenAI)$/ },
-  { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|stream_chat|astream_chat|step|send_message|do|do_async|print_do|print_do_async)$/, receiver: AGENTISH },
+  { callee: /^(?:run|arun|run_sync|run_async|run_stream|generate|agenerate|chat|achat|complete|acomplete|stream_chat|astream_chat|step|send_message)$/, receiver: AGENTISH },
+  // Upsonic's `agent.do(task)`: its result is the agent's reply; what it is given is a Task, whose description is the prompt.
+  { callee: /^(?:do|do_async|print_do|print_do_async)$/, receiver: AGENTISH, tool: true },
   // A query or statement on a database's session, engine, client, graph or connection is no prompt (camel's NebulaGraph).
   { callee: /^(?:query|aquery|execute)$/, receiver: AGENTISH, notReceiver: /(?:^|[._])(?:session|client|graph|db|database|conn|connection|cursor|store)$|(?:^|\.)(?:\w*(?:db|sql)_)?engine$/i },
   // Tools that bring outside content in (web search, fetch, retrieval): what they return is as untrusted as a peer's reply.

@@ -2339,3 +2339,29 @@ describe('harden: text appended to a prompt whose start is computed at run time'
     assert.equal(after['build.py'], code);
   });
 });
+
+describe('harden: re-trial shapes (2026-12-08)', () => {
+  it("warns every alternative of the part the warning goes into, and checks the other parts for delegation only (was: Atomic Agents' background, steps and output_instructions, each set in an if and an else, got a warning each)", async () => {
+    const code = [
+      'from atomic_agents.context import SystemPromptGenerator',
+      'def orchestrator(parallel):',
+      '    if parallel:',
+      '        background = ["You are an orchestrator. You run tools in parallel."]',
+      '        steps = ["Read the request.", "Pick the tools."]',
+      '    else:',
+      '        background = ["You are an orchestrator. You run one tool at a time."]',
+      '        steps = ["Read the request.", "Pick one tool."]',
+      '    return SystemPromptGenerator(background=background, steps=steps)',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'orchestrator.py': code });
+    assert.deepEqual(findings, ['orchestrator.py:4 missing-immunity-warning', 'orchestrator.py:7 missing-immunity-warning']);
+  });
+
+  it("does not take the Task an Upsonic agent is run on for a prompt (was: `do_async(subtask)` rewritten to `do_async(\"…\" + str(subtask) + \"…\")`, a Task's field dump)", async () => {
+    const code = 'from upsonic import Agent, Task\n\nasync def run_subagent(selected_subagent, task_description):\n    subtask = Task(description=task_description, not_main_task=True)\n    return await selected_subagent.do_async(subtask)\n';
+    const { findings, after } = await harden({ 'toolkit.py': code }, true);
+    assert.deepEqual(findings, []);
+    assert.equal(after['toolkit.py'], code);
+  });
+});
