@@ -8,7 +8,7 @@ import { COMMAND_LINE_AGENTS } from './commandLine';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
-import { delegatedByName, jinjaPlaceholders, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { delegatedByName, jinjaPlaceholders, MAX_HELPER_CALLS, meaningful, placeholders, replyOf, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
 import { CLASSIFIER_CLASSES, FETCHERS, GRIPTAPE_PARENT_OUTPUTS, IO_SCHEMAS, isAgentMethod, isModelCall, MODEL_CALL_FRAMEWORK, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
@@ -40,8 +40,12 @@ export interface FoundDelegation {
   prompt: FoundPrompt;
   /** The text the boundary check looks in (the literal, or the concatenation) and where it starts in the file. */
   context: { start: number; end: number };
-  /** Handed whole to a runnable known only as a model call, and maybe not text (a pipeline step's dict): no str() around it. */
-  wholeInput?: true;
+  /**
+   * Why no boundary goes around the whole value: it is handed whole to a runnable known only as a model call and may not
+   * be text (a pipeline step's dict); or it is a template read at run time filled with the delegated content, whose
+   * instructions a boundary around the whole would mark as data (the boundary belongs around the placeholder).
+   */
+  noWrap?: 'runnable-input' | 'runtime-template';
 }
 
 /** A system-prompt sink whose value could not be read (so it is neither hardened nor a finding). */
@@ -92,6 +96,8 @@ interface Hit {
   quiet?: boolean;
   /** The sink takes bytes, not text (a Python process's stdin without text=True). */
   bytes?: boolean;
+  /** The model or agent call whose input the sink is (a prompt found only as a model call's argument). */
+  sinkCall?: Extract<Expr, { k: 'call' }>;
 }
 
 /**
@@ -603,7 +609,10 @@ class Discoverer {
     // A rule that names where this call takes its message (`Runner.run(agent, input)`): no other argument is one.
     let messageByRule = false;
     const add = (role: SinkRole, framework: string, key: string, value: Expr, group: boolean, style?: PlaceholderStyle, at: Loc = loc) => {
-      hits.push({ role: this.contextMessages.has(call) ? 'message' : role, framework, anchor: `${name}(${key})`, value, loc: at, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false, placeholders: style });
+      hits.push({
+        role: this.contextMessages.has(call) ? 'message' : role, framework, anchor: `${name}(${key})`, value, loc: at, frames: [], sinkStart: value.start, group: group ? call : undefined, byName: false,
+        placeholders: style, ...(framework === MODEL_CALL_FRAMEWORK ? { sinkCall: call } : {}),
+      });
     };
     this.resolver.begin();
     const commandLine = this.resolver.commandLine(call, loc);
@@ -840,9 +849,31 @@ class Discoverer {
       if (this.resolver.values(place.expr, place.loc, []).some((v) => v.expr.k === 'dict' || v.expr.k === 'list' || LIST_METHOD_CALL.test(this.resolver.text(v.loc.file).slice(v.expr.start, v.expr.end)))) continue;
       const candidate: Candidate = { kind: 'value', file: place.loc.file, start: place.expr.start, end: place.expr.end, expr: place.expr, loc: place.loc, frames: place === places[0] && callers.length === 0 ? hit.frames : [], text: placeText };
       const found = this.delegation(pseudo, candidate);
-      if (found && hit.framework === MODEL_CALL_FRAMEWORK && RUNNABLE_INPUT.test(hit.anchor) && !this.alwaysText(place.expr, place.loc)) found.wholeInput = true;
+      // An agent called like a function handed its own reply back (`msg = await agent(msg)` in a loop, read without the
+      // order of the statements): no other agent's output. A session's `step(msg)` runs two agents, each the other's.
+      if (found && hit.sinkCall && found.why === replyOf(hit.sinkCall) && (this.resolver.begin(), this.resolver.callsAgent(hit.sinkCall, hit.loc))) continue;
+      if (found && hit.framework === MODEL_CALL_FRAMEWORK && RUNNABLE_INPUT.test(hit.anchor) && !this.alwaysText(place.expr, place.loc)) found.noWrap = 'runnable-input';
+      else if (found && this.filledAtRunTime(place.expr, place.loc)) found.noWrap = 'runtime-template';
       if (found) this.result.delegations.push(found);
     }
+  }
+
+  /**
+   * Whether an expression is a template this project does not hold, filled here (`self.prompt_dict["x"].format_map({…})`,
+   * `template.format(…)` with the template read at run time), directly or through a name assigned only so.
+   */
+  private filledAtRunTime(expr: Expr, loc: Loc): boolean {
+    const filled = (v: Expr) => v.k === 'call' && v.callee.k === 'attr' && TEMPLATE_FILLS_AT.test(v.callee.name) && v.callee.obj.k !== 'str' && v.callee.obj.k !== 'concat' && !this.holdsText(v.callee.obj, loc);
+    if (expr.k !== 'name') return filled(expr);
+    const assigned = this.resolver.assignedValues(expr, loc);
+    return assigned !== undefined && assigned.length > 0 && assigned.every(filled);
+  }
+
+  /** Whether an expression (a name assigned strings, one hop) holds text written in the project. */
+  private holdsText(expr: Expr, loc: Loc): boolean {
+    if (expr.k === 'str' || expr.k === 'concat') return true;
+    const assigned = expr.k === 'name' ? this.resolver.assignedValues(expr, loc) : undefined;
+    return assigned !== undefined && assigned.some((v) => v.k === 'str' || v.k === 'concat');
   }
 
   /**
@@ -1080,6 +1111,8 @@ const TOOL_TEXT_NAME = /^tools?_|^tools?[A-Z]/;
 /** A list method's result (`message.content.filter(…)`): an array, which a text boundary would turn into "[object Object]". */
 const LIST_METHOD_CALL = /^[\w.$?[\]'"]+\.(?:map|filter|slice|concat|flatMap|toReversed|toSorted)\(/;
 
+/** Methods that fill a template's placeholders (`str.format`, `format_map`, `string.Template.substitute`). */
+const TEMPLATE_FILLS_AT = /^(?:format|format_map|substitute|safe_substitute)$/;
 /** The input of a LangChain-style runnable (`invoke`, `batch`, `stream` and their async forms), which may be a dict. */
 const RUNNABLE_INPUT = /^a?(?:invoke|batch|stream)\(/;
 /** Attributes that hold a reply's or a message's text (`reply.content`, `result.final_output`). */

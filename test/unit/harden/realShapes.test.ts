@@ -2365,3 +2365,44 @@ describe('harden: re-trial shapes (2026-12-08)', () => {
     assert.equal(after['toolkit.py'], code);
   });
 });
+
+describe('harden: re-trial shapes, agentscope (2026-12-08)', () => {
+  it("does not take an agent's own reply handed back to it for another agent's (was: `msg = await agent(msg)` in a chat loop flagged as delegation)", async () => {
+    const code = [
+      'from agentscope.agent import ReActAgent, UserAgent',
+      'from agentscope.message import Msg',
+      'agent = ReActAgent(name="Friday", sys_prompt="You are a helpful assistant named Friday.")',
+      'user = UserAgent("Bob")',
+      'async def main():',
+      '    msg = Msg("user", "When I travel I prefer homestays.", "user")',
+      '    msg = await agent(msg)',
+      '    while True:',
+      '        msg = await user(msg)',
+      '        msg = await agent(msg)',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'main.py': code });
+    assert.deepEqual(findings, ['main.py:3 missing-immunity-warning']);
+  });
+
+  it("leaves a template read at run time and filled with another agent's output to a boundary around its placeholder (was: the whole instruction wrapped as untrusted data)", async () => {
+    const code = [
+      'from agentscope.agent import ReActAgent',
+      'from agentscope.message import Msg',
+      'researcher = ReActAgent(name="R", sys_prompt="You search the web.")',
+      'class Deep:',
+      '    def __init__(self, prompt_dict):',
+      '        self.prompt_dict = prompt_dict',
+      '    async def expand(self, query):',
+      '        results = await researcher(Msg("user", query, "user"))',
+      '        expansion_inst = self.prompt_dict["expansion_inst"].format_map({"search_results": results.get_text_content()})',
+      '        return await researcher(Msg("user", expansion_inst, "user"))',
+      '',
+    ].join('\n');
+    const { details, after } = await harden({ 'deep.py': code }, true);
+    assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => [f.line, f.fixable, f.manual]), [
+      [10, false, '`expansion_inst` is a template read at run time filled with the delegated content: a boundary around it all would mark its instructions as data; put one around the placeholder in the template'],
+    ]);
+    assert.doesNotMatch(after['deep.py'], /delegated_task/);
+  });
+});
