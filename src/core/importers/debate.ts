@@ -50,6 +50,10 @@ class DebateImporter implements Importer {
   add(value: unknown, line: number): void {
     const row = asObject(value);
     if (!row) throw new InputError('invalid-field', `row ${this.count} is not an object; ${EXPECTED}`, this.file, line);
+    // MAD's debates (Skytliang/Multi-Agents-Debate) are another format: say so, not that agent_responses is missing.
+    if (!('agent_responses' in row) && asObject(row.players)) {
+      throw new InputError('missing-field', 'this is a MAD debate (players: one chat per player), not a multi-agent-attack row: read it with --from mad, or without --from', this.file, line, 'agent_responses');
+    }
     // Du et al.'s object holds only arrays: question -> [agent_contexts, answer], or -> agent_contexts (the biography task).
     if ('agent_responses' in row || !Object.values(row).every(Array.isArray)) return this.addRow(row, `row ${this.count}`, 'agent_responses', line);
     for (const [question, entry] of Object.entries(row)) {
@@ -126,7 +130,7 @@ class DebateImporter implements Importer {
 
 export const debateFormat: FormatSpec = {
   title: 'multi-agent debate logs (multi-agent-attack)',
-  aliases: ['multiagent-debate', 'mad'],
+  aliases: ['multiagent-debate'],
   detect: {
     record: (o) => 'agent_responses' in o,
     keys: 'question, agent_responses; or question -> [agent_contexts, answer]',

@@ -12,6 +12,7 @@ import { jaegerFormat } from './jaeger';
 import { langchainMessagesFormat } from './langchainMessages';
 import { langfuseFormat } from './langfuse';
 import { langsmithFormat } from './langsmith';
+import { madFormat } from './mad';
 import { otlpFormat, phoenixFormat } from './otlp';
 import { sweAgentFormat } from './sweAgent';
 import { tau2BenchFormat } from './tau2Bench';
@@ -31,6 +32,7 @@ export const FORMATS = {
   'infa-guard': infaGuardFormat,
   agentdojo: agentDojoFormat,
   debate: debateFormat,
+  mad: madFormat,
   autogen: autogenFormat,
   langsmith: langsmithFormat,
   // Before Who&When: a trajectory's `history` is a list of chat messages too.

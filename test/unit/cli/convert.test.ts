@@ -44,6 +44,7 @@ const formats: [string, string][] = [
   ['tau-bench.json', 'tau-bench'],
   ['tau2-bench-airline.json', 'tau2'],
   ['any-agent-google-adk.json', 'any-agent'],
+  ['mad-debate.json', 'mad'],
 ];
 
 describe('agent-immune convert / analyze on imported formats', () => {

@@ -54,6 +54,7 @@ describe('importers: detection', () => {
     ['debate-du.json', 'debate', 'document'],
     ['tau2-bench-airline.json', 'tau2', 'document'],
     ['any-agent-google-adk.json', 'any-agent', 'document'],
+    ['mad-debate.json', 'mad', 'document'],
   ];
   for (const [name, format, layout] of table) {
     it(`detects ${name} as ${format} (${layout}) even under a neutral file name`, async () => {
