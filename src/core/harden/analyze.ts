@@ -39,7 +39,6 @@ const MANUAL = {
   tableRow: 'the placeholder sits in a Markdown table row, which a boundary on lines of its own would split',
   glued: 'the placeholder is part of a word, path or URL (`file://{path}`), which a boundary on lines of its own would break',
   appended: 'the prompt opens with a value computed at run time, and this text is appended to it (`+=`): the warning belongs where that value is written',
-  runtimeTemplate: (value: string) => `\`${value}\` is a template read at run time filled with the delegated content: a boundary around it all would mark its instructions as data; put one around the placeholder in the template`,
   wholeInput: (value: string) => `\`${value}\` is the whole input of a runnable, which may take a dict, and wrapping it would make it a string`,
   messageObject: (value: string) => `\`${value}\` reads as a message object handed whole to the agent, and wrapping it would make it a string`,
   multipart: (value: string, type: string) => `\`${value}\` is the content of a ${type}, which may hold images or other parts, and wrapping it would make it a string`,
@@ -280,8 +279,7 @@ function delegationFix(text: string, found: FoundDelegation, language: 'python' 
   if (c.kind !== 'operand' && found.prompt.framework !== 'chat API' && MESSAGE_OBJECT.test(c.text.trim())) return fixOr([], MANUAL.messageObject(c.text.trim()));
   // A value handed whole to a runnable known only as a model call (`step.invoke(result)` in a pipeline of steps) that
   // may be a dict the step reads as such: wrapping it would make it a string (Upsonic's chains then raised TypeError).
-  // A template read at run time and filled with the content: wrapping it all would make its instructions data.
-  if (found.noWrap) return fixOr([], found.noWrap === 'runnable-input' ? MANUAL.wholeInput(c.text.trim()) : MANUAL.runtimeTemplate(c.text.trim()));
+  if (found.wholeInput) return fixOr([], MANUAL.wholeInput(c.text.trim()));
   if (found.prompt.bytes) return fixOr([], MANUAL.bytes(c.text.trim()));
   // The content of a multi-part message (`elif isinstance(m, MultiModalMessage): UserMessage(content=m.content)`) is a
   // list of text and images: `str(…)` would turn the images into their repr.

@@ -4,11 +4,12 @@
 // (a constant named like a system prompt holding prose), never to decide delegation on their own.
 import { errorMessage } from '../errors';
 import { escapeRegExp } from '../regexSafety';
+import { oneLine } from './findings';
 import { COMMAND_LINE_AGENTS } from './commandLine';
 import { containsImmunityWarning, detectionWords, isInsideBoundary } from './detect';
 import { walk, type ModuleSummary, type Scope } from './module';
 import { chainText, lastName, rootName, type ProjectModel } from './project';
-import { delegatedByName, jinjaPlaceholders, MAX_HELPER_CALLS, meaningful, placeholders, replyOf, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
+import { delegatedByName, jinjaPlaceholders, MAX_HELPER_CALLS, meaningful, placeholders, Resolver, roleNamed, textOutsideHoles, type Candidate, type Frame, type Loc, type Piece, type PromptText } from './resolve';
 import { CLASSIFIER_CLASSES, FETCHERS, GRIPTAPE_PARENT_OUTPUTS, IO_SCHEMAS, isAgentMethod, isModelCall, MODEL_CALL_FRAMEWORK, NOT_AGENT_CALLEES, sdkNamed, SINK_RULES, sinkFramework, SYSTEM_KEYWORDS, type PlaceholderStyle, type SinkRule } from './sinks';
 import type { Arg, Expr } from './syntax';
 import type { SinkRole } from './types';
@@ -40,12 +41,8 @@ export interface FoundDelegation {
   prompt: FoundPrompt;
   /** The text the boundary check looks in (the literal, or the concatenation) and where it starts in the file. */
   context: { start: number; end: number };
-  /**
-   * Why no boundary goes around the whole value: it is handed whole to a runnable known only as a model call and may not
-   * be text (a pipeline step's dict); or it is a template read at run time filled with the delegated content, whose
-   * instructions a boundary around the whole would mark as data (the boundary belongs around the placeholder).
-   */
-  noWrap?: 'runnable-input' | 'runtime-template';
+  /** Handed whole to a runnable known only as a model call, and maybe not text (a pipeline step's dict): no str() around it. */
+  wholeInput?: true;
 }
 
 /** A system-prompt sink whose value could not be read (so it is neither hardened nor a finding). */
@@ -791,15 +788,22 @@ class Discoverer {
 
   /**
    * The prompts of a group of hits: one per alternative value of a single hit; one for a group (CrewAI's fields), unless
-   * a part of it has alternatives (`instructions=(A if mode else B)`): the first part, where the warning goes, is then a
-   * prompt of its own, so that every alternative of it gets the warning, and the other parts are checked for
+   * a part of it has alternatives (`instructions=(A if mode else B)`): the first part read, where the warning goes, is
+   * then a prompt of its own, so that every alternative of it gets the warning, and the other parts are checked for
    * delegation only (Atomic Agents' `background`, `steps` and `output_instructions` lists, each set in an if and an
    * else, had a warning each).
    */
   private promptsOf(group: Hit[]): FoundPrompt[] {
     if (group.length > 1 && group.some((hit) => (this.resolver.begin(), this.resolver.promptAlternatives(hit.value, hit.loc, hit.frames)).length > 1)) {
-      const [first, ...parts] = group;
-      return [...this.promptsOf([first]), ...parts.flatMap((hit) => this.promptsOf([{ ...hit, role: 'message' }]))];
+      // The first part read (one computed at run time is listed as not checked, and the next takes the warning).
+      const out: FoundPrompt[] = [];
+      let warned = false;
+      for (const hit of group) {
+        const prompts = this.promptsOf([warned ? { ...hit, role: 'message' } : hit]);
+        warned ||= prompts.length > 0;
+        out.push(...prompts);
+      }
+      return out;
     }
     const first = group[0];
     const alternatives: PromptText[][] = group.length === 1
@@ -851,11 +855,37 @@ class Discoverer {
       const found = this.delegation(pseudo, candidate);
       // An agent called like a function handed its own reply back (`msg = await agent(msg)` in a loop, read without the
       // order of the statements): no other agent's output. A session's `step(msg)` runs two agents, each the other's.
-      if (found && hit.sinkCall && found.why === replyOf(hit.sinkCall) && (this.resolver.begin(), this.resolver.callsAgent(hit.sinkCall, hit.loc))) continue;
-      if (found && hit.framework === MODEL_CALL_FRAMEWORK && RUNNABLE_INPUT.test(hit.anchor) && !this.alwaysText(place.expr, place.loc)) found.noWrap = 'runnable-input';
-      else if (found && this.filledAtRunTime(place.expr, place.loc)) found.noWrap = 'runtime-template';
-      if (found) this.result.delegations.push(found);
+      if (found && hit.sinkCall && this.ownRepliesOnly(place.expr, place.loc, hit.sinkCall)) continue;
+      if (!found) continue;
+      // A template read at run time filled with the content (`self.prompt_dict["x"].format_map({…})`): a boundary around
+      // it all would make its instructions data, and whether its placeholder is bounded cannot be seen here.
+      if (this.filledAtRunTime(place.expr, place.loc)) {
+        this.result.unresolved.push({ file: place.loc.file, start: place.expr.start, anchor: hit.anchor, reasons: [`\`${oneLine(placeText)}\` fills a template read at run time with ${found.why}: bound the placeholder in the template`], reads: [] });
+        continue;
+      }
+      if (hit.framework === MODEL_CALL_FRAMEWORK && RUNNABLE_INPUT.test(hit.anchor) && !this.alwaysText(place.expr, place.loc)) found.wholeInput = true;
+      this.result.delegations.push(found);
     }
+  }
+
+  /**
+   * Whether a name handed to an agent called like a function (`agent(msg)`, `agent` made once) holds no agent's reply but
+   * that agent's own (`msg = await agent(msg)`; a message built here, a person's input): each assignment read as written.
+   */
+  private ownRepliesOnly(expr: Expr, loc: Loc, call: Extract<Expr, { k: 'call' }>): boolean {
+    if (expr.k !== 'name' || call.callee.k !== 'name') return false;
+    const made = this.resolver.assignedValues(call.callee, loc);
+    const values = this.resolver.assignedValues(expr, loc);
+    if (made?.length !== 1 || made[0].k !== 'call' || !values) return false;
+    const callee = chainText(call.callee);
+    let own = false;
+    for (const value of values) {
+      const v = value.k === 'other' && value.parts.length === 1 ? value.parts[0] : value;
+      if (v.k !== 'call') continue;
+      if (chainText(v.callee) === callee) own = true;
+      else if ((this.resolver.begin(), this.resolver.isModelCallExpr(v, loc)) || (this.resolver.begin(), this.resolver.callsAgent(v, loc))) return false;
+    }
+    return own && (this.resolver.begin(), this.resolver.callsAgent(call, loc));
   }
 
   /**
@@ -863,17 +893,23 @@ class Discoverer {
    * `template.format(…)` with the template read at run time), directly or through a name assigned only so.
    */
   private filledAtRunTime(expr: Expr, loc: Loc): boolean {
-    const filled = (v: Expr) => v.k === 'call' && v.callee.k === 'attr' && TEMPLATE_FILLS_AT.test(v.callee.name) && v.callee.obj.k !== 'str' && v.callee.obj.k !== 'concat' && !this.holdsText(v.callee.obj, loc);
-    if (expr.k !== 'name') return filled(expr);
-    const assigned = this.resolver.assignedValues(expr, loc);
-    return assigned !== undefined && assigned.length > 0 && assigned.every(filled);
+    const filled = (v: Expr) => v.k === 'call' && v.callee.k === 'attr' && TEMPLATE_FILLS_AT.test(v.callee.name) && !this.writtenHere(v.callee.obj, loc);
+    return this.everyAssigned(expr, loc, filled);
   }
 
-  /** Whether an expression (a name assigned strings, one hop) holds text written in the project. */
-  private holdsText(expr: Expr, loc: Loc): boolean {
-    if (expr.k === 'str' || expr.k === 'concat') return true;
-    const assigned = expr.k === 'name' ? this.resolver.assignedValues(expr, loc) : undefined;
-    return assigned !== undefined && assigned.some((v) => v.k === 'str' || v.k === 'concat');
+  /** Whether any value an expression may hold is text written in the project (also an entry of a dict literal: `TEMPLATES["review"]`, `.get("review")`). */
+  private writtenHere(expr: Expr, loc: Loc): boolean {
+    const entryOf = expr.k === 'index' ? expr.obj : expr.k === 'call' && expr.callee.k === 'attr' && expr.callee.name === 'get' ? expr.callee.obj : undefined;
+    const text = (v: Expr) => v.k === 'str' || v.k === 'concat';
+    this.resolver.begin();
+    return this.resolver.values(entryOf ?? expr, loc, []).some((v) => (entryOf && v.expr.k === 'dict' ? v.expr.entries.some((e) => e.value !== undefined && text(e.value)) : text(v.expr)));
+  }
+
+  /** Whether `test` holds for an expression, or for a name, for every value assigned to it (one hop, as written). */
+  private everyAssigned(expr: Expr, loc: Loc, test: (v: Expr) => boolean): boolean {
+    if (expr.k !== 'name') return test(expr);
+    const assigned = this.resolver.assignedValues(expr, loc);
+    return assigned !== undefined && assigned.length > 0 && assigned.every(test);
   }
 
   /**
@@ -882,9 +918,7 @@ class Discoverer {
    */
   private alwaysText(expr: Expr, loc: Loc): boolean {
     const text = (v: Expr) => v.k === 'str' || v.k === 'concat' || v.k === 'format' || (v.k === 'attr' && TEXT_ATTRIBUTES.test(v.name)) || (v.k === 'call' && TEXT_CALLS.test(lastName(v.callee) ?? ''));
-    if (expr.k !== 'name') return text(expr);
-    const assigned = this.resolver.assignedValues(expr, loc);
-    return assigned !== undefined && assigned.length > 0 && assigned.every(text);
+    return this.everyAssigned(expr, loc, text);
   }
 
   private promptOf(group: Hit[], texts: PromptText[]): FoundPrompt | undefined {

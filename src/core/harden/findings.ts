@@ -39,7 +39,7 @@ export const HARDEN_FINDINGS: Record<HardenCode, HardenFindingSpec> = {
 };
 
 /** An expression as a one-line message quotes it: whitespace runs collapsed, at most 80 characters. */
-function oneLine(expression: string): string {
+export function oneLine(expression: string): string {
   const flat = expression.replace(/\s+/g, ' ').replace(/([([{]) | ([)\]}])/g, '$1$2');
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }

@@ -770,7 +770,8 @@ export class Resolver {
     return (bases.length > 0 ? bases : expanded).slice(0, MAX_ALTERNATIVES).map((v) => {
       const acc: PromptText = { pieces: [], candidates: [], refs: [], wrapped: false, reasons: [], reads: [] };
       this.collectValue(v, acc, 1, false);
-      const opensHere = acc.pieces.length > 0;
+      // A start of only separators (`str(task.scenario) + "\n\n"`, `f"{scenario}\n\n"`) opens nothing the warning can go in.
+      const opensHere = acc.pieces.some((piece) => meaningful(this.text(piece.file), piece));
       for (const part of appended) this.collectValue(part, acc, 1, false);
       if (!opensHere) acc.pieces = acc.pieces.map((piece) => ({ ...piece, appended: true }));
       return acc;
@@ -1580,7 +1581,7 @@ export function placeholders(text: string, literal: StringLiteral): { name: stri
 }
 
 /** Why a model or agent call's result is another agent's output: "the reply of researcher.ask(...)". */
-export function replyOf(call: Extract<Expr, { k: 'call' }>): string {
+function replyOf(call: Extract<Expr, { k: 'call' }>): string {
   return `${REPLY_OF}${chainText(call.callee).replace(/\.(\(\)|\[\])/g, '$1')}(...)`;
 }
 

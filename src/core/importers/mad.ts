@@ -16,6 +16,9 @@ export const MAX_MAD_PLAYERS = 200;
  */
 export const MAX_MAD_MATCH_WORK = 100_000_000;
 
+/** At most this many different replies are read in one user turn (MAD pastes one or two). */
+export const MAX_CARRIED = 64;
+
 /** A reply shorter than this is heard only where it stands apart from the words around it (not inside a word). */
 const SHORT_REPLY = 40;
 /** A reply shorter than this is never taken as heard ("Yes." is in every other turn). */
@@ -35,10 +38,24 @@ function carries(text: string, reply: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}])${reply.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(text);
 }
 
-/** The other players' replies a user turn carries; one found only inside a longer one it carries is quoted there, not heard. */
-function heardIn(text: string, player: number, replies: readonly Reply[]): Reply[] {
-  const found = replies.filter((r) => r.player !== player && r.text.length >= MIN_HEARD && carries(text, r.text));
-  return found.filter((r) => !found.some((o) => o.text.length > r.text.length && o.text.includes(r.text)));
+/**
+ * The other players' replies a user turn carries; one found only inside a longer one it carries is quoted there, not
+ * heard. Each distinct text is looked for once (a debater repeats itself word for word; a hostile file, thousands of
+ * times), and a turn carrying more distinct texts than MAX_CARRIED is refused: MAD's carry one or two.
+ */
+function heardIn(text: string, player: number, replies: readonly Reply[], where: string, file?: string, line?: number): Reply[] {
+  const byText = new Map<string, Reply[]>();
+  for (const r of replies) {
+    if (r.player === player || r.text.length < MIN_HEARD) continue;
+    const same = byText.get(r.text);
+    if (same) same.push(r);
+    else if (carries(text, r.text)) byText.set(r.text, [r]);
+  }
+  const texts = [...byText.keys()];
+  if (texts.length > MAX_CARRIED) {
+    throw new InputError('invalid-field', `${where}: a user turn carries ${texts.length} different replies (MAD's carry one or two, at most ${MAX_CARRIED} are read)`, file, line, 'players');
+  }
+  return texts.filter((t) => !texts.some((o) => o.length > t.length && o.includes(t))).flatMap((t) => byText.get(t)!);
 }
 
 /** What a record that is no MAD debate is, when it is another debate format's. */
@@ -90,7 +107,7 @@ function readDebate(run: Json, index: number, line: number, file?: string): Epis
   }
 
   // Walk each chat: a user turn carrying others' words opens the player's next turn once it has replied in this one.
-  const carried = chats.map((chat, player) => chat.map((t) => (t.role === 'user' ? heardIn(t.text, player, replies) : [])));
+  const carried = chats.map((chat, player) => chat.map((t) => (t.role === 'user' ? heardIn(t.text, player, replies, where, file, line) : [])));
   let next = 0;
   chats.forEach((chat, player) => {
     let turn = 0;
@@ -108,11 +125,16 @@ function readDebate(run: Json, index: number, line: number, file?: string): Epis
   carried.forEach((turns, listener) => {
     const last = new Map<number, number>();
     for (const found of turns) {
-      const kept = found.filter((r) => {
-        const same = found.filter((o) => o.player === r.player && o.text === r.text).map((o) => o.turn);
-        const after = same.filter((k) => k > (last.get(r.player) ?? -1));
-        return r.turn === (after.length ? Math.min(...after) : Math.max(...same));
-      });
+      // Per speaker and text, the turn heard: the earliest after the last one heard from that speaker, else the latest.
+      const chosen = new Map<string, number>();
+      for (const r of found) {
+        const key = `${r.player}:${r.text}`;
+        const heard = last.get(r.player) ?? -1;
+        const current = chosen.get(key);
+        const better = current === undefined || (r.turn > heard ? current <= heard || r.turn < current : current <= heard && r.turn > current);
+        if (better) chosen.set(key, r.turn);
+      }
+      const kept = found.filter((r) => chosen.get(`${r.player}:${r.text}`) === r.turn);
       for (const r of kept) {
         last.set(r.player, Math.max(last.get(r.player) ?? -1, r.turn));
         heardBy.set(r, (heardBy.get(r) ?? new Set()).add(listener));

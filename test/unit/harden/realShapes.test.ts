@@ -2337,6 +2337,9 @@ describe('harden: text appended to a prompt whose start is computed at run time'
     const { details, after } = await harden({ 'build.py': code }, true);
     assert.deepEqual(details.map((f) => [f.line, f.code, f.manual]), [[5, 'missing-immunity-warning', 'the prompt opens with a value computed at run time, and this text is appended to it (`+=`): the warning belongs where that value is written']]);
     assert.equal(after['build.py'], code);
+    // A start of separators only opens nothing either (a review's repro).
+    const separated = code.replace('instructions = str(task.user_scenario)', 'instructions = f"{task.user_scenario}\\n\\n"');
+    assert.deepEqual((await harden({ 'build.py': separated })).details.map((f) => [f.line, f.fixable]), [[5, false]]);
   });
 });
 
@@ -2356,6 +2359,12 @@ describe('harden: re-trial shapes (2026-12-08)', () => {
     ].join('\n');
     const { findings } = await harden({ 'orchestrator.py': code });
     assert.deepEqual(findings, ['orchestrator.py:4 missing-immunity-warning', 'orchestrator.py:7 missing-immunity-warning']);
+  });
+
+  it("warns the next part where the part the warning would go into is computed at run time (a review's repro: a CrewAI agent with a parameter backstory and an if/else goal had no warning)", async () => {
+    const code = 'from crewai import Agent\n\ndef researcher(story, deep):\n    return Agent(role="Researcher", goal="Find ten sources." if deep else "Find three sources.", backstory=story)\n';
+    const { findings } = await harden({ 'crew.py': code });
+    assert.deepEqual(findings, ['crew.py:4 missing-immunity-warning', 'crew.py:4 missing-immunity-warning']);
   });
 
   it("does not take the Task an Upsonic agent is run on for a prompt (was: `do_async(subtask)` rewritten to `do_async(\"…\" + str(subtask) + \"…\")`, a Task's field dump)", async () => {
@@ -2385,6 +2394,24 @@ describe('harden: re-trial shapes, agentscope (2026-12-08)', () => {
     assert.deepEqual(findings, ['main.py:3 missing-immunity-warning']);
   });
 
+  it("still finds a reply of one agent handed to another in a loop of two (a review's repro: the own-reply rule lost the critic's reply reaching the writer)", async () => {
+    const code = [
+      'from agentscope.agent import ReActAgent',
+      'from agentscope.message import Msg',
+      'writer = ReActAgent(name="Writer", sys_prompt="You write short essays. Be concise.")',
+      'critic = ReActAgent(name="Critic", sys_prompt="You criticise essays. Be strict.")',
+      'async def loop():',
+      '    msg = Msg("user", "Write about bees.", "user")',
+      '    for _ in range(3):',
+      '        msg = await writer(msg)',
+      '        msg = await critic(msg)',
+      '    return msg',
+      '',
+    ].join('\n');
+    const { findings } = await harden({ 'chat.py': code });
+    assert.deepEqual(findings.filter((f) => f.endsWith('unbounded-delegation')), ['chat.py:8 unbounded-delegation', 'chat.py:9 unbounded-delegation']);
+  });
+
   it("leaves a template read at run time and filled with another agent's output to a boundary around its placeholder (was: the whole instruction wrapped as untrusted data)", async () => {
     const code = [
       'from agentscope.agent import ReActAgent',
@@ -2399,10 +2426,23 @@ describe('harden: re-trial shapes, agentscope (2026-12-08)', () => {
       '        return await researcher(Msg("user", expansion_inst, "user"))',
       '',
     ].join('\n');
-    const { details, after } = await harden({ 'deep.py': code }, true);
-    assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation').map((f) => [f.line, f.fixable, f.manual]), [
-      [10, false, '`expansion_inst` is a template read at run time filled with the delegated content: a boundary around it all would mark its instructions as data; put one around the placeholder in the template'],
-    ]);
+    const { details, unread, after } = await harden({ 'deep.py': code }, true);
+    assert.deepEqual(details.filter((f) => f.code === 'unbounded-delegation'), [], 'a finding no edit can clear (the template is not in the project) would fail --check for good');
+    assert.deepEqual(unread.map((u) => `${u.path}:${u.line} ${u.reason}`), ['deep.py:10 `expansion_inst` fills a template read at run time with the reply of researcher(...): bound the placeholder in the template']);
     assert.doesNotMatch(after['deep.py'], /delegated_task/);
+    // A template written in the project, reached through a dict, is no template read at run time: it keeps its finding.
+    const written = [
+      'from agents import Agent, Runner',
+      'TEMPLATES = {"review": "Review this draft: {draft}"}',
+      'writer = Agent(name="w", instructions="You write.")',
+      'reviewer = Agent(name="r", instructions="You review.")',
+      'async def main():',
+      '    draft = await Runner.run(writer, "Write about bees.")',
+      '    return await Runner.run(reviewer, TEMPLATES.get("review").format(draft=draft.final_output))',
+      '',
+    ].join('\n');
+    const project = await harden({ 'review.py': written });
+    assert.deepEqual(project.details.filter((f) => f.code === 'unbounded-delegation').map((f) => f.line), [7]);
+    assert.deepEqual(project.unread, []);
   });
 });

@@ -8,7 +8,7 @@ import { InputError } from '../../../src/core/errors';
 import { analyzeTrace } from '../../../src/core/guard/analyze';
 import { importTraceText, parseFormatName, type ImportFormat } from '../../../src/core/importers';
 import { detectFormat } from '../../../src/core/importers/detect';
-import { MAX_MAD_MATCH_WORK, MAX_MAD_PLAYERS } from '../../../src/core/importers/mad';
+import { MAX_CARRIED, MAX_MAD_MATCH_WORK, MAX_MAD_PLAYERS } from '../../../src/core/importers/mad';
 import { readAllTraces } from '../../../src/node/readAnyTrace';
 import { flow } from './flow';
 
@@ -101,6 +101,12 @@ describe('importers: MAD debate logs', () => {
     assert.deepEqual(negative, [[0, [AFF, 'Moderator', 'Judge']], [1, ['Moderator']]]);
   });
 
+  it("reads a hostile debate of 40,000 copies of one reply that one user turn carries at once, not in minutes (a review's repro took 87 s; 200,000 overflowed the stack and was called too deeply nested)", () => {
+    const doc = { source: 'x', players: { 'Affirmative side': [{ role: 'user', content: 'abcdefgh' }, { role: 'assistant', content: 'Fine by me then.' }], 'Negative side': Array.from({ length: 40_000 }, () => ({ role: 'assistant', content: 'abcdefgh' })) } };
+    const trace = importTraceText(JSON.stringify(doc));
+    assert.deepEqual(trace.messages.filter((m) => m.from === NEG).map((m) => m.to), [[AFF]]);
+  });
+
   it("takes an interactive debate's debate_topic as the task", () => {
     const doc = debate();
     delete doc.source;
@@ -145,6 +151,7 @@ describe('importers: MAD debate logs', () => {
     ['a debate with no assistant turn', noReplies, undefined, 'no-content', 'players', /^debate 0: no player of the MAD debate has an assistant turn \("players" holds only system prompts and the harness's user turns\), so there is nothing to analyse$/],
     [`a debate of more than ${MAX_MAD_PLAYERS} players`, () => JSON.stringify({ players: Object.fromEntries(Array.from({ length: MAX_MAD_PLAYERS + 1 }, (_, i) => [`p${i}`, [{ role: 'assistant', content: 'x' }]])) }), 'mad', 'invalid-field', 'players', new RegExp(`^debate 0: ${MAX_MAD_PLAYERS + 1} players; a MAD debate is read with at most ${MAX_MAD_PLAYERS}`)],
     ['a debate too large to tell who heard whom', () => JSON.stringify({ players: { A: Array.from({ length: 1001 }, () => ({ role: 'assistant', content: 'a reply' })), B: [{ role: 'user', content: 'x'.repeat(100_000) }] } }), 'mad', 'invalid-field', 'players', new RegExp(`^debate 0: too large to tell who heard whom: 1001 replies to look for in 100001 characters of user turns \\(at most ${MAX_MAD_MATCH_WORK} characters of search`)],
+    [`a user turn carrying more than ${MAX_CARRIED} different replies`, () => JSON.stringify({ players: { A: Array.from({ length: MAX_CARRIED + 1 }, (_, i) => ({ role: 'assistant', content: `reply number ${i}` })), B: [{ role: 'user', content: Array.from({ length: MAX_CARRIED + 1 }, (_, i) => `reply number ${i}`).join(' | ') }, { role: 'assistant', content: 'ok' }] } }), 'mad', 'invalid-field', 'players', new RegExp(`^debate 0: a user turn carries ${MAX_CARRIED + 1} different replies \\(MAD's carry one or two, at most ${MAX_CARRIED} are read\\)$`)],
     ['a file of no debate', () => '[]', 'mad', 'empty', '', /^no runs found; expected a MAD debate/],
     // Said of the format the file is, not as the other importer's missing field.
     ["multi-agent-attack's rows read as MAD", () => rows, 'mad', 'missing-field', 'players', /^this is a multi-agent-attack debate row \(agent_responses\), not a MAD debate: read it with --from debate, or without --from$/],
