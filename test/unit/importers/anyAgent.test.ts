@@ -11,21 +11,12 @@ import { detectFormat } from '../../../src/core/importers/detect';
 import { readAllTraces, readAnyTrace } from '../../../src/node/readAnyTrace';
 import { consoleLines, loadAgentTrace as load, spanLines } from './anyAgentSpans';
 import { flow } from './flow';
+import { refusal } from './refusal';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/importers');
 const google = path.join(fixtures, 'any-agent-google-adk.json');
 const openai = path.join(fixtures, 'any-agent-openai-agents.json');
 
-/** The InputError reading `text` fails with. */
-function refusal(text: string, from?: ImportFormat): InputError {
-  try {
-    importTraceText(text, { from });
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  return assert.fail('expected a rejection');
-}
 
 const TASK = 'Find what year it is in the America/New_York timezone and write the value (single number) to a file. Finally, return a list of the steps you have taken.';
 

@@ -7,20 +7,11 @@ import { InputError } from '../../../src/core/errors';
 import { detectFormat, importTraceText, parseFormatName } from '../../../src/core/importers';
 import { detectFileFormat, readAnyTrace, type ReadAnyTraceOptions } from '../../../src/node/readAnyTrace';
 import { consoleLines, loadAgentTrace } from './anyAgentSpans';
+import { refusal } from './refusal';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/importers');
 const at = (name: string) => path.join(fixtures, name);
 
-/** The InputError reading `text` held in memory fails with. */
-function refusal(text: string): InputError {
-  try {
-    importTraceText(text);
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  return assert.fail('expected a rejection');
-}
 
 async function failure(file: string, options: ReadAnyTraceOptions = {}) {
   try {

@@ -11,6 +11,7 @@ import { detectFormat } from '../../../src/core/importers/detect';
 import { MAX_CARRIED, MAX_MAD_MATCH_WORK, MAX_MAD_PLAYERS } from '../../../src/core/importers/mad';
 import { readAllTraces } from '../../../src/node/readAnyTrace';
 import { flow } from './flow';
+import { refusal } from './refusal';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/importers');
 const fixture = path.join(fixtures, 'mad-debate.json');
@@ -22,16 +23,6 @@ const debate = () => JSON.parse(text) as Record<string, unknown> & { players: Re
 /** The fixture's assistant replies of one player, in order. */
 const repliesOf = (player: string) => debate().players[player].filter((t) => t.role === 'assistant').map((t) => t.content);
 
-/** The InputError reading `body` fails with. */
-function refusal(body: string, from?: ImportFormat): InputError {
-  try {
-    importTraceText(body, { from });
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  return assert.fail('expected a rejection');
-}
 
 const AFF = 'Affirmative side';
 const NEG = 'Negative side';
