@@ -107,7 +107,7 @@ const SINK_WORDS = [
   'kickoff', 'kickoff_async', 'initiate_chat', 'a_initiate_chat', 'generate_reply', 'generate_content', 'generateContent', 'generateText', 'streamText',
   'generateObject', 'streamObject', 'completion', 'acompletion', 'completions', 'model_client', 'run_sync', 'run_streamed', 'update_system_message',
   'add_system_message', 'add_developer_message', 'add_user_message', 'from_template', 'fromTemplate', 'Runner', 'ChatAgent',
-  'Signature', 'with_instructions', 'sys_prompt', 'PromptTask', 'SystemPromptGenerator', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
+  'Signature', 'with_instructions', 'sys_prompt', 'PromptTask', 'SystemPromptGenerator', 'AuthorRole', 'MessageRole', ...COMMAND_LINE_AGENTS.map((agent) => agent.command),
 ];
 const CALL_WORDS = ['run', 'arun', 'run_stream', 'run_async', 'do', 'do_async', 'print_do', 'print_do_async', 'invoke', 'ainvoke', 'stream', 'astream', 'batch', 'generate', 'chat', 'achat', 'complete', 'acomplete', 'query', 'predict', 'get_response', 'on_messages', 'send_message', 'responses', 'create', 'messages', 'step'];
 const AI_LIBRARIES = /^(?:openai|anthropic|langchain\w*|langgraph\w*|autogen\w*|ag2|crewai\w*|adk|genai|vertexai|claude_agent_sdk|claude_code_sdk|agents|pydantic_ai|semantic_kernel|llama_index|llamaindex|litellm|ollama|mistralai|groq|cohere|transformers|dspy|smolagents|agno|mastra|camel|agentscope|upsonic|griptape|ai|sdk)$/;
@@ -677,7 +677,7 @@ class Discoverer {
       const messageRole = role && content ? ROLE_OF[roleNamed(role.expr, module.text) ?? ''] : undefined;
       if (!content || !messageRole) continue;
       claimed.add(rule.key!);
-      add(messageRole, rule.framework, `role=, ${rule.key}=`, content.expr, false, undefined, content.loc);
+      add(messageRole, sinkFramework(rule, importedFrom || undefined), `role=, ${rule.key}=`, content.expr, false, undefined, content.loc);
     }
     const toolFragment = this.configuresTool(name, loc, module);
     // An event handler's argument (`callbacks.onAuth({ url, instructions })`) is shown to a person, not prompted; a

@@ -218,8 +218,16 @@ const SAME_SHAPE_SDKS: readonly [RegExp, string][] = [
   [/^pydantic_ai(?:\.|$)/, 'Pydantic AI'], [/^agno(?:\.|$)/, 'Agno'], [/^@voltagent\//, 'VoltAgent'], [/^@mastra\//, 'Mastra'], [/^strands(?:\.|$)/, 'Strands Agents'],
 ];
 
-/** The framework a sink rule names, or the SDK its callee is imported from where another SDK shares the rule's shape. */
+/** The SDKs whose message classes take their role as a keyword (`ChatMessageContent(role=…)`, `ChatMessage(role=…)`). */
+const ROLE_KEYWORD_SDKS: readonly [RegExp, string][] = [[/^semantic_kernel(?:\.|$)/, 'Semantic Kernel'], [/^llama_index(?:\.|$)/, 'LlamaIndex']];
+
+/**
+ * The framework a sink rule names, or the SDK its callee is imported from where another SDK shares the rule's shape; a
+ * message built with its role as a keyword by any call is named by where that call comes from (a TUI's own `ChatMessage`
+ * was called "Semantic Kernel / LlamaIndex").
+ */
 export function sinkFramework(rule: SinkRule, importedFrom: string | undefined): string {
+  if (rule.kind === 'role-keyword' && !rule.callee) return ROLE_KEYWORD_SDKS.find(([sdk]) => sdk.test(importedFrom ?? ''))?.[1] ?? sdkNamed(importedFrom) ?? 'any framework';
   if (rule.framework !== 'OpenAI Agents SDK') return rule.framework;
   return sdkNamed(importedFrom) ?? rule.framework;
 }

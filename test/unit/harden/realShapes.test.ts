@@ -2446,3 +2446,15 @@ describe('harden: re-trial shapes, agentscope (2026-12-08)', () => {
     assert.deepEqual(project.unread, []);
   });
 });
+
+describe('harden: the framework a message built with its role as a keyword is named for', () => {
+  it("is where its class comes from (was: \"Semantic Kernel / LlamaIndex\" for agentscope's Msg and a TUI's own ChatMessage)", async () => {
+    const files = {
+      'sk.py': 'from semantic_kernel.contents import ChatMessageContent, AuthorRole\nm = ChatMessageContent(role=AuthorRole.SYSTEM, content="You answer questions about the bank.")\n',
+      'li.py': 'from llama_index.core.llms import ChatMessage, MessageRole\nm = ChatMessage(role=MessageRole.SYSTEM, content="You answer questions about the library.")\n',
+      'own.py': 'from .ui import Message\nm = Message(role="system", content="You answer questions about the shop.")\n',
+    };
+    const { details } = await harden(files);
+    assert.deepEqual(details.map((f) => `${f.path} ${f.prompt.framework}`).sort(), ['li.py LlamaIndex', 'own.py any framework', 'sk.py Semantic Kernel']);
+  });
+});
