@@ -21,6 +21,8 @@ export class FolderSources implements vscode.Disposable {
   private readonly watcher: vscode.FileSystemWatcher;
   private readonly saves: vscode.Disposable;
   private readonly emitter = new vscode.EventEmitter<void>();
+  /** Saves whose text is being taken into the folder's files. */
+  private readonly pendingSaves = new Set<Promise<void>>();
   /** Fires after a file of the folder changed on disk (other documents' findings may depend on it). */
   readonly onDidChange = this.emitter.event;
 
@@ -33,8 +35,13 @@ export class FolderSources implements vscode.Disposable {
     this.watcher.onDidChange(refresh);
     this.watcher.onDidCreate(refresh);
     this.watcher.onDidDelete(refresh);
-    // A save is known at once: the watcher's event may come after the next analysis (Harden All twice in a row).
-    this.saves = vscode.workspace.onDidSaveTextDocument((document) => void this.saved(document));
+    // A save is known at once: the watcher's event may come after the next analysis (Harden All twice in a row), and
+    // the next analysis waits for the saves under way to be taken in.
+    this.saves = vscode.workspace.onDidSaveTextDocument((document) => {
+      const taken = this.saved(document);
+      this.pendingSaves.add(taken);
+      void taken.finally(() => this.pendingSaves.delete(taken));
+    });
   }
 
   private async saved(document: vscode.TextDocument): Promise<void> {
@@ -93,6 +100,7 @@ export class FolderSources implements vscode.Disposable {
    */
   async files(): Promise<ProjectFile[]> {
     const map = await this.load();
+    await Promise.all(this.pendingSaves);
     const open = this.openTexts();
     const files = [...map.values()].map((f) => (open.has(f.path) ? { ...f, text: open.get(f.path)! } : f));
     for (const [rel, text] of open) {
