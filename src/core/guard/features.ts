@@ -856,7 +856,11 @@ const THINKING_OPENS = /^\s*<(think(?:ing)?)>/;
  * says something); one further on is part of the reply.
  */
 export function replyOf(output: string): string {
-  const thinking = thinkingOf(output);
+  return replyAfter(output, thinkingOf(output));
+}
+
+/** The reply after an output's opening `<think>` block (`thinking`, from `thinkingOf`), as `replyOf` says. */
+function replyAfter(output: string, thinking: { close: number; end: number } | undefined): string {
   const reply = thinking === undefined ? output : thinking.close < 0 ? '' : output.slice(thinking.end).trim();
   return reply === '' ? output : reply;
 }
@@ -868,7 +872,7 @@ export function replyOf(output: string): string {
  */
 export function answerIn(output: string, patterns: readonly RegExp[], choices: Choices | undefined): string | undefined {
   const thinking = thinkingOf(output);
-  return thinking?.close === -1 ? undefined : extractAnswer(replyOf(output), patterns, choices);
+  return thinking?.close === -1 ? undefined : extractAnswer(replyAfter(output, thinking), patterns, choices);
 }
 
 /** Where an output's opening `<think>` block ends (`close`: the index of its closing tag, -1 when never closed; `end` past it). */

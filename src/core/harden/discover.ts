@@ -893,7 +893,7 @@ class Discoverer {
    * `template.format(…)` with the template read at run time), directly or through a name assigned only so.
    */
   private filledAtRunTime(expr: Expr, loc: Loc): boolean {
-    const filled = (v: Expr) => v.k === 'call' && v.callee.k === 'attr' && TEMPLATE_FILLS_AT.test(v.callee.name) && !this.writtenHere(v.callee.obj, loc);
+    const filled = (v: Expr) => v.k === 'call' && v.callee.k === 'attr' && TEMPLATE_FILLS.test(v.callee.name) && !this.writtenHere(v.callee.obj, loc);
     return this.everyAssigned(expr, loc, filled);
   }
 
@@ -1145,8 +1145,6 @@ const TOOL_TEXT_NAME = /^tools?_|^tools?[A-Z]/;
 /** A list method's result (`message.content.filter(…)`): an array, which a text boundary would turn into "[object Object]". */
 const LIST_METHOD_CALL = /^[\w.$?[\]'"]+\.(?:map|filter|slice|concat|flatMap|toReversed|toSorted)\(/;
 
-/** Methods that fill a template's placeholders (`str.format`, `format_map`, `string.Template.substitute`). */
-const TEMPLATE_FILLS_AT = /^(?:format|format_map|substitute|safe_substitute)$/;
 /** The input of a LangChain-style runnable (`invoke`, `batch`, `stream` and their async forms), which may be a dict. */
 const RUNNABLE_INPUT = /^a?(?:invoke|batch|stream)\(/;
 /** Attributes that hold a reply's or a message's text (`reply.content`, `result.final_output`). */

@@ -1255,7 +1255,7 @@ export class Resolver {
     const commandLine = this.commandLine(expr, loc, depth) ?? this.communicatedTo(expr, loc, depth)?.commandLine;
     if (commandLine?.once) return `${REPLY_OF}${commandLine.agent.command} (run by ${chainText(expr.callee)})`;
     // A retrieval the project defines itself (MetaGPT's `DummyExpRetriever.retrieve` returns a fixed example) is what it returns.
-    if (this.isModelCallExpr(expr, loc, depth, false) || (this.isModelCallExpr(expr, loc, depth) && !this.definedHere(expr.callee, loc, depth))) return replyOf(expr);
+    if (this.isModelCallExpr(expr, loc, depth, false) || (this.isModelCallExpr(expr, loc, depth) && !this.definedHere(expr.callee, loc, depth))) return `${REPLY_OF}${chainText(expr.callee).replace(/\.(\(\)|\[\])/g, '$1')}(...)`;
     if (expr.callee.k === 'name' || expr.callee.k === 'attr') {
       for (const c of this.values(expr.callee, loc, frames, depth + 1)) {
         if (c.expr.k !== 'func' || c.expr.fn.scope === undefined) continue;
@@ -1578,11 +1578,6 @@ export function placeholders(text: string, literal: StringLiteral): { name: stri
     found.push({ name: match[1], start, end: start + match[0].length });
   }
   return found;
-}
-
-/** Why a model or agent call's result is another agent's output: "the reply of researcher.ask(...)". */
-function replyOf(call: Extract<Expr, { k: 'call' }>): string {
-  return `${REPLY_OF}${chainText(call.callee).replace(/\.(\(\)|\[\])/g, '$1')}(...)`;
 }
 
 /** A function declared by the `function` keyword under the name `execute` (not an object's property or method). */
